@@ -1,0 +1,26 @@
+/* cli/cli.h: what the lowersim command's subcommands share. */
+#ifndef LOWERSIM_CLI_H
+#define LOWERSIM_CLI_H
+
+#include "lowersim/error.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit codes of the command-line contract. */
+enum { EXIT_LOWERING_ERROR = 1, EXIT_INVALID_INPUT = 2 };
+
+/* Prints `CODE: ErrorClass: message` on stderr and returns the exit code for
+ * it: 2 for invalid input or arguments, 1 for every other failure. */
+int cli_report(const lsim_error *err);
+
+/* Prints a usage error on stderr and returns 2. */
+int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Colour: true when `f` is a terminal and NO_COLOR is unset. */
+bool cli_use_colour(FILE *f);
+
+int cmd_platforms(int argc, char **argv);
+int cmd_errors(int argc, char **argv);
+
+#endif

@@ -1,0 +1,67 @@
+/* cli/main.c: the lowersim command: dispatch to subcommands. */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+    {"platforms", cmd_platforms, "known platforms, aliases and a simulated runtime's backends"},
+    {"errors", cmd_errors, "the error catalogue: codes, JAX exception classes, messages"},
+};
+
+static void usage(FILE *out) {
+  fprintf(out, "usage: lowersim COMMAND [ARGS]\n\n"
+               "lowersim re-implements JAX's multi-platform lowering and emits MLIR.\n\n"
+               "commands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out, "\nRun 'lowersim COMMAND --help' for a command's options.\n"
+               "Exit codes: 0 success, 1 a typed lowering error, 2 invalid input.\n");
+}
+
+int cli_report(const lsim_error *err) {
+  fprintf(stderr, "%s: %s: %s\n", lsim_status_name(err->code), lsim_error_class(err),
+          lsim_error_message(err));
+  return err->code == LSIM_E_INVALID_INPUT || err->code == LSIM_E_INVALID_ARGUMENT ||
+                 err->code == LSIM_E_IO
+             ? EXIT_INVALID_INPUT
+             : EXIT_LOWERING_ERROR;
+}
+
+int cli_usage_error(const char *name, const char *fmt, ...) {
+  fprintf(stderr, "lowersim %s: ", name);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n");
+  return EXIT_INVALID_INPUT;
+}
+
+bool cli_use_colour(FILE *f) { return isatty(fileno(f)) && !getenv("NO_COLOR"); }
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? EXIT_INVALID_INPUT : 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("lowersim %s\n", LOWERSIM_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], commands[i].name) == 0)
+      return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "lowersim: unknown command '%s'\n", argv[1]);
+  usage(stderr);
+  return EXIT_INVALID_INPUT;
+}

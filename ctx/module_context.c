@@ -1,0 +1,388 @@
+/* ctx/module_context.c: ModuleContext and LoweringRuleContext.
+ * JAX counterpart: jax/_src/interpreters/mlir.py ModuleContext (get_backend,
+ * new_channel, add_host_callback, add_keepalive, replace) and
+ * LoweringRuleContext; aval_to_ir_type is mlir.aval_to_ir_type with the
+ * module's aval_to_ir_types_cache. */
+#include "lowersim/context.h"
+#include "support/raise.h"
+
+#include <mlir-c/BuiltinTypes.h>
+#include <mlir-c/Dialect/Func.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct keepalive {
+  void *object;
+  void (*destroy)(void *);
+} keepalive;
+
+typedef struct type_cache_entry {
+  lsim_aval aval;
+  MlirType type;
+  bool used;
+} type_cache_entry;
+
+/* What a context shares with the copies replace() makes. */
+typedef struct shared_state {
+  int refs;
+  MlirContext mlir;
+  bool owns_mlir;
+  MlirModule module;
+  int64_t next_channel;
+  lsim_host_callback *callbacks;
+  size_t n_callbacks, cap_callbacks;
+  keepalive *keepalives;
+  size_t n_keepalives, cap_keepalives;
+  type_cache_entry *types; /* open addressing, power-of-two capacity */
+  size_t n_types, cap_types;
+} shared_state;
+
+struct lsim_module_context {
+  shared_state *shared;
+  lsim_runtime *runtime;
+  const lsim_backend *backend;
+  lsim_lowering_parameters params;
+  size_t num_platforms;
+  const char **platforms; /* point into names */
+  char *names;            /* the canonical platform names, NUL-separated */
+};
+
+static void shared_release(shared_state *s) {
+  if (!s || --s->refs > 0)
+    return;
+  for (size_t i = s->n_keepalives; i-- > 0;)
+    if (s->keepalives[i].destroy)
+      s->keepalives[i].destroy(s->keepalives[i].object);
+  free(s->keepalives);
+  free(s->callbacks);
+  free(s->types);
+  if (!mlirModuleIsNull(s->module))
+    mlirModuleDestroy(s->module);
+  if (s->owns_mlir)
+    mlirContextDestroy(s->mlir);
+  free(s);
+}
+
+static int shared_create(MlirContext borrowed, shared_state **out, lsim_error *err) {
+  shared_state *s = calloc(1, sizeof *s);
+  if (!s)
+    return lsim_fail_oom(err);
+  s->refs = 1;
+  s->next_channel = LSIM_FIRST_CHANNEL;
+  if (mlirContextIsNull(borrowed)) {
+    s->mlir = mlirContextCreateWithThreading(false);
+    s->owns_mlir = true;
+    mlirContextSetAllowUnregisteredDialects(s->mlir, true);
+    mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), s->mlir);
+  } else {
+    s->mlir = borrowed;
+  }
+  s->module = mlirModuleCreateEmpty(mlirLocationUnknownGet(s->mlir));
+  *out = s;
+  return LSIM_OK;
+}
+
+/* Canonicalizes `names` and stores copies in ctx->platforms. */
+static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char *const *names,
+                         size_t n, lsim_error *err) {
+  if (!names || n == 0)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "a module context needs at least one platform");
+  const char **list = malloc(n * sizeof(char *));
+  if (!list)
+    return lsim_fail_oom(err);
+  size_t bytes = 0;
+  for (size_t i = 0; i < n; i++) {
+    int rc = lsim_runtime_canonicalize_platform(rt, names[i], &list[i], err);
+    if (rc) {
+      free(list);
+      return rc;
+    }
+    bytes += strlen(list[i]) + 1;
+  }
+  char *store = malloc(bytes);
+  if (!store) {
+    free(list);
+    return lsim_fail_oom(err);
+  }
+  char *p = store;
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(list[i]) + 1;
+    memcpy(p, list[i], len);
+    list[i] = p;
+    p += len;
+  }
+  free(ctx->names);
+  free(ctx->platforms);
+  ctx->names = store;
+  ctx->platforms = list;
+  ctx->num_platforms = n;
+  return LSIM_OK;
+}
+
+int lsim_module_context_create(const lsim_module_context_options *options,
+                               lsim_module_context **out, lsim_error *err) {
+  if (!options || !out || !options->runtime)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_create: NULL argument");
+  *out = NULL;
+  lsim_module_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx)
+    return lsim_fail_oom(err);
+  ctx->runtime = options->runtime;
+  ctx->backend = options->backend;
+  ctx->params = options->params;
+  int rc = set_platforms(ctx, options->runtime, options->platforms, options->num_platforms, err);
+  if (rc == LSIM_OK)
+    rc = shared_create(options->mlir_context, &ctx->shared, err);
+  if (rc) {
+    lsim_module_context_destroy(ctx);
+    return rc;
+  }
+  *out = ctx;
+  return LSIM_OK;
+}
+
+void lsim_module_context_destroy(lsim_module_context *ctx) {
+  if (!ctx)
+    return;
+  shared_release(ctx->shared);
+  free(ctx->names);
+  free(ctx->platforms);
+  free(ctx);
+}
+
+int lsim_module_context_replace(const lsim_module_context *ctx,
+                                const lsim_module_context_changes *changes,
+                                lsim_module_context **out, lsim_error *err) {
+  if (!ctx || !out)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_replace: NULL argument");
+  *out = NULL;
+  lsim_module_context *copy = calloc(1, sizeof *copy);
+  if (!copy)
+    return lsim_fail_oom(err);
+  copy->runtime = ctx->runtime;
+  copy->backend = changes && changes->set_backend ? changes->backend : ctx->backend;
+  copy->params = changes && changes->params ? *changes->params : ctx->params;
+  bool new_platforms = changes && changes->platforms;
+  int rc = set_platforms(copy, ctx->runtime, new_platforms ? changes->platforms : ctx->platforms,
+                         new_platforms ? changes->num_platforms : ctx->num_platforms, err);
+  if (rc) {
+    lsim_module_context_destroy(copy);
+    return rc;
+  }
+  copy->shared = ctx->shared;
+  copy->shared->refs++;
+  *out = copy;
+  return LSIM_OK;
+}
+
+const char *const *lsim_module_context_platforms(const lsim_module_context *ctx, size_t *count) {
+  *count = ctx->num_platforms;
+  return ctx->platforms;
+}
+
+lsim_runtime *lsim_module_context_runtime(const lsim_module_context *ctx) { return ctx->runtime; }
+
+const lsim_backend *lsim_module_context_pinned_backend(const lsim_module_context *ctx) {
+  return ctx->backend;
+}
+
+const lsim_lowering_parameters *lsim_module_context_params(const lsim_module_context *ctx) {
+  return &ctx->params;
+}
+
+MlirContext lsim_module_context_mlir_context(const lsim_module_context *ctx) {
+  return ctx->shared->mlir;
+}
+
+MlirModule lsim_module_context_module(const lsim_module_context *ctx) { return ctx->shared->module; }
+
+int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optional,
+                                    const lsim_backend **out, lsim_error *err) {
+  if (!ctx || !out)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "lsim_module_context_get_backend: NULL argument");
+  *out = NULL;
+  if (ctx->num_platforms > 1)
+    return optional ? LSIM_OK : lsim_raise0(err, LSIM_E_MULTI_PLATFORM_BACKEND);
+  if (ctx->backend) {
+    const char *backend_platform;
+    int rc = lsim_runtime_canonicalize_platform(ctx->runtime, ctx->backend->platform,
+                                                &backend_platform, err);
+    if (rc)
+      return rc;
+    if (strcmp(backend_platform, ctx->platforms[0]) != 0)
+      return optional ? LSIM_OK
+                      : lsim_raise(err, LSIM_E_BACKEND_PLATFORM_MISMATCH, backend_platform,
+                                   ctx->platforms[0]);
+    *out = ctx->backend;
+    return LSIM_OK;
+  }
+  return lsim_runtime_get_backend(ctx->runtime, ctx->platforms[0], out, err);
+}
+
+int lsim_module_context_new_channel(lsim_module_context *ctx, int64_t *out, lsim_error *err) {
+  if (!ctx || !out)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "lsim_module_context_new_channel: NULL argument");
+  /* next(self.channel_iterator) advances even when the id is refused. */
+  int64_t channel = ctx->shared->next_channel;
+  if (channel <= LSIM_MAX_CHANNEL)
+    ctx->shared->next_channel++;
+  if (channel > LSIM_MAX_CHANNEL)
+    return lsim_raise0(err, LSIM_E_TOO_MANY_CHANNELS);
+  *out = channel;
+  return LSIM_OK;
+}
+
+int64_t lsim_module_context_channel_count(const lsim_module_context *ctx) {
+  return ctx->shared->next_channel - LSIM_FIRST_CHANNEL;
+}
+
+/* Doubles *cap (from `first`) until it exceeds n, reallocating *array. */
+static bool ensure_capacity(void *array, size_t n, size_t *cap, size_t size, size_t first) {
+  if (n < *cap)
+    return true;
+  size_t bigger = *cap ? *cap * 2 : first;
+  void **p = array;
+  void *grown = realloc(*p, bigger * size);
+  if (!grown)
+    return false;
+  *p = grown;
+  *cap = bigger;
+  return true;
+}
+
+int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_host_callback *cb,
+                                          uint64_t *index, lsim_error *err) {
+  if (!ctx || !cb || !index)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "lsim_module_context_add_host_callback: NULL argument");
+  shared_state *s = ctx->shared;
+  if (!ensure_capacity(&s->callbacks, s->n_callbacks, &s->cap_callbacks, sizeof *cb, 8))
+    return lsim_fail_oom(err);
+  s->callbacks[s->n_callbacks] = *cb;
+  *index = s->n_callbacks++;
+  return LSIM_OK;
+}
+
+size_t lsim_module_context_host_callback_count(const lsim_module_context *ctx) {
+  return ctx->shared->n_callbacks;
+}
+
+const lsim_host_callback *lsim_module_context_host_callback_at(const lsim_module_context *ctx,
+                                                               size_t i) {
+  return i < ctx->shared->n_callbacks ? &ctx->shared->callbacks[i] : NULL;
+}
+
+int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
+                                      void (*destroy)(void *), lsim_error *err) {
+  if (!ctx)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "lsim_module_context_add_keepalive: NULL argument");
+  shared_state *s = ctx->shared;
+  if (!ensure_capacity(&s->keepalives, s->n_keepalives, &s->cap_keepalives, sizeof(keepalive),
+                       4)) {
+    if (destroy)
+      destroy(object);
+    return lsim_fail_oom(err);
+  }
+  s->keepalives[s->n_keepalives++] = (keepalive){object, destroy};
+  return LSIM_OK;
+}
+
+/* --- aval -> IR type, cached ---------------------------------------------- */
+
+static uint64_t aval_hash(const lsim_aval *a) {
+  uint64_t h = 1469598103934665603ull ^ (uint64_t)a->dtype;
+  h = (h ^ (uint64_t)a->rank) * 1099511628211ull;
+  for (int i = 0; i < a->rank; i++)
+    h = (h ^ (uint64_t)a->dims[i]) * 1099511628211ull;
+  return h ^ (h >> 29);
+}
+
+static type_cache_entry *type_slot(type_cache_entry *table, size_t cap, const lsim_aval *aval) {
+  size_t i = aval_hash(aval) & (cap - 1);
+  while (table[i].used && !lsim_aval_equal(&table[i].aval, aval))
+    i = (i + 1) & (cap - 1);
+  return &table[i];
+}
+
+static bool grow_type_cache(shared_state *s) {
+  size_t cap = s->cap_types ? s->cap_types * 2 : 16;
+  type_cache_entry *table = calloc(cap, sizeof *table);
+  if (!table)
+    return false;
+  for (size_t i = 0; i < s->cap_types; i++)
+    if (s->types[i].used)
+      *type_slot(table, cap, &s->types[i].aval) = s->types[i];
+  free(s->types);
+  s->types = table;
+  s->cap_types = cap;
+  return true;
+}
+
+static MlirType element_type(MlirContext mlir, lsim_dtype dtype) {
+  switch (dtype) {
+  case LSIM_DTYPE_BOOL: return mlirIntegerTypeGet(mlir, 1);
+  case LSIM_DTYPE_I8: return mlirIntegerTypeGet(mlir, 8);
+  case LSIM_DTYPE_I16: return mlirIntegerTypeGet(mlir, 16);
+  case LSIM_DTYPE_I32: return mlirIntegerTypeGet(mlir, 32);
+  case LSIM_DTYPE_I64: return mlirIntegerTypeGet(mlir, 64);
+  case LSIM_DTYPE_U8: return mlirIntegerTypeUnsignedGet(mlir, 8);
+  case LSIM_DTYPE_U16: return mlirIntegerTypeUnsignedGet(mlir, 16);
+  case LSIM_DTYPE_U32: return mlirIntegerTypeUnsignedGet(mlir, 32);
+  case LSIM_DTYPE_U64: return mlirIntegerTypeUnsignedGet(mlir, 64);
+  case LSIM_DTYPE_F16: return mlirF16TypeGet(mlir);
+  case LSIM_DTYPE_BF16: return mlirBF16TypeGet(mlir);
+  case LSIM_DTYPE_F32: return mlirF32TypeGet(mlir);
+  case LSIM_DTYPE_F64: return mlirF64TypeGet(mlir);
+  default: return (MlirType){NULL};
+  }
+}
+
+MlirType lsim_module_context_aval_to_ir_type(lsim_module_context *ctx, const lsim_aval *aval) {
+  shared_state *s = ctx->shared;
+  if (s->n_types * 4 >= s->cap_types * 3 && !grow_type_cache(s))
+    return (MlirType){NULL};
+  type_cache_entry *slot = type_slot(s->types, s->cap_types, aval);
+  if (!slot->used) {
+    MlirType elt = element_type(s->mlir, aval->dtype);
+    if (mlirTypeIsNull(elt))
+      return elt;
+    slot->aval = *aval;
+    slot->type = mlirRankedTensorTypeGet(aval->rank, aval->dims, elt, (MlirAttribute){NULL});
+    slot->used = true;
+    s->n_types++;
+  }
+  return slot->type;
+}
+
+size_t lsim_module_context_type_cache_size(const lsim_module_context *ctx) {
+  return ctx->shared->n_types;
+}
+
+/* --- LoweringRuleContext --------------------------------------------------- */
+
+lsim_lowering_rule_context lsim_lowering_rule_context_make(lsim_module_context *module_context,
+                                                           const char *primitive) {
+  return (lsim_lowering_rule_context){.module_context = module_context, .primitive = primitive};
+}
+
+lsim_lowering_rule_context
+lsim_lowering_rule_context_with_platforms(const lsim_lowering_rule_context *ctx,
+                                          const char *const *platforms, size_t count) {
+  lsim_lowering_rule_context copy = *ctx;
+  copy.platforms = platforms;
+  copy.num_platforms = count;
+  return copy;
+}
+
+const char *const *lsim_lowering_rule_context_platforms(const lsim_lowering_rule_context *ctx,
+                                                        size_t *count) {
+  if (ctx->num_platforms) {
+    *count = ctx->num_platforms;
+    return ctx->platforms;
+  }
+  return lsim_module_context_platforms(ctx->module_context, count);
+}

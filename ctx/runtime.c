@@ -1,0 +1,614 @@
+/* ctx/runtime.c: platforms, aliases and the simulated runtime.
+ * JAX counterpart: jax/_src/xla_bridge.py (expand_platform_alias,
+ * known_platforms, canonicalize_platform, backends, _init_backend,
+ * _get_backend_uncached). */
+#include "lowersim/runtime.h"
+#include "support/raise.h"
+#include "support/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const builtin_platforms[] = {"cpu", "cuda", "rocm", "oneapi", "tpu"};
+static const char *const gpu_platforms[] = {"cuda", "rocm", "oneapi"};
+/* xla_bridge: _nonexperimental_plugins. */
+static const char *const nonexperimental_plugins[] = {"cuda", "rocm"};
+/* Factories JAX registers on import whatever is installed. */
+static const char *const import_time_factories[] = {"cpu", "tpu"};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static bool in_list(const char *s, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(s, list[i]) == 0)
+      return true;
+  return false;
+}
+
+const char *const *lsim_builtin_platforms(size_t *count) {
+  *count = COUNT(builtin_platforms);
+  return builtin_platforms;
+}
+
+bool lsim_is_platform_alias(const char *platform) {
+  return platform && strcmp(platform, "gpu") == 0;
+}
+
+void lsim_expand_platform_alias(const char *platform, const char *const **out, size_t *count) {
+  static const char *one[1];
+  if (lsim_is_platform_alias(platform)) {
+    *out = gpu_platforms;
+    *count = COUNT(gpu_platforms);
+    return;
+  }
+  /* A non-alias expands to itself; hand back the caller's own pointer. */
+  (void)one;
+  *out = NULL;
+  *count = 1;
+}
+
+int lsim_check_platform_name(const char *platform, lsim_error *err) {
+  if (!platform)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "platform name is NULL");
+  size_t n = strlen(platform);
+  if (n == 0)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "platform name is empty");
+  if (n > LSIM_PLATFORM_NAME_MAX)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "platform name is %zu characters long; the limit is %d", n,
+                     LSIM_PLATFORM_NAME_MAX);
+  for (size_t i = 0; i < n; i++) {
+    char c = platform[i];
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '.' || c == '-';
+    if (!ok)
+      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                       "platform name '%s' has a character outside [A-Za-z0-9_.-]", platform);
+  }
+  return LSIM_OK;
+}
+
+void lsim_backend_factory_defaults(lsim_backend_factory *f, const char *platform) {
+  *f = (lsim_backend_factory){.platform = platform, .device_count = 1};
+  if (strcmp(platform, "cpu") == 0) {
+    f->priority = 0;
+  } else if (strcmp(platform, "tpu") == 0) {
+    f->priority = 300;
+    f->fail_quietly = true;
+  } else if (in_list(platform, nonexperimental_plugins, COUNT(nonexperimental_plugins))) {
+    f->priority = 500;
+  } else {
+    f->priority = 400;
+    f->experimental = true;
+  }
+}
+
+/* --- The runtime --------------------------------------------------------- */
+
+typedef struct factory {
+  char *platform;
+  int device_count;
+  int priority;
+  bool fail_quietly;
+  bool experimental;
+  char *error;
+} factory;
+
+typedef struct backend_error {
+  char *platform;
+  char *message;
+} backend_error;
+
+struct lsim_runtime {
+  factory *factories;
+  size_t n_factories;
+
+  char *jax_platforms; /* NULL: unset */
+
+  bool initialized;
+  lsim_backend *backends; /* platform points at a factory's name */
+  size_t n_backends;
+  size_t default_index;   /* valid when n_backends > 0 */
+  backend_error *errors;  /* quiet failures */
+  size_t n_errors;
+  char **warnings;
+  size_t n_warnings;
+
+  const char **known; /* cache for lsim_runtime_known_platforms */
+  size_t n_known;
+};
+
+static char *dup_str(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    memcpy(d, s, n);
+  return d;
+}
+
+/* Grows *array (of `size`-byte items) to hold n + 1 items. */
+static bool grow(void *array, size_t n, size_t size) {
+  void **p = array;
+  void *bigger = realloc(*p, (n + 1) * size);
+  if (!bigger)
+    return false;
+  *p = bigger;
+  return true;
+}
+
+int lsim_runtime_create(lsim_runtime **out, lsim_error *err) {
+  if (!out)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_create: out is NULL");
+  *out = calloc(1, sizeof(lsim_runtime));
+  return *out ? LSIM_OK : lsim_fail_oom(err);
+}
+
+int lsim_runtime_create_default(lsim_runtime **out, lsim_error *err) {
+  int rc = lsim_runtime_create(out, err);
+  if (rc)
+    return rc;
+  lsim_backend_factory cpu;
+  lsim_backend_factory_defaults(&cpu, "cpu");
+  rc = lsim_runtime_register_backend_factory(*out, &cpu, err);
+  if (rc) {
+    lsim_runtime_destroy(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+static void clear_backends(lsim_runtime *rt) {
+  free(rt->backends);
+  rt->backends = NULL;
+  rt->n_backends = 0;
+  for (size_t i = 0; i < rt->n_errors; i++) {
+    free(rt->errors[i].platform);
+    free(rt->errors[i].message);
+  }
+  free(rt->errors);
+  rt->errors = NULL;
+  rt->n_errors = 0;
+}
+
+void lsim_runtime_destroy(lsim_runtime *rt) {
+  if (!rt)
+    return;
+  clear_backends(rt);
+  for (size_t i = 0; i < rt->n_factories; i++) {
+    free(rt->factories[i].platform);
+    free(rt->factories[i].error);
+  }
+  free(rt->factories);
+  for (size_t i = 0; i < rt->n_warnings; i++)
+    free(rt->warnings[i]);
+  free(rt->warnings);
+  free(rt->jax_platforms);
+  free(rt->known);
+  free(rt);
+}
+
+static factory *find_factory(const lsim_runtime *rt, const char *platform) {
+  for (size_t i = 0; i < rt->n_factories; i++)
+    if (strcmp(rt->factories[i].platform, platform) == 0)
+      return &rt->factories[i];
+  return NULL;
+}
+
+int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_factory *f,
+                                          lsim_error *err) {
+  if (!rt || !f)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "lsim_runtime_register_backend_factory: NULL argument");
+  int rc = lsim_check_platform_name(f->platform, err);
+  if (rc)
+    return rc;
+  if (lsim_is_platform_alias(f->platform))
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "'%s' is an alias, not a platform a backend can have", f->platform);
+  if (f->device_count < 0)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "backend '%s' has a negative device count",
+                     f->platform);
+  if (rt->initialized)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "Backend %s already initialized",
+                     f->platform);
+  factory copy = {
+      .platform = dup_str(f->platform),
+      .device_count = f->device_count,
+      .priority = f->priority,
+      .fail_quietly = f->fail_quietly,
+      .experimental = f->experimental,
+      .error = f->error ? dup_str(f->error) : NULL,
+  };
+  factory *slot = find_factory(rt, f->platform);
+  if (!copy.platform || (f->error && !copy.error) ||
+      (!slot && !grow(&rt->factories, rt->n_factories, sizeof(factory)))) {
+    free(copy.platform);
+    free(copy.error);
+    return lsim_fail_oom(err);
+  }
+  if (slot) {
+    free(slot->platform);
+    free(slot->error);
+  } else {
+    slot = &rt->factories[rt->n_factories++];
+  }
+  *slot = copy;
+  free(rt->known);
+  rt->known = NULL;
+  return LSIM_OK;
+}
+
+int lsim_runtime_set_jax_platforms(lsim_runtime *rt, const char *jax_platforms, lsim_error *err) {
+  if (!rt)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_set_jax_platforms: rt is NULL");
+  if (rt->initialized)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "JAX_PLATFORMS cannot change once backends are initialized");
+  char *copy = NULL;
+  if (jax_platforms && *jax_platforms) {
+    if (!(copy = dup_str(jax_platforms)))
+      return lsim_fail_oom(err);
+    for (char *item = copy;;) {
+      char *comma = strchr(item, ',');
+      if (comma)
+        *comma = '\0';
+      int rc = lsim_check_platform_name(item, err);
+      if (rc) {
+        lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "JAX_PLATFORMS='%s': %s", jax_platforms,
+                  lsim_error_message(err));
+        free(copy);
+        return rc;
+      }
+      if (!comma)
+        break;
+      *comma = ',';
+      item = comma + 1;
+    }
+  }
+  free(rt->jax_platforms);
+  rt->jax_platforms = copy;
+  return LSIM_OK;
+}
+
+static int compare_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Adds `s` to the known list unless it is there. */
+static void add_known(const char **list, size_t *n, const char *s) {
+  if (!in_list(s, list, *n))
+    list[(*n)++] = s;
+}
+
+int lsim_runtime_known_platforms(const lsim_runtime *rt, const char *const **out, size_t *count,
+                                 lsim_error *err) {
+  if (!rt || !out || !count)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_known_platforms: NULL argument");
+  lsim_runtime *mut = (lsim_runtime *)rt; /* the cache only */
+  if (!mut->known) {
+    size_t cap = COUNT(nonexperimental_plugins) + COUNT(import_time_factories) + rt->n_factories +
+                 1 + COUNT(gpu_platforms);
+    const char **list = malloc(cap * sizeof(char *));
+    if (!list)
+      return lsim_fail_oom(err);
+    size_t n = 0;
+    for (size_t i = 0; i < COUNT(nonexperimental_plugins); i++)
+      add_known(list, &n, nonexperimental_plugins[i]);
+    for (size_t i = 0; i < COUNT(import_time_factories); i++)
+      add_known(list, &n, import_time_factories[i]);
+    for (size_t i = 0; i < rt->n_factories; i++)
+      add_known(list, &n, rt->factories[i].platform);
+    add_known(list, &n, "gpu");
+    for (size_t i = 0; i < COUNT(gpu_platforms); i++)
+      add_known(list, &n, gpu_platforms[i]);
+    qsort(list, n, sizeof(char *), compare_str);
+    mut->known = list;
+    mut->n_known = n;
+  }
+  *out = mut->known;
+  *count = mut->n_known;
+  return LSIM_OK;
+}
+
+bool lsim_runtime_is_known_platform(const lsim_runtime *rt, const char *platform) {
+  const char *const *known;
+  size_t n;
+  if (!platform || lsim_runtime_known_platforms(rt, &known, &n, NULL))
+    return false;
+  return in_list(platform, known, n);
+}
+
+/* --- backends() ---------------------------------------------------------- */
+
+static bool add_warning(lsim_runtime *rt, const char *platform) {
+  lsim_strbuf sb = LSIM_STRBUF_INIT;
+  lsim_strbuf_printf(&sb,
+                     "Platform '%s' is experimental and not all JAX functionality may be "
+                     "correctly supported!",
+                     platform);
+  char *w = lsim_strbuf_take(&sb);
+  if (!w || !grow(&rt->warnings, rt->n_warnings, sizeof(char *))) {
+    free(w);
+    return false;
+  }
+  rt->warnings[rt->n_warnings++] = w;
+  return true;
+}
+
+/* _init_backend: on failure `why` receives the exception text. */
+static int init_backend(lsim_runtime *rt, const char *platform, lsim_strbuf *why,
+                        const factory **made) {
+  const factory *f = find_factory(rt, platform);
+  if (!f) {
+    lsim_strbuf_printf(why, "Backend '%s' is not in the list of known backends: ", platform);
+    const char **names = malloc((rt->n_factories + 1) * sizeof(char *));
+    if (!names)
+      return LSIM_E_NO_MEMORY;
+    for (size_t i = 0; i < rt->n_factories; i++)
+      names[i] = rt->factories[i].platform;
+    lsim_py_list(why, names, rt->n_factories);
+    free(names);
+    lsim_strbuf_putc(why, '.');
+    return LSIM_E_BACKEND_INIT;
+  }
+  if (f->experimental && !add_warning(rt, platform))
+    return LSIM_E_NO_MEMORY;
+  if (f->error) {
+    lsim_strbuf_puts(why, f->error);
+    return LSIM_E_BACKEND_INIT;
+  }
+  if (f->device_count == 0) {
+    lsim_strbuf_printf(why, "Backend '%s' provides no devices.", platform);
+    return LSIM_E_BACKEND_INIT;
+  }
+  *made = f;
+  return LSIM_OK;
+}
+
+static lsim_backend *find_backend(const lsim_runtime *rt, const char *platform) {
+  for (size_t i = 0; i < rt->n_backends; i++)
+    if (strcmp(rt->backends[i].platform, platform) == 0)
+      return &rt->backends[i];
+  return NULL;
+}
+
+/* Records an initialized backend; a platform initialized twice (a repeat in
+ * JAX_PLATFORMS) keeps its first place, as a Python dict does. */
+static lsim_backend *add_backend(lsim_runtime *rt, const factory *f, int priority) {
+  lsim_backend *b = find_backend(rt, f->platform);
+  if (!b) {
+    if (!grow(&rt->backends, rt->n_backends, sizeof(lsim_backend)))
+      return NULL;
+    b = &rt->backends[rt->n_backends++];
+  }
+  *b = (lsim_backend){f->platform, f->device_count, priority};
+  return b;
+}
+
+static bool record_quiet_error(lsim_runtime *rt, const char *platform, const char *message) {
+  if (!grow(&rt->errors, rt->n_errors, sizeof(backend_error)))
+    return false;
+  backend_error e = {dup_str(platform), dup_str(message)};
+  if (!e.platform || !e.message) {
+    free(e.platform);
+    free(e.message);
+    return false;
+  }
+  rt->errors[rt->n_errors++] = e;
+  return true;
+}
+
+/* One (platform, priority, fail_quietly) registration of backends(). */
+typedef struct registration {
+  const char *platform;
+  int priority;
+  bool fail_quietly;
+} registration;
+
+/* The registrations backends() tries: JAX_PLATFORMS (aliases expanded,
+ * priorities descending, all loud), else every factory. */
+static int list_registrations(const lsim_runtime *rt, registration **out, size_t *count) {
+  size_t n = 0, cap = rt->n_factories;
+  char *spec = rt->jax_platforms;
+  if (spec) {
+    cap = 0;
+    for (const char *p = spec; p; p = strchr(p + 1, ','))
+      cap += COUNT(gpu_platforms);
+  }
+  registration *regs = malloc((cap ? cap : 1) * sizeof(registration));
+  if (!regs)
+    return LSIM_E_NO_MEMORY;
+  if (spec) {
+    for (const char *item = spec; item;) {
+      const char *comma = strchr(item, ',');
+      size_t len = comma ? (size_t)(comma - item) : strlen(item);
+      if (len == 3 && strncmp(item, "gpu", 3) == 0) {
+        for (size_t i = 0; i < COUNT(gpu_platforms); i++)
+          regs[n++] = (registration){gpu_platforms[i], 0, false};
+      } else {
+        regs[n++] = (registration){item, 0, false};
+      }
+      item = comma ? comma + 1 : NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+      regs[i].priority = (int)(n - i);
+  } else {
+    for (size_t i = 0; i < rt->n_factories; i++)
+      regs[n++] = (registration){rt->factories[i].platform, rt->factories[i].priority,
+                                 rt->factories[i].fail_quietly};
+  }
+  *out = regs;
+  *count = n;
+  return LSIM_OK;
+}
+
+/* The name of a JAX_PLATFORMS item, which is not NUL-terminated in place. */
+static const char *registration_name(const registration *r, char *buf, size_t size) {
+  const char *comma = strchr(r->platform, ',');
+  size_t len = comma ? (size_t)(comma - r->platform) : strlen(r->platform);
+  if (len >= size)
+    len = size - 1;
+  memcpy(buf, r->platform, len);
+  buf[len] = '\0';
+  return buf;
+}
+
+static int initialize(lsim_runtime *rt, lsim_error *err) {
+  registration *regs;
+  size_t n;
+  if (list_registrations(rt, &regs, &n))
+    return lsim_fail_oom(err);
+  int default_priority = -1000;
+  int rc = LSIM_OK;
+  lsim_strbuf why = LSIM_STRBUF_INIT;
+  for (size_t i = 0; i < n && rc == LSIM_OK; i++) {
+    char name[LSIM_PLATFORM_NAME_MAX + 1];
+    const char *platform = registration_name(&regs[i], name, sizeof name);
+    const factory *made = NULL;
+    lsim_strbuf_reset(&why);
+    rc = init_backend(rt, platform, &why, &made);
+    if (rc == LSIM_OK) {
+      lsim_backend *b = add_backend(rt, made, regs[i].priority);
+      if (!b) {
+        rc = LSIM_E_NO_MEMORY;
+      } else if (regs[i].priority > default_priority) {
+        rt->default_index = (size_t)(b - rt->backends);
+        default_priority = regs[i].priority;
+      }
+    } else if (rc == LSIM_E_BACKEND_INIT && regs[i].fail_quietly) {
+      rc = record_quiet_error(rt, platform, lsim_strbuf_cstr(&why)) ? LSIM_OK : LSIM_E_NO_MEMORY;
+    } else if (rc == LSIM_E_BACKEND_INIT) {
+      const char *advice =
+          rt->jax_platforms
+              ? "(set JAX_PLATFORMS='' to automatically choose an available backend)"
+              : "(you may need to uninstall the failing plugin package, or set "
+                "JAX_PLATFORMS=cpu to skip this backend.)";
+      lsim_raise(err, LSIM_E_BACKEND_INIT, platform, lsim_strbuf_cstr(&why), advice);
+    }
+    if (lsim_strbuf_failed(&why))
+      rc = LSIM_E_NO_MEMORY;
+  }
+  lsim_strbuf_free(&why);
+  free(regs);
+  if (rc == LSIM_E_NO_MEMORY)
+    lsim_fail_oom(err);
+  else if (rc == LSIM_OK && rt->n_backends == 0)
+    rc = lsim_raise0(err, LSIM_E_NO_DEFAULT_BACKEND);
+  /* As in JAX, backends that came up before a failure stay; with none, the
+   * next call tries again. */
+  rt->initialized = rt->n_backends > 0;
+  return rc;
+}
+
+int lsim_runtime_backends(lsim_runtime *rt, lsim_error *err) {
+  if (!rt)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_backends: rt is NULL");
+  if (rt->initialized)
+    return LSIM_OK;
+  clear_backends(rt);
+  return initialize(rt, err);
+}
+
+size_t lsim_runtime_backend_count(const lsim_runtime *rt) {
+  return rt && rt->initialized ? rt->n_backends : 0;
+}
+
+const lsim_backend *lsim_runtime_backend_at(const lsim_runtime *rt, size_t i) {
+  return i < lsim_runtime_backend_count(rt) ? &rt->backends[i] : NULL;
+}
+
+const lsim_backend *lsim_runtime_default_backend(const lsim_runtime *rt) {
+  return lsim_runtime_backend_count(rt) ? &rt->backends[rt->default_index] : NULL;
+}
+
+const char *lsim_runtime_backend_error(const lsim_runtime *rt, const char *platform) {
+  for (size_t i = 0; rt && platform && i < rt->n_errors; i++)
+    if (strcmp(rt->errors[i].platform, platform) == 0)
+      return rt->errors[i].message;
+  return NULL;
+}
+
+size_t lsim_runtime_warning_count(const lsim_runtime *rt) { return rt ? rt->n_warnings : 0; }
+
+const char *lsim_runtime_warning_at(const lsim_runtime *rt, size_t i) {
+  return rt && i < rt->n_warnings ? rt->warnings[i] : NULL;
+}
+
+/* --- canonicalize_platform and get_backend ------------------------------- */
+
+/* The names of the initialized backends, in initialization order. */
+static const char **backend_names(const lsim_runtime *rt) {
+  const char **names = malloc((rt->n_backends + 1) * sizeof(char *));
+  for (size_t i = 0; names && i < rt->n_backends; i++)
+    names[i] = rt->backends[i].platform;
+  return names;
+}
+
+int lsim_runtime_canonicalize_platform(lsim_runtime *rt, const char *platform, const char **out,
+                                       lsim_error *err) {
+  if (!rt || !out)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "lsim_runtime_canonicalize_platform: NULL argument");
+  int rc = lsim_check_platform_name(platform, err);
+  if (rc)
+    return rc;
+  if (!lsim_is_platform_alias(platform)) {
+    *out = platform;
+    return LSIM_OK;
+  }
+  if ((rc = lsim_runtime_backends(rt, err)))
+    return rc;
+  for (size_t i = 0; i < COUNT(gpu_platforms); i++) {
+    if (find_backend(rt, gpu_platforms[i])) {
+      *out = gpu_platforms[i];
+      return LSIM_OK;
+    }
+  }
+  const char **names = backend_names(rt);
+  if (!names)
+    return lsim_fail_oom(err);
+  lsim_strbuf present = LSIM_STRBUF_INIT;
+  lsim_join(&present, names, rt->n_backends, ",");
+  free(names);
+  if (lsim_strbuf_failed(&present))
+    rc = lsim_fail_oom(err);
+  else
+    rc = lsim_raise(err, LSIM_E_UNKNOWN_ALIAS_PLATFORM, platform, lsim_strbuf_cstr(&present));
+  lsim_strbuf_free(&present);
+  return rc;
+}
+
+int lsim_runtime_get_backend(lsim_runtime *rt, const char *platform, const lsim_backend **out,
+                             lsim_error *err) {
+  if (!rt || !out)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_get_backend: NULL argument");
+  int rc = platform ? lsim_check_platform_name(platform, err) : LSIM_OK;
+  if (rc || (rc = lsim_runtime_backends(rt, err)))
+    return rc;
+  if (!platform) {
+    *out = lsim_runtime_default_backend(rt);
+    return LSIM_OK;
+  }
+  if ((rc = lsim_runtime_canonicalize_platform(rt, platform, &platform, err)))
+    return rc;
+  const lsim_backend *b = find_backend(rt, platform);
+  if (b) {
+    *out = b;
+    return LSIM_OK;
+  }
+  const char **names = backend_names(rt);
+  if (!names)
+    return lsim_fail_oom(err);
+  lsim_strbuf available = LSIM_STRBUF_INIT;
+  lsim_py_list(&available, names, rt->n_backends);
+  free(names);
+  const char *quiet = lsim_runtime_backend_error(rt, platform);
+  if (lsim_strbuf_failed(&available))
+    rc = lsim_fail_oom(err);
+  else if (quiet)
+    rc = lsim_raise(err, LSIM_E_BACKEND_FAILED, platform, quiet, lsim_strbuf_cstr(&available));
+  else
+    rc = lsim_raise(err, LSIM_E_UNKNOWN_BACKEND, platform, lsim_strbuf_cstr(&available));
+  lsim_strbuf_free(&available);
+  return rc;
+}

@@ -1,0 +1,73 @@
+/* lowersim/aval.h: abstract values (JAX's ShapedArray): a dtype and a shape.
+ * Printed as JAX prints them (`f32[4]`, `i32[]`, `bool[2,3]`). */
+#ifndef LOWERSIM_AVAL_H
+#define LOWERSIM_AVAL_H
+
+#include "lowersim/error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum lsim_dtype {
+  LSIM_DTYPE_BOOL,
+  LSIM_DTYPE_I8,
+  LSIM_DTYPE_I16,
+  LSIM_DTYPE_I32,
+  LSIM_DTYPE_I64,
+  LSIM_DTYPE_U8,
+  LSIM_DTYPE_U16,
+  LSIM_DTYPE_U32,
+  LSIM_DTYPE_U64,
+  LSIM_DTYPE_F16,
+  LSIM_DTYPE_BF16,
+  LSIM_DTYPE_F32,
+  LSIM_DTYPE_F64,
+  LSIM_DTYPE_COUNT
+} lsim_dtype;
+
+#define LSIM_MAX_RANK 16
+/* Longest text lsim_aval_format writes, with its terminator. */
+#define LSIM_AVAL_TEXT_MAX (8 + LSIM_MAX_RANK * 21)
+
+typedef struct lsim_aval {
+  lsim_dtype dtype;
+  int rank;
+  int64_t dims[LSIM_MAX_RANK];
+} lsim_aval;
+
+/* JAX's short name ("f32", "bool") and its MLIR element type ("f32", "i1",
+ * "ui32"); NULL for an invalid dtype. */
+const char *lsim_dtype_name(lsim_dtype dtype);
+const char *lsim_dtype_mlir_name(lsim_dtype dtype);
+
+/* Parses a short name; false when unknown. */
+bool lsim_dtype_from_name(const char *name, lsim_dtype *out);
+
+/* Builds an aval; fails with LSIM_E_INVALID_ARGUMENT for a bad dtype, a rank
+ * above LSIM_MAX_RANK, a negative dimension or an element count that
+ * overflows int64. */
+int lsim_aval_make(lsim_aval *out, lsim_dtype dtype, int rank, const int64_t *dims,
+                   lsim_error *err);
+
+/* Parses "4", "2,3" or "" (a scalar) into dims. */
+int lsim_aval_parse_shape(lsim_aval *aval, const char *shape, lsim_error *err);
+
+/* Number of elements (1 for a scalar). The aval must be valid. */
+int64_t lsim_aval_size(const lsim_aval *aval);
+
+bool lsim_aval_equal(const lsim_aval *a, const lsim_aval *b);
+
+/* Writes `f32[2,3]` into buf (LSIM_AVAL_TEXT_MAX bytes always suffice);
+ * returns buf. */
+char *lsim_aval_format(const lsim_aval *aval, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_AVAL_H */

@@ -1,0 +1,182 @@
+/* lowersim/context.h: ModuleContext and LoweringRuleContext.
+ *
+ * The counterparts of jax/_src/interpreters/mlir.py ModuleContext and
+ * LoweringRuleContext.  A module context holds what one module being lowered
+ * shares: the MLIR context and module, the lowering platforms (canonicalized),
+ * an optional pinned backend, the channel counter, the host callbacks,
+ * keepalives, caches and lowering parameters.  lsim_module_context_replace
+ * makes a copy with some fields changed that shares the rest (the channel
+ * counter, host callbacks, caches, module) with the original, as JAX's
+ * dataclasses.replace does.  A module context and its copies belong to one
+ * thread.
+ */
+#ifndef LOWERSIM_CONTEXT_H
+#define LOWERSIM_CONTEXT_H
+
+#include "lowersim/aval.h"
+#include "lowersim/error.h"
+#include "lowersim/runtime.h"
+
+#include <mlir-c/IR.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* First channel id new_channel hands out (1 is reserved for collectives) and
+ * the largest id PjRt accepts. */
+#define LSIM_FIRST_CHANNEL 2
+#define LSIM_MAX_CHANNEL 65535
+
+/* --- Host callbacks ------------------------------------------------------ */
+
+/* What the runtime passes a host callback when it invokes it. */
+typedef struct lsim_host_callback_call {
+  uint64_t index;        /* the callback's index in its module */
+  size_t returned_values; /* out: how many values the callback returned */
+} lsim_host_callback_call;
+
+/* A host callback as C sees it: a function and its user data.  It returns 0,
+ * or a negative status that stops the execution. */
+typedef int (*lsim_host_callback_fn)(void *user_data, lsim_host_callback_call *call);
+
+typedef struct lsim_host_callback {
+  const char *kind;  /* "buffer_callback", "pure_callback", ... (static) */
+  lsim_host_callback_fn fn; /* may be NULL: then the callback does nothing */
+  void *user_data;          /* borrowed */
+} lsim_host_callback;
+
+/* --- ModuleContext ------------------------------------------------------- */
+
+/* Lowering parameters (mlir.LoweringParameters). */
+typedef struct lsim_lowering_parameters {
+  bool for_export; /* lowering for jax.export (multi-platform allowed) */
+} lsim_lowering_parameters;
+
+typedef struct lsim_module_context_options {
+  lsim_runtime *runtime;          /* borrowed; must outlive the context */
+  const char *const *platforms;   /* the lowering platforms; aliases allowed */
+  size_t num_platforms;           /* at least 1 */
+  const lsim_backend *backend;    /* pinned backend (borrowed) or NULL */
+  MlirContext mlir_context;       /* borrowed if non-null; else one is created and owned */
+  lsim_lowering_parameters params;
+} lsim_module_context_options;
+
+typedef struct lsim_module_context lsim_module_context;
+
+/* Creates a module context (owned): canonicalizes the platforms with the
+ * runtime (which may fail, e.g. LSIM_E_UNKNOWN_ALIAS_PLATFORM) and creates an
+ * empty MLIR module. */
+int lsim_module_context_create(const lsim_module_context_options *options,
+                               lsim_module_context **out, lsim_error *err);
+
+/* Releases this context; what it shares with copies lives until the last
+ * copy is destroyed.  NULL is accepted. */
+void lsim_module_context_destroy(lsim_module_context *ctx);
+
+/* What lsim_module_context_replace changes; a NULL/false field keeps the
+ * original's value. */
+typedef struct lsim_module_context_changes {
+  const char *const *platforms; /* canonicalized like create's */
+  size_t num_platforms;
+  bool set_backend;
+  const lsim_backend *backend;
+  const lsim_lowering_parameters *params;
+} lsim_module_context_changes;
+
+/* ModuleContext.replace: a new context (owned) sharing the channel counter,
+ * host callbacks, keepalives, caches and MLIR module with `ctx`. */
+int lsim_module_context_replace(const lsim_module_context *ctx,
+                                const lsim_module_context_changes *changes,
+                                lsim_module_context **out, lsim_error *err);
+
+/* The lowering platforms, canonicalized (borrowed). */
+const char *const *lsim_module_context_platforms(const lsim_module_context *ctx, size_t *count);
+
+lsim_runtime *lsim_module_context_runtime(const lsim_module_context *ctx);
+const lsim_backend *lsim_module_context_pinned_backend(const lsim_module_context *ctx);
+const lsim_lowering_parameters *lsim_module_context_params(const lsim_module_context *ctx);
+
+/* The MLIR context and module (borrowed). */
+MlirContext lsim_module_context_mlir_context(const lsim_module_context *ctx);
+MlirModule lsim_module_context_module(const lsim_module_context *ctx);
+
+/* ModuleContext.get_backend(optional).  Outcomes, in JAX's order:
+ * several platforms: *out = NULL if optional, else LSIM_E_MULTI_PLATFORM_BACKEND;
+ * a pinned backend on another platform: NULL if optional, else
+ * LSIM_E_BACKEND_PLATFORM_MISMATCH; a pinned backend: it; none pinned: the
+ * runtime's get_backend(platforms[0]) (which may fail). */
+int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optional,
+                                    const lsim_backend **out, lsim_error *err);
+
+/* ModuleContext.new_channel: 2, 3, ... 65535, then LSIM_E_TOO_MANY_CHANNELS
+ * (every later call fails too). */
+int lsim_module_context_new_channel(lsim_module_context *ctx, int64_t *out, lsim_error *err);
+
+/* How many channels this module (and its copies) has handed out. */
+int64_t lsim_module_context_channel_count(const lsim_module_context *ctx);
+
+/* ModuleContext.add_host_callback: appends a copy of `cb`; `*index` receives
+ * its position (0-based). */
+int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_host_callback *cb,
+                                          uint64_t *index, lsim_error *err);
+
+size_t lsim_module_context_host_callback_count(const lsim_module_context *ctx);
+const lsim_host_callback *lsim_module_context_host_callback_at(const lsim_module_context *ctx,
+                                                               size_t i);
+
+/* ModuleContext.add_keepalive: `destroy(object)` runs when the last copy of
+ * the context is destroyed (destroy may be NULL). */
+int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
+                                      void (*destroy)(void *), lsim_error *err);
+
+/* The MLIR type of an aval (`tensor<4xf32>`, `tensor<i1>`), cached per module
+ * context (shared with copies).  A null type on allocation failure. */
+MlirType lsim_module_context_aval_to_ir_type(lsim_module_context *ctx, const lsim_aval *aval);
+
+/* How many distinct avals the type cache holds. */
+size_t lsim_module_context_type_cache_size(const lsim_module_context *ctx);
+
+/* --- LoweringRuleContext ------------------------------------------------- */
+
+/* One rule invocation (a plain value: copying it is JAX's replace()). */
+typedef struct lsim_lowering_rule_context {
+  lsim_module_context *module_context; /* borrowed */
+  const char *primitive;               /* borrowed */
+  const lsim_aval *avals_in;
+  size_t num_avals_in;
+  const lsim_aval *avals_out;
+  size_t num_avals_out;
+  const MlirValue *tokens_in; /* one per ordered effect */
+  size_t num_tokens_in;
+  MlirValue *tokens_out;      /* set by a rule with ordered effects */
+  size_t num_tokens_out;
+  const MlirValue *dim_var_values; /* the platform index first, when there is one */
+  size_t num_dim_var_values;
+  const char *const *platforms;    /* override for a branch of a multi-platform lowering */
+  size_t num_platforms;            /* 0: no override */
+} lsim_lowering_rule_context;
+
+/* A rule context for `primitive` over the module context, all else empty. */
+lsim_lowering_rule_context lsim_lowering_rule_context_make(lsim_module_context *module_context,
+                                                           const char *primitive);
+
+/* replace(platforms=...): a copy whose platforms override is `platforms`. */
+lsim_lowering_rule_context
+lsim_lowering_rule_context_with_platforms(const lsim_lowering_rule_context *ctx,
+                                          const char *const *platforms, size_t count);
+
+/* The effective platforms of the equation: the override if set, else the
+ * module's (JAX: _platforms_for_eqn). Borrowed. */
+const char *const *lsim_lowering_rule_context_platforms(const lsim_lowering_rule_context *ctx,
+                                                        size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_CONTEXT_H */

@@ -1,0 +1,99 @@
+/* lowersim/error.h: status codes, the error catalogue and the error object.
+ *
+ * Every fallible lowersim call returns an `int` status: 0 (LSIM_OK) or one of
+ * the negative codes below.  The detail of a failure (JAX's exception class
+ * and its exact message) goes into an `lsim_error` that the caller owns, never
+ * into global state, so two lowerings can fail side by side on two threads.
+ *
+ * Codes never change meaning once published: new codes are only added.
+ */
+#ifndef LOWERSIM_ERROR_H
+#define LOWERSIM_ERROR_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum lsim_status {
+  LSIM_OK = 0,
+
+  /* JAX's errors: the catalogue of scenario-and-cli.md. */
+  LSIM_E_BACKEND_PLATFORM_MISMATCH = -1,
+  LSIM_E_MULTI_PLATFORM_BACKEND = -2,
+  LSIM_E_TOO_MANY_CHANNELS = -3,
+  LSIM_E_UNKNOWN_ALIAS_PLATFORM = -4,
+  LSIM_E_UNKNOWN_BACKEND = -5,
+  LSIM_E_BACKEND_FAILED = -6,
+  LSIM_E_BACKEND_INIT = -7,
+  LSIM_E_UNKNOWN_RULE_PLATFORM = -8,
+  LSIM_E_NO_LOWERING_RULE = -9,
+  LSIM_E_DONATION_MIXED = -10,
+  LSIM_E_PLATFORM_DEPENDENT_GPU = -11,
+  LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM = -12,
+  LSIM_E_BUFFER_CALLBACK_UNSUPPORTED = -13,
+  LSIM_E_CALLBACK_RETURNED_VALUES = -14,
+  LSIM_E_ALIAS_INPUT_RANGE = -15,
+  LSIM_E_ALIAS_OUTPUT_RANGE = -16,
+  LSIM_E_ALIAS_AVAL_MISMATCH = -17,
+  LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM = -18,
+  LSIM_E_PYTHON_CALLBACK_UNSUPPORTED = -19,
+  LSIM_E_PARTITIONED_CALLBACK_PLATFORM = -20,
+  LSIM_E_PARTITIONED_CALLBACK_RESULTS = -21,
+  LSIM_E_PALLAS_PARAMS_PLATFORM = -22,
+  LSIM_E_PALLAS_CPU_NOT_INTERPRET = -23,
+  LSIM_E_PALLAS_UNSUPPORTED_PLATFORM = -24,
+  LSIM_E_PALLAS_MOSAIC_GPU_ROCM = -25,
+  LSIM_E_PALLAS_CONSTANTS = -26,
+  LSIM_E_NO_DEFAULT_BACKEND = -27,
+
+  /* lowersim's own codes. */
+  LSIM_E_INVALID_ARGUMENT = -100,
+  LSIM_E_NO_MEMORY = -101,
+  LSIM_E_VERIFY = -102,
+  LSIM_E_INVALID_INPUT = -103,
+  LSIM_E_IO = -104,
+} lsim_status;
+
+/* The detail of a failure.  Initialize with LSIM_ERROR_INIT (or
+ * lsim_error_init), pass to any number of calls, release with
+ * lsim_error_clear.  A call that fails replaces what the object held. */
+typedef struct lsim_error {
+  lsim_status code;
+  char *message; /* owned; NULL when code is LSIM_OK or allocation failed */
+} lsim_error;
+
+#define LSIM_ERROR_INIT {LSIM_OK, NULL}
+
+/* Resets `err` to LSIM_OK without freeing (for fresh objects). */
+void lsim_error_init(lsim_error *err);
+
+/* Frees the message and resets `err` to LSIM_OK. NULL is accepted. */
+void lsim_error_clear(lsim_error *err);
+
+/* The message (borrowed; valid until the next call that uses `err`): JAX's
+ * exact text for JAX's codes, "" for LSIM_OK. Never NULL. */
+const char *lsim_error_message(const lsim_error *err);
+
+/* JAX's exception class of `err`'s code, e.g. "ValueError" (static). */
+const char *lsim_error_class(const lsim_error *err);
+
+/* Static facts about a code; NULL for a value that is not a code. */
+const char *lsim_status_name(int code);      /* "LSIM_E_TOO_MANY_CHANNELS" */
+const char *lsim_status_class(int code);     /* "RuntimeError" */
+const char *lsim_status_template(int code);  /* message with {placeholders} */
+const char *lsim_status_reference(int code); /* "§2 ModuleContext.new_channel" */
+
+/* Looks a code up by its name; 0 (LSIM_OK) when the name is unknown. */
+int lsim_status_from_name(const char *name);
+
+/* The codes of the catalogue, in table order; `*count` receives their number.
+ * The array is static. */
+const lsim_status *lsim_status_all(size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_ERROR_H */

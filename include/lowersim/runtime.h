@@ -1,0 +1,143 @@
+/* lowersim/runtime.h: platforms, aliases and the simulated JAX runtime.
+ *
+ * The counterpart of jax/_src/xla_bridge.py.  A runtime holds backend
+ * factories (what JAX registers at import time or through PJRT plugins), an
+ * optional JAX_PLATFORMS value, and, once initialized, the backends that came
+ * up, in initialization order.  It is an object, not global state: create one
+ * per simulated process.  A runtime is not thread-safe while it initializes;
+ * once lsim_runtime_backends() has succeeded it is only read and may be
+ * shared by threads.
+ */
+#ifndef LOWERSIM_RUNTIME_H
+#define LOWERSIM_RUNTIME_H
+
+#include "lowersim/error.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Longest platform name lowersim accepts (JAX has no limit; names are short). */
+#define LSIM_PLATFORM_NAME_MAX 63
+
+/* --- Platforms and aliases (no runtime needed) -------------------------- */
+
+/* The concrete platforms JAX knows of itself: cpu, cuda, rocm, oneapi, tpu. */
+const char *const *lsim_builtin_platforms(size_t *count);
+
+/* expand_platform_alias: "gpu" gives cuda, rocm, oneapi (in that order); any
+ * other name gives itself.  `*out` receives a static or borrowed array. */
+void lsim_expand_platform_alias(const char *platform, const char *const **out, size_t *count);
+
+/* True when `platform` is an alias (today only "gpu"). */
+bool lsim_is_platform_alias(const char *platform);
+
+/* Checks a platform name: 1 to LSIM_PLATFORM_NAME_MAX characters from
+ * [A-Za-z0-9_.-].  Fails with LSIM_E_INVALID_ARGUMENT. */
+int lsim_check_platform_name(const char *platform, lsim_error *err);
+
+/* --- Backend factories --------------------------------------------------- */
+
+/* A backend factory, as register_backend_factory / register_plugin record it.
+ * Strings are copied by the runtime. */
+typedef struct lsim_backend_factory {
+  const char *platform;
+  int device_count;   /* 0: the backend comes up with no devices */
+  int priority;       /* higher wins the default backend */
+  bool fail_quietly;  /* a failure is recorded, not raised */
+  bool experimental;  /* initializing it logs JAX's experimental warning */
+  const char *error;  /* non-NULL: the factory raises this message */
+} lsim_backend_factory;
+
+/* Fills `f` with what JAX registers for `platform`: cpu priority 0 (loud);
+ * tpu 300 (quiet); cuda and rocm 500 (loud PJRT plugins); any other platform
+ * a PJRT plugin with priority 400, loud and experimental.  One device, no
+ * error.  `platform` is borrowed. */
+void lsim_backend_factory_defaults(lsim_backend_factory *f, const char *platform);
+
+/* An initialized backend (a client, in JAX's terms). Borrowed from its
+ * runtime, valid until the runtime is destroyed. */
+typedef struct lsim_backend {
+  const char *platform;
+  int device_count;
+  int priority;
+} lsim_backend;
+
+/* --- The runtime --------------------------------------------------------- */
+
+typedef struct lsim_runtime lsim_runtime;
+
+/* Creates an empty runtime (owned: destroy with lsim_runtime_destroy). */
+int lsim_runtime_create(lsim_runtime **out, lsim_error *err);
+
+/* Creates the runtime a scenario gets without <runtime>: one cpu backend
+ * with one device. */
+int lsim_runtime_create_default(lsim_runtime **out, lsim_error *err);
+
+void lsim_runtime_destroy(lsim_runtime *rt);
+
+/* register_backend_factory: a later registration for the same platform
+ * replaces the earlier one (keeping its place).  Fails with
+ * LSIM_E_INVALID_ARGUMENT once the runtime is initialized ("Backend {p}
+ * already initialized", as JAX's RuntimeError says). */
+int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_factory *f,
+                                          lsim_error *err);
+
+/* Sets the JAX_PLATFORMS value (copied; NULL or "" unsets it).  Items are
+ * checked as platform names; aliases are expanded when backends initialize.
+ * Fails with LSIM_E_INVALID_ARGUMENT on an empty or invalid item, or when the
+ * runtime is already initialized. */
+int lsim_runtime_set_jax_platforms(lsim_runtime *rt, const char *jax_platforms, lsim_error *err);
+
+/* known_platforms(), sorted as Python's sorted() sorts them.  The platforms
+ * cpu and tpu are always known: JAX registers their factories on import. */
+int lsim_runtime_known_platforms(const lsim_runtime *rt, const char *const **out, size_t *count,
+                                 lsim_error *err);
+
+/* is_known_platform. */
+bool lsim_runtime_is_known_platform(const lsim_runtime *rt, const char *platform);
+
+/* backends(): initializes the backends on first use, as JAX does, and may
+ * fail with LSIM_E_BACKEND_INIT or LSIM_E_NO_DEFAULT_BACKEND.  As in JAX, a
+ * failure after some backends came up leaves those backends in place for
+ * later calls. */
+int lsim_runtime_backends(lsim_runtime *rt, lsim_error *err);
+
+/* The initialized backends in initialization order (after a successful
+ * lsim_runtime_backends; otherwise none). */
+size_t lsim_runtime_backend_count(const lsim_runtime *rt);
+const lsim_backend *lsim_runtime_backend_at(const lsim_runtime *rt, size_t i);
+
+/* The default backend (highest priority, first on ties), or NULL. */
+const lsim_backend *lsim_runtime_default_backend(const lsim_runtime *rt);
+
+/* The error a quietly failing factory recorded for `platform`, or NULL. */
+const char *lsim_runtime_backend_error(const lsim_runtime *rt, const char *platform);
+
+/* Warnings logged while initializing (e.g. the experimental-plugin warning),
+ * in order.  Borrowed. */
+size_t lsim_runtime_warning_count(const lsim_runtime *rt);
+const char *lsim_runtime_warning_at(const lsim_runtime *rt, size_t i);
+
+/* canonicalize_platform: a non-alias is returned unchanged (without
+ * initializing anything); "gpu" becomes the first of cuda, rocm, oneapi with
+ * an initialized backend, else LSIM_E_UNKNOWN_ALIAS_PLATFORM.  `*out` is
+ * `platform` itself for a non-alias, else a string owned by the runtime. */
+int lsim_runtime_canonicalize_platform(lsim_runtime *rt, const char *platform, const char **out,
+                                       lsim_error *err);
+
+/* get_backend(platform): NULL gives the default backend.  Errors:
+ * LSIM_E_BACKEND_INIT (from backends()), LSIM_E_UNKNOWN_ALIAS_PLATFORM,
+ * LSIM_E_BACKEND_FAILED (a quiet failure recorded for it) and
+ * LSIM_E_UNKNOWN_BACKEND. */
+int lsim_runtime_get_backend(lsim_runtime *rt, const char *platform, const lsim_backend **out,
+                             lsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_RUNTIME_H */

@@ -1,0 +1,283 @@
+/* support/error.c: the error catalogue and the error object.
+ *
+ * Each row: code, name, JAX's exception class, the message template (exact
+ * text, {placeholders} for substituted values) and where the behaviour lives
+ * in the reference and in JAX. */
+#include "lowersim/error.h"
+#include "support/raise.h"
+#include "support/strbuf.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct catalogue_entry {
+  lsim_status code;
+  const char *name;
+  const char *cls;
+  const char *template;
+  const char *reference;
+} catalogue_entry;
+
+#define ROW(code, cls, template, reference) {code, #code, cls, template, reference}
+
+static const catalogue_entry catalogue[] = {
+    ROW(LSIM_E_BACKEND_PLATFORM_MISMATCH, "ValueError",
+        "the platform for the specified backend {backend_platform} is different from the "
+        "lowering platform {platform}",
+        "§2 mlir.py ModuleContext.get_backend"),
+    ROW(LSIM_E_MULTI_PLATFORM_BACKEND, "NotImplementedError",
+        "accessing .backend in multi-lowering setting. This can occur when lowering a primitive "
+        "that has not been adapted to multi-platform lowering",
+        "§2 mlir.py ModuleContext.get_backend"),
+    ROW(LSIM_E_TOO_MANY_CHANNELS, "RuntimeError",
+        "Host callback lowering created too many channels. PjRt does not support more than 65535 "
+        "channels",
+        "§2 mlir.py ModuleContext.new_channel"),
+    ROW(LSIM_E_UNKNOWN_ALIAS_PLATFORM, "RuntimeError",
+        "Unknown backend: '{platform}' requested, but no platforms that are instances of "
+        "{platform} are present. Platforms present are: {present}",
+        "§1 xla_bridge.py canonicalize_platform"),
+    ROW(LSIM_E_UNKNOWN_BACKEND, "RuntimeError",
+        "Unknown backend {platform}. Available backends are {available}",
+        "§1 xla_bridge.py _get_backend_uncached"),
+    ROW(LSIM_E_BACKEND_FAILED, "RuntimeError",
+        "Backend '{platform}' failed to initialize: {error}. Available backends are {available}",
+        "§1 xla_bridge.py _get_backend_uncached"),
+    ROW(LSIM_E_BACKEND_INIT, "RuntimeError",
+        "Unable to initialize backend '{platform}': {error} {advice}",
+        "§1 xla_bridge.py backends"),
+    ROW(LSIM_E_UNKNOWN_RULE_PLATFORM, "NotImplementedError",
+        "Registering an MLIR lowering rule for primitive {primitive} for an unknown platform "
+        "{platform}. Known platforms are: {known}.",
+        "§3 mlir.py register_lowering"),
+    ROW(LSIM_E_NO_LOWERING_RULE, "NotImplementedError",
+        "MLIR translation rule for primitive '{description}' not found for {platforms}",
+        "§3 mlir.py lower_per_platform"),
+    ROW(LSIM_E_DONATION_MIXED, "NotImplementedError",
+        "In multi-platform lowering either all or no lowering platforms should support donation. "
+        "Lowering for {platforms} of which only {supporting} support donation",
+        "§3 mlir.py lower_jaxpr_to_module"),
+    ROW(LSIM_E_PLATFORM_DEPENDENT_GPU, "ValueError",
+        "Use 'cuda' or 'rocm' for lax.platform_dependent.",
+        "§3 lax control_flow platform_dependent"),
+    ROW(LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM, "NotImplementedError",
+        "multi-platform lowering for buffer_callback",
+        "§5 buffer_callback.py _buffer_callback_lowering"),
+    ROW(LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, "ValueError",
+        "`buffer_callback` not supported on {platform} backend.",
+        "§5 buffer_callback.py _buffer_callback_lowering"),
+    ROW(LSIM_E_CALLBACK_RETURNED_VALUES, "ValueError",
+        "buffer_callback callback must not return any values.",
+        "§5 buffer_callback.py wrapped_callback"),
+    ROW(LSIM_E_ALIAS_INPUT_RANGE, "ValueError",
+        "input_output_aliases contains the mapping '{input}:{output}' with input index {input} "
+        "outside the range [0, {num_inputs}).",
+        "§5 buffer_callback.py buffer_callback"),
+    ROW(LSIM_E_ALIAS_OUTPUT_RANGE, "ValueError",
+        "input_output_aliases contains the mapping '{input}:{output}' with output index {output} "
+        "outside the range [0, {num_outputs}).",
+        "§5 buffer_callback.py buffer_callback"),
+    ROW(LSIM_E_ALIAS_AVAL_MISMATCH, "ValueError",
+        "input_output_aliases contains the mapping '{input}:{output}' referring to an input with "
+        "abstract value {input_aval} and an output with a different abstract value {output_aval}.",
+        "§5 buffer_callback.py buffer_callback"),
+    ROW(LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM, "NotImplementedError",
+        "multi-platform lowering for python_callback",
+        "§5 callback.py emit_python_callback"),
+    ROW(LSIM_E_PYTHON_CALLBACK_UNSUPPORTED, "ValueError",
+        "`EmitPythonCallback` not supported on {platform} backend.",
+        "§5 callback.py emit_python_callback"),
+    ROW(LSIM_E_PARTITIONED_CALLBACK_PLATFORM, "NotImplementedError",
+        "Partitioned callback not implemented on {platform} backend.",
+        "§5 callback.py emit_python_callback"),
+    ROW(LSIM_E_PARTITIONED_CALLBACK_RESULTS, "ValueError",
+        "Partitioned callback not supported with return values.",
+        "§5 callback.py emit_python_callback"),
+    ROW(LSIM_E_PALLAS_PARAMS_PLATFORM, "ValueError",
+        "Compiler params for platform {platform} cannot be used for {expected} lowering.",
+        "§6 pallas/core.py get_lowering_rule"),
+    ROW(LSIM_E_PALLAS_CPU_NOT_INTERPRET, "ValueError",
+        "Only interpret mode is supported on CPU backend.",
+        "§6 pallas/pallas_call.py _pallas_call_lowering"),
+    ROW(LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "ValueError",
+        "Cannot lower pallas_call on platform: {platform}. To use Pallas on GPU, install jaxlib "
+        "GPU. To use Pallas on TPU, install jaxlib TPU and libtpu. See "
+        "https://docs.jax.dev/en/latest/installation.html.",
+        "§6 pallas/pallas_call.py _pallas_call_lowering"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_ROCM, "ValueError",
+        "Mosaic GPU does not yet support AMD ROCm devices. Use "
+        "``compiler_params=pltriton.CompilerParams()`` for ROCm.",
+        "§6 pallas/pallas_call.py _pallas_call_lowering"),
+    ROW(LSIM_E_PALLAS_CONSTANTS, "ValueError",
+        "Cannot lower a pallas_call with constants.",
+        "§6 pallas/pallas_call.py _pallas_call_lowering"),
+    ROW(LSIM_E_NO_DEFAULT_BACKEND, "AssertionError",
+        "no backend initialized, so there is no default backend",
+        "§1 xla_bridge.py backends (assert _default_backend is not None)"),
+    ROW(LSIM_E_INVALID_ARGUMENT, "InvalidArgument", "{detail}", "lowersim: bad argument"),
+    ROW(LSIM_E_NO_MEMORY, "MemoryError", "out of memory", "lowersim: allocation failed"),
+    ROW(LSIM_E_VERIFY, "VerificationError", "{detail}",
+        "lowersim: an emitted module failed verification (a lowersim bug)"),
+    ROW(LSIM_E_INVALID_INPUT, "InvalidInput", "{detail}", "lowersim: a scenario is invalid"),
+    ROW(LSIM_E_IO, "OSError", "{detail}", "lowersim: reading or writing a file failed"),
+};
+
+#define CATALOGUE_SIZE (sizeof catalogue / sizeof catalogue[0])
+
+static const catalogue_entry *find(int code) {
+  for (size_t i = 0; i < CATALOGUE_SIZE; i++)
+    if ((int)catalogue[i].code == code)
+      return &catalogue[i];
+  return NULL;
+}
+
+const char *lsim_status_name(int code) {
+  if (code == LSIM_OK)
+    return "LSIM_OK";
+  const catalogue_entry *e = find(code);
+  return e ? e->name : NULL;
+}
+
+const char *lsim_status_class(int code) {
+  const catalogue_entry *e = find(code);
+  return e ? e->cls : NULL;
+}
+
+const char *lsim_status_template(int code) {
+  const catalogue_entry *e = find(code);
+  return e ? e->template : NULL;
+}
+
+const char *lsim_status_reference(int code) {
+  const catalogue_entry *e = find(code);
+  return e ? e->reference : NULL;
+}
+
+int lsim_status_from_name(const char *name) {
+  for (size_t i = 0; name && i < CATALOGUE_SIZE; i++)
+    if (strcmp(catalogue[i].name, name) == 0)
+      return catalogue[i].code;
+  return LSIM_OK;
+}
+
+const lsim_status *lsim_status_all(size_t *count) {
+  static lsim_status codes[CATALOGUE_SIZE];
+  static const size_t n = CATALOGUE_SIZE;
+  /* Filled on every call with the same values: harmless under races. */
+  for (size_t i = 0; i < n; i++)
+    codes[i] = catalogue[i].code;
+  if (count)
+    *count = n;
+  return codes;
+}
+
+void lsim_error_init(lsim_error *err) {
+  if (err)
+    *err = (lsim_error)LSIM_ERROR_INIT;
+}
+
+void lsim_error_clear(lsim_error *err) {
+  if (!err)
+    return;
+  free(err->message);
+  lsim_error_init(err);
+}
+
+const char *lsim_error_message(const lsim_error *err) {
+  if (!err || err->code == LSIM_OK)
+    return "";
+  if (err->message)
+    return err->message;
+  return err->code == LSIM_E_NO_MEMORY ? "out of memory" : "(message lost: out of memory)";
+}
+
+const char *lsim_error_class(const lsim_error *err) {
+  const char *cls = err ? lsim_status_class(err->code) : NULL;
+  return cls ? cls : "";
+}
+
+static void set_message(lsim_error *err, lsim_status code, lsim_strbuf *text) {
+  free(err->message);
+  err->code = code;
+  err->message = lsim_strbuf_take(text);
+}
+
+/* The index of the value for placeholder `name`: distinct names in order of
+ * first appearance in `template`. */
+static size_t placeholder_index(const char *template, const char *name, size_t name_len) {
+  size_t index = 0;
+  for (const char *p = template; (p = strchr(p, '{')) != NULL;) {
+    const char *end = strchr(p, '}');
+    if (!end)
+      break;
+    size_t len = (size_t)(end - p - 1);
+    if (len == name_len && strncmp(p + 1, name, len) == 0)
+      return index;
+    /* Count this name only at its first appearance. */
+    bool seen = false;
+    for (const char *q = template; q < p; q++)
+      if (*q == '{' && strncmp(q + 1, p + 1, len) == 0 && q[len + 1] == '}')
+        seen = true;
+    if (!seen)
+      index++;
+    p = end + 1;
+  }
+  return index;
+}
+
+int lsim_raise_values(lsim_error *err, lsim_status code, size_t n, const char *const *values) {
+  if (!err)
+    return code;
+  const char *template = lsim_status_template(code);
+  lsim_strbuf text = LSIM_STRBUF_INIT;
+  for (const char *p = template ? template : "";;) {
+    const char *open = strchr(p, '{');
+    const char *close = open ? strchr(open, '}') : NULL;
+    if (!close) {
+      lsim_strbuf_puts(&text, p);
+      break;
+    }
+    lsim_strbuf_append(&text, p, (size_t)(open - p));
+    size_t i = placeholder_index(template, open + 1, (size_t)(close - open - 1));
+    lsim_strbuf_puts(&text, i < n && values[i] ? values[i] : "");
+    p = close + 1;
+  }
+  set_message(err, code, &text);
+  return code;
+}
+
+int lsim_fail(lsim_error *err, lsim_status code, const char *fmt, ...) {
+  if (!err)
+    return code;
+  lsim_strbuf text = LSIM_STRBUF_INIT;
+  va_list ap;
+  va_start(ap, fmt);
+  lsim_strbuf_vprintf(&text, fmt, ap);
+  va_end(ap);
+  set_message(err, code, &text);
+  return code;
+}
+
+int lsim_fail_oom(lsim_error *err) {
+  if (err) {
+    free(err->message);
+    err->code = LSIM_E_NO_MEMORY;
+    err->message = NULL;
+  }
+  return LSIM_E_NO_MEMORY;
+}
+
+void lsim_error_move(lsim_error *to, lsim_error *from) {
+  if (!from)
+    return;
+  if (!to) {
+    lsim_error_clear(from);
+    return;
+  }
+  if (to == from)
+    return;
+  free(to->message);
+  *to = *from;
+  lsim_error_init(from);
+}

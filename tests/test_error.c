@@ -1,0 +1,172 @@
+/* tests/test_error.c: the error catalogue, message rendering, Python reprs
+ * and avals as JAX prints them. */
+#include "lowersim/aval.h"
+#include "lowersim/error.h"
+#include "support/raise.h"
+#include "support/strbuf.h"
+#include "tests/suites.h"
+
+#include <string.h>
+
+/* Every code of scenario-and-cli.md's catalogue, with JAX's class. */
+static const struct {
+  const char *name;
+  const char *cls;
+} contract[] = {
+    {"LSIM_E_BACKEND_PLATFORM_MISMATCH", "ValueError"},
+    {"LSIM_E_MULTI_PLATFORM_BACKEND", "NotImplementedError"},
+    {"LSIM_E_TOO_MANY_CHANNELS", "RuntimeError"},
+    {"LSIM_E_UNKNOWN_ALIAS_PLATFORM", "RuntimeError"},
+    {"LSIM_E_UNKNOWN_BACKEND", "RuntimeError"},
+    {"LSIM_E_BACKEND_FAILED", "RuntimeError"},
+    {"LSIM_E_BACKEND_INIT", "RuntimeError"},
+    {"LSIM_E_UNKNOWN_RULE_PLATFORM", "NotImplementedError"},
+    {"LSIM_E_NO_LOWERING_RULE", "NotImplementedError"},
+    {"LSIM_E_DONATION_MIXED", "NotImplementedError"},
+    {"LSIM_E_PLATFORM_DEPENDENT_GPU", "ValueError"},
+    {"LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM", "NotImplementedError"},
+    {"LSIM_E_BUFFER_CALLBACK_UNSUPPORTED", "ValueError"},
+    {"LSIM_E_CALLBACK_RETURNED_VALUES", "ValueError"},
+    {"LSIM_E_ALIAS_INPUT_RANGE", "ValueError"},
+    {"LSIM_E_ALIAS_OUTPUT_RANGE", "ValueError"},
+    {"LSIM_E_ALIAS_AVAL_MISMATCH", "ValueError"},
+    {"LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM", "NotImplementedError"},
+    {"LSIM_E_PYTHON_CALLBACK_UNSUPPORTED", "ValueError"},
+    {"LSIM_E_PARTITIONED_CALLBACK_PLATFORM", "NotImplementedError"},
+    {"LSIM_E_PARTITIONED_CALLBACK_RESULTS", "ValueError"},
+    {"LSIM_E_PALLAS_PARAMS_PLATFORM", "ValueError"},
+    {"LSIM_E_PALLAS_CPU_NOT_INTERPRET", "ValueError"},
+    {"LSIM_E_PALLAS_UNSUPPORTED_PLATFORM", "ValueError"},
+    {"LSIM_E_PALLAS_MOSAIC_GPU_ROCM", "ValueError"},
+    {"LSIM_E_PALLAS_CONSTANTS", "ValueError"},
+};
+
+static void test_catalogue_has_every_contract_code(void) {
+  for (size_t i = 0; i < sizeof contract / sizeof contract[0]; i++) {
+    int code = lsim_status_from_name(contract[i].name);
+    CU_ASSERT_TRUE_FATAL(code < 0);
+    CU_ASSERT_STRING_EQUAL(lsim_status_name(code), contract[i].name);
+    CU_ASSERT_STRING_EQUAL(lsim_status_class(code), contract[i].cls);
+    CU_ASSERT_PTR_NOT_NULL(lsim_status_template(code));
+    CU_ASSERT_PTR_NOT_NULL(lsim_status_reference(code));
+  }
+}
+
+static void test_catalogue_codes_are_distinct_and_named(void) {
+  size_t n;
+  const lsim_status *codes = lsim_status_all(&n);
+  CU_ASSERT_TRUE(n >= sizeof contract / sizeof contract[0] + 4);
+  for (size_t i = 0; i < n; i++) {
+    CU_ASSERT_TRUE(codes[i] < 0);
+    CU_ASSERT_EQUAL(lsim_status_from_name(lsim_status_name(codes[i])), codes[i]);
+    for (size_t j = i + 1; j < n; j++)
+      CU_ASSERT_NOT_EQUAL(codes[i], codes[j]);
+  }
+  CU_ASSERT_PTR_NULL(lsim_status_name(12345));
+  CU_ASSERT_EQUAL(lsim_status_from_name("LSIM_E_NOPE"), LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_status_from_name(NULL), LSIM_OK);
+}
+
+static void test_raise_substitutes_in_order_and_repeats(void) {
+  lsim_error err = LSIM_ERROR_INIT;
+  int rc = lsim_raise(&err, LSIM_E_UNKNOWN_ALIAS_PLATFORM, "gpu", "cpu,tpu");
+  CU_ASSERT_EQUAL(rc, LSIM_E_UNKNOWN_ALIAS_PLATFORM);
+  CU_ASSERT_EQUAL(err.code, LSIM_E_UNKNOWN_ALIAS_PLATFORM);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "Unknown backend: 'gpu' requested, but no platforms that are instances "
+                         "of gpu are present. Platforms present are: cpu,tpu");
+  CU_ASSERT_STRING_EQUAL(lsim_error_class(&err), "RuntimeError");
+  lsim_raise(&err, LSIM_E_ALIAS_INPUT_RANGE, "3", "0", "2");
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "input_output_aliases contains the mapping '3:0' with input index 3 "
+                         "outside the range [0, 2).");
+  lsim_raise0(&err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "Mosaic GPU does not yet support AMD ROCm devices. Use "
+                         "``compiler_params=pltriton.CompilerParams()`` for ROCm.");
+  lsim_error_clear(&err);
+  CU_ASSERT_EQUAL(err.code, LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), "");
+  CU_ASSERT_EQUAL(lsim_raise0(NULL, LSIM_E_TOO_MANY_CHANNELS), LSIM_E_TOO_MANY_CHANNELS);
+}
+
+static void test_error_move_and_oom(void) {
+  lsim_error a = LSIM_ERROR_INIT, b = LSIM_ERROR_INIT;
+  lsim_fail(&a, LSIM_E_INVALID_ARGUMENT, "bad %d", 7);
+  lsim_error_move(&b, &a);
+  CU_ASSERT_EQUAL(a.code, LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&b), "bad 7");
+  lsim_fail_oom(&b);
+  CU_ASSERT_EQUAL(b.code, LSIM_E_NO_MEMORY);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&b), "out of memory");
+  CU_ASSERT_STRING_EQUAL(lsim_error_class(&b), "MemoryError");
+  lsim_error_clear(&b);
+}
+
+static char *render(void (*fn)(lsim_strbuf *, const char *const *, size_t),
+                    const char *const *items, size_t n) {
+  static char out[256];
+  lsim_strbuf sb = LSIM_STRBUF_INIT;
+  fn(&sb, items, n);
+  strcpy(out, lsim_strbuf_cstr(&sb));
+  lsim_strbuf_free(&sb);
+  return out;
+}
+
+static void test_python_reprs(void) {
+  const char *two[] = {"tpu", "rocm"};
+  const char *one[] = {"cpu"};
+  CU_ASSERT_STRING_EQUAL(render(lsim_py_list, two, 2), "['tpu', 'rocm']");
+  CU_ASSERT_STRING_EQUAL(render(lsim_py_list, two, 0), "[]");
+  CU_ASSERT_STRING_EQUAL(render(lsim_py_tuple, two, 2), "('tpu', 'rocm')");
+  CU_ASSERT_STRING_EQUAL(render(lsim_py_tuple, one, 1), "('cpu',)");
+  CU_ASSERT_STRING_EQUAL(render(lsim_py_tuple, one, 0), "()");
+  const char *odd[] = {"it's", "a\\b", "say \"hi\" it's", "tab\there"};
+  CU_ASSERT_STRING_EQUAL(render(lsim_py_list, odd, 4),
+                         "[\"it's\", 'a\\\\b', 'say \"hi\" it\\'s', 'tab\\there']");
+}
+
+static void test_aval_printing_and_parsing(void) {
+  char buf[LSIM_AVAL_TEXT_MAX];
+  lsim_aval a = {.dtype = LSIM_DTYPE_F32};
+  CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "4", NULL), LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(lsim_aval_format(&a, buf, sizeof buf), "f32[4]");
+  a.dtype = LSIM_DTYPE_I32;
+  CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "", NULL), LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(lsim_aval_format(&a, buf, sizeof buf), "i32[]");
+  a.dtype = LSIM_DTYPE_BOOL;
+  CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "2,3", NULL), LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(lsim_aval_format(&a, buf, sizeof buf), "bool[2,3]");
+  CU_ASSERT_EQUAL(lsim_aval_size(&a), 6);
+  /* 2^40 elements is fine to describe; an overflowing count is not. */
+  CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "1048576,1048576", NULL), LSIM_OK);
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "4294967296,4294967296", &err),
+                  LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "the element count of the shape overflows a 64-bit integer");
+  CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "-1", &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "2,", &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "99999999999999999999", &err),
+                  LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1", &err),
+                  LSIM_E_INVALID_ARGUMENT);
+  lsim_error_clear(&err);
+  lsim_dtype d;
+  CU_ASSERT_TRUE(lsim_dtype_from_name("bf16", &d) && d == LSIM_DTYPE_BF16);
+  CU_ASSERT_FALSE(lsim_dtype_from_name("f8", &d));
+  CU_ASSERT_STRING_EQUAL(lsim_dtype_mlir_name(LSIM_DTYPE_U32), "ui32");
+  CU_ASSERT_STRING_EQUAL(lsim_dtype_mlir_name(LSIM_DTYPE_BOOL), "i1");
+}
+
+static CU_TestInfo tests[] = {
+    {"catalogue has every contract code", test_catalogue_has_every_contract_code},
+    {"catalogue codes are distinct and named", test_catalogue_codes_are_distinct_and_named},
+    {"raise substitutes in order and repeats", test_raise_substitutes_in_order_and_repeats},
+    {"error move and out of memory", test_error_move_and_oom},
+    {"python reprs", test_python_reprs},
+    {"aval printing and parsing", test_aval_printing_and_parsing},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo error_suite[] = {{"error", NULL, NULL, NULL, NULL, tests}, CU_SUITE_INFO_NULL};
