@@ -8,7 +8,9 @@
 #define LSIM_TEST_SUITES \
   SUITE(error)           \
   SUITE(runtime)         \
-  SUITE(context)
+  SUITE(context)         \
+  SUITE(scenario)        \
+  SUITE(lower)
 
 #define SUITE(name) extern CU_SuiteInfo name##_suite[];
 LSIM_TEST_SUITES
