@@ -22,5 +22,7 @@ bool cli_use_colour(FILE *f);
 
 int cmd_platforms(int argc, char **argv);
 int cmd_errors(int argc, char **argv);
+int cmd_lower(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 #endif

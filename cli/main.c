@@ -14,6 +14,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
+    {"lower", cmd_lower, "lower a scenario file and print the MLIR module"},
+    {"explain", cmd_explain, "the same lowering, narrated step by step in JAX's terms"},
     {"platforms", cmd_platforms, "known platforms, aliases and a simulated runtime's backends"},
     {"errors", cmd_errors, "the error catalogue: codes, JAX exception classes, messages"},
 };

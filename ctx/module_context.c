@@ -9,8 +9,11 @@
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Dialect/Func.h>
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "support/strbuf.h"
 
 typedef struct keepalive {
   void *object;
@@ -36,6 +39,9 @@ typedef struct shared_state {
   size_t n_keepalives, cap_keepalives;
   type_cache_entry *types; /* open addressing, power-of-two capacity */
   size_t n_types, cap_types;
+  lsim_trace_fn trace;
+  void *trace_data;
+  int trace_depth;
 } shared_state;
 
 struct lsim_module_context {
@@ -134,6 +140,10 @@ int lsim_module_context_create(const lsim_module_context_options *options,
   int rc = set_platforms(ctx, options->runtime, options->platforms, options->num_platforms, err);
   if (rc == LSIM_OK)
     rc = shared_create(options->mlir_context, &ctx->shared, err);
+  if (rc == LSIM_OK) {
+    ctx->shared->trace = options->trace;
+    ctx->shared->trace_data = options->trace_data;
+  }
   if (rc) {
     lsim_module_context_destroy(ctx);
     return rc;
@@ -231,6 +241,7 @@ int lsim_module_context_new_channel(lsim_module_context *ctx, int64_t *out, lsim
     ctx->shared->next_channel++;
   if (channel > LSIM_MAX_CHANNEL)
     return lsim_raise0(err, LSIM_E_TOO_MANY_CHANNELS);
+  lsim_module_context_trace(ctx, LSIM_TRACE_ALLOC, 0, "new_channel() -> %lld", (long long)channel);
   *out = channel;
   return LSIM_OK;
 }
@@ -263,6 +274,8 @@ int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_h
     return lsim_fail_oom(err);
   s->callbacks[s->n_callbacks] = *cb;
   *index = s->n_callbacks++;
+  lsim_module_context_trace(ctx, LSIM_TRACE_ALLOC, 0, "add_host_callback(%s) -> index %llu",
+                            cb->kind ? cb->kind : "callback", (unsigned long long)*index);
   return LSIM_OK;
 }
 
@@ -289,6 +302,32 @@ int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
   }
   s->keepalives[s->n_keepalives++] = (keepalive){object, destroy};
   return LSIM_OK;
+}
+
+/* --- Narration ------------------------------------------------------------ */
+
+bool lsim_module_context_tracing(const lsim_module_context *ctx) {
+  return ctx && ctx->shared->trace;
+}
+
+void lsim_module_context_trace_nest(const lsim_module_context *ctx, int depth_change) {
+  if (lsim_module_context_tracing(ctx))
+    ctx->shared->trace_depth += depth_change;
+}
+
+void lsim_module_context_trace(const lsim_module_context *ctx, lsim_trace_kind kind,
+                               int depth_change, const char *fmt, ...) {
+  if (!lsim_module_context_tracing(ctx))
+    return;
+  shared_state *s = ctx->shared;
+  lsim_strbuf line = LSIM_STRBUF_INIT;
+  va_list ap;
+  va_start(ap, fmt);
+  lsim_strbuf_vprintf(&line, fmt, ap);
+  va_end(ap);
+  s->trace(s->trace_data, kind, s->trace_depth, lsim_strbuf_cstr(&line));
+  lsim_strbuf_free(&line);
+  s->trace_depth += depth_change;
 }
 
 /* --- aval -> IR type, cached ---------------------------------------------- */

@@ -36,8 +36,9 @@ extern "C" {
 
 /* What the runtime passes a host callback when it invokes it. */
 typedef struct lsim_host_callback_call {
-  uint64_t index;        /* the callback's index in its module */
+  uint64_t index;         /* the callback's index in its module */
   size_t returned_values; /* out: how many values the callback returned */
+  lsim_error *error;      /* where a failing callback describes its failure */
 } lsim_host_callback_call;
 
 /* A host callback as C sees it: a function and its user data.  It returns 0,
@@ -49,6 +50,19 @@ typedef struct lsim_host_callback {
   lsim_host_callback_fn fn; /* may be NULL: then the callback does nothing */
   void *user_data;          /* borrowed */
 } lsim_host_callback;
+
+/* --- Narration (lowersim explain) ---------------------------------------- */
+
+typedef enum lsim_trace_kind {
+  LSIM_TRACE_STEP,     /* a step of the lowering */
+  LSIM_TRACE_DETAIL,   /* a fact under the current step */
+  LSIM_TRACE_DECISION, /* a choice JAX makes: a rule kept, a branch shared */
+  LSIM_TRACE_ALLOC,    /* a channel or host-callback index handed out */
+  LSIM_TRACE_ERROR,    /* the error that ends the lowering */
+} lsim_trace_kind;
+
+/* Receives one line of narration at nesting depth `depth` (borrowed text). */
+typedef void (*lsim_trace_fn)(void *data, lsim_trace_kind kind, int depth, const char *text);
 
 /* --- ModuleContext ------------------------------------------------------- */
 
@@ -64,6 +78,8 @@ typedef struct lsim_module_context_options {
   const lsim_backend *backend;    /* pinned backend (borrowed) or NULL */
   MlirContext mlir_context;       /* borrowed if non-null; else one is created and owned */
   lsim_lowering_parameters params;
+  lsim_trace_fn trace;            /* optional narration, shared with copies */
+  void *trace_data;
 } lsim_module_context_options;
 
 typedef struct lsim_module_context lsim_module_context;
@@ -141,11 +157,22 @@ MlirType lsim_module_context_aval_to_ir_type(lsim_module_context *ctx, const lsi
 /* How many distinct avals the type cache holds. */
 size_t lsim_module_context_type_cache_size(const lsim_module_context *ctx);
 
+/* Narrates one line (printf format) when the context has a trace function;
+ * costs one branch otherwise.  `depth_change` is applied after the line:
+ * +1 opens a nested step, -1 closes one. */
+void lsim_module_context_trace(const lsim_module_context *ctx, lsim_trace_kind kind,
+                               int depth_change, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+bool lsim_module_context_tracing(const lsim_module_context *ctx);
+void lsim_module_context_trace_nest(const lsim_module_context *ctx, int depth_change);
+
 /* --- LoweringRuleContext ------------------------------------------------- */
 
 /* One rule invocation (a plain value: copying it is JAX's replace()). */
 typedef struct lsim_lowering_rule_context {
   lsim_module_context *module_context; /* borrowed */
+  MlirBlock block;                     /* where the rule appends its ops */
+  MlirLocation location;
   const char *primitive;               /* borrowed */
   const lsim_aval *avals_in;
   size_t num_avals_in;

@@ -1,0 +1,142 @@
+/* cli/cmd_explain.c: `lowersim explain FILE`: the lowering of `lower`,
+ * narrated in JAX's terms: the runtime's backends, the canonicalized
+ * platforms, each equation's rule lookup and the platforms sharing a
+ * branch, channels and host callbacks, verification, then the module. */
+#include "cli/cli.h"
+#include "lowersim/scenario_run.h"
+#include "support/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct style {
+  const char *bold, *dim, *cyan, *yellow, *red, *green, *reset;
+} style;
+
+static const style plain = {"", "", "", "", "", "", ""};
+static const style colour = {"\033[1m",  "\033[2m",  "\033[36m", "\033[33m",
+                             "\033[31m", "\033[32m", "\033[0m"};
+
+typedef struct narration {
+  const style *st;
+  lsim_strbuf text;
+} narration;
+
+static void on_trace(void *data, lsim_trace_kind kind, int depth, const char *line) {
+  narration *n = data;
+  static const char *const marks[] = {
+      [LSIM_TRACE_STEP] = "", [LSIM_TRACE_DETAIL] = "- ", [LSIM_TRACE_DECISION] = "> ",
+      [LSIM_TRACE_ALLOC] = "+ ", [LSIM_TRACE_ERROR] = "! "};
+  const char *colours[] = {[LSIM_TRACE_STEP] = n->st->bold, [LSIM_TRACE_DETAIL] = n->st->dim,
+                           [LSIM_TRACE_DECISION] = n->st->cyan, [LSIM_TRACE_ALLOC] = n->st->yellow,
+                           [LSIM_TRACE_ERROR] = n->st->red};
+  lsim_strbuf_printf(&n->text, "  %*s%s%s%s%s\n", depth * 2, "", colours[kind], marks[kind], line,
+                     n->st->reset);
+}
+
+static void heading(const style *st, const char *title) {
+  printf("\n%s%s%s\n", st->bold, title, st->reset);
+}
+
+static void explain_runtime(const style *st, const lsim_scenario *s, const lsim_runtime *rt) {
+  heading(st, "runtime (xla_bridge)");
+  printf("  JAX_PLATFORMS    %s\n",
+         s->runtime.jax_platforms ? s->runtime.jax_platforms : "(unset: every factory is tried)");
+  if (!s->runtime.present)
+    printf("  factories        (no <runtime>: one cpu backend with one device)\n");
+  size_t n = lsim_runtime_backend_count(rt);
+  const lsim_backend *def = lsim_runtime_default_backend(rt);
+  for (size_t i = 0; i < n; i++) {
+    const lsim_backend *b = lsim_runtime_backend_at(rt, i);
+    printf("  %-16s %-8s %d device%s, priority %d%s%s%s\n", i ? "" : "backends", b->platform,
+           b->device_count, b->device_count == 1 ? "" : "s", b->priority, st->green,
+           b == def ? "   <- default backend" : "", st->reset);
+  }
+  if (n == 0)
+    printf("  backends         (not initialized: see the error below)\n");
+  for (size_t i = 0; i < s->runtime.num_backends; i++) {
+    const char *e = lsim_runtime_backend_error(rt, s->runtime.backends[i].platform);
+    if (e)
+      printf("  %-16s %-8s failed quietly: %s\n", "", s->runtime.backends[i].platform, e);
+  }
+  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
+    printf("  %swarning          %s%s\n", st->yellow, lsim_runtime_warning_at(rt, i), st->reset);
+}
+
+static void explain_request(const style *st, const lsim_scenario *s) {
+  heading(st, "request");
+  printf("  function         %s  (module jit_%s)\n", s->function, s->function);
+  printf("  platforms        %s\n", s->platforms ? s->platforms : "(none given: the default backend's)");
+  printf("  pinned backend   %s\n", s->backend ? s->backend : "(none)");
+  printf("  arguments        %zu, equations %zu%s\n", s->num_args, s->num_eqns,
+         s->execute ? ", then <execute/>" : "");
+}
+
+static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
+  if (!o->lowering)
+    return;
+  lsim_module_context *mc = lsim_lowering_module_context(o->lowering);
+  heading(st, "module context");
+  printf("  host callbacks   %zu\n", lsim_module_context_host_callback_count(mc));
+  printf("  channels         %lld%s\n", (long long)lsim_module_context_channel_count(mc),
+         lsim_module_context_channel_count(mc) ? " (ids from 2; 1 is for collectives)" : "");
+  if (o->executed)
+    printf("  executed         every host callback ran once, in index order\n");
+}
+
+int cmd_explain(int argc, char **argv) {
+  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    printf("usage: lowersim explain FILE\n\n"
+           "Lowers the scenario FILE as `lowersim lower` does and narrates it in JAX's\n"
+           "terms, then prints the module. Colour only on a terminal (NO_COLOR turns it off).\n"
+           "Exit codes as for `lower`.\n");
+    return 0;
+  }
+  if (argc != 2)
+    return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
+  lsim_scenario *s = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  if (lsim_scenario_read_file(argv[1], &s, &err)) {
+    fprintf(stderr, "%s\n", lsim_error_message(&err));
+    lsim_error_clear(&err);
+    return EXIT_INVALID_INPUT;
+  }
+  narration n = {cli_use_colour(stdout) ? &colour : &plain, LSIM_STRBUF_INIT};
+  const style *st = n.st;
+  printf("%slowersim explain%s %s%s%s\n", st->bold, st->reset, argv[1],
+         s->name ? "  scenario " : "", s->name ? s->name : "");
+  if (s->description)
+    printf("  %s\n", s->description);
+  lsim_lowerer *lowerer = NULL;
+  lsim_scenario_outcome outcome = {0};
+  lsim_scenario_run_options opts = {.trace = on_trace, .trace_data = &n};
+  int rc = lsim_lowerer_create(&lowerer, &err);
+  if (!rc)
+    rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  explain_request(st, s);
+  if (outcome.runtime)
+    explain_runtime(st, s, outcome.runtime);
+  heading(st, "lowering (lower_jaxpr_to_module)");
+  fputs(lsim_strbuf_cstr(&n.text), stdout);
+  explain_summary(st, &outcome);
+  int code = 0;
+  if (rc) {
+    heading(st, "result");
+    printf("  %s%s: %s: %s%s\n", st->red, lsim_status_name(err.code), lsim_error_class(&err),
+           lsim_error_message(&err), st->reset);
+    fflush(stdout);
+    code = cli_report(&err);
+  } else {
+    char *text = lsim_lowering_print(outcome.lowering);
+    heading(st, "module (verified)");
+    fputs(text ? text : "(out of memory)\n", stdout);
+    free(text);
+  }
+  lsim_strbuf_free(&n.text);
+  lsim_scenario_outcome_clear(&outcome);
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  return code;
+}

@@ -1,0 +1,106 @@
+/* cli/cmd_lower.c: `lowersim lower FILE [-o OUT]` and `lowersim explain FILE`. */
+#include "cli/cli.h"
+#include "lowersim/scenario_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Writes `text` to `path` through a temporary file in the same folder, so
+ * `path` is either left as it was or holds the whole text. */
+static int write_atomically(const char *path, const char *text) {
+  size_t len = strlen(path);
+  char *tmp = malloc(len + 16);
+  if (!tmp)
+    return -1;
+  snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
+  int fd = mkstemp(tmp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  bool ok = f && fputs(text, f) >= 0;
+  ok = (f ? fclose(f) == 0 : false) && ok;
+  if (!f && fd >= 0)
+    close(fd);
+  ok = ok && rename(tmp, path) == 0;
+  int saved = errno;
+  if (!ok && fd >= 0)
+    unlink(tmp);
+  free(tmp);
+  errno = saved;
+  return ok ? 0 : -1;
+}
+
+static void print_warnings(const lsim_runtime *rt) {
+  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
+    fprintf(stderr, "warning: %s\n", lsim_runtime_warning_at(rt, i));
+}
+
+/* Reads FILE; on failure reports and returns the exit code (2). */
+static int read_scenario(const char *path, lsim_scenario **s) {
+  lsim_error err = LSIM_ERROR_INIT;
+  int rc = lsim_scenario_read_file(path, s, &err);
+  if (rc) {
+    fprintf(stderr, "%s\n", lsim_error_message(&err));
+    lsim_error_clear(&err);
+    return EXIT_INVALID_INPUT;
+  }
+  return 0;
+}
+
+int cmd_lower(int argc, char **argv) {
+  const char *file = NULL, *out_path = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      printf("usage: lowersim lower FILE [-o OUT]\n\n"
+             "Lowers the scenario FILE and prints the MLIR module (or writes it to OUT).\n"
+             "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
+             "`CODE: ErrorClass: message` on stderr; 2 invalid input (`FILE:LINE: ...`).\n");
+      return 0;
+    }
+    if (strcmp(argv[i], "-o") == 0) {
+      if (++i >= argc)
+        return cli_usage_error("lower", "-o needs a file name");
+      out_path = argv[i];
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cli_usage_error("lower", "unknown option '%s' (see --help)", argv[i]);
+    } else if (file) {
+      return cli_usage_error("lower", "one scenario file at a time ('%s' and '%s')", file, argv[i]);
+    } else {
+      file = argv[i];
+    }
+  }
+  if (!file)
+    return cli_usage_error("lower", "no scenario file (usage: lowersim lower FILE [-o OUT])");
+  lsim_scenario *s = NULL;
+  int code = read_scenario(file, &s);
+  if (code)
+    return code;
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_lowerer *lowerer = NULL;
+  lsim_scenario_outcome outcome = {0};
+  int rc = lsim_lowerer_create(&lowerer, &err);
+  if (!rc)
+    rc = lsim_scenario_run(lowerer, s, NULL, &outcome, &err);
+  if (outcome.runtime)
+    print_warnings(outcome.runtime);
+  char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
+  if (!rc && !text)
+    rc = LSIM_E_NO_MEMORY, err.code = LSIM_E_NO_MEMORY;
+  if (rc) {
+    code = cli_report(&err);
+  } else if (out_path) {
+    if (write_atomically(out_path, text) != 0) {
+      fprintf(stderr, "%s: cannot write: %s\n", out_path, strerror(errno));
+      code = EXIT_INVALID_INPUT;
+    }
+  } else {
+    fputs(text, stdout);
+  }
+  free(text);
+  lsim_scenario_outcome_clear(&outcome);
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  return code;
+}

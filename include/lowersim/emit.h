@@ -1,0 +1,126 @@
+/* lowersim/emit.h: one helper per op kind that lowersim emits, so attribute
+ * spelling lives in one place.  stablehlo is not an upstream MLIR dialect:
+ * its ops are built generically in a context that allows unregistered
+ * dialects, and lsim_verify_module checks their structure.
+ *
+ * Every helper appends to ctx->block at ctx->location and returns 0, or
+ * LSIM_E_NO_MEMORY / LSIM_E_INVALID_ARGUMENT with `err` filled.
+ * JAX counterparts: mlir.py custom_call, ir_constant, hlo.CaseOp/ReturnOp,
+ * ffi.py ffi_lowering, callback.py send_to_host/receive_from_host. */
+#ifndef LOWERSIM_EMIT_H
+#define LOWERSIM_EMIT_H
+
+#include "lowersim/context.h"
+
+#include <mlir-c/IR.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* tensor<i32>, !stablehlo.token. */
+MlirType lsim_i32_scalar_type(MlirContext ctx);
+MlirType lsim_token_type(MlirContext ctx);
+
+/* Any op: `num_regions` regions, each with one empty block. */
+int lsim_emit_op(lsim_lowering_rule_context *ctx, const char *name, const MlirValue *operands,
+                 size_t num_operands, const MlirType *result_types, size_t num_results,
+                 const MlirNamedAttribute *attrs, size_t num_attrs, size_t num_regions,
+                 MlirOperation *out, lsim_error *err);
+
+/* stablehlo.constant dense<value> : tensor<i32>. */
+int lsim_emit_constant_i32(lsim_lowering_rule_context *ctx, int32_t value, MlirValue *out,
+                           lsim_error *err);
+
+/* stablehlo.constant of zeros with `aval`'s type. */
+int lsim_emit_zeros(lsim_lowering_rule_context *ctx, const lsim_aval *aval, MlirValue *out,
+                    lsim_error *err);
+
+/* An elementwise op (`name` such as "stablehlo.sine") with one result of
+ * the first operand's type. */
+int lsim_emit_elementwise(lsim_lowering_rule_context *ctx, const char *name,
+                          const MlirValue *operands, size_t num_operands, MlirValue *out,
+                          lsim_error *err);
+
+/* stablehlo.convert of `value` to `type`. */
+int lsim_emit_convert(lsim_lowering_rule_context *ctx, MlirValue value, MlirType type,
+                      MlirValue *out, lsim_error *err);
+
+/* stablehlo.case over `index` (tensor<i32>) with `num_branches` branches;
+ * lsim_case_branch gives branch i's block, to fill and end with
+ * lsim_emit_return. */
+int lsim_emit_case(lsim_lowering_rule_context *ctx, MlirValue index, const MlirType *result_types,
+                   size_t num_results, size_t num_branches, MlirOperation *out, lsim_error *err);
+MlirBlock lsim_case_branch(MlirOperation case_op, size_t i);
+
+/* stablehlo.return (in a case branch). */
+int lsim_emit_return(lsim_lowering_rule_context *ctx, const MlirValue *values, size_t count,
+                     lsim_error *err);
+
+/* stablehlo.create_token. */
+int lsim_emit_create_token(lsim_lowering_rule_context *ctx, MlirValue *out, lsim_error *err);
+
+/* An operand-to-output alias of a custom call (output_operand_aliases). */
+typedef struct lsim_operand_alias {
+  size_t operand;
+  size_t output;
+} lsim_operand_alias;
+
+/* stablehlo.custom_call as mlir.custom_call builds it. */
+typedef struct lsim_custom_call {
+  const char *target;             /* call_target_name */
+  bool has_side_effect;
+  const char *backend_config;     /* a string config (NULL: "") */
+  MlirAttribute backend_config_dict; /* non-null: a dict config: then backend_config = "",
+                                        api_version = 1 and mhlo.backend_config = the dict */
+  int api_version;                /* with a string config (JAX's default: 2) */
+  bool layouts;                   /* operand_layouts/result_layouts, row-major from the types */
+  bool has_aliases;               /* output_operand_aliases present (possibly []) */
+  const lsim_operand_alias *aliases;
+  size_t num_aliases;
+  const MlirNamedAttribute *extra; /* more attributes (e.g. kernel_name) */
+  size_t num_extra;
+} lsim_custom_call;
+
+int lsim_emit_custom_call(lsim_lowering_rule_context *ctx, const lsim_custom_call *call,
+                          const MlirValue *operands, size_t num_operands,
+                          const MlirType *result_types, size_t num_results, MlirOperation *out,
+                          lsim_error *err);
+
+/* A named parameter of an FFI call's backend config. */
+typedef struct lsim_ffi_param {
+  const char *name;
+  MlirAttribute value;
+} lsim_ffi_param;
+
+/* ffi.ffi_lowering(target, ...)(ctx, *args, **params): result types from
+ * ctx->avals_out (a token first when `token_result`), row-major layouts, the
+ * params as the mhlo.backend_config dictionary. */
+int lsim_emit_ffi_call(lsim_lowering_rule_context *ctx, const char *target, bool has_side_effect,
+                       const lsim_ffi_param *params, size_t num_params, bool has_aliases,
+                       const lsim_operand_alias *aliases, size_t num_aliases,
+                       const MlirValue *operands, size_t num_operands, bool token_result,
+                       MlirOperation *out, lsim_error *err);
+
+/* stablehlo.send to the host / stablehlo.recv from the host on `channel`
+ * (callback.py send_to_host / receive_from_host): channel_handle type 2 or
+ * 3, is_host_transfer, the pjrt_rendezvous frontend attributes. */
+int lsim_emit_send_to_host(lsim_lowering_rule_context *ctx, MlirValue token, MlirValue operand,
+                           int64_t channel, MlirValue *token_out, lsim_error *err);
+int lsim_emit_recv_from_host(lsim_lowering_rule_context *ctx, MlirValue token, MlirType type,
+                             int64_t channel, MlirValue *value_out, MlirValue *token_out,
+                             lsim_error *err);
+
+/* Helpers for attributes. */
+MlirNamedAttribute lsim_named(MlirContext ctx, const char *name, MlirAttribute value);
+MlirAttribute lsim_string_attr(MlirContext ctx, const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_EMIT_H */

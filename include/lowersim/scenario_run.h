@@ -1,0 +1,45 @@
+/* lowersim/scenario_run.h: lowering what a scenario describes.
+ *
+ * Turns a scenario (lowersim/scenario.h) into the simulated runtime, a
+ * registry (the built-in rules, the feature folders' rules and the
+ * scenario's own primitives) and a program, lowers it, and, with
+ * <execute/>, runs the host callbacks. */
+#ifndef LOWERSIM_SCENARIO_RUN_H
+#define LOWERSIM_SCENARIO_RUN_H
+
+#include "lowersim/lower.h"
+#include "lowersim/scenario.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lsim_scenario_run_options {
+  lsim_trace_fn trace; /* optional narration */
+  void *trace_data;
+  bool skip_verify;    /* benchmarks only */
+} lsim_scenario_run_options;
+
+/* What a run produced. */
+typedef struct lsim_scenario_outcome {
+  lsim_runtime *runtime;   /* owned by the outcome */
+  lsim_lowering *lowering; /* NULL when the lowering failed */
+  bool executed;           /* host callbacks were run */
+} lsim_scenario_outcome;
+
+/* Lowers `s` with `lowerer`.  Returns 0, a JAX error code (the typed
+ * lowering error; `out->runtime` is still set for narration), or
+ * LSIM_E_INVALID_INPUT when the scenario asks for something impossible
+ * (message `PATH:LINE: ...`).  Release `out` with lsim_scenario_outcome_clear
+ * in every case. */
+int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
+                      const lsim_scenario_run_options *options, lsim_scenario_outcome *out,
+                      lsim_error *err);
+
+void lsim_scenario_outcome_clear(lsim_scenario_outcome *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,273 @@
+/* lower/lower_per_platform.c: one equation lowered for one or several
+ * platforms.  JAX counterpart: mlir.py lower_per_platform. */
+#include "lower/internal.h"
+#include "lowersim/emit.h"
+#include "support/raise.h"
+#include "support/strbuf.h"
+
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static int find_platform(const char *const *platforms, size_t n, const char *p) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(platforms[i], p) == 0)
+      return (int)i;
+  return -1;
+}
+
+static int not_found(const char *description, const char *const *platforms, size_t n,
+                     bool singular, lsim_error *err) {
+  lsim_strbuf which = LSIM_STRBUF_INIT;
+  if (singular) {
+    lsim_strbuf_printf(&which, "platform %s", platforms[0]);
+  } else {
+    lsim_strbuf_puts(&which, "platforms ");
+    lsim_py_list(&which, platforms, n);
+  }
+  int rc = lsim_strbuf_failed(&which)
+               ? lsim_fail_oom(err)
+               : lsim_raise(err, LSIM_E_NO_LOWERING_RULE, description, lsim_strbuf_cstr(&which));
+  lsim_strbuf_free(&which);
+  return rc;
+}
+
+/* The plan: kept rules and, per lowering platform, the index of its rule. */
+typedef struct plan {
+  lsim_rule *kept;
+  size_t num_kept;
+  int *rule_of;            /* per lowering platform */
+  const char **order;      /* lowering platforms in the order JAX's dict holds them */
+  int default_index;       /* the default rule's place in kept, or -1 */
+} plan;
+
+static void plan_free(plan *p) {
+  free(p->kept);
+  free(p->rule_of);
+  free(p->order);
+}
+
+static int make_plan(const char *description, const char *const *platforms, size_t n,
+                     const lsim_platform_rule *platform_rules, size_t num_platform_rules,
+                     const lsim_rule *default_rule, plan *p, lsim_error *err) {
+  *p = (plan){.default_index = -1};
+  p->kept = malloc((n + 1) * sizeof *p->kept);
+  p->rule_of = malloc(n * sizeof *p->rule_of);
+  p->order = malloc(n * sizeof *p->order);
+  const char **without = malloc(n * sizeof *without);
+  if (!p->kept || !p->rule_of || !p->order || !without) {
+    free(without);
+    plan_free(p);
+    return lsim_fail_oom(err);
+  }
+  size_t num_order = 0, num_without = 0;
+  for (size_t i = 0; i < n; i++)
+    p->rule_of[i] = -1;
+  for (size_t r = 0; r < num_platform_rules; r++) {
+    int i = find_platform(platforms, n, platform_rules[r].platform);
+    if (i < 0 || p->rule_of[i] >= 0)
+      continue;
+    p->rule_of[i] = (int)p->num_kept;
+    p->kept[p->num_kept++] = platform_rules[r].rule;
+    p->order[num_order++] = platforms[i];
+  }
+  for (size_t i = 0; i < n; i++)
+    if (p->rule_of[i] < 0)
+      without[num_without++] = platforms[i];
+  int rc = LSIM_OK;
+  if (num_without && !default_rule) {
+    rc = not_found(description, without, num_without, false, err);
+  } else if (num_without) {
+    for (size_t i = 0; i < n; i++) {
+      if (p->rule_of[i] < 0) {
+        p->rule_of[i] = (int)p->num_kept;
+        p->order[num_order++] = platforms[i];
+      }
+    }
+    p->default_index = (int)p->num_kept;
+    p->kept[p->num_kept++] = *default_rule;
+  }
+  free(without);
+  if (rc)
+    plan_free(p);
+  return rc;
+}
+
+/* The platforms sharing kept rule k, in the order JAX's dict holds them. */
+static size_t sharing_rule(const plan *p, size_t k, const char *const *platforms, size_t n,
+                           const char **out) {
+  size_t count = 0;
+  for (size_t i = 0; i < n; i++)
+    if (p->rule_of[find_platform(platforms, n, p->order[i])] == (int)k)
+      out[count++] = p->order[i];
+  return count;
+}
+
+static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p,
+                         const char *const *platforms, size_t n) {
+  lsim_module_context *mc = ctx->module_context;
+  if (!lsim_module_context_tracing(mc))
+    return;
+  const char **sharing = malloc(n * sizeof *sharing);
+  lsim_strbuf line = LSIM_STRBUF_INIT;
+  for (size_t k = 0; sharing && k < p->num_kept; k++) {
+    lsim_strbuf_reset(&line);
+    size_t count = sharing_rule(p, k, platforms, n, sharing);
+    lsim_join(&line, sharing, count, ", ");
+    lsim_module_context_trace(mc, LSIM_TRACE_DECISION, 0, "kept rule %zu  %-15s for %s", k,
+                              (int)k == p->default_index ? "(default rule)" : "(platform rule)",
+                              lsim_strbuf_cstr(&line));
+  }
+  lsim_strbuf_free(&line);
+  free(sharing);
+}
+
+/* The result types of the case ops: a token per ordered effect, then the
+ * equation's results. */
+static MlirType *case_result_types(lsim_lowering_rule_context *ctx, size_t *count) {
+  size_t n = ctx->num_tokens_in + ctx->num_avals_out;
+  MlirType *types = malloc((n ? n : 1) * sizeof *types);
+  if (!types)
+    return NULL;
+  MlirContext mlir = lsim_module_context_mlir_context(ctx->module_context);
+  for (size_t i = 0; i < ctx->num_tokens_in; i++)
+    types[i] = lsim_token_type(mlir);
+  for (size_t i = 0; i < ctx->num_avals_out; i++) {
+    types[ctx->num_tokens_in + i] =
+        lsim_module_context_aval_to_ir_type(ctx->module_context, &ctx->avals_out[i]);
+    if (mlirTypeIsNull(types[ctx->num_tokens_in + i])) {
+      free(types);
+      return NULL;
+    }
+  }
+  *count = n;
+  return types;
+}
+
+/* The first case: platform index -> index of the platform's kept rule. */
+static int emit_rule_index(lsim_lowering_rule_context *ctx, const plan *p, size_t n,
+                           MlirValue *rule_index, lsim_error *err) {
+  MlirContext mlir = lsim_module_context_mlir_context(ctx->module_context);
+  MlirType i32 = lsim_i32_scalar_type(mlir);
+  MlirValue platform_index = ctx->dim_var_values[0];
+  int rc = LSIM_OK;
+  if (!mlirTypeEqual(mlirValueGetType(platform_index), i32))
+    rc = lsim_emit_convert(ctx, platform_index, i32, &platform_index, err);
+  MlirOperation case_op;
+  if (rc || (rc = lsim_emit_case(ctx, platform_index, &i32, 1, n, &case_op, err)))
+    return rc;
+  for (size_t i = 0; i < n && !rc; i++) {
+    lsim_lowering_rule_context branch = *ctx;
+    branch.block = lsim_case_branch(case_op, i);
+    MlirValue k;
+    rc = lsim_emit_constant_i32(&branch, p->rule_of[i], &k, err);
+    if (!rc)
+      rc = lsim_emit_return(&branch, &k, 1, err);
+  }
+  *rule_index = mlirOperationGetResult(case_op, 0);
+  return rc;
+}
+
+/* Branch k of the second case: the kept rule, for the platforms sharing it. */
+static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size_t k,
+                            const char *const *platforms, size_t n, MlirOperation case_op,
+                            const MlirValue *args, const void *params, lsim_error *err) {
+  const char **sharing = malloc(n * sizeof *sharing);
+  size_t num_results = ctx->num_tokens_in + ctx->num_avals_out;
+  MlirValue *values = malloc((num_results ? num_results : 1) * sizeof *values);
+  MlirValue *tokens = malloc((ctx->num_tokens_in ? ctx->num_tokens_in : 1) * sizeof *tokens);
+  if (!sharing || !values || !tokens) {
+    free(sharing);
+    free(values);
+    free(tokens);
+    return lsim_fail_oom(err);
+  }
+  size_t num_sharing = sharing_rule(p, k, platforms, n, sharing);
+  lsim_lowering_rule_context inner =
+      lsim_lowering_rule_context_with_platforms(ctx, sharing, num_sharing);
+  inner.block = lsim_case_branch(case_op, k);
+  inner.tokens_out = tokens;
+  inner.num_tokens_out = 0;
+  lsim_module_context *mc = ctx->module_context;
+  if (lsim_module_context_tracing(mc)) {
+    lsim_strbuf who = LSIM_STRBUF_INIT;
+    lsim_py_list(&who, sharing, num_sharing);
+    lsim_module_context_trace(mc, LSIM_TRACE_STEP, +1, "branch %zu: ctx.platforms = %s", k,
+                              lsim_strbuf_cstr(&who));
+    lsim_strbuf_free(&who);
+  }
+  int rc = p->kept[k].fn(&inner, args, values + ctx->num_tokens_in, params, p->kept[k].data, err);
+  lsim_module_context_trace_nest(mc, -1);
+  if (!rc) {
+    for (size_t t = 0; t < ctx->num_tokens_in; t++)
+      values[t] = inner.num_tokens_out ? tokens[t] : ctx->tokens_in[t];
+    rc = lsim_emit_return(&inner, values, num_results, err);
+  }
+  free(sharing);
+  free(values);
+  free(tokens);
+  return rc;
+}
+
+int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *description,
+                            const lsim_platform_rule *platform_rules, size_t num_platform_rules,
+                            const lsim_rule *default_rule, const MlirValue *args,
+                            MlirValue *results, const void *params, lsim_error *err) {
+  if (!ctx || !description || (num_platform_rules && !platform_rules))
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_lower_per_platform: NULL argument");
+  size_t n;
+  const char *const *platforms = lsim_lowering_rule_context_platforms(ctx, &n);
+  if (n == 1) {
+    bool found = default_rule != NULL;
+    for (size_t r = 0; r < num_platform_rules && !found; r++)
+      found = strcmp(platform_rules[r].platform, platforms[0]) == 0;
+    if (!found)
+      return not_found(description, platforms, 1, true, err);
+  }
+  plan p;
+  int rc = make_plan(description, platforms, n, platform_rules, num_platform_rules, default_rule,
+                     &p, err);
+  if (rc)
+    return rc;
+  narrate_plan(ctx, &p, platforms, n);
+  if (p.num_kept == 1) {
+    lsim_module_context_trace(ctx->module_context, LSIM_TRACE_DECISION, 0,
+                              "one rule for every platform: applied directly, no conditional");
+    rc = p.kept[0].fn(ctx, args, results, params, p.kept[0].data, err);
+    plan_free(&p);
+    return rc;
+  }
+  if (ctx->num_dim_var_values == 0) {
+    plan_free(&p);
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+                     "lowering '%s' for several platforms needs the platform index "
+                     "(dim_var_values[0])",
+                     description);
+  }
+  lsim_module_context_trace(ctx->module_context, LSIM_TRACE_DECISION, 0,
+                            "%zu rules: stablehlo.case over the platform index, then "
+                            "stablehlo.case over the rule index",
+                            p.num_kept);
+  MlirValue rule_index;
+  rc = emit_rule_index(ctx, &p, n, &rule_index, err);
+  size_t num_types = 0;
+  MlirType *types = rc ? NULL : case_result_types(ctx, &num_types);
+  if (!rc && !types)
+    rc = lsim_fail_oom(err);
+  MlirOperation case_op;
+  if (!rc)
+    rc = lsim_emit_case(ctx, rule_index, types, num_types, p.num_kept, &case_op, err);
+  for (size_t k = 0; k < p.num_kept && !rc; k++)
+    rc = emit_rule_branch(ctx, &p, k, platforms, n, case_op, args, params, err);
+  if (!rc) {
+    for (size_t t = 0; t < ctx->num_tokens_in && ctx->tokens_out; t++)
+      ctx->tokens_out[t] = mlirOperationGetResult(case_op, (intptr_t)t);
+    ctx->num_tokens_out = ctx->tokens_out ? ctx->num_tokens_in : 0;
+    for (size_t i = 0; i < ctx->num_avals_out; i++)
+      results[i] = mlirOperationGetResult(case_op, (intptr_t)(ctx->num_tokens_in + i));
+  }
+  free(types);
+  plan_free(&p);
+  return rc;
+}

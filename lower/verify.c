@@ -1,0 +1,136 @@
+/* lower/verify.c: lowersim's structural checks of the stablehlo subset it
+ * emits.  MLIR's verifier cannot check stablehlo ops here (the dialect is
+ * not upstream: the ops are unregistered), so each op kind's invariants
+ * (those stablehlo's own verifier enforces and lowersim relies on) are
+ * checked here.  A failure is always a lowersim bug: LSIM_E_VERIFY. */
+#include "lowersim/emit.h"
+#include "lowersim/lower.h"
+#include "support/raise.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct walk_state {
+  char problem[256];
+  MlirType token;
+  MlirType i32;
+} walk_state;
+
+static bool named(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
+}
+
+static MlirAttribute attr(MlirOperation op, const char *name) {
+  return mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString(name));
+}
+
+static bool fail(walk_state *st, const char *op, const char *what) {
+  snprintf(st->problem, sizeof st->problem, "%s: %s", op, what);
+  return false;
+}
+
+/* stablehlo.case: a tensor<i32> index, and every branch ends in a
+ * stablehlo.return whose operand types are the case's result types. */
+static bool check_case(walk_state *st, MlirOperation op) {
+  if (mlirOperationGetNumOperands(op) != 1 ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, 0)), st->i32))
+    return fail(st, "stablehlo.case", "the index is not one tensor<i32>");
+  intptr_t branches = mlirOperationGetNumRegions(op);
+  if (branches < 1)
+    return fail(st, "stablehlo.case", "no branches");
+  for (intptr_t b = 0; b < branches; b++) {
+    MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, b));
+    MlirOperation ret = mlirBlockIsNull(block) ? (MlirOperation){NULL} : mlirBlockGetTerminator(block);
+    if (mlirOperationIsNull(ret) || !named(ret, "stablehlo.return"))
+      return fail(st, "stablehlo.case", "a branch does not end in stablehlo.return");
+    if (mlirOperationGetNumOperands(ret) != mlirOperationGetNumResults(op))
+      return fail(st, "stablehlo.case", "a branch returns a different number of values");
+    for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+      if (!mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(ret, i)),
+                         mlirValueGetType(mlirOperationGetResult(op, i))))
+        return fail(st, "stablehlo.case", "a branch result type differs from the case's");
+  }
+  return true;
+}
+
+static bool layouts_match(MlirAttribute layouts, intptr_t count) {
+  return mlirAttributeIsNull(layouts) ||
+         (mlirAttributeIsAArray(layouts) && mlirArrayAttrGetNumElements(layouts) == count);
+}
+
+/* stablehlo.custom_call: target, api_version and backend_config present
+ * with the right kinds; layouts, when present, one per operand/result. */
+static bool check_custom_call(walk_state *st, MlirOperation op) {
+  MlirAttribute target = attr(op, "call_target_name");
+  if (mlirAttributeIsNull(target) || !mlirAttributeIsAString(target) ||
+      mlirStringAttrGetValue(target).length == 0)
+    return fail(st, "stablehlo.custom_call", "no call_target_name");
+  MlirAttribute api = attr(op, "api_version");
+  if (mlirAttributeIsNull(api) || !mlirAttributeIsAInteger(api))
+    return fail(st, "stablehlo.custom_call", "no integer api_version");
+  MlirAttribute config = attr(op, "backend_config");
+  if (mlirAttributeIsNull(config) || !mlirAttributeIsAString(config))
+    return fail(st, "stablehlo.custom_call", "no string backend_config");
+  MlirAttribute dict = attr(op, "mhlo.backend_config");
+  if (!mlirAttributeIsNull(dict) &&
+      (!mlirAttributeIsADictionary(dict) || mlirIntegerAttrGetValueInt(api) != 1))
+    return fail(st, "stablehlo.custom_call", "mhlo.backend_config without api_version = 1");
+  if (!layouts_match(attr(op, "operand_layouts"), mlirOperationGetNumOperands(op)) ||
+      !layouts_match(attr(op, "result_layouts"), mlirOperationGetNumResults(op)))
+    return fail(st, "stablehlo.custom_call", "layouts do not match the operands or results");
+  return true;
+}
+
+/* stablehlo.send/recv: a token in, a token out (last), a channel handle and
+ * is_host_transfer. */
+static bool check_transfer(walk_state *st, MlirOperation op, const char *name) {
+  intptr_t n_in = mlirOperationGetNumOperands(op), n_out = mlirOperationGetNumResults(op);
+  if (n_in < 1 || !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, n_in - 1)), st->token))
+    return fail(st, name, "the last operand is not a !stablehlo.token");
+  if (n_out < 1 ||
+      !mlirTypeEqual(mlirValueGetType(mlirOperationGetResult(op, n_out - 1)), st->token))
+    return fail(st, name, "the last result is not a !stablehlo.token");
+  if (mlirAttributeIsNull(attr(op, "channel_handle")) ||
+      mlirAttributeIsNull(attr(op, "is_host_transfer")))
+    return fail(st, name, "no channel_handle or is_host_transfer");
+  return true;
+}
+
+/* stablehlo.constant: a value attribute of the result's type. */
+static bool check_constant(walk_state *st, MlirOperation op) {
+  MlirAttribute value = attr(op, "value");
+  if (mlirAttributeIsNull(value) || mlirOperationGetNumResults(op) != 1 ||
+      !mlirTypeEqual(mlirAttributeGetType(value), mlirValueGetType(mlirOperationGetResult(op, 0))))
+    return fail(st, "stablehlo.constant", "the value's type is not the result type");
+  return true;
+}
+
+static MlirWalkResult check_op(MlirOperation op, void *data) {
+  walk_state *st = data;
+  bool ok = true;
+  if (named(op, "stablehlo.case"))
+    ok = check_case(st, op);
+  else if (named(op, "stablehlo.custom_call"))
+    ok = check_custom_call(st, op);
+  else if (named(op, "stablehlo.send"))
+    ok = check_transfer(st, op, "stablehlo.send");
+  else if (named(op, "stablehlo.recv"))
+    ok = check_transfer(st, op, "stablehlo.recv");
+  else if (named(op, "stablehlo.constant"))
+    ok = check_constant(st, op);
+  return ok ? MlirWalkResultAdvance : MlirWalkResultInterrupt;
+}
+
+int lsim_verify_module(MlirModule module, lsim_error *err) {
+  MlirOperation op = mlirModuleGetOperation(module);
+  MlirContext mlir = mlirOperationGetContext(op);
+  walk_state st = {.token = lsim_token_type(mlir), .i32 = lsim_i32_scalar_type(mlir)};
+  mlirOperationWalk(op, check_op, &st, MlirWalkPreOrder);
+  if (st.problem[0])
+    return lsim_fail(err, LSIM_E_VERIFY, "lowersim's stablehlo checks fail: %s", st.problem);
+  return LSIM_OK;
+}

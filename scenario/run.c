@@ -1,0 +1,306 @@
+/* scenario/run.c: from a scenario to a lowering.  The scenario layer is the
+ * only place that knows every feature folder: it registers their rules next
+ * to the built-in ones and the scenario's own primitives. */
+#include "lowersim/scenario_run.h"
+#include "support/raise.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* JAX's primitive names of the scenario's elementwise op kinds. */
+static const char *const op_primitives[LSIM_OP_COUNT] = {
+    [LSIM_OP_SINE] = "sin",        [LSIM_OP_COSINE] = "cos", [LSIM_OP_NEGATE] = "neg",
+    [LSIM_OP_EXPONENTIAL] = "exp", [LSIM_OP_ADD] = "add",    [LSIM_OP_MULTIPLY] = "mul",
+    [LSIM_OP_SUBTRACT] = "sub",
+};
+
+/* A comma list split in place into an array of names. */
+typedef struct name_list {
+  char *storage;
+  const char **names;
+  size_t count;
+} name_list;
+
+static int split_names(const char *text, name_list *out) {
+  *out = (name_list){0};
+  if (!text)
+    return LSIM_OK;
+  size_t len = strlen(text);
+  out->storage = malloc(len + 1);
+  out->names = malloc((len / 2 + 2) * sizeof *out->names);
+  if (!out->storage || !out->names)
+    return LSIM_E_NO_MEMORY;
+  memcpy(out->storage, text, len + 1);
+  for (char *item = out->storage; item;) {
+    char *comma = strchr(item, ',');
+    if (comma)
+      *comma = '\0';
+    out->names[out->count++] = item;
+    item = comma ? comma + 1 : NULL;
+  }
+  return LSIM_OK;
+}
+
+static void free_names(name_list *l) {
+  free(l->storage);
+  free(l->names);
+}
+
+/* Everything a run allocates besides the outcome. */
+typedef struct prepared {
+  lsim_registry *builtin;
+  lsim_registry *registry;
+  lsim_ffi_rule_data *ffi_rules; /* per <rule>/<default>, all primitives */
+  lsim_eqn *eqns;
+  lsim_aval *args;
+  bool *donated;
+  name_list platforms;
+  /* platform_dependent: per equation, branches and their platform lists */
+  lsim_platform_dependent_params *pd_params;
+  lsim_platform_branch *branches;
+  name_list *branch_platforms;
+  size_t num_branch_platforms;
+} prepared;
+
+static void prepared_free(prepared *p) {
+  lsim_registry_destroy(p->registry);
+  lsim_registry_destroy(p->builtin);
+  free(p->ffi_rules);
+  free(p->eqns);
+  free(p->args);
+  free(p->donated);
+  free_names(&p->platforms);
+  free(p->pd_params);
+  free(p->branches);
+  for (size_t i = 0; i < p->num_branch_platforms; i++)
+    free_names(&p->branch_platforms[i]);
+  free(p->branch_platforms);
+}
+
+static int invalid(const lsim_scenario *s, int line, lsim_error *err) {
+  /* Turns an invalid-argument error of the library into the file's error. */
+  return lsim_fail(err, LSIM_E_INVALID_INPUT, "%s:%d: %s", s->path ? s->path : "<scenario>", line,
+                   lsim_error_message(err));
+}
+
+static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error *err) {
+  if (!s->runtime.present)
+    return lsim_runtime_create_default(out, err);
+  int rc = lsim_runtime_create(out, err);
+  for (size_t i = 0; !rc && i < s->runtime.num_backends; i++) {
+    const lsim_scenario_backend *b = &s->runtime.backends[i];
+    lsim_backend_factory f;
+    lsim_backend_factory_defaults(&f, b->platform);
+    f.device_count = b->devices;
+    if (b->has_priority)
+      f.priority = b->priority;
+    if (b->has_fail_quietly)
+      f.fail_quietly = b->fail_quietly;
+    f.error = b->error;
+    if ((rc = lsim_runtime_register_backend_factory(*out, &f, err)) == LSIM_E_INVALID_ARGUMENT)
+      rc = invalid(s, b->line, err);
+  }
+  if (!rc && (rc = lsim_runtime_set_jax_platforms(*out, s->runtime.jax_platforms, err)))
+    rc = invalid(s, s->lower_line, err);
+  return rc;
+}
+
+static lsim_backend_use backend_use(lsim_backend_access a) {
+  return a == LSIM_BACKEND_ACCESS_REQUIRED   ? LSIM_BACKEND_USE_REQUIRED
+         : a == LSIM_BACKEND_ACCESS_OPTIONAL ? LSIM_BACKEND_USE_OPTIONAL
+                                             : LSIM_BACKEND_USE_NONE;
+}
+
+/* register_lowering for the scenario's own primitives, in document order. */
+static int register_primitives(const lsim_scenario *s, prepared *p, lsim_error *err) {
+  size_t total = 0;
+  for (size_t i = 0; i < s->num_eqns; i++)
+    if (s->eqns[i].kind == LSIM_EQN_PRIMITIVE)
+      total += s->eqns[i].num_rules;
+  p->ffi_rules = malloc((total ? total : 1) * sizeof *p->ffi_rules);
+  if (!p->ffi_rules)
+    return lsim_fail_oom(err);
+  size_t k = 0;
+  for (size_t i = 0; i < s->num_eqns; i++) {
+    const lsim_scenario_eqn *e = &s->eqns[i];
+    for (size_t r = 0; e->kind == LSIM_EQN_PRIMITIVE && r < e->num_rules; r++) {
+      lsim_ffi_rule_data *data = &p->ffi_rules[k++];
+      *data = (lsim_ffi_rule_data){e->rules[r].target, backend_use(e->backend_access)};
+      int rc = lsim_register_lowering(p->registry, e->name, (lsim_rule){lsim_ffi_lowering_rule, data},
+                                      e->rules[r].platform, true, err);
+      if (rc == LSIM_E_INVALID_ARGUMENT)
+        return invalid(s, e->rules[r].line, err);
+      if (rc)
+        return rc;
+    }
+  }
+  return LSIM_OK;
+}
+
+/* lax.platform_dependent joins branches with the same function: here, the
+ * same op.  The default branch stays last and apart. */
+static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, size_t slot,
+                                    size_t *next_branch, lsim_error *err) {
+  lsim_platform_branch *branches = p->branches + *next_branch;
+  size_t n = 0;
+  for (size_t b = 0; b < e->num_branches; b++) {
+    const lsim_scenario_branch *sb = &e->branches[b];
+    name_list *names = &p->branch_platforms[p->num_branch_platforms++];
+    if (split_names(sb->platforms, names))
+      return lsim_fail_oom(err);
+    size_t joined = n;
+    for (size_t j = 0; sb->platforms && j < n; j++)
+      if (branches[j].platforms && strcmp(branches[j].primitive, op_primitives[sb->op]) == 0)
+        joined = j;
+    if (joined < n) {
+      /* Append this branch's platforms to the joined branch's list. */
+      lsim_platform_branch *t = &branches[joined];
+      const char **merged = realloc((void *)t->platforms,
+                                    (t->num_platforms + names->count) * sizeof *merged);
+      if (!merged)
+        return lsim_fail_oom(err);
+      memcpy(merged + t->num_platforms, names->names, names->count * sizeof *merged);
+      t->platforms = merged;
+      t->num_platforms += names->count;
+      continue;
+    }
+    const char **own = NULL;
+    if (sb->platforms) {
+      own = malloc(names->count * sizeof *own);
+      if (!own)
+        return lsim_fail_oom(err);
+      memcpy(own, names->names, names->count * sizeof *own);
+    }
+    branches[n++] = (lsim_platform_branch){own, sb->platforms ? names->count : 0,
+                                           op_primitives[sb->op]};
+  }
+  p->pd_params[slot] = (lsim_platform_dependent_params){branches, n};
+  *next_branch += e->num_branches;
+  return LSIM_OK;
+}
+
+static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog,
+                         lsim_error *err) {
+  size_t num_branches = 0, num_pd = 0;
+  for (size_t i = 0; i < s->num_eqns; i++) {
+    if (s->eqns[i].kind == LSIM_EQN_PLATFORM_DEPENDENT) {
+      num_branches += s->eqns[i].num_branches;
+      num_pd++;
+    }
+  }
+  p->eqns = calloc(s->num_eqns + 1, sizeof *p->eqns);
+  p->args = malloc((s->num_args + 1) * sizeof *p->args);
+  p->donated = malloc((s->num_args + 1) * sizeof *p->donated);
+  p->pd_params = calloc(num_pd + 1, sizeof *p->pd_params);
+  p->branches = calloc(num_branches + 1, sizeof *p->branches);
+  p->branch_platforms = calloc(num_branches + 1, sizeof *p->branch_platforms);
+  if (!p->eqns || !p->args || !p->donated || !p->pd_params || !p->branches || !p->branch_platforms)
+    return lsim_fail_oom(err);
+  for (size_t i = 0; i < s->num_args; i++) {
+    p->args[i] = s->args[i].aval;
+    p->donated[i] = s->args[i].donated;
+  }
+  size_t next_branch = 0, pd = 0;
+  for (size_t i = 0; i < s->num_eqns; i++) {
+    const lsim_scenario_eqn *e = &s->eqns[i];
+    lsim_eqn *q = &p->eqns[i];
+    *q = (lsim_eqn){.operands = e->args, .num_operands = e->num_args, .results = e->results,
+                    .num_results = e->num_results};
+    switch (e->kind) {
+    case LSIM_EQN_OP:
+      q->primitive = op_primitives[e->op];
+      break;
+    case LSIM_EQN_PRIMITIVE:
+      q->primitive = e->name;
+      break;
+    case LSIM_EQN_PLATFORM_DEPENDENT: {
+      int rc = build_platform_dependent(e, p, pd, &next_branch, err);
+      if (rc)
+        return rc;
+      q->primitive = LSIM_PRIMITIVE_PLATFORM_DEPENDENT;
+      q->params = &p->pd_params[pd++];
+      break;
+    }
+    default:
+      return lsim_fail(err, LSIM_E_INVALID_INPUT, "%s:%d: this equation kind is not supported yet",
+                       s->path ? s->path : "<scenario>", e->line);
+    }
+  }
+  *prog = (lsim_program){
+      .function_name = s->function,
+      .args = p->args,
+      .donated = p->donated,
+      .num_args = s->num_args,
+      .eqns = p->eqns,
+      .num_eqns = s->num_eqns,
+      .outputs = s->has_return ? s->returns : NULL,
+      .num_outputs = s->has_return ? s->num_returns : 0,
+  };
+  return LSIM_OK;
+}
+
+/* Frees the per-branch platform arrays build_platform_dependent made. */
+static void free_branch_arrays(prepared *p, size_t num_pd) {
+  for (size_t i = 0; p->pd_params && i < num_pd; i++)
+    for (size_t b = 0; b < p->pd_params[i].num_branches; b++)
+      free((void *)p->pd_params[i].branches[b].platforms);
+}
+
+static size_t count_platform_dependent(const lsim_scenario *s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->num_eqns; i++)
+    n += s->eqns[i].kind == LSIM_EQN_PLATFORM_DEPENDENT;
+  return n;
+}
+
+int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
+                      const lsim_scenario_run_options *options, lsim_scenario_outcome *out,
+                      lsim_error *err) {
+  if (!lowerer || !s || !out)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_run: NULL argument");
+  *out = (lsim_scenario_outcome){0};
+  prepared p = {0};
+  lsim_program prog;
+  int rc = build_runtime(s, &out->runtime, err);
+  if (!rc)
+    rc = lsim_registry_create_builtin(out->runtime, &p.builtin, err);
+  if (!rc)
+    rc = lsim_registry_create(out->runtime, p.builtin, &p.registry, err);
+  if (!rc)
+    rc = register_primitives(s, &p, err);
+  if (!rc)
+    rc = build_program(s, &p, &prog, err);
+  if (!rc && split_names(s->platforms, &p.platforms))
+    rc = lsim_fail_oom(err);
+  if (!rc) {
+    lsim_lowering_request req = {
+        .runtime = out->runtime,
+        .registry = p.registry,
+        .program = &prog,
+        .platforms = p.platforms.names,
+        .num_platforms = p.platforms.count,
+        .backend = s->backend,
+        .trace = options ? options->trace : NULL,
+        .trace_data = options ? options->trace_data : NULL,
+        .skip_verify = options && options->skip_verify,
+    };
+    rc = lsim_lower(lowerer, &req, &out->lowering, err);
+    if (rc == LSIM_E_INVALID_ARGUMENT)
+      rc = invalid(s, s->lower_line, err);
+  }
+  if (!rc && s->execute) {
+    out->executed = true;
+    rc = lsim_lowering_execute(out->lowering, err);
+  }
+  free_branch_arrays(&p, count_platform_dependent(s));
+  prepared_free(&p);
+  return rc;
+}
+
+void lsim_scenario_outcome_clear(lsim_scenario_outcome *out) {
+  if (!out)
+    return;
+  lsim_lowering_destroy(out->lowering);
+  lsim_runtime_destroy(out->runtime);
+  *out = (lsim_scenario_outcome){0};
+}
