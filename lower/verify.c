@@ -35,6 +35,16 @@ static bool fail(walk_state *st, const char *op, const char *what) {
 
 /* stablehlo.case: a tensor<i32> index, and every branch ends in a
  * stablehlo.return whose operand types are the case's result types. */
+/* The last op of a block (unregistered ops carry no terminator trait, so
+ * mlirBlockGetTerminator does not see stablehlo.return). */
+static MlirOperation last_op(MlirBlock block) {
+  MlirOperation last = {NULL};
+  for (MlirOperation op = mlirBlockGetFirstOperation(block); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    last = op;
+  return last;
+}
+
 static bool check_case(walk_state *st, MlirOperation op) {
   if (mlirOperationGetNumOperands(op) != 1 ||
       !mlirTypeEqual(mlirValueGetType(mlirOperationGetOperand(op, 0)), st->i32))
@@ -44,7 +54,7 @@ static bool check_case(walk_state *st, MlirOperation op) {
     return fail(st, "stablehlo.case", "no branches");
   for (intptr_t b = 0; b < branches; b++) {
     MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, b));
-    MlirOperation ret = mlirBlockIsNull(block) ? (MlirOperation){NULL} : mlirBlockGetTerminator(block);
+    MlirOperation ret = mlirBlockIsNull(block) ? (MlirOperation){NULL} : last_op(block);
     if (mlirOperationIsNull(ret) || !named(ret, "stablehlo.return"))
       return fail(st, "stablehlo.case", "a branch does not end in stablehlo.return");
     if (mlirOperationGetNumOperands(ret) != mlirOperationGetNumResults(op))

@@ -1,8 +1,352 @@
-/* tests/test_lower.c: placeholder until the suite lands. */
+/* tests/test_lower.c: the registry and lower_per_platform.
+ *
+ * One primitive is lowered for every platform tuple of length 1 to 4 from
+ * {cpu, cuda, rocm, oneapi, tpu, metal} under several rule sets; an oracle
+ * written from the reference (§3) predicts the error or the case
+ * structure: the constants of the first stablehlo.case, the number of
+ * branches of the second, and the platforms each rule was invoked for. */
+#include "lowersim/emit.h"
+#include "lowersim/lower.h"
 #include "tests/suites.h"
 
-static void test_placeholder(void) { CU_PASS("placeholder"); }
+#include <mlir-c/BuiltinAttributes.h>
 
-static CU_TestInfo tests[] = {{"placeholder", test_placeholder}, CU_TEST_INFO_NULL};
+#include <stdio.h>
+#include <string.h>
 
-CU_SuiteInfo lower_suite[] = {{"lower", NULL, NULL, NULL, NULL, tests}, CU_SUITE_INFO_NULL};
+static const char *const all_platforms[] = {"cpu", "cuda", "rocm", "oneapi", "tpu", "metal"};
+#define N_ALL 6
+
+/* --- a recording rule ---------------------------------------------------- */
+
+typedef struct invocation {
+  int rule;
+  char platforms[64];
+} invocation;
+
+static invocation calls[16];
+static int num_calls;
+
+static int recording_rule(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                          MlirValue *results, const void *params, void *rule_data,
+                          lsim_error *err) {
+  (void)params;
+  size_t n;
+  const char *const *p = lsim_lowering_rule_context_platforms(ctx, &n);
+  invocation *inv = &calls[num_calls++ % 16];
+  inv->rule = (int)(intptr_t)rule_data;
+  inv->platforms[0] = '\0';
+  for (size_t i = 0; i < n; i++) {
+    strcat(inv->platforms, i ? "," : "");
+    strcat(inv->platforms, p[i]);
+  }
+  char target[16];
+  snprintf(target, sizeof target, "rule%d", inv->rule);
+  MlirOperation op;
+  int rc = lsim_emit_ffi_call(ctx, target, false, NULL, 0, false, NULL, 0, args, 1, false, &op, err);
+  if (!rc)
+    results[0] = mlirOperationGetResult(op, 0);
+  return rc;
+}
+
+static lsim_rule rule(int id) { return (lsim_rule){recording_rule, (void *)(intptr_t)id}; }
+
+/* --- rule sets ------------------------------------------------------------ */
+
+typedef struct rule_set {
+  const char *name;
+  const char *platform[4]; /* registration platforms ("gpu" allowed) */
+  int id[4];
+  int default_id;          /* -1: none */
+} rule_set;
+
+static const rule_set rule_sets[] = {
+    {"default only", {NULL}, {0}, 9},
+    {"gpu rule and default", {"gpu"}, {1}, 9},
+    {"cpu and tpu rules, no default", {"cpu", "tpu"}, {2, 3}, -1},
+    {"gpu rule only", {"gpu"}, {4}, -1},
+    {"cpu, metal and cuda rules plus default", {"cpu", "metal", "cuda"}, {5, 6, 7}, 9},
+};
+
+/* The rule id a platform gets (registration for gpu covers cuda, rocm,
+ * oneapi), or -1. */
+static int specific_rule(const rule_set *rs, const char *platform) {
+  int id = -1;
+  for (int i = 0; i < 4 && rs->platform[i]; i++) {
+    bool gpu = strcmp(rs->platform[i], "gpu") == 0 &&
+               (!strcmp(platform, "cuda") || !strcmp(platform, "rocm") || !strcmp(platform, "oneapi"));
+    if (gpu || strcmp(rs->platform[i], platform) == 0)
+      id = rs->id[i];
+  }
+  return id;
+}
+
+/* --- the oracle ------------------------------------------------------------- */
+
+typedef struct expectation {
+  int code;
+  char message[256];
+  int num_cases;             /* 0 or 2 */
+  int index_of[4];           /* first case: per platform, its kept-rule index */
+  int num_kept;
+  int kept_rule[5];          /* rule id per kept index */
+  char kept_platforms[5][64];
+} expectation;
+
+static expectation oracle(const rule_set *rs, const char *const *p, size_t n) {
+  expectation e = {0};
+  if (n == 1 && specific_rule(rs, p[0]) < 0 && rs->default_id < 0) {
+    e.code = LSIM_E_NO_LOWERING_RULE;
+    snprintf(e.message, sizeof e.message,
+             "MLIR translation rule for primitive 'my_op' not found for platform %s", p[0]);
+    return e;
+  }
+  char without[128] = "";
+  int num_without = 0;
+  for (size_t i = 0; i < n; i++) {
+    int id = specific_rule(rs, p[i]);
+    if (id >= 0) {
+      e.index_of[i] = e.num_kept;
+      e.kept_rule[e.num_kept] = id;
+      strcpy(e.kept_platforms[e.num_kept++], p[i]);
+    } else {
+      e.index_of[i] = -1;
+      snprintf(without + strlen(without), sizeof without - strlen(without), "%s'%s'",
+               num_without++ ? ", " : "", p[i]);
+    }
+  }
+  if (num_without && rs->default_id < 0) {
+    e.code = LSIM_E_NO_LOWERING_RULE;
+    snprintf(e.message, sizeof e.message,
+             "MLIR translation rule for primitive 'my_op' not found for platforms [%s]", without);
+    return e;
+  }
+  if (num_without) {
+    int k = e.num_kept++;
+    e.kept_rule[k] = rs->default_id;
+    e.kept_platforms[k][0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+      if (e.index_of[i] < 0) {
+        e.index_of[i] = k;
+        strcat(e.kept_platforms[k], e.kept_platforms[k][0] ? "," : "");
+        strcat(e.kept_platforms[k], p[i]);
+      }
+    }
+  }
+  e.num_cases = e.num_kept > 1 ? 2 : 0;
+  if (e.num_kept == 1) { /* applied directly, with the module's platforms */
+    e.kept_platforms[0][0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+      strcat(e.kept_platforms[0], i ? "," : "");
+      strcat(e.kept_platforms[0], p[i]);
+    }
+  }
+  return e;
+}
+
+/* --- inspecting the module ---------------------------------------------- */
+
+typedef struct found {
+  int num_cases;
+  MlirOperation cases[4];
+} found;
+
+static bool op_named(MlirOperation op, const char *name) {
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
+}
+
+/* The top-level stablehlo.case ops of main, in order. */
+static found top_level_cases(MlirModule module) {
+  found f = {0};
+  MlirOperation func = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (op_named(op, "stablehlo.case") && f.num_cases < 4)
+      f.cases[f.num_cases++] = op;
+  return f;
+}
+
+/* The i32 constant returned by branch b of a case. */
+static long long branch_constant(MlirOperation case_op, intptr_t b) {
+  MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(case_op, b));
+  MlirOperation c = mlirBlockGetFirstOperation(block);
+  MlirAttribute v = mlirOperationGetAttributeByName(c, mlirStringRefCreateFromCString("value"));
+  return mlirDenseElementsAttrGetInt32SplatValue(v);
+}
+
+static lsim_runtime *runtime;
+static lsim_lowerer *lowerer;
+static int checked;
+
+static int suite_init(void) {
+  if (lsim_runtime_create(&runtime, NULL) || lsim_lowerer_create(&lowerer, NULL))
+    return 1;
+  for (size_t i = 0; i < N_ALL; i++) {
+    lsim_backend_factory f;
+    lsim_backend_factory_defaults(&f, all_platforms[i]);
+    if (lsim_runtime_register_backend_factory(runtime, &f, NULL))
+      return 1;
+  }
+  return lsim_runtime_backends(runtime, NULL);
+}
+
+static int suite_clean(void) {
+  lsim_lowerer_destroy(lowerer);
+  lsim_runtime_destroy(runtime);
+  return 0;
+}
+
+static lsim_registry *registry_for(const rule_set *rs) {
+  lsim_registry *reg = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_registry_create(runtime, NULL, &reg, NULL), LSIM_OK);
+  for (int i = 0; i < 4 && rs->platform[i]; i++)
+    CU_ASSERT_EQUAL_FATAL(lsim_register_lowering(reg, "my_op", rule(rs->id[i]), rs->platform[i],
+                                                 true, NULL),
+                          LSIM_OK);
+  if (rs->default_id >= 0)
+    CU_ASSERT_EQUAL_FATAL(lsim_register_lowering(reg, "my_op", rule(rs->default_id), NULL, true, NULL),
+                          LSIM_OK);
+  return reg;
+}
+
+static const lsim_aval f32_4 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {4}};
+
+static void check_tuple(const rule_set *rs, lsim_registry *reg, const char *const *p, size_t n) {
+  static const size_t operand = 0;
+  lsim_eqn eqn = {.primitive = "my_op", .operands = &operand, .num_operands = 1,
+                  .results = &f32_4, .num_results = 1};
+  lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = &eqn,
+                       .num_eqns = 1};
+  lsim_lowering_request req = {.runtime = runtime, .registry = reg, .program = &prog,
+                               .platforms = p, .num_platforms = n};
+  expectation want = oracle(rs, p, n);
+  num_calls = 0;
+  lsim_lowering *low = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  int rc = lsim_lower(lowerer, &req, &low, &err);
+  bool ok = rc == want.code;
+  if (ok && rc) {
+    ok = strcmp(lsim_error_message(&err), want.message) == 0;
+  } else if (ok) {
+    found f = top_level_cases(lsim_lowering_module(low));
+    ok = f.num_cases == want.num_cases && num_calls == want.num_kept;
+    if (ok && f.num_cases == 2) {
+      ok = mlirOperationGetNumRegions(f.cases[0]) == (intptr_t)n &&
+           mlirOperationGetNumRegions(f.cases[1]) == want.num_kept;
+      for (size_t i = 0; ok && i < n; i++)
+        ok = branch_constant(f.cases[0], (intptr_t)i) == want.index_of[i];
+    }
+    for (int k = 0; ok && k < want.num_kept; k++)
+      ok = calls[k].rule == want.kept_rule[k] && strcmp(calls[k].platforms, want.kept_platforms[k]) == 0;
+  }
+  CU_ASSERT_TRUE(ok);
+  if (!ok) {
+    fprintf(stderr, "\n  rule set '%s', platforms", rs->name);
+    for (size_t i = 0; i < n; i++)
+      fprintf(stderr, " %s", p[i]);
+    fprintf(stderr, ": rc %d '%s' (want %d '%s'), %d calls", rc, lsim_error_message(&err),
+            want.code, want.message, num_calls);
+  }
+  checked++;
+  lsim_lowering_destroy(low);
+  lsim_error_clear(&err);
+}
+
+/* Every ordered tuple of distinct platforms of length 1..4. */
+static void for_each_tuple(const rule_set *rs, lsim_registry *reg, const char **prefix, size_t n) {
+  if (n)
+    check_tuple(rs, reg, prefix, n);
+  if (n == 4)
+    return;
+  for (size_t i = 0; i < N_ALL; i++) {
+    bool used = false;
+    for (size_t j = 0; j < n; j++)
+      used = used || strcmp(prefix[j], all_platforms[i]) == 0;
+    if (!used) {
+      prefix[n] = all_platforms[i];
+      for_each_tuple(rs, reg, prefix, n + 1);
+    }
+  }
+}
+
+static void test_lower_per_platform_every_tuple(void) {
+  checked = 0;
+  for (size_t r = 0; r < sizeof rule_sets / sizeof rule_sets[0]; r++) {
+    lsim_registry *reg = registry_for(&rule_sets[r]);
+    const char *prefix[4];
+    for_each_tuple(&rule_sets[r], reg, prefix, 0);
+    lsim_registry_destroy(reg);
+  }
+  /* 6 + 30 + 120 + 360 tuples per rule set. */
+  CU_ASSERT_EQUAL(checked, 5 * 516);
+}
+
+static void test_register_unknown_platform(void) {
+  lsim_runtime *rt = NULL;
+  lsim_registry *reg = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(&rt, NULL), LSIM_OK);
+  CU_ASSERT_EQUAL_FATAL(lsim_registry_create(rt, NULL, &reg, NULL), LSIM_OK);
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, "my_op", rule(1), "metal", true, &err),
+                  LSIM_E_UNKNOWN_RULE_PLATFORM);
+  CU_ASSERT_STRING_EQUAL(lsim_error_class(&err), "NotImplementedError");
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "Registering an MLIR lowering rule for primitive my_op for an unknown "
+                         "platform metal. Known platforms are: cpu, cuda, gpu, oneapi, rocm, tpu.");
+  /* tpu is known without a tpu backend (JAX registers its factory on import). */
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, "my_op", rule(1), "tpu", true, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, "my_op", rule(1), "", true, &err),
+                  LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, NULL, rule(1), NULL, true, &err),
+                  LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, "x", (lsim_rule){0}, NULL, true, &err),
+                  LSIM_E_INVALID_ARGUMENT);
+  lsim_error_clear(&err);
+  lsim_registry_destroy(reg);
+  lsim_runtime_destroy(rt);
+}
+
+static void test_lookup_order_gpu_and_parent(void) {
+  lsim_registry *parent = NULL, *child = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_registry_create(runtime, NULL, &parent, NULL), LSIM_OK);
+  CU_ASSERT_EQUAL_FATAL(lsim_registry_create(runtime, parent, &child, NULL), LSIM_OK);
+  lsim_register_lowering(parent, "p", rule(1), "tpu", true, NULL);
+  lsim_register_lowering(parent, "p", rule(2), "gpu", false, NULL);
+  lsim_register_lowering(parent, "p", rule(3), "rocm", true, NULL); /* replaces gpu's for rocm */
+  lsim_register_lowering(child, "q", rule(4), NULL, true, NULL);
+  const char *platforms[] = {"oneapi", "rocm", "cpu", "tpu", "cuda"};
+  lsim_platform_rule out[5];
+  size_t n;
+  lsim_rule def;
+  bool has_default, inline_rule;
+  CU_ASSERT_TRUE(lsim_registry_lookup(child, "p", platforms, 5, out, &n, &def, &has_default,
+                                      &inline_rule));
+  CU_ASSERT_EQUAL_FATAL(n, 4);
+  /* In the order of the lowering platforms, not of registration. */
+  CU_ASSERT_STRING_EQUAL(out[0].platform, "oneapi");
+  CU_ASSERT_EQUAL((intptr_t)out[0].rule.data, 2);
+  CU_ASSERT_EQUAL((intptr_t)out[1].rule.data, 3);
+  CU_ASSERT_EQUAL((intptr_t)out[2].rule.data, 1);
+  CU_ASSERT_STRING_EQUAL(out[3].platform, "cuda");
+  CU_ASSERT_FALSE(has_default);
+  CU_ASSERT_FALSE(inline_rule); /* the gpu rule is not inline */
+  CU_ASSERT_TRUE(lsim_registry_lookup(child, "q", platforms, 5, out, &n, &def, &has_default,
+                                      &inline_rule));
+  CU_ASSERT_TRUE(has_default && n == 0 && (intptr_t)def.data == 4);
+  CU_ASSERT_FALSE(lsim_registry_lookup(parent, "q", platforms, 5, out, &n, &def, &has_default,
+                                       &inline_rule));
+  lsim_registry_destroy(child);
+  lsim_registry_destroy(parent);
+}
+
+static CU_TestInfo tests[] = {
+    {"lower_per_platform, every tuple and rule set", test_lower_per_platform_every_tuple},
+    {"register_lowering, unknown platform", test_register_unknown_platform},
+    {"lookup order, gpu expansion, parent", test_lookup_order_gpu_and_parent},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo lower_suite[] = {{"lower", suite_init, suite_clean, NULL, NULL, tests},
+                              CU_SUITE_INFO_NULL};
