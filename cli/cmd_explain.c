@@ -115,8 +115,13 @@ int cmd_explain(int argc, char **argv) {
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
   explain_request(st, s);
-  if (outcome.runtime)
+  if (outcome.runtime) {
+    /* Show the backends even when the lowering never needed them. */
+    lsim_error init = LSIM_ERROR_INIT;
+    lsim_runtime_backends(outcome.runtime, &init);
+    lsim_error_clear(&init);
     explain_runtime(st, s, outcome.runtime);
+  }
   heading(st, "lowering (lower_jaxpr_to_module)");
   fputs(lsim_strbuf_cstr(&n.text), stdout);
   explain_summary(st, &outcome);

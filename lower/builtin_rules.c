@@ -226,8 +226,13 @@ static int lower_cond(lsim_lowering_rule_context *ctx, const lsim_registry *reg,
   if (!rc)
     rc = lsim_emit_case(ctx, mlirOperationGetResult(map_op, 0), types, ctx->num_avals_out,
                         num_kept, &case_op, err);
-  for (size_t k = 0; !rc && k < num_kept; k++)
+  lsim_module_context *mc = ctx->module_context;
+  for (size_t k = 0; !rc && k < num_kept; k++) {
+    lsim_module_context_trace(mc, LSIM_TRACE_STEP, +1, "cond branch %zu: %s", k,
+                              p->branches[kept[k]].primitive);
     rc = lower_branch(ctx, reg, &p->branches[kept[k]], lsim_case_branch(case_op, k), args, err);
+    lsim_module_context_trace_nest(mc, -1);
+  }
   for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
     results[i] = mlirOperationGetResult(case_op, (intptr_t)i);
   free(kept_of);

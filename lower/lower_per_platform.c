@@ -115,9 +115,14 @@ static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p,
     lsim_strbuf_reset(&line);
     size_t count = sharing_rule(p, k, platforms, n, sharing);
     lsim_join(&line, sharing, count, ", ");
-    lsim_module_context_trace(mc, LSIM_TRACE_DECISION, 0, "kept rule %zu  %-15s for %s", k,
-                              (int)k == p->default_index ? "(default rule)" : "(platform rule)",
-                              lsim_strbuf_cstr(&line));
+    const char *what = (int)k == p->default_index ? "the default rule" : "the platform rule";
+    if (p->num_kept == 1)
+      lsim_module_context_trace(mc, LSIM_TRACE_DECISION, 0,
+                                "%s for %s: applied directly, no conditional", what,
+                                lsim_strbuf_cstr(&line));
+    else
+      lsim_module_context_trace(mc, LSIM_TRACE_DECISION, 0, "kept rule %zu: %s for %s", k, what,
+                                lsim_strbuf_cstr(&line));
   }
   lsim_strbuf_free(&line);
   free(sharing);
@@ -232,8 +237,6 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
     return rc;
   narrate_plan(ctx, &p, platforms, n);
   if (p.num_kept == 1) {
-    lsim_module_context_trace(ctx->module_context, LSIM_TRACE_DECISION, 0,
-                              "one rule for every platform: applied directly, no conditional");
     rc = p.kept[0].fn(ctx, args, results, params, p.kept[0].data, err);
     plan_free(&p);
     return rc;
@@ -246,8 +249,8 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
                      description);
   }
   lsim_module_context_trace(ctx->module_context, LSIM_TRACE_DECISION, 0,
-                            "%zu rules: stablehlo.case over the platform index, then "
-                            "stablehlo.case over the rule index",
+                            "%zu kept rules: stablehlo.case (platform index -> rule index), "
+                            "then stablehlo.case over the rules",
                             p.num_kept);
   MlirValue rule_index;
   rc = emit_rule_index(ctx, &p, n, &rule_index, err);
