@@ -1,8 +1,1090 @@
-/* tests/test_scenario.c: placeholder until the suite lands. */
+/* tests/test_scenario.c: scenario files: every element and attribute read,
+ * the defaults, the write/read round trip, and every class of invalid input
+ * with its exact `PATH:LINE: message`. */
+#include "lowersim/scenario.h"
 #include "tests/suites.h"
 
-static void test_placeholder(void) { CU_PASS("placeholder"); }
+#include <libxml/parser.h>
 
-static CU_TestInfo tests[] = {{"placeholder", test_placeholder}, CU_TEST_INFO_NULL};
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef LSIM_TEST_SOURCE_DIR
+#error "tests/CMakeLists.txt defines LSIM_TEST_SOURCE_DIR"
+#endif
+#define FIXTURE(name) LSIM_TEST_SOURCE_DIR "/testdata/scenario-fixtures/" name
+
+/* A scenario whose <lower> body starts on line 3. */
+#define LOWER(body) "<scenario name=\"t\">\n<lower>\n" body "</lower>\n</scenario>\n"
+/* A scenario with one f32[4] arg (value 0) whose body starts on line 4. */
+#define LOWER_ARG(body) LOWER("<arg dtype=\"f32\" shape=\"4\"/>\n" body)
+
+/* --- Helpers ------------------------------------------------------------- */
+
+static lsim_scenario *read_text(const char *xml) {
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  int rc = lsim_scenario_read_memory(xml, strlen(xml), "t.xml", &s, &err);
+  if (rc)
+    fprintf(stderr, "\nunexpected failure: %s\n", lsim_error_message(&err));
+  CU_ASSERT_EQUAL(rc, LSIM_OK);
+  lsim_error_clear(&err);
+  return s;
+}
+
+/* `xml` must fail as invalid input with a message starting with `expected`
+ * (exactly `expected` when `exact`). */
+static void check_invalid_text(const char *xml, size_t size, const char *expected, bool exact) {
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = (lsim_scenario *)&err; /* must be reset to NULL */
+  int rc = lsim_scenario_read_memory(xml, size, "t.xml", &s, &err);
+  CU_ASSERT_EQUAL(rc, LSIM_E_INVALID_INPUT);
+  CU_ASSERT_EQUAL(err.code, LSIM_E_INVALID_INPUT);
+  CU_ASSERT_PTR_NULL(s);
+  const char *got = lsim_error_message(&err);
+  bool ok = exact ? strcmp(got, expected) == 0 : strncmp(got, expected, strlen(expected)) == 0;
+  if (!ok)
+    fprintf(stderr, "\nexpected %s'%s'\n     got '%s'\n", exact ? "" : "a prefix ", expected, got);
+  CU_ASSERT_TRUE(ok);
+  lsim_error_clear(&err);
+}
+
+static void check_invalid(const char *xml, const char *message) {
+  check_invalid_text(xml, strlen(xml), message, true);
+}
+
+/* For messages worded by libxml2, which may change between its versions. */
+static void check_invalid_prefix(const char *xml, const char *prefix) {
+  check_invalid_text(xml, strlen(xml), prefix, false);
+}
+
+static bool same_string(const char *a, const char *b) {
+  return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_strings(char *const *a, size_t na, char *const *b, size_t nb) {
+  if (na != nb)
+    return false;
+  for (size_t i = 0; i < na; i++)
+    if (!same_string(a[i], b[i]))
+      return false;
+  return true;
+}
+
+static bool same_avals(const lsim_aval *a, size_t na, const lsim_aval *b, size_t nb) {
+  if (na != nb)
+    return false;
+  for (size_t i = 0; i < na; i++)
+    if (!lsim_aval_equal(&a[i], &b[i]))
+      return false;
+  return true;
+}
+
+static bool same_indices(const size_t *a, size_t na, const size_t *b, size_t nb) {
+  return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
+}
+
+static void assert_same_backends(const lsim_scenario_runtime *a, const lsim_scenario_runtime *b) {
+  CU_ASSERT_EQUAL(a->present, b->present);
+  CU_ASSERT_TRUE(same_string(a->jax_platforms, b->jax_platforms));
+  CU_ASSERT_EQUAL_FATAL(a->num_backends, b->num_backends);
+  for (size_t i = 0; i < a->num_backends; i++) {
+    const lsim_scenario_backend *x = &a->backends[i], *y = &b->backends[i];
+    CU_ASSERT_TRUE(same_string(x->platform, y->platform));
+    CU_ASSERT_EQUAL(x->devices, y->devices);
+    CU_ASSERT_EQUAL(x->has_priority, y->has_priority);
+    CU_ASSERT_EQUAL(x->priority, y->priority);
+    CU_ASSERT_EQUAL(x->has_fail_quietly, y->has_fail_quietly);
+    CU_ASSERT_EQUAL(x->fail_quietly, y->fail_quietly);
+    CU_ASSERT_TRUE(same_string(x->error, y->error));
+  }
+}
+
+static void assert_same_eqn(const lsim_scenario_eqn *x, const lsim_scenario_eqn *y) {
+  CU_ASSERT_EQUAL(x->kind, y->kind);
+  CU_ASSERT_TRUE(same_indices(x->args, x->num_args, y->args, y->num_args));
+  CU_ASSERT_TRUE(same_avals(x->results, x->num_results, y->results, y->num_results));
+  CU_ASSERT_EQUAL(x->op, y->op);
+  CU_ASSERT_TRUE(same_string(x->name, y->name));
+  CU_ASSERT_EQUAL(x->backend_access, y->backend_access);
+  CU_ASSERT_EQUAL_FATAL(x->num_rules, y->num_rules);
+  for (size_t i = 0; i < x->num_rules; i++) {
+    CU_ASSERT_TRUE(same_string(x->rules[i].platform, y->rules[i].platform));
+    CU_ASSERT_TRUE(same_string(x->rules[i].target, y->rules[i].target));
+  }
+  CU_ASSERT_EQUAL_FATAL(x->num_branches, y->num_branches);
+  for (size_t i = 0; i < x->num_branches; i++) {
+    CU_ASSERT_TRUE(same_string(x->branches[i].platforms, y->branches[i].platforms));
+    CU_ASSERT_EQUAL(x->branches[i].op, y->branches[i].op);
+  }
+  CU_ASSERT_EQUAL(x->side_effect, y->side_effect);
+  CU_ASSERT_EQUAL(x->command_buffer, y->command_buffer);
+  CU_ASSERT_EQUAL(x->returns_value, y->returns_value);
+  CU_ASSERT_EQUAL(x->ordered, y->ordered);
+  CU_ASSERT_EQUAL(x->partitioned, y->partitioned);
+  CU_ASSERT_EQUAL_FATAL(x->num_aliases, y->num_aliases);
+  for (size_t i = 0; i < x->num_aliases; i++) {
+    CU_ASSERT_EQUAL(x->aliases[i].input, y->aliases[i].input);
+    CU_ASSERT_EQUAL(x->aliases[i].output, y->aliases[i].output);
+  }
+  CU_ASSERT_TRUE(same_string(x->kernel, y->kernel));
+  CU_ASSERT_EQUAL(x->grid, y->grid);
+  CU_ASSERT_EQUAL(x->interpret, y->interpret);
+  CU_ASSERT_EQUAL(x->compiler_params, y->compiler_params);
+  CU_ASSERT_EQUAL(x->has_constants, y->has_constants);
+}
+
+/* Equal as scenarios: everything but the path and line numbers. */
+static void assert_same_scenario(const lsim_scenario *a, const lsim_scenario *b) {
+  CU_ASSERT_TRUE(same_string(a->name, b->name));
+  CU_ASSERT_TRUE(same_string(a->description, b->description));
+  assert_same_backends(&a->runtime, &b->runtime);
+  CU_ASSERT_EQUAL(a->has_pallas, b->has_pallas);
+  CU_ASSERT_EQUAL(a->pallas.mosaic_tpu, b->pallas.mosaic_tpu);
+  CU_ASSERT_EQUAL(a->pallas.triton, b->pallas.triton);
+  CU_ASSERT_EQUAL(a->pallas.mosaic_gpu, b->pallas.mosaic_gpu);
+  CU_ASSERT_EQUAL(a->pallas.use_mosaic_gpu, b->pallas.use_mosaic_gpu);
+  CU_ASSERT_TRUE(same_string(a->function, b->function));
+  CU_ASSERT_TRUE(same_string(a->platforms, b->platforms));
+  CU_ASSERT_TRUE(same_string(a->backend, b->backend));
+  CU_ASSERT_EQUAL_FATAL(a->num_args, b->num_args);
+  for (size_t i = 0; i < a->num_args; i++) {
+    CU_ASSERT_TRUE(lsim_aval_equal(&a->args[i].aval, &b->args[i].aval));
+    CU_ASSERT_EQUAL(a->args[i].donated, b->args[i].donated);
+  }
+  CU_ASSERT_EQUAL_FATAL(a->num_eqns, b->num_eqns);
+  for (size_t i = 0; i < a->num_eqns; i++)
+    assert_same_eqn(&a->eqns[i], &b->eqns[i]);
+  CU_ASSERT_EQUAL(a->has_return, b->has_return);
+  CU_ASSERT_TRUE(same_indices(a->returns, a->num_returns, b->returns, b->num_returns));
+  CU_ASSERT_EQUAL(a->execute, b->execute);
+  const lsim_scenario_expect *x = &a->expect, *y = &b->expect;
+  CU_ASSERT_EQUAL(x->present, y->present);
+  CU_ASSERT_EQUAL(x->ok, y->ok);
+  CU_ASSERT_TRUE(same_string(x->error, y->error));
+  CU_ASSERT_TRUE(same_string(x->message, y->message));
+  CU_ASSERT_TRUE(same_strings(x->contains, x->num_contains, y->contains, y->num_contains));
+  CU_ASSERT_TRUE(same_strings(x->absent, x->num_absent, y->absent, y->num_absent));
+}
+
+/* Writes `s` into a heap string (owned), or NULL; `*rc` gets the status. */
+static char *write_text(const lsim_scenario *s, int *rc, lsim_error *err) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  *rc = lsim_scenario_write(s, f, err);
+  fclose(f);
+  if (*rc) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* read -> write -> read gives an equal scenario; returns the written text. */
+static void check_round_trip(const lsim_scenario *s) {
+  lsim_error err = LSIM_ERROR_INIT;
+  int rc;
+  char *text = write_text(s, &rc, &err);
+  CU_ASSERT_EQUAL_FATAL(rc, LSIM_OK);
+  lsim_scenario *again = NULL;
+  rc = lsim_scenario_read_memory(text, strlen(text), "written.xml", &again, &err);
+  if (rc)
+    fprintf(stderr, "\nre-reading failed: %s\n%s\n", lsim_error_message(&err), text);
+  CU_ASSERT_EQUAL_FATAL(rc, LSIM_OK);
+  assert_same_scenario(s, again);
+  lsim_scenario_destroy(again);
+  free(text);
+  lsim_error_clear(&err);
+}
+
+static bool aval_is(const lsim_aval *aval, const char *text) {
+  char buf[LSIM_AVAL_TEXT_MAX];
+  return strcmp(lsim_aval_format(aval, buf, sizeof buf), text) == 0;
+}
+
+/* A file in the temporary directory holding `size` bytes from `fill`. */
+static char *temp_file(const char *content, size_t size) {
+  const char *dir = getenv("TMPDIR");
+  size_t n = strlen(dir ? dir : "/tmp") + 32;
+  char *path = malloc(n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(path);
+  snprintf(path, n, "%s/lsim-scenario-XXXXXX", dir ? dir : "/tmp");
+  int fd = mkstemp(path);
+  CU_ASSERT_TRUE_FATAL(fd >= 0);
+  CU_ASSERT_EQUAL(write(fd, content, size), (ssize_t)size);
+  close(fd);
+  return path;
+}
+
+static void remove_temp_file(char *path) {
+  unlink(path);
+  free(path);
+}
+
+/* --- Reading ------------------------------------------------------------- */
+
+static void check_full_runtime(const lsim_scenario *s) {
+  CU_ASSERT_TRUE(s->runtime.present);
+  CU_ASSERT_STRING_EQUAL(s->runtime.jax_platforms, "cuda,cpu");
+  CU_ASSERT_EQUAL_FATAL(s->runtime.num_backends, 4);
+  const lsim_scenario_backend *b = s->runtime.backends;
+  CU_ASSERT_STRING_EQUAL(b[0].platform, "cpu");
+  CU_ASSERT_EQUAL(b[0].devices, 1);
+  CU_ASSERT_FALSE(b[0].has_priority);
+  CU_ASSERT_FALSE(b[0].has_fail_quietly);
+  CU_ASSERT_PTR_NULL(b[0].error);
+  CU_ASSERT_EQUAL(b[0].line, 7);
+  CU_ASSERT_EQUAL(b[1].devices, 8);
+  CU_ASSERT_TRUE(b[1].has_priority);
+  CU_ASSERT_EQUAL(b[1].priority, -5);
+  CU_ASSERT_STRING_EQUAL(b[2].error, "no TPU chips found");
+  CU_ASSERT_TRUE(b[2].has_fail_quietly && b[2].fail_quietly);
+  CU_ASSERT_EQUAL(b[3].devices, 0);
+  CU_ASSERT_TRUE(b[3].has_fail_quietly && !b[3].fail_quietly);
+}
+
+static void check_full_lower(const lsim_scenario *s) {
+  CU_ASSERT_STRING_EQUAL(s->function, "g");
+  CU_ASSERT_STRING_EQUAL(s->platforms, "cuda,tpu");
+  CU_ASSERT_STRING_EQUAL(s->backend, "cpu");
+  CU_ASSERT_EQUAL(s->lower_line, 13);
+  CU_ASSERT_EQUAL_FATAL(s->num_args, 3);
+  CU_ASSERT_TRUE(aval_is(&s->args[0].aval, "f32[4]"));
+  CU_ASSERT_FALSE(s->args[0].donated);
+  CU_ASSERT_TRUE(aval_is(&s->args[1].aval, "bf16[]"));
+  CU_ASSERT_TRUE(s->args[1].donated);
+  CU_ASSERT_EQUAL(s->args[1].line, 15);
+  CU_ASSERT_EQUAL_FATAL(s->num_eqns, 8);
+  CU_ASSERT_TRUE(s->has_return);
+  CU_ASSERT_EQUAL(s->return_line, 41);
+  CU_ASSERT_EQUAL_FATAL(s->num_returns, 2);
+  CU_ASSERT_EQUAL(s->returns[0], 3);
+  CU_ASSERT_EQUAL(s->returns[1], 9);
+}
+
+static void check_full_op_primitive_pd(const lsim_scenario_eqn *e) {
+  CU_ASSERT_EQUAL(e[0].kind, LSIM_EQN_OP);
+  CU_ASSERT_EQUAL(e[0].op, LSIM_OP_ADD);
+  CU_ASSERT_EQUAL(e[0].line, 17);
+  CU_ASSERT_EQUAL_FATAL(e[0].num_args, 2);
+  CU_ASSERT_EQUAL(e[0].args[1], 2);
+  CU_ASSERT_EQUAL_FATAL(e[0].num_results, 1);
+  CU_ASSERT_TRUE(aval_is(&e[0].results[0], "f32[4]"));
+
+  CU_ASSERT_EQUAL(e[1].kind, LSIM_EQN_PRIMITIVE);
+  CU_ASSERT_STRING_EQUAL(e[1].name, "my_op");
+  CU_ASSERT_EQUAL(e[1].backend_access, LSIM_BACKEND_ACCESS_OPTIONAL);
+  CU_ASSERT_EQUAL_FATAL(e[1].num_rules, 3);
+  CU_ASSERT_STRING_EQUAL(e[1].rules[1].platform, "gpu");
+  CU_ASSERT_STRING_EQUAL(e[1].rules[1].target, "my_gpu_kernel");
+  CU_ASSERT_EQUAL(e[1].rules[1].line, 20);
+  CU_ASSERT_PTR_NULL(e[1].rules[2].platform);
+  CU_ASSERT_STRING_EQUAL(e[1].rules[2].target, "my_generic_kernel");
+  CU_ASSERT_EQUAL_FATAL(e[1].num_results, 2);
+  CU_ASSERT_TRUE(aval_is(&e[1].results[1], "u8[2,3]"));
+
+  CU_ASSERT_EQUAL(e[2].kind, LSIM_EQN_PLATFORM_DEPENDENT);
+  CU_ASSERT_EQUAL_FATAL(e[2].num_branches, 3);
+  CU_ASSERT_STRING_EQUAL(e[2].branches[1].platforms, "cuda,rocm");
+  CU_ASSERT_EQUAL(e[2].branches[1].op, LSIM_OP_COSINE);
+  CU_ASSERT_PTR_NULL(e[2].branches[2].platforms);
+  CU_ASSERT_EQUAL(e[2].branches[2].op, LSIM_OP_NEGATE);
+  CU_ASSERT_EQUAL(e[2].branches[2].line, 28);
+  CU_ASSERT_EQUAL_FATAL(e[2].num_results, 1);
+  CU_ASSERT_TRUE(aval_is(&e[2].results[0], "f32[4]"));
+}
+
+static void check_full_callbacks(const lsim_scenario_eqn *e) {
+  CU_ASSERT_EQUAL(e[3].kind, LSIM_EQN_BUFFER_CALLBACK);
+  CU_ASSERT_TRUE(e[3].side_effect && e[3].command_buffer && e[3].returns_value);
+  CU_ASSERT_EQUAL_FATAL(e[3].num_aliases, 1);
+  CU_ASSERT_EQUAL(e[3].aliases[0].input, 0);
+  CU_ASSERT_EQUAL(e[3].aliases[0].output, -1);
+  CU_ASSERT_EQUAL(e[3].aliases[0].line, 32);
+
+  CU_ASSERT_EQUAL(e[4].kind, LSIM_EQN_PURE_CALLBACK);
+  CU_ASSERT_EQUAL(e[4].num_args, 0);
+  CU_ASSERT_EQUAL_FATAL(e[4].num_results, 1);
+  CU_ASSERT_EQUAL(lsim_aval_size(&e[4].results[0]), INT64_C(1) << 40);
+
+  CU_ASSERT_EQUAL(e[5].kind, LSIM_EQN_IO_CALLBACK);
+  CU_ASSERT_TRUE(e[5].ordered);
+  CU_ASSERT_EQUAL(e[5].args[0], 4);
+  CU_ASSERT_TRUE(aval_is(&e[5].results[0], "bool[2,3]"));
+
+  CU_ASSERT_EQUAL(e[6].kind, LSIM_EQN_DEBUG_CALLBACK);
+  CU_ASSERT_TRUE(e[6].ordered && e[6].partitioned);
+  CU_ASSERT_EQUAL(e[6].num_results, 0);
+
+  CU_ASSERT_EQUAL(e[7].kind, LSIM_EQN_PALLAS_CALL);
+  CU_ASSERT_STRING_EQUAL(e[7].kernel, "add_one");
+  CU_ASSERT_EQUAL(e[7].grid, 8);
+  CU_ASSERT_TRUE(e[7].interpret && e[7].has_constants);
+  CU_ASSERT_EQUAL(e[7].compiler_params, LSIM_COMPILER_PARAMS_MOSAIC_GPU);
+}
+
+static void test_reads_every_element_and_attribute(void) {
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_scenario_read_file(FIXTURE("full.xml"), &s, &err), LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(s->path, FIXTURE("full.xml"));
+  CU_ASSERT_STRING_EQUAL(s->name, "full");
+  CU_ASSERT_STRING_EQUAL(s->description, "Every element & attribute.");
+  check_full_runtime(s);
+  CU_ASSERT_TRUE(s->has_pallas);
+  CU_ASSERT_TRUE(!s->pallas.mosaic_tpu && s->pallas.triton && !s->pallas.mosaic_gpu);
+  CU_ASSERT_TRUE(s->pallas.use_mosaic_gpu);
+  check_full_lower(s);
+  check_full_op_primitive_pd(s->eqns);
+  check_full_callbacks(s->eqns);
+  CU_ASSERT_TRUE(s->execute);
+  CU_ASSERT_TRUE(s->expect.present && s->expect.ok);
+  CU_ASSERT_PTR_NULL(s->expect.error);
+  CU_ASSERT_EQUAL(s->expect.line, 44);
+  CU_ASSERT_EQUAL_FATAL(s->expect.num_contains, 2);
+  CU_ASSERT_STRING_EQUAL(s->expect.contains[0], "func.func public @g");
+  CU_ASSERT_STRING_EQUAL(s->expect.contains[1], "\"quoted\" <text>");
+  CU_ASSERT_EQUAL_FATAL(s->expect.num_absent, 1);
+  CU_ASSERT_STRING_EQUAL(s->expect.absent[0], "stablehlo.custom_call");
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+}
+
+static void test_defaults(void) {
+  lsim_scenario *s = read_text("<scenario name=\"m\"><lower/></scenario>");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_STRING_EQUAL(s->path, "t.xml");
+  CU_ASSERT_PTR_NULL(s->description);
+  CU_ASSERT_FALSE(s->runtime.present);
+  CU_ASSERT_EQUAL(s->runtime.num_backends, 0);
+  CU_ASSERT_FALSE(s->has_pallas);
+  CU_ASSERT_TRUE(s->pallas.mosaic_tpu && s->pallas.triton && s->pallas.mosaic_gpu);
+  CU_ASSERT_FALSE(s->pallas.use_mosaic_gpu);
+  CU_ASSERT_STRING_EQUAL(s->function, "f");
+  CU_ASSERT_PTR_NULL(s->platforms);
+  CU_ASSERT_PTR_NULL(s->backend);
+  CU_ASSERT_EQUAL(s->num_args + s->num_eqns, 0);
+  CU_ASSERT_FALSE(s->has_return);
+  CU_ASSERT_FALSE(s->execute);
+  CU_ASSERT_FALSE(s->expect.present);
+  lsim_scenario_destroy(s);
+}
+
+static void test_element_defaults(void) {
+  lsim_scenario *s =
+      read_text("<scenario name=\"m\"><runtime><backend platform=\"metal\"/></runtime><pallas/>"
+                "<lower><arg dtype=\"i32\" shape=\"\"/>"
+                "<primitive name=\"p\" args=\"0\"/><buffer_callback args=\"\"/>"
+                "<io_callback args=\"\"/><debug_callback args=\"0\"/>"
+                "<pallas_call args=\"0\" kernel=\"copy\"/></lower>"
+                "<expect error=\"LSIM_E_TOO_MANY_CHANNELS\"/></scenario>");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_TRUE(s->runtime.present);
+  CU_ASSERT_PTR_NULL(s->runtime.jax_platforms);
+  const lsim_scenario_backend *b = &s->runtime.backends[0];
+  CU_ASSERT_TRUE(b->devices == 1 && !b->has_priority && !b->has_fail_quietly && !b->error);
+  CU_ASSERT_TRUE(s->has_pallas);
+  CU_ASSERT_TRUE(s->pallas.mosaic_tpu && s->pallas.triton && s->pallas.mosaic_gpu);
+  CU_ASSERT_FALSE(s->pallas.use_mosaic_gpu);
+  CU_ASSERT_FALSE(s->args[0].donated);
+  const lsim_scenario_eqn *e = s->eqns;
+  CU_ASSERT_EQUAL(e[0].backend_access, LSIM_BACKEND_ACCESS_NONE);
+  CU_ASSERT_EQUAL(e[0].num_rules + e[0].num_results, 0);
+  CU_ASSERT_FALSE(e[1].side_effect || e[1].command_buffer || e[1].returns_value);
+  CU_ASSERT_FALSE(e[2].ordered);
+  CU_ASSERT_FALSE(e[3].ordered || e[3].partitioned);
+  CU_ASSERT_EQUAL(e[4].grid, 1);
+  CU_ASSERT_FALSE(e[4].interpret || e[4].has_constants);
+  CU_ASSERT_EQUAL(e[4].compiler_params, LSIM_COMPILER_PARAMS_NONE);
+  CU_ASSERT_TRUE(s->expect.present && !s->expect.ok);
+  CU_ASSERT_STRING_EQUAL(s->expect.error, "LSIM_E_TOO_MANY_CHANNELS");
+  CU_ASSERT_PTR_NULL(s->expect.message);
+  lsim_scenario_destroy(s);
+}
+
+static void test_values_are_numbered_in_order(void) {
+  lsim_scenario *s = read_text(LOWER("<arg dtype=\"f32\" shape=\"2\"/>\n"
+                                     "<arg dtype=\"i8\" shape=\"3\"/>\n"
+                                     "<op kind=\"negate\" args=\"1\"/>\n"
+                                     "<debug_callback args=\"2\"/>\n"
+                                     "<pure_callback args=\"0,2\">"
+                                     "<result dtype=\"u16\" shape=\"\"/>"
+                                     "<result dtype=\"f64\" shape=\"5,6\"/></pure_callback>\n"
+                                     "<platform_dependent args=\"0\"><branch platforms=\"cpu\" "
+                                     "op=\"exponential\"/></platform_dependent>\n"
+                                     "<return values=\"5,2\"/>\n"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  const char *expected[] = {"f32[2]", "i8[3]", "i8[3]", "u16[]", "f64[5,6]", "f32[2]"};
+  for (size_t i = 0; i < 6; i++) {
+    lsim_aval aval;
+    CU_ASSERT_TRUE_FATAL(lsim_scenario_value_aval(s, i, &aval));
+    CU_ASSERT_TRUE(aval_is(&aval, expected[i]));
+  }
+  lsim_aval aval;
+  CU_ASSERT_FALSE(lsim_scenario_value_aval(s, 6, &aval));
+  CU_ASSERT_FALSE(lsim_scenario_value_aval(NULL, 0, &aval));
+  CU_ASSERT_EQUAL(s->num_returns, 2);
+  CU_ASSERT_EQUAL(s->returns[0], 5);
+  lsim_scenario_destroy(s);
+}
+
+static void test_empty_lists(void) {
+  lsim_scenario *s = read_text(LOWER("<pure_callback args=\"\"><result dtype=\"f32\" "
+                                     "shape=\"0\"/></pure_callback>\n<return values=\"\"/>\n"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_EQUAL(s->eqns[0].num_args, 0);
+  CU_ASSERT_PTR_NULL(s->eqns[0].args);
+  CU_ASSERT_EQUAL(lsim_aval_size(&s->eqns[0].results[0]), 0);
+  CU_ASSERT_TRUE(s->has_return);
+  CU_ASSERT_EQUAL(s->num_returns, 0);
+  lsim_scenario_destroy(s);
+}
+
+/* --- Writing ------------------------------------------------------------- */
+
+static void test_round_trip_full(void) {
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_scenario_read_file(FIXTURE("full.xml"), &s, &err), LSIM_OK);
+  check_round_trip(s);
+  lsim_scenario_destroy(s);
+}
+
+static void test_round_trip_minimal(void) {
+  lsim_scenario *s = read_text("<scenario name=\"m\"><lower/></scenario>");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  check_round_trip(s);
+  lsim_scenario_destroy(s);
+}
+
+/* Text XML escapes: quotes, markup, tabs, newlines and carriage returns in
+ * attributes and content, leading and trailing blanks, non-ASCII. */
+static void test_round_trip_awkward_text(void) {
+  lsim_scenario *s = read_text(
+      "<scenario name=\"a &quot;b&quot; &amp; &lt;c&gt; &#9;&#10;&#13;d\">"
+      "<description>\n  Two\r\n lines, ]]&gt; &#13; caf\xc3\xa9 \xe2\x86\x92  </description>"
+      "<runtime><backend platform=\"cpu\" error=\"it's &apos;broken&apos;\n  badly\"/></runtime>"
+      "<lower/><expect error=\"LSIM_E_BACKEND_INIT\" message=\" spaced &#10; \"/></scenario>");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_STRING_EQUAL(s->name, "a \"b\" & <c> \t\n\rd");
+  CU_ASSERT_STRING_EQUAL(s->description, "\n  Two\n lines, ]]> \r caf\xc3\xa9 \xe2\x86\x92  ");
+  CU_ASSERT_STRING_EQUAL(s->runtime.backends[0].error, "it's 'broken'   badly");
+  CU_ASSERT_STRING_EQUAL(s->expect.message, " spaced \n ");
+  check_round_trip(s);
+  lsim_scenario_destroy(s);
+}
+
+static void check_write_fails(const lsim_scenario *s, int code, const char *message) {
+  lsim_error err = LSIM_ERROR_INIT;
+  int rc;
+  char *text = write_text(s, &rc, &err);
+  CU_ASSERT_PTR_NULL(text);
+  CU_ASSERT_EQUAL(rc, code);
+  if (strcmp(lsim_error_message(&err), message) != 0)
+    fprintf(stderr, "\nexpected '%s'\n     got '%s'\n", message, lsim_error_message(&err));
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), message);
+  lsim_error_clear(&err);
+}
+
+static void test_write_rejects_what_xml_cannot_carry(void) {
+  lsim_scenario *s = read_text(LOWER_ARG("<op kind=\"sine\" args=\"0\"/>\n"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  char *name = s->name;
+  s->name = "bell\a";
+  check_write_fails(s, LSIM_E_INVALID_ARGUMENT,
+                    "lsim_scenario_write: <scenario> has text that is not UTF-8 XML can carry "
+                    "(control characters?) in name");
+  s->name = "\xff\xfe";
+  check_write_fails(s, LSIM_E_INVALID_ARGUMENT,
+                    "lsim_scenario_write: <scenario> has text that is not UTF-8 XML can carry "
+                    "(control characters?) in name");
+  s->name = NULL;
+  check_write_fails(s, LSIM_E_INVALID_ARGUMENT,
+                    "lsim_scenario_write: <scenario> has no valid name");
+  s->name = name;
+  s->eqns[0].op = LSIM_OP_COUNT;
+  check_write_fails(s, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_write: <op> has no valid kind");
+  s->eqns[0].op = LSIM_OP_SINE;
+  s->args[0].aval.dtype = LSIM_DTYPE_COUNT;
+  check_write_fails(s, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_write: <arg> has no valid dtype");
+  s->args[0].aval.dtype = LSIM_DTYPE_F32;
+  s->eqns[0].kind = (lsim_scenario_eqn_kind)99;
+  check_write_fails(s, LSIM_E_INVALID_ARGUMENT,
+                    "lsim_scenario_write: <lower> has an equation of an invalid kind");
+  s->eqns[0].kind = LSIM_EQN_OP;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL(lsim_scenario_write(NULL, stdout, &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsim_scenario_write(s, NULL, &err), LSIM_E_INVALID_ARGUMENT);
+  lsim_error_clear(&err);
+  lsim_scenario_destroy(s);
+}
+
+static void test_write_reports_io_errors(void) {
+  lsim_scenario *s = read_text("<scenario name=\"m\"><lower/></scenario>");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  FILE *full = fopen("/dev/full", "w");
+  if (full) {
+    lsim_error err = LSIM_ERROR_INIT;
+    CU_ASSERT_EQUAL(lsim_scenario_write(s, full, &err), LSIM_E_IO);
+    CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                           "writing the scenario failed: No space left on device");
+    lsim_error_clear(&err);
+    fclose(full);
+  }
+  lsim_scenario_destroy(s);
+}
+
+/* --- Invalid input ------------------------------------------------------- */
+
+static void test_malformed_xml(void) {
+  check_invalid_prefix(LOWER("<op kind=\"sine\" args=\"0\">\n"),
+                       "t.xml:4: Opening and ending tag mismatch: op line 3 and lower");
+  check_invalid_prefix("<scenario name=\"t\">\n<lower/>\n", "t.xml:3: ");
+  check_invalid_prefix("<scenario name=\"t\" name=\"u\"><lower/></scenario>",
+                       "t.xml:1: Attribute name redefined");
+  check_invalid_prefix("hello", "t.xml:1: Start tag expected");
+  check_invalid_prefix("\n\n   \n", "t.xml:");
+  check_invalid_prefix("<scenario name=\"\xff\"><lower/></scenario>", "t.xml:1: ");
+  static const char with_nul[] = "<scenario name=\"t\">\0<lower/></scenario>";
+  check_invalid_text(with_nul, sizeof with_nul - 1, "t.xml:1: ", false);
+  check_invalid_prefix("<scenario name=\"t\"><lower/></scenario><scenario/>",
+                       "t.xml:1: Extra content at the end of the document");
+}
+
+static void test_deep_nesting_is_refused(void) {
+  size_t depth = 100000;
+  char *xml = malloc(depth * 3 + 1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(xml);
+  for (size_t i = 0; i < depth; i++)
+    memcpy(xml + 3 * i, "<a>", 3);
+  xml[depth * 3] = '\0';
+  check_invalid_prefix(xml, "t.xml:1: ");
+  free(xml);
+}
+
+static void test_doctype_is_refused(void) {
+  check_invalid("<?xml version=\"1.0\"?>\n"
+                "<!DOCTYPE lolz [\n"
+                " <!ENTITY lol \"lol\">\n"
+                " <!ENTITY lol2 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n"
+                " <!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;\">\n"
+                "]>\n"
+                "<scenario name=\"&lol3;\"><lower/></scenario>\n",
+                "t.xml:2: a DOCTYPE is not allowed in a scenario file (no DTD, no entities)");
+  check_invalid("<!DOCTYPE scenario [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n"
+                "<scenario name=\"&xxe;\"><lower/></scenario>\n",
+                "t.xml:1: a DOCTYPE is not allowed in a scenario file (no DTD, no entities)");
+  check_invalid("<!DOCTYPE scenario SYSTEM \"http://example.invalid/s.dtd\">\n"
+                "<scenario name=\"t\"><lower/></scenario>\n",
+                "t.xml:1: a DOCTYPE is not allowed in a scenario file (no DTD, no entities)");
+  check_invalid_prefix("<scenario name=\"&undeclared;\"><lower/></scenario>", "t.xml:1: ");
+}
+
+static void test_schema_violations(void) {
+  check_invalid("<scenario>\n<lower/></scenario>",
+                "t.xml:1: <scenario> needs the attribute 'name'");
+  check_invalid("<scenario name=\"t\">\n</scenario>",
+                "t.xml:1: <scenario> needs a <lower> element");
+  check_invalid(LOWER("<op kind=\"sine\"/>\n"), "t.xml:3: <op> needs the attribute 'args'");
+  check_invalid(LOWER("<op kind=\"sine\" argz=\"0\"/>\n"),
+                "t.xml:3: <op> has no attribute 'argz'; it takes kind, args");
+  check_invalid(LOWER("<op kind=\"tan\" args=\"\"/>\n"),
+                "t.xml:3: <op> kind=\"tan\" is not one of: sine, cosine, negate, exponential, "
+                "add, multiply, subtract");
+  check_invalid(LOWER("<io_callback args=\"\" ordered=\"yes\"/>\n"),
+                "t.xml:3: <io_callback> ordered=\"yes\" is not one of: true, false");
+  check_invalid(LOWER("<primitive name=\"p\" args=\"\" backend_access=\"always\"/>\n"),
+                "t.xml:3: <primitive> backend_access=\"always\" is not one of: none, required, "
+                "optional");
+  check_invalid(LOWER("<pallas_call args=\"\" kernel=\"k\" compiler_params=\"cuda\"/>\n"),
+                "t.xml:3: <pallas_call> compiler_params=\"cuda\" is not one of: none, mosaic_tpu, "
+                "triton, mosaic_gpu");
+  check_invalid(LOWER("<return values=\"\"/>\n<op kind=\"sine\" args=\"\"/>\n"),
+                "t.xml:4: <op> is not allowed here, in <lower> after <return>");
+  check_invalid(LOWER("<platform_dependent args=\"\">\n<default op=\"sine\"/>\n"
+                      "</platform_dependent>\n"),
+                "t.xml:4: <default> is not allowed here, in <platform_dependent> as the first "
+                "element");
+  check_invalid(LOWER("hello\n"), "t.xml:2: <lower> cannot contain text");
+  /* Two <default> elements, told apart by where they sit. */
+  check_invalid(LOWER("<primitive name=\"p\" args=\"\">\n<default op=\"sine\"/>\n</primitive>\n"),
+                "t.xml:4: <default> has no attribute 'op'; it takes target");
+  check_invalid(
+      LOWER_ARG("<platform_dependent args=\"0\">\n<branch platforms=\"cpu\" op=\"sine\"/>\n"
+                "<default target=\"k\"/>\n</platform_dependent>\n"),
+      "t.xml:6: <default> has no attribute 'target'; it takes op");
+  check_invalid("<scenario name=\"t\"><lower/><execute/><execute/></scenario>",
+                "t.xml:1: <execute> is not allowed here, in <scenario> after <execute>");
+  check_invalid("<scenario name=\"t\" xml:lang=\"en\"><lower/></scenario>",
+                "t.xml:1: <scenario> has no attribute 'xml:lang'; it takes name");
+}
+
+static void test_unknown_elements(void) {
+  check_invalid(LOWER("<opp kind=\"sine\" args=\"0\"/>\n"),
+                "t.xml:3: unknown element <opp> in <lower>");
+  check_invalid(LOWER("<op kind=\"sine\" args=\"\"><bar/></op>\n"),
+                "t.xml:3: unknown element <bar> in <op>");
+  check_invalid("<scenario name=\"t\">\n<lower/>\n<foo/>\n</scenario>",
+                "t.xml:3: unknown element <foo> in <scenario>");
+  check_invalid("<scenarioo name=\"t\"/>",
+                "t.xml:1: unknown root element <scenarioo>; a scenario file's root is <scenario>");
+  check_invalid_prefix("<s:scenario xmlns:s=\"urn:x\" name=\"t\"><lower/></s:scenario>",
+                       "t.xml:1: ");
+}
+
+static void test_value_indices(void) {
+  check_invalid(LOWER_ARG("<op kind=\"sine\" args=\"1\"/>\n"),
+                "t.xml:4: <op> args=\"1\": value 1 is outside the range [0, 1) of values defined "
+                "before it");
+  check_invalid(LOWER("<op kind=\"sine\" args=\"0\"/>\n"),
+                "t.xml:3: <op> args=\"0\": value 0 is outside the range [0, 0) of values defined "
+                "before it");
+  check_invalid(LOWER_ARG("<op kind=\"sine\" args=\"0\"/>\n<return values=\"0,2\"/>\n"),
+                "t.xml:5: <return> values=\"0,2\": value 2 is outside the range [0, 2) of values "
+                "defined before it");
+  const char *bad[] = {"0,,0", "0,", ",0", "-1",  " 0",
+                       "0 ",   "+0", "a",  "0x1", "99999999999999999999999"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char xml[256], message[256];
+    snprintf(xml, sizeof xml, LOWER_ARG("<pure_callback args=\"%s\"/>\n"), bad[i]);
+    snprintf(message, sizeof message,
+             "t.xml:4: <pure_callback> args=\"%s\" is not a comma-separated list of value "
+             "indices",
+             bad[i]);
+    check_invalid(xml, message);
+  }
+  check_invalid(LOWER_ARG("<return values=\"x\"/>\n"),
+                "t.xml:4: <return> values=\"x\" is not a comma-separated list of value indices");
+}
+
+static void test_shapes(void) {
+  check_invalid(LOWER("<arg dtype=\"f32\" shape=\"2,-3\"/>\n"),
+                "t.xml:3: <arg> shape=\"2,-3\": shape '2,-3' is not a comma-separated list of "
+                "non-negative integers");
+  check_invalid(LOWER("<arg dtype=\"f32\" shape=\"4294967296,4294967296\"/>\n"),
+                "t.xml:3: <arg> shape=\"4294967296,4294967296\": the element count of the shape "
+                "overflows a 64-bit integer");
+  check_invalid(LOWER("<arg dtype=\"f32\" shape=\"1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\"/>\n"),
+                "t.xml:3: <arg> shape=\"1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\": shape "
+                "'1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1' has more than 16 dimensions");
+  check_invalid(LOWER("<pure_callback args=\"\"><result dtype=\"f32\" shape=\"2,\"/>"
+                      "</pure_callback>\n"),
+                "t.xml:3: <result> shape=\"2,\": shape '2,' is not a comma-separated list of "
+                "non-negative integers");
+  lsim_scenario *s = read_text(LOWER("<arg dtype=\"f32\" shape=\"1048576,1048576\"/>\n"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_EQUAL(lsim_aval_size(&s->args[0].aval), INT64_C(1) << 40);
+  lsim_scenario_destroy(s);
+}
+
+static void test_unknown_dtype(void) {
+  check_invalid(LOWER("<arg dtype=\"f128\" shape=\"\"/>\n"),
+                "t.xml:3: <arg> dtype=\"f128\" is not one of: bool, i8, i16, i32, i64, u8, u16, "
+                "u32, u64, f16, bf16, f32, f64");
+  check_invalid(LOWER("<pure_callback args=\"\"><result dtype=\"float32\" shape=\"\"/>"
+                      "</pure_callback>\n"),
+                "t.xml:3: <result> dtype=\"float32\" is not one of: bool, i8, i16, i32, i64, u8, "
+                "u16, u32, u64, f16, bf16, f32, f64");
+}
+
+static void test_numbers_out_of_range(void) {
+  check_invalid("<scenario name=\"t\"><runtime>\n<backend platform=\"cpu\" devices=\"-1\"/>"
+                "</runtime><lower/></scenario>",
+                "t.xml:2: <backend> devices=\"-1\" is not an integer from 0 to 1048576");
+  check_invalid("<scenario name=\"t\"><runtime>\n<backend platform=\"cpu\" devices=\"1048577\"/>"
+                "</runtime><lower/></scenario>",
+                "t.xml:2: <backend> devices=\"1048577\" is not an integer from 0 to 1048576");
+  check_invalid("<scenario name=\"t\"><runtime>\n<backend platform=\"cpu\" devices=\"1.5\"/>"
+                "</runtime><lower/></scenario>",
+                "t.xml:2: <backend> devices=\"1.5\" is not an integer from 0 to 1048576");
+  check_invalid("<scenario name=\"t\"><runtime>\n<backend platform=\"cpu\" priority=\"1e9\"/>"
+                "</runtime><lower/></scenario>",
+                "t.xml:2: <backend> priority=\"1e9\" is not an integer from -1000000 to 1000000");
+  check_invalid(LOWER("<pallas_call args=\"\" kernel=\"k\" grid=\"0\"/>\n"),
+                "t.xml:3: <pallas_call> grid=\"0\" is not an integer from 1 to 2147483647");
+  check_invalid(LOWER("<pallas_call args=\"\" kernel=\"k\" grid=\"99999999999999999999\"/>\n"),
+                "t.xml:3: <pallas_call> grid=\"99999999999999999999\" is not an integer from 1 "
+                "to 2147483647");
+  check_invalid(LOWER("<buffer_callback args=\"\"><alias input=\"x\" output=\"0\"/>"
+                      "</buffer_callback>\n"),
+                "t.xml:3: <alias> input=\"x\" is not an integer from -9223372036854775808 to "
+                "9223372036854775807");
+}
+
+static void test_operands_match_the_op(void) {
+  check_invalid(LOWER_ARG("<op kind=\"add\" args=\"0\"/>\n"),
+                "t.xml:4: <op kind=\"add\"> takes 2 operands, not 1");
+  check_invalid(LOWER_ARG("<op kind=\"sine\" args=\"0,0\"/>\n"),
+                "t.xml:4: <op kind=\"sine\"> takes 1 operand, not 2");
+  check_invalid(
+      LOWER_ARG("<arg dtype=\"i32\" shape=\"4\"/>\n<op kind=\"multiply\" args=\"0,1\"/>\n"),
+      "t.xml:5: <op kind=\"multiply\"> operands have different avals: f32[4] and i32[4]");
+  check_invalid(
+      LOWER_ARG("<platform_dependent args=\"0\">\n<branch platforms=\"cpu\" op=\"sine\"/>\n"
+                "<default op=\"subtract\"/>\n</platform_dependent>\n"),
+      "t.xml:6: <default op=\"subtract\"> takes 2 operands, not 1");
+  check_invalid(LOWER("<platform_dependent args=\"\">\n<branch platforms=\"cpu\" op=\"sine\"/>\n"
+                      "</platform_dependent>\n"),
+                "t.xml:4: <branch op=\"sine\"> takes 1 operand, not 0");
+  lsim_scenario *s = read_text(LOWER_ARG("<platform_dependent args=\"0,0\">"
+                                         "<branch platforms=\"cpu\" op=\"add\"/>"
+                                         "</platform_dependent>\n"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_TRUE(aval_is(&s->eqns[0].results[0], "f32[4]"));
+  lsim_scenario_destroy(s);
+}
+
+static void test_platform_names(void) {
+  check_invalid("<scenario name=\"t\"><runtime>\n<backend platform=\"gpu\"/></runtime><lower/>"
+                "</scenario>",
+                "t.xml:2: <backend> platform=\"gpu\" is an alias, not a platform a backend can "
+                "have");
+  check_invalid("<scenario name=\"t\"><runtime>\n<backend platform=\"c p u\"/></runtime><lower/>"
+                "</scenario>",
+                "t.xml:2: <backend> platform=\"c p u\": platform name 'c p u' has a character "
+                "outside [A-Za-z0-9_.-]");
+  check_invalid("<scenario name=\"t\">\n<runtime jax_platforms=\"cpu,\"/><lower/></scenario>",
+                "t.xml:2: <runtime> jax_platforms=\"cpu,\": platform name is empty");
+  check_invalid("<scenario name=\"t\">\n<lower platforms=\"cuda,,cpu\"/></scenario>",
+                "t.xml:2: <lower> platforms=\"cuda,,cpu\": platform name is empty");
+  check_invalid("<scenario name=\"t\">\n<lower backend=\"\"/></scenario>",
+                "t.xml:2: <lower> backend=\"\": platform name is empty");
+  check_invalid("<scenario name=\"t\">\n<lower backend=\"cpu,cuda\"/></scenario>",
+                "t.xml:2: <lower> backend=\"cpu,cuda\": platform name 'cpu,cuda' has a character "
+                "outside [A-Za-z0-9_.-]");
+  check_invalid("<scenario name=\"t\"><runtime>\n<backend platform=\"cpu,tpu\"/></runtime>"
+                "<lower/></scenario>",
+                "t.xml:2: <backend> platform=\"cpu,tpu\": platform name 'cpu,tpu' has a character "
+                "outside [A-Za-z0-9_.-]");
+  check_invalid("<scenario name=\"t\">\n<lower function=\"\"/></scenario>",
+                "t.xml:2: <lower> function=\"\" must not be empty");
+  check_invalid(LOWER_ARG("<platform_dependent args=\"0\">\n<branch platforms=\"\" op=\"sine\"/>"
+                          "</platform_dependent>\n"),
+                "t.xml:5: <branch> platforms=\"\" must not be empty");
+  check_invalid(LOWER("<primitive name=\"p\" args=\"\">\n<rule platform=\"cpu/x\" target=\"t\"/>"
+                      "</primitive>\n"),
+                "t.xml:4: <rule> platform=\"cpu/x\": platform name 'cpu/x' has a character "
+                "outside [A-Za-z0-9_.-]");
+  check_invalid(LOWER("<primitive name=\"\" args=\"\"/>\n"),
+                "t.xml:3: <primitive> name=\"\" must not be empty");
+  lsim_scenario *s = read_text("<scenario name=\"t\"><runtime jax_platforms=\"\"/><lower "
+                               "platforms=\"gpu\" backend=\"gpu\"/></scenario>");
+  CU_ASSERT_PTR_NOT_NULL(s);
+  lsim_scenario_destroy(s);
+}
+
+static void test_expect(void) {
+  check_invalid("<scenario name=\"t\"><lower/>\n<expect error=\"LSIM_E_NOPE\"/></scenario>",
+                "t.xml:2: <expect> error=\"LSIM_E_NOPE\" is not a lowersim error code (see "
+                "`lowersim errors`)");
+  check_invalid("<scenario name=\"t\"><lower/>\n<expect error=\"LSIM_OK\"/></scenario>",
+                "t.xml:2: <expect> error=\"LSIM_OK\" is not a lowersim error code (see `lowersim "
+                "errors`)");
+  check_invalid("<scenario name=\"t\"><lower/>\n<expect/></scenario>",
+                "t.xml:2: <expect> needs error=\"CODE\" or ok=\"true\"");
+  check_invalid("<scenario name=\"t\"><lower/>\n<expect ok=\"true\" "
+                "error=\"LSIM_E_TOO_MANY_CHANNELS\"/></scenario>",
+                "t.xml:2: <expect> cannot have both error= and ok=\"true\"");
+  check_invalid("<scenario name=\"t\"><lower/>\n<expect ok=\"true\" message=\"m\"/></scenario>",
+                "t.xml:2: <expect> message= goes with error=, not ok=\"true\"");
+  check_invalid("<scenario name=\"t\"><lower/>\n<expect error=\"LSIM_E_TOO_MANY_CHANNELS\">"
+                "<contains>x</contains></expect></scenario>",
+                "t.xml:2: <expect error=\"LSIM_E_TOO_MANY_CHANNELS\"> cannot have <contains> or "
+                "<absent>: they check the module of a successful lowering");
+  lsim_scenario *s = read_text("<scenario name=\"t\"><lower/><expect ok=\"true\">"
+                               "<absent>a</absent><contains></contains><absent>b</absent>"
+                               "</expect></scenario>");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_EQUAL(s->expect.num_contains, 1);
+  CU_ASSERT_STRING_EQUAL(s->expect.contains[0], "");
+  CU_ASSERT_EQUAL_FATAL(s->expect.num_absent, 2);
+  CU_ASSERT_STRING_EQUAL(s->expect.absent[1], "b");
+  lsim_scenario_destroy(s);
+}
+
+/* --- Files --------------------------------------------------------------- */
+
+static void test_empty_input(void) {
+  check_invalid_text("", 0, "t.xml:1: the file is empty; a scenario is a <scenario> element", true);
+  char *path = temp_file("", 0);
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  CU_ASSERT_EQUAL(lsim_scenario_read_file(path, &s, &err), LSIM_E_INVALID_INPUT);
+  char expected[512];
+  snprintf(expected, sizeof expected, "%s:1: the file is empty; a scenario is a <scenario> element",
+           path);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), expected);
+  CU_ASSERT_PTR_NULL(s);
+  lsim_error_clear(&err);
+  remove_temp_file(path);
+}
+
+static void test_unreadable_files(void) {
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  CU_ASSERT_EQUAL(lsim_scenario_read_file(FIXTURE("no-such-file.xml"), &s, &err), LSIM_E_IO);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         FIXTURE("no-such-file.xml") ": No such file or directory");
+  CU_ASSERT_EQUAL(lsim_scenario_read_file(LSIM_TEST_SOURCE_DIR "/testdata", &s, &err), LSIM_E_IO);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         LSIM_TEST_SOURCE_DIR "/testdata: Is a directory");
+  CU_ASSERT_PTR_NULL(s);
+  lsim_error_clear(&err);
+}
+
+static void test_invalid_fixture_names_its_path(void) {
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  CU_ASSERT_EQUAL(lsim_scenario_read_file(FIXTURE("bad-return.xml"), &s, &err),
+                  LSIM_E_INVALID_INPUT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         FIXTURE("bad-return.xml") ":7: <return> values=\"1\": value 1 is outside "
+                                                   "the range [0, 1) of values defined before it");
+  lsim_error_clear(&err);
+}
+
+/* A scenario of `ops` sine ops on value 0, ending with `last` (a line). */
+static char *many_ops(size_t ops, const char *last, size_t *size) {
+  const char *head = "<scenario name=\"big\">\n<lower>\n<arg dtype=\"f32\" shape=\"4\"/>\n";
+  const char *op = "<op kind=\"sine\" args=\"0\"/>\n";
+  const char *tail = "</lower>\n</scenario>\n";
+  size_t n = strlen(head) + ops * strlen(op) + strlen(last) + strlen(tail);
+  char *xml = malloc(n + 1), *p = xml;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(xml);
+  p += sprintf(p, "%s", head);
+  for (size_t i = 0; i < ops; i++)
+    p += sprintf(p, "%s", op);
+  sprintf(p, "%s%s", last, tail);
+  *size = n;
+  return xml;
+}
+
+static void test_ten_megabyte_file_is_refused(void) {
+  size_t size;
+  char *xml = many_ops(10 * 1000 * 1000 / 27 + 1, "", &size);
+  CU_ASSERT_TRUE(size > 10 * 1000 * 1000);
+  check_invalid_text(
+      xml, size, "t.xml:1: the file is larger than 8388608 bytes, the limit for a scenario", true);
+  char *path = temp_file(xml, size);
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  CU_ASSERT_EQUAL(lsim_scenario_read_file(path, &s, &err), LSIM_E_INVALID_INPUT);
+  char expected[512];
+  snprintf(expected, sizeof expected,
+           "%s:1: the file is larger than 8388608 bytes, the limit for a scenario", path);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), expected);
+  lsim_error_clear(&err);
+  remove_temp_file(path);
+  free(xml);
+}
+
+static void test_pipe_over_the_limit_is_refused(void) {
+  FILE *big = popen("head -c 9000000 /dev/zero", "r");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+  char path[32];
+  snprintf(path, sizeof path, "/dev/fd/%d", fileno(big));
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  int rc = lsim_scenario_read_file(path, &s, &err);
+  pclose(big);
+  CU_ASSERT_EQUAL(rc, LSIM_E_INVALID_INPUT);
+  char expected[256];
+  snprintf(expected, sizeof expected,
+           "%s:1: the file is larger than 8388608 bytes, the limit for a scenario", path);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), expected);
+  lsim_error_clear(&err);
+}
+
+/* libxml2 counts lines in 16 bits; the reader's lines stay exact. */
+static void test_lines_past_65535(void) {
+  size_t size;
+  char *xml = many_ops(70000, "<op kind=\"sine\" args=\"0,0\"/>\n", &size);
+  check_invalid_text(xml, size, "t.xml:70004: <op kind=\"sine\"> takes 1 operand, not 2", true);
+  free(xml);
+  xml = many_ops(70000, "<op kind=\"sine\" argz=\"0\"/>\n", &size);
+  check_invalid_text(xml, size, "t.xml:70004: <op> has no attribute 'argz'; it takes kind, args",
+                     true);
+  free(xml);
+  xml = many_ops(70000, "", &size);
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_scenario_read_memory(xml, size, "big.xml", &s, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(s->num_eqns, 70000);
+  CU_ASSERT_EQUAL(s->eqns[69999].line, 70003);
+  lsim_scenario_destroy(s);
+  free(xml);
+}
+
+/* --- libxml2's global state ---------------------------------------------- */
+
+static int marker;
+
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *lsim_test_xml_error;
+#else
+typedef xmlErrorPtr lsim_test_xml_error;
+#endif
+
+static void user_structured(void *data, lsim_test_xml_error e) {
+  (void)data;
+  (void)e;
+}
+
+static void test_restores_libxml_handlers(void) {
+  xmlSetStructuredErrorFunc(&marker, user_structured);
+  check_invalid_prefix("<scenario", "t.xml:1: ");
+  check_invalid(LOWER("<opp/>\n"), "t.xml:3: unknown element <opp> in <lower>");
+  CU_ASSERT_PTR_EQUAL(xmlStructuredErrorContext, &marker);
+  CU_ASSERT_TRUE(xmlStructuredError == user_structured);
+  xmlSetStructuredErrorFunc(NULL, NULL);
+}
+
+/* libxml2 itself never prints: everything goes into the error. */
+static void test_nothing_is_printed(void) {
+  fflush(stderr);
+  int saved = dup(STDERR_FILENO);
+  char *path = temp_file("", 0);
+  int fd = open(path, O_WRONLY);
+  CU_ASSERT_TRUE_FATAL(saved >= 0 && fd >= 0);
+  dup2(fd, STDERR_FILENO);
+  close(fd);
+  check_invalid_prefix(LOWER("<op>\n"), "t.xml:");
+  check_invalid_prefix(LOWER("<op/>\n"), "t.xml:3: ");
+  check_invalid_prefix("<!DOCTYPE x [<!ENTITY a \"b\">]><x/>", "t.xml:1: ");
+  check_invalid_prefix("<x>&bogus;</x>", "t.xml:1: ");
+  check_invalid_prefix("<x>\xc3\x28</x>", "t.xml:1: ");
+  fflush(stderr);
+  dup2(saved, STDERR_FILENO);
+  close(saved);
+  struct stat st;
+  CU_ASSERT_EQUAL(stat(path, &st), 0);
+  CU_ASSERT_EQUAL(st.st_size, 0);
+  remove_temp_file(path);
+}
+
+/* Two threads read side by side: the schema is shared, errors are not. */
+static void *read_repeatedly(void *arg) {
+  intptr_t failures = 0;
+  const char *bad = (const char *)arg;
+  for (int i = 0; i < 40; i++) {
+    lsim_error err = LSIM_ERROR_INIT;
+    lsim_scenario *s = NULL;
+    const char *xml = i % 2 ? bad : LOWER_ARG("<op kind=\"sine\" args=\"0\"/>\n");
+    int rc = lsim_scenario_read_memory(xml, strlen(xml), "t.xml", &s, &err);
+    failures += i % 2 ? rc != LSIM_E_INVALID_INPUT || strncmp(err.message, "t.xml:", 6) != 0
+                      : rc != LSIM_OK || s->num_eqns != 1;
+    lsim_scenario_destroy(s);
+    lsim_error_clear(&err);
+  }
+  return (void *)failures;
+}
+
+static void test_threads(void) {
+  const char *bad[] = {LOWER("<op/>\n"), "<scenario", LOWER_ARG("<op kind=\"add\" args=\"0\"/>\n"),
+                       LOWER("<arg dtype=\"f32\" shape=\"-1\"/>\n")};
+  pthread_t threads[4];
+  for (int i = 0; i < 4; i++)
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&threads[i], NULL, read_repeatedly, (void *)bad[i]), 0);
+  for (int i = 0; i < 4; i++) {
+    void *failures;
+    pthread_join(threads[i], &failures);
+    CU_ASSERT_PTR_NULL(failures);
+  }
+}
+
+/* --- The schema and the names -------------------------------------------- */
+
+static void test_embedded_schema_is_the_shipped_one(void) {
+  size_t size;
+  const char *text = lsim_scenario_schema(&size);
+  CU_ASSERT_EQUAL(strlen(text), size);
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "<grammar"));
+  FILE *f = fopen(LSIM_TEST_SOURCE_DIR "/testdata/schema/scenario.rng", "rb");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  char *shipped = malloc(size + 2);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(shipped);
+  size_t got = fread(shipped, 1, size + 1, f);
+  fclose(f);
+  CU_ASSERT_EQUAL(got, size);
+  CU_ASSERT_EQUAL(memcmp(shipped, text, size), 0);
+  free(shipped);
+}
+
+static void test_names(void) {
+  for (int k = LSIM_EQN_OP; k <= LSIM_EQN_PALLAS_CALL; k++) {
+    lsim_scenario_eqn_kind back;
+    CU_ASSERT_TRUE(lsim_scenario_eqn_kind_from_name(lsim_scenario_eqn_kind_name(k), &back));
+    CU_ASSERT_EQUAL(back, k);
+  }
+  lsim_backend_access access;
+  CU_ASSERT_TRUE(lsim_backend_access_from_name("required", &access));
+  CU_ASSERT_EQUAL(access, LSIM_BACKEND_ACCESS_REQUIRED);
+  CU_ASSERT_STRING_EQUAL(lsim_backend_access_name(LSIM_BACKEND_ACCESS_OPTIONAL), "optional");
+  lsim_compiler_params params;
+  CU_ASSERT_TRUE(lsim_compiler_params_from_name("triton", &params));
+  CU_ASSERT_EQUAL(params, LSIM_COMPILER_PARAMS_TRITON);
+  CU_ASSERT_FALSE(lsim_compiler_params_from_name("tpu", &params));
+  CU_ASSERT_PTR_NULL(lsim_compiler_params_name((lsim_compiler_params)-1));
+  CU_ASSERT_PTR_NULL(lsim_scenario_eqn_kind_name((lsim_scenario_eqn_kind)8));
+}
+
+static void test_null_arguments(void) {
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s;
+  CU_ASSERT_EQUAL(lsim_scenario_read_file(NULL, &s, &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsim_scenario_read_file("x", NULL, &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsim_scenario_read_memory(NULL, 3, "x", &s, &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsim_scenario_read_memory(NULL, 0, NULL, &s, &err), LSIM_E_INVALID_INPUT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "<memory>:1: the file is empty; a scenario is a <scenario> element");
+  lsim_scenario_destroy(NULL);
+  lsim_error_clear(&err);
+}
+
+static CU_TestInfo tests[] = {
+    {"reads every element and attribute", test_reads_every_element_and_attribute},
+    {"defaults", test_defaults},
+    {"element defaults", test_element_defaults},
+    {"values are numbered in order", test_values_are_numbered_in_order},
+    {"empty lists", test_empty_lists},
+    {"round trip: every element", test_round_trip_full},
+    {"round trip: minimal", test_round_trip_minimal},
+    {"round trip: awkward text", test_round_trip_awkward_text},
+    {"write rejects what XML cannot carry", test_write_rejects_what_xml_cannot_carry},
+    {"write reports I/O errors", test_write_reports_io_errors},
+    {"malformed XML", test_malformed_xml},
+    {"deep nesting is refused", test_deep_nesting_is_refused},
+    {"DOCTYPE is refused", test_doctype_is_refused},
+    {"schema violations", test_schema_violations},
+    {"unknown elements", test_unknown_elements},
+    {"value indices", test_value_indices},
+    {"shapes", test_shapes},
+    {"unknown dtype", test_unknown_dtype},
+    {"numbers out of range", test_numbers_out_of_range},
+    {"operands match the op", test_operands_match_the_op},
+    {"platform names", test_platform_names},
+    {"expect", test_expect},
+    {"empty input", test_empty_input},
+    {"unreadable files", test_unreadable_files},
+    {"invalid fixture names its path", test_invalid_fixture_names_its_path},
+    {"10 MB file is refused", test_ten_megabyte_file_is_refused},
+    {"pipe over the limit is refused", test_pipe_over_the_limit_is_refused},
+    {"lines past 65535", test_lines_past_65535},
+    {"restores libxml2 handlers", test_restores_libxml_handlers},
+    {"nothing is printed", test_nothing_is_printed},
+    {"threads", test_threads},
+    {"embedded schema is the shipped one", test_embedded_schema_is_the_shipped_one},
+    {"names", test_names},
+    {"NULL arguments", test_null_arguments},
+    CU_TEST_INFO_NULL,
+};
 
 CU_SuiteInfo scenario_suite[] = {{"scenario", NULL, NULL, NULL, NULL, tests}, CU_SUITE_INFO_NULL};

@@ -153,6 +153,7 @@ typedef struct lsim_scenario_expect {
   size_t num_contains;
   char **absent;
   size_t num_absent;
+  int line;
 } lsim_scenario_expect;
 
 typedef struct lsim_scenario {
@@ -174,10 +175,17 @@ typedef struct lsim_scenario {
   bool has_return;
   size_t *returns;       /* <return values="..."> */
   size_t num_returns;
+  int return_line;
 
   bool execute;          /* <execute/> */
   lsim_scenario_expect expect;
 } lsim_scenario;
+
+/* What the reader accepts; beyond these a scenario is invalid input. */
+#define LSIM_SCENARIO_MAX_BYTES (8 * 1024 * 1024) /* file size */
+#define LSIM_SCENARIO_MAX_DEVICES (1 << 20)       /* <backend devices> */
+#define LSIM_SCENARIO_MAX_PRIORITY 1000000        /* |<backend priority>| */
+#define LSIM_SCENARIO_MAX_GRID INT32_MAX          /* <pallas_call grid> */
 
 /* JAX-facing names of an op kind: the scenario spelling ("sine") and the
  * stablehlo op ("stablehlo.sine"); its arity (1 or 2). */
@@ -185,6 +193,22 @@ const char *lsim_op_kind_name(lsim_op_kind op);
 const char *lsim_op_kind_stablehlo(lsim_op_kind op);
 int lsim_op_kind_arity(lsim_op_kind op);
 bool lsim_op_kind_from_name(const char *name, lsim_op_kind *out);
+
+/* The scenario spelling of the closed vocabularies: the element of an
+ * equation kind ("buffer_callback"), backend_access ("optional") and
+ * compiler_params ("mosaic_gpu").  Names are static; NULL / false when
+ * invalid or unknown. */
+const char *lsim_scenario_eqn_kind_name(lsim_scenario_eqn_kind kind);
+bool lsim_scenario_eqn_kind_from_name(const char *name, lsim_scenario_eqn_kind *out);
+const char *lsim_backend_access_name(lsim_backend_access access);
+bool lsim_backend_access_from_name(const char *name, lsim_backend_access *out);
+const char *lsim_compiler_params_name(lsim_compiler_params params);
+bool lsim_compiler_params_from_name(const char *name, lsim_compiler_params *out);
+
+/* The RelaxNG schema scenario files are validated with (the text of
+ * testdata/schema/scenario.rng, compiled in); static, NUL-terminated.
+ * `*size` (optional) receives its length. */
+const char *lsim_scenario_schema(size_t *size);
 
 /* Reads and validates a scenario file: well-formed XML, valid against the
  * RelaxNG schema, then meaningful (value indices in range, binary-op shapes
@@ -197,13 +221,17 @@ int lsim_scenario_read_file(const char *path, lsim_scenario **out, lsim_error *e
 int lsim_scenario_read_memory(const char *data, size_t size, const char *name,
                               lsim_scenario **out, lsim_error *err);
 
-/* Writes `s` as scenario XML that reads back to an equal scenario. */
+/* Writes `s` as scenario XML that reads back to an equal scenario, every
+ * attribute explicit.  Fails with LSIM_E_INVALID_ARGUMENT when `s` holds
+ * something XML cannot carry (an invalid enum, a NULL name, text that is not
+ * UTF-8 or has control characters), LSIM_E_IO when `out` fails. */
 int lsim_scenario_write(const lsim_scenario *s, FILE *out, lsim_error *err);
 
 /* The scenario's values: args first, then every result of every equation.
  * `*aval` receives value `index`'s aval; false when out of range. */
 bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *aval);
 
+/* Frees `s` and everything it holds; NULL is accepted. */
 void lsim_scenario_destroy(lsim_scenario *s);
 
 #ifdef __cplusplus

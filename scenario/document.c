@@ -1,0 +1,265 @@
+/* scenario/document.c: from bytes to a libxml2 document that is well-formed
+ * and valid against the scenario schema.
+ *
+ * Scenario files come from anywhere (conformance suites, the fuzzer), so the
+ * parser loads nothing from the network and refuses any DOCTYPE: without a
+ * DTD there are no entity declarations, hence no external entities and no
+ * entity-expansion bombs.  libxml2 reports problems through global handlers
+ * that print to stderr by default; here they are captured for the duration
+ * of one call (libxml2 keeps them per thread) and turned into one
+ * `PATH:LINE: message` error. */
+#include "scenario/internal.h"
+#include "support/raise.h"
+
+#include <libxml/SAX2.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int lsim_input_failv(lsim_error *err, const char *path, long line, const char *fmt, va_list ap) {
+  lsim_strbuf text = LSIM_STRBUF_INIT;
+  lsim_strbuf_printf(&text, "%s:%ld: ", path, line > 0 ? line : 1);
+  lsim_strbuf_vprintf(&text, fmt, ap);
+  if (lsim_strbuf_failed(&text)) {
+    lsim_strbuf_free(&text);
+    return lsim_fail_oom(err);
+  }
+  lsim_fail(err, LSIM_E_INVALID_INPUT, "%s", lsim_strbuf_cstr(&text));
+  lsim_strbuf_free(&text);
+  return LSIM_E_INVALID_INPUT;
+}
+
+int lsim_input_fail(lsim_error *err, const char *path, long line, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = lsim_input_failv(err, path, line, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+/* --- Files --------------------------------------------------------------- */
+
+static int io_fail(lsim_error *err, const char *path, int errnum) {
+  return lsim_fail(err, LSIM_E_IO, "%s: %s", path, strerror(errnum));
+}
+
+static int too_large(lsim_error *err, const char *path) {
+  return lsim_input_fail(err, path, 1, "the file is larger than %d bytes, the limit for a scenario",
+                         LSIM_SCENARIO_MAX_BYTES);
+}
+
+/* Reads all of `f` (pipes included), up to one byte past the limit. */
+static int read_all(FILE *f, const char *path, char **data, size_t *size, lsim_error *err) {
+  const size_t limit = (size_t)LSIM_SCENARIO_MAX_BYTES + 1;
+  size_t cap = 64 * 1024, len = 0;
+  char *buf = malloc(cap);
+  if (!buf)
+    return lsim_fail_oom(err);
+  for (;;) {
+    size_t want = cap - len, got = fread(buf + len, 1, want, f);
+    len += got;
+    if (got < want)
+      break;
+    if (cap == limit) {
+      free(buf);
+      return too_large(err, path);
+    }
+    cap = cap * 2 < limit ? cap * 2 : limit;
+    char *bigger = realloc(buf, cap);
+    if (!bigger) {
+      free(buf);
+      return lsim_fail_oom(err);
+    }
+    buf = bigger;
+  }
+  if (ferror(f)) {
+    int errnum = errno;
+    free(buf);
+    return io_fail(err, path, errnum);
+  }
+  *data = buf;
+  *size = len;
+  return LSIM_OK;
+}
+
+int lsim_scenario_load_file(const char *path, char **data, size_t *size, lsim_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return io_fail(err, path, errno);
+  struct stat st;
+  int rc;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > LSIM_SCENARIO_MAX_BYTES)
+    rc = too_large(err, path);
+  else
+    rc = read_all(f, path, data, size, err);
+  fclose(f);
+  return rc;
+}
+
+/* --- Capturing libxml2's complaints -------------------------------------- */
+
+/* The complaint to report: the first error, unless a later one names the
+ * element it is about (RelaxNG sometimes leads with a context-free one). */
+typedef struct diag {
+  bool set;
+  long line;
+  const xmlNode *node;
+  lsim_strbuf text;
+} diag;
+
+static void diag_set(diag *d, long line, const xmlNode *node, const char *text) {
+  lsim_strbuf_reset(&d->text);
+  lsim_strbuf_puts(&d->text, text ? text : "unknown XML error");
+  while (d->text.len && strchr(" \t\r\n", d->text.data[d->text.len - 1]))
+    d->text.data[--d->text.len] = '\0';
+  d->set = true;
+  d->line = line;
+  d->node = node;
+}
+
+static void diag_capture(void *data, lsim_xml_error_ptr e) {
+  diag *d = data;
+  if (!e || e->level < XML_ERR_ERROR)
+    return; /* warnings */
+  const xmlNode *node = e->node;
+  if (node && node->type != XML_ELEMENT_NODE)
+    node = NULL;
+  if (d->set && (d->node || !node))
+    return;
+  diag_set(d, node ? lsim_xml_line(node) : e->line, node, e->message);
+}
+
+static void ignore_generic(void *ctx, const char *msg, ...) {
+  (void)ctx;
+  (void)msg;
+}
+
+void lsim_xml_capture_begin(lsim_xml_handlers *saved, xmlStructuredErrorFunc capture, void *data) {
+  saved->structured = xmlStructuredError;
+  saved->structured_ctx = xmlStructuredErrorContext;
+  saved->generic = xmlGenericError;
+  saved->generic_ctx = xmlGenericErrorContext;
+  xmlSetStructuredErrorFunc(data, capture);
+  xmlSetGenericErrorFunc(data, ignore_generic);
+}
+
+void lsim_xml_capture_end(const lsim_xml_handlers *saved) {
+  xmlSetStructuredErrorFunc(saved->structured_ctx, saved->structured);
+  xmlSetGenericErrorFunc(saved->generic_ctx, saved->generic);
+}
+
+/* --- Parsing ------------------------------------------------------------- */
+
+long lsim_xml_line(const xmlNode *node) {
+  intptr_t line = (intptr_t)node->_private;
+  return line > 0 ? (long)line : xmlGetLineNo(node);
+}
+
+/* SAX: a DOCTYPE stops the parse before its internal subset is read. */
+static void reject_doctype(void *ctx, const xmlChar *name, const xmlChar *external_id,
+                           const xmlChar *system_id) {
+  (void)name;
+  (void)external_id;
+  (void)system_id;
+  xmlParserCtxtPtr ctxt = ctx;
+  diag_set(ctxt->_private, ctxt->input ? ctxt->input->line : 0, NULL,
+           "a DOCTYPE is not allowed in a scenario file (no DTD, no entities)");
+  xmlStopParser(ctxt);
+}
+
+/* SAX: builds the element as usual and remembers its exact line, which
+ * libxml2 stores in 16 bits. */
+static void start_element(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+                          const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+                          int nb_attributes, int nb_defaulted, const xmlChar **attributes) {
+  xmlParserCtxtPtr ctxt = ctx;
+  xmlNodePtr parent = ctxt->node;
+  xmlSAX2StartElementNs(ctx, localname, prefix, uri, nb_namespaces, namespaces, nb_attributes,
+                        nb_defaulted, attributes);
+  if (ctxt->node && ctxt->node != parent && ctxt->input)
+    ctxt->node->_private = (void *)(intptr_t)ctxt->input->line;
+}
+
+static int parse_fail(const char *path, const diag *d, lsim_error *err) {
+  if (!d->set)
+    return lsim_input_fail(err, path, 1, "the document could not be parsed (out of memory?)");
+  if (lsim_strbuf_failed(&d->text))
+    return lsim_fail_oom(err);
+  return lsim_input_fail(err, path, d->line, "%s", lsim_strbuf_cstr(&d->text));
+}
+
+static int parse(const char *path, const char *data, size_t size, diag *d, xmlDocPtr *out,
+                 lsim_error *err) {
+  xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(data, (int)size);
+  if (!ctxt)
+    return lsim_fail_oom(err);
+  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA);
+  ctxt->_private = d;
+  ctxt->sax->internalSubset = reject_doctype;
+  ctxt->sax->startElementNs = start_element;
+  xmlParseDocument(ctxt);
+  xmlDocPtr doc = ctxt->myDoc;
+  bool ok = ctxt->wellFormed && !d->set && doc && xmlDocGetRootElement(doc);
+  ctxt->myDoc = NULL;
+  xmlFreeParserCtxt(ctxt);
+  if (!ok) {
+    xmlFreeDoc(doc);
+    return parse_fail(path, d, err);
+  }
+  *out = doc;
+  return LSIM_OK;
+}
+
+static int validate(const char *path, xmlDocPtr doc, xmlRelaxNGPtr schema, diag *d,
+                    lsim_error *err) {
+  xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
+  if (!vc)
+    return lsim_fail_oom(err);
+  xmlRelaxNGSetValidStructuredErrors(vc, diag_capture, d);
+  int verdict = xmlRelaxNGValidateDoc(vc, doc);
+  xmlRelaxNGFreeValidCtxt(vc);
+  if (verdict == 0)
+    return LSIM_OK;
+  if (!d->set)
+    return lsim_input_fail(err, path, 1, "the document could not be validated (out of memory?)");
+  lsim_strbuf text = LSIM_STRBUF_INIT;
+  lsim_schema_explain(d->node, lsim_strbuf_cstr(&d->text), &text);
+  int rc = lsim_strbuf_failed(&text) || lsim_strbuf_failed(&d->text)
+               ? lsim_fail_oom(err)
+               : lsim_input_fail(err, path, d->line, "%s", lsim_strbuf_cstr(&text));
+  lsim_strbuf_free(&text);
+  return rc;
+}
+
+int lsim_scenario_parse(const char *path, const char *data, size_t size, xmlDocPtr *out,
+                        lsim_error *err) {
+  if (size == 0)
+    return lsim_input_fail(err, path, 1, "the file is empty; a scenario is a <scenario> element");
+  if (size > (size_t)LSIM_SCENARIO_MAX_BYTES)
+    return too_large(err, path);
+  xmlRelaxNGPtr schema;
+  int rc = lsim_schema_get(&schema, err);
+  if (rc)
+    return rc;
+  diag d = {false, 0, NULL, LSIM_STRBUF_INIT};
+  lsim_xml_handlers saved;
+  lsim_xml_capture_begin(&saved, diag_capture, &d);
+  xmlDocPtr doc = NULL;
+  rc = parse(path, data, size, &d, &doc, err);
+  if (!rc)
+    rc = validate(path, doc, schema, &d, err);
+  lsim_xml_capture_end(&saved);
+  lsim_strbuf_free(&d.text);
+  if (rc) {
+    xmlFreeDoc(doc);
+    return rc;
+  }
+  *out = doc;
+  return LSIM_OK;
+}

@@ -1,0 +1,74 @@
+/* scenario/model.c: the scenario's values, and freeing a scenario. */
+#include "lowersim/scenario.h"
+
+#include <stdlib.h>
+
+bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *aval) {
+  if (!s)
+    return false;
+  if (index < s->num_args) {
+    if (aval)
+      *aval = s->args[index].aval;
+    return true;
+  }
+  index -= s->num_args;
+  for (size_t i = 0; i < s->num_eqns; i++) {
+    const lsim_scenario_eqn *e = &s->eqns[i];
+    if (index < e->num_results) {
+      if (aval)
+        *aval = e->results[index];
+      return true;
+    }
+    index -= e->num_results;
+  }
+  return false;
+}
+
+static void free_strings(char **strings, size_t n) {
+  for (size_t i = 0; strings && i < n; i++)
+    free(strings[i]);
+  free(strings);
+}
+
+static void free_eqn(lsim_scenario_eqn *e) {
+  free(e->args);
+  free(e->results);
+  free(e->name);
+  for (size_t i = 0; e->rules && i < e->num_rules; i++) {
+    free(e->rules[i].platform);
+    free(e->rules[i].target);
+  }
+  free(e->rules);
+  for (size_t i = 0; e->branches && i < e->num_branches; i++)
+    free(e->branches[i].platforms);
+  free(e->branches);
+  free(e->aliases);
+  free(e->kernel);
+}
+
+void lsim_scenario_destroy(lsim_scenario *s) {
+  if (!s)
+    return;
+  free(s->path);
+  free(s->name);
+  free(s->description);
+  free(s->runtime.jax_platforms);
+  for (size_t i = 0; s->runtime.backends && i < s->runtime.num_backends; i++) {
+    free(s->runtime.backends[i].platform);
+    free(s->runtime.backends[i].error);
+  }
+  free(s->runtime.backends);
+  free(s->function);
+  free(s->platforms);
+  free(s->backend);
+  free(s->args);
+  for (size_t i = 0; s->eqns && i < s->num_eqns; i++)
+    free_eqn(&s->eqns[i]);
+  free(s->eqns);
+  free(s->returns);
+  free(s->expect.error);
+  free(s->expect.message);
+  free_strings(s->expect.contains, s->expect.num_contains);
+  free_strings(s->expect.absent, s->expect.num_absent);
+  free(s);
+}

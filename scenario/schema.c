@@ -1,0 +1,332 @@
+/* scenario/schema.c: the scenario schema, compiled in (see embed_text.cmake),
+ * compiled once per process, and read back to explain RelaxNG errors.
+ *
+ * libxml2's RelaxNG messages say that something failed ("Element op failed
+ * to validate attributes") but not what; the explanation walks the schema's
+ * own grammar to say which attribute or child is unknown, missing or has a
+ * value outside its choices, so no rule is written twice. */
+#include "scenario/internal.h"
+#include "support/raise.h"
+
+#include <libxml/parser.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The one piece of process state: the grammar document (for explanations)
+ * and the schema compiled from it.  Both are read-only once set. */
+static struct {
+  pthread_mutex_t lock;
+  xmlDocPtr grammar;
+  xmlRelaxNGPtr schema;
+} cache = {PTHREAD_MUTEX_INITIALIZER, NULL, NULL};
+
+const char *lsim_scenario_schema(size_t *size) {
+  if (size)
+    *size = lsim_scenario_schema_rng_size;
+  return (const char *)lsim_scenario_schema_rng;
+}
+
+static void ignore_structured(void *data, lsim_xml_error_ptr e) {
+  (void)data;
+  (void)e;
+}
+
+/* Compiles the embedded grammar; libxml2 says nothing (the grammar is tested,
+ * so the only realistic failure is memory). */
+static bool compile_schema(void) {
+  lsim_xml_handlers saved;
+  lsim_xml_capture_begin(&saved, ignore_structured, NULL);
+  xmlDocPtr grammar = xmlReadMemory((const char *)lsim_scenario_schema_rng,
+                                    (int)lsim_scenario_schema_rng_size, "scenario.rng", NULL,
+                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  xmlRelaxNGParserCtxtPtr pc = grammar ? xmlRelaxNGNewDocParserCtxt(grammar) : NULL;
+  xmlRelaxNGPtr schema = NULL;
+  if (pc) {
+    xmlRelaxNGSetParserStructuredErrors(pc, ignore_structured, NULL);
+    schema = xmlRelaxNGParse(pc);
+    xmlRelaxNGFreeParserCtxt(pc);
+  }
+  lsim_xml_capture_end(&saved);
+  if (!schema) {
+    xmlFreeDoc(grammar);
+    return false;
+  }
+  cache.grammar = grammar;
+  cache.schema = schema;
+  return true;
+}
+
+int lsim_schema_get(xmlRelaxNGPtr *out, lsim_error *err) {
+  pthread_mutex_lock(&cache.lock);
+  if (!cache.schema) {
+    xmlInitParser();
+    compile_schema();
+  }
+  *out = cache.schema;
+  pthread_mutex_unlock(&cache.lock);
+  if (!*out)
+    return lsim_fail(err, LSIM_E_NO_MEMORY,
+                     "the built-in scenario schema could not be compiled (out of memory?)");
+  return LSIM_OK;
+}
+
+/* --- Reading the grammar ------------------------------------------------- */
+
+static bool is_rng(const xmlNode *n, const char *pattern) {
+  return n->type == XML_ELEMENT_NODE && xmlStrEqual(n->name, BAD_CAST pattern);
+}
+
+/* The name="..." of a grammar node (borrowed from the grammar), or NULL. */
+static const char *rng_name(const xmlNode *n) {
+  xmlAttr *a = xmlHasNsProp(n, BAD_CAST "name", NULL);
+  return a && a->children && a->children->type == XML_TEXT_NODE ? (const char *)a->children->content
+                                                                : NULL;
+}
+
+static const xmlNode *find_define(const char *name) {
+  const xmlNode *root = xmlDocGetRootElement(cache.grammar);
+  for (const xmlNode *n = root ? root->children : NULL; n; n = n->next) {
+    const char *define = is_rng(n, "define") ? rng_name(n) : NULL;
+    if (define && name && strcmp(define, name) == 0)
+      return n;
+  }
+  return NULL;
+}
+
+/* The attributes (or child elements) an <element> pattern allows, each with
+ * whether it is required.  The scenario grammar has at most a dozen. */
+#define MAX_ITEMS 32
+typedef struct rng_items {
+  const xmlNode *node[MAX_ITEMS];
+  bool required[MAX_ITEMS];
+  size_t n;
+} rng_items;
+
+/* Collects the `wanted` patterns ("attribute" or "element") under `pattern`,
+ * following refs, without entering nested elements. */
+static void collect(const xmlNode *pattern, const char *wanted, bool required, int depth,
+                    rng_items *out) {
+  if (depth > 16)
+    return;
+  for (const xmlNode *n = pattern->children; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    if (is_rng(n, wanted)) {
+      if (out->n < MAX_ITEMS) {
+        out->node[out->n] = n;
+        out->required[out->n++] = required;
+      }
+    } else if (is_rng(n, "optional") || is_rng(n, "zeroOrMore") || is_rng(n, "choice")) {
+      collect(n, wanted, false, depth + 1, out);
+    } else if (is_rng(n, "oneOrMore") || is_rng(n, "group") || is_rng(n, "interleave")) {
+      collect(n, wanted, required, depth + 1, out);
+    } else if (is_rng(n, "ref")) {
+      const xmlNode *define = find_define(rng_name(n));
+      if (define)
+        collect(define, wanted, required, depth + 1, out);
+    }
+  }
+}
+
+/* The text of a grammar node with one text child (borrowed), or "". */
+static const char *rng_text(const xmlNode *n) {
+  return n->children && n->children->type == XML_TEXT_NODE ? (const char *)n->children->content
+                                                           : "";
+}
+
+/* The <value> choices of an attribute pattern (none: it takes free text). */
+typedef struct rng_values {
+  const char *value[MAX_ITEMS];
+  size_t n;
+} rng_values;
+
+static void collect_values(const xmlNode *pattern, int depth, rng_values *out) {
+  for (const xmlNode *n = pattern->children; n && depth <= 16; n = n->next) {
+    if (is_rng(n, "value") && out->n < MAX_ITEMS) {
+      out->value[out->n++] = rng_text(n);
+    } else if (is_rng(n, "choice")) {
+      collect_values(n, depth + 1, out);
+    } else if (is_rng(n, "ref")) {
+      const xmlNode *define = find_define(rng_name(n));
+      if (define)
+        collect_values(define, depth + 1, out);
+    }
+  }
+}
+
+static bool is_one_of(const rng_values *values, const char *value) {
+  for (size_t i = 0; i < values->n; i++)
+    if (strcmp(values->value[i], value) == 0)
+      return true;
+  return false;
+}
+
+static bool named(const xmlNode *n, const char *name) {
+  const char *own = rng_name(n);
+  return own && name && strcmp(own, name) == 0;
+}
+
+static const xmlNode *enclosing_element(const xmlNode *n) {
+  for (n = n->parent; n && n->type == XML_ELEMENT_NODE; n = n->parent)
+    if (is_rng(n, "element"))
+      return n;
+  return NULL;
+}
+
+/* Depth-first search for the <element name=...> pattern of `node`.  A name
+ * with several patterns (<default> of primitive and of platform_dependent) is
+ * told apart by the element the pattern sits in. */
+static void find_element_pattern(const xmlNode *from, const xmlNode *node, const xmlNode **best) {
+  for (const xmlNode *n = from->children; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    if (is_rng(n, "element") && named(n, (const char *)node->name)) {
+      const xmlNode *outer = enclosing_element(n);
+      bool parent_matches = outer && node->parent && node->parent->type == XML_ELEMENT_NODE &&
+                            named(outer, (const char *)node->parent->name);
+      if (!*best || parent_matches)
+        *best = n;
+    }
+    find_element_pattern(n, node, best);
+  }
+}
+
+/* --- Explanations -------------------------------------------------------- */
+
+static const xmlNode *item_named(const rng_items *items, const char *name) {
+  for (size_t i = 0; i < items->n; i++)
+    if (named(items->node[i], name))
+      return items->node[i];
+  return NULL;
+}
+
+static void list_names(const rng_items *items, lsim_strbuf *out) {
+  for (size_t i = 0; i < items->n; i++)
+    lsim_strbuf_printf(out, "%s%s", i ? ", " : "", rng_name(items->node[i]));
+}
+
+static bool explain_unknown_attribute(const xmlNode *node, const rng_items *attrs,
+                                      lsim_strbuf *out) {
+  for (const xmlAttr *a = node->properties; a; a = a->next) {
+    if (!a->ns && item_named(attrs, (const char *)a->name))
+      continue;
+    lsim_strbuf_printf(out, "<%s> has no attribute '%s%s%s'; ", node->name,
+                       a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "",
+                       a->ns && a->ns->prefix ? ":" : "", a->name);
+    if (attrs->n) {
+      lsim_strbuf_puts(out, "it takes ");
+      list_names(attrs, out);
+    } else {
+      lsim_strbuf_puts(out, "it takes none");
+    }
+    return true;
+  }
+  return false;
+}
+
+static bool explain_missing_attribute(const xmlNode *node, const rng_items *attrs,
+                                      lsim_strbuf *out) {
+  for (size_t i = 0; i < attrs->n; i++) {
+    const char *name = rng_name(attrs->node[i]);
+    if (attrs->required[i] && !xmlHasNsProp(node, BAD_CAST name, NULL)) {
+      lsim_strbuf_printf(out, "<%s> needs the attribute '%s'", node->name, name);
+      return true;
+    }
+  }
+  return false;
+}
+
+static bool explain_attribute_value(const xmlNode *node, const rng_items *attrs, lsim_strbuf *out) {
+  for (size_t i = 0; i < attrs->n; i++) {
+    const char *name = rng_name(attrs->node[i]);
+    xmlAttr *a = xmlHasNsProp(node, BAD_CAST name, NULL);
+    rng_values values = {0};
+    collect_values(attrs->node[i], 0, &values);
+    xmlChar *value = a && values.n ? xmlNodeGetContent((xmlNode *)a) : NULL;
+    bool wrong = value && !is_one_of(&values, (const char *)value);
+    if (wrong) {
+      lsim_strbuf_printf(out, "<%s> %s=\"%s\" is not one of: ", node->name, name, value);
+      lsim_join(out, values.value, values.n, ", ");
+    }
+    xmlFree(value);
+    if (wrong)
+      return true;
+  }
+  return false;
+}
+
+static bool has_child(const xmlNode *node, const char *name) {
+  for (const xmlNode *c = node->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE && xmlStrEqual(c->name, BAD_CAST name))
+      return true;
+  return false;
+}
+
+static bool explain_missing_child(const xmlNode *node, const xmlNode *pattern, lsim_strbuf *out) {
+  rng_items children = {0};
+  collect(pattern, "element", true, 0, &children);
+  for (size_t i = 0; i < children.n; i++) {
+    const char *name = rng_name(children.node[i]);
+    if (children.required[i] && name && !has_child(node, name)) {
+      lsim_strbuf_printf(out, "<%s> needs a <%s> element", node->name, name);
+      return true;
+    }
+  }
+  return false;
+}
+
+/* A known element in the wrong place: say where it is. */
+static void explain_misplaced(const xmlNode *node, lsim_strbuf *out) {
+  const xmlNode *before = node->prev;
+  while (before && before->type != XML_ELEMENT_NODE)
+    before = before->prev;
+  lsim_strbuf_printf(out, "<%s> is not allowed here, in <%s> ", node->name,
+                     node->parent ? (const char *)node->parent->name : "");
+  if (before)
+    lsim_strbuf_printf(out, "after <%s>", before->name);
+  else
+    lsim_strbuf_puts(out, "as the first element");
+}
+
+static void explain_unknown_element(const xmlNode *node, lsim_strbuf *out) {
+  const xmlNode *parent = node->parent;
+  if (parent && parent->type == XML_ELEMENT_NODE)
+    lsim_strbuf_printf(out, "unknown element <%s> in <%s>", node->name, parent->name);
+  else
+    lsim_strbuf_printf(out, "unknown root element <%s>; a scenario file's root is <scenario>",
+                       node->name);
+}
+
+void lsim_schema_explain(const xmlNode *node, const char *message, lsim_strbuf *out) {
+  const xmlNode *root = cache.grammar ? xmlDocGetRootElement(cache.grammar) : NULL;
+  if (!root || !node || node->type != XML_ELEMENT_NODE) {
+    lsim_strbuf_puts(out, message);
+    return;
+  }
+  const xmlNode *pattern = NULL;
+  find_element_pattern(root, node, &pattern);
+  if (!pattern) {
+    explain_unknown_element(node, out);
+    return;
+  }
+  rng_items attrs = {0};
+  collect(pattern, "attribute", true, 0, &attrs);
+  bool explained = true;
+  if (strncmp(message, "Did not expect element", 22) == 0 && node->parent &&
+      node->parent->type == XML_ELEMENT_NODE)
+    explain_misplaced(node, out);
+  else if (strncmp(message, "Did not expect text", 19) == 0)
+    lsim_strbuf_printf(out, "<%s> cannot contain text", node->name);
+  else if (strstr(message, "attribute"))
+    explained = explain_unknown_attribute(node, &attrs, out) ||
+                explain_missing_attribute(node, &attrs, out) ||
+                explain_attribute_value(node, &attrs, out);
+  else if (strncmp(message, "Expecting an element", 20) == 0)
+    explained = explain_missing_child(node, pattern, out);
+  else
+    explained = false;
+  if (!explained)
+    lsim_strbuf_puts(out, message);
+}
