@@ -63,8 +63,10 @@ static bool branch_has(const lsim_platform_branch *b, const char *platform) {
 }
 
 /* lax.platform_dependent refuses a `gpu` key while tracing. */
-static int platform_dependent_check(const void *params, void *data, lsim_error *err) {
-  (void)data;
+static int platform_dependent_check(const lsim_aval *avals_in, size_t num_in,
+                                    const lsim_aval *avals_out, size_t num_out,
+                                    const void *params, void *data, lsim_error *err) {
+  (void)avals_in, (void)num_in, (void)avals_out, (void)num_out, (void)data;
   const lsim_platform_dependent_params *p = params;
   for (size_t b = 0; b < p->num_branches; b++)
     if (branch_has(&p->branches[b], "gpu"))

@@ -80,6 +80,8 @@ int lsim_emit_zeros(lsim_lowering_rule_context *ctx, const lsim_aval *aval, Mlir
   MlirType type = lsim_module_context_aval_to_ir_type(ctx->module_context, aval);
   if (mlirTypeIsNull(type))
     return lsim_fail_oom(err);
+  if (lsim_aval_size(aval) == 0) /* np.zeros of an empty shape: dense<> */
+    return emit_constant(ctx, mlirDenseElementsAttrGet(type, 0, NULL), out, err);
   MlirType elt = mlirShapedTypeGetElementType(type);
   MlirAttribute zero = mlirTypeIsAFloat(elt) ? mlirFloatAttrDoubleGet(mlir_of(ctx), elt, 0.0)
                                              : mlirIntegerAttrGet(elt, 0);

@@ -511,14 +511,26 @@ static int lower_program(lsim_lowerer *l, lowering_state *st, const lsim_backend
   return rc;
 }
 
-static int trace_checks(const lsim_lowering_request *req, lsim_error *err) {
-  for (size_t i = 0; i < req->program->num_eqns; i++) {
-    const lsim_eqn *e = &req->program->eqns[i];
-    int rc = lsim_registry_trace_check(req->registry, e->primitive, e->params, err);
-    if (rc)
-      return rc;
+/* What JAX raises while tracing, before any lowering: every equation's
+ * trace-time check, in program order. */
+static int trace_checks(const lowering_state *st, lsim_error *err) {
+  const lsim_program *prog = st->req->program;
+  lsim_aval *in = NULL;
+  int rc = LSIM_OK;
+  for (size_t i = 0; i < prog->num_eqns && !rc; i++) {
+    const lsim_eqn *e = &prog->eqns[i];
+    lsim_aval *grown = realloc(in, (e->num_operands + 1) * sizeof *in);
+    if (!grown)
+      rc = lsim_fail_oom(err);
+    in = grown ? grown : in;
+    for (size_t j = 0; !rc && j < e->num_operands; j++)
+      in[j] = st->avals[e->operands[j]];
+    if (!rc)
+      rc = lsim_registry_trace_check(st->req->registry, e->primitive, in, e->num_operands,
+                                     e->results, e->num_results, e->params, err);
   }
-  return LSIM_OK;
+  free(in);
+  return rc;
 }
 
 /* The avals of every value: args, then each equation's results. */
@@ -546,15 +558,17 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *req, lsim_lowering 
   if (!l || !req || !out || !req->runtime || !req->registry || !req->program)
     return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_lower: NULL argument");
   *out = NULL;
+  lowering_state st = {.req = req, .mlir = l->mlir};
   int rc = check_program(req->program, err);
   if (!rc)
-    rc = trace_checks(req, err);
+    rc = value_avals(&st, err);
+  if (!rc)
+    rc = trace_checks(&st, err);
   const lsim_backend *pinned = NULL;
   const char *const *platforms = NULL;
   size_t n = 0;
   if (!rc)
     rc = resolve_platforms(req, &pinned, &platforms, &n, err);
-  lowering_state st = {.req = req, .mlir = l->mlir};
   if (!rc) {
     lsim_module_context_options mo = {.runtime = req->runtime, .platforms = platforms,
                                       .num_platforms = n, .backend = pinned,
@@ -562,8 +576,6 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *req, lsim_lowering 
                                       .trace_data = req->trace_data};
     rc = lsim_module_context_create(&mo, &st.mc, err);
   }
-  if (!rc)
-    rc = value_avals(&st, err);
   if (!rc)
     rc = lower_program(l, &st, pinned, err);
   if (rc && st.mc)

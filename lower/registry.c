@@ -200,8 +200,10 @@ bool lsim_registry_lookup(const lsim_registry *reg, const char *primitive,
   return true;
 }
 
-int lsim_registry_trace_check(const lsim_registry *reg, const char *primitive, const void *params,
-                              lsim_error *err) {
+int lsim_registry_trace_check(const lsim_registry *reg, const char *primitive,
+                              const lsim_aval *avals_in, size_t num_in, const lsim_aval *avals_out,
+                              size_t num_out, const void *params, lsim_error *err) {
   const primitive_entry *e = find(reg, primitive);
-  return e && e->check ? e->check(params, e->check_data, err) : LSIM_OK;
+  return e && e->check ? e->check(avals_in, num_in, avals_out, num_out, params, e->check_data, err)
+                       : LSIM_OK;
 }

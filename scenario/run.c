@@ -2,6 +2,7 @@
  * only place that knows every feature folder: it registers their rules next
  * to the built-in ones and the scenario's own primitives. */
 #include "lowersim/scenario_run.h"
+#include "lowersim/callbacks.h"
 #include "support/raise.h"
 
 #include <stdlib.h>
@@ -60,6 +61,12 @@ typedef struct prepared {
   lsim_platform_branch *branches;
   name_list *branch_platforms;
   size_t num_branch_platforms;
+  /* callbacks: per equation (indexed like eqns) */
+  union callback_params {
+    lsim_buffer_callback_params buffer;
+    lsim_python_callback_params python;
+  } *callbacks;
+  lsim_io_alias *aliases; /* all equations' aliases, in order */
 } prepared;
 
 static void prepared_free(prepared *p) {
@@ -75,6 +82,8 @@ static void prepared_free(prepared *p) {
   for (size_t i = 0; i < p->num_branch_platforms; i++)
     free_names(&p->branch_platforms[i]);
   free(p->branch_platforms);
+  free(p->callbacks);
+  free(p->aliases);
 }
 
 static int invalid(const lsim_scenario *s, int line, lsim_error *err) {
@@ -179,15 +188,56 @@ static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, siz
   return LSIM_OK;
 }
 
+/* The host callback a scenario runs with <execute/>: it returns a value
+ * when the scenario says so (returns_value="true"). */
+static int scenario_callback(void *user_data, lsim_host_callback_call *call) {
+  call->returned_values = user_data ? 1 : 0;
+  return LSIM_OK;
+}
+
+static lsim_host_callback scenario_host_callback(bool returns_value) {
+  return (lsim_host_callback){.kind = "scenario", .fn = scenario_callback,
+                              .user_data = returns_value ? (void *)1 : NULL};
+}
+
+static void build_callback(const lsim_scenario_eqn *e, prepared *p, size_t i, size_t *next_alias,
+                           lsim_eqn *q) {
+  union callback_params *c = &p->callbacks[i];
+  q->params = c;
+  if (e->kind == LSIM_EQN_BUFFER_CALLBACK) {
+    lsim_io_alias *aliases = p->aliases + *next_alias;
+    for (size_t a = 0; a < e->num_aliases; a++)
+      aliases[a] = (lsim_io_alias){e->aliases[a].input, e->aliases[a].output};
+    *next_alias += e->num_aliases;
+    c->buffer = (lsim_buffer_callback_params){scenario_host_callback(e->returns_value),
+                                              e->side_effect, e->command_buffer, aliases,
+                                              e->num_aliases};
+    q->primitive = LSIM_PRIMITIVE_BUFFER_CALLBACK;
+    return;
+  }
+  bool ordered = e->kind != LSIM_EQN_PURE_CALLBACK && e->ordered;
+  c->python = (lsim_python_callback_params){scenario_host_callback(false), ordered,
+                                            e->kind == LSIM_EQN_DEBUG_CALLBACK && e->partitioned};
+  q->ordered_effect = ordered;
+  q->primitive = e->kind == LSIM_EQN_PURE_CALLBACK ? LSIM_PRIMITIVE_PURE_CALLBACK
+                 : e->kind == LSIM_EQN_IO_CALLBACK ? LSIM_PRIMITIVE_IO_CALLBACK
+                                                   : LSIM_PRIMITIVE_DEBUG_CALLBACK;
+}
+
 static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog,
                          lsim_error *err) {
-  size_t num_branches = 0, num_pd = 0;
+  size_t num_branches = 0, num_pd = 0, num_aliases = 0;
   for (size_t i = 0; i < s->num_eqns; i++) {
     if (s->eqns[i].kind == LSIM_EQN_PLATFORM_DEPENDENT) {
       num_branches += s->eqns[i].num_branches;
       num_pd++;
     }
+    num_aliases += s->eqns[i].num_aliases;
   }
+  p->callbacks = calloc(s->num_eqns + 1, sizeof *p->callbacks);
+  p->aliases = malloc((num_aliases + 1) * sizeof *p->aliases);
+  if (!p->callbacks || !p->aliases)
+    return lsim_fail_oom(err);
   p->eqns = calloc(s->num_eqns + 1, sizeof *p->eqns);
   p->args = malloc((s->num_args + 1) * sizeof *p->args);
   p->donated = malloc((s->num_args + 1) * sizeof *p->donated);
@@ -200,7 +250,7 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
     p->args[i] = s->args[i].aval;
     p->donated[i] = s->args[i].donated;
   }
-  size_t next_branch = 0, pd = 0;
+  size_t next_branch = 0, pd = 0, next_alias = 0;
   for (size_t i = 0; i < s->num_eqns; i++) {
     const lsim_scenario_eqn *e = &s->eqns[i];
     lsim_eqn *q = &p->eqns[i];
@@ -221,6 +271,12 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
       q->params = &p->pd_params[pd++];
       break;
     }
+    case LSIM_EQN_BUFFER_CALLBACK:
+    case LSIM_EQN_PURE_CALLBACK:
+    case LSIM_EQN_IO_CALLBACK:
+    case LSIM_EQN_DEBUG_CALLBACK:
+      build_callback(e, p, i, &next_alias, q);
+      break;
     default:
       return lsim_fail(err, LSIM_E_INVALID_INPUT, "%s:%d: this equation kind is not supported yet",
                        s->path ? s->path : "<scenario>", e->line);
@@ -264,6 +320,8 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   int rc = build_runtime(s, &out->runtime, err);
   if (!rc)
     rc = lsim_registry_create_builtin(out->runtime, &p.builtin, err);
+  if (!rc)
+    rc = lsim_register_callback_rules(p.builtin, err);
   if (!rc)
     rc = lsim_registry_create(out->runtime, p.builtin, &p.registry, err);
   if (!rc)

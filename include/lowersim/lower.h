@@ -61,8 +61,11 @@ int lsim_register_lowering(lsim_registry *reg, const char *primitive, lsim_rule 
                            const char *platform, bool inline_rule, lsim_error *err);
 
 /* A trace-time check of an equation (what JAX raises before lowering, while
- * tracing or binding, e.g. platform_dependent's `gpu` key). */
-typedef int (*lsim_trace_check_fn)(const void *params, void *rule_data, lsim_error *err);
+ * tracing or binding: platform_dependent's `gpu` key, buffer_callback's
+ * input_output_aliases), given the equation's operand and result avals. */
+typedef int (*lsim_trace_check_fn)(const lsim_aval *avals_in, size_t num_in,
+                                   const lsim_aval *avals_out, size_t num_out, const void *params,
+                                   void *data, lsim_error *err);
 int lsim_registry_set_trace_check(lsim_registry *reg, const char *primitive,
                                   lsim_trace_check_fn check, void *data, lsim_error *err);
 
