@@ -24,5 +24,6 @@ int cmd_platforms(int argc, char **argv);
 int cmd_errors(int argc, char **argv);
 int cmd_lower(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ typedef struct command {
 static const command commands[] = {
     {"lower", cmd_lower, "lower a scenario file and print the MLIR module"},
     {"explain", cmd_explain, "the same lowering, narrated step by step in JAX's terms"},
+    {"check", cmd_check, "run scenarios with <expect> and report what differs"},
     {"platforms", cmd_platforms, "known platforms, aliases and a simulated runtime's backends"},
     {"errors", cmd_errors, "the error catalogue: codes, JAX exception classes, messages"},
 };

@@ -10,7 +10,8 @@
   SUITE(runtime)         \
   SUITE(context)         \
   SUITE(scenario)        \
-  SUITE(lower)
+  SUITE(lower)           \
+  SUITE(callbacks)
 
 #define SUITE(name) extern CU_SuiteInfo name##_suite[];
 LSIM_TEST_SUITES

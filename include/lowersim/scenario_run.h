@@ -38,6 +38,19 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
 
 void lsim_scenario_outcome_clear(lsim_scenario_outcome *out);
 
+/* A scenario's <expect> against what lowering it gives. */
+typedef struct lsim_scenario_verdict {
+  bool passed;
+  char *difference; /* owned; NULL when passed: what differs, on one line */
+} lsim_scenario_verdict;
+
+/* Lowers `s` (with <execute/> if asked) and compares with its <expect>.
+ * Returns 0 with the verdict filled, or an error of lowersim's own (out of
+ * memory; a scenario without <expect> is LSIM_E_INVALID_ARGUMENT). */
+int lsim_scenario_check(lsim_lowerer *lowerer, const lsim_scenario *s,
+                        lsim_scenario_verdict *verdict, lsim_error *err);
+void lsim_scenario_verdict_clear(lsim_scenario_verdict *verdict);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,379 @@
+/* tests/test_callbacks.c: host callbacks through the C API: every error of
+ * the callbacks' part of the catalogue on every platform of the model, the
+ * targets and attributes, the channel boundary through real lowering, and
+ * the run-time execution of C callbacks. */
+#include "lowersim/callbacks.h"
+#include "tests/suites.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const platforms[] = {"cpu", "cuda", "rocm", "oneapi", "tpu", "metal"};
+#define N_PLATFORMS 6
+
+static lsim_runtime *runtime;
+static lsim_registry *registry;
+static lsim_lowerer *lowerer;
+
+static int suite_init(void) {
+  if (lsim_runtime_create(&runtime, NULL) || lsim_lowerer_create(&lowerer, NULL))
+    return 1;
+  for (size_t i = 0; i < N_PLATFORMS; i++) {
+    lsim_backend_factory f;
+    lsim_backend_factory_defaults(&f, platforms[i]);
+    if (lsim_runtime_register_backend_factory(runtime, &f, NULL))
+      return 1;
+  }
+  return lsim_runtime_backends(runtime, NULL) ||
+         lsim_registry_create_builtin(runtime, &registry, NULL) ||
+         lsim_register_callback_rules(registry, NULL);
+}
+
+static int suite_clean(void) {
+  lsim_registry_destroy(registry);
+  lsim_lowerer_destroy(lowerer);
+  lsim_runtime_destroy(runtime);
+  return 0;
+}
+
+static const lsim_aval f32_4 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {4}};
+static const lsim_aval i32_scalar = {.dtype = LSIM_DTYPE_I32};
+static const size_t operand0 = 0;
+
+/* Lowers one callback equation over f32[4] for `p` (count platforms). */
+static int lower_one(const char *primitive, const void *params, bool ordered,
+                     const lsim_aval *results, size_t num_results, const char *const *p,
+                     size_t count, const char *backend, lsim_lowering **out, lsim_error *err) {
+  lsim_eqn eqn = {.primitive = primitive, .operands = &operand0, .num_operands = 1,
+                  .results = results, .num_results = num_results, .params = params,
+                  .ordered_effect = ordered};
+  lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = &eqn,
+                       .num_eqns = 1};
+  lsim_lowering_request req = {.runtime = runtime, .registry = registry, .program = &prog,
+                               .platforms = p, .num_platforms = count, .backend = backend};
+  return lsim_lower(lowerer, &req, out, err);
+}
+
+static char *lower_text(const char *primitive, const void *params, bool ordered,
+                        const lsim_aval *results, size_t num_results, const char *platform) {
+  lsim_lowering *low = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  int rc = lower_one(primitive, params, ordered, results, num_results, &platform, 1, NULL, &low,
+                     &err);
+  CU_ASSERT_EQUAL(rc, LSIM_OK);
+  if (rc)
+    fprintf(stderr, "\n  %s on %s: %s", primitive, platform, lsim_error_message(&err));
+  char *text = rc ? NULL : lsim_lowering_print(low);
+  lsim_lowering_destroy(low);
+  lsim_error_clear(&err);
+  return text;
+}
+
+static void expect_error(int rc, const lsim_error *err, int code, const char *message) {
+  CU_ASSERT_EQUAL(rc, code);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(err), message);
+  if (rc != code || strcmp(lsim_error_message(err), message) != 0)
+    fprintf(stderr, "\n  got %d '%s'\n  want %d '%s'", rc, lsim_error_message(err), code, message);
+}
+
+/* --- buffer_callback -------------------------------------------------------- */
+
+static void test_buffer_callback_every_platform(void) {
+  lsim_buffer_callback_params p = {.command_buffer_compatible = true};
+  for (size_t i = 0; i < N_PLATFORMS; i++) {
+    lsim_lowering *low = NULL;
+    lsim_error err = LSIM_ERROR_INIT;
+    int rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, &f32_4, 1, &platforms[i], 1,
+                       NULL, &low, &err);
+    const char *target = NULL;
+    if (strcmp(platforms[i], "cpu") == 0)
+      target = "call_target_name = \"xla_buffer_python_cpu_callback\"";
+    else if (strcmp(platforms[i], "tpu") != 0 && strcmp(platforms[i], "metal") != 0)
+      target = "call_target_name = \"xla_buffer_python_gpu_callback_cmd_buffer\"";
+    if (target) {
+      CU_ASSERT_EQUAL_FATAL(rc, LSIM_OK);
+      char *text = lsim_lowering_print(low);
+      CU_ASSERT_PTR_NOT_NULL(strstr(text, target));
+      CU_ASSERT_PTR_NOT_NULL(strstr(text, "mhlo.backend_config = {index = 0 : ui64}"));
+      CU_ASSERT_PTR_NOT_NULL(strstr(text, "output_operand_aliases = []"));
+      free(text);
+    } else {
+      char message[96];
+      snprintf(message, sizeof message, "`buffer_callback` not supported on %s backend.",
+               platforms[i]);
+      expect_error(rc, &err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, message);
+      CU_ASSERT_STRING_EQUAL(lsim_error_class(&err), "ValueError");
+    }
+    /* Several platforms: refused first, whatever they are. */
+    const char *pair[] = {platforms[i], platforms[(i + 1) % N_PLATFORMS]};
+    lsim_lowering_destroy(low);
+    low = NULL;
+    rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, &f32_4, 1, pair, 2, NULL, &low, &err);
+    expect_error(rc, &err, LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM,
+                 "multi-platform lowering for buffer_callback");
+    CU_ASSERT_PTR_NULL(low);
+    lsim_error_clear(&err);
+  }
+}
+
+static void test_buffer_callback_alias_checks(void) {
+  const lsim_aval results[] = {f32_4, i32_scalar};
+  struct {
+    lsim_io_alias alias[2];
+    size_t n;
+    int code;
+    const char *message;
+  } cases[] = {
+      {{{1, 0}}, 1, LSIM_E_ALIAS_INPUT_RANGE,
+       "input_output_aliases contains the mapping '1:0' with input index 1 outside the range [0, 1)."},
+      {{{0, 2}}, 1, LSIM_E_ALIAS_OUTPUT_RANGE,
+       "input_output_aliases contains the mapping '0:2' with output index 2 outside the range [0, 2)."},
+      {{{0, 1}}, 1, LSIM_E_ALIAS_AVAL_MISMATCH,
+       "input_output_aliases contains the mapping '0:1' referring to an input with abstract value "
+       "f32[4] and an output with a different abstract value i32[]."},
+      /* A dict: the repeated input keeps the last output. */
+      {{{0, 1}, {0, 0}}, 2, LSIM_OK, NULL},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    for (size_t i = 0; i < N_PLATFORMS; i++) {
+      lsim_buffer_callback_params p = {.aliases = cases[c].alias, .num_aliases = cases[c].n};
+      lsim_lowering *low = NULL;
+      lsim_error err = LSIM_ERROR_INIT;
+      /* Checked while binding: before the platform is looked at, even for two. */
+      const char *pair[] = {platforms[i], "cpu"};
+      int rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, results, 2, pair,
+                         i == 0 ? 1 : 2, NULL, &low, &err);
+      if (cases[c].message) {
+        expect_error(rc, &err, cases[c].code, cases[c].message);
+      } else {
+        CU_ASSERT_TRUE(rc == LSIM_OK || rc == LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM);
+      }
+      lsim_lowering_destroy(low);
+      lsim_error_clear(&err);
+    }
+  }
+  char *text = lower_text(LSIM_PRIMITIVE_BUFFER_CALLBACK,
+                          &(lsim_buffer_callback_params){.aliases = cases[3].alias, .num_aliases = 2},
+                          false, results, 2, "cpu");
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "output_operand_aliases = [#stablehlo.output_operand_alias<"
+                                      "output_tuple_indices = [0], operand_index = 0, "
+                                      "operand_tuple_indices = []>]"));
+  free(text);
+}
+
+/* --- pure, io and debug callbacks ------------------------------------------- */
+
+static void test_python_callbacks_every_platform(void) {
+  const char *kinds[] = {LSIM_PRIMITIVE_PURE_CALLBACK, LSIM_PRIMITIVE_IO_CALLBACK,
+                         LSIM_PRIMITIVE_DEBUG_CALLBACK};
+  lsim_python_callback_params p = {0};
+  for (size_t k = 0; k < 3; k++) {
+    bool debug = k == 2;
+    for (size_t i = 0; i < N_PLATFORMS; i++) {
+      lsim_lowering *low = NULL;
+      lsim_error err = LSIM_ERROR_INIT;
+      int rc = lower_one(kinds[k], &p, false, debug ? NULL : &f32_4, debug ? 0 : 1, &platforms[i],
+                         1, NULL, &low, &err);
+      char message[128];
+      const char *platform = platforms[i];
+      /* debug_callback is registered for cpu, gpu (so cuda, rocm, oneapi) and tpu. */
+      if (debug && strcmp(platform, "metal") == 0) {
+        snprintf(message, sizeof message,
+                 "MLIR translation rule for primitive 'debug_callback' not found for platform %s",
+                 platform);
+        expect_error(rc, &err, LSIM_E_NO_LOWERING_RULE, message);
+      } else if (strcmp(platform, "oneapi") == 0 || strcmp(platform, "metal") == 0) {
+        snprintf(message, sizeof message, "`EmitPythonCallback` not supported on %s backend.",
+                 platform);
+        expect_error(rc, &err, LSIM_E_PYTHON_CALLBACK_UNSUPPORTED, message);
+      } else {
+        CU_ASSERT_EQUAL(rc, LSIM_OK);
+      }
+      const char *pair[] = {"cpu", "tpu"};
+      lsim_lowering_destroy(low);
+      low = NULL;
+      rc = lower_one(kinds[k], &p, false, debug ? NULL : &f32_4, debug ? 0 : 1, pair, 2, NULL,
+                     &low, &err);
+      expect_error(rc, &err, LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM,
+                   "multi-platform lowering for python_callback");
+      lsim_error_clear(&err);
+    }
+  }
+}
+
+static void test_partitioned_debug_callback(void) {
+  lsim_python_callback_params p = {.partitioned = true};
+  for (size_t i = 0; i < N_PLATFORMS; i++) {
+    lsim_lowering *low = NULL;
+    lsim_error err = LSIM_ERROR_INIT;
+    int rc = lower_one(LSIM_PRIMITIVE_DEBUG_CALLBACK, &p, false, NULL, 0, &platforms[i], 1, NULL,
+                       &low, &err);
+    if (strcmp(platforms[i], "tpu") == 0) {
+      expect_error(rc, &err, LSIM_E_PARTITIONED_CALLBACK_PLATFORM,
+                   "Partitioned callback not implemented on tpu backend.");
+    } else if (strcmp(platforms[i], "oneapi") == 0) {
+      CU_ASSERT_EQUAL(rc, LSIM_E_PYTHON_CALLBACK_UNSUPPORTED);
+    } else if (strcmp(platforms[i], "metal") == 0) {
+      CU_ASSERT_EQUAL(rc, LSIM_E_NO_LOWERING_RULE);
+    } else {
+      CU_ASSERT_EQUAL(rc, LSIM_OK);
+    }
+    lsim_lowering_destroy(low);
+    lsim_error_clear(&err);
+  }
+  /* With results (a partitioned pure callback through the C API). */
+  lsim_lowering *low = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  const char *cpu = "cpu";
+  int rc = lower_one(LSIM_PRIMITIVE_PURE_CALLBACK, &p, false, &f32_4, 1, &cpu, 1, NULL, &low, &err);
+  expect_error(rc, &err, LSIM_E_PARTITIONED_CALLBACK_RESULTS,
+               "Partitioned callback not supported with return values.");
+  lsim_error_clear(&err);
+  char *text = lower_text(LSIM_PRIMITIVE_DEBUG_CALLBACK, &p, false, NULL, 0, "cuda");
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"xla_ffi_partitioned_python_gpu_callback\""));
+  free(text);
+}
+
+static void test_pinned_backend_on_other_platform(void) {
+  lsim_python_callback_params p = {0};
+  lsim_lowering *low = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  const char *tpu = "tpu";
+  int rc = lower_one(LSIM_PRIMITIVE_IO_CALLBACK, &p, false, &f32_4, 1, &tpu, 1, "cpu", &low, &err);
+  expect_error(rc, &err, LSIM_E_BACKEND_PLATFORM_MISMATCH,
+               "the platform for the specified backend cpu is different from the lowering "
+               "platform tpu");
+  /* buffer_callback never asks for the backend. */
+  rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &(lsim_buffer_callback_params){0}, false, &f32_4,
+                 1, (const char *[]){"cuda"}, 1, "cpu", &low, &err);
+  CU_ASSERT_EQUAL(rc, LSIM_OK);
+  lsim_lowering_destroy(low);
+  lsim_error_clear(&err);
+}
+
+static void test_targets_tokens_and_tpu_transfers(void) {
+  lsim_python_callback_params ordered = {.ordered = true};
+  char *text = lower_text(LSIM_PRIMITIVE_IO_CALLBACK, &ordered, true, &f32_4, 1, "rocm");
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "call_target_name = \"xla_ffi_python_gpu_callback\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "has_side_effect = true"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "%arg0: !stablehlo.token {jax.token = true}"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "(!stablehlo.token, tensor<4xf32>) -> (!stablehlo.token, tensor<4xf32>)"));
+  free(text);
+  text = lower_text(LSIM_PRIMITIVE_PURE_CALLBACK, &(lsim_python_callback_params){0}, false, &f32_4,
+                    1, "tpu");
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "channel_handle = #stablehlo.channel_handle<handle = 2, type = 2>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "channel_handle = #stablehlo.channel_handle<handle = 3, type = 3>"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "_xla_host_transfer_handler_name = \"pjrt_rendezvous\", "
+                                      "_xla_host_transfer_rendezvous = \"3\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "stablehlo.create_token"));
+  free(text);
+  /* A debug callback without operands on tpu: dummy send, dummy receive. */
+  text = lower_text(LSIM_PRIMITIVE_DEBUG_CALLBACK, &(lsim_python_callback_params){0}, false, NULL,
+                    0, "tpu");
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "(tensor<4xf32>, !stablehlo.token) -> !stablehlo.token"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "(!stablehlo.token) -> (tensor<f32>, !stablehlo.token)"));
+  free(text);
+}
+
+/* --- the channel boundary --------------------------------------------------- */
+
+static void lower_io_callbacks(size_t count, int *rc_out, lsim_error *err, int64_t *channels) {
+  /* Unordered io_callbacks with one operand and no results on tpu: one send,
+   * so one channel each. */
+  lsim_eqn *eqns = calloc(count, sizeof *eqns);
+  static lsim_python_callback_params p = {0};
+  for (size_t i = 0; i < count; i++)
+    eqns[i] = (lsim_eqn){.primitive = LSIM_PRIMITIVE_IO_CALLBACK, .operands = &operand0,
+                         .num_operands = 1, .params = &p};
+  lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = eqns,
+                       .num_eqns = count};
+  const char *tpu = "tpu";
+  lsim_lowering_request req = {.runtime = runtime, .registry = registry, .program = &prog,
+                               .platforms = &tpu, .num_platforms = 1};
+  lsim_lowering *low = NULL;
+  *rc_out = lsim_lower(lowerer, &req, &low, err);
+  *channels = low ? lsim_module_context_channel_count(lsim_lowering_module_context(low)) : -1;
+  lsim_lowering_destroy(low);
+  free(eqns);
+}
+
+static void test_channel_boundary(void) {
+  int rc;
+  int64_t channels;
+  lsim_error err = LSIM_ERROR_INIT;
+  lower_io_callbacks(65534, &rc, &err, &channels);
+  CU_ASSERT_EQUAL(rc, LSIM_OK);
+  CU_ASSERT_EQUAL(channels, 65534); /* ids 2..65535 */
+  lower_io_callbacks(65535, &rc, &err, &channels);
+  expect_error(rc, &err, LSIM_E_TOO_MANY_CHANNELS,
+               "Host callback lowering created too many channels. PjRt does not support more "
+               "than 65535 channels");
+  CU_ASSERT_EQUAL(channels, -1); /* nothing half-emitted is returned */
+  lsim_error_clear(&err);
+}
+
+/* --- execution ---------------------------------------------------------------- */
+
+typedef struct recorder {
+  int calls[8];
+  int n;
+  bool return_value;
+} recorder;
+
+static int record(void *user_data, lsim_host_callback_call *call) {
+  recorder *r = user_data;
+  r->calls[r->n++ % 8] = (int)call->index;
+  call->returned_values = r->return_value ? 1 : 0;
+  return LSIM_OK;
+}
+
+static void test_execute_in_index_order(void) {
+  recorder r = {0};
+  lsim_buffer_callback_params b = {.callback = {.kind = "c", .fn = record, .user_data = &r}};
+  lsim_python_callback_params py = {.callback = {.kind = "c", .fn = record, .user_data = &r}};
+  const size_t one = 1;
+  lsim_eqn eqns[] = {
+      {.primitive = LSIM_PRIMITIVE_BUFFER_CALLBACK, .operands = &operand0, .num_operands = 1,
+       .results = &f32_4, .num_results = 1, .params = &b},
+      {.primitive = LSIM_PRIMITIVE_PURE_CALLBACK, .operands = &one, .num_operands = 1,
+       .results = &f32_4, .num_results = 1, .params = &py},
+      {.primitive = LSIM_PRIMITIVE_BUFFER_CALLBACK, .operands = &operand0, .num_operands = 1,
+       .results = &f32_4, .num_results = 1, .params = &b},
+  };
+  lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = eqns,
+                       .num_eqns = 3};
+  const char *cpu = "cpu";
+  lsim_lowering_request req = {.runtime = runtime, .registry = registry, .program = &prog,
+                               .platforms = &cpu, .num_platforms = 1};
+  lsim_lowering *low = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL_FATAL(lsim_lower(lowerer, &req, &low, &err), LSIM_OK);
+  char *text = lsim_lowering_print(low);
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "{index = 2 : ui64}"));
+  free(text);
+  CU_ASSERT_EQUAL(lsim_lowering_execute(low, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(r.n, 3);
+  CU_ASSERT_TRUE(r.calls[0] == 0 && r.calls[1] == 1 && r.calls[2] == 2);
+  r = (recorder){.return_value = true};
+  expect_error(lsim_lowering_execute(low, &err), &err, LSIM_E_CALLBACK_RETURNED_VALUES,
+               "buffer_callback callback must not return any values.");
+  CU_ASSERT_EQUAL(r.n, 1); /* the first failure stops the run */
+  lsim_lowering_destroy(low);
+  lsim_error_clear(&err);
+}
+
+static CU_TestInfo tests[] = {
+    {"buffer_callback on every platform", test_buffer_callback_every_platform},
+    {"buffer_callback alias checks", test_buffer_callback_alias_checks},
+    {"pure/io/debug callbacks on every platform", test_python_callbacks_every_platform},
+    {"partitioned debug callback", test_partitioned_debug_callback},
+    {"pinned backend on another platform", test_pinned_backend_on_other_platform},
+    {"targets, tokens and tpu transfers", test_targets_tokens_and_tpu_transfers},
+    {"channel boundary through real lowering", test_channel_boundary},
+    {"execute in index order", test_execute_in_index_order},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo callbacks_suite[] = {{"callbacks", suite_init, suite_clean, NULL, NULL, tests},
+                                  CU_SUITE_INFO_NULL};
