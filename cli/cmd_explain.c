@@ -27,10 +27,10 @@ static void on_trace(void *data, lsim_trace_kind kind, int depth, const char *li
   narration *n = data;
   static const char *const marks[] = {
       [LSIM_TRACE_STEP] = "", [LSIM_TRACE_DETAIL] = "- ", [LSIM_TRACE_DECISION] = "> ",
-      [LSIM_TRACE_ALLOC] = "+ ", [LSIM_TRACE_ERROR] = "! "};
+      [LSIM_TRACE_ALLOC] = "+ ", [LSIM_TRACE_ERROR] = "! ", [LSIM_TRACE_TEXT] = "  "};
   const char *colours[] = {[LSIM_TRACE_STEP] = n->st->bold, [LSIM_TRACE_DETAIL] = n->st->dim,
                            [LSIM_TRACE_DECISION] = n->st->cyan, [LSIM_TRACE_ALLOC] = n->st->yellow,
-                           [LSIM_TRACE_ERROR] = n->st->red};
+                           [LSIM_TRACE_ERROR] = n->st->red, [LSIM_TRACE_TEXT] = n->st->dim};
   lsim_strbuf_printf(&n->text, "  %*s%s%s%s%s\n", depth * 2, "", colours[kind], marks[kind], line,
                      n->st->reset);
 }

@@ -3,6 +3,7 @@
  * to the built-in ones and the scenario's own primitives. */
 #include "lowersim/scenario_run.h"
 #include "lowersim/callbacks.h"
+#include "lowersim/pallas.h"
 #include "support/raise.h"
 
 #include <stdlib.h>
@@ -65,7 +66,9 @@ typedef struct prepared {
   union callback_params {
     lsim_buffer_callback_params buffer;
     lsim_python_callback_params python;
+    lsim_pallas_call_params pallas;
   } *callbacks;
+  lsim_pallas *pallas;
   lsim_io_alias *aliases; /* all equations' aliases, in order */
 } prepared;
 
@@ -84,6 +87,7 @@ static void prepared_free(prepared *p) {
   free(p->branch_platforms);
   free(p->callbacks);
   free(p->aliases);
+  lsim_pallas_destroy(p->pallas);
 }
 
 static int invalid(const lsim_scenario *s, int line, lsim_error *err) {
@@ -224,6 +228,33 @@ static void build_callback(const lsim_scenario_eqn *e, prepared *p, size_t i, si
                                                    : LSIM_PRIMITIVE_DEBUG_CALLBACK;
 }
 
+static const lsim_pallas_params_class *params_class(lsim_compiler_params c) {
+  switch (c) {
+  case LSIM_COMPILER_PARAMS_MOSAIC_TPU: return &lsim_mosaic_tpu_compiler_params;
+  case LSIM_COMPILER_PARAMS_TRITON: return &lsim_triton_compiler_params;
+  case LSIM_COMPILER_PARAMS_MOSAIC_GPU: return &lsim_mosaic_gpu_compiler_params;
+  default: return NULL;
+  }
+}
+
+static void build_pallas_call(const lsim_scenario_eqn *e, prepared *p, size_t i, lsim_eqn *q) {
+  p->callbacks[i].pallas = (lsim_pallas_call_params){e->kernel, e->grid, e->interpret,
+                                                     params_class(e->compiler_params),
+                                                     e->has_constants};
+  q->params = &p->callbacks[i].pallas;
+  q->primitive = LSIM_PRIMITIVE_PALLAS_CALL;
+}
+
+/* Which Pallas backends the scenario says are installed (all, by default). */
+static int build_pallas(const lsim_scenario *s, prepared *p, lsim_error *err) {
+  lsim_pallas_installed installed = {true, true, true, false};
+  if (s->has_pallas)
+    installed = (lsim_pallas_installed){s->pallas.mosaic_tpu, s->pallas.triton,
+                                        s->pallas.mosaic_gpu, s->pallas.use_mosaic_gpu};
+  int rc = lsim_pallas_create(&installed, &p->pallas, err);
+  return rc ? rc : lsim_register_pallas_rules(p->builtin, p->pallas, err);
+}
+
 static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog,
                          lsim_error *err) {
   size_t num_branches = 0, num_pd = 0, num_aliases = 0;
@@ -277,6 +308,9 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
     case LSIM_EQN_DEBUG_CALLBACK:
       build_callback(e, p, i, &next_alias, q);
       break;
+    case LSIM_EQN_PALLAS_CALL:
+      build_pallas_call(e, p, i, q);
+      break;
     default:
       return lsim_fail(err, LSIM_E_INVALID_INPUT, "%s:%d: this equation kind is not supported yet",
                        s->path ? s->path : "<scenario>", e->line);
@@ -322,6 +356,8 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
     rc = lsim_registry_create_builtin(out->runtime, &p.builtin, err);
   if (!rc)
     rc = lsim_register_callback_rules(p.builtin, err);
+  if (!rc)
+    rc = build_pallas(s, &p, err);
   if (!rc)
     rc = lsim_registry_create(out->runtime, p.builtin, &p.registry, err);
   if (!rc)

@@ -115,6 +115,9 @@ static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_NO_DEFAULT_BACKEND, "AssertionError",
         "no backend initialized, so there is no default backend",
         "§1 xla_bridge.py backends (assert _default_backend is not None)"),
+    ROW(LSIM_E_PALLAS_FOREIGN_PARAMS, "AssertionError", "",
+        "§6 pallas/mosaic/pallas_call_registration.py pallas_call_tpu_lowering_rule (assert "
+        "isinstance(compiler_params, tpu_core.CompilerParams))"),
     ROW(LSIM_E_INVALID_ARGUMENT, "InvalidArgument", "{detail}", "lowersim: bad argument"),
     ROW(LSIM_E_NO_MEMORY, "MemoryError", "out of memory", "lowersim: allocation failed"),
     ROW(LSIM_E_VERIFY, "VerificationError", "{detail}",

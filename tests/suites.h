@@ -11,7 +11,8 @@
   SUITE(context)         \
   SUITE(scenario)        \
   SUITE(lower)           \
-  SUITE(callbacks)
+  SUITE(callbacks)       \
+  SUITE(pallas)
 
 #define SUITE(name) extern CU_SuiteInfo name##_suite[];
 LSIM_TEST_SUITES

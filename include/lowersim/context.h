@@ -59,6 +59,7 @@ typedef enum lsim_trace_kind {
   LSIM_TRACE_DECISION, /* a choice JAX makes: a rule kept, a branch shared */
   LSIM_TRACE_ALLOC,    /* a channel or host-callback index handed out */
   LSIM_TRACE_ERROR,    /* the error that ends the lowering */
+  LSIM_TRACE_TEXT,     /* verbatim text, e.g. a kernel module */
 } lsim_trace_kind;
 
 /* Receives one line of narration at nesting depth `depth` (borrowed text). */

@@ -47,6 +47,7 @@ typedef enum lsim_status {
   LSIM_E_PALLAS_MOSAIC_GPU_ROCM = -25,
   LSIM_E_PALLAS_CONSTANTS = -26,
   LSIM_E_NO_DEFAULT_BACKEND = -27,
+  LSIM_E_PALLAS_FOREIGN_PARAMS = -28,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,
