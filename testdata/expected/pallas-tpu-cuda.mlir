@@ -1,0 +1,20 @@
+module @jit_f attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<i32> {jax.global_constant = "_platform_index"}, %arg1: tensor<8xf32>) -> (tensor<8xf32> {jax.result_info = "result"}) {
+    %0 = "stablehlo.case"(%arg0) ({
+      %2 = "stablehlo.constant"() {value = dense<0> : tensor<i32>} : () -> tensor<i32>
+      "stablehlo.return"(%2) : (tensor<i32>) -> ()
+    }, {
+      %2 = "stablehlo.constant"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+      "stablehlo.return"(%2) : (tensor<i32>) -> ()
+    }) : (tensor<i32>) -> tensor<i32>
+    %1 = "stablehlo.case"(%0) ({
+      %2 = "stablehlo.custom_call"(%arg1) {api_version = 1 : i32, backend_config = "{\22custom_call_config\22: {\22body\22: \22TUzvUgFNTElSMTkuMS43AAErCwEDBQcJAQMLAwUDDQcFDxEJBRMVA3tXEQFRBwsLCw8LCwszCwsTEwsPQwsPC2ULMwsLCwsTGwsbCxsbDxMPEx8TCwUFkWEHA1kBEQ8PGxMHBxsXAnYEHwUXBRkFGxEDAQUdBR8FISMDAxEIAAAAAAAAAAUjDQ8DAwdDAwMbHQUlEQMtAw8hIwMlKSstCS8JBTEzNQUnAQNRDQ1hZmZpbmVfbWFwPChkMCkgLT4gKGQwKT4ABSkjAwMRAgAAAAAAAAAFKwUtBS8FMQEFNzsDBQs5DxEJDQMFCz0PEQkTAwUDFQUNAwUDFQUTEQEBAwMHRxELAQMDB0slBwkAAIA/AwNPVQUzI3RwdS5kaW1lbnNpb25fc2VtYW50aWNzPGFyYml0cmFyeT4AI3RwdS5tZW1vcnlfc3BhY2U8dm1lbT4AI2FyaXRoLmZhc3RtYXRoPG5vbmU+AAECAgECBBdTAyEJJycDIQkLAwUHAQUFAQUDAQMBBNcFAREBGQcDAQ0DEQEfBwMPGwcBAQUBBQEHAwFFAwsLBgEDBwUDBwcDAUkDBwkHAU0DBwUJCw0EAQcNBQcFAAEDEQE/BwMFCwMBAQcDARcDAQUEAQMDAxEBQQcDBQsDAQEHAwEXAwEFBAEDAwYDAQUBAMIENRMdESMhIyktGR0ZJQ0THQ0LCxMPDw8NCQsRYnVpbHRpbgBmdW5jAHRwdQBhcml0aAB2ZWN0b3IAbW9kdWxlAHJldHVybgBjb25zdGFudABhZGRmAGxvYWQAc3RvcmUAZnVuY3Rpb25fdHlwZQBzeW1fbmFtZQB2YWx1ZQB0cmFuc2Zvcm1faW5kaWNlcwB0cmFuc2Zvcm1fMAB3aW5kb3dfYm91bmRzAHRyYW5zZm9ybV8xAHN0YWJsZV9tb3NhaWMudmVyc2lvbgBkaW1lbnNpb25fc2VtYW50aWNzAGl0ZXJhdGlvbl9ib3VuZHMAc2NhbGFyX3ByZWZldGNoAHNjcmF0Y2hfb3BlcmFuZHMAYWRkX29uZQB3aW5kb3dfcGFyYW1zAGZhc3RtYXRoAA==\22, \22serialization_format\22: 1, \22needs_layout_passes\22: true}}", call_target_name = "tpu_custom_call", called_computations = [], has_side_effect = false, kernel_name = "add_one", mhlo.frontend_attributes = {kernel_metadata = "{}"}, operand_layouts = [dense<0> : tensor<1xindex>], output_operand_aliases = [], result_layouts = [dense<0> : tensor<1xindex>]} : (tensor<8xf32>) -> tensor<8xf32>
+      "stablehlo.return"(%2) : (tensor<8xf32>) -> ()
+    }, {
+      %2 = "stablehlo.custom_call"(%arg1) {api_version = 1 : i32, backend_config = "", call_target_name = "__gpu$xla.gpu.triton", called_computations = [], has_side_effect = false, mhlo.backend_config = {debug = false, grid_x = 2 : i32, grid_y = 1 : i32, grid_z = 1 : i32, ir = "ML\EFR\0DMLIR19.1.7\00\01-\07\01\05\09\17\01\03\0F\03\11\11\15\19\1D!%)-\05\0537\03K'\11\01%\07\0F+\0B\0B\0B\0F\0B\0B\0B\0B\13\0B\1B\0B\0F\0B\1F\05\03Y\01\0F\0F\13\13\17\0B\13\07\03\035\02\E7\1F\11\01\01\03\09\07\09\0B\0D\0F\11\13\15\05\1D\0D\07\05\1F\11\09\00\05!\05#\05%\05'\03\03\19\03\05)\03\05\1D\1F!\03\05+\11\01!\05-%\05\09\00\00\80?#arith.fastmath<none>\00\01\02\02\1B\03!\0F\1B\03!\0D\05\05\0F\0F\01\01\09\1B\03!\01\0B!tt.ptr<f32>\00\04\C5\05\01P\01\01\07\04\B5\03\01\05\07\11\01\05\07\04\A1\03\17/\05\1D\1D\00\09\03\01\17\03\01\0B\03\01\1B\03\0B\03\06\01\03\03\03\01\05\06\01\03\03\05\09\07\0D\06\01\03\05\03\0B\13B\01\03\03\05\15F\01\05\03\05\05\0D\0F\03\06\01\03\03\03\03\05\06\01\03\03\05\13\07\0F\04\01\05\15\11\11\00\01\06\03\01\05\01\00&\03/\0D\09\0B\0F\1F\11\13\13\1D\0B\13\0F\0D\0B\17\1F\0B\0F\0D\0F\0D\07\11builtin\00tt\00arith\00module\00splat\00addptr\00func\00get_program_id\00make_range\00load\00store\00return\00constant\00addf\00function_type\00noinline\00sym_name\00add_one\00sym_visibility\00public\00axis\00end\00start\00\08\11\07\05\01\01\03#\03K", name = "add_one", num_stages = 3 : i32, num_warps = 4 : i32}, operand_layouts = [dense<0> : tensor<1xindex>], output_operand_aliases = [], result_layouts = [dense<0> : tensor<1xindex>]} : (tensor<8xf32>) -> tensor<8xf32>
+      "stablehlo.return"(%2) : (tensor<8xf32>) -> ()
+    }) : (tensor<i32>) -> tensor<8xf32>
+    return %1 : tensor<8xf32>
+  }
+}
+
