@@ -25,5 +25,8 @@ int cmd_errors(int argc, char **argv);
 int cmd_lower(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
+int cmd_fuzz(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

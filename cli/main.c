@@ -17,6 +17,9 @@ static const command commands[] = {
     {"lower", cmd_lower, "lower a scenario file and print the MLIR module"},
     {"explain", cmd_explain, "the same lowering, narrated step by step in JAX's terms"},
     {"check", cmd_check, "run scenarios with <expect> and report what differs"},
+    {"matrix", cmd_matrix, "lower every platform combination of a feature matrix"},
+    {"fuzz", cmd_fuzz, "random scenarios checked against lowersim's invariants"},
+    {"bench", cmd_bench, "lowering throughput against a bare MLIR C API floor"},
     {"platforms", cmd_platforms, "known platforms, aliases and a simulated runtime's backends"},
     {"errors", cmd_errors, "the error catalogue: codes, JAX exception classes, messages"},
 };
