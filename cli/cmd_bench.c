@@ -1,10 +1,437 @@
-/* cli/cmd_bench.c: `lowersim bench` (in progress). */
+/* cli/cmd_bench.c: `lowersim bench`: lowerings per second, single-threaded,
+ * for three workloads, each next to a floor measured in the same run: the
+ * same module built, verified and printed by a bare MLIR C API loop with no
+ * lowersim logic.  The bench checks that both print the same text. */
 #include "cli/cli.h"
+#include "lowersim/callbacks.h"
+#include "lowersim/pallas.h"
+#include "support/encode.h"
+#include "support/strbuf.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <mlir-c/Dialect/Arith.h>
+#include <mlir-c/Dialect/Func.h>
+#include <mlir-c/Dialect/MemRef.h>
+#include <mlir-c/Dialect/Vector.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* --- the bare floor: raw MLIR C API ------------------------------------------------ */
+
+static MlirStringRef sref(const char *s) { return mlirStringRefCreateFromCString(s); }
+
+static MlirNamedAttribute nattr(MlirContext c, const char *name, MlirAttribute a) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(c, sref(name)), a);
+}
+
+static MlirAttribute sattr(MlirContext c, const char *s) { return mlirStringAttrGet(c, sref(s)); }
+
+static MlirAttribute i32attr(MlirContext c, int64_t v) {
+  return mlirIntegerAttrGet(mlirIntegerTypeGet(c, 32), v);
+}
+
+static MlirOperation bare_op(MlirBlock block, MlirLocation loc, const char *name,
+                             const MlirValue *operands, intptr_t n, const MlirType *results,
+                             intptr_t nr, const MlirNamedAttribute *attrs, intptr_t na,
+                             intptr_t regions) {
+  MlirOperationState st = mlirOperationStateGet(sref(name), loc);
+  mlirOperationStateAddOperands(&st, n, operands);
+  mlirOperationStateAddResults(&st, nr, results);
+  mlirOperationStateAddAttributes(&st, na, attrs);
+  MlirRegion r[8];
+  for (intptr_t i = 0; i < regions; i++) {
+    r[i] = mlirRegionCreate();
+    mlirRegionAppendOwnedBlock(r[i], mlirBlockCreate(0, NULL, NULL));
+  }
+  mlirOperationStateAddOwnedRegions(&st, regions, r);
+  MlirOperation op = mlirOperationCreate(&st);
+  mlirBlockAppendOwnedOperation(block, op);
+  return op;
+}
+
+static MlirBlock region_block(MlirOperation op, intptr_t i) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, i));
+}
+
+static MlirAttribute layout(MlirContext c, int64_t rank) {
+  MlirType index = mlirIndexTypeGet(c);
+  MlirAttribute dims[4];
+  for (int64_t i = 0; i < rank; i++)
+    dims[i] = mlirIntegerAttrGet(index, rank - 1 - i);
+  return mlirDenseElementsAttrGet(mlirRankedTensorTypeGet(1, &rank, index, (MlirAttribute){NULL}),
+                                  rank, dims);
+}
+
+/* module @jit_f {...} with func.func public @main; returns main's block. */
+static MlirBlock bare_module(MlirContext c, MlirModule m, bool multi, const MlirType *ins,
+                             intptr_t n_in, MlirType out) {
+  MlirOperation mop = mlirModuleGetOperation(m);
+  mlirOperationSetAttributeByName(mop, sref("sym_name"), sattr(c, "jit_f"));
+  mlirOperationSetAttributeByName(mop, sref("mhlo.num_replicas"), i32attr(c, 1));
+  mlirOperationSetAttributeByName(mop, sref("mhlo.num_partitions"), i32attr(c, 1));
+  mlirOperationSetAttributeByName(mop, sref("jax.uses_shape_polymorphism"), mlirBoolAttrGet(c, multi));
+  MlirAttribute empty = mlirDictionaryAttrGet(c, 0, NULL);
+  MlirNamedAttribute pi = nattr(c, "jax.global_constant", sattr(c, "_platform_index"));
+  MlirAttribute arg_attrs[2] = {multi ? mlirDictionaryAttrGet(c, 1, &pi) : empty, empty};
+  MlirNamedAttribute ri = nattr(c, "jax.result_info", sattr(c, "result"));
+  MlirAttribute res_attr = mlirDictionaryAttrGet(c, 1, &ri);
+  MlirNamedAttribute attrs[] = {
+      nattr(c, "sym_name", sattr(c, "main")),
+      nattr(c, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(c, n_in, ins, 1, &out))),
+      nattr(c, "sym_visibility", sattr(c, "public")),
+      nattr(c, "arg_attrs", mlirArrayAttrGet(c, n_in, arg_attrs)),
+      nattr(c, "res_attrs", mlirArrayAttrGet(c, 1, &res_attr)),
+  };
+  MlirLocation loc = mlirLocationUnknownGet(c);
+  MlirLocation locs[2] = {loc, loc};
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock body = mlirBlockCreate(n_in, ins, locs);
+  mlirRegionAppendOwnedBlock(region, body);
+  MlirOperationState st = mlirOperationStateGet(sref("func.func"), loc);
+  mlirOperationStateAddAttributes(&st, 5, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(m), mlirOperationCreate(&st));
+  return body;
+}
+
+static void bare_return(MlirContext c, MlirBlock b, MlirValue v, const char *name) {
+  bare_op(b, mlirLocationUnknownGet(c), name, &v, 1, NULL, 0, NULL, 0, 0);
+}
+
+static MlirValue bare_custom_call(MlirContext c, MlirBlock b, const char *target, bool side_effect,
+                                  const char *config, MlirAttribute dict,
+                                  const MlirNamedAttribute *extra, intptr_t n_extra, MlirValue x) {
+  MlirType t = mlirValueGetType(x);
+  MlirAttribute lay = layout(c, mlirShapedTypeGetRank(t));
+  MlirNamedAttribute attrs[10] = {
+      nattr(c, "call_target_name", sattr(c, target)),
+      nattr(c, "has_side_effect", mlirBoolAttrGet(c, side_effect)),
+      nattr(c, "backend_config", sattr(c, config)),
+      nattr(c, "api_version", i32attr(c, 1)),
+      nattr(c, "called_computations", mlirArrayAttrGet(c, 0, NULL)),
+      nattr(c, "output_operand_aliases", mlirArrayAttrGet(c, 0, NULL)),
+      nattr(c, "operand_layouts", mlirArrayAttrGet(c, 1, &lay)),
+      nattr(c, "result_layouts", mlirArrayAttrGet(c, 1, &lay)),
+  };
+  intptr_t n = 8;
+  if (!mlirAttributeIsNull(dict))
+    attrs[n++] = nattr(c, "mhlo.backend_config", dict);
+  for (intptr_t i = 0; i < n_extra; i++)
+    attrs[n++] = extra[i];
+  return mlirOperationGetResult(
+      bare_op(b, mlirLocationUnknownGet(c), "stablehlo.custom_call", &x, 1, &t, 1, attrs, n, 0), 0);
+}
+
+static MlirType f32_tensor(MlirContext c, int64_t n) {
+  return mlirRankedTensorTypeGet(1, &n, mlirF32TypeGet(c), (MlirAttribute){NULL});
+}
+
+/* (1) buffer_callback on cpu. */
+static void floor_buffer_callback(MlirContext c, MlirModule m) {
+  MlirType t = f32_tensor(c, 8);
+  MlirBlock body = bare_module(c, m, false, &t, 1, t);
+  MlirNamedAttribute index =
+      nattr(c, "index", mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(c, 64), 0));
+  MlirValue r = bare_custom_call(c, body, "xla_buffer_python_cpu_callback", false, "",
+                                 mlirDictionaryAttrGet(c, 1, &index), NULL, 0,
+                                 mlirBlockGetArgument(body, 0));
+  bare_return(c, body, r, "func.return");
+}
+
+static MlirValue bare_i32(MlirContext c, MlirBlock b, int32_t v) {
+  MlirType i32 = mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(c, 32), (MlirAttribute){NULL});
+  MlirNamedAttribute a = nattr(c, "value", mlirDenseElementsAttrInt32SplatGet(i32, v));
+  return mlirOperationGetResult(
+      bare_op(b, mlirLocationUnknownGet(c), "stablehlo.constant", NULL, 0, &i32, 1, &a, 1, 0), 0);
+}
+
+/* A case over `index` whose branch i returns the constant values[i]. */
+static MlirValue bare_index_case(MlirContext c, MlirBlock b, MlirValue index, const int *values,
+                                 intptr_t n) {
+  MlirType i32 = mlirValueGetType(index);
+  MlirOperation op =
+      bare_op(b, mlirLocationUnknownGet(c), "stablehlo.case", &index, 1, &i32, 1, NULL, 0, n);
+  for (intptr_t i = 0; i < n; i++)
+    bare_return(c, region_block(op, i), bare_i32(c, region_block(op, i), values[i]),
+                "stablehlo.return");
+  return mlirOperationGetResult(op, 0);
+}
+
+/* (2) platform_dependent(tpu=sin, cuda=cos, rocm=cos, default=neg) for
+ * (cpu, cuda, rocm, tpu). */
+static void floor_platform_dependent(MlirContext c, MlirModule m) {
+  MlirType t = f32_tensor(c, 8);
+  MlirType i32 = mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(c, 32), (MlirAttribute){NULL});
+  MlirType ins[] = {i32, t};
+  MlirBlock body = bare_module(c, m, true, ins, 2, t);
+  static const int rule_of[] = {3, 1, 2, 0}, branch_of_rule[] = {0, 1, 1, 2};
+  static const int kept_of_branch[] = {2, 1, 0};
+  MlirValue rule = bare_index_case(c, body, mlirBlockGetArgument(body, 0), rule_of, 4);
+  MlirValue branch = bare_index_case(c, body, rule, branch_of_rule, 4);
+  MlirValue kept = bare_index_case(c, body, branch, kept_of_branch, 3);
+  MlirOperation op = bare_op(body, mlirLocationUnknownGet(c), "stablehlo.case", &kept, 1, &t, 1,
+                             NULL, 0, 3);
+  static const char *const ops[] = {"stablehlo.negate", "stablehlo.cosine", "stablehlo.sine"};
+  MlirValue x = mlirBlockGetArgument(body, 1);
+  for (int i = 0; i < 3; i++) {
+    MlirBlock b = region_block(op, i);
+    MlirValue y = mlirOperationGetResult(
+        bare_op(b, mlirLocationUnknownGet(c), ops[i], &x, 1, &t, 1, NULL, 0, 0), 0);
+    bare_return(c, b, y, "stablehlo.return");
+  }
+  bare_return(c, body, mlirOperationGetResult(op, 0), "func.return");
+}
+
+static void append(MlirStringRef s, void *data) { lsim_strbuf_append(data, s.data, s.length); }
+
+/* The add_one Mosaic TPU kernel of an f32[8] block over a grid of 4. */
+static MlirModule bare_tpu_kernel(MlirContext c) {
+  MlirLocation loc = mlirLocationUnknownGet(c);
+  MlirModule k = mlirModuleCreateEmpty(loc);
+  MlirBlock top = mlirModuleGetBody(k);
+  int64_t n = 8;
+  MlirType f32 = mlirF32TypeGet(c), i32 = mlirIntegerTypeGet(c, 32);
+  MlirAttribute vmem = mlirAttributeParseGet(c, sref("#tpu.memory_space<vmem>"));
+  MlirType memref = mlirMemRefTypeGet(f32, 1, &n, (MlirAttribute){NULL}, vmem);
+  MlirType vec = mlirVectorTypeGet(1, &n, f32);
+  MlirType ins[] = {i32, memref, memref};
+  MlirNamedAttribute attrs[] = {
+      nattr(c, "sym_name", sattr(c, "add_one")),
+      nattr(c, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(c, 3, ins, 0, NULL))),
+      nattr(c, "iteration_bounds", mlirAttributeParseGet(c, sref("array<i64: 4>"))),
+      nattr(c, "dimension_semantics",
+            mlirAttributeParseGet(c, sref("[#tpu.dimension_semantics<arbitrary>]"))),
+      nattr(c, "scalar_prefetch", mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), 0)),
+      nattr(c, "scratch_operands", mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), 0)),
+      nattr(c, "window_params",
+            mlirAttributeParseGet(c, sref("[{transform_indices = @transform_0, window_bounds = "
+                                          "array<i64: 8>}, {transform_indices = @transform_1, "
+                                          "window_bounds = array<i64: 8>}]"))),
+  };
+  MlirLocation locs[3] = {loc, loc, loc};
+  MlirRegion region = mlirRegionCreate();
+  MlirBlock b = mlirBlockCreate(3, ins, locs);
+  mlirRegionAppendOwnedBlock(region, b);
+  MlirOperationState st = mlirOperationStateGet(sref("func.func"), loc);
+  mlirOperationStateAddAttributes(&st, 7, attrs);
+  mlirOperationStateAddOwnedRegions(&st, 1, &region);
+  mlirBlockAppendOwnedOperation(top, mlirOperationCreate(&st));
+  MlirNamedAttribute zero_attr = nattr(c, "value", mlirIntegerAttrGet(mlirIndexTypeGet(c), 0));
+  MlirType index = mlirIndexTypeGet(c);
+  MlirValue zero = mlirOperationGetResult(bare_op(b, loc, "arith.constant", NULL, 0, &index, 1, &zero_attr, 1, 0), 0);
+  MlirValue load_in[] = {mlirBlockGetArgument(b, 1), zero};
+  MlirValue x = mlirOperationGetResult(bare_op(b, loc, "vector.load", load_in, 2, &vec, 1, NULL, 0, 0), 0);
+  MlirNamedAttribute one_attr =
+      nattr(c, "value", mlirDenseElementsAttrSplatGet(vec, mlirFloatAttrDoubleGet(c, f32, 1.0)));
+  MlirValue one = mlirOperationGetResult(bare_op(b, loc, "arith.constant", NULL, 0, &vec, 1, &one_attr, 1, 0), 0);
+  MlirValue add_in[] = {x, one};
+  MlirValue y = mlirOperationGetResult(bare_op(b, loc, "arith.addf", add_in, 2, &vec, 1, NULL, 0, 0), 0);
+  MlirValue store_in[] = {y, mlirBlockGetArgument(b, 2), zero};
+  bare_op(b, loc, "vector.store", store_in, 3, NULL, 0, NULL, 0, 0);
+  bare_op(b, loc, "func.return", NULL, 0, NULL, 0, NULL, 0, 0);
+  for (int i = 0; i < 2; i++) {
+    MlirNamedAttribute fa[] = {
+        nattr(c, "sym_name", sattr(c, i ? "transform_1" : "transform_0")),
+        nattr(c, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(c, 1, &i32, 1, &i32))),
+    };
+    MlirRegion r = mlirRegionCreate();
+    MlirBlock fb = mlirBlockCreate(1, &i32, locs);
+    mlirRegionAppendOwnedBlock(r, fb);
+    MlirOperationState fs = mlirOperationStateGet(sref("func.func"), loc);
+    mlirOperationStateAddAttributes(&fs, 2, fa);
+    mlirOperationStateAddOwnedRegions(&fs, 1, &r);
+    mlirBlockAppendOwnedOperation(top, mlirOperationCreate(&fs));
+    MlirNamedAttribute z = nattr(c, "value", mlirIntegerAttrGet(i32, 0));
+    MlirValue zv = mlirOperationGetResult(bare_op(fb, loc, "arith.constant", NULL, 0, &i32, 1, &z, 1, 0), 0);
+    bare_op(fb, loc, "func.return", &zv, 1, NULL, 0, NULL, 0, 0);
+  }
+  mlirOperationSetAttributeByName(mlirModuleGetOperation(k), sref("stable_mosaic.version"),
+                                  mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), 11));
+  return k;
+}
+
+/* (3) pallas_call(add_one, grid=4) on tpu: the kernel, its bytecode in
+ * base64 in the tpu_custom_call's JSON config. */
+static void floor_pallas_tpu(MlirContext c, MlirModule m) {
+  MlirModule kernel = bare_tpu_kernel(c);
+  mlirOperationVerify(mlirModuleGetOperation(kernel));
+  lsim_strbuf bytes = LSIM_STRBUF_INIT, json = LSIM_STRBUF_INIT;
+  MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
+  mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
+  mlirOperationWriteBytecodeWithConfig(mlirModuleGetOperation(kernel), config, append, &bytes);
+  mlirBytecodeWriterConfigDestroy(config);
+  mlirModuleDestroy(kernel);
+  lsim_strbuf_puts(&json, "{\"custom_call_config\": {\"body\": \"");
+  lsim_base64_encode(&json, bytes.data, bytes.len);
+  lsim_strbuf_puts(&json, "\", \"serialization_format\": 1, \"needs_layout_passes\": true}}");
+  MlirType t = f32_tensor(c, 8);
+  MlirBlock body = bare_module(c, m, false, &t, 1, t);
+  MlirNamedAttribute meta = nattr(c, "kernel_metadata", sattr(c, "{}"));
+  MlirNamedAttribute extra[] = {nattr(c, "kernel_name", sattr(c, "add_one")),
+                                nattr(c, "mhlo.frontend_attributes", mlirDictionaryAttrGet(c, 1, &meta))};
+  MlirValue r = bare_custom_call(c, body, "tpu_custom_call", false, lsim_strbuf_cstr(&json),
+                                 (MlirAttribute){NULL}, extra, 2, mlirBlockGetArgument(body, 0));
+  bare_return(c, body, r, "func.return");
+  lsim_strbuf_free(&bytes);
+  lsim_strbuf_free(&json);
+}
+
+/* --- lowersim's side ------------------------------------------------------------------ */
+
+typedef struct workload {
+  const char *name;
+  void (*floor)(MlirContext, MlirModule);
+  lsim_eqn eqn;
+  const char *platforms[4];
+  size_t num_platforms;
+} workload;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Lowerings per second over about `seconds`; `text` receives one module's text. */
+static double time_lowersim(lsim_lowerer *l, const lsim_lowering_request *req, double seconds,
+                            char **text) {
+  double start = now(), end = start + seconds;
+  long n = 0;
+  *text = NULL;
+  do {
+    for (int k = 0; k < 50; k++, n++) {
+      lsim_lowering *low = NULL;
+      if (lsim_lower(l, req, &low, NULL))
+        return -1;
+      char *t = lsim_lowering_print(low);
+      if (!*text)
+        *text = t;
+      else
+        free(t);
+      lsim_lowering_destroy(low);
+    }
+  } while (now() < end);
+  return (double)n / (now() - start);
+}
+
+static double time_floor(MlirContext c, void (*build)(MlirContext, MlirModule), double seconds,
+                         char **text) {
+  double start = now(), end = start + seconds;
+  long n = 0;
+  *text = NULL;
+  do {
+    for (int k = 0; k < 50; k++, n++) {
+      MlirModule m = mlirModuleCreateEmpty(mlirLocationUnknownGet(c));
+      build(c, m);
+      if (!mlirOperationVerify(mlirModuleGetOperation(m)))
+        return -1;
+      lsim_strbuf sb = LSIM_STRBUF_INIT;
+      mlirOperationPrint(mlirModuleGetOperation(m), append, &sb);
+      lsim_strbuf_putc(&sb, '\n');
+      if (!*text)
+        *text = lsim_strbuf_take(&sb);
+      lsim_strbuf_free(&sb);
+      mlirModuleDestroy(m);
+    }
+  } while (now() < end);
+  return (double)n / (now() - start);
+}
 
 int cmd_bench(int argc, char **argv) {
-  (void)argc, (void)argv;
-  fprintf(stderr, "lowersim bench: not implemented yet\n");
-  return EXIT_INVALID_INPUT;
+  double seconds = 1.0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf("usage: lowersim bench [--seconds S]\n\n"
+             "Lowerings per second, single-threaded, of (1) a buffer_callback on cpu, (2) a\n"
+             "four-platform lax.platform_dependent whose cuda and rocm branches are shared,\n"
+             "(3) a Pallas add_one kernel on tpu with its bytecode embedded; each next to the\n"
+             "floor: the same module built, verified and printed by a bare MLIR C API loop in\n"
+             "the same MLIR context. lowersim's figures include its rule lookup, contexts,\n"
+             "verification (MLIR's and its own) and printing. Goal: ratios of at least 0.8.\n");
+      return 0;
+    }
+    if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+      seconds = atof(argv[++i]);
+    else
+      return cli_usage_error("bench", "unknown option '%s' (see --help)", argv[i]);
+  }
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_runtime *rt = NULL;
+  lsim_registry *reg = NULL;
+  lsim_pallas *pallas = NULL;
+  lsim_lowerer *lowerer = NULL;
+  lsim_pallas_installed all = {true, true, true, false};
+  int rc = lsim_runtime_create_default(&rt, &err);
+  if (!rc) rc = lsim_registry_create_builtin(rt, &reg, &err);
+  if (!rc) rc = lsim_register_callback_rules(reg, &err);
+  if (!rc) rc = lsim_pallas_create(&all, &pallas, &err);
+  if (!rc) rc = lsim_register_pallas_rules(reg, pallas, &err);
+  if (!rc) rc = lsim_lowerer_create(&lowerer, &err);
+  if (rc)
+    return cli_report(&err);
+  MlirContext mlir = lsim_lowerer_mlir_context(lowerer);
+  /* The dialects the kernels are written in, as a bare program loads them. */
+  MlirDialectHandle dialects[] = {mlirGetDialectHandle__func__(), mlirGetDialectHandle__arith__(),
+                                  mlirGetDialectHandle__vector__(), mlirGetDialectHandle__memref__()};
+  for (size_t i = 0; i < sizeof dialects / sizeof dialects[0]; i++)
+    mlirDialectHandleLoadDialect(dialects[i], mlir);
+  static const lsim_aval f32_8 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {8}};
+  static const size_t operand = 0;
+  static const char *const tpu_only[] = {"tpu"}, *const cuda_rocm[] = {"cuda", "rocm"};
+  static const lsim_platform_branch branches[] = {
+      {tpu_only, 1, "sin"}, {cuda_rocm, 2, "cos"}, {NULL, 0, "neg"}};
+  static const lsim_platform_dependent_params pd = {branches, 3};
+  static const lsim_buffer_callback_params bc = {0};
+  static const lsim_pallas_call_params pc = {"add_one", 4, false, NULL, false};
+  workload workloads[] = {
+      {"buffer_callback, cpu", floor_buffer_callback,
+       {LSIM_PRIMITIVE_BUFFER_CALLBACK, &operand, 1, &f32_8, 1, &bc, false}, {"cpu"}, 1},
+      {"platform_dependent, 4 platforms", floor_platform_dependent,
+       {LSIM_PRIMITIVE_PLATFORM_DEPENDENT, &operand, 1, &f32_8, 1, &pd, false},
+       {"cpu", "cuda", "rocm", "tpu"}, 4},
+      {"pallas_call, tpu (bytecode)", floor_pallas_tpu,
+       {LSIM_PRIMITIVE_PALLAS_CALL, &operand, 1, &f32_8, 1, &pc, false}, {"tpu"}, 1},
+  };
+  printf("%-34s %14s %14s %7s\n", "workload (single thread)", "lowersim/s", "bare MLIR/s", "ratio");
+  int code = 0;
+  for (size_t w = 0; w < sizeof workloads / sizeof workloads[0]; w++) {
+    lsim_program prog = {.function_name = "f", .args = &f32_8, .num_args = 1,
+                         .eqns = &workloads[w].eqn, .num_eqns = 1};
+    lsim_lowering_request req = {.runtime = rt, .registry = reg, .program = &prog,
+                                 .platforms = workloads[w].platforms,
+                                 .num_platforms = workloads[w].num_platforms};
+    char *ours, *theirs;
+    double floor_rate = time_floor(mlir, workloads[w].floor, seconds / 4, &theirs);
+    double rate = time_lowersim(lowerer, &req, seconds / 2, &ours);
+    char *again;
+    floor_rate = (floor_rate + time_floor(mlir, workloads[w].floor, seconds / 4, &again)) / 2;
+    free(again);
+    bool same = ours && theirs && strcmp(ours, theirs) == 0;
+    if (!same && getenv("LOWERSIM_BENCH_DUMP")) {
+      FILE *a = fopen("/tmp/bench-lowersim.mlir", "w"), *b = fopen("/tmp/bench-floor.mlir", "w");
+      if (a && ours)
+        fputs(ours, a);
+      if (b && theirs)
+        fputs(theirs, b);
+      if (a)
+        fclose(a);
+      if (b)
+        fclose(b);
+    }
+    printf("%-34s %14.0f %14.0f %7.2f%s\n", workloads[w].name, rate, floor_rate,
+           floor_rate > 0 ? rate / floor_rate : 0, same ? "" : "  (modules differ!)");
+    if (!same || rate <= 0)
+      code = EXIT_LOWERING_ERROR;
+    free(ours);
+    free(theirs);
+  }
+  lsim_lowerer_destroy(lowerer);
+  lsim_registry_destroy(reg);
+  lsim_pallas_destroy(pallas);
+  lsim_runtime_destroy(rt);
+  return code;
 }

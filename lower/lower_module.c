@@ -451,17 +451,6 @@ static int resolve_platforms(const lsim_lowering_request *req, const lsim_backen
   return LSIM_OK;
 }
 
-static int check_distinct(lsim_module_context *mc, lsim_error *err) {
-  size_t n;
-  const char *const *p = lsim_module_context_platforms(mc, &n);
-  for (size_t i = 0; i < n; i++)
-    for (size_t j = i + 1; j < n; j++)
-      if (strcmp(p[i], p[j]) == 0)
-        return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
-                         "the lowering platforms name %s twice (after canonicalization)", p[i]);
-  return LSIM_OK;
-}
-
 static void narrate_start(lowering_state *st, const lsim_backend *pinned) {
   if (!lsim_module_context_tracing(st->mc))
     return;
@@ -482,9 +471,7 @@ static int lower_program(lsim_lowerer *l, lowering_state *st, const lsim_backend
   const lsim_program *prog = st->req->program;
   size_t n;
   const char *const *platforms = lsim_module_context_platforms(st->mc, &n);
-  int rc = check_distinct(st->mc, err);
-  if (!rc)
-    rc = check_donation(prog, platforms, n, err);
+  int rc = check_donation(prog, platforms, n, err);
   if (rc)
     return rc;
   narrate_start(st, pinned);

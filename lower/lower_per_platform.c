@@ -33,12 +33,16 @@ static int not_found(const char *description, const char *const *platforms, size
   return rc;
 }
 
-/* The plan: kept rules and, per lowering platform, the index of its rule. */
+/* The plan: kept rules and, per lowering platform, the index of its rule.
+ * JAX keeps platform -> rule index in a dict, so a platform named twice in
+ * the lowering platforms has one entry; `order` lists the dict's keys in
+ * insertion order. */
 typedef struct plan {
   lsim_rule *kept;
   size_t num_kept;
-  int *rule_of;            /* per lowering platform */
-  const char **order;      /* lowering platforms in the order JAX's dict holds them */
+  int *rule_of;            /* per lowering platform (repeats share their entry) */
+  const char **order;      /* distinct platforms, in the dict's order */
+  size_t num_order;
   int default_index;       /* the default rule's place in kept, or -1 */
 } plan;
 
@@ -46,6 +50,14 @@ static void plan_free(plan *p) {
   free(p->kept);
   free(p->rule_of);
   free(p->order);
+}
+
+/* dict[platform] = k for every occurrence of platform; remembers the key. */
+static void plan_set(plan *p, const char *const *platforms, size_t n, const char *platform, int k) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(platforms[i], platform) == 0)
+      p->rule_of[i] = k;
+  p->order[p->num_order++] = platform;
 }
 
 static int make_plan(const char *description, const char *const *platforms, size_t n,
@@ -61,17 +73,16 @@ static int make_plan(const char *description, const char *const *platforms, size
     plan_free(p);
     return lsim_fail_oom(err);
   }
-  size_t num_order = 0, num_without = 0;
   for (size_t i = 0; i < n; i++)
     p->rule_of[i] = -1;
   for (size_t r = 0; r < num_platform_rules; r++) {
     int i = find_platform(platforms, n, platform_rules[r].platform);
     if (i < 0 || p->rule_of[i] >= 0)
       continue;
-    p->rule_of[i] = (int)p->num_kept;
+    plan_set(p, platforms, n, platforms[i], (int)p->num_kept);
     p->kept[p->num_kept++] = platform_rules[r].rule;
-    p->order[num_order++] = platforms[i];
   }
+  size_t num_without = 0;
   for (size_t i = 0; i < n; i++)
     if (p->rule_of[i] < 0)
       without[num_without++] = platforms[i];
@@ -79,13 +90,10 @@ static int make_plan(const char *description, const char *const *platforms, size
   if (num_without && !default_rule) {
     rc = not_found(description, without, num_without, false, err);
   } else if (num_without) {
-    for (size_t i = 0; i < n; i++) {
-      if (p->rule_of[i] < 0) {
-        p->rule_of[i] = (int)p->num_kept;
-        p->order[num_order++] = platforms[i];
-      }
-    }
     p->default_index = (int)p->num_kept;
+    for (size_t i = 0; i < n; i++)
+      if (p->rule_of[i] < 0)
+        plan_set(p, platforms, n, platforms[i], p->default_index);
     p->kept[p->num_kept++] = *default_rule;
   }
   free(without);
@@ -98,7 +106,7 @@ static int make_plan(const char *description, const char *const *platforms, size
 static size_t sharing_rule(const plan *p, size_t k, const char *const *platforms, size_t n,
                            const char **out) {
   size_t count = 0;
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < p->num_order; i++)
     if (p->rule_of[find_platform(platforms, n, p->order[i])] == (int)k)
       out[count++] = p->order[i];
   return count;

@@ -1,0 +1,75 @@
+/* cli/matrix.h: the platform-combination matrix: its cases, enumerated
+ * deterministically by index, and running one case. */
+#ifndef LOWERSIM_CLI_MATRIX_H
+#define LOWERSIM_CLI_MATRIX_H
+
+#include "lowersim/scenario_run.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MATRIX_MAX_PLATFORMS 16
+#define MATRIX_MAX_LEN 4
+
+typedef enum matrix_feature {
+  FEATURE_RULES,
+  FEATURE_BUFFER_CALLBACK,
+  FEATURE_PYTHON_CALLBACK,
+  FEATURE_PALLAS,
+  FEATURE_COUNT
+} matrix_feature;
+
+typedef struct matrix_spec {
+  const char *platforms[MATRIX_MAX_PLATFORMS]; /* lowering-platform choices */
+  size_t num_platforms;
+  int max_len;                                 /* tuples of length 1..max_len */
+  bool features[FEATURE_COUNT];
+  /* derived */
+  size_t num_tuples;
+  size_t num_variants;
+  uint64_t total;
+} matrix_spec;
+
+/* The default: cpu cuda rocm oneapi tpu gpu metal, tuples up to 2, every
+ * feature. */
+void matrix_spec_default(matrix_spec *spec);
+
+/* Computes the derived counts; false when the spec is unusable. */
+bool matrix_spec_finish(matrix_spec *spec);
+
+/* One case, decoded from its index. */
+typedef struct matrix_case {
+  uint64_t index;
+  matrix_feature feature;
+  int variant;                      /* within the feature */
+  const char *tuple[MATRIX_MAX_LEN];
+  int tuple_len;
+  int pin;                          /* -1: none, else an index into matrix_backends */
+  unsigned runtime;                 /* bit i: matrix_optional_backends[i] initializes */
+} matrix_case;
+
+extern const char *const matrix_backends[];          /* pin choices */
+extern const size_t matrix_num_backends;
+
+void matrix_decode(const matrix_spec *spec, uint64_t index, matrix_case *c);
+
+/* "rules/gpu+default", "pallas/triton,mtpu+tri,flag,interp", ... */
+void matrix_variant_name(matrix_feature f, int variant, char *buf, size_t size);
+const char *matrix_feature_name(matrix_feature f);
+
+/* The outcome of one case. */
+typedef struct matrix_outcome {
+  int code;           /* 0: OK */
+  uint64_t hash;      /* FNV-1a of the module text when OK */
+  bool failure;       /* a lowersim failure (verification, memory, invalid input) */
+} matrix_outcome;
+
+/* Lowers case `c` with `lowerer`. */
+matrix_outcome matrix_run_case(lsim_lowerer *lowerer, const matrix_case *c);
+
+/* Formats the case's columns for CSV: platforms "cuda+tpu", backend, runtime. */
+void matrix_case_columns(const matrix_case *c, char *platforms, char *backend, char *runtime,
+                         size_t size);
+
+#endif
