@@ -170,6 +170,10 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
       printf("\n");
     }
   }
+  if (seconds < 0) {
+    printf("%" PRIu64 " cases, %" PRIu64 " lowersim failures\n", st->cases, st->failures);
+    return;
+  }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   printf("%" PRIu64 " cases in %.1f s on %d thread%s (%.0f cases/s), %" PRIu64
@@ -437,77 +441,114 @@ static int compare_shards(const void *a, const void *b) {
   return (x->first > y->first) - (x->first < y->first);
 }
 
+/* The variant index of a variant name within its feature, or -1. */
+static int variant_index(matrix_feature f, const char *name) {
+  char buf[96];
+  for (int v = 0; v < MAX_VARIANTS; v++) {
+    matrix_variant_name(f, v, buf, sizeof buf);
+    if (strcmp(buf, name) == 0)
+      return v;
+  }
+  return -1;
+}
+
+/* The slot of a platform in the merge's platform list, added when new
+ * (shards are read in index order, so the list comes out in the run's order). */
+static const char *platform_name(matrix_spec *spec, const char *name, char names[][32]) {
+  for (size_t i = 0; i < spec->num_platforms; i++)
+    if (strcmp(spec->platforms[i], name) == 0)
+      return spec->platforms[i];
+  if (spec->num_platforms == MATRIX_MAX_PLATFORMS || strlen(name) >= 32)
+    return NULL;
+  size_t slot = spec->num_platforms++;
+  strcpy(names[slot], name);
+  spec->platforms[slot] = names[slot];
+  return names[slot];
+}
+
+/* Splits a CSV row into its 8 fields in place. */
+static bool split_row(char *line, char *field[8]) {
+  line[strcspn(line, "\n")] = '\0';
+  for (int n = 0; n < 8; n++) {
+    field[n] = line;
+    char *comma = strchr(line, ',');
+    if (n < 7 && !comma)
+      return false;
+    if (comma)
+      *comma = '\0', line = comma + 1;
+  }
+  return true;
+}
+
 /* Reads one shard's rows into the stats; checks its indices are contiguous. */
-static bool read_shard(const char *path, stats *st, shard_file *sf, const matrix_spec *spec) {
-  FILE *f = fopen(path, "r");
+static bool read_shard(shard_file *sf, stats *st, matrix_spec *spec, char names[][32]) {
+  FILE *f = fopen(sf->path, "r");
   char line[512];
   bool ok = f && fgets(line, sizeof line, f) && strcmp(line, CSV_HEADER) == 0;
-  *sf = (shard_file){.path = path};
+  uint64_t rows = 0;
   while (ok && fgets(line, sizeof line, f)) {
     char *field[8];
-    int n = 0;
-    for (char *p = line; n < 8; n++) {
-      field[n] = p;
-      char *comma = strchr(p, ',');
-      if (!comma) {
-        n++;
-        break;
-      }
-      *comma = '\0';
-      p = comma + 1;
-    }
-    if (n != 8) {
-      ok = false;
-      break;
-    }
-    uint64_t index = strtoull(field[0], NULL, 10);
-    if (sf->rows == 0)
-      sf->first = index;
-    ok = index == sf->first + sf->rows;
-    sf->rows++;
-    matrix_case c = {.index = index};
+    ok = split_row(line, field);
+    matrix_case c = {.index = ok ? strtoull(field[0], NULL, 10) : 0};
+    ok = ok && c.index == sf->first + rows++;
     int feature = 0;
-    while (feature < FEATURE_COUNT && strcmp(field[1], matrix_feature_name((matrix_feature)feature)))
+    while (ok && feature < FEATURE_COUNT && strcmp(field[1], matrix_feature_name((matrix_feature)feature)))
       feature++;
     ok = ok && feature < FEATURE_COUNT;
     c.feature = (matrix_feature)feature;
-    matrix_case decoded;
-    matrix_decode(spec, index, &decoded);
-    c.variant = decoded.variant;
-    c.tuple_len = strchr(field[3], '+') ? 2 : 1;
-    c.tuple[0] = strtok(field[3], "+");
-    matrix_outcome o = {.code = strcmp(field[6], "OK") ? lsim_status_from_name(field[6]) : 0};
+    c.variant = ok ? variant_index(c.feature, field[2]) : -1;
+    c.tuple_len = ok && strchr(field[3], '+') ? 2 : 1;
+    c.tuple[0] = ok ? platform_name(spec, strtok(field[3], "+"), names) : NULL;
+    ok = ok && c.variant >= 0 && c.tuple[0];
+    matrix_outcome o = {.code = ok && strcmp(field[6], "OK") ? lsim_status_from_name(field[6]) : 0};
     o.failure = o.code == LSIM_E_VERIFY || o.code == LSIM_E_NO_MEMORY ||
                 o.code == LSIM_E_INVALID_INPUT || o.code == LSIM_E_INVALID_ARGUMENT;
-    record(st, spec, &c, &o);
+    if (ok)
+      record(st, spec, &c, &o);
   }
+  if (f)
+    fclose(f);
+  sf->rows = rows;
+  return ok;
+}
+
+/* The first case index of a shard file (its first row), for ordering. */
+static bool first_index(shard_file *sf) {
+  FILE *f = fopen(sf->path, "r");
+  char line[512];
+  bool ok = f && fgets(line, sizeof line, f) && strcmp(line, CSV_HEADER) == 0;
+  sf->first = ok && fgets(line, sizeof line, f) ? strtoull(line, NULL, 10) : 0;
   if (f)
     fclose(f);
   return ok;
 }
 
 static int merge(options *o) {
-  matrix_spec_finish(&o->spec);
   stats *st = calloc(1, sizeof *st);
   shard_file *files = calloc((size_t)o->num_inputs, sizeof *files);
+  char names[MATRIX_MAX_PLATFORMS][32];
+  matrix_spec seen = {0};
   int code = st && files ? 0 : EXIT_LOWERING_ERROR;
-  for (int i = 0; !code && i < o->num_inputs; i++)
-    if (!read_shard(o->inputs[i], st, &files[i], &o->spec))
-      code = cli_usage_error("matrix", "%s is not a matrix CSV with contiguous case indices",
-                             o->inputs[i]);
-  if (!code) {
+  for (int i = 0; !code && i < o->num_inputs; i++) {
+    files[i].path = o->inputs[i];
+    if (!first_index(&files[i]))
+      code = cli_usage_error("matrix", "%s is not a matrix CSV", o->inputs[i]);
+  }
+  if (!code)
     qsort(files, (size_t)o->num_inputs, sizeof *files, compare_shards);
-    uint64_t next = files[0].first;
-    for (int i = 0; !code && i < o->num_inputs; i++) {
-      if (files[i].first != next)
-        code = cli_usage_error("matrix", "the shards leave a gap or overlap at case %" PRIu64, next);
-      next = files[i].first + files[i].rows;
-    }
+  uint64_t next = code ? 0 : files[0].first;
+  for (int i = 0; !code && i < o->num_inputs; i++) {
+    if (files[i].first != next)
+      code = cli_usage_error("matrix", "the shards leave a gap or overlap at case %" PRIu64, next);
+    else if (!read_shard(&files[i], st, &seen, names))
+      code = cli_usage_error("matrix", "%s is not a matrix CSV with contiguous case indices",
+                             files[i].path);
+    next = files[i].first + files[i].rows;
   }
   if (!code) {
     printf("matrix: merged %d shards, cases %" PRIu64 "..%" PRIu64 "\n", o->num_inputs,
            files[0].first, files[0].first + st->cases);
-    print_summary(&o->spec, st, 0, 1);
+    print_summary(&seen, st, -1, 1);
     if (o->junit && !write_junit(o->junit, st, 0))
       code = cli_usage_error("matrix", "cannot write %s", o->junit);
   }

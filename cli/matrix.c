@@ -134,11 +134,11 @@ typedef struct rule_set {
 static const rule_set rule_sets[RULE_SETS] = {
     {"default", {NULL}, {NULL}, true, LSIM_BACKEND_ACCESS_NONE},
     {"gpu+default", {"gpu"}, {"k_gpu"}, true, LSIM_BACKEND_ACCESS_NONE},
-    {"cpu,tpu", {"cpu", "tpu"}, {"k_cpu", "k_tpu"}, false, LSIM_BACKEND_ACCESS_NONE},
+    {"cpu+tpu", {"cpu", "tpu"}, {"k_cpu", "k_tpu"}, false, LSIM_BACKEND_ACCESS_NONE},
     {"gpu", {"gpu"}, {"k_gpu"}, false, LSIM_BACKEND_ACCESS_NONE},
-    {"cpu,metal,cuda+default", {"cpu", "metal", "cuda"}, {"k_cpu", "k_metal", "k_cuda"}, true,
+    {"cpu+metal+cuda+default", {"cpu", "metal", "cuda"}, {"k_cpu", "k_metal", "k_cuda"}, true,
      LSIM_BACKEND_ACCESS_NONE},
-    {"default,get_backend", {NULL}, {NULL}, true, LSIM_BACKEND_ACCESS_REQUIRED},
+    {"default/get_backend", {NULL}, {NULL}, true, LSIM_BACKEND_ACCESS_REQUIRED},
 };
 
 static const char *const params_names[] = {"none", "mosaic_tpu", "triton", "mosaic_gpu"};
@@ -150,18 +150,18 @@ void matrix_variant_name(matrix_feature f, int v, char *buf, size_t size) {
     break;
   case FEATURE_BUFFER_CALLBACK:
     snprintf(buf, size, "buffer_callback/%s%s", v & 1 ? "cmd_buffer" : "plain",
-             v & 2 ? ",alias" : "");
+             v & 2 ? "/alias" : "");
     break;
   case FEATURE_PYTHON_CALLBACK:
     snprintf(buf, size, "%s", (const char *[]){"pure", "io", "io/ordered", "debug",
                                                "debug/ordered", "debug/partitioned",
-                                               "debug/ordered,partitioned"}[v]);
+                                               "debug/ordered/partitioned"}[v]);
     break;
   case FEATURE_PALLAS: {
     int installed = (v >> 2) & 7;
-    snprintf(buf, size, "pallas/%s,installed=%s%s%s%s%s", params_names[v >> 5],
+    snprintf(buf, size, "pallas/%s/installed=%s%s%s%s%s", params_names[v >> 5],
              installed & 1 ? "T" : "-", installed & 2 ? "R" : "-", installed & 4 ? "G" : "-",
-             v & 2 ? ",flag" : "", v & 1 ? ",interpret" : "");
+             v & 2 ? "/flag" : "", v & 1 ? "/interpret" : "");
     break;
   }
   default:

@@ -54,7 +54,7 @@ extern const size_t matrix_num_backends;
 
 void matrix_decode(const matrix_spec *spec, uint64_t index, matrix_case *c);
 
-/* "rules/gpu+default", "pallas/triton,mtpu+tri,flag,interp", ... */
+/* "rules/gpu+default", "pallas/triton/installed=TR-/flag", ...: no commas. */
 void matrix_variant_name(matrix_feature f, int variant, char *buf, size_t size);
 const char *matrix_feature_name(matrix_feature f);
 

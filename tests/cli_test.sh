@@ -26,5 +26,42 @@ if [[ "$out" != *"cuda        1 device   priority    2  <- default backend"* ]] 
 else pass=$((pass+1)); fi
 n=$("$L" errors | grep -c '^LSIM_E_')
 if [ "$n" -lt 31 ]; then echo "FAIL errors: only $n codes"; fail=$((fail+1)); else pass=$((pass+1)); fi
+check() { # check NAME CONDITION-EXIT-CODE (0 = pass) MESSAGE
+  if [ "$2" -eq 0 ]; then pass=$((pass+1)); else echo "FAIL $1: $3"; fail=$((fail+1)); fi
+}
+SRC=${SOURCE_DIR:?}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# check: the bundled scenarios pass; --impl against lowersim itself agrees; a wrong
+# implementation is caught with the difference.
+out=$("$L" check "$SRC/testdata/scenarios" --junit "$tmp/j.xml"); code=$?
+check check-scenarios $(( code != 0 )) "exit $code: $out"
+[[ "$(tail -1 <<<"$out")" =~ ^[0-9]+\ passed,\ 0\ failed ]]; check check-last-line $? "$(tail -1 <<<"$out")"
+xmllint --noout "$tmp/j.xml" 2>/dev/null; check check-junit $? "invalid JUnit XML"
+out=$("$L" check "$SRC/testdata/scenarios" --impl "$L lower {scenario}"); code=$?
+check check-impl-self $(( code != 0 )) "$out"
+out=$("$L" check "$SRC/testdata/scenarios/missing-rule.xml" --impl "echo 'X: NotImplementedError: other' >&2; exit 1"); code=$?
+[[ $code -eq 1 && "$out" == *"expected the error \"NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'rocm']\""* ]]
+check check-impl-wrong $? "exit $code: $out"
+mkdir "$tmp/empty"
+expect check-no-files 2 "no scenario found" -- check "$tmp/empty"
+
+# matrix: two shards merge into the whole; one and two threads give the same rows.
+"$L" matrix --limit 3000 --csv "$tmp/whole.csv" >/dev/null; check matrix-run $? "exit"
+"$L" matrix --limit 3000 --jobs 2 --csv "$tmp/two.csv" >/dev/null
+cmp -s "$tmp/whole.csv" "$tmp/two.csv"; check matrix-jobs-deterministic $? "--jobs 2 rows differ"
+total=$("$L" matrix | head -1 | sed 's/.* of \([0-9]*\) .*/\1/')
+[ "${total:-0}" -ge 1000000 ]; check matrix-size $? "default matrix has $total cases"
+"$L" matrix --features rules --max-len 1 --shard 0/2 --csv "$tmp/s0.csv" >/dev/null
+"$L" matrix --features rules --max-len 1 --shard 1/2 --csv "$tmp/s1.csv" >/dev/null
+"$L" matrix --features rules --max-len 1 --csv "$tmp/all.csv" >"$tmp/all.txt"
+"$L" matrix --merge "$tmp/s1.csv" "$tmp/s0.csv" --csv "$tmp/merged.csv" --junit "$tmp/m.xml" >"$tmp/merged.txt"
+cmp -s "$tmp/all.csv" "$tmp/merged.csv"; check matrix-merge-rows $? "merged rows differ"
+diff <(sed -n '2,/cases/p' "$tmp/all.txt" | head -n -1) <(sed -n '2,/cases/p' "$tmp/merged.txt" | head -n -1)
+check matrix-merge-summary $? "merged summary differs"
+xmllint --noout "$tmp/m.xml" 2>/dev/null; check matrix-junit $? "invalid JUnit XML"
+expect matrix-bad-shard 2 "bad --shard" -- matrix --shard 2/2
+expect matrix-merge-overlap 2 "gap or overlap" -- matrix --merge "$tmp/s0.csv" "$tmp/s0.csv"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
