@@ -42,12 +42,16 @@ int lsim_emit_op(lsim_lowering_rule_context *ctx, const char *name, const MlirVa
   mlirOperationStateAddOperands(&state, (intptr_t)num_operands, operands);
   mlirOperationStateAddResults(&state, (intptr_t)num_results, result_types);
   mlirOperationStateAddAttributes(&state, (intptr_t)num_attrs, attrs);
-  MlirRegion regions[num_regions ? num_regions : 1];
+  MlirRegion few[4], *regions = num_regions <= 4 ? few : malloc(num_regions * sizeof *regions);
+  if (!regions)
+    return lsim_fail_oom(err);
   for (size_t i = 0; i < num_regions; i++) {
     regions[i] = mlirRegionCreate();
     mlirRegionAppendOwnedBlock(regions[i], mlirBlockCreate(0, NULL, NULL));
   }
   mlirOperationStateAddOwnedRegions(&state, (intptr_t)num_regions, regions);
+  if (regions != few)
+    free(regions);
   MlirOperation op = mlirOperationCreate(&state);
   if (mlirOperationIsNull(op))
     return lsim_fail(err, LSIM_E_VERIFY, "MLIR refused to create %s", name);
@@ -209,11 +213,13 @@ int lsim_emit_custom_call(lsim_lowering_rule_context *ctx, const lsim_custom_cal
     attrs[n++] = lsim_named(mlir, "output_operand_aliases", a);
   }
   if (call->layouts) {
-    MlirType operand_types[num_operands ? num_operands : 1];
-    for (size_t i = 0; i < num_operands; i++)
+    MlirType *operand_types = malloc((num_operands + 1) * sizeof *operand_types);
+    for (size_t i = 0; operand_types && i < num_operands; i++)
       operand_types[i] = mlirValueGetType(operands[i]);
-    MlirAttribute in = layouts_attr(mlir, operand_types, num_operands);
+    MlirAttribute in = operand_types ? layouts_attr(mlir, operand_types, num_operands)
+                                     : (MlirAttribute){NULL};
     MlirAttribute outl = layouts_attr(mlir, result_types, num_results);
+    free(operand_types);
     if (mlirAttributeIsNull(in) || mlirAttributeIsNull(outl))
       return lsim_fail_oom(err);
     attrs[n++] = lsim_named(mlir, "operand_layouts", in);
@@ -232,18 +238,24 @@ int lsim_emit_ffi_call(lsim_lowering_rule_context *ctx, const char *target, bool
                        MlirOperation *out, lsim_error *err) {
   MlirContext mlir = mlir_of(ctx);
   size_t num_results = ctx->num_avals_out + (token_result ? 1 : 0);
-  MlirType types[num_results ? num_results : 1];
+  MlirType *types = malloc((num_results + 1) * sizeof *types);
+  MlirNamedAttribute *entries = malloc((num_params + 1) * sizeof *entries);
+  int rc = types && entries ? LSIM_OK : lsim_fail_oom(err);
   size_t r = 0;
-  if (token_result)
+  if (!rc && token_result)
     types[r++] = lsim_token_type(mlir);
-  for (size_t i = 0; i < ctx->num_avals_out; i++) {
+  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++) {
     types[r] = lsim_module_context_aval_to_ir_type(ctx->module_context, &ctx->avals_out[i]);
     if (mlirTypeIsNull(types[r++]))
-      return lsim_fail_oom(err);
+      rc = lsim_fail_oom(err);
   }
-  MlirNamedAttribute entries[num_params ? num_params : 1];
-  for (size_t i = 0; i < num_params; i++)
+  for (size_t i = 0; !rc && i < num_params; i++)
     entries[i] = lsim_named(mlir, params[i].name, params[i].value);
+  if (rc) {
+    free(types);
+    free(entries);
+    return rc;
+  }
   lsim_custom_call call = {
       .target = target,
       .has_side_effect = has_side_effect,
@@ -253,7 +265,10 @@ int lsim_emit_ffi_call(lsim_lowering_rule_context *ctx, const char *target, bool
       .aliases = aliases,
       .num_aliases = num_aliases,
   };
-  return lsim_emit_custom_call(ctx, &call, operands, num_operands, types, num_results, out, err);
+  rc = lsim_emit_custom_call(ctx, &call, operands, num_operands, types, num_results, out, err);
+  free(types);
+  free(entries);
+  return rc;
 }
 
 /* --- host transfers -------------------------------------------------------- */

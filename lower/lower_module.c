@@ -268,13 +268,14 @@ static int build_main(lowering_state *st, MlirOperation *func_out, lsim_error *e
 /* _set_up_aliases for jit (no result shardings): a donated argument is a
  * buffer donor when an output of the same aval, else of the same size, is
  * left to receive it; the others are reported as not usable. */
-static void match_donations(lowering_state *st) {
+static int match_donations(lowering_state *st, lsim_error *err) {
   const lsim_program *prog = st->req->program;
   size_t first = 0;
   const size_t *list;
   size_t n = output_values(st, &first, &list);
-  bool claimed[n ? n : 1];
-  memset(claimed, 0, sizeof claimed);
+  bool *claimed = calloc(n + 1, sizeof *claimed);
+  if (!claimed)
+    return lsim_fail_oom(err);
   for (int pass = 0; pass < 2; pass++) {
     for (size_t i = 0; prog->donated && i < prog->num_args; i++) {
       if (!prog->donated[i] || st->donor[i])
@@ -298,6 +299,8 @@ static void match_donations(lowering_state *st) {
                                 lsim_aval_format(&prog->args[i], text, sizeof text));
     }
   }
+  free(claimed);
+  return LSIM_OK;
 }
 
 static void narrate_eqn(lowering_state *st, size_t index, const lsim_eqn *e) {
@@ -477,7 +480,8 @@ static int lower_program(lsim_lowerer *l, lowering_state *st, const lsim_backend
   narrate_start(st, pinned);
   st->multi = n > 1;
   st->has_token = program_has_ordered_effects(prog);
-  match_donations(st);
+  if ((rc = match_donations(st, err)))
+    return rc;
   char *name = module_name(prog->function_name ? prog->function_name : "f");
   if (!name)
     return lsim_fail_oom(err);
