@@ -27,8 +27,12 @@ MlirType lsim_i32_scalar_type(MlirContext ctx) {
   return mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(ctx, 32), (MlirAttribute){NULL});
 }
 
-MlirType lsim_token_type(MlirContext ctx) {
-  return mlirTypeParseGet(ctx, ref("!stablehlo.token"));
+/* stablehlo's types and attributes are opaque ones of an unregistered
+ * dialect: built directly, they are what the parser makes of their text. */
+MlirType lsim_token_type(MlirContext ctx) { return mlirOpaqueTypeGet(ctx, ref("stablehlo"), ref("token")); }
+
+static MlirAttribute stablehlo_attr(MlirContext ctx, const char *body) {
+  return mlirOpaqueAttrGet(ctx, ref("stablehlo"), (intptr_t)strlen(body), body, mlirNoneTypeGet(ctx));
 }
 
 int lsim_emit_op(lsim_lowering_rule_context *ctx, const char *name, const MlirValue *operands,
@@ -171,15 +175,15 @@ static MlirAttribute aliases_attr(MlirContext mlir, const lsim_operand_alias *al
     char text[160];
     if (num_results == 1)
       snprintf(text, sizeof text,
-               "#stablehlo.output_operand_alias<output_tuple_indices = [], operand_index = %zu, "
+               "output_operand_alias<output_tuple_indices = [], operand_index = %zu, "
                "operand_tuple_indices = []>",
                aliases[i].operand);
     else
       snprintf(text, sizeof text,
-               "#stablehlo.output_operand_alias<output_tuple_indices = [%zu], operand_index = "
-               "%zu, operand_tuple_indices = []>",
+               "output_operand_alias<output_tuple_indices = [%zu], operand_index = %zu, "
+               "operand_tuple_indices = []>",
                aliases[i].output, aliases[i].operand);
-    items[i] = mlirAttributeParseGet(mlir, ref(text));
+    items[i] = stablehlo_attr(mlir, text);
   }
   MlirAttribute array = mlirArrayAttrGet(mlir, (intptr_t)n, items);
   free(items);
@@ -282,8 +286,8 @@ static int host_transfer(lsim_lowering_rule_context *ctx, const char *name,
                          lsim_error *err) {
   MlirContext mlir = mlir_of(ctx);
   char handle[96], rendezvous[24];
-  snprintf(handle, sizeof handle, "#stablehlo.channel_handle<handle = %lld, type = %d>",
-           (long long)channel, type);
+  snprintf(handle, sizeof handle, "channel_handle<handle = %lld, type = %d>", (long long)channel,
+           type);
   snprintf(rendezvous, sizeof rendezvous, "%lld", (long long)channel);
   MlirNamedAttribute frontend[] = {
       lsim_named(mlir, "_xla_host_transfer_handler_name",
@@ -291,7 +295,7 @@ static int host_transfer(lsim_lowering_rule_context *ctx, const char *name,
       lsim_named(mlir, "_xla_host_transfer_rendezvous", lsim_string_attr(mlir, rendezvous)),
   };
   MlirNamedAttribute attrs[] = {
-      lsim_named(mlir, "channel_handle", mlirAttributeParseGet(mlir, ref(handle))),
+      lsim_named(mlir, "channel_handle", stablehlo_attr(mlir, handle)),
       lsim_named(mlir, "is_host_transfer", mlirBoolAttrGet(mlir, 1)),
       lsim_named(mlir, "mhlo.frontend_attributes", mlirDictionaryAttrGet(mlir, 2, frontend)),
   };
