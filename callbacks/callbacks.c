@@ -51,9 +51,15 @@ static MlirAttribute ui64_attr(lsim_lowering_rule_context *ctx, uint64_t v) {
 
 /* --- buffer_callback ------------------------------------------------------ */
 
-/* `dict(input_output_aliases)`: a repeated input keeps its first place and
- * takes its last output.  Returns the number of distinct entries. */
-static size_t alias_dict(const lsim_io_alias *aliases, size_t n, lsim_io_alias *out) {
+static int compare_input(const void *a, const void *b) {
+  const lsim_io_alias *x = a, *y = b;
+  return (x->input > y->input) - (x->input < y->input);
+}
+
+/* `sorted(input_output_aliases.items())` of the user's dict (a repeated
+ * input takes its last output), as buffer_callback checks and binds them.
+ * Returns the number of entries written to `out`. */
+static size_t sorted_aliases(const lsim_io_alias *aliases, size_t n, lsim_io_alias *out) {
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
     size_t j = 0;
@@ -63,12 +69,8 @@ static size_t alias_dict(const lsim_io_alias *aliases, size_t n, lsim_io_alias *
     if (j == k)
       k++;
   }
+  qsort(out, k, sizeof *out, compare_input);
   return k;
-}
-
-static int compare_input(const void *a, const void *b) {
-  const lsim_io_alias *x = a, *y = b;
-  return (x->input > y->input) - (x->input < y->input);
 }
 
 int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
@@ -78,8 +80,7 @@ int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
   lsim_io_alias *sorted = malloc((num_aliases ? num_aliases : 1) * sizeof *sorted);
   if (!sorted)
     return lsim_fail_oom(err);
-  size_t n = alias_dict(aliases, num_aliases, sorted);
-  qsort(sorted, n, sizeof *sorted, compare_input);
+  size_t n = sorted_aliases(aliases, num_aliases, sorted);
   int rc = LSIM_OK;
   for (size_t i = 0; i < n && !rc; i++) {
     int64_t in = sorted[i].input, out = sorted[i].output;
@@ -99,8 +100,8 @@ int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
     else if (!lsim_aval_equal(&args[in], &results[out])) {
       char a[LSIM_AVAL_TEXT_MAX], b[LSIM_AVAL_TEXT_MAX];
       rc = lsim_raise(err, LSIM_E_ALIAS_AVAL_MISMATCH, si, so,
-                      lsim_aval_format(&args[in], a, sizeof a),
-                      lsim_aval_format(&results[out], b, sizeof b));
+                      lsim_aval_str(&args[in], a, sizeof a),
+                      lsim_aval_str(&results[out], b, sizeof b));
     }
   }
   free(sorted);
@@ -155,7 +156,7 @@ static int buffer_callback_rule(lsim_lowering_rule_context *ctx, const MlirValue
   lsim_operand_alias *aliases = malloc((p->num_aliases ? p->num_aliases : 1) * sizeof *aliases);
   if (!rc && (!dict || !aliases))
     rc = lsim_fail_oom(err);
-  size_t n = rc ? 0 : alias_dict(p->aliases, p->num_aliases, dict);
+  size_t n = rc ? 0 : sorted_aliases(p->aliases, p->num_aliases, dict);
   for (size_t i = 0; i < n; i++)
     aliases[i] = (lsim_operand_alias){(size_t)dict[i].input, (size_t)dict[i].output};
   MlirOperation op;

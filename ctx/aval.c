@@ -9,21 +9,26 @@
 #include <string.h>
 
 static const struct {
-  const char *name;
-  const char *mlir;
+  const char *name;  /* JAX's short name */
+  const char *mlir;  /* MLIR element type */
+  const char *numpy; /* numpy's dtype.name */
 } dtypes[LSIM_DTYPE_COUNT] = {
-    [LSIM_DTYPE_BOOL] = {"bool", "i1"},  [LSIM_DTYPE_I8] = {"i8", "i8"},
-    [LSIM_DTYPE_I16] = {"i16", "i16"},   [LSIM_DTYPE_I32] = {"i32", "i32"},
-    [LSIM_DTYPE_I64] = {"i64", "i64"},   [LSIM_DTYPE_U8] = {"u8", "ui8"},
-    [LSIM_DTYPE_U16] = {"u16", "ui16"},  [LSIM_DTYPE_U32] = {"u32", "ui32"},
-    [LSIM_DTYPE_U64] = {"u64", "ui64"},  [LSIM_DTYPE_F16] = {"f16", "f16"},
-    [LSIM_DTYPE_BF16] = {"bf16", "bf16"}, [LSIM_DTYPE_F32] = {"f32", "f32"},
-    [LSIM_DTYPE_F64] = {"f64", "f64"},
+    [LSIM_DTYPE_BOOL] = {"bool", "i1", "bool"},       [LSIM_DTYPE_I8] = {"i8", "i8", "int8"},
+    [LSIM_DTYPE_I16] = {"i16", "i16", "int16"},       [LSIM_DTYPE_I32] = {"i32", "i32", "int32"},
+    [LSIM_DTYPE_I64] = {"i64", "i64", "int64"},       [LSIM_DTYPE_U8] = {"u8", "ui8", "uint8"},
+    [LSIM_DTYPE_U16] = {"u16", "ui16", "uint16"},     [LSIM_DTYPE_U32] = {"u32", "ui32", "uint32"},
+    [LSIM_DTYPE_U64] = {"u64", "ui64", "uint64"},     [LSIM_DTYPE_F16] = {"f16", "f16", "float16"},
+    [LSIM_DTYPE_BF16] = {"bf16", "bf16", "bfloat16"}, [LSIM_DTYPE_F32] = {"f32", "f32", "float32"},
+    [LSIM_DTYPE_F64] = {"f64", "f64", "float64"},
 };
 
 static bool valid_dtype(lsim_dtype d) { return (unsigned)d < LSIM_DTYPE_COUNT; }
 
 const char *lsim_dtype_name(lsim_dtype dtype) { return valid_dtype(dtype) ? dtypes[dtype].name : NULL; }
+
+const char *lsim_dtype_numpy_name(lsim_dtype dtype) {
+  return valid_dtype(dtype) ? dtypes[dtype].numpy : NULL;
+}
 
 const char *lsim_dtype_mlir_name(lsim_dtype dtype) {
   return valid_dtype(dtype) ? dtypes[dtype].mlir : NULL;
@@ -107,10 +112,9 @@ bool lsim_aval_equal(const lsim_aval *a, const lsim_aval *b) {
          memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)) == 0;
 }
 
-char *lsim_aval_format(const lsim_aval *aval, char *buf, size_t size) {
+static char *format_with(const char *name, const lsim_aval *aval, char *buf, size_t size) {
   if (!size)
     return buf;
-  const char *name = lsim_dtype_name(aval->dtype);
   size_t used = (size_t)snprintf(buf, size, "%s[", name ? name : "?");
   for (int i = 0; i < aval->rank && used < size; i++)
     used += (size_t)snprintf(buf + used, size - used, i ? ",%lld" : "%lld",
@@ -118,4 +122,12 @@ char *lsim_aval_format(const lsim_aval *aval, char *buf, size_t size) {
   if (used < size)
     snprintf(buf + used, size - used, "]");
   return buf;
+}
+
+char *lsim_aval_format(const lsim_aval *aval, char *buf, size_t size) {
+  return format_with(lsim_dtype_name(aval->dtype), aval, buf, size);
+}
+
+char *lsim_aval_str(const lsim_aval *aval, char *buf, size_t size) {
+  return format_with(lsim_dtype_numpy_name(aval->dtype), aval, buf, size);
 }

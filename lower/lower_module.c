@@ -12,12 +12,15 @@
 #include <mlir-c/Diagnostics.h>
 #include <mlir-c/Dialect/Func.h>
 
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wctype.h>
 
 struct lsim_lowerer {
   MlirContext mlir;
+  locale_t utf8;           /* C.UTF-8, for Unicode \w in module names; 0 if absent */
   lsim_strbuf diagnostics; /* what MLIR's verifier said during the last lowering */
   MlirDiagnosticHandlerID handler;
 };
@@ -42,6 +45,7 @@ int lsim_lowerer_create(lsim_lowerer **out, lsim_error *err) {
   lsim_lowerer *l = calloc(1, sizeof *l);
   if (!l)
     return lsim_fail_oom(err);
+  l->utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
   l->mlir = mlirContextCreateWithThreading(false);
   mlirContextSetAllowUnregisteredDialects(l->mlir, true);
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), l->mlir);
@@ -56,6 +60,8 @@ void lsim_lowerer_destroy(lsim_lowerer *l) {
     return;
   mlirContextDetachDiagnosticHandler(l->mlir, l->handler);
   mlirContextDestroy(l->mlir);
+  if (l->utf8)
+    freelocale(l->utf8);
   lsim_strbuf_free(&l->diagnostics);
   free(l);
 }
@@ -64,25 +70,50 @@ MlirContext lsim_lowerer_mlir_context(const lsim_lowerer *l) { return l->mlir; }
 
 /* --- names and attributes ----------------------------------------------------- */
 
-/* sanitize_name("jit(" + name + ")").rstrip("_"): characters outside
- * [\w.-] become '_' (bytes of non-ASCII characters are kept, as Python's
- * Unicode \w keeps letters). */
-static char *module_name(const char *function) {
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
-  lsim_strbuf_printf(&sb, "jit(%s)", function);
-  char *name = lsim_strbuf_take(&sb);
-  if (!name)
-    return NULL;
-  for (char *p = name; *p; p++) {
-    unsigned char c = (unsigned char)*p;
-    bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '_' || c == '.' || c == '-' || c >= 0x80;
-    if (!word)
-      *p = '_';
+/* Decodes one UTF-8 character at `p` into *cp; returns its length (1 for a
+ * byte that does not start a valid sequence, taken as is). */
+static size_t utf8_decode(const unsigned char *p, unsigned *cp) {
+  int n = p[0] < 0x80 ? 1 : (p[0] >> 5) == 6 ? 2 : (p[0] >> 4) == 14 ? 3 : (p[0] >> 3) == 30 ? 4 : 0;
+  *cp = n == 1 ? p[0] : n == 2 ? p[0] & 0x1f : n == 3 ? p[0] & 0x0f : p[0] & 0x07;
+  for (int i = 1; i < n; i++) {
+    if ((p[i] & 0xc0) != 0x80)
+      n = 0;
+    else
+      *cp = (*cp << 6) | (p[i] & 0x3f);
   }
-  for (size_t n = strlen(name); n > 0 && name[n - 1] == '_'; n--)
-    name[n - 1] = '\0';
-  return name;
+  if (n == 0)
+    *cp = p[0];
+  return n ? (size_t)n : 1;
+}
+
+/* Python's \w on one character: [A-Za-z0-9_] and Unicode letters and
+ * digits (as the C.UTF-8 locale classifies them; without it, every
+ * non-ASCII character counts). */
+static bool is_word(unsigned cp, locale_t utf8) {
+  if (cp < 0x80)
+    return (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9') ||
+           cp == '_';
+  return !utf8 || iswalnum_l((wint_t)cp, utf8);
+}
+
+/* sanitize_name("jit(" + name + ")").rstrip("_"): each character outside
+ * [\w.-] becomes one '_', then trailing '_' go. */
+static char *module_name(const char *function, locale_t utf8) {
+  lsim_strbuf in = LSIM_STRBUF_INIT, out = LSIM_STRBUF_INIT;
+  lsim_strbuf_printf(&in, "jit(%s)", function);
+  for (const unsigned char *p = (const unsigned char *)lsim_strbuf_cstr(&in); *p;) {
+    unsigned cp;
+    size_t n = utf8_decode(p, &cp);
+    if (is_word(cp, utf8) || cp == '.' || cp == '-')
+      lsim_strbuf_append(&out, (const char *)p, n);
+    else
+      lsim_strbuf_putc(&out, '_');
+    p += n;
+  }
+  while (out.len && out.data[out.len - 1] == '_')
+    out.data[--out.len] = '\0';
+  lsim_strbuf_free(&in);
+  return lsim_strbuf_take(&out);
 }
 
 /* mlir.py _platforms_with_donation. */
@@ -135,6 +166,7 @@ typedef struct lowering_state {
   lsim_aval *avals;      /* per value */
   MlirValue *values;     /* per value */
   bool *donor;           /* per arg: jax.buffer_donor */
+  int64_t *alias_of;     /* per arg: the output it aliases (tf.aliasing_output), or -1 */
   MlirValue platform_index;
   MlirValue token;
   MlirBlock body;
@@ -218,7 +250,12 @@ static int build_main(lowering_state *st, MlirOperation *func_out, lsim_error *e
   }
   for (size_t i = 0; !rc && i < prog->num_args; i++) {
     in[a] = lsim_module_context_aval_to_ir_type(st->mc, &prog->args[i]);
-    arg_attrs[a++] = st->donor[i] ? dict1(mlir, "jax.buffer_donor", yes) : empty;
+    if (st->alias_of[i] >= 0)
+      arg_attrs[a++] = dict1(mlir, "tf.aliasing_output",
+                             mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 32),
+                                                st->alias_of[i] + (st->has_token ? 1 : 0)));
+    else
+      arg_attrs[a++] = st->donor[i] ? dict1(mlir, "jax.buffer_donor", yes) : empty;
   }
   for (size_t i = 0; !rc && i < num_outputs; i++) {
     out[r] = lsim_module_context_aval_to_ir_type(st->mc, &st->avals[output_at(first, list, i)]);
@@ -265,38 +302,49 @@ static int build_main(lowering_state *st, MlirOperation *func_out, lsim_error *e
   return rc;
 }
 
-/* _set_up_aliases for jit (no result shardings): a donated argument is a
- * buffer donor when an output of the same aval, else of the same size, is
- * left to receive it; the others are reported as not usable. */
+/* _set_up_aliases for one partition (no result shardings): a donated
+ * argument aliases the first unclaimed output of the same aval
+ * (tf.aliasing_output); the others become buffer donors when an unaliased
+ * output of the same size remains (jax.buffer_donor); the rest are not
+ * usable.  Nothing is donated when no lowering platform supports donation. */
 static int match_donations(lowering_state *st, lsim_error *err) {
   const lsim_program *prog = st->req->program;
-  size_t first = 0;
+  size_t first = 0, n_platforms;
   const size_t *list;
   size_t n = output_values(st, &first, &list);
+  const char *const *platforms = lsim_module_context_platforms(st->mc, &n_platforms);
+  bool supported = false;
+  for (size_t p = 0; p < n_platforms; p++)
+    supported = supported || supports_donation(platforms[p]);
   bool *claimed = calloc(n + 1, sizeof *claimed);
   if (!claimed)
     return lsim_fail_oom(err);
-  for (int pass = 0; pass < 2; pass++) {
+  for (int pass = 0; supported && pass < 2; pass++) {
     for (size_t i = 0; prog->donated && i < prog->num_args; i++) {
-      if (!prog->donated[i] || st->donor[i])
+      if (!prog->donated[i] || st->alias_of[i] >= 0 || st->donor[i])
         continue;
       for (size_t o = 0; o < n; o++) {
         const lsim_aval *out = &st->avals[output_at(first, list, o)];
         bool match = pass == 0 ? lsim_aval_equal(out, &prog->args[i])
                                : lsim_aval_size(out) == lsim_aval_size(&prog->args[i]);
         if (!claimed[o] && match) {
-          claimed[o] = st->donor[i] = true;
+          claimed[o] = true;
+          if (pass == 0)
+            st->alias_of[i] = (int64_t)o;
+          else
+            st->donor[i] = true;
           break;
         }
       }
     }
   }
   for (size_t i = 0; prog->donated && i < prog->num_args; i++) {
-    if (prog->donated[i] && !st->donor[i]) {
+    if (prog->donated[i] && st->alias_of[i] < 0 && !st->donor[i]) {
       char text[LSIM_AVAL_TEXT_MAX];
       lsim_module_context_trace(st->mc, LSIM_TRACE_DETAIL, 0,
-                                "warning: Some donated buffers were not usable: %s.",
-                                lsim_aval_format(&prog->args[i], text, sizeof text));
+                                "warning: %sSome donated buffers were not usable: %s.",
+                                supported ? "" : "Donation is not implemented for these platforms. ",
+                                lsim_aval_str(&prog->args[i], text, sizeof text));
     }
   }
   free(claimed);
@@ -415,9 +463,10 @@ static void set_module_attributes(lowering_state *st, const char *name) {
                                   mlirIntegerAttrGet(i32, 1));
   mlirOperationSetAttributeByName(module, mlirStringRefCreateFromCString("mhlo.num_partitions"),
                                   mlirIntegerAttrGet(i32, 1));
-  mlirOperationSetAttributeByName(module,
-                                  mlirStringRefCreateFromCString("jax.uses_shape_polymorphism"),
-                                  mlirBoolAttrGet(mlir, st->multi));
+  if (st->req->for_export) /* _export.py sets it; mlir.py does not */
+    mlirOperationSetAttributeByName(module,
+                                    mlirStringRefCreateFromCString("jax.uses_shape_polymorphism"),
+                                    mlirBoolAttrGet(mlir, st->multi));
 }
 
 static int verify(lsim_lowerer *l, lowering_state *st, lsim_error *err) {
@@ -482,7 +531,7 @@ static int lower_program(lsim_lowerer *l, lowering_state *st, const lsim_backend
   st->has_token = program_has_ordered_effects(prog);
   if ((rc = match_donations(st, err)))
     return rc;
-  char *name = module_name(prog->function_name ? prog->function_name : "f");
+  char *name = module_name(prog->function_name ? prog->function_name : "f", l->utf8);
   if (!name)
     return lsim_fail_oom(err);
   set_module_attributes(st, name);
@@ -533,8 +582,11 @@ static int value_avals(lowering_state *st, lsim_error *err) {
   st->avals = malloc((st->num_values + 1) * sizeof *st->avals);
   st->values = calloc(st->num_values + 1, sizeof *st->values);
   st->donor = calloc(prog->num_args + 1, sizeof *st->donor);
-  if (!st->avals || !st->values || !st->donor)
+  st->alias_of = malloc((prog->num_args + 1) * sizeof *st->alias_of);
+  if (!st->avals || !st->values || !st->donor || !st->alias_of)
     return lsim_fail_oom(err);
+  for (size_t i = 0; i < prog->num_args; i++)
+    st->alias_of[i] = -1;
   size_t k = 0;
   for (size_t i = 0; i < prog->num_args; i++)
     st->avals[k++] = prog->args[i];
@@ -575,6 +627,7 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *req, lsim_lowering 
   free(st.avals);
   free(st.values);
   free(st.donor);
+  free(st.alias_of);
   if (rc) {
     lsim_module_context_destroy(st.mc);
     return rc;

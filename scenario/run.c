@@ -374,6 +374,7 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
         .platforms = p.platforms.names,
         .num_platforms = p.platforms.count,
         .backend = s->backend,
+        .for_export = s->platforms != NULL, /* explicit platforms: export(platforms=...) */
         .trace = options ? options->trace : NULL,
         .trace_data = options ? options->trace_data : NULL,
         .skip_verify = options && options->skip_verify,

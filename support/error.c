@@ -112,8 +112,7 @@ static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_PALLAS_CONSTANTS, "ValueError",
         "Cannot lower a pallas_call with constants.",
         "§6 pallas/pallas_call.py _pallas_call_lowering"),
-    ROW(LSIM_E_NO_DEFAULT_BACKEND, "AssertionError",
-        "no backend initialized, so there is no default backend",
+    ROW(LSIM_E_NO_DEFAULT_BACKEND, "AssertionError", "",
         "§1 xla_bridge.py backends (assert _default_backend is not None)"),
     ROW(LSIM_E_PALLAS_FOREIGN_PARAMS, "AssertionError", "",
         "§6 pallas/mosaic/pallas_call_registration.py pallas_call_tpu_lowering_rule (assert "

@@ -131,7 +131,7 @@ static void test_buffer_callback_alias_checks(void) {
        "input_output_aliases contains the mapping '0:2' with output index 2 outside the range [0, 2)."},
       {{{0, 1}}, 1, LSIM_E_ALIAS_AVAL_MISMATCH,
        "input_output_aliases contains the mapping '0:1' referring to an input with abstract value "
-       "f32[4] and an output with a different abstract value i32[]."},
+       "float32[4] and an output with a different abstract value int32[]."},
       /* A dict: the repeated input keeps the last output. */
       {{{0, 1}, {0, 0}}, 2, LSIM_OK, NULL},
   };

@@ -62,9 +62,16 @@ int64_t lsim_aval_size(const lsim_aval *aval);
 
 bool lsim_aval_equal(const lsim_aval *a, const lsim_aval *b);
 
-/* Writes `f32[2,3]` into buf (LSIM_AVAL_TEXT_MAX bytes always suffice);
- * returns buf. */
+/* Writes `f32[2,3]` into buf (LSIM_AVAL_TEXT_MAX bytes always suffice):
+ * aval.str_short(short_dtypes=True), as jaxprs print avals; returns buf. */
 char *lsim_aval_format(const lsim_aval *aval, char *buf, size_t size);
+
+/* Writes `float32[2,3]`: str(aval), as JAX's error messages print avals
+ * (str_short with the dtype's numpy name); returns buf. */
+char *lsim_aval_str(const lsim_aval *aval, char *buf, size_t size);
+
+/* numpy's dtype name: "float32", "bfloat16", "bool". */
+const char *lsim_dtype_numpy_name(lsim_dtype dtype);
 
 #ifdef __cplusplus
 }

@@ -34,8 +34,8 @@ typedef struct lsim_buffer_callback_params {
   lsim_host_callback callback;    /* run by lsim_lowering_execute */
   bool has_side_effect;
   bool command_buffer_compatible; /* `_cmd_buffer` targets on the GPU platforms */
-  const lsim_io_alias *aliases;   /* a Python dict: a repeated input keeps its first
-                                     place and its last output */
+  const lsim_io_alias *aliases;   /* a Python dict: a repeated input takes its last
+                                     output; checked and lowered sorted by input */
   size_t num_aliases;
 } lsim_buffer_callback_params;
 

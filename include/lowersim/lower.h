@@ -170,6 +170,7 @@ typedef struct lsim_lowering_request {
   const char *backend;             /* pinned backend (jit(backend=...)), or NULL */
   lsim_trace_fn trace;             /* optional narration (lowersim explain) */
   void *trace_data;
+  bool for_export;                 /* jax.export: the module says jax.uses_shape_polymorphism */
   bool skip_verify;                /* benchmarks only: no verification */
 } lsim_lowering_request;
 
