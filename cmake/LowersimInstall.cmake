@@ -3,7 +3,8 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS lowersim EXPORT lowersimTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS lowersim lowersim_scenario EXPORT lowersimTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS lowersim_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/lowersim DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT lowersimTargets NAMESPACE lowersim::
