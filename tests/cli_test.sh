@@ -63,5 +63,17 @@ xmllint --noout "$tmp/m.xml" 2>/dev/null; check matrix-junit $? "invalid JUnit X
 expect matrix-bad-shard 2 "bad --shard" -- matrix --shard 2/2
 expect matrix-merge-overlap 2 "gap or overlap" -- matrix --merge "$tmp/s0.csv" "$tmp/s0.csv"
 
+# lower -o: written whole on success; never created or touched on failure.
+"$L" lower "$SRC/testdata/scenarios/single-platform.xml" -o "$tmp/out.mlir"
+cmp -s "$tmp/out.mlir" "$SRC/testdata/expected/single-platform.mlir"; check lower-o-written $? "-o content differs"
+echo previous >"$tmp/keep.mlir"
+"$L" lower "$SRC/testdata/scenarios/missing-rule.xml" -o "$tmp/keep.mlir" 2>/dev/null
+[ "$(cat "$tmp/keep.mlir")" = previous ]; check lower-o-untouched-on-error $? "-o was overwritten"
+"$L" lower "$SRC/testdata/scenarios/buffer-callback-returns-value.xml" -o "$tmp/none.mlir" 2>/dev/null
+[ ! -e "$tmp/none.mlir" ]; check lower-o-absent-on-execute-error $? "-o exists after a failed execution"
+[ -z "$(ls "$tmp" | grep '\.tmp\.')" ]; check lower-o-no-temporaries $? "temporary files left"
+expect lower-missing-file 2 "nope.xml: No such file or directory" -- lower "$tmp/nope.xml"
+expect lower-unwritable 2 "cannot write" -- lower "$SRC/testdata/scenarios/single-platform.xml" -o /proc/nope/x.mlir
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
