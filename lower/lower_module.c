@@ -192,7 +192,9 @@ static int check_program(const lsim_program *prog, lsim_error *err) {
                          e->primitive, e->operands[j]);
     num_values += e->num_results;
   }
-  for (size_t i = 0; prog->outputs && i < prog->num_outputs; i++)
+  if (prog->has_outputs && prog->num_outputs && !prog->outputs)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "the program's outputs are missing");
+  for (size_t i = 0; prog->has_outputs && i < prog->num_outputs; i++)
     if (prog->outputs[i] >= num_values)
       return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "output %zu is value %zu, which is undefined",
                        i, prog->outputs[i]);
@@ -202,8 +204,8 @@ static int check_program(const lsim_program *prog, lsim_error *err) {
 /* The output values: the program's, else the last equation's results. */
 static size_t output_values(const lowering_state *st, size_t *first, const size_t **list) {
   const lsim_program *prog = st->req->program;
-  *list = prog->outputs;
-  if (prog->outputs)
+  *list = prog->has_outputs ? prog->outputs : NULL;
+  if (prog->has_outputs)
     return prog->num_outputs;
   if (prog->num_eqns == 0)
     return 0;

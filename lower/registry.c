@@ -162,6 +162,12 @@ int lsim_register_lowering(lsim_registry *reg, const char *primitive, lsim_rule 
   return LSIM_OK;
 }
 
+int lsim_registry_declare(lsim_registry *reg, const char *primitive, lsim_error *err) {
+  if (!reg || !primitive || !*primitive)
+    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_registry_declare: NULL argument");
+  return find_or_add(reg, primitive) ? LSIM_OK : lsim_fail_oom(err);
+}
+
 int lsim_registry_set_trace_check(lsim_registry *reg, const char *primitive,
                                   lsim_trace_check_fn check, void *data, lsim_error *err) {
   if (!reg || !primitive)

@@ -73,8 +73,20 @@ static MlirValue constant(builder *b, MlirAttribute value) {
   return op1(b, "arith.constant", NULL, 0, mlirAttributeGetType(value), &a, 1);
 }
 
+/* The kernel's element type: arith and the kernel dialects take signless
+ * integers, so unsigned dtypes become iN there (as in Pallas kernels). */
+static const char *kernel_elt_name(lsim_dtype dtype) {
+  switch (dtype) {
+  case LSIM_DTYPE_U8: return "i8";
+  case LSIM_DTYPE_U16: return "i16";
+  case LSIM_DTYPE_U32: return "i32";
+  case LSIM_DTYPE_U64: return "i64";
+  default: return lsim_dtype_mlir_name(dtype);
+  }
+}
+
 static MlirType elt_type(MlirContext mlir, lsim_dtype dtype) {
-  return mlirTypeParseGet(mlir, mlirStringRefCreateFromCString(lsim_dtype_mlir_name(dtype)));
+  return mlirTypeParseGet(mlir, mlirStringRefCreateFromCString(kernel_elt_name(dtype)));
 }
 
 /* A splat of one in `type` (a vector or tensor of the element type). */
@@ -204,7 +216,7 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
                                 const lsim_aval *block) {
   MlirContext mlir = b->mlir;
   char text[96];
-  const char *elt_name = lsim_dtype_mlir_name(block->dtype);
+  const char *elt_name = kernel_elt_name(block->dtype);
   long long n = (long long)block->dims[0];
   snprintf(text, sizeof text, "!tt.ptr<%s>", elt_name);
   MlirType ptr = parse_type(mlir, text);

@@ -136,11 +136,14 @@ static int register_primitives(const lsim_scenario *s, prepared *p, lsim_error *
   size_t k = 0;
   for (size_t i = 0; i < s->num_eqns; i++) {
     const lsim_scenario_eqn *e = &s->eqns[i];
+    int rc = e->kind == LSIM_EQN_PRIMITIVE ? lsim_registry_declare(p->registry, e->name, err) : 0;
+    if (rc)
+      return rc;
     for (size_t r = 0; e->kind == LSIM_EQN_PRIMITIVE && r < e->num_rules; r++) {
       lsim_ffi_rule_data *data = &p->ffi_rules[k++];
       *data = (lsim_ffi_rule_data){e->rules[r].target, backend_use(e->backend_access)};
-      int rc = lsim_register_lowering(p->registry, e->name, (lsim_rule){lsim_ffi_lowering_rule, data},
-                                      e->rules[r].platform, true, err);
+      rc = lsim_register_lowering(p->registry, e->name, (lsim_rule){lsim_ffi_lowering_rule, data},
+                                  e->rules[r].platform, true, err);
       if (rc == LSIM_E_INVALID_ARGUMENT)
         return invalid(s, e->rules[r].line, err);
       if (rc)
@@ -323,6 +326,7 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
       .num_args = s->num_args,
       .eqns = p->eqns,
       .num_eqns = s->num_eqns,
+      .has_outputs = s->has_return,
       .outputs = s->has_return ? s->returns : NULL,
       .num_outputs = s->has_return ? s->num_returns : 0,
   };

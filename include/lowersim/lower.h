@@ -60,6 +60,11 @@ void lsim_registry_destroy(lsim_registry *reg);
 int lsim_register_lowering(lsim_registry *reg, const char *primitive, lsim_rule rule,
                            const char *platform, bool inline_rule, lsim_error *err);
 
+/* Declares `primitive` in this registry without rules: a new primitive that
+ * shadows one of the same name in the parent (JAX's primitives are objects,
+ * not names: a user's `sin` is not lax.sin_p). */
+int lsim_registry_declare(lsim_registry *reg, const char *primitive, lsim_error *err);
+
 /* A trace-time check of an equation (what JAX raises before lowering, while
  * tracing or binding: platform_dependent's `gpu` key, buffer_callback's
  * input_output_aliases), given the equation's operand and result avals. */
@@ -155,7 +160,8 @@ typedef struct lsim_program {
   size_t num_args;
   const lsim_eqn *eqns;
   size_t num_eqns;
-  const size_t *outputs;     /* NULL: the last equation's results (or none) */
+  bool has_outputs;          /* false: the last equation's results (or none) */
+  const size_t *outputs;     /* with has_outputs: the returned values, possibly none */
   size_t num_outputs;
 } lsim_program;
 
