@@ -7,7 +7,7 @@
 
 #include <mlir-c/IR.h>
 
-#include <libxml/xmlwriter.h>
+#include "cli/junit.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -272,45 +272,14 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
 
 static bool write_junit(const char *out, const result *results, size_t n, size_t failed,
                         double seconds) {
-  xmlTextWriterPtr w = xmlNewTextWriterFilename(out, 0);
-  if (!w)
-    return false;
-  char buf[64];
-  bool ok = xmlTextWriterSetIndent(w, 1) >= 0 && xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) >= 0 &&
-            xmlTextWriterStartElement(w, BAD_CAST "testsuites") >= 0 &&
-            xmlTextWriterStartElement(w, BAD_CAST "testsuite") >= 0 &&
-            xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST "lowersim check") >= 0;
   size_t skipped = 0;
   for (size_t i = 0; i < n; i++)
     skipped += results[i].skipped;
-  snprintf(buf, sizeof buf, "%zu", n);
-  ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "tests", BAD_CAST buf) >= 0;
-  snprintf(buf, sizeof buf, "%zu", failed);
-  ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "failures", BAD_CAST buf) >= 0;
-  snprintf(buf, sizeof buf, "%zu", skipped);
-  ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "skipped", BAD_CAST buf) >= 0;
-  snprintf(buf, sizeof buf, "%.6f", seconds);
-  ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "time", BAD_CAST buf) >= 0;
-  for (size_t i = 0; ok && i < n; i++) {
-    const result *r = &results[i];
-    snprintf(buf, sizeof buf, "%.6f", r->seconds);
-    ok = xmlTextWriterStartElement(w, BAD_CAST "testcase") >= 0 &&
-         xmlTextWriterWriteAttribute(w, BAD_CAST "classname", BAD_CAST r->path) >= 0 &&
-         xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST r->name) >= 0 &&
-         xmlTextWriterWriteAttribute(w, BAD_CAST "time", BAD_CAST buf) >= 0;
-    if (ok && r->skipped)
-      ok = xmlTextWriterStartElement(w, BAD_CAST "skipped") >= 0 &&
-           xmlTextWriterWriteAttribute(w, BAD_CAST "message", BAD_CAST "no <expect>") >= 0 &&
-           xmlTextWriterEndElement(w) >= 0;
-    if (ok && r->failure)
-      ok = xmlTextWriterStartElement(w, BAD_CAST "failure") >= 0 &&
-           xmlTextWriterWriteAttribute(w, BAD_CAST "message", BAD_CAST r->failure) >= 0 &&
-           xmlTextWriterWriteString(w, BAD_CAST r->failure) >= 0 && xmlTextWriterEndElement(w) >= 0;
-    ok = ok && xmlTextWriterEndElement(w) >= 0;
-  }
-  ok = ok && xmlTextWriterEndDocument(w) >= 0;
-  xmlFreeTextWriter(w);
-  return ok;
+  junit *j = junit_open(out, "lowersim check", n, failed, skipped, seconds);
+  for (size_t i = 0; j && i < n; i++)
+    junit_case(j, results[i].path, results[i].name, results[i].seconds, results[i].failure,
+               results[i].skipped ? "no <expect>" : NULL);
+  return junit_close(j);
 }
 
 static void help(void) {
@@ -327,7 +296,7 @@ static void help(void) {
 }
 
 int cmd_check(int argc, char **argv) {
-  const char *junit = NULL, *impl = NULL;
+  const char *junit_path = NULL, *impl = NULL;
   file_list files = {0};
   int code = 0;
   for (int i = 1; i < argc && !code; i++) {
@@ -343,7 +312,7 @@ int cmd_check(int argc, char **argv) {
       if (++i >= argc)
         code = cli_usage_error("check", "--junit needs a file name");
       else
-        junit = argv[i];
+        junit_path = argv[i];
     } else if (argv[i][0] == '-') {
       code = cli_usage_error("check", "unknown option '%s' (see --help)", argv[i]);
     } else if (!collect(&files, argv[i])) {
@@ -373,8 +342,8 @@ int cmd_check(int argc, char **argv) {
         passed++;
       }
     }
-    if (junit && !write_junit(junit, results, files.count, failed, now() - start)) {
-      fprintf(stderr, "lowersim check: cannot write %s\n", junit);
+    if (junit_path && !write_junit(junit_path, results, files.count, failed, now() - start)) {
+      fprintf(stderr, "lowersim check: cannot write %s\n", junit_path);
       code = EXIT_INVALID_INPUT;
     }
     printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);

@@ -5,7 +5,7 @@
 #include "cli/cli.h"
 #include "cli/matrix.h"
 
-#include <libxml/xmlwriter.h>
+#include "cli/junit.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -183,49 +183,26 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
 }
 
 static bool write_junit(const char *path, const stats *st, double seconds) {
-  xmlTextWriterPtr w = xmlNewTextWriterFilename(path, 0);
-  if (!w)
-    return false;
-  char buf[160];
-  bool ok = xmlTextWriterSetIndent(w, 1) >= 0 &&
-            xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) >= 0 &&
-            xmlTextWriterStartElement(w, BAD_CAST "testsuites") >= 0 &&
-            xmlTextWriterStartElement(w, BAD_CAST "testsuite") >= 0 &&
-            xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST "lowersim matrix") >= 0;
   size_t variants = 0, failed = 0;
   for (int f = 0; f < FEATURE_COUNT; f++)
     for (int v = 0; v < MAX_VARIANTS; v++)
       if (st->variant_cases[f][v])
         variants++, failed += st->variant_failures[f][v] > 0;
-  snprintf(buf, sizeof buf, "%zu", variants);
-  ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "tests", BAD_CAST buf) >= 0;
-  snprintf(buf, sizeof buf, "%zu", failed);
-  ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "failures", BAD_CAST buf) >= 0;
-  snprintf(buf, sizeof buf, "%.3f", seconds);
-  ok = ok && xmlTextWriterWriteAttribute(w, BAD_CAST "time", BAD_CAST buf) >= 0;
-  for (int f = 0; ok && f < FEATURE_COUNT; f++) {
-    for (int v = 0; ok && v < MAX_VARIANTS; v++) {
+  junit *j = junit_open(path, "lowersim matrix", variants, failed, 0, seconds < 0 ? 0 : seconds);
+  for (int f = 0; j && f < FEATURE_COUNT; f++) {
+    for (int v = 0; v < MAX_VARIANTS; v++) {
       if (!st->variant_cases[f][v])
         continue;
-      char name[96];
+      char name[96], failure[160];
       matrix_variant_name((matrix_feature)f, v, name, sizeof name);
-      ok = xmlTextWriterStartElement(w, BAD_CAST "testcase") >= 0 &&
-           xmlTextWriterWriteAttribute(w, BAD_CAST "classname",
-                                       BAD_CAST matrix_feature_name((matrix_feature)f)) >= 0 &&
-           xmlTextWriterWriteAttribute(w, BAD_CAST "name", BAD_CAST name) >= 0;
-      if (ok && st->variant_failures[f][v]) {
-        snprintf(buf, sizeof buf, "%" PRIu64 " of %" PRIu64 " cases failed; first: case %" PRIu64,
-                 st->variant_failures[f][v], st->variant_cases[f][v], st->first_failure[f][v]);
-        ok = xmlTextWriterStartElement(w, BAD_CAST "failure") >= 0 &&
-             xmlTextWriterWriteAttribute(w, BAD_CAST "message", BAD_CAST buf) >= 0 &&
-             xmlTextWriterEndElement(w) >= 0;
-      }
-      ok = ok && xmlTextWriterEndElement(w) >= 0;
+      snprintf(failure, sizeof failure,
+               "%" PRIu64 " of %" PRIu64 " cases failed; first: case %" PRIu64,
+               st->variant_failures[f][v], st->variant_cases[f][v], st->first_failure[f][v]);
+      junit_case(j, matrix_feature_name((matrix_feature)f), name, -1,
+                 st->variant_failures[f][v] ? failure : NULL, NULL);
     }
   }
-  ok = ok && xmlTextWriterEndDocument(w) >= 0;
-  xmlFreeTextWriter(w);
-  return ok;
+  return junit_close(j);
 }
 
 /* --- options ------------------------------------------------------------------------ */
@@ -549,7 +526,7 @@ static int merge(options *o) {
     printf("matrix: merged %d shards, cases %" PRIu64 "..%" PRIu64 "\n", o->num_inputs,
            files[0].first, files[0].first + st->cases);
     print_summary(&seen, st, -1, 1);
-    if (o->junit && !write_junit(o->junit, st, 0))
+    if (o->junit && !write_junit(o->junit, st, -1))
       code = cli_usage_error("matrix", "cannot write %s", o->junit);
   }
   if (!code && o->csv) {
