@@ -1,10 +1,330 @@
-/* cli/cmd_fuzz.c: `lowersim fuzz` (in progress). */
+/* cli/cmd_fuzz.c: `lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate]`:
+ * random scenarios (fuzz/generate.c) checked against lowersim's invariants
+ * (fuzz/check.c); each finding is minimized and written to DIR as a
+ * scenario file that `lowersim lower` reproduces. */
 #include "cli/cli.h"
+#include "fuzz/fuzz.h"
 
-#include <stdio.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_ITERATIONS 1000
+#define DEFAULT_OUT "fuzz-findings"
+#define CURRENT_FILE "in-progress.xml"
+#define MAX_PER_KIND 2      /* findings of one kind minimized and written */
+#define KIND_TEXT 112       /* bytes of a finding's kind (its signature) */
+#define MINIMIZE_CHECKS 600 /* checks one minimization may make */
+#define CODE_SLOTS 128      /* statuses 0 to -126; the last slot counts any other */
+
+typedef struct options {
+  uint64_t seed;
+  uint64_t iterations;
+  const char *out;
+  bool isolate; /* each check in a child process */
+} options;
+
+typedef struct campaign {
+  options opt;
+  lsim_fuzz_checker *checker;
+  char *current_path; /* DIR/in-progress.xml: the scenario being checked */
+  bool made_dir;
+  uint64_t findings;
+  size_t written;
+  size_t outcomes[CODE_SLOTS];                            /* per status */
+  size_t crashes;                                         /* isolated checks that crashed */
+  struct kind {
+    char text[KIND_TEXT];
+    size_t count;
+  } *kinds; /* the kinds of findings seen, and how many of each */
+  size_t num_kinds, cap_kinds;
+} campaign;
+
+static void usage(void) {
+  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate]\n\n"
+         "Generates N random scenarios from seed S (default 1, %d iterations) and checks\n"
+         "that every lowering fails with a catalogued code (never LSIM_E_VERIFY) or gives\n"
+         "a module that verifies and re-parses unchanged, that lowering twice gives the\n"
+         "same outcome, and that a scenario written and read back lowers the same way.\n"
+         "Each finding is minimized and written to DIR (default %s/) as a scenario\n"
+         "file that `lowersim lower` reproduces, with a comment saying what failed.\n"
+         "While it runs, DIR/%s holds the scenario being checked: it stays\n"
+         "behind only if lowersim crashed on it.  With --isolate each check runs in a\n"
+         "child process, so a crash (or a sanitizer report, or a check hanging for a\n"
+         "minute) is a finding like the others, minimized and written to DIR.\n\n"
+         "Last line: `fuzz: N iterations, M findings, R iterations/s`.\n"
+         "Exit codes: 0 no finding, 1 findings, 2 invalid arguments or output folder.\n",
+         DEFAULT_ITERATIONS, DEFAULT_OUT, CURRENT_FILE);
+}
+
+static bool parse_u64(const char *text, uint64_t *out) {
+  if (!text || text[0] < '0' || text[0] > '9')
+    return false;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 0);
+  *out = v;
+  return !*end && errno != ERANGE;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_options(int argc, char **argv, options *o) {
+  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, false};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage();
+      return 0;
+    }
+    if (strcmp(a, "--seed") == 0 && parse_u64(v, &o->seed)) {
+      i++;
+    } else if (strcmp(a, "--iterations") == 0 && parse_u64(v, &o->iterations)) {
+      i++;
+    } else if (strcmp(a, "--isolate") == 0) {
+      o->isolate = true;
+    } else if (strcmp(a, "--out") == 0 && v && *v) {
+      o->out = v;
+      i++;
+    } else if (strcmp(a, "--seed") == 0 || strcmp(a, "--iterations") == 0) {
+      return cli_usage_error("fuzz", "%s needs a non-negative integer", a);
+    } else if (strcmp(a, "--out") == 0) {
+      return cli_usage_error("fuzz", "--out needs a folder name");
+    } else {
+      return cli_usage_error("fuzz", "unknown argument '%s' (see --help)", a);
+    }
+  }
+  return -1;
+}
+
+static double seconds_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static size_t slot(int code) {
+  return code <= 0 && code > 1 - CODE_SLOTS ? (size_t)-code : CODE_SLOTS - 1;
+}
+
+/* --- The output folder ------------------------------------------------------ */
+
+static char *path_in(const char *dir, const char *name) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *path = malloc(n);
+  if (path)
+    snprintf(path, n, "%s/%s", dir, name);
+  return path;
+}
+
+static int open_output(campaign *c) {
+  if (mkdir(c->opt.out, 0777) == 0)
+    c->made_dir = true;
+  else if (errno != EEXIST)
+    return cli_usage_error("fuzz", "cannot create '%s': %s", c->opt.out, strerror(errno));
+  c->current_path = path_in(c->opt.out, CURRENT_FILE);
+  if (!c->current_path)
+    return cli_usage_error("fuzz", "out of memory");
+  return 0;
+}
+
+/* Removes the in-progress file, and the folder if this run made it and
+ * wrote no finding. */
+static void close_output(campaign *c) {
+  if (c->current_path)
+    remove(c->current_path);
+  free(c->current_path);
+  if (c->made_dir && !c->written)
+    rmdir(c->opt.out);
+}
+
+/* Puts `s` into the in-progress file before it is checked. */
+static int save_current(campaign *c, const lsim_scenario *s, uint64_t i, lsim_error *err) {
+  char *text, comment[256];
+  size_t size;
+  int rc = lsim_fuzz_scenario_text(s, &text, &size, err);
+  if (rc)
+    return rc;
+  snprintf(comment, sizeof comment,
+           "lowersim fuzz, seed %" PRIu64 ", iteration %" PRIu64 ": being checked. This file "
+           "stays behind only if lowersim crashed on it: `lowersim lower` reproduces it.",
+           c->opt.seed, i);
+  FILE *f = fopen(c->current_path, "w");
+  rc = f ? lsim_fuzz_write_commented(f, text, size, comment, err) : LSIM_E_IO;
+  if (f && fclose(f) != 0 && !rc)
+    rc = LSIM_E_IO;
+  if (rc == LSIM_E_IO)
+    fprintf(stderr, "lowersim fuzz: cannot write %s: %s\n", c->current_path, strerror(errno));
+  free(text);
+  return rc;
+}
+
+/* --- Findings ---------------------------------------------------------------- */
+
+static int write_finding(campaign *c, const lsim_scenario *s, const lsim_fuzz_result *r, uint64_t i,
+                         size_t from_eqns, lsim_error *err) {
+  char name[128], note[256];
+  snprintf(name, sizeof name, "%s-%" PRIu64 "-%" PRIu64 ".xml", lsim_fuzz_invariant_name(r->failed),
+           c->opt.seed, i);
+  snprintf(note, sizeof note,
+           "Found by lowersim fuzz with seed %" PRIu64 " (iteration %" PRIu64
+           "), minimized from %zu to %zu equations.",
+           c->opt.seed, i, from_eqns, s->num_eqns);
+  char *path = path_in(c->opt.out, name);
+  FILE *f = path ? fopen(path, "w") : NULL;
+  int rc = f ? lsim_fuzz_write_finding(f, s, r, note, err) : LSIM_E_IO;
+  if (f && fclose(f) != 0 && !rc)
+    rc = LSIM_E_IO;
+  if (rc)
+    fprintf(stderr, "fuzz: cannot write %s\n", path ? path : name);
+  else
+    fprintf(stderr, "fuzz:   minimized to %s (%zu equations)\n", path, s->num_eqns);
+  c->written += !rc;
+  free(path);
+  return rc == LSIM_E_NO_MEMORY ? rc : LSIM_OK;
+}
+
+/* What tells findings apart: the invariant, the status and the start of
+ * the detail, without numbers, up to a quoted excerpt. */
+static void kind_of(const lsim_fuzz_result *r, char *out, size_t size) {
+  int n = snprintf(out, size, "%s %d: ", lsim_fuzz_invariant_name(r->failed), r->code);
+  size_t k = n > 0 && (size_t)n < size ? (size_t)n : 0;
+  for (const char *p = r->detail ? r->detail : ""; *p && !strchr("\"'(", *p) && k + 1 < size; p++)
+    if (*p < '0' || *p > '9')
+      out[k++] = *p;
+  out[k] = '\0';
+}
+
+/* How many findings of `r`'s kind were seen before this one; SIZE_MAX when
+ * out of memory. */
+static size_t count_kind(campaign *c, const lsim_fuzz_result *r) {
+  char text[KIND_TEXT];
+  kind_of(r, text, sizeof text);
+  for (size_t i = 0; i < c->num_kinds; i++)
+    if (strcmp(c->kinds[i].text, text) == 0)
+      return c->kinds[i].count++;
+  if (c->num_kinds == c->cap_kinds) {
+    size_t cap = c->cap_kinds ? 2 * c->cap_kinds : 16;
+    struct kind *grown = realloc(c->kinds, cap * sizeof *grown);
+    if (!grown)
+      return SIZE_MAX;
+    c->kinds = grown;
+    c->cap_kinds = cap;
+  }
+  memcpy(c->kinds[c->num_kinds].text, text, sizeof text);
+  c->kinds[c->num_kinds++].count = 1;
+  return 0;
+}
+
+/* Reports a finding; the first few of each kind are minimized and written,
+ * the others only counted (the summary lists every kind). */
+static int handle_finding(campaign *c, const lsim_scenario *s, lsim_fuzz_result *r, uint64_t i,
+                          lsim_error *err) {
+  c->findings++;
+  size_t seen = count_kind(c, r);
+  if (seen == SIZE_MAX) {
+    fprintf(stderr, "lowersim fuzz: out of memory\n");
+    return LSIM_E_NO_MEMORY;
+  }
+  if (seen >= MAX_PER_KIND)
+    return LSIM_OK;
+  fprintf(stderr, "fuzz: finding at iteration %" PRIu64 ": %s: %s\n", i,
+          lsim_fuzz_invariant_name(r->failed), r->detail ? r->detail : "");
+  lsim_scenario *min = NULL;
+  int rc = lsim_fuzz_minimize(c->checker, s, MINIMIZE_CHECKS, r, &min, err);
+  if (!rc)
+    rc = write_finding(c, min, r, i, s->num_eqns, err);
+  lsim_scenario_destroy(min);
+  return rc;
+}
+
+/* --- The campaign ------------------------------------------------------------ */
+
+static int iterate(campaign *c, uint64_t i, lsim_error *err) {
+  lsim_fuzz_rng rng;
+  lsim_fuzz_rng_seed(&rng, c->opt.seed, i);
+  char name[64];
+  snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, c->opt.seed, i);
+  lsim_scenario *s = NULL;
+  lsim_fuzz_result r = {0};
+  int rc = lsim_fuzz_generate(&rng, name, &s, err);
+  if (!rc)
+    rc = save_current(c, s, i, err);
+  if (!rc)
+    rc = lsim_fuzz_check(c->checker, s, &r, err);
+  if (!rc) {
+    if (r.failed == LSIM_FUZZ_CRASH)
+      c->crashes++;
+    else
+      c->outcomes[slot(r.code)]++;
+    if (r.failed)
+      rc = handle_finding(c, s, &r, i, err);
+  }
+  lsim_fuzz_result_clear(&r);
+  lsim_scenario_destroy(s);
+  return rc;
+}
+
+static void print_outcomes(const campaign *c) {
+  fprintf(stderr, "fuzz: outcomes: %zu modules", c->outcomes[0]);
+  if (c->crashes)
+    fprintf(stderr, ", %zu crashes", c->crashes);
+  for (size_t k = 1; k < CODE_SLOTS; k++) {
+    const char *name = lsim_status_name(-(int)k);
+    if (c->outcomes[k])
+      fprintf(stderr, ", %zu %s", c->outcomes[k], name ? name : "(unnamed)");
+  }
+  fprintf(stderr, "\n");
+}
+
+static int run_campaign(campaign *c, lsim_error *err) {
+  double start = seconds_now();
+  uint64_t n = c->opt.iterations, step = n >= 10 ? n / 10 : 1, i = 0;
+  int rc = LSIM_OK;
+  for (; i < n && !rc; i++) {
+    rc = iterate(c, i, err);
+    if ((i + 1) % step == 0 && i + 1 < n)
+      fprintf(stderr, "fuzz: %" PRIu64 "/%" PRIu64 " iterations, %" PRIu64 " findings\n", i + 1, n,
+              c->findings);
+  }
+  double elapsed = seconds_now() - start;
+  print_outcomes(c);
+  for (size_t k = 0; k < c->num_kinds; k++)
+    fprintf(stderr, "fuzz: %zu x %s\n", c->kinds[k].count, c->kinds[k].text);
+  if (c->written)
+    fprintf(stderr, "fuzz: %zu minimized findings in %s/\n", c->written, c->opt.out);
+  printf("fuzz: %" PRIu64 " iterations, %" PRIu64 " findings, %.0f iterations/s\n", i, c->findings,
+         elapsed > 0 ? (double)i / elapsed : 0.0);
+  return rc;
+}
 
 int cmd_fuzz(int argc, char **argv) {
-  (void)argc, (void)argv;
-  fprintf(stderr, "lowersim fuzz: not implemented yet\n");
-  return EXIT_INVALID_INPUT;
+  campaign *c = calloc(1, sizeof *c);
+  if (!c) {
+    fprintf(stderr, "lowersim fuzz: out of memory\n");
+    return EXIT_INVALID_INPUT;
+  }
+  int code = parse_options(argc, argv, &c->opt);
+  if (code >= 0) {
+    free(c);
+    return code;
+  }
+  code = open_output(c);
+  lsim_error err = LSIM_ERROR_INIT;
+  if (!code && (lsim_fuzz_checker_create(&c->checker, &err) ||
+                (c->opt.isolate && lsim_fuzz_checker_isolate(c->checker, &err))))
+    code = cli_report(&err);
+  if (!code && run_campaign(c, &err))
+    code = err.code ? cli_report(&err) : EXIT_INVALID_INPUT;
+  if (!code)
+    code = c->findings ? EXIT_LOWERING_ERROR : 0;
+  lsim_fuzz_checker_destroy(c->checker);
+  close_output(c);
+  lsim_error_clear(&err);
+  free(c->kinds);
+  free(c);
+  return code;
 }

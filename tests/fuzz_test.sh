@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# tests/fuzz_test.sh: lowersim's invariants on random scenarios.
+#   fuzz_test.sh            `lowersim fuzz --seed 1 --iterations 300` (LOWERSIM=the command):
+#                           no finding, the documented last line, the same outcomes on a
+#                           second run of the same seed, usage errors
+#   fuzz_test.sh libfuzzer  the libFuzzer target (LIBFUZZER=its path) for a bounded number
+#                           of runs over a copy of testdata/scenarios (SOURCE_DIR=the tree)
+# A finding's minimized scenario is printed; `lowersim lower` reproduces it.
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass+1)); }
+ko() { echo "FAIL $*"; fail=$((fail+1)); }
+
+show_findings() { # DIR
+  local f
+  for f in "$1"/*.xml; do
+    [ -e "$f" ] || continue
+    echo "--- $f"; cat "$f"
+  done
+}
+
+cli_tests() {
+  local L=${LOWERSIM:?} n=300
+  "$L" fuzz --seed 1 --iterations $n --out "$tmp/findings" >"$tmp/out" 2>"$tmp/err"; local code=$?
+  local last; last=$(tail -n 1 "$tmp/out")
+  if [[ ! "$last" =~ ^fuzz:\ $n\ iterations,\ [0-9]+\ findings,\ [0-9]+\ iterations/s$ ]]; then
+    ko "last line: '$last' (exit $code)"; tail -n 20 "$tmp/err"
+  else ok; fi
+  if [ $code -ne 0 ] || [[ "$last" != *" 0 findings,"* ]]; then
+    ko "lowersim fuzz --seed 1 --iterations $n: exit $code, $last"
+    grep -v ' iterations, [0-9]* findings$' "$tmp/err"; show_findings "$tmp/findings"
+  else ok; fi
+  # The same seed gives the same scenarios, hence the same outcomes (in child
+  # processes, so that this holds even while some scenario crashes lowersim).
+  "$L" fuzz --seed 1 --iterations 50 --isolate --out "$tmp/a" >/dev/null 2>"$tmp/a.err"
+  "$L" fuzz --seed 1 --iterations 50 --isolate --out "$tmp/b" >/dev/null 2>"$tmp/b.err"
+  if ! diff <(grep '^fuzz: outcomes:' "$tmp/a.err") <(grep '^fuzz: outcomes:' "$tmp/b.err") >/dev/null ||
+     ! grep -q '^fuzz: outcomes: [0-9]* modules' "$tmp/a.err"; then
+    ko "two runs of seed 1 differ:"; grep '^fuzz: outcomes:' "$tmp/a.err" "$tmp/b.err"
+  else ok; fi
+  "$L" fuzz --iterations x >/dev/null 2>"$tmp/usage"; code=$?
+  if [ $code -ne 2 ] || ! grep -q -- "--iterations needs a non-negative integer" "$tmp/usage"; then
+    ko "bad --iterations: exit $code"; cat "$tmp/usage"
+  else ok; fi
+  "$L" fuzz --help >"$tmp/help"; code=$?
+  if [ $code -ne 0 ] || ! grep -q "usage: lowersim fuzz" "$tmp/help"; then ko "--help: exit $code"
+  else ok; fi
+}
+
+libfuzzer_tests() {
+  local F=${LIBFUZZER:?} SRC=${SOURCE_DIR:?} runs=${LIBFUZZER_RUNS:-20000}
+  mkdir -p "$tmp/corpus" "$tmp/artifacts"
+  cp "$SRC"/testdata/scenarios/*.xml "$tmp/corpus/"
+  "$F" -runs="$runs" -max_total_time=20 -dict="$SRC/fuzz/scenario.dict" \
+       -artifact_prefix="$tmp/artifacts/" -print_final_stats=1 "$tmp/corpus" >"$tmp/log" 2>&1
+  local code=$?
+  if [ $code -ne 0 ]; then
+    ko "lowersim_libfuzzer exit $code"; tail -n 40 "$tmp/log"
+    for f in "$tmp"/artifacts/*; do [ -e "$f" ] && { echo "--- $f"; cat "$f"; echo; }; done
+  else
+    ok; grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$tmp/log"
+  fi
+}
+
+case "${1:-}" in
+  "") cli_tests ;;
+  libfuzzer) libfuzzer_tests ;;
+  *) echo "usage: fuzz_test.sh [libfuzzer]" >&2; exit 2 ;;
+esac
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
