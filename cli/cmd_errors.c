@@ -12,12 +12,11 @@ int cmd_errors(int argc, char **argv) {
   }
   if (argc > 1)
     return cli_usage_error("errors", "unexpected argument '%s'", argv[1]);
-  size_t n;
-  const lsim_status *codes = lsim_status_all(&n);
-  for (size_t i = 0; i < n; i++) {
-    printf("%-40s %5d  %-20s %s\n", lsim_status_name(codes[i]), (int)codes[i],
-           lsim_status_class(codes[i]), lsim_status_reference(codes[i]));
-    printf("    %s\n", lsim_status_template(codes[i]));
+  for (size_t i = 0; i < lsim_status_count(); i++) {
+    lsim_status code = lsim_status_at(i);
+    printf("%-40s %5d  %-20s %s\n", lsim_status_name(code), (int)code, lsim_status_class(code),
+           lsim_status_reference(code));
+    printf("    %s\n", lsim_status_template(code));
   }
   return 0;
 }

@@ -305,7 +305,7 @@ static int tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   const lsim_pallas_call_params *p = params;
   lsim_pallas *pallas = ((pallas_rule_data *)rule_data)->pallas;
   if (p->compiler_params) {
-    const lsim_pallas_rule *rule;
+    const lsim_pallas_rule *rule = NULL;
     int rc = lsim_pallas_get_lowering_rule(pallas, p->compiler_params, "tpu", &rule, err);
     if (rc || rule)
       return rc ? rc : run_registered(ctx, rule, args, results, p, err);
@@ -331,7 +331,7 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   const pallas_rule_data *data = rule_data;
   lsim_pallas *pallas = data->pallas;
   if (p->compiler_params) {
-    const lsim_pallas_rule *rule;
+    const lsim_pallas_rule *rule = NULL;
     int rc = lsim_pallas_get_lowering_rule(pallas, p->compiler_params, "gpu", &rule, err);
     if (rc || rule)
       return rc ? rc : run_registered(ctx, rule, args, results, p, err);

@@ -163,16 +163,9 @@ int lsim_status_from_name(const char *name) {
   return LSIM_OK;
 }
 
-const lsim_status *lsim_status_all(size_t *count) {
-  static lsim_status codes[CATALOGUE_SIZE];
-  static const size_t n = CATALOGUE_SIZE;
-  /* Filled on every call with the same values: harmless under races. */
-  for (size_t i = 0; i < n; i++)
-    codes[i] = catalogue[i].code;
-  if (count)
-    *count = n;
-  return codes;
-}
+size_t lsim_status_count(void) { return CATALOGUE_SIZE; }
+
+lsim_status lsim_status_at(size_t i) { return i < CATALOGUE_SIZE ? catalogue[i].code : LSIM_OK; }
 
 void lsim_error_init(lsim_error *err) {
   if (err)

@@ -1022,7 +1022,7 @@ static void test_names(void) {
   for (int k = LSIM_EQN_OP; k <= LSIM_EQN_PALLAS_CALL; k++) {
     lsim_scenario_eqn_kind back;
     CU_ASSERT_TRUE(lsim_scenario_eqn_kind_from_name(lsim_scenario_eqn_kind_name(k), &back));
-    CU_ASSERT_EQUAL(back, k);
+    CU_ASSERT_EQUAL((int)back, k);
   }
   lsim_backend_access access;
   CU_ASSERT_TRUE(lsim_backend_access_from_name("required", &access));

@@ -89,9 +89,10 @@ const char *lsim_status_reference(int code); /* "§2 ModuleContext.new_channel" 
 /* Looks a code up by its name; 0 (LSIM_OK) when the name is unknown. */
 int lsim_status_from_name(const char *name);
 
-/* The codes of the catalogue, in table order; `*count` receives their number.
- * The array is static. */
-const lsim_status *lsim_status_all(size_t *count);
+/* The codes of the catalogue, in table order: lsim_status_count() of them,
+ * the i-th from lsim_status_at(i) (LSIM_OK past the end). */
+size_t lsim_status_count(void);
+lsim_status lsim_status_at(size_t i);
 
 #ifdef __cplusplus
 }
