@@ -35,16 +35,9 @@ bool lsim_is_platform_alias(const char *platform) {
 }
 
 void lsim_expand_platform_alias(const char *platform, const char *const **out, size_t *count) {
-  static const char *one[1];
-  if (lsim_is_platform_alias(platform)) {
-    *out = gpu_platforms;
-    *count = COUNT(gpu_platforms);
-    return;
-  }
-  /* A non-alias expands to itself; hand back the caller's own pointer. */
-  (void)one;
-  *out = NULL;
-  *count = 1;
+  bool alias = lsim_is_platform_alias(platform);
+  *out = alias ? gpu_platforms : NULL;
+  *count = alias ? COUNT(gpu_platforms) : 1;
 }
 
 int lsim_check_platform_name(const char *platform, lsim_error *err) {

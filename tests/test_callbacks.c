@@ -3,30 +3,23 @@
  * targets and attributes, the channel boundary through real lowering, and
  * the run-time execution of C callbacks. */
 #include "lowersim/callbacks.h"
+#include "tests/fixtures.h"
 #include "tests/suites.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const platforms[] = {"cpu", "cuda", "rocm", "oneapi", "tpu", "metal"};
-#define N_PLATFORMS 6
+#define N_PLATFORMS TEST_NUM_PLATFORMS
 
 static lsim_runtime *runtime;
 static lsim_registry *registry;
 static lsim_lowerer *lowerer;
 
 static int suite_init(void) {
-  if (lsim_runtime_create(&runtime, NULL) || lsim_lowerer_create(&lowerer, NULL))
+  if (!(runtime = test_runtime_all_platforms()) || lsim_lowerer_create(&lowerer, NULL))
     return 1;
-  for (size_t i = 0; i < N_PLATFORMS; i++) {
-    lsim_backend_factory f;
-    lsim_backend_factory_defaults(&f, platforms[i]);
-    if (lsim_runtime_register_backend_factory(runtime, &f, NULL))
-      return 1;
-  }
-  return lsim_runtime_backends(runtime, NULL) ||
-         lsim_registry_create_builtin(runtime, &registry, NULL) ||
+  return lsim_registry_create_builtin(runtime, &registry, NULL) ||
          lsim_register_callback_rules(registry, NULL);
 }
 
@@ -84,12 +77,12 @@ static void test_buffer_callback_every_platform(void) {
   for (size_t i = 0; i < N_PLATFORMS; i++) {
     lsim_lowering *low = NULL;
     lsim_error err = LSIM_ERROR_INIT;
-    int rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, &f32_4, 1, &platforms[i], 1,
+    int rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, &f32_4, 1, &test_platforms[i], 1,
                        NULL, &low, &err);
     const char *target = NULL;
-    if (strcmp(platforms[i], "cpu") == 0)
+    if (strcmp(test_platforms[i], "cpu") == 0)
       target = "call_target_name = \"xla_buffer_python_cpu_callback\"";
-    else if (strcmp(platforms[i], "tpu") != 0 && strcmp(platforms[i], "metal") != 0)
+    else if (strcmp(test_platforms[i], "tpu") != 0 && strcmp(test_platforms[i], "metal") != 0)
       target = "call_target_name = \"xla_buffer_python_gpu_callback_cmd_buffer\"";
     if (target) {
       CU_ASSERT_EQUAL_FATAL(rc, LSIM_OK);
@@ -101,12 +94,12 @@ static void test_buffer_callback_every_platform(void) {
     } else {
       char message[96];
       snprintf(message, sizeof message, "`buffer_callback` not supported on %s backend.",
-               platforms[i]);
+               test_platforms[i]);
       expect_error(rc, &err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, message);
       CU_ASSERT_STRING_EQUAL(lsim_error_class(&err), "ValueError");
     }
     /* Several platforms: refused first, whatever they are. */
-    const char *pair[] = {platforms[i], platforms[(i + 1) % N_PLATFORMS]};
+    const char *pair[] = {test_platforms[i], test_platforms[(i + 1) % N_PLATFORMS]};
     lsim_lowering_destroy(low);
     low = NULL;
     rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, &f32_4, 1, pair, 2, NULL, &low, &err);
@@ -141,7 +134,7 @@ static void test_buffer_callback_alias_checks(void) {
       lsim_lowering *low = NULL;
       lsim_error err = LSIM_ERROR_INIT;
       /* Checked while binding: before the platform is looked at, even for two. */
-      const char *pair[] = {platforms[i], "cpu"};
+      const char *pair[] = {test_platforms[i], "cpu"};
       int rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, results, 2, pair,
                          i == 0 ? 1 : 2, NULL, &low, &err);
       if (cases[c].message) {
@@ -173,10 +166,10 @@ static void test_python_callbacks_every_platform(void) {
     for (size_t i = 0; i < N_PLATFORMS; i++) {
       lsim_lowering *low = NULL;
       lsim_error err = LSIM_ERROR_INIT;
-      int rc = lower_one(kinds[k], &p, false, debug ? NULL : &f32_4, debug ? 0 : 1, &platforms[i],
+      int rc = lower_one(kinds[k], &p, false, debug ? NULL : &f32_4, debug ? 0 : 1, &test_platforms[i],
                          1, NULL, &low, &err);
       char message[128];
-      const char *platform = platforms[i];
+      const char *platform = test_platforms[i];
       /* debug_callback is registered for cpu, gpu (so cuda, rocm, oneapi) and tpu. */
       if (debug && strcmp(platform, "metal") == 0) {
         snprintf(message, sizeof message,
@@ -207,14 +200,14 @@ static void test_partitioned_debug_callback(void) {
   for (size_t i = 0; i < N_PLATFORMS; i++) {
     lsim_lowering *low = NULL;
     lsim_error err = LSIM_ERROR_INIT;
-    int rc = lower_one(LSIM_PRIMITIVE_DEBUG_CALLBACK, &p, false, NULL, 0, &platforms[i], 1, NULL,
+    int rc = lower_one(LSIM_PRIMITIVE_DEBUG_CALLBACK, &p, false, NULL, 0, &test_platforms[i], 1, NULL,
                        &low, &err);
-    if (strcmp(platforms[i], "tpu") == 0) {
+    if (strcmp(test_platforms[i], "tpu") == 0) {
       expect_error(rc, &err, LSIM_E_PARTITIONED_CALLBACK_PLATFORM,
                    "Partitioned callback not implemented on tpu backend.");
-    } else if (strcmp(platforms[i], "oneapi") == 0) {
+    } else if (strcmp(test_platforms[i], "oneapi") == 0) {
       CU_ASSERT_EQUAL(rc, LSIM_E_PYTHON_CALLBACK_UNSUPPORTED);
-    } else if (strcmp(platforms[i], "metal") == 0) {
+    } else if (strcmp(test_platforms[i], "metal") == 0) {
       CU_ASSERT_EQUAL(rc, LSIM_E_NO_LOWERING_RULE);
     } else {
       CU_ASSERT_EQUAL(rc, LSIM_OK);

@@ -7,6 +7,7 @@
  * branches of the second, and the platforms each rule was invoked for. */
 #include "lowersim/emit.h"
 #include "lowersim/lower.h"
+#include "tests/fixtures.h"
 #include "tests/suites.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -14,8 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const all_platforms[] = {"cpu", "cuda", "rocm", "oneapi", "tpu", "metal"};
-#define N_ALL 6
+#define all_platforms test_platforms
+#define N_ALL TEST_NUM_PLATFORMS
 
 /* --- a recording rule ---------------------------------------------------- */
 
@@ -181,15 +182,7 @@ static lsim_lowerer *lowerer;
 static int checked;
 
 static int suite_init(void) {
-  if (lsim_runtime_create(&runtime, NULL) || lsim_lowerer_create(&lowerer, NULL))
-    return 1;
-  for (size_t i = 0; i < N_ALL; i++) {
-    lsim_backend_factory f;
-    lsim_backend_factory_defaults(&f, all_platforms[i]);
-    if (lsim_runtime_register_backend_factory(runtime, &f, NULL))
-      return 1;
-  }
-  return lsim_runtime_backends(runtime, NULL);
+  return !(runtime = test_runtime_all_platforms()) || lsim_lowerer_create(&lowerer, NULL);
 }
 
 static int suite_clean(void) {

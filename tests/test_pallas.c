@@ -19,6 +19,7 @@
 #include "lowersim/pallas.h"
 #include "support/encode.h"
 #include "support/strbuf.h"
+#include "tests/fixtures.h"
 #include "tests/suites.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -233,22 +234,14 @@ static outcome jax_lower_pallas_call(jax_process *jp, const char *const *platfor
  * Fixtures
  * ========================================================================== */
 
-static const char *const all_platforms[] = {"cpu", "cuda", "rocm", "oneapi", "tpu", "metal"};
-#define N_PLATFORMS 6
+#define all_platforms test_platforms
+#define N_PLATFORMS TEST_NUM_PLATFORMS
 
 static lsim_runtime *runtime;
 static lsim_lowerer *lowerer;
 
 static int suite_init(void) {
-  if (lsim_runtime_create(&runtime, NULL) || lsim_lowerer_create(&lowerer, NULL))
-    return 1;
-  for (size_t i = 0; i < N_PLATFORMS; i++) {
-    lsim_backend_factory f;
-    lsim_backend_factory_defaults(&f, all_platforms[i]); /* metal: a PJRT plugin */
-    if (lsim_runtime_register_backend_factory(runtime, &f, NULL))
-      return 1;
-  }
-  return lsim_runtime_backends(runtime, NULL);
+  return !(runtime = test_runtime_all_platforms()) || lsim_lowerer_create(&lowerer, NULL);
 }
 
 static int suite_clean(void) {

@@ -28,8 +28,9 @@ extern "C" {
 /* The concrete platforms JAX knows of itself: cpu, cuda, rocm, oneapi, tpu. */
 const char *const *lsim_builtin_platforms(size_t *count);
 
-/* expand_platform_alias: "gpu" gives cuda, rocm, oneapi (in that order); any
- * other name gives itself.  `*out` receives a static or borrowed array. */
+/* expand_platform_alias: "gpu" gives cuda, rocm, oneapi (in that order) in
+ * `*out` (a static array); any other name gives itself: `*out` is NULL and
+ * `*count` 1, meaning `platform` alone. */
 void lsim_expand_platform_alias(const char *platform, const char *const **out, size_t *count);
 
 /* True when `platform` is an alias (today only "gpu"). */
