@@ -75,5 +75,21 @@ echo previous >"$tmp/keep.mlir"
 expect lower-missing-file 2 "nope.xml: No such file or directory" -- lower "$tmp/nope.xml"
 expect lower-unwritable 2 "cannot write" -- lower "$SRC/testdata/scenarios/single-platform.xml" -o /proc/nope/x.mlir
 
+# explain: the narration names JAX's steps; a typed error exits 1 with its line.
+out=$("$L" explain "$SRC/testdata/scenarios/platform-dependent.xml"); code=$?
+[[ $code -eq 0 && "$out" == *"platform_index(platforms=(('tpu',), ('cuda', 'rocm'), None))"* &&
+   "$out" == *"cond keeps branch 2 (neg) as 0, first selected by cpu"* &&
+   "$out" == *"kept rule 2: the default rule for cpu"* && "$out" == *"module (verified)"* ]]
+check explain-platform-dependent $? "exit $code: $out"
+out=$("$L" explain "$SRC/testdata/scenarios/pallas-tpu.xml"); code=$?
+[[ $code -eq 0 && "$out" == *"kernel module:"* && "$out" == *"func.func @add_one"* ]]
+check explain-pallas-kernel $? "exit $code"
+out=$("$L" explain "$SRC/testdata/scenarios/buffer-callback-cuda.xml")
+[[ "$out" == *"add_host_callback(buffer_callback) -> index 2"* ]]; check explain-host-callbacks $? "no host callback narration"
+out=$("$L" explain "$SRC/testdata/scenarios/python-callbacks-tpu.xml")
+[[ "$out" == *"new_channel() -> 7"* && "$out" == *"channels         6"* ]]; check explain-channels $? "no channel narration"
+expect explain-typed-error 1 "LSIM_E_NO_LOWERING_RULE: NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'rocm']" -- explain "$SRC/testdata/scenarios/missing-rule.xml"
+[[ "$("$L" explain "$SRC/testdata/scenarios/single-platform.xml")" != *$'\033'* ]]; check explain-no-colour-off-terminal $? "colour codes in a pipe"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
