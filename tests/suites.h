@@ -12,7 +12,8 @@
   SUITE(scenario)        \
   SUITE(lower)           \
   SUITE(callbacks)       \
-  SUITE(pallas)
+  SUITE(pallas)          \
+  SUITE(oom)
 
 #define SUITE(name) extern CU_SuiteInfo name##_suite[];
 LSIM_TEST_SUITES
