@@ -375,11 +375,9 @@ static void narrate_lookup(lowering_state *st, const lsim_platform_rule *rules, 
   if (!lsim_module_context_tracing(st->mc))
     return;
   lsim_strbuf line = LSIM_STRBUF_INIT;
-  lsim_strbuf_puts(&line, "rule lookup: platform rules for ");
+  lsim_strbuf_puts(&line, n ? "rule lookup: platform rules for " : "rule lookup: no platform rules");
   for (size_t i = 0; i < n; i++)
     lsim_strbuf_printf(&line, "%s%s", i ? ", " : "", rules[i].platform);
-  if (n == 0)
-    lsim_strbuf_puts(&line, "none");
   lsim_strbuf_puts(&line, has_default ? "; a default rule" : "; no default rule");
   lsim_module_context_trace(st->mc, LSIM_TRACE_DETAIL, 0, "%s", lsim_strbuf_cstr(&line));
   lsim_strbuf_free(&line);
