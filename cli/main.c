@@ -31,7 +31,12 @@ static void usage(FILE *out) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\nRun 'lowersim COMMAND --help' for a command's options.\n"
-               "Exit codes: 0 success, 1 a typed lowering error, 2 invalid input.\n");
+               "Exit codes: 0 success, 1 a typed lowering error, 2 invalid input.\n"
+               "A typed error prints `CODE: ErrorClass: message` on stderr; invalid input\n"
+               "prints `FILE:LINE: what is wrong`.\n\n"
+               "Scenario files are XML, validated by the RelaxNG schema in\n"
+               "testdata/schema/scenario.rng (compiled into lowersim); the README says what\n"
+               "they mean where the format is silent, and testdata/scenarios/ has examples.\n");
 }
 
 int cli_report(const lsim_error *err) {
