@@ -6,6 +6,7 @@
 #include "lowersim/callbacks.h"
 #include "lowersim/pallas.h"
 #include "support/encode.h"
+#include "support/mlir_text.h"
 #include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -186,7 +187,6 @@ static void floor_platform_dependent(MlirContext c, MlirModule m) {
   bare_return(c, body, mlirOperationGetResult(op, 0), "func.return");
 }
 
-static void append(MlirStringRef s, void *data) { lsim_strbuf_append(data, s.data, s.length); }
 
 /* The add_one Mosaic TPU kernel of an f32[8] block over a grid of 4. */
 static MlirModule bare_tpu_kernel(MlirContext c) {
@@ -262,7 +262,7 @@ static void floor_pallas_tpu(MlirContext c, MlirModule m) {
   lsim_strbuf bytes = LSIM_STRBUF_INIT, json = LSIM_STRBUF_INIT;
   MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
   mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
-  mlirOperationWriteBytecodeWithConfig(mlirModuleGetOperation(kernel), config, append, &bytes);
+  mlirOperationWriteBytecodeWithConfig(mlirModuleGetOperation(kernel), config, lsim_strbuf_append_mlir, &bytes);
   mlirBytecodeWriterConfigDestroy(config);
   mlirModuleDestroy(kernel);
   lsim_strbuf_puts(&json, "{\"custom_call_config\": {\"body\": \"");
@@ -332,7 +332,7 @@ static double time_floor(MlirContext c, void (*build)(MlirContext, MlirModule), 
       if (!mlirOperationVerify(mlirModuleGetOperation(m)))
         return -1;
       lsim_strbuf sb = LSIM_STRBUF_INIT;
-      mlirOperationPrint(mlirModuleGetOperation(m), append, &sb);
+      mlirOperationPrint(mlirModuleGetOperation(m), lsim_strbuf_append_mlir, &sb);
       lsim_strbuf_putc(&sb, '\n');
       if (!*text)
         *text = lsim_strbuf_take(&sb);

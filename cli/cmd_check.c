@@ -3,6 +3,7 @@
  * `N passed, N failed`. */
 #include "cli/cli.h"
 #include "lowersim/scenario_run.h"
+#include "support/mlir_text.h"
 #include "support/strbuf.h"
 
 #include <mlir-c/IR.h>
@@ -143,7 +144,6 @@ static int run_impl(const char *command, const char *path, lsim_strbuf *out, lsi
   return status < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static void append_ref(MlirStringRef s, void *data) { lsim_strbuf_append(data, s.data, s.length); }
 
 /* The module text as MLIR parses and prints it, or NULL when it does not parse. */
 static char *canonical_module(MlirContext mlir, const char *text) {
@@ -151,7 +151,7 @@ static char *canonical_module(MlirContext mlir, const char *text) {
   if (mlirModuleIsNull(m))
     return NULL;
   lsim_strbuf sb = LSIM_STRBUF_INIT;
-  mlirOperationPrint(mlirModuleGetOperation(m), append_ref, &sb);
+  mlirOperationPrint(mlirModuleGetOperation(m), lsim_strbuf_append_mlir, &sb);
   mlirModuleDestroy(m);
   return lsim_strbuf_take(&sb);
 }

@@ -8,6 +8,7 @@
 #include "fuzz/internal.h"
 #include "lowersim/scenario_run.h"
 #include "support/raise.h"
+#include "support/mlir_text.h"
 #include "support/strbuf.h"
 
 #include <mlir-c/Diagnostics.h>
@@ -69,15 +70,6 @@ struct lsim_fuzz_checker {
   lsim_fuzz_isolation iso;
 };
 
-static void append_ref(MlirStringRef s, void *data) { lsim_strbuf_append(data, s.data, s.length); }
-
-static MlirLogicalResult collect_diagnostic(MlirDiagnostic diagnostic, void *data) {
-  lsim_strbuf *sb = data;
-  if (sb->len)
-    lsim_strbuf_puts(sb, "; ");
-  mlirDiagnosticPrint(diagnostic, append_ref, sb);
-  return mlirLogicalResultSuccess();
-}
 
 int lsim_fuzz_checker_create(lsim_fuzz_checker **out, lsim_error *err) {
   lsim_fuzz_checker *c = calloc(1, sizeof *c);
@@ -92,7 +84,7 @@ int lsim_fuzz_checker_create(lsim_fuzz_checker **out, lsim_error *err) {
   mlirContextSetAllowUnregisteredDialects(c->parse, true);
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), c->parse);
   c->handler =
-      mlirContextAttachDiagnosticHandler(c->parse, collect_diagnostic, &c->diagnostics, NULL);
+      mlirContextAttachDiagnosticHandler(c->parse, lsim_strbuf_collect_diagnostic, &c->diagnostics, NULL);
   c->iso = (lsim_fuzz_isolation){-1, -1};
   *out = c;
   return LSIM_OK;
@@ -257,7 +249,7 @@ static int check_reparse(lsim_fuzz_checker *c, const char *text, lsim_fuzz_resul
     return fail(res, LSIM_FUZZ_REPARSE, err, "the module does not parse: %s",
                 lsim_strbuf_cstr(&c->diagnostics));
   lsim_strbuf again = LSIM_STRBUF_INIT;
-  mlirOperationPrint(mlirModuleGetOperation(m), append_ref, &again);
+  mlirOperationPrint(mlirModuleGetOperation(m), lsim_strbuf_append_mlir, &again);
   lsim_strbuf_putc(&again, '\n');
   mlirModuleDestroy(m);
   int rc = LSIM_OK;

@@ -5,6 +5,7 @@
 #include "lower/internal.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
+#include "support/mlir_text.h"
 #include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -29,15 +30,6 @@ struct lsim_lowering {
   lsim_module_context *module_context;
 };
 
-static void append_ref(MlirStringRef s, void *data) { lsim_strbuf_append(data, s.data, s.length); }
-
-static MlirLogicalResult collect_diagnostic(MlirDiagnostic diagnostic, void *data) {
-  lsim_strbuf *sb = data;
-  if (sb->len)
-    lsim_strbuf_puts(sb, "; ");
-  mlirDiagnosticPrint(diagnostic, append_ref, sb);
-  return mlirLogicalResultSuccess();
-}
 
 int lsim_lowerer_create(lsim_lowerer **out, lsim_error *err) {
   if (!out)
@@ -49,7 +41,7 @@ int lsim_lowerer_create(lsim_lowerer **out, lsim_error *err) {
   l->mlir = mlirContextCreateWithThreading(false);
   mlirContextSetAllowUnregisteredDialects(l->mlir, true);
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), l->mlir);
-  l->handler = mlirContextAttachDiagnosticHandler(l->mlir, collect_diagnostic, &l->diagnostics,
+  l->handler = mlirContextAttachDiagnosticHandler(l->mlir, lsim_strbuf_collect_diagnostic, &l->diagnostics,
                                                   NULL);
   *out = l;
   return LSIM_OK;
@@ -659,7 +651,7 @@ lsim_module_context *lsim_lowering_module_context(const lsim_lowering *lowering)
 
 char *lsim_lowering_print(const lsim_lowering *lowering) {
   lsim_strbuf sb = LSIM_STRBUF_INIT;
-  mlirOperationPrint(mlirModuleGetOperation(lsim_lowering_module(lowering)), append_ref, &sb);
+  mlirOperationPrint(mlirModuleGetOperation(lsim_lowering_module(lowering)), lsim_strbuf_append_mlir, &sb);
   lsim_strbuf_putc(&sb, '\n');
   return lsim_strbuf_take(&sb);
 }

@@ -8,6 +8,7 @@
 #include "lowersim/pallas.h"
 #include "support/encode.h"
 #include "support/raise.h"
+#include "support/mlir_text.h"
 #include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -84,7 +85,6 @@ static MlirContext mlir_of(const lsim_lowering_rule_context *ctx) {
   return lsim_module_context_mlir_context(ctx->module_context);
 }
 
-static void append_bytes(MlirStringRef s, void *data) { lsim_strbuf_append(data, s.data, s.length); }
 
 /* Narrates the kernel module, one line per line of its text. */
 static void narrate_kernel(lsim_lowering_rule_context *ctx, MlirModule kernel) {
@@ -92,7 +92,7 @@ static void narrate_kernel(lsim_lowering_rule_context *ctx, MlirModule kernel) {
   if (!lsim_module_context_tracing(mc))
     return;
   lsim_strbuf text = LSIM_STRBUF_INIT;
-  mlirOperationPrint(mlirModuleGetOperation(kernel), append_bytes, &text);
+  mlirOperationPrint(mlirModuleGetOperation(kernel), lsim_strbuf_append_mlir, &text);
   lsim_module_context_trace(mc, LSIM_TRACE_DETAIL, +1, "kernel module:");
   for (char *line = text.data; line && *line;) {
     char *nl = strchr(line, '\n');
@@ -120,11 +120,11 @@ static int kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_ca
   if (version0) {
     MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
     mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
-    if (mlirLogicalResultIsFailure(mlirOperationWriteBytecodeWithConfig(op, config, append_bytes, bytes)))
+    if (mlirLogicalResultIsFailure(mlirOperationWriteBytecodeWithConfig(op, config, lsim_strbuf_append_mlir, bytes)))
       rc = lsim_fail(err, LSIM_E_VERIFY, "MLIR could not write the %s kernel as bytecode", p->kernel);
     mlirBytecodeWriterConfigDestroy(config);
   } else {
-    mlirOperationWriteBytecode(op, append_bytes, bytes);
+    mlirOperationWriteBytecode(op, lsim_strbuf_append_mlir, bytes);
   }
   mlirModuleDestroy(kernel);
   if (!rc && lsim_strbuf_failed(bytes))
