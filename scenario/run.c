@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* JAX's primitive names of the scenario's elementwise op kinds. */
-static const char *const op_primitives[LSIM_OP_COUNT] = {
-    [LSIM_OP_SINE] = "sin",        [LSIM_OP_COSINE] = "cos", [LSIM_OP_NEGATE] = "neg",
-    [LSIM_OP_EXPONENTIAL] = "exp", [LSIM_OP_ADD] = "add",    [LSIM_OP_MULTIPLY] = "mul",
-    [LSIM_OP_SUBTRACT] = "sub",
-};
-
 /* A comma list split in place into an array of names. */
 typedef struct name_list {
   char *storage;
@@ -166,7 +159,8 @@ static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, siz
       return lsim_fail_oom(err);
     size_t joined = n;
     for (size_t j = 0; sb->platforms && j < n; j++)
-      if (branches[j].platforms && strcmp(branches[j].primitive, op_primitives[sb->op]) == 0)
+      if (branches[j].platforms &&
+          strcmp(branches[j].primitive, lsim_op_kind_primitive(sb->op)) == 0)
         joined = j;
     if (joined < n) {
       /* Append this branch's platforms to the joined branch's list. */
@@ -188,7 +182,7 @@ static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, siz
       memcpy(own, names->names, names->count * sizeof *own);
     }
     branches[n++] = (lsim_platform_branch){own, sb->platforms ? names->count : 0,
-                                           op_primitives[sb->op]};
+                                           lsim_op_kind_primitive(sb->op)};
   }
   p->pd_params[slot] = (lsim_platform_dependent_params){branches, n};
   *next_branch += e->num_branches;
@@ -292,7 +286,7 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
                     .num_results = e->num_results};
     switch (e->kind) {
     case LSIM_EQN_OP:
-      q->primitive = op_primitives[e->op];
+      q->primitive = lsim_op_kind_primitive(e->op);
       break;
     case LSIM_EQN_PRIMITIVE:
       q->primitive = e->name;

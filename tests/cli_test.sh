@@ -19,6 +19,11 @@ expect platforms-init-error 1 "LSIM_E_BACKEND_INIT: RuntimeError: Unable to init
 expect platforms-bad-name 2 "LSIM_E_INVALID_ARGUMENT: InvalidArgument: JAX_PLATFORMS='cpu,,x': platform name is empty" -- platforms --jax-platforms cpu,,x
 expect platforms-alias-error 1 "LSIM_E_UNKNOWN_ALIAS_PLATFORM: RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present. Platforms present are: cpu" -- platforms --lower-for gpu
 expect errors-ok 0 "" -- errors
+expect platforms-bad-devices 2 "bad device count in 'cuda=many'" -- platforms --backend cuda=many
+expect matrix-unknown-feature 2 "unknown feature 'nope'" -- matrix --features nope
+expect matrix-bad-jobs 2 "bad --jobs '0'" -- matrix --jobs 0
+expect bench-unknown-option 2 "unknown option '--nope'" -- bench --nope
+expect check-impl-missing 2 "--impl needs a command" -- check . --impl
 out=$("$L" platforms --jax-platforms cuda,cpu --lower-for cuda --pin cpu)
 if [[ "$out" != *"cuda        1 device   priority    2  <- default backend"* ]] ||
    [[ "$out" != *"get_backend(optional=False)  raises ValueError: the platform for the specified backend cpu is different from the lowering platform cuda"* ]]; then

@@ -270,6 +270,14 @@ static void test_host_callbacks_keepalives_replace(void) {
                                          .backend = lsim_runtime_backend_at(rt, 0)};
   CU_ASSERT_EQUAL_FATAL(lsim_module_context_replace(ctx, &changes, &copy, NULL), LSIM_OK);
   CU_ASSERT_PTR_EQUAL(lsim_module_context_pinned_backend(copy), lsim_runtime_backend_at(rt, 0));
+  CU_ASSERT_FALSE(lsim_module_context_params(copy)->for_export);
+  lsim_lowering_parameters exported = {.for_export = true};
+  lsim_module_context_changes as_export = {.params = &exported};
+  lsim_module_context *exp = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_module_context_replace(ctx, &as_export, &exp, NULL), LSIM_OK);
+  CU_ASSERT_TRUE(lsim_module_context_params(exp)->for_export);
+  CU_ASSERT_FALSE(lsim_module_context_params(ctx)->for_export);
+  lsim_module_context_destroy(exp);
   CU_ASSERT_PTR_NULL(lsim_module_context_pinned_backend(ctx));
   for (uint64_t want = 1; want < 40; want++) {
     CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(want % 2 ? copy : ctx, &cb, &index, NULL),

@@ -39,6 +39,15 @@ static void test_expand_platform_alias(void) {
   CU_ASSERT_PTR_NULL(out);
 }
 
+static void test_builtin_platforms(void) {
+  size_t n;
+  const char *const *p = lsim_builtin_platforms(&n);
+  const char *want[] = {"cpu", "cuda", "rocm", "oneapi", "tpu"};
+  CU_ASSERT_EQUAL_FATAL(n, 5);
+  for (size_t i = 0; i < n; i++)
+    CU_ASSERT_STRING_EQUAL(p[i], want[i]);
+}
+
 static void test_known_platforms(void) {
   const char *cpu[] = {"cpu"};
   lsim_runtime *rt = make(cpu, 1);
@@ -274,6 +283,7 @@ static void test_bad_input(void) {
 
 static CU_TestInfo tests[] = {
     {"expand_platform_alias", test_expand_platform_alias},
+    {"builtin platforms", test_builtin_platforms},
     {"known_platforms", test_known_platforms},
     {"canonicalize gpu under each subset", test_canonicalize_gpu_each_subset},
     {"default backend by priority", test_default_backend_by_priority},

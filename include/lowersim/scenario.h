@@ -187,10 +187,10 @@ typedef struct lsim_scenario {
 #define LSIM_SCENARIO_MAX_PRIORITY 1000000        /* |<backend priority>| */
 #define LSIM_SCENARIO_MAX_GRID INT32_MAX          /* <pallas_call grid> */
 
-/* JAX-facing names of an op kind: the scenario spelling ("sine") and the
- * stablehlo op ("stablehlo.sine"); its arity (1 or 2). */
+/* Names of an op kind: the scenario spelling ("sine") and JAX's primitive
+ * ("sin", registered by lsim_registry_create_builtin); its arity (1 or 2). */
 const char *lsim_op_kind_name(lsim_op_kind op);
-const char *lsim_op_kind_stablehlo(lsim_op_kind op);
+const char *lsim_op_kind_primitive(lsim_op_kind op);
 int lsim_op_kind_arity(lsim_op_kind op);
 bool lsim_op_kind_from_name(const char *name, lsim_op_kind *out);
 
