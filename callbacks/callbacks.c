@@ -31,7 +31,7 @@ static const char *only_platform(const lsim_lowering_rule_context *ctx, lsim_sta
   size_t n;
   const char *const *p = lsim_module_context_platforms(ctx->module_context, &n);
   if (n > 1) {
-    lsim_raise0(err, multi);
+    lsimp_raise0(err, multi);
     return NULL;
   }
   return p[0];
@@ -79,7 +79,7 @@ int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
                                        lsim_error *err) {
   lsim_io_alias *sorted = malloc((num_aliases ? num_aliases : 1) * sizeof *sorted);
   if (!sorted)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   size_t n = sorted_aliases(aliases, num_aliases, sorted);
   int rc = LSIM_OK;
   for (size_t i = 0; i < n && !rc; i++) {
@@ -90,16 +90,16 @@ int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
     snprintf(sn, sizeof sn, "%zu", num_args);
     snprintf(sm, sizeof sm, "%zu", num_results);
     if (in < 0 || out < 0)
-      rc = lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+      rc = lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "input_output_aliases contains the mapping '%s:%s' with a negative index", si,
                      so);
     else if ((uint64_t)in >= num_args)
-      rc = lsim_raise(err, LSIM_E_ALIAS_INPUT_RANGE, si, so, sn);
+      rc = lsimp_raise(err, LSIM_E_ALIAS_INPUT_RANGE, si, so, sn);
     else if ((uint64_t)out >= num_results)
-      rc = lsim_raise(err, LSIM_E_ALIAS_OUTPUT_RANGE, si, so, sm);
+      rc = lsimp_raise(err, LSIM_E_ALIAS_OUTPUT_RANGE, si, so, sm);
     else if (!lsim_aval_equal(&args[in], &results[out])) {
       char a[LSIM_AVAL_TEXT_MAX], b[LSIM_AVAL_TEXT_MAX];
-      rc = lsim_raise(err, LSIM_E_ALIAS_AVAL_MISMATCH, si, so,
+      rc = lsimp_raise(err, LSIM_E_ALIAS_AVAL_MISMATCH, si, so,
                       lsim_aval_str(&args[in], a, sizeof a),
                       lsim_aval_str(&results[out], b, sizeof b));
     }
@@ -123,7 +123,7 @@ static int buffer_callback_wrapper(void *user_data, lsim_host_callback_call *cal
   call->returned_values = 0;
   int rc = p->callback.fn ? p->callback.fn(p->callback.user_data, call) : LSIM_OK;
   if (!rc && call->returned_values)
-    rc = lsim_raise0(call->error, LSIM_E_CALLBACK_RETURNED_VALUES);
+    rc = lsimp_raise0(call->error, LSIM_E_CALLBACK_RETURNED_VALUES);
   return rc;
 }
 
@@ -145,7 +145,7 @@ static int buffer_callback_rule(lsim_lowering_rule_context *ctx, const MlirValue
     return err ? err->code : LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM;
   const char *base = buffer_callback_target(platform);
   if (!base)
-    return lsim_raise(err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, platform);
+    return lsimp_raise(err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, platform);
   char target[64];
   bool cmd = p->command_buffer_compatible && strcmp(platform, "cpu") != 0;
   snprintf(target, sizeof target, "%s%s", base, cmd ? "_cmd_buffer" : "");
@@ -155,7 +155,7 @@ static int buffer_callback_rule(lsim_lowering_rule_context *ctx, const MlirValue
   lsim_io_alias *dict = malloc((p->num_aliases ? p->num_aliases : 1) * sizeof *dict);
   lsim_operand_alias *aliases = malloc((p->num_aliases ? p->num_aliases : 1) * sizeof *aliases);
   if (!rc && (!dict || !aliases))
-    rc = lsim_fail_oom(err);
+    rc = lsimp_fail_oom(err);
   size_t n = rc ? 0 : sorted_aliases(p->aliases, p->num_aliases, dict);
   for (size_t i = 0; i < n; i++)
     aliases[i] = (lsim_operand_alias){(size_t)dict[i].input, (size_t)dict[i].output};
@@ -198,11 +198,11 @@ static int python_callback_checks(lsim_lowering_rule_context *ctx, const lsim_py
   static const char *const supported[] = {"cpu", "cuda", "rocm", "tpu"};
   static const char *const partitionable[] = {"cpu", "cuda", "rocm"};
   if (!in_list(platform, supported, COUNT(supported)))
-    return lsim_raise(err, LSIM_E_PYTHON_CALLBACK_UNSUPPORTED, platform);
+    return lsimp_raise(err, LSIM_E_PYTHON_CALLBACK_UNSUPPORTED, platform);
   if (p->partitioned && !in_list(platform, partitionable, COUNT(partitionable)))
-    return lsim_raise(err, LSIM_E_PARTITIONED_CALLBACK_PLATFORM, platform);
+    return lsimp_raise(err, LSIM_E_PARTITIONED_CALLBACK_PLATFORM, platform);
   if (p->partitioned && ctx->num_avals_out)
-    return lsim_raise0(err, LSIM_E_PARTITIONED_CALLBACK_RESULTS);
+    return lsimp_raise0(err, LSIM_E_PARTITIONED_CALLBACK_RESULTS);
   const lsim_backend *backend;
   int rc = lsim_module_context_get_backend(ctx->module_context, false, &backend, err);
   if (!rc)
@@ -225,7 +225,7 @@ static int emit_ffi_callback(lsim_lowering_rule_context *ctx, const python_callb
   size_t num_operands = ctx->num_avals_in + (token ? 1 : 0);
   MlirValue *operands = malloc((num_operands + 1) * sizeof *operands);
   if (!rc && !operands)
-    rc = lsim_fail_oom(err);
+    rc = lsimp_fail_oom(err);
   MlirOperation op;
   if (!rc) {
     if (token)

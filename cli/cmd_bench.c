@@ -5,9 +5,7 @@
 #include "cli/cli.h"
 #include "lowersim/callbacks.h"
 #include "lowersim/pallas.h"
-#include "support/encode.h"
-#include "support/mlir_text.h"
-#include "support/strbuf.h"
+#include "lowersim/mlir_text.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -254,30 +252,33 @@ static MlirModule bare_tpu_kernel(MlirContext c) {
   return k;
 }
 
+static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
+
 /* (3) pallas_call(add_one, grid=4) on tpu: the kernel, its bytecode in
  * base64 in the tpu_custom_call's JSON config. */
 static void floor_pallas_tpu(MlirContext c, MlirModule m) {
   MlirModule kernel = bare_tpu_kernel(c);
   mlirOperationVerify(mlirModuleGetOperation(kernel));
-  lsim_strbuf bytes = LSIM_STRBUF_INIT, json = LSIM_STRBUF_INIT;
+  char *bytes = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&bytes, &size);
   MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
   mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
-  mlirOperationWriteBytecodeWithConfig(mlirModuleGetOperation(kernel), config, lsim_strbuf_append_mlir, &bytes);
+  mlirOperationWriteBytecodeWithConfig(mlirModuleGetOperation(kernel), config, write_to_file, f);
   mlirBytecodeWriterConfigDestroy(config);
   mlirModuleDestroy(kernel);
-  lsim_strbuf_puts(&json, "{\"custom_call_config\": {\"body\": \"");
-  lsim_base64_encode(&json, bytes.data, bytes.len);
-  lsim_strbuf_puts(&json, "\", \"serialization_format\": 1, \"needs_layout_passes\": true}}");
+  fclose(f);
+  char *json = lsim_tpu_custom_call_config(bytes, size);
   MlirType t = f32_tensor(c, 8);
   MlirBlock body = bare_module(c, m, false, &t, 1, t);
   MlirNamedAttribute meta = nattr(c, "kernel_metadata", sattr(c, "{}"));
   MlirNamedAttribute extra[] = {nattr(c, "kernel_name", sattr(c, "add_one")),
                                 nattr(c, "mhlo.frontend_attributes", mlirDictionaryAttrGet(c, 1, &meta))};
-  MlirValue r = bare_custom_call(c, body, "tpu_custom_call", false, lsim_strbuf_cstr(&json),
+  MlirValue r = bare_custom_call(c, body, "tpu_custom_call", false, json ? json : "",
                                  (MlirAttribute){NULL}, extra, 2, mlirBlockGetArgument(body, 0));
   bare_return(c, body, r, "func.return");
-  lsim_strbuf_free(&bytes);
-  lsim_strbuf_free(&json);
+  free(bytes);
+  free(json);
 }
 
 /* --- lowersim's side ------------------------------------------------------------------ */
@@ -331,12 +332,11 @@ static double time_floor(MlirContext c, void (*build)(MlirContext, MlirModule), 
       build(c, m);
       if (!mlirOperationVerify(mlirModuleGetOperation(m)))
         return -1;
-      lsim_strbuf sb = LSIM_STRBUF_INIT;
-      mlirOperationPrint(mlirModuleGetOperation(m), lsim_strbuf_append_mlir, &sb);
-      lsim_strbuf_putc(&sb, '\n');
+      char *t = lsim_mlir_print(mlirModuleGetOperation(m));
       if (!*text)
-        *text = lsim_strbuf_take(&sb);
-      lsim_strbuf_free(&sb);
+        *text = t;
+      else
+        free(t);
       mlirModuleDestroy(m);
     }
   } while (now() < end);

@@ -3,8 +3,7 @@
  * `N passed, N failed`. */
 #include "cli/cli.h"
 #include "lowersim/scenario_run.h"
-#include "support/mlir_text.h"
-#include "support/strbuf.h"
+#include "lowersim/mlir_text.h"
 
 #include <mlir-c/IR.h>
 
@@ -91,69 +90,99 @@ static double now(void) {
 
 /* --- --impl: another implementation's output against lowersim's ------------------- */
 
-/* Reads a whole file into `sb`. */
-static bool slurp(const char *path, lsim_strbuf *sb) {
+/* A whole file as a string (owned), or NULL. */
+static char *slurp(const char *path) {
   FILE *f = fopen(path, "r");
-  if (!f)
-    return false;
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = f ? open_memstream(&text, &size) : NULL;
   char buf[4096];
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    lsim_strbuf_append(sb, buf, n);
-  fclose(f);
-  return !lsim_strbuf_failed(sb);
+  bool ok = out != NULL;
+  while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
+    ok = fwrite(buf, 1, n, out) == n;
+  if (f)
+    fclose(f);
+  if (out)
+    ok = fclose(out) == 0 && ok;
+  if (!ok) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* `path` quoted for the shell. */
+static void shell_quote(FILE *f, const char *path) {
+  fputc('\'', f);
+  for (const char *p = path; *p; p++) {
+    if (*p == '\'')
+      fputs("'\\''", f);
+    else
+      fputc(*p, f);
+  }
+  fputc('\'', f);
+}
+
+/* `command` with {scenario} replaced by the quoted path, its output sent to
+ * the two files; owned, NULL when out of memory. */
+static char *impl_command(const char *command, const char *path, const char *out_path,
+                          const char *err_path) {
+  char *cmd = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&cmd, &size);
+  if (!f)
+    return NULL;
+  fputc('(', f);
+  for (const char *p = command; *p;) {
+    const char *at = strstr(p, "{scenario}");
+    fwrite(p, 1, at ? (size_t)(at - p) : strlen(p), f);
+    if (!at)
+      break;
+    shell_quote(f, path);
+    p = at + strlen("{scenario}");
+  }
+  fprintf(f, "\n) >%s 2>%s </dev/null", out_path, err_path);
+  if (fclose(f) != 0) {
+    free(cmd);
+    return NULL;
+  }
+  return cmd;
 }
 
 /* Runs `command` with {scenario} replaced by the shell-quoted path; captures
- * its stdout and stderr; returns its exit status (-1: it could not run). */
-static int run_impl(const char *command, const char *path, lsim_strbuf *out, lsim_strbuf *err) {
-  lsim_strbuf quoted = LSIM_STRBUF_INIT, cmd = LSIM_STRBUF_INIT;
-  lsim_strbuf_putc(&quoted, '\'');
-  for (const char *p = path; *p; p++) {
-    if (*p == '\'')
-      lsim_strbuf_puts(&quoted, "'\\''");
-    else
-      lsim_strbuf_putc(&quoted, *p);
-  }
-  lsim_strbuf_putc(&quoted, '\'');
-  lsim_strbuf_puts(&cmd, "(");
-  for (const char *p = command; *p;) {
-    const char *at = strstr(p, "{scenario}");
-    lsim_strbuf_append(&cmd, p, at ? (size_t)(at - p) : strlen(p));
-    if (!at)
-      break;
-    lsim_strbuf_puts(&cmd, lsim_strbuf_cstr(&quoted));
-    p = at + strlen("{scenario}");
-  }
+ * its stdout and stderr (owned, "" when empty); returns its exit status (-1:
+ * it could not run). */
+static int run_impl(const char *command, const char *path, char **out, char **err) {
   char out_path[] = "/tmp/lowersim-impl-out-XXXXXX", err_path[] = "/tmp/lowersim-impl-err-XXXXXX";
   int fo = mkstemp(out_path), fe = mkstemp(err_path);
-  lsim_strbuf_printf(&cmd, "\n) >%s 2>%s </dev/null", out_path, err_path);
-  int status = fo >= 0 && fe >= 0 && !lsim_strbuf_failed(&cmd) ? system(lsim_strbuf_cstr(&cmd)) : -1;
+  char *cmd = fo >= 0 && fe >= 0 ? impl_command(command, path, out_path, err_path) : NULL;
+  int status = cmd ? system(cmd) : -1;
+  *out = *err = NULL;
   if (fo >= 0) {
     close(fo);
-    slurp(out_path, out);
+    *out = slurp(out_path);
     unlink(out_path);
   }
   if (fe >= 0) {
     close(fe);
-    slurp(err_path, err);
+    *err = slurp(err_path);
     unlink(err_path);
   }
-  lsim_strbuf_free(&quoted);
-  lsim_strbuf_free(&cmd);
+  free(cmd);
+  if (!*out || !*err)
+    status = -1;
   return status < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-
 /* The module text as MLIR parses and prints it, or NULL when it does not parse. */
 static char *canonical_module(MlirContext mlir, const char *text) {
-  MlirModule m = mlirModuleCreateParse(mlir, mlirStringRefCreateFromCString(text));
-  if (mlirModuleIsNull(m))
+  MlirModule m;
+  if (lsim_mlir_parse_module(mlir, text, &m, NULL))
     return NULL;
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
-  mlirOperationPrint(mlirModuleGetOperation(m), lsim_strbuf_append_mlir, &sb);
+  char *printed = lsim_mlir_print(mlirModuleGetOperation(m));
   mlirModuleDestroy(m);
-  return lsim_strbuf_take(&sb);
+  return printed;
 }
 
 /* Up to 60 characters of `s`, stopping at the end of the line. */
@@ -165,30 +194,53 @@ static int excerpt(const char *s) {
 }
 
 /* Where two module texts first differ: line, column and what each has there. */
-static void describe_difference(lsim_strbuf *diff, const char *a, const char *b) {
+static void describe_difference(FILE *diff, const char *a, const char *b) {
   int line = 1, column = 1;
   for (; *a && *a == *b; a++, b++, column++) {
     if (*a == '\n')
       line++, column = 0;
   }
-  lsim_strbuf_printf(diff,
-                     "modules differ at line %d, column %d: lowersim has \"%.*s\", the "
-                     "implementation \"%.*s\"",
-                     line, column, excerpt(a), a, excerpt(b), b);
+  fprintf(diff,
+          "modules differ at line %d, column %d: lowersim has \"%.*s\", the implementation "
+          "\"%.*s\"",
+          line, column, excerpt(a), a, excerpt(b), b);
 }
 
 /* True when one line of `text` ends with `want` after a space or at its start
  * (`CODE: ErrorClass: message` matches `ErrorClass: message`). */
-static bool has_error_line(const char *text, const lsim_strbuf *want) {
+static bool has_error_line(const char *text, const char *want) {
+  size_t want_len = strlen(want);
   for (const char *line = text; *line;) {
     const char *end = strchr(line, '\n');
     size_t len = end ? (size_t)(end - line) : strlen(line);
-    if (len >= want->len && memcmp(line + len - want->len, want->data, want->len) == 0 &&
-        (len == want->len || line[len - want->len - 1] == ' '))
+    if (len >= want_len && memcmp(line + len - want_len, want, want_len) == 0 &&
+        (len == want_len || line[len - want_len - 1] == ' '))
       return true;
     line += len + (end ? 1 : 0);
   }
   return false;
+}
+
+/* What differs between lowersim's module `ours` and the implementation's
+ * stdout `out` (both parsed and printed by MLIR). */
+static void compare_modules(FILE *diff, MlirContext mlir, const char *ours, const char *out) {
+  char *a = canonical_module(mlir, ours ? ours : ""), *b = canonical_module(mlir, out);
+  if (!b)
+    fputs("the implementation's output does not parse as MLIR", diff);
+  else if (!a || strcmp(a, b) != 0)
+    describe_difference(diff, a ? a : "", b);
+  free(a);
+  free(b);
+}
+
+/* What differs between lowersim's error and the implementation's exit
+ * `status` and stderr `errtext`. */
+static void compare_errors(FILE *diff, const lsim_error *err, int status, const char *errtext) {
+  char want[4096];
+  snprintf(want, sizeof want, "%s: %s", lsim_error_class(err), lsim_error_message(err));
+  if (status == 0 || !has_error_line(errtext, want))
+    fprintf(diff, "expected the error \"%s\"; the implementation exits %d: %s", want, status,
+            status ? errtext : "(a module)");
 }
 
 /* Compares the implementation's outcome for `s` with lowersim's: a module is
@@ -201,42 +253,28 @@ static char *compare_impl(lsim_lowerer *lowerer, MlirContext mlir, const char *c
   int rc = lsim_scenario_run(lowerer, s, NULL, &outcome, &err);
   char *ours = rc ? NULL : lsim_lowering_print(outcome.lowering);
   lsim_scenario_outcome_clear(&outcome);
-  lsim_strbuf out = LSIM_STRBUF_INIT, errtext = LSIM_STRBUF_INIT, diff = LSIM_STRBUF_INIT;
-  *skipped = rc == LSIM_E_INVALID_INPUT;
+  *skipped = rc == LSIM_E_INVALID_INPUT; /* lowersim refuses the scenario: nothing to compare */
+  char *out = NULL, *errtext = NULL, *diff = NULL;
+  size_t size = 0;
   int status = *skipped ? 0 : run_impl(command, s->path, &out, &errtext);
-  if (*skipped) {
-    /* lowersim refuses the scenario itself: nothing to compare. */
-  } else if (status < 0) {
-    lsim_strbuf_puts(&diff, "the implementation could not be run");
-  } else if (!rc && status) {
-    lsim_strbuf_printf(&diff, "lowersim gives a module, the implementation exits %d: %s", status,
-                       lsim_strbuf_cstr(&errtext));
-  } else if (!rc) {
-    char *a = canonical_module(mlir, ours ? ours : ""), *b = canonical_module(mlir, lsim_strbuf_cstr(&out));
-    if (!b)
-      lsim_strbuf_puts(&diff, "the implementation's output does not parse as MLIR");
-    else if (!a || strcmp(a, b) != 0)
-      describe_difference(&diff, a ? a : "", b);
-    free(a);
-    free(b);
-  } else {
-    lsim_strbuf want = LSIM_STRBUF_INIT;
-    lsim_strbuf_printf(&want, "%s: %s", lsim_error_class(&err), lsim_error_message(&err));
-    if (status == 0 || !has_error_line(lsim_strbuf_cstr(&errtext), &want))
-      lsim_strbuf_printf(&diff, "expected the error \"%s\"; the implementation exits %d: %s",
-                         lsim_strbuf_cstr(&want), status,
-                         status ? lsim_strbuf_cstr(&errtext) : "(a module)");
-    lsim_strbuf_free(&want);
+  FILE *f = *skipped ? NULL : open_memstream(&diff, &size);
+  if (f && status < 0)
+    fputs("the implementation could not be run", f);
+  else if (f && !rc && status)
+    fprintf(f, "lowersim gives a module, the implementation exits %d: %s", status, errtext);
+  else if (f && !rc)
+    compare_modules(f, mlir, ours, out);
+  else if (f)
+    compare_errors(f, &err, status, errtext);
+  if (f && fclose(f) == 0 && size == 0) {
+    free(diff);
+    diff = NULL;
   }
   free(ours);
+  free(out);
+  free(errtext);
   lsim_error_clear(&err);
-  lsim_strbuf_free(&out);
-  lsim_strbuf_free(&errtext);
-  if (!diff.len) {
-    lsim_strbuf_free(&diff);
-    return NULL;
-  }
-  return lsim_strbuf_take(&diff);
+  return diff;
 }
 
 /* Checks one file into `r` (r->failure set on failure). */

@@ -4,7 +4,6 @@
  * branch, channels and host callbacks, verification, then the module. */
 #include "cli/cli.h"
 #include "lowersim/scenario_run.h"
-#include "support/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,9 @@ static const style colour = {"\033[1m",  "\033[2m",  "\033[36m", "\033[33m",
 
 typedef struct narration {
   const style *st;
-  lsim_strbuf text;
+  FILE *text; /* in memory (open_memstream): printed after the runtime */
+  char *data;
+  size_t size;
 } narration;
 
 static void on_trace(void *data, lsim_trace_kind kind, int depth, const char *line) {
@@ -31,7 +32,7 @@ static void on_trace(void *data, lsim_trace_kind kind, int depth, const char *li
   const char *colours[] = {[LSIM_TRACE_STEP] = n->st->bold, [LSIM_TRACE_DETAIL] = n->st->dim,
                            [LSIM_TRACE_DECISION] = n->st->cyan, [LSIM_TRACE_ALLOC] = n->st->yellow,
                            [LSIM_TRACE_ERROR] = n->st->red, [LSIM_TRACE_TEXT] = n->st->dim};
-  lsim_strbuf_printf(&n->text, "  %*s%s%s%s%s\n", depth * 2, "", colours[kind], marks[kind], line,
+  fprintf(n->text, "  %*s%s%s%s%s\n", depth * 2, "", colours[kind], marks[kind], line,
                      n->st->reset);
 }
 
@@ -102,7 +103,11 @@ int cmd_explain(int argc, char **argv) {
     lsim_error_clear(&err);
     return EXIT_INVALID_INPUT;
   }
-  narration n = {cli_use_colour(stdout) ? &colour : &plain, LSIM_STRBUF_INIT};
+  narration n = {cli_use_colour(stdout) ? &colour : &plain, NULL, NULL, 0};
+  if (!(n.text = open_memstream(&n.data, &n.size))) {
+    lsim_scenario_destroy(s);
+    return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
+  }
   const style *st = n.st;
   printf("%slowersim explain%s %s%s%s\n", st->bold, st->reset, argv[1],
          s->name ? "  scenario " : "", s->name ? s->name : "");
@@ -123,7 +128,8 @@ int cmd_explain(int argc, char **argv) {
     explain_runtime(st, s, outcome.runtime);
   }
   heading(st, "lowering (lower_jaxpr_to_module)");
-  fputs(lsim_strbuf_cstr(&n.text), stdout);
+  fclose(n.text);
+  fputs(n.data ? n.data : "", stdout);
   explain_summary(st, &outcome);
   int code = 0;
   if (rc) {
@@ -138,7 +144,7 @@ int cmd_explain(int argc, char **argv) {
     fputs(text ? text : "(out of memory)\n", stdout);
     free(text);
   }
-  lsim_strbuf_free(&n.text);
+  free(n.data);
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);
   lsim_scenario_destroy(s);

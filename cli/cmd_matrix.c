@@ -478,8 +478,7 @@ static bool read_shard(shard_file *sf, stats *st, matrix_spec *spec, char names[
     c.tuple[0] = ok ? platform_name(spec, strtok(field[3], "+"), names) : NULL;
     ok = ok && c.variant >= 0 && c.tuple[0];
     matrix_outcome o = {.code = ok && strcmp(field[6], "OK") ? lsim_status_from_name(field[6]) : 0};
-    o.failure = o.code == LSIM_E_VERIFY || o.code == LSIM_E_NO_MEMORY ||
-                o.code == LSIM_E_INVALID_INPUT || o.code == LSIM_E_INVALID_ARGUMENT;
+    o.failure = matrix_is_failure(o.code);
     if (ok)
       record(st, spec, &c, &o);
   }

@@ -42,10 +42,8 @@ static void usage(FILE *out) {
 int cli_report(const lsim_error *err) {
   fprintf(stderr, "%s: %s: %s\n", lsim_status_name(err->code), lsim_error_class(err),
           lsim_error_message(err));
-  return err->code == LSIM_E_INVALID_INPUT || err->code == LSIM_E_INVALID_ARGUMENT ||
-                 err->code == LSIM_E_IO
-             ? EXIT_INVALID_INPUT
-             : EXIT_LOWERING_ERROR;
+  return lsim_status_kind(err->code) == LSIM_KIND_INVALID_INPUT ? EXIT_INVALID_INPUT
+                                                                 : EXIT_LOWERING_ERROR;
 }
 
 int cli_usage_error(const char *name, const char *fmt, ...) {

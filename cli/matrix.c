@@ -297,6 +297,11 @@ static uint64_t fnv1a(const char *s) {
   return h;
 }
 
+bool matrix_is_failure(int code) {
+  lsim_kind kind = lsim_status_kind(code);
+  return kind != LSIM_KIND_OK && kind != LSIM_KIND_JAX_ERROR;
+}
+
 matrix_outcome matrix_run_case(lsim_lowerer *lowerer, const matrix_case *c) {
   case_scenario cs;
   build_scenario(&cs, c);
@@ -312,9 +317,7 @@ matrix_outcome matrix_run_case(lsim_lowerer *lowerer, const matrix_case *c) {
       o.code = LSIM_E_NO_MEMORY;
     free(text);
   }
-  o.failure = o.code == LSIM_E_VERIFY || o.code == LSIM_E_NO_MEMORY ||
-              o.code == LSIM_E_INVALID_INPUT || o.code == LSIM_E_INVALID_ARGUMENT ||
-              (o.code && !lsim_status_name(o.code));
+  o.failure = matrix_is_failure(o.code);
   lsim_scenario_outcome_clear(&out);
   lsim_error_clear(&err);
   return o;

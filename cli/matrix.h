@@ -65,6 +65,10 @@ typedef struct matrix_outcome {
   bool failure;       /* a lowersim failure (verification, memory, invalid input) */
 } matrix_outcome;
 
+/* True when a case's status is lowersim's failure rather than JAX's error:
+ * invalid input, memory, verification (anything but OK and a JAX error). */
+bool matrix_is_failure(int code);
+
 /* Lowers case `c` with `lowerer`. */
 matrix_outcome matrix_run_case(lsim_lowerer *lowerer, const matrix_case *c);
 

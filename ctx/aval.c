@@ -47,19 +47,19 @@ bool lsim_dtype_from_name(const char *name, lsim_dtype *out) {
 int lsim_aval_make(lsim_aval *out, lsim_dtype dtype, int rank, const int64_t *dims,
                    lsim_error *err) {
   if (!out || (rank > 0 && !dims))
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_aval_make: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_aval_make: NULL argument");
   if (!valid_dtype(dtype))
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "invalid dtype %d", (int)dtype);
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "invalid dtype %d", (int)dtype);
   if (rank < 0 || rank > LSIM_MAX_RANK)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "rank %d is outside [0, %d]", rank,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "rank %d is outside [0, %d]", rank,
                      LSIM_MAX_RANK);
   int64_t count = 1;
   for (int i = 0; i < rank; i++) {
     if (dims[i] < 0)
-      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "dimension %d is negative (%lld)", i,
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "dimension %d is negative (%lld)", i,
                        (long long)dims[i]);
     if (dims[i] > 0 && count > INT64_MAX / dims[i])
-      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                        "the element count of the shape overflows a 64-bit integer");
     count *= dims[i];
   }
@@ -73,28 +73,28 @@ int lsim_aval_make(lsim_aval *out, lsim_dtype dtype, int rank, const int64_t *di
 
 int lsim_aval_parse_shape(lsim_aval *aval, const char *shape, lsim_error *err) {
   if (!aval || !shape)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_aval_parse_shape: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_aval_parse_shape: NULL argument");
   int64_t dims[LSIM_MAX_RANK];
   int rank = 0;
   for (const char *p = shape; *p;) {
     if (rank == LSIM_MAX_RANK)
-      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "shape '%s' has more than %d dimensions",
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "shape '%s' has more than %d dimensions",
                        shape, LSIM_MAX_RANK);
     if (*p < '0' || *p > '9')
-      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                        "shape '%s' is not a comma-separated list of non-negative integers", shape);
     char *end;
     errno = 0;
     long long v = strtoll(p, &end, 10);
     if (errno == ERANGE)
-      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "shape '%s' has a dimension beyond 64 bits",
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "shape '%s' has a dimension beyond 64 bits",
                        shape);
     dims[rank++] = v;
     p = end;
     if (*p == ',' && p[1])
       p++;
     else if (*p)
-      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                        "shape '%s' is not a comma-separated list of non-negative integers", shape);
   }
   return lsim_aval_make(aval, aval->dtype, rank, dims, err);

@@ -73,7 +73,7 @@ static void shared_release(shared_state *s) {
 static int shared_create(MlirContext borrowed, shared_state **out, lsim_error *err) {
   shared_state *s = calloc(1, sizeof *s);
   if (!s)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   s->refs = 1;
   s->next_channel = LSIM_FIRST_CHANNEL;
   if (mlirContextIsNull(borrowed)) {
@@ -93,10 +93,10 @@ static int shared_create(MlirContext borrowed, shared_state **out, lsim_error *e
 static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char *const *names,
                          size_t n, lsim_error *err) {
   if (!names || n == 0)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "a module context needs at least one platform");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a module context needs at least one platform");
   const char **list = malloc(n * sizeof(char *));
   if (!list)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   size_t bytes = 0;
   for (size_t i = 0; i < n; i++) {
     int rc = lsim_runtime_canonicalize_platform(rt, names[i], &list[i], err);
@@ -109,7 +109,7 @@ static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char 
   char *store = malloc(bytes);
   if (!store) {
     free(list);
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   }
   char *p = store;
   for (size_t i = 0; i < n; i++) {
@@ -129,11 +129,11 @@ static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char 
 int lsim_module_context_create(const lsim_module_context_options *options,
                                lsim_module_context **out, lsim_error *err) {
   if (!options || !out || !options->runtime)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_create: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_create: NULL argument");
   *out = NULL;
   lsim_module_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   ctx->runtime = options->runtime;
   ctx->backend = options->backend;
   ctx->params = options->params;
@@ -165,11 +165,11 @@ int lsim_module_context_replace(const lsim_module_context *ctx,
                                 const lsim_module_context_changes *changes,
                                 lsim_module_context **out, lsim_error *err) {
   if (!ctx || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_replace: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_replace: NULL argument");
   *out = NULL;
   lsim_module_context *copy = calloc(1, sizeof *copy);
   if (!copy)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   copy->runtime = ctx->runtime;
   copy->backend = changes && changes->set_backend ? changes->backend : ctx->backend;
   copy->params = changes && changes->params ? *changes->params : ctx->params;
@@ -210,11 +210,11 @@ MlirModule lsim_module_context_module(const lsim_module_context *ctx) { return c
 int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optional,
                                     const lsim_backend **out, lsim_error *err) {
   if (!ctx || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_module_context_get_backend: NULL argument");
   *out = NULL;
   if (ctx->num_platforms > 1)
-    return optional ? LSIM_OK : lsim_raise0(err, LSIM_E_MULTI_PLATFORM_BACKEND);
+    return optional ? LSIM_OK : lsimp_raise0(err, LSIM_E_MULTI_PLATFORM_BACKEND);
   if (ctx->backend) {
     const char *backend_platform;
     int rc = lsim_runtime_canonicalize_platform(ctx->runtime, ctx->backend->platform,
@@ -223,7 +223,7 @@ int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optiona
       return rc;
     if (strcmp(backend_platform, ctx->platforms[0]) != 0)
       return optional ? LSIM_OK
-                      : lsim_raise(err, LSIM_E_BACKEND_PLATFORM_MISMATCH, backend_platform,
+                      : lsimp_raise(err, LSIM_E_BACKEND_PLATFORM_MISMATCH, backend_platform,
                                    ctx->platforms[0]);
     *out = ctx->backend;
     return LSIM_OK;
@@ -233,14 +233,14 @@ int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optiona
 
 int lsim_module_context_new_channel(lsim_module_context *ctx, int64_t *out, lsim_error *err) {
   if (!ctx || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_module_context_new_channel: NULL argument");
   /* next(self.channel_iterator) advances even when the id is refused. */
   int64_t channel = ctx->shared->next_channel;
   if (channel <= LSIM_MAX_CHANNEL)
     ctx->shared->next_channel++;
   if (channel > LSIM_MAX_CHANNEL)
-    return lsim_raise0(err, LSIM_E_TOO_MANY_CHANNELS);
+    return lsimp_raise0(err, LSIM_E_TOO_MANY_CHANNELS);
   lsim_module_context_trace(ctx, LSIM_TRACE_ALLOC, 0, "new_channel() -> %lld", (long long)channel);
   *out = channel;
   return LSIM_OK;
@@ -267,11 +267,11 @@ static bool ensure_capacity(void *array, size_t n, size_t *cap, size_t size, siz
 int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_host_callback *cb,
                                           uint64_t *index, lsim_error *err) {
   if (!ctx || !cb || !index)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_module_context_add_host_callback: NULL argument");
   shared_state *s = ctx->shared;
   if (!ensure_capacity(&s->callbacks, s->n_callbacks, &s->cap_callbacks, sizeof *cb, 8))
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   s->callbacks[s->n_callbacks] = *cb;
   *index = s->n_callbacks++;
   lsim_module_context_trace(ctx, LSIM_TRACE_ALLOC, 0, "add_host_callback(%s) -> index %llu",
@@ -291,14 +291,14 @@ const lsim_host_callback *lsim_module_context_host_callback_at(const lsim_module
 int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
                                       void (*destroy)(void *), lsim_error *err) {
   if (!ctx)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_module_context_add_keepalive: NULL argument");
   shared_state *s = ctx->shared;
   if (!ensure_capacity(&s->keepalives, s->n_keepalives, &s->cap_keepalives, sizeof(keepalive),
                        4)) {
     if (destroy)
       destroy(object);
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   }
   s->keepalives[s->n_keepalives++] = (keepalive){object, destroy};
   return LSIM_OK;
@@ -320,13 +320,13 @@ void lsim_module_context_trace(const lsim_module_context *ctx, lsim_trace_kind k
   if (!lsim_module_context_tracing(ctx))
     return;
   shared_state *s = ctx->shared;
-  lsim_strbuf line = LSIM_STRBUF_INIT;
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
   va_list ap;
   va_start(ap, fmt);
-  lsim_strbuf_vprintf(&line, fmt, ap);
+  lsimp_strbuf_vprintf(&line, fmt, ap);
   va_end(ap);
-  s->trace(s->trace_data, kind, s->trace_depth, lsim_strbuf_cstr(&line));
-  lsim_strbuf_free(&line);
+  s->trace(s->trace_data, kind, s->trace_depth, lsimp_strbuf_cstr(&line));
+  lsimp_strbuf_free(&line);
   s->trace_depth += depth_change;
 }
 

@@ -42,12 +42,12 @@ void lsim_expand_platform_alias(const char *platform, const char *const **out, s
 
 int lsim_check_platform_name(const char *platform, lsim_error *err) {
   if (!platform)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "platform name is NULL");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "platform name is NULL");
   size_t n = strlen(platform);
   if (n == 0)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "platform name is empty");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "platform name is empty");
   if (n > LSIM_PLATFORM_NAME_MAX)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "platform name is %zu characters long; the limit is %d", n,
                      LSIM_PLATFORM_NAME_MAX);
   for (size_t i = 0; i < n; i++) {
@@ -55,7 +55,7 @@ int lsim_check_platform_name(const char *platform, lsim_error *err) {
     bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
               c == '_' || c == '.' || c == '-';
     if (!ok)
-      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                        "platform name '%s' has a character outside [A-Za-z0-9_.-]", platform);
   }
   return LSIM_OK;
@@ -131,9 +131,9 @@ static bool grow(void *array, size_t n, size_t size) {
 
 int lsim_runtime_create(lsim_runtime **out, lsim_error *err) {
   if (!out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_create: out is NULL");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_create: out is NULL");
   *out = calloc(1, sizeof(lsim_runtime));
-  return *out ? LSIM_OK : lsim_fail_oom(err);
+  return *out ? LSIM_OK : lsimp_fail_oom(err);
 }
 
 int lsim_runtime_create_default(lsim_runtime **out, lsim_error *err) {
@@ -190,19 +190,19 @@ static factory *find_factory(const lsim_runtime *rt, const char *platform) {
 int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_factory *f,
                                           lsim_error *err) {
   if (!rt || !f)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_runtime_register_backend_factory: NULL argument");
   int rc = lsim_check_platform_name(f->platform, err);
   if (rc)
     return rc;
   if (lsim_is_platform_alias(f->platform))
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "'%s' is an alias, not a platform a backend can have", f->platform);
   if (f->device_count < 0)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "backend '%s' has a negative device count",
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "backend '%s' has a negative device count",
                      f->platform);
   if (rt->initialized)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "Backend %s already initialized",
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "Backend %s already initialized",
                      f->platform);
   factory copy = {
       .platform = dup_str(f->platform),
@@ -217,7 +217,7 @@ int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_f
       (!slot && !grow(&rt->factories, rt->n_factories, sizeof(factory)))) {
     free(copy.platform);
     free(copy.error);
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   }
   if (slot) {
     free(slot->platform);
@@ -233,21 +233,21 @@ int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_f
 
 int lsim_runtime_set_jax_platforms(lsim_runtime *rt, const char *jax_platforms, lsim_error *err) {
   if (!rt)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_set_jax_platforms: rt is NULL");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_set_jax_platforms: rt is NULL");
   if (rt->initialized)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "JAX_PLATFORMS cannot change once backends are initialized");
   char *copy = NULL;
   if (jax_platforms && *jax_platforms) {
     if (!(copy = dup_str(jax_platforms)))
-      return lsim_fail_oom(err);
+      return lsimp_fail_oom(err);
     for (char *item = copy;;) {
       char *comma = strchr(item, ',');
       if (comma)
         *comma = '\0';
       int rc = lsim_check_platform_name(item, err);
       if (rc) {
-        lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "JAX_PLATFORMS='%s': %s", jax_platforms,
+        lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "JAX_PLATFORMS='%s': %s", jax_platforms,
                   lsim_error_message(err));
         free(copy);
         return rc;
@@ -276,14 +276,14 @@ static void add_known(const char **list, size_t *n, const char *s) {
 int lsim_runtime_known_platforms(const lsim_runtime *rt, const char *const **out, size_t *count,
                                  lsim_error *err) {
   if (!rt || !out || !count)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_known_platforms: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_known_platforms: NULL argument");
   lsim_runtime *mut = (lsim_runtime *)rt; /* the cache only */
   if (!mut->known) {
     size_t cap = COUNT(nonexperimental_plugins) + COUNT(import_time_factories) + rt->n_factories +
                  1 + COUNT(gpu_platforms);
     const char **list = malloc(cap * sizeof(char *));
     if (!list)
-      return lsim_fail_oom(err);
+      return lsimp_fail_oom(err);
     size_t n = 0;
     for (size_t i = 0; i < COUNT(nonexperimental_plugins); i++)
       add_known(list, &n, nonexperimental_plugins[i]);
@@ -314,12 +314,12 @@ bool lsim_runtime_is_known_platform(const lsim_runtime *rt, const char *platform
 /* --- backends() ---------------------------------------------------------- */
 
 static bool add_warning(lsim_runtime *rt, const char *platform) {
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
-  lsim_strbuf_printf(&sb,
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&sb,
                      "Platform '%s' is experimental and not all JAX functionality may be "
                      "correctly supported!",
                      platform);
-  char *w = lsim_strbuf_take(&sb);
+  char *w = lsimp_strbuf_take(&sb);
   if (!w || !grow(&rt->warnings, rt->n_warnings, sizeof(char *))) {
     free(w);
     return false;
@@ -329,29 +329,29 @@ static bool add_warning(lsim_runtime *rt, const char *platform) {
 }
 
 /* _init_backend: on failure `why` receives the exception text. */
-static int init_backend(lsim_runtime *rt, const char *platform, lsim_strbuf *why,
+static int init_backend(lsim_runtime *rt, const char *platform, lsimp_strbuf *why,
                         const factory **made) {
   const factory *f = find_factory(rt, platform);
   if (!f) {
-    lsim_strbuf_printf(why, "Backend '%s' is not in the list of known backends: ", platform);
+    lsimp_strbuf_printf(why, "Backend '%s' is not in the list of known backends: ", platform);
     const char **names = malloc((rt->n_factories + 1) * sizeof(char *));
     if (!names)
       return LSIM_E_NO_MEMORY;
     for (size_t i = 0; i < rt->n_factories; i++)
       names[i] = rt->factories[i].platform;
-    lsim_py_list(why, names, rt->n_factories);
+    lsimp_py_list(why, names, rt->n_factories);
     free(names);
-    lsim_strbuf_putc(why, '.');
+    lsimp_strbuf_putc(why, '.');
     return LSIM_E_BACKEND_INIT;
   }
   if (f->experimental && !add_warning(rt, platform))
     return LSIM_E_NO_MEMORY;
   if (f->error) {
-    lsim_strbuf_puts(why, f->error);
+    lsimp_strbuf_puts(why, f->error);
     return LSIM_E_BACKEND_INIT;
   }
   if (f->device_count == 0) {
-    lsim_strbuf_printf(why, "Backend '%s' provides no devices.", platform);
+    lsimp_strbuf_printf(why, "Backend '%s' provides no devices.", platform);
     return LSIM_E_BACKEND_INIT;
   }
   *made = f;
@@ -450,15 +450,15 @@ static int initialize(lsim_runtime *rt, lsim_error *err) {
   registration *regs;
   size_t n;
   if (list_registrations(rt, &regs, &n))
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   int default_priority = -1000;
   int rc = LSIM_OK;
-  lsim_strbuf why = LSIM_STRBUF_INIT;
+  lsimp_strbuf why = LSIMP_STRBUF_INIT;
   for (size_t i = 0; i < n && rc == LSIM_OK; i++) {
     char name[LSIM_PLATFORM_NAME_MAX + 1];
     const char *platform = registration_name(&regs[i], name, sizeof name);
     const factory *made = NULL;
-    lsim_strbuf_reset(&why);
+    lsimp_strbuf_reset(&why);
     rc = init_backend(rt, platform, &why, &made);
     if (rc == LSIM_OK) {
       lsim_backend *b = add_backend(rt, made, regs[i].priority);
@@ -469,24 +469,24 @@ static int initialize(lsim_runtime *rt, lsim_error *err) {
         default_priority = regs[i].priority;
       }
     } else if (rc == LSIM_E_BACKEND_INIT && regs[i].fail_quietly) {
-      rc = record_quiet_error(rt, platform, lsim_strbuf_cstr(&why)) ? LSIM_OK : LSIM_E_NO_MEMORY;
+      rc = record_quiet_error(rt, platform, lsimp_strbuf_cstr(&why)) ? LSIM_OK : LSIM_E_NO_MEMORY;
     } else if (rc == LSIM_E_BACKEND_INIT) {
       const char *advice =
           rt->jax_platforms
               ? "(set JAX_PLATFORMS='' to automatically choose an available backend)"
               : "(you may need to uninstall the failing plugin package, or set "
                 "JAX_PLATFORMS=cpu to skip this backend.)";
-      lsim_raise(err, LSIM_E_BACKEND_INIT, platform, lsim_strbuf_cstr(&why), advice);
+      lsimp_raise(err, LSIM_E_BACKEND_INIT, platform, lsimp_strbuf_cstr(&why), advice);
     }
-    if (lsim_strbuf_failed(&why))
+    if (lsimp_strbuf_failed(&why))
       rc = LSIM_E_NO_MEMORY;
   }
-  lsim_strbuf_free(&why);
+  lsimp_strbuf_free(&why);
   free(regs);
   if (rc == LSIM_E_NO_MEMORY)
-    lsim_fail_oom(err);
+    lsimp_fail_oom(err);
   else if (rc == LSIM_OK && rt->n_backends == 0)
-    rc = lsim_raise0(err, LSIM_E_NO_DEFAULT_BACKEND);
+    rc = lsimp_raise0(err, LSIM_E_NO_DEFAULT_BACKEND);
   /* As in JAX, backends that came up before a failure stay; with none, the
    * next call tries again. */
   rt->initialized = rt->n_backends > 0;
@@ -495,7 +495,7 @@ static int initialize(lsim_runtime *rt, lsim_error *err) {
 
 int lsim_runtime_backends(lsim_runtime *rt, lsim_error *err) {
   if (!rt)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_backends: rt is NULL");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_backends: rt is NULL");
   if (rt->initialized)
     return LSIM_OK;
   clear_backends(rt);
@@ -540,7 +540,7 @@ static const char **backend_names(const lsim_runtime *rt) {
 int lsim_runtime_canonicalize_platform(lsim_runtime *rt, const char *platform, const char **out,
                                        lsim_error *err) {
   if (!rt || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_runtime_canonicalize_platform: NULL argument");
   int rc = lsim_check_platform_name(platform, err);
   if (rc)
@@ -559,22 +559,22 @@ int lsim_runtime_canonicalize_platform(lsim_runtime *rt, const char *platform, c
   }
   const char **names = backend_names(rt);
   if (!names)
-    return lsim_fail_oom(err);
-  lsim_strbuf present = LSIM_STRBUF_INIT;
-  lsim_join(&present, names, rt->n_backends, ",");
+    return lsimp_fail_oom(err);
+  lsimp_strbuf present = LSIMP_STRBUF_INIT;
+  lsimp_join(&present, names, rt->n_backends, ",");
   free(names);
-  if (lsim_strbuf_failed(&present))
-    rc = lsim_fail_oom(err);
+  if (lsimp_strbuf_failed(&present))
+    rc = lsimp_fail_oom(err);
   else
-    rc = lsim_raise(err, LSIM_E_UNKNOWN_ALIAS_PLATFORM, platform, lsim_strbuf_cstr(&present));
-  lsim_strbuf_free(&present);
+    rc = lsimp_raise(err, LSIM_E_UNKNOWN_ALIAS_PLATFORM, platform, lsimp_strbuf_cstr(&present));
+  lsimp_strbuf_free(&present);
   return rc;
 }
 
 int lsim_runtime_get_backend(lsim_runtime *rt, const char *platform, const lsim_backend **out,
                              lsim_error *err) {
   if (!rt || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_get_backend: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_get_backend: NULL argument");
   int rc = platform ? lsim_check_platform_name(platform, err) : LSIM_OK;
   if (rc || (rc = lsim_runtime_backends(rt, err)))
     return rc;
@@ -591,17 +591,17 @@ int lsim_runtime_get_backend(lsim_runtime *rt, const char *platform, const lsim_
   }
   const char **names = backend_names(rt);
   if (!names)
-    return lsim_fail_oom(err);
-  lsim_strbuf available = LSIM_STRBUF_INIT;
-  lsim_py_list(&available, names, rt->n_backends);
+    return lsimp_fail_oom(err);
+  lsimp_strbuf available = LSIMP_STRBUF_INIT;
+  lsimp_py_list(&available, names, rt->n_backends);
   free(names);
   const char *quiet = lsim_runtime_backend_error(rt, platform);
-  if (lsim_strbuf_failed(&available))
-    rc = lsim_fail_oom(err);
+  if (lsimp_strbuf_failed(&available))
+    rc = lsimp_fail_oom(err);
   else if (quiet)
-    rc = lsim_raise(err, LSIM_E_BACKEND_FAILED, platform, quiet, lsim_strbuf_cstr(&available));
+    rc = lsimp_raise(err, LSIM_E_BACKEND_FAILED, platform, quiet, lsimp_strbuf_cstr(&available));
   else
-    rc = lsim_raise(err, LSIM_E_UNKNOWN_BACKEND, platform, lsim_strbuf_cstr(&available));
-  lsim_strbuf_free(&available);
+    rc = lsimp_raise(err, LSIM_E_UNKNOWN_BACKEND, platform, lsimp_strbuf_cstr(&available));
+  lsimp_strbuf_free(&available);
   return rc;
 }

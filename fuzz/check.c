@@ -5,15 +5,14 @@
  * lsim_scenario_read_memory.  Each run is recorded as its status, message
  * and printed module; the records must agree, and the first one must be a
  * documented failure or a module that verifies and re-parses unchanged. */
-#include "fuzz/internal.h"
+#include "internal.h"
 #include "lowersim/scenario_run.h"
-#include "support/raise.h"
-#include "support/mlir_text.h"
-#include "support/strbuf.h"
+#include "lowersim/mlir_text.h"
 
-#include <mlir-c/Diagnostics.h>
 #include <mlir-c/Dialect/Func.h>
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,8 +63,6 @@ void lsim_fuzz_result_clear(lsim_fuzz_result *r) {
 struct lsim_fuzz_checker {
   lsim_lowerer *lowerer;
   MlirContext parse; /* where printed modules are parsed back */
-  MlirDiagnosticHandlerID handler;
-  lsim_strbuf diagnostics; /* what the parser said */
   bool isolated;           /* checks run in a child process */
   lsim_fuzz_isolation iso;
 };
@@ -74,7 +71,7 @@ struct lsim_fuzz_checker {
 int lsim_fuzz_checker_create(lsim_fuzz_checker **out, lsim_error *err) {
   lsim_fuzz_checker *c = calloc(1, sizeof *c);
   if (!c)
-    return lsim_fail_oom(err);
+    return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
   int rc = lsim_lowerer_create(&c->lowerer, err);
   if (rc) {
     free(c);
@@ -83,8 +80,6 @@ int lsim_fuzz_checker_create(lsim_fuzz_checker **out, lsim_error *err) {
   c->parse = mlirContextCreateWithThreading(false);
   mlirContextSetAllowUnregisteredDialects(c->parse, true);
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), c->parse);
-  c->handler =
-      mlirContextAttachDiagnosticHandler(c->parse, lsim_strbuf_collect_diagnostic, &c->diagnostics, NULL);
   c->iso = (lsim_fuzz_isolation){-1, -1};
   *out = c;
   return LSIM_OK;
@@ -102,9 +97,7 @@ void lsim_fuzz_checker_destroy(lsim_fuzz_checker *c) {
   if (!c)
     return;
   lsim_fuzz_isolation_close(&c->iso);
-  mlirContextDetachDiagnosticHandler(c->parse, c->handler);
   mlirContextDestroy(c->parse);
-  lsim_strbuf_free(&c->diagnostics);
   lsim_lowerer_destroy(c->lowerer);
   free(c);
 }
@@ -131,7 +124,7 @@ static bool module_verifies(MlirModule m, char **why) {
   lsim_error e = LSIM_ERROR_INIT;
   bool ok = mlirOperationVerify(mlirModuleGetOperation(m));
   if (!ok)
-    lsim_fail(&e, LSIM_E_VERIFY, "MLIR's verifier rejects the module");
+    lsim_error_set(&e, LSIM_E_VERIFY, "MLIR's verifier rejects the module");
   else
     ok = lsim_verify_module(m, &e) == LSIM_OK;
   *why = ok ? NULL : strdup(lsim_error_message(&e));
@@ -156,7 +149,7 @@ static int run(lsim_fuzz_checker *c, const lsim_scenario *s, record *r, lsim_err
   lsim_error_clear(&e);
   if (oom) {
     record_clear(r);
-    return lsim_fail_oom(err);
+    return lsim_fuzz_no_memory(err);
   }
   return LSIM_OK;
 }
@@ -168,43 +161,47 @@ static int fail(lsim_fuzz_result *res, lsim_fuzz_invariant inv, lsim_error *err,
 
 static int fail(lsim_fuzz_result *res, lsim_fuzz_invariant inv, lsim_error *err, const char *fmt,
                 ...) {
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
-  va_list ap;
-  va_start(ap, fmt);
-  lsim_strbuf_vprintf(&sb, fmt, ap);
-  va_end(ap);
+  lsim_fuzz_text t;
+  char *detail = NULL;
+  if (lsim_fuzz_text_open(&t)) {
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(t.f, fmt, ap);
+    va_end(ap);
+    detail = lsim_fuzz_text_take(&t);
+  }
   free(res->detail);
   res->failed = inv;
-  res->detail = lsim_strbuf_take(&sb);
-  return res->detail ? LSIM_OK : lsim_fail_oom(err);
+  res->detail = detail;
+  return detail ? LSIM_OK : lsim_fuzz_no_memory(err);
 }
 
 /* `n` bytes of `text` on one line (newlines shown as \n), quoted. */
-static void excerpt(lsim_strbuf *sb, const char *text, size_t n) {
-  lsim_strbuf_putc(sb, '"');
+static void excerpt(FILE *f, const char *text, size_t n) {
+  fputc('"', f);
   for (size_t i = 0; i < n && text[i]; i++) {
     if (text[i] == '\n')
-      lsim_strbuf_puts(sb, "\\n");
+      fputs("\\n", f);
     else
-      lsim_strbuf_putc(sb, text[i]);
+      fputc(text[i], f);
   }
-  lsim_strbuf_putc(sb, '"');
+  fputc('"', f);
 }
 
 /* Where two texts first differ, with a little of each around it. */
-static void describe_difference(lsim_strbuf *sb, const char *a, const char *b) {
+static void describe_difference(FILE *f, const char *a, const char *b) {
   if (!a || !b) {
-    lsim_strbuf_printf(sb, "%s module vs %s module", a ? "a" : "no", b ? "a" : "no");
+    fprintf(f, "%s module vs %s module", a ? "a" : "no", b ? "a" : "no");
     return;
   }
   size_t i = 0;
   while (a[i] && a[i] == b[i])
     i++;
   size_t from = i > EXCERPT / 2 ? i - EXCERPT / 2 : 0;
-  lsim_strbuf_printf(sb, "first difference at byte %zu: ", i);
-  excerpt(sb, a + from, EXCERPT);
-  lsim_strbuf_puts(sb, " vs ");
-  excerpt(sb, b + from, EXCERPT);
+  fprintf(f, "first difference at byte %zu: ", i);
+  excerpt(f, a + from, EXCERPT);
+  fputs(" vs ", f);
+  excerpt(f, b + from, EXCERPT);
 }
 
 static const char *name_of(int code) {
@@ -214,10 +211,9 @@ static const char *name_of(int code) {
 
 /* --- The invariants ------------------------------------------------------------ */
 
-/* What lsim_scenario_run documents: 0, a JAX error (the codes above lowersim's
- * own, which start at LSIM_E_INVALID_ARGUMENT) or LSIM_E_INVALID_INPUT. */
+/* What lsim_scenario_run documents: a JAX error or LSIM_E_INVALID_INPUT. */
 static bool documented_failure(int code) {
-  return lsim_status_name(code) && (code > LSIM_E_INVALID_ARGUMENT || code == LSIM_E_INVALID_INPUT);
+  return lsim_status_kind(code) == LSIM_KIND_JAX_ERROR || code == LSIM_E_INVALID_INPUT;
 }
 
 static int check_failure(const record *r, lsim_fuzz_result *res, lsim_error *err) {
@@ -240,29 +236,39 @@ static int check_failure(const record *r, lsim_fuzz_result *res, lsim_error *err
   return LSIM_OK;
 }
 
+/* Fails `inv` with `what` and where texts `a` and `b` first differ. */
+static int fail_difference(lsim_fuzz_result *res, lsim_fuzz_invariant inv, const char *what,
+                           const char *a, const char *b, lsim_error *err) {
+  lsim_fuzz_text why;
+  if (!lsim_fuzz_text_open(&why))
+    return lsim_fuzz_no_memory(err);
+  describe_difference(why.f, a, b);
+  char *text = lsim_fuzz_text_take(&why);
+  int rc = text ? fail(res, inv, err, "%s: %s", what, text) : lsim_fuzz_no_memory(err);
+  free(text);
+  return rc;
+}
+
 /* The printed module parses back and prints identically. */
 static int check_reparse(lsim_fuzz_checker *c, const char *text, lsim_fuzz_result *res,
                          lsim_error *err) {
-  lsim_strbuf_reset(&c->diagnostics);
-  MlirModule m = mlirModuleCreateParse(c->parse, mlirStringRefCreateFromCString(text));
-  if (mlirModuleIsNull(m))
-    return fail(res, LSIM_FUZZ_REPARSE, err, "the module does not parse: %s",
-                lsim_strbuf_cstr(&c->diagnostics));
-  lsim_strbuf again = LSIM_STRBUF_INIT;
-  mlirOperationPrint(mlirModuleGetOperation(m), lsim_strbuf_append_mlir, &again);
-  lsim_strbuf_putc(&again, '\n');
-  mlirModuleDestroy(m);
-  int rc = LSIM_OK;
-  if (lsim_strbuf_failed(&again)) {
-    rc = lsim_fail_oom(err);
-  } else if (strcmp(lsim_strbuf_cstr(&again), text) != 0) {
-    lsim_strbuf why = LSIM_STRBUF_INIT;
-    describe_difference(&why, text, lsim_strbuf_cstr(&again));
-    rc = fail(res, LSIM_FUZZ_REPARSE, err, "the re-parsed module prints differently: %s",
-              lsim_strbuf_cstr(&why));
-    lsim_strbuf_free(&why);
+  MlirModule m;
+  lsim_error said = LSIM_ERROR_INIT;
+  int rc = lsim_mlir_parse_module(c->parse, text, &m, &said);
+  if (rc) {
+    rc = rc == LSIM_E_NO_MEMORY ? lsim_fuzz_no_memory(err)
+                                : fail(res, LSIM_FUZZ_REPARSE, err, "%s", lsim_error_message(&said));
+    lsim_error_clear(&said);
+    return rc;
   }
-  lsim_strbuf_free(&again);
+  char *again = lsim_mlir_print(mlirModuleGetOperation(m));
+  mlirModuleDestroy(m);
+  if (!again)
+    rc = lsim_fuzz_no_memory(err);
+  else if (strcmp(again, text) != 0)
+    rc = fail_difference(res, LSIM_FUZZ_REPARSE, "the re-parsed module prints differently", text,
+                         again, err);
+  free(again);
   return rc;
 }
 
@@ -294,19 +300,17 @@ static bool same_text(const char *a, const char *b) {
 }
 
 /* Whether two records agree; `why` says how they differ. */
-static bool same_outcome(const record *a, const record *b, lsim_strbuf *why) {
+static bool same_outcome(const record *a, const record *b, FILE *why) {
   if (a->code != b->code) {
-    lsim_strbuf_printf(why, "%s (%s) vs %s (%s)", name_of(a->code), a->message, name_of(b->code),
-                       b->message);
+    fprintf(why, "%s (%s) vs %s (%s)", name_of(a->code), a->message, name_of(b->code), b->message);
     return false;
   }
   if (strcmp(without_position(a), without_position(b)) != 0) {
-    lsim_strbuf_printf(why, "%s with message \"%s\" vs \"%s\"", name_of(a->code), a->message,
-                       b->message);
+    fprintf(why, "%s with message \"%s\" vs \"%s\"", name_of(a->code), a->message, b->message);
     return false;
   }
   if (!same_text(a->module, b->module)) {
-    lsim_strbuf_puts(why, "modules differ: ");
+    fputs("modules differ: ", why);
     describe_difference(why, a->module, b->module);
     return false;
   }
@@ -315,12 +319,15 @@ static bool same_outcome(const record *a, const record *b, lsim_strbuf *why) {
 
 static int compare(const record *a, const record *b, lsim_fuzz_invariant inv, const char *what,
                    lsim_fuzz_result *res, lsim_error *err) {
-  lsim_strbuf why = LSIM_STRBUF_INIT;
-  int rc = LSIM_OK;
-  if (!same_outcome(a, b, &why))
-    rc = lsim_strbuf_failed(&why) ? lsim_fail_oom(err)
-                                  : fail(res, inv, err, "%s: %s", what, lsim_strbuf_cstr(&why));
-  lsim_strbuf_free(&why);
+  lsim_fuzz_text why;
+  if (!lsim_fuzz_text_open(&why))
+    return lsim_fuzz_no_memory(err);
+  bool same = same_outcome(a, b, why.f);
+  char *text = lsim_fuzz_text_take(&why);
+  int rc = !text ? lsim_fuzz_no_memory(err)
+           : same ? LSIM_OK
+                  : fail(res, inv, err, "%s: %s", what, text);
+  free(text);
   return rc;
 }
 
@@ -340,7 +347,7 @@ static int write_text(const lsim_scenario *s, char **text, size_t *size, lsim_fu
   lsim_error e = LSIM_ERROR_INIT;
   int rc = lsim_fuzz_scenario_text(s, text, size, &e);
   if (rc == LSIM_E_NO_MEMORY)
-    rc = lsim_fail_oom(err);
+    rc = lsim_fuzz_no_memory(err);
   else if (rc)
     rc = fail(res, LSIM_FUZZ_ROUND_TRIP, err, "lsim_scenario_write fails: %s: %s", name_of(rc),
               lsim_error_message(&e));
@@ -357,7 +364,7 @@ static int check_read_back(lsim_fuzz_checker *c, const lsim_scenario *s, const c
   lsim_error e = LSIM_ERROR_INIT;
   int rc = lsim_scenario_read_memory(text, size, s->path, &back, &e);
   if (rc == LSIM_E_NO_MEMORY)
-    rc = lsim_fail_oom(err);
+    rc = lsim_fuzz_no_memory(err);
   else if (rc)
     rc = fail(res, LSIM_FUZZ_ROUND_TRIP, err, "the written scenario does not read back: %s",
               lsim_error_message(&e));
@@ -374,13 +381,9 @@ static int check_read_back(lsim_fuzz_checker *c, const lsim_scenario *s, const c
   size_t size2 = 0;
   if (!rc && !res->failed)
     rc = write_text(back, &text2, &size2, res, err);
-  if (!rc && text2 && (size2 != size || memcmp(text, text2, size) != 0)) {
-    lsim_strbuf why = LSIM_STRBUF_INIT;
-    describe_difference(&why, text, text2);
-    rc = fail(res, LSIM_FUZZ_ROUND_TRIP, err, "the scenario read back writes differently: %s",
-              lsim_strbuf_cstr(&why));
-    lsim_strbuf_free(&why);
-  }
+  if (!rc && text2 && (size2 != size || memcmp(text, text2, size) != 0))
+    rc = fail_difference(res, LSIM_FUZZ_ROUND_TRIP, "the scenario read back writes differently",
+                         text, text2, err);
   free(text2);
   lsim_scenario_destroy(back);
   return rc;

@@ -1,7 +1,6 @@
 /* fuzz/edit.c: copying, serializing and pruning scenarios, what the
  * minimizer builds its candidates with. */
-#include "fuzz/fuzz.h"
-#include "support/raise.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +78,7 @@ static void copy_expect(copier *c, lsim_scenario_expect *x) {
 int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_error *err) {
   lsim_scenario *d = malloc(sizeof *d);
   if (!d)
-    return lsim_fail_oom(err);
+    return lsim_fuzz_no_memory(err);
   *d = *s;
   copier c = {false};
   d->path = copy_string(&c, s->path);
@@ -97,7 +96,7 @@ int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_e
   copy_expect(&c, &d->expect);
   if (c.oom) {
     lsim_scenario_destroy(d);
-    return lsim_fail_oom(err);
+    return lsim_fuzz_no_memory(err);
   }
   *out = d;
   return LSIM_OK;
@@ -110,10 +109,10 @@ int lsim_fuzz_scenario_text(const lsim_scenario *s, char **text, size_t *size, l
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   if (!f)
-    return lsim_fail_oom(err);
+    return lsim_fuzz_no_memory(err);
   int rc = lsim_scenario_write(s, f, err);
   if (fclose(f) != 0 && !rc)
-    rc = lsim_fail_oom(err);
+    rc = lsim_fuzz_no_memory(err);
   if (rc) {
     free(buf);
     return rc;
@@ -234,5 +233,5 @@ int lsim_fuzz_scenario_prune(lsim_scenario *s, const bool *drop_value, const boo
   free(p.gone);
   free(p.renumber);
   free(p.eqn_gone);
-  return ok ? LSIM_OK : lsim_fail_oom(err);
+  return ok ? LSIM_OK : lsim_fuzz_no_memory(err);
 }

@@ -6,8 +6,7 @@
  * generated scenario written and read back must lower the same way.  What
  * the lowering refuses (unknown platforms, failing backends, bad aliases,
  * kernels that do not fit) is generated on purpose, at lower rates. */
-#include "fuzz/fuzz.h"
-#include "support/raise.h"
+#include "internal.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -426,7 +425,7 @@ int lsim_fuzz_generate(lsim_fuzz_rng *rng, const char *name, lsim_scenario **out
   }
   if (!g.s || g.oom) {
     lsim_scenario_destroy(g.s);
-    return lsim_fail_oom(err);
+    return lsim_fuzz_no_memory(err);
   }
   *out = g.s;
   return LSIM_OK;

@@ -2,7 +2,27 @@
 #ifndef LOWERSIM_FUZZ_INTERNAL_H
 #define LOWERSIM_FUZZ_INTERNAL_H
 
-#include "fuzz/fuzz.h"
+#include "fuzz.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Records an allocation failure in `err`; returns LSIM_E_NO_MEMORY. */
+int lsim_fuzz_no_memory(lsim_error *err);
+
+/* Text written with stdio into memory (open_memstream): print into `f`,
+ * then take the text. */
+typedef struct lsim_fuzz_text {
+  FILE *f;
+  char *data;
+  size_t size;
+} lsim_fuzz_text;
+
+/* False when out of memory. */
+bool lsim_fuzz_text_open(lsim_fuzz_text *t);
+
+/* Closes the stream: the text (owned), or NULL when anything failed. */
+char *lsim_fuzz_text_take(lsim_fuzz_text *t);
 
 /* Where an isolated check's child reports: its result and its stderr, two
  * temporary files (descriptors; -1 when not isolated). */

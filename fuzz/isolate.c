@@ -2,9 +2,7 @@
  * or a sanitizer's report and exit) is a finding the campaign survives and
  * the minimizer can shrink.  The child writes its result into one temporary
  * file and its stderr into another; the parent reads them after waitpid. */
-#include "fuzz/internal.h"
-#include "support/raise.h"
-#include "support/strbuf.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +24,7 @@ static int temporary_fd(lsim_error *err) {
   if (f)
     fclose(f);
   return fd >= 0 ? fd
-                 : lsim_fail(err, LSIM_E_IO, "cannot make a temporary file: %s", strerror(saved));
+                 : lsim_error_set(err, LSIM_E_IO, "cannot make a temporary file: %s", strerror(saved));
 }
 
 int lsim_fuzz_isolation_open(lsim_fuzz_isolation *iso, lsim_error *err) {
@@ -105,18 +103,18 @@ static int read_result(const lsim_fuzz_isolation *iso, lsim_fuzz_result *res, ls
   int rc, failed, code, used = 0;
   if (!text || sscanf(text, "%d %d %d\n%n", &rc, &failed, &code, &used) != 3) {
     free(text);
-    return text ? lsim_fail(err, LSIM_E_IO, "an isolated check reported nothing")
-                : lsim_fail_oom(err);
+    return text ? lsim_error_set(err, LSIM_E_IO, "an isolated check reported nothing")
+                : lsim_fuzz_no_memory(err);
   }
   if (rc) {
     free(text);
-    return rc == LSIM_E_NO_MEMORY ? lsim_fail_oom(err)
-                                  : lsim_fail(err, LSIM_E_IO, "an isolated check failed (%d)", rc);
+    return rc == LSIM_E_NO_MEMORY ? lsim_fuzz_no_memory(err)
+                                  : lsim_error_set(err, LSIM_E_IO, "an isolated check failed (%d)", rc);
   }
   *res = (lsim_fuzz_result){(lsim_fuzz_invariant)failed, code, NULL};
   if (failed && !(res->detail = strdup(text + used))) {
     free(text);
-    return lsim_fail_oom(err);
+    return lsim_fuzz_no_memory(err);
   }
   free(text);
   return LSIM_OK;
@@ -132,7 +130,7 @@ static int without_addresses(const char *line) {
 
 /* What a sanitizer report says: its ERROR line (ASan) or runtime error
  * line (UBSan), then the first frames as "in FUNCTION FILE:LINE". */
-static void summarize_log(lsim_strbuf *sb, const char *log) {
+static void summarize_log(FILE *f, const char *log) {
   const char *start = strstr(log, "ERROR: ");
   if (start)
     start += strlen("ERROR: ");
@@ -141,47 +139,49 @@ static void summarize_log(lsim_strbuf *sb, const char *log) {
       start--;
   if (!start)
     return;
-  lsim_strbuf_printf(sb, ": %.*s", without_addresses(start), start);
+  fprintf(f, ": %.*s", without_addresses(start), start);
   const char *frame = start;
   for (int i = 0; i < FRAMES && (frame = strstr(frame, "    #")); i++) {
     const char *in = strstr(frame, " in ");
     size_t len = strcspn(frame, "\n");
     if (in && in < frame + len)
-      lsim_strbuf_printf(sb, " | #%d%.*s", i, without_addresses(in), in);
+      fprintf(f, " | #%d%.*s", i, without_addresses(in), in);
     frame += len;
   }
 }
 
 static int crash_result(int status, const lsim_fuzz_isolation *iso, lsim_fuzz_result *res,
                         lsim_error *err) {
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
+  lsim_fuzz_text t;
+  if (!lsim_fuzz_text_open(&t))
+    return lsim_fuzz_no_memory(err);
   if (WIFSIGNALED(status))
-    lsim_strbuf_printf(&sb, "the check was killed by signal %d (%s)", WTERMSIG(status),
-                       strsignal(WTERMSIG(status)));
+    fprintf(t.f, "the check was killed by signal %d (%s)", WTERMSIG(status),
+            strsignal(WTERMSIG(status)));
   else
-    lsim_strbuf_printf(&sb, "the check exited with status %d", WEXITSTATUS(status));
+    fprintf(t.f, "the check exited with status %d", WEXITSTATUS(status));
   char *log = read_back(iso->log_fd, LOG_MAX);
   if (log)
-    summarize_log(&sb, log);
+    summarize_log(t.f, log);
   free(log);
-  *res = (lsim_fuzz_result){LSIM_FUZZ_CRASH, 0, lsim_strbuf_take(&sb)};
-  return res->detail ? LSIM_OK : lsim_fail_oom(err);
+  *res = (lsim_fuzz_result){LSIM_FUZZ_CRASH, 0, lsim_fuzz_text_take(&t)};
+  return res->detail ? LSIM_OK : lsim_fuzz_no_memory(err);
 }
 
 int lsim_fuzz_check_in_child(lsim_fuzz_checker *c, const lsim_fuzz_isolation *iso,
                              const lsim_scenario *s, lsim_fuzz_result *res, lsim_error *err) {
   if (!rewind_fd(iso->result_fd) || !rewind_fd(iso->log_fd))
-    return lsim_fail(err, LSIM_E_IO, "cannot reuse the temporary files: %s", strerror(errno));
+    return lsim_error_set(err, LSIM_E_IO, "cannot reuse the temporary files: %s", strerror(errno));
   fflush(NULL);
   pid_t pid = fork();
   if (pid < 0)
-    return lsim_fail(err, LSIM_E_IO, "fork: %s", strerror(errno));
+    return lsim_error_set(err, LSIM_E_IO, "fork: %s", strerror(errno));
   if (pid == 0)
     child(c, iso, s);
   int status;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR)
-      return lsim_fail(err, LSIM_E_IO, "waitpid: %s", strerror(errno));
+      return lsim_error_set(err, LSIM_E_IO, "waitpid: %s", strerror(errno));
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
     return read_result(iso, res, err);

@@ -2,7 +2,7 @@
  * scenario file; a valid one is lowered and checked against the invariants
  * of `lowersim fuzz` (fuzz/check.c).  Invalid input is simply skipped;
  * a failed invariant aborts, which libFuzzer records as a crash. */
-#include "fuzz/fuzz.h"
+#include "fuzz.h"
 
 #include <stdint.h>
 #include <stdio.h>

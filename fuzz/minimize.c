@@ -4,8 +4,7 @@
  * an alias, a rule, a branch, a return entry, a setting) from a copy of the smallest
  * failing scenario so far; the copy replaces it when the same invariant
  * still fails with the same status.  Rounds repeat until no edit helps. */
-#include "fuzz/fuzz.h"
-#include "support/raise.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +25,7 @@ typedef struct edit {
 static bool prune_one(lsim_scenario *s, size_t n, size_t i, bool value, int *rc, lsim_error *err) {
   bool *mask = calloc(n, sizeof *mask);
   if (!mask) {
-    *rc = lsim_fail_oom(err);
+    *rc = lsim_fuzz_no_memory(err);
     return false;
   }
   mask[i] = true;

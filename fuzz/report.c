@@ -1,8 +1,6 @@
 /* fuzz/report.c: findings as scenario files with a comment saying what
  * failed; `lowersim lower FILE` reproduces them. */
-#include "fuzz/fuzz.h"
-#include "support/raise.h"
-#include "support/strbuf.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -10,15 +8,17 @@
 
 /* `text` as the body of an XML comment: no "--", no '-' at the end, no
  * control characters but newlines and tabs. */
-static void comment_text(lsim_strbuf *sb, const char *text) {
+static void comment_text(FILE *f, const char *text) {
+  char last = '\0';
   for (const char *p = text; *p; p++) {
     unsigned char c = (unsigned char)*p;
-    if (c == '-' && sb->len && sb->data[sb->len - 1] == '-')
-      lsim_strbuf_putc(sb, ' ');
-    lsim_strbuf_putc(sb, c < 0x20 && c != '\n' && c != '\t' ? ' ' : (char)c);
+    if (c == '-' && last == '-')
+      fputc(' ', f);
+    last = c < 0x20 && c != '\n' && c != '\t' ? ' ' : (char)c;
+    fputc(last, f);
   }
-  if (sb->len && sb->data[sb->len - 1] == '-')
-    lsim_strbuf_putc(sb, ' ');
+  if (last == '-')
+    fputc(' ', f);
 }
 
 int lsim_fuzz_write_commented(FILE *out, const char *text, size_t size, const char *comment,
@@ -28,21 +28,23 @@ int lsim_fuzz_write_commented(FILE *out, const char *text, size_t size, const ch
     const char *nl = memchr(text, '\n', size);
     head = nl ? (size_t)(nl - text) + 1 : size;
   }
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
-  lsim_strbuf_append(&sb, text, head);
-  lsim_strbuf_puts(&sb, "<!-- ");
-  comment_text(&sb, comment);
-  lsim_strbuf_puts(&sb, " -->\n");
-  lsim_strbuf_append(&sb, text + head, size - head);
+  lsim_fuzz_text t;
+  if (!lsim_fuzz_text_open(&t))
+    return lsim_fuzz_no_memory(err);
+  fwrite(text, 1, head, t.f);
+  fputs("<!-- ", t.f);
+  comment_text(t.f, comment);
+  fputs(" -->\n", t.f);
+  fwrite(text + head, 1, size - head, t.f);
+  char *whole = lsim_fuzz_text_take(&t); /* t.size is its length now */
+  if (!whole)
+    return lsim_fuzz_no_memory(err);
   int rc = LSIM_OK;
-  if (lsim_strbuf_failed(&sb)) {
-    rc = lsim_fail_oom(err);
-  } else {
-    errno = 0;
-    if (fwrite(sb.data, 1, sb.len, out) != sb.len || fflush(out) != 0)
-      rc = lsim_fail(err, LSIM_E_IO, "writing a finding failed: %s", strerror(errno ? errno : EIO));
-  }
-  lsim_strbuf_free(&sb);
+  errno = 0;
+  if (fwrite(whole, 1, t.size, out) != t.size || fflush(out) != 0)
+    rc = lsim_error_set(err, LSIM_E_IO, "writing a finding failed: %s",
+                        strerror(errno ? errno : EIO));
+  free(whole);
   return rc;
 }
 
@@ -53,18 +55,20 @@ int lsim_fuzz_write_finding(FILE *out, const lsim_scenario *s, const lsim_fuzz_r
   int rc = lsim_fuzz_scenario_text(s, &text, &size, err);
   if (rc)
     return rc;
-  lsim_strbuf comment = LSIM_STRBUF_INIT;
-  lsim_strbuf_printf(&comment, "lowersim fuzz finding: the invariant '%s' fails (%s).\n     %s\n",
-                     lsim_fuzz_invariant_name(result->failed),
-                     lsim_fuzz_invariant_description(result->failed),
-                     result->detail ? result->detail : "");
-  if (note)
-    lsim_strbuf_printf(&comment, "     %s\n", note);
-  lsim_strbuf_puts(&comment, "     Reproduce: lowersim lower THIS_FILE");
-  rc = lsim_strbuf_failed(&comment)
-           ? lsim_fail_oom(err)
-           : lsim_fuzz_write_commented(out, text, size, lsim_strbuf_cstr(&comment), err);
-  lsim_strbuf_free(&comment);
+  lsim_fuzz_text t;
+  char *comment = NULL;
+  if (lsim_fuzz_text_open(&t)) {
+    fprintf(t.f, "lowersim fuzz finding: the invariant '%s' fails (%s).\n     %s\n",
+            lsim_fuzz_invariant_name(result->failed),
+            lsim_fuzz_invariant_description(result->failed), result->detail ? result->detail : "");
+    if (note)
+      fprintf(t.f, "     %s\n", note);
+    fputs("     Reproduce: lowersim lower THIS_FILE", t.f);
+    comment = lsim_fuzz_text_take(&t);
+  }
+  rc = comment ? lsim_fuzz_write_commented(out, text, size, comment, err)
+               : lsim_fuzz_no_memory(err);
+  free(comment);
   free(text);
   return rc;
 }

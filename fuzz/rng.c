@@ -1,6 +1,6 @@
 /* fuzz/rng.c: xoshiro256** (Blackman and Vigna), seeded with splitmix64.
  * lowersim's own so that a seed names the same scenarios on every libc. */
-#include "fuzz/fuzz.h"
+#include "fuzz.h"
 
 static uint64_t splitmix64(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15u);

@@ -70,7 +70,7 @@ static int platform_dependent_check(const lsim_aval *avals_in, size_t num_in,
   const lsim_platform_dependent_params *p = params;
   for (size_t b = 0; b < p->num_branches; b++)
     if (branch_has(&p->branches[b], "gpu"))
-      return lsim_raise0(err, LSIM_E_PLATFORM_DEPENDENT_GPU);
+      return lsimp_raise0(err, LSIM_E_PLATFORM_DEPENDENT_GPU);
   return LSIM_OK;
 }
 
@@ -85,18 +85,18 @@ static int constant_rule(lsim_lowering_rule_context *ctx, const MlirValue *args,
 
 /* platform_index(platforms=(('tpu',), ('cuda', 'rocm'), None)). */
 static char *platform_index_description(const lsim_platform_dependent_params *p) {
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
-  lsim_strbuf_puts(&sb, "platform_index(platforms=(");
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_puts(&sb, "platform_index(platforms=(");
   for (size_t b = 0; b < p->num_branches; b++) {
     if (b)
-      lsim_strbuf_puts(&sb, ", ");
+      lsimp_strbuf_puts(&sb, ", ");
     if (p->branches[b].platforms)
-      lsim_py_tuple(&sb, p->branches[b].platforms, p->branches[b].num_platforms);
+      lsimp_py_tuple(&sb, p->branches[b].platforms, p->branches[b].num_platforms);
     else
-      lsim_strbuf_puts(&sb, "None");
+      lsimp_strbuf_puts(&sb, "None");
   }
-  lsim_strbuf_puts(&sb, p->num_branches == 1 ? ",))" : "))");
-  return lsim_strbuf_take(&sb);
+  lsimp_strbuf_puts(&sb, p->num_branches == 1 ? ",))" : "))");
+  return lsimp_strbuf_take(&sb);
 }
 
 static int lower_platform_index(lsim_lowering_rule_context *ctx,
@@ -110,7 +110,7 @@ static int lower_platform_index(lsim_lowering_rule_context *ctx,
   if (!rules || !description) {
     free(rules);
     free(description);
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   }
   /* A dict: a platform named twice keeps its first place, the later rule. */
   size_t n = 0;
@@ -159,7 +159,7 @@ static int lower_branch(lsim_lowering_rule_context *ctx, const lsim_registry *re
   if (!rules || !results) {
     free(rules);
     free(results);
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   }
   size_t num_rules;
   lsim_rule default_rule;
@@ -189,7 +189,7 @@ static int lower_cond(lsim_lowering_rule_context *ctx, const lsim_registry *reg,
   int *kept_of = malloc(p->num_branches * sizeof *kept_of);
   size_t *kept = malloc(p->num_branches * sizeof *kept);
   MlirType *types = malloc((ctx->num_avals_out ? ctx->num_avals_out : 1) * sizeof *types);
-  int rc = kept_of && kept && types ? LSIM_OK : lsim_fail_oom(err);
+  int rc = kept_of && kept && types ? LSIM_OK : lsimp_fail_oom(err);
   size_t num_kept = 0;
   for (size_t b = 0; !rc && b < p->num_branches; b++)
     kept_of[b] = -1;
@@ -223,7 +223,7 @@ static int lower_cond(lsim_lowering_rule_context *ctx, const lsim_registry *reg,
   for (size_t i = 0; !rc && i < ctx->num_avals_out; i++) {
     types[i] = lsim_module_context_aval_to_ir_type(ctx->module_context, &ctx->avals_out[i]);
     if (mlirTypeIsNull(types[i]))
-      rc = lsim_fail_oom(err);
+      rc = lsimp_fail_oom(err);
   }
   if (!rc)
     rc = lsim_emit_case(ctx, mlirOperationGetResult(map_op, 0), types, ctx->num_avals_out,

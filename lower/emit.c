@@ -40,7 +40,7 @@ int lsim_emit_op(lsim_lowering_rule_context *ctx, const char *name, const MlirVa
                  const MlirNamedAttribute *attrs, size_t num_attrs, size_t num_regions,
                  MlirOperation *out, lsim_error *err) {
   if (mlirBlockIsNull(ctx->block))
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "emitting %s: the rule context has no block",
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "emitting %s: the rule context has no block",
                      name);
   MlirOperationState state = mlirOperationStateGet(ref(name), ctx->location);
   mlirOperationStateAddOperands(&state, (intptr_t)num_operands, operands);
@@ -48,7 +48,7 @@ int lsim_emit_op(lsim_lowering_rule_context *ctx, const char *name, const MlirVa
   mlirOperationStateAddAttributes(&state, (intptr_t)num_attrs, attrs);
   MlirRegion few[4], *regions = num_regions <= 4 ? few : malloc(num_regions * sizeof *regions);
   if (!regions)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   for (size_t i = 0; i < num_regions; i++) {
     regions[i] = mlirRegionCreate();
     mlirRegionAppendOwnedBlock(regions[i], mlirBlockCreate(0, NULL, NULL));
@@ -58,7 +58,7 @@ int lsim_emit_op(lsim_lowering_rule_context *ctx, const char *name, const MlirVa
     free(regions);
   MlirOperation op = mlirOperationCreate(&state);
   if (mlirOperationIsNull(op))
-    return lsim_fail(err, LSIM_E_VERIFY, "MLIR refused to create %s", name);
+    return lsim_error_set(err, LSIM_E_VERIFY, "MLIR refused to create %s", name);
   mlirBlockAppendOwnedOperation(ctx->block, op);
   if (out)
     *out = op;
@@ -87,7 +87,7 @@ int lsim_emit_zeros(lsim_lowering_rule_context *ctx, const lsim_aval *aval, Mlir
                     lsim_error *err) {
   MlirType type = lsim_module_context_aval_to_ir_type(ctx->module_context, aval);
   if (mlirTypeIsNull(type))
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   if (lsim_aval_size(aval) == 0) /* np.zeros of an empty shape: dense<> */
     return emit_constant(ctx, mlirDenseElementsAttrGet(type, 0, NULL), out, err);
   MlirType elt = mlirShapedTypeGetElementType(type);
@@ -213,7 +213,7 @@ int lsim_emit_custom_call(lsim_lowering_rule_context *ctx, const lsim_custom_cal
   if (call->has_aliases) {
     MlirAttribute a = aliases_attr(mlir, call->aliases, call->num_aliases, num_results);
     if (mlirAttributeIsNull(a))
-      return lsim_fail_oom(err);
+      return lsimp_fail_oom(err);
     attrs[n++] = lsim_named(mlir, "output_operand_aliases", a);
   }
   if (call->layouts) {
@@ -225,7 +225,7 @@ int lsim_emit_custom_call(lsim_lowering_rule_context *ctx, const lsim_custom_cal
     MlirAttribute outl = layouts_attr(mlir, result_types, num_results);
     free(operand_types);
     if (mlirAttributeIsNull(in) || mlirAttributeIsNull(outl))
-      return lsim_fail_oom(err);
+      return lsimp_fail_oom(err);
     attrs[n++] = lsim_named(mlir, "operand_layouts", in);
     attrs[n++] = lsim_named(mlir, "result_layouts", outl);
   }
@@ -244,14 +244,14 @@ int lsim_emit_ffi_call(lsim_lowering_rule_context *ctx, const char *target, bool
   size_t num_results = ctx->num_avals_out + (token_result ? 1 : 0);
   MlirType *types = malloc((num_results + 1) * sizeof *types);
   MlirNamedAttribute *entries = malloc((num_params + 1) * sizeof *entries);
-  int rc = types && entries ? LSIM_OK : lsim_fail_oom(err);
+  int rc = types && entries ? LSIM_OK : lsimp_fail_oom(err);
   size_t r = 0;
   if (!rc && token_result)
     types[r++] = lsim_token_type(mlir);
   for (size_t i = 0; !rc && i < ctx->num_avals_out; i++) {
     types[r] = lsim_module_context_aval_to_ir_type(ctx->module_context, &ctx->avals_out[i]);
     if (mlirTypeIsNull(types[r++]))
-      rc = lsim_fail_oom(err);
+      rc = lsimp_fail_oom(err);
   }
   for (size_t i = 0; !rc && i < num_params; i++)
     entries[i] = lsim_named(mlir, params[i].name, params[i].value);

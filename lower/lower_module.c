@@ -22,7 +22,7 @@
 struct lsim_lowerer {
   MlirContext mlir;
   locale_t utf8;           /* C.UTF-8, for Unicode \w in module names; 0 if absent */
-  lsim_strbuf diagnostics; /* what MLIR's verifier said during the last lowering */
+  lsimp_strbuf diagnostics; /* what MLIR's verifier said during the last lowering */
   MlirDiagnosticHandlerID handler;
 };
 
@@ -33,15 +33,15 @@ struct lsim_lowering {
 
 int lsim_lowerer_create(lsim_lowerer **out, lsim_error *err) {
   if (!out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowerer_create: out is NULL");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowerer_create: out is NULL");
   lsim_lowerer *l = calloc(1, sizeof *l);
   if (!l)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   l->utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
   l->mlir = mlirContextCreateWithThreading(false);
   mlirContextSetAllowUnregisteredDialects(l->mlir, true);
   mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), l->mlir);
-  l->handler = mlirContextAttachDiagnosticHandler(l->mlir, lsim_strbuf_collect_diagnostic, &l->diagnostics,
+  l->handler = mlirContextAttachDiagnosticHandler(l->mlir, lsimp_strbuf_collect_diagnostic, &l->diagnostics,
                                                   NULL);
   *out = l;
   return LSIM_OK;
@@ -54,7 +54,7 @@ void lsim_lowerer_destroy(lsim_lowerer *l) {
   mlirContextDestroy(l->mlir);
   if (l->utf8)
     freelocale(l->utf8);
-  lsim_strbuf_free(&l->diagnostics);
+  lsimp_strbuf_free(&l->diagnostics);
   free(l);
 }
 
@@ -91,21 +91,21 @@ static bool is_word(unsigned cp, locale_t utf8) {
 /* sanitize_name("jit(" + name + ")").rstrip("_"): each character outside
  * [\w.-] becomes one '_', then trailing '_' go. */
 static char *module_name(const char *function, locale_t utf8) {
-  lsim_strbuf in = LSIM_STRBUF_INIT, out = LSIM_STRBUF_INIT;
-  lsim_strbuf_printf(&in, "jit(%s)", function);
-  for (const unsigned char *p = (const unsigned char *)lsim_strbuf_cstr(&in); *p;) {
+  lsimp_strbuf in = LSIMP_STRBUF_INIT, out = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&in, "jit(%s)", function);
+  for (const unsigned char *p = (const unsigned char *)lsimp_strbuf_cstr(&in); *p;) {
     unsigned cp;
     size_t n = utf8_decode(p, &cp);
     if (is_word(cp, utf8) || cp == '.' || cp == '-')
-      lsim_strbuf_append(&out, (const char *)p, n);
+      lsimp_strbuf_append(&out, (const char *)p, n);
     else
-      lsim_strbuf_putc(&out, '_');
+      lsimp_strbuf_putc(&out, '_');
     p += n;
   }
   while (out.len && out.data[out.len - 1] == '_')
     out.data[--out.len] = '\0';
-  lsim_strbuf_free(&in);
-  return lsim_strbuf_take(&out);
+  lsimp_strbuf_free(&in);
+  return lsimp_strbuf_take(&out);
 }
 
 /* mlir.py _platforms_with_donation. */
@@ -125,22 +125,22 @@ static int check_donation(const lsim_program *prog, const char *const *platforms
     any_donated = any_donated || prog->donated[i];
   const char **supporting = malloc(n * sizeof *supporting);
   if (!supporting)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
     if (supports_donation(platforms[i]))
       supporting[k++] = platforms[i];
   int rc = LSIM_OK;
   if (any_donated && k > 0 && k != n) {
-    lsim_strbuf all = LSIM_STRBUF_INIT, some = LSIM_STRBUF_INIT;
-    lsim_py_tuple(&all, platforms, n);
-    lsim_py_list(&some, supporting, k);
-    rc = lsim_strbuf_failed(&all) || lsim_strbuf_failed(&some)
-             ? lsim_fail_oom(err)
-             : lsim_raise(err, LSIM_E_DONATION_MIXED, lsim_strbuf_cstr(&all),
-                          lsim_strbuf_cstr(&some));
-    lsim_strbuf_free(&all);
-    lsim_strbuf_free(&some);
+    lsimp_strbuf all = LSIMP_STRBUF_INIT, some = LSIMP_STRBUF_INIT;
+    lsimp_py_tuple(&all, platforms, n);
+    lsimp_py_list(&some, supporting, k);
+    rc = lsimp_strbuf_failed(&all) || lsimp_strbuf_failed(&some)
+             ? lsimp_fail_oom(err)
+             : lsimp_raise(err, LSIM_E_DONATION_MIXED, lsimp_strbuf_cstr(&all),
+                          lsimp_strbuf_cstr(&some));
+    lsimp_strbuf_free(&all);
+    lsimp_strbuf_free(&some);
   }
   free(supporting);
   return rc;
@@ -176,19 +176,19 @@ static int check_program(const lsim_program *prog, lsim_error *err) {
   for (size_t i = 0; i < prog->num_eqns; i++) {
     const lsim_eqn *e = &prog->eqns[i];
     if (!e->primitive)
-      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "equation %zu has no primitive", i);
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "equation %zu has no primitive", i);
     for (size_t j = 0; j < e->num_operands; j++)
       if (e->operands[j] >= num_values)
-        return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+        return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                          "equation %zu (%s) uses value %zu, which is not defined before it", i,
                          e->primitive, e->operands[j]);
     num_values += e->num_results;
   }
   if (prog->has_outputs && prog->num_outputs && !prog->outputs)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "the program's outputs are missing");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "the program's outputs are missing");
   for (size_t i = 0; prog->has_outputs && i < prog->num_outputs; i++)
     if (prog->outputs[i] >= num_values)
-      return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "output %zu is value %zu, which is undefined",
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "output %zu is value %zu, which is undefined",
                        i, prog->outputs[i]);
   return LSIM_OK;
 }
@@ -228,7 +228,7 @@ static int build_main(lowering_state *st, MlirOperation *func_out, lsim_error *e
   MlirAttribute *arg_attrs = malloc((num_in + 1) * sizeof *arg_attrs);
   MlirAttribute *res_attrs = malloc((num_out + 1) * sizeof *res_attrs);
   MlirLocation *locs = malloc((num_in + 1) * sizeof *locs);
-  int rc = in && out && arg_attrs && res_attrs && locs ? LSIM_OK : lsim_fail_oom(err);
+  int rc = in && out && arg_attrs && res_attrs && locs ? LSIM_OK : lsimp_fail_oom(err);
   MlirAttribute empty = mlirDictionaryAttrGet(mlir, 0, NULL);
   MlirAttribute yes = mlirBoolAttrGet(mlir, 1);
   size_t a = 0, r = 0;
@@ -312,7 +312,7 @@ static int match_donations(lowering_state *st, lsim_error *err) {
     supported = supported || supports_donation(platforms[p]);
   bool *claimed = calloc(n + 1, sizeof *claimed);
   if (!claimed)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   for (int pass = 0; supported && pass < 2; pass++) {
     for (size_t i = 0; prog->donated && i < prog->num_args; i++) {
       if (!prog->donated[i] || st->alias_of[i] >= 0 || st->donor[i])
@@ -348,31 +348,31 @@ static int match_donations(lowering_state *st, lsim_error *err) {
 static void narrate_eqn(lowering_state *st, size_t index, const lsim_eqn *e) {
   if (!lsim_module_context_tracing(st->mc))
     return;
-  lsim_strbuf line = LSIM_STRBUF_INIT;
-  lsim_strbuf_printf(&line, "equation %zu: %s(", index, e->primitive);
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&line, "equation %zu: %s(", index, e->primitive);
   char text[LSIM_AVAL_TEXT_MAX];
   for (size_t i = 0; i < e->num_operands; i++)
-    lsim_strbuf_printf(&line, "%s%s", i ? ", " : "",
+    lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "",
                        lsim_aval_format(&st->avals[e->operands[i]], text, sizeof text));
-  lsim_strbuf_puts(&line, ") -> (");
+  lsimp_strbuf_puts(&line, ") -> (");
   for (size_t i = 0; i < e->num_results; i++)
-    lsim_strbuf_printf(&line, "%s%s", i ? ", " : "", lsim_aval_format(&e->results[i], text, sizeof text));
-  lsim_strbuf_puts(&line, e->ordered_effect ? ")  [ordered effect: threads the token]" : ")");
-  lsim_module_context_trace(st->mc, LSIM_TRACE_STEP, +1, "%s", lsim_strbuf_cstr(&line));
-  lsim_strbuf_free(&line);
+    lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "", lsim_aval_format(&e->results[i], text, sizeof text));
+  lsimp_strbuf_puts(&line, e->ordered_effect ? ")  [ordered effect: threads the token]" : ")");
+  lsim_module_context_trace(st->mc, LSIM_TRACE_STEP, +1, "%s", lsimp_strbuf_cstr(&line));
+  lsimp_strbuf_free(&line);
 }
 
 static void narrate_lookup(lowering_state *st, const lsim_platform_rule *rules, size_t n,
                            bool has_default) {
   if (!lsim_module_context_tracing(st->mc))
     return;
-  lsim_strbuf line = LSIM_STRBUF_INIT;
-  lsim_strbuf_puts(&line, n ? "rule lookup: platform rules for " : "rule lookup: no platform rules");
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_puts(&line, n ? "rule lookup: platform rules for " : "rule lookup: no platform rules");
   for (size_t i = 0; i < n; i++)
-    lsim_strbuf_printf(&line, "%s%s", i ? ", " : "", rules[i].platform);
-  lsim_strbuf_puts(&line, has_default ? "; a default rule" : "; no default rule");
-  lsim_module_context_trace(st->mc, LSIM_TRACE_DETAIL, 0, "%s", lsim_strbuf_cstr(&line));
-  lsim_strbuf_free(&line);
+    lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "", rules[i].platform);
+  lsimp_strbuf_puts(&line, has_default ? "; a default rule" : "; no default rule");
+  lsim_module_context_trace(st->mc, LSIM_TRACE_DETAIL, 0, "%s", lsimp_strbuf_cstr(&line));
+  lsimp_strbuf_free(&line);
 }
 
 static int lower_eqn(lowering_state *st, size_t index, const lsim_eqn *e, size_t first_result,
@@ -382,7 +382,7 @@ static int lower_eqn(lowering_state *st, size_t index, const lsim_eqn *e, size_t
   lsim_platform_rule *rules = malloc(n * sizeof *rules);
   lsim_aval *avals_in = malloc((e->num_operands ? e->num_operands : 1) * sizeof *avals_in);
   MlirValue *args = malloc((e->num_operands ? e->num_operands : 1) * sizeof *args);
-  int rc = rules && avals_in && args ? LSIM_OK : lsim_fail_oom(err);
+  int rc = rules && avals_in && args ? LSIM_OK : lsimp_fail_oom(err);
   for (size_t i = 0; !rc && i < e->num_operands; i++) {
     avals_in[i] = st->avals[e->operands[i]];
     args[i] = st->values[e->operands[i]];
@@ -431,7 +431,7 @@ static int emit_func_return(lowering_state *st, lsim_error *err) {
   size_t n = output_values(st, &first, &list);
   MlirValue *values = malloc((n + 1) * sizeof *values);
   if (!values)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   size_t k = 0;
   if (st->has_token)
     values[k++] = st->token;
@@ -463,10 +463,10 @@ static void set_module_attributes(lowering_state *st, const char *name) {
 
 static int verify(lsim_lowerer *l, lowering_state *st, lsim_error *err) {
   MlirModule module = lsim_module_context_module(st->mc);
-  lsim_strbuf_reset(&l->diagnostics);
+  lsimp_strbuf_reset(&l->diagnostics);
   if (!mlirOperationVerify(mlirModuleGetOperation(module)))
-    return lsim_fail(err, LSIM_E_VERIFY, "the emitted module fails MLIR verification: %s",
-                     lsim_strbuf_cstr(&l->diagnostics));
+    return lsim_error_set(err, LSIM_E_VERIFY, "the emitted module fails MLIR verification: %s",
+                     lsimp_strbuf_cstr(&l->diagnostics));
   int rc = lsim_verify_module(module, err);
   if (!rc)
     lsim_module_context_trace(st->mc, LSIM_TRACE_STEP, 0,
@@ -500,14 +500,14 @@ static void narrate_start(lowering_state *st, const lsim_backend *pinned) {
     return;
   size_t n;
   const char *const *p = lsim_module_context_platforms(st->mc, &n);
-  lsim_strbuf line = LSIM_STRBUF_INIT;
-  lsim_py_tuple(&line, p, n);
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
+  lsimp_py_tuple(&line, p, n);
   lsim_module_context_trace(st->mc, LSIM_TRACE_STEP, 0,
-                            "lowering platforms (canonicalized): %s%s", lsim_strbuf_cstr(&line),
+                            "lowering platforms (canonicalized): %s%s", lsimp_strbuf_cstr(&line),
                             n > 1 ? "  -> main takes the platform index first" : "");
   lsim_module_context_trace(st->mc, LSIM_TRACE_DETAIL, 0, "pinned backend: %s",
                             pinned ? pinned->platform : "none (jit without backend=)");
-  lsim_strbuf_free(&line);
+  lsimp_strbuf_free(&line);
 }
 
 static int lower_program(lsim_lowerer *l, lowering_state *st, const lsim_backend *pinned,
@@ -525,7 +525,7 @@ static int lower_program(lsim_lowerer *l, lowering_state *st, const lsim_backend
     return rc;
   char *name = module_name(prog->function_name ? prog->function_name : "f", l->utf8);
   if (!name)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   set_module_attributes(st, name);
   free(name);
   MlirOperation func;
@@ -553,7 +553,7 @@ static int trace_checks(const lowering_state *st, lsim_error *err) {
     const lsim_eqn *e = &prog->eqns[i];
     lsim_aval *grown = realloc(in, (e->num_operands + 1) * sizeof *in);
     if (!grown)
-      rc = lsim_fail_oom(err);
+      rc = lsimp_fail_oom(err);
     in = grown ? grown : in;
     for (size_t j = 0; !rc && j < e->num_operands; j++)
       in[j] = st->avals[e->operands[j]];
@@ -576,7 +576,7 @@ static int value_avals(lowering_state *st, lsim_error *err) {
   st->donor = calloc(prog->num_args + 1, sizeof *st->donor);
   st->alias_of = malloc((prog->num_args + 1) * sizeof *st->alias_of);
   if (!st->avals || !st->values || !st->donor || !st->alias_of)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   for (size_t i = 0; i < prog->num_args; i++)
     st->alias_of[i] = -1;
   size_t k = 0;
@@ -591,7 +591,7 @@ static int value_avals(lowering_state *st, lsim_error *err) {
 int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *req, lsim_lowering **out,
                lsim_error *err) {
   if (!l || !req || !out || !req->runtime || !req->registry || !req->program)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_lower: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lower: NULL argument");
   *out = NULL;
   lowering_state st = {.req = req, .mlir = l->mlir};
   int rc = check_program(req->program, err);
@@ -627,7 +627,7 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *req, lsim_lowering 
   lsim_lowering *lowering = malloc(sizeof *lowering);
   if (!lowering) {
     lsim_module_context_destroy(st.mc);
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   }
   lowering->module_context = st.mc;
   *out = lowering;
@@ -650,15 +650,15 @@ lsim_module_context *lsim_lowering_module_context(const lsim_lowering *lowering)
 }
 
 char *lsim_lowering_print(const lsim_lowering *lowering) {
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
-  mlirOperationPrint(mlirModuleGetOperation(lsim_lowering_module(lowering)), lsim_strbuf_append_mlir, &sb);
-  lsim_strbuf_putc(&sb, '\n');
-  return lsim_strbuf_take(&sb);
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  mlirOperationPrint(mlirModuleGetOperation(lsim_lowering_module(lowering)), lsimp_strbuf_append_mlir, &sb);
+  lsimp_strbuf_putc(&sb, '\n');
+  return lsimp_strbuf_take(&sb);
 }
 
 int lsim_lowering_execute(lsim_lowering *lowering, lsim_error *err) {
   if (!lowering)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowering_execute: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowering_execute: NULL argument");
   lsim_module_context *mc = lowering->module_context;
   for (size_t i = 0; i < lsim_module_context_host_callback_count(mc); i++) {
     const lsim_host_callback *cb = lsim_module_context_host_callback_at(mc, i);

@@ -19,17 +19,17 @@ static int find_platform(const char *const *platforms, size_t n, const char *p) 
 
 static int not_found(const char *description, const char *const *platforms, size_t n,
                      bool singular, lsim_error *err) {
-  lsim_strbuf which = LSIM_STRBUF_INIT;
+  lsimp_strbuf which = LSIMP_STRBUF_INIT;
   if (singular) {
-    lsim_strbuf_printf(&which, "platform %s", platforms[0]);
+    lsimp_strbuf_printf(&which, "platform %s", platforms[0]);
   } else {
-    lsim_strbuf_puts(&which, "platforms ");
-    lsim_py_list(&which, platforms, n);
+    lsimp_strbuf_puts(&which, "platforms ");
+    lsimp_py_list(&which, platforms, n);
   }
-  int rc = lsim_strbuf_failed(&which)
-               ? lsim_fail_oom(err)
-               : lsim_raise(err, LSIM_E_NO_LOWERING_RULE, description, lsim_strbuf_cstr(&which));
-  lsim_strbuf_free(&which);
+  int rc = lsimp_strbuf_failed(&which)
+               ? lsimp_fail_oom(err)
+               : lsimp_raise(err, LSIM_E_NO_LOWERING_RULE, description, lsimp_strbuf_cstr(&which));
+  lsimp_strbuf_free(&which);
   return rc;
 }
 
@@ -71,7 +71,7 @@ static int make_plan(const char *description, const char *const *platforms, size
   if (!p->kept || !p->rule_of || !p->order || !without) {
     free(without);
     plan_free(p);
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   }
   for (size_t i = 0; i < n; i++)
     p->rule_of[i] = -1;
@@ -118,21 +118,21 @@ static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p,
   if (!lsim_module_context_tracing(mc))
     return;
   const char **sharing = malloc(n * sizeof *sharing);
-  lsim_strbuf line = LSIM_STRBUF_INIT;
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
   for (size_t k = 0; sharing && k < p->num_kept; k++) {
-    lsim_strbuf_reset(&line);
+    lsimp_strbuf_reset(&line);
     size_t count = sharing_rule(p, k, platforms, n, sharing);
-    lsim_join(&line, sharing, count, ", ");
+    lsimp_join(&line, sharing, count, ", ");
     const char *what = (int)k == p->default_index ? "the default rule" : "the platform rule";
     if (p->num_kept == 1)
       lsim_module_context_trace(mc, LSIM_TRACE_DECISION, 0,
                                 "%s for %s: applied directly, no conditional", what,
-                                lsim_strbuf_cstr(&line));
+                                lsimp_strbuf_cstr(&line));
     else
       lsim_module_context_trace(mc, LSIM_TRACE_DECISION, 0, "kept rule %zu: %s for %s", k, what,
-                                lsim_strbuf_cstr(&line));
+                                lsimp_strbuf_cstr(&line));
   }
-  lsim_strbuf_free(&line);
+  lsimp_strbuf_free(&line);
   free(sharing);
 }
 
@@ -194,7 +194,7 @@ static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size
     free(sharing);
     free(values);
     free(tokens);
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   }
   size_t num_sharing = sharing_rule(p, k, platforms, n, sharing);
   lsim_lowering_rule_context inner =
@@ -204,11 +204,11 @@ static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size
   inner.num_tokens_out = 0;
   lsim_module_context *mc = ctx->module_context;
   if (lsim_module_context_tracing(mc)) {
-    lsim_strbuf who = LSIM_STRBUF_INIT;
-    lsim_py_list(&who, sharing, num_sharing);
+    lsimp_strbuf who = LSIMP_STRBUF_INIT;
+    lsimp_py_list(&who, sharing, num_sharing);
     lsim_module_context_trace(mc, LSIM_TRACE_STEP, +1, "branch %zu: ctx.platforms = %s", k,
-                              lsim_strbuf_cstr(&who));
-    lsim_strbuf_free(&who);
+                              lsimp_strbuf_cstr(&who));
+    lsimp_strbuf_free(&who);
   }
   int rc = p->kept[k].fn(&inner, args, values + ctx->num_tokens_in, params, p->kept[k].data, err);
   lsim_module_context_trace_nest(mc, -1);
@@ -228,7 +228,7 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
                             const lsim_rule *default_rule, const MlirValue *args,
                             MlirValue *results, const void *params, lsim_error *err) {
   if (!ctx || !description || (num_platform_rules && !platform_rules))
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_lower_per_platform: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lower_per_platform: NULL argument");
   size_t n;
   const char *const *platforms = lsim_lowering_rule_context_platforms(ctx, &n);
   if (n == 1) {
@@ -251,7 +251,7 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
   }
   if (ctx->num_dim_var_values == 0) {
     plan_free(&p);
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lowering '%s' for several platforms needs the platform index "
                      "(dim_var_values[0])",
                      description);
@@ -265,7 +265,7 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
   size_t num_types = 0;
   MlirType *types = rc ? NULL : case_result_types(ctx, &num_types);
   if (!rc && !types)
-    rc = lsim_fail_oom(err);
+    rc = lsimp_fail_oom(err);
   MlirOperation case_op;
   if (!rc)
     rc = lsim_emit_case(ctx, rule_index, types, num_types, p.num_kept, &case_op, err);

@@ -35,10 +35,10 @@ struct lsim_registry {
 int lsim_registry_create(lsim_runtime *runtime, const lsim_registry *parent,
                          lsim_registry **out, lsim_error *err) {
   if (!runtime || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_registry_create: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_registry_create: NULL argument");
   *out = calloc(1, sizeof **out);
   if (!*out)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   (*out)->runtime = runtime;
   (*out)->parent = parent;
   return LSIM_OK;
@@ -122,20 +122,20 @@ static int unknown_platform(const lsim_registry *reg, const char *primitive, con
   int rc = lsim_runtime_known_platforms(reg->runtime, &known, &n, err);
   if (rc)
     return rc;
-  lsim_strbuf list = LSIM_STRBUF_INIT;
-  lsim_join(&list, known, n, ", ");
-  rc = lsim_strbuf_failed(&list)
-           ? lsim_fail_oom(err)
-           : lsim_raise(err, LSIM_E_UNKNOWN_RULE_PLATFORM, primitive, platform,
-                        lsim_strbuf_cstr(&list));
-  lsim_strbuf_free(&list);
+  lsimp_strbuf list = LSIMP_STRBUF_INIT;
+  lsimp_join(&list, known, n, ", ");
+  rc = lsimp_strbuf_failed(&list)
+           ? lsimp_fail_oom(err)
+           : lsimp_raise(err, LSIM_E_UNKNOWN_RULE_PLATFORM, primitive, platform,
+                        lsimp_strbuf_cstr(&list));
+  lsimp_strbuf_free(&list);
   return rc;
 }
 
 int lsim_register_lowering(lsim_registry *reg, const char *primitive, lsim_rule rule,
                            const char *platform, bool inline_rule, lsim_error *err) {
   if (!reg || !primitive || !*primitive || !rule.fn)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_register_lowering: a registry, a primitive name and a rule are needed");
   if (platform) {
     int rc = lsim_check_platform_name(platform, err);
@@ -146,7 +146,7 @@ int lsim_register_lowering(lsim_registry *reg, const char *primitive, lsim_rule 
   }
   primitive_entry *e = find_or_add(reg, primitive);
   if (!e)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   if (!platform) {
     e->has_default = true;
     e->default_rule = rule;
@@ -158,23 +158,23 @@ int lsim_register_lowering(lsim_registry *reg, const char *primitive, lsim_rule 
   lsim_expand_platform_alias(platform, &expanded, &n);
   for (size_t i = 0; i < n; i++)
     if (set_platform_rule(e, expanded ? expanded[i] : platform, rule, inline_rule))
-      return lsim_fail_oom(err);
+      return lsimp_fail_oom(err);
   return LSIM_OK;
 }
 
 int lsim_registry_declare(lsim_registry *reg, const char *primitive, lsim_error *err) {
   if (!reg || !primitive || !*primitive)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_registry_declare: NULL argument");
-  return find_or_add(reg, primitive) ? LSIM_OK : lsim_fail_oom(err);
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_registry_declare: NULL argument");
+  return find_or_add(reg, primitive) ? LSIM_OK : lsimp_fail_oom(err);
 }
 
 int lsim_registry_set_trace_check(lsim_registry *reg, const char *primitive,
                                   lsim_trace_check_fn check, void *data, lsim_error *err) {
   if (!reg || !primitive)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_registry_set_trace_check: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_registry_set_trace_check: NULL argument");
   primitive_entry *e = find_or_add(reg, primitive);
   if (!e)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   e->check = check;
   e->check_data = data;
   return LSIM_OK;

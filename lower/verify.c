@@ -141,6 +141,6 @@ int lsim_verify_module(MlirModule module, lsim_error *err) {
   walk_state st = {.token = lsim_token_type(mlir), .i32 = lsim_i32_scalar_type(mlir)};
   mlirOperationWalk(op, check_op, &st, MlirWalkPreOrder);
   if (st.problem[0])
-    return lsim_fail(err, LSIM_E_VERIFY, "lowersim's stablehlo checks fail: %s", st.problem);
+    return lsim_error_set(err, LSIM_E_VERIFY, "lowersim's stablehlo checks fail: %s", st.problem);
   return LSIM_OK;
 }

@@ -37,13 +37,13 @@ int lsim_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, size
                              const lsim_aval *avals_out, size_t num_out, lsim_error *err) {
   kernel_kind kind;
   if (!find_kernel(kernel, &kind))
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "unknown Pallas kernel '%s' (the library has add_one and copy)",
                      kernel ? kernel : "(null)");
   if (num_in != 1 || num_out != 1 || !lsim_aval_equal(&avals_in[0], &avals_out[0]) ||
       avals_in[0].rank != 1 || lsim_aval_size(&avals_in[0]) == 0 ||
       avals_in[0].dtype == LSIM_DTYPE_BOOL)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "Pallas kernel '%s' takes one non-empty 1-D numeric array and returns one of "
                      "the same shape and dtype",
                      kernel);
@@ -260,7 +260,7 @@ int lsim_pallas_build_kernel(MlirContext mlir, const char *kernel, lsim_kernel_f
                              lsim_error *err) {
   kernel_kind kind;
   if (!find_kernel(kernel, &kind) || !block || block->rank != 1 || grid < 1)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_pallas_build_kernel: unknown kernel, or not a 1-D block and grid");
   MlirDialectHandle dialects[] = {mlirGetDialectHandle__func__(), mlirGetDialectHandle__arith__(),
                                   mlirGetDialectHandle__vector__(),
@@ -275,7 +275,7 @@ int lsim_pallas_build_kernel(MlirContext mlir, const char *kernel, lsim_kernel_f
   else
     build_memref_kernel(&b, module, kind, block, grid, flavor == LSIM_KERNEL_MOSAIC_TPU);
   if (!b.rc && !mlirOperationVerify(mlirModuleGetOperation(module)))
-    b.rc = lsim_fail(err, LSIM_E_VERIFY, "the %s kernel module fails MLIR verification", kernel);
+    b.rc = lsim_error_set(err, LSIM_E_VERIFY, "the %s kernel module fails MLIR verification", kernel);
   if (b.rc) {
     mlirModuleDestroy(module);
     return b.rc;

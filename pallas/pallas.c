@@ -41,7 +41,7 @@ int lsim_pallas_register_lowering_rule(lsim_pallas *pallas, const lsim_pallas_pa
                                        lsim_pallas_rule rule, const char *platform,
                                        lsim_error *err) {
   if (!pallas || !cls || !rule.fn)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT,
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_pallas_register_lowering_rule: NULL argument");
   int rc = lsim_check_platform_name(platform, err);
   if (rc)
@@ -52,7 +52,7 @@ int lsim_pallas_register_lowering_rule(lsim_pallas *pallas, const lsim_pallas_pa
   if (i == pallas->num_rules) {
     registration *grown = realloc(pallas->rules, (i + 1) * sizeof *grown);
     if (!grown)
-      return lsim_fail_oom(err);
+      return lsimp_fail_oom(err);
     pallas->rules = grown;
     pallas->num_rules++;
   }
@@ -66,13 +66,13 @@ int lsim_pallas_get_lowering_rule(const lsim_pallas *pallas, const lsim_pallas_p
                                   const char *expected_platform, const lsim_pallas_rule **out,
                                   lsim_error *err) {
   if (!pallas || !cls || !expected_platform || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_pallas_get_lowering_rule: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_pallas_get_lowering_rule: NULL argument");
   *out = NULL;
   for (size_t i = 0; i < pallas->num_rules; i++) {
     if (pallas->rules[i].cls != cls)
       continue;
     if (strcmp(pallas->rules[i].platform, expected_platform) != 0)
-      return lsim_raise(err, LSIM_E_PALLAS_PARAMS_PLATFORM, pallas->rules[i].platform,
+      return lsimp_raise(err, LSIM_E_PALLAS_PARAMS_PLATFORM, pallas->rules[i].platform,
                         expected_platform);
     *out = &pallas->rules[i].rule;
   }
@@ -91,8 +91,8 @@ static void narrate_kernel(lsim_lowering_rule_context *ctx, MlirModule kernel) {
   lsim_module_context *mc = ctx->module_context;
   if (!lsim_module_context_tracing(mc))
     return;
-  lsim_strbuf text = LSIM_STRBUF_INIT;
-  mlirOperationPrint(mlirModuleGetOperation(kernel), lsim_strbuf_append_mlir, &text);
+  lsimp_strbuf text = LSIMP_STRBUF_INIT;
+  mlirOperationPrint(mlirModuleGetOperation(kernel), lsimp_strbuf_append_mlir, &text);
   lsim_module_context_trace(mc, LSIM_TRACE_DETAIL, +1, "kernel module:");
   for (char *line = text.data; line && *line;) {
     char *nl = strchr(line, '\n');
@@ -102,13 +102,13 @@ static void narrate_kernel(lsim_lowering_rule_context *ctx, MlirModule kernel) {
     line = nl ? nl + 1 : NULL;
   }
   lsim_module_context_trace_nest(mc, -1);
-  lsim_strbuf_free(&text);
+  lsimp_strbuf_free(&text);
 }
 
 /* Builds the kernel and serializes it as MLIR bytecode into `bytes`
  * (desired_version 0 for the Mosaic serializations, else the default). */
 static int kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
-                           lsim_kernel_flavor flavor, bool version0, lsim_strbuf *bytes,
+                           lsim_kernel_flavor flavor, bool version0, lsimp_strbuf *bytes,
                            lsim_error *err) {
   MlirModule kernel;
   int rc = lsim_pallas_build_kernel(mlir_of(ctx), p->kernel, flavor, &ctx->avals_in[0], p->grid,
@@ -120,15 +120,15 @@ static int kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_ca
   if (version0) {
     MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
     mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
-    if (mlirLogicalResultIsFailure(mlirOperationWriteBytecodeWithConfig(op, config, lsim_strbuf_append_mlir, bytes)))
-      rc = lsim_fail(err, LSIM_E_VERIFY, "MLIR could not write the %s kernel as bytecode", p->kernel);
+    if (mlirLogicalResultIsFailure(mlirOperationWriteBytecodeWithConfig(op, config, lsimp_strbuf_append_mlir, bytes)))
+      rc = lsim_error_set(err, LSIM_E_VERIFY, "MLIR could not write the %s kernel as bytecode", p->kernel);
     mlirBytecodeWriterConfigDestroy(config);
   } else {
-    mlirOperationWriteBytecode(op, lsim_strbuf_append_mlir, bytes);
+    mlirOperationWriteBytecode(op, lsimp_strbuf_append_mlir, bytes);
   }
   mlirModuleDestroy(kernel);
-  if (!rc && lsim_strbuf_failed(bytes))
-    rc = lsim_fail_oom(err);
+  if (!rc && lsimp_strbuf_failed(bytes))
+    rc = lsimp_fail_oom(err);
   return rc;
 }
 
@@ -147,8 +147,16 @@ static int emit_kernel_call(lsim_lowering_rule_context *ctx, lsim_custom_call *c
   return rc;
 }
 
-static MlirAttribute bytes_attr(MlirContext mlir, const lsim_strbuf *bytes) {
+static MlirAttribute bytes_attr(MlirContext mlir, const lsimp_strbuf *bytes) {
   return mlirStringAttrGet(mlir, (MlirStringRef){bytes->data ? bytes->data : "", bytes->len});
+}
+
+char *lsim_tpu_custom_call_config(const void *bytecode, size_t size) {
+  lsimp_strbuf json = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_puts(&json, "{\"custom_call_config\": {\"body\": \"");
+  lsimp_base64_encode(&json, bytecode, size);
+  lsimp_strbuf_puts(&json, "\", \"serialization_format\": 1, \"needs_layout_passes\": true}}");
+  return lsimp_strbuf_take(&json);
 }
 
 /* pallas_call_tpu_lowering_rule: a tpu_custom_call whose backend config is
@@ -158,15 +166,11 @@ static int mosaic_tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue 
                                MlirValue *results, const lsim_pallas_call_params *p, void *data,
                                lsim_error *err) {
   (void)data;
-  lsim_strbuf bytes = LSIM_STRBUF_INIT, json = LSIM_STRBUF_INIT;
+  lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
+  char *json = NULL;
   int rc = kernel_bytecode(ctx, p, LSIM_KERNEL_MOSAIC_TPU, true, &bytes, err);
-  if (!rc) {
-    lsim_strbuf_puts(&json, "{\"custom_call_config\": {\"body\": \"");
-    lsim_base64_encode(&json, bytes.data, bytes.len);
-    lsim_strbuf_puts(&json, "\", \"serialization_format\": 1, \"needs_layout_passes\": true}}");
-    if (lsim_strbuf_failed(&json))
-      rc = lsim_fail_oom(err);
-  }
+  if (!rc && !(json = lsim_tpu_custom_call_config(bytes.data, bytes.len)))
+    rc = lsimp_fail_oom(err);
   if (!rc) {
     MlirContext mlir = mlir_of(ctx);
     MlirNamedAttribute metadata = lsim_named(mlir, "kernel_metadata", lsim_string_attr(mlir, "{}"));
@@ -175,14 +179,14 @@ static int mosaic_tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue 
         lsim_named(mlir, "mhlo.frontend_attributes", mlirDictionaryAttrGet(mlir, 1, &metadata)),
     };
     lsim_custom_call call = {.target = "tpu_custom_call",
-                             .backend_config = lsim_strbuf_cstr(&json),
+                             .backend_config = json,
                              .api_version = 1,
                              .extra = extra,
                              .num_extra = 2};
     rc = emit_kernel_call(ctx, &call, args, results, err);
   }
-  lsim_strbuf_free(&bytes);
-  lsim_strbuf_free(&json);
+  lsimp_strbuf_free(&bytes);
+  free(json);
   return rc;
 }
 
@@ -199,7 +203,7 @@ static int triton_lowering(lsim_lowering_rule_context *ctx, const MlirValue *arg
   size_t n;
   const char *const *platforms = lsim_lowering_rule_context_platforms(ctx, &n);
   bool rocm = strcmp(platforms[0], "rocm") == 0;
-  lsim_strbuf bytes = LSIM_STRBUF_INIT;
+  lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
   int rc = kernel_bytecode(ctx, p, LSIM_KERNEL_TRITON, false, &bytes, err);
   if (!rc) {
     MlirContext mlir = mlir_of(ctx);
@@ -217,7 +221,7 @@ static int triton_lowering(lsim_lowering_rule_context *ctx, const MlirValue *arg
                              .backend_config_dict = mlirDictionaryAttrGet(mlir, 8, config)};
     rc = emit_kernel_call(ctx, &call, args, results, err);
   }
-  lsim_strbuf_free(&bytes);
+  lsimp_strbuf_free(&bytes);
   return rc;
 }
 
@@ -227,12 +231,12 @@ static int mosaic_gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue 
                                MlirValue *results, const lsim_pallas_call_params *p, void *data,
                                lsim_error *err) {
   (void)data;
-  lsim_strbuf bytes = LSIM_STRBUF_INIT;
+  lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
   int rc = kernel_bytecode(ctx, p, LSIM_KERNEL_MOSAIC_GPU, true, &bytes, err);
   if (!rc) {
     MlirContext mlir = mlir_of(ctx);
     uint8_t digest[32];
-    lsim_sha256(bytes.data, bytes.len, digest);
+    lsimp_sha256(bytes.data, bytes.len, digest);
     MlirNamedAttribute config[] = {
         lsim_named(mlir, "kernel_hash", mlirStringAttrGet(mlir, (MlirStringRef){(const char *)digest, 32})),
         lsim_named(mlir, "module", bytes_attr(mlir, &bytes)),
@@ -243,7 +247,7 @@ static int mosaic_gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue 
                              .backend_config_dict = mlirDictionaryAttrGet(mlir, 4, config)};
     rc = emit_kernel_call(ctx, &call, args, results, err);
   }
-  lsim_strbuf_free(&bytes);
+  lsimp_strbuf_free(&bytes);
   return rc;
 }
 
@@ -297,7 +301,7 @@ static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rul
 static int cpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
                         const void *params, void *rule_data, lsim_error *err) {
   (void)ctx, (void)args, (void)results, (void)params, (void)rule_data;
-  return lsim_raise0(err, LSIM_E_PALLAS_CPU_NOT_INTERPRET);
+  return lsimp_raise0(err, LSIM_E_PALLAS_CPU_NOT_INTERPRET);
 }
 
 static int tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
@@ -315,10 +319,10 @@ static int tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   if (rc)
     return rc;
   if (!imported)
-    return lsim_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "tpu");
+    return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "tpu");
   /* pallas_call_tpu_lowering_rule asserts that the params are Mosaic TPU's. */
   if (p->compiler_params && p->compiler_params != &lsim_mosaic_tpu_compiler_params)
-    return lsim_raise0(err, LSIM_E_PALLAS_FOREIGN_PARAMS);
+    return lsimp_raise0(err, LSIM_E_PALLAS_FOREIGN_PARAMS);
   lsim_module_context_trace(ctx->module_context, LSIM_TRACE_DECISION, 0, "backend: Mosaic TPU");
   return mosaic_tpu_lowering(ctx, args, results, p, NULL, err);
 }
@@ -342,7 +346,7 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   if (!rc && imported &&
       (p->compiler_params == &lsim_mosaic_gpu_compiler_params || (!p->compiler_params && flag))) {
     if (data->rocm)
-      return lsim_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
+      return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
     backend = GPU_MOSAIC;
   }
   if (!rc)
@@ -353,7 +357,7 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   if (rc)
     return rc;
   if (backend == GPU_NONE)
-    return lsim_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "gpu");
+    return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "gpu");
   lsim_module_context_trace(ctx->module_context, LSIM_TRACE_DECISION, 0, "backend: %s",
                             backend == GPU_MOSAIC ? "Mosaic GPU" : "Triton");
   return backend == GPU_MOSAIC ? mosaic_gpu_lowering(ctx, args, results, p, NULL, err)
@@ -387,7 +391,7 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
   (void)data;
   const lsim_pallas_call_params *p = params;
   if (p->grid < 1)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "a pallas_call grid has at least one step");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a pallas_call grid has at least one step");
   return lsim_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, err);
 }
 
@@ -397,7 +401,7 @@ static int pallas_call_rule(lsim_lowering_rule_context *ctx, const MlirValue *ar
   const lsim_pallas_call_params *p = params;
   pallas_rule_data *rules = rule_data; /* [0] non-rocm, [1] rocm */
   if (p->has_constants)
-    return lsim_raise0(err, LSIM_E_PALLAS_CONSTANTS);
+    return lsimp_raise0(err, LSIM_E_PALLAS_CONSTANTS);
   if (p->interpret) {
     lsim_module_context_trace(ctx->module_context, LSIM_TRACE_DECISION, 0,
                               "interpret=True: the kernel lowers as plain HLO");
@@ -422,10 +426,10 @@ typedef struct pallas_state {
 
 int lsim_pallas_create(const lsim_pallas_installed *installed, lsim_pallas **out, lsim_error *err) {
   if (!installed || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_pallas_create: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_pallas_create: NULL argument");
   pallas_state *s = calloc(1, sizeof *s);
   if (!s)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   s->pallas.installed = *installed;
   s->rules[0] = (pallas_rule_data){&s->pallas, false};
   s->rules[1] = (pallas_rule_data){&s->pallas, true};
@@ -450,7 +454,7 @@ void lsim_pallas_destroy(lsim_pallas *pallas) {
 
 int lsim_register_pallas_rules(lsim_registry *reg, lsim_pallas *pallas, lsim_error *err) {
   if (!reg || !pallas)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_register_pallas_rules: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_register_pallas_rules: NULL argument");
   pallas_state *s = (pallas_state *)pallas;
   int rc = lsim_register_lowering(reg, LSIM_PRIMITIVE_PALLAS_CALL,
                                   (lsim_rule){pallas_call_rule, s->rules}, NULL, true, err);

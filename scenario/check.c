@@ -6,37 +6,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void describe_outcome(lsim_strbuf *sb, int rc, const lsim_error *err) {
+static void describe_outcome(lsimp_strbuf *sb, int rc, const lsim_error *err) {
   if (rc)
-    lsim_strbuf_printf(sb, "%s: %s: %s", lsim_status_name(rc), lsim_error_class(err),
+    lsimp_strbuf_printf(sb, "%s: %s: %s", lsim_status_name(rc), lsim_error_class(err),
                        lsim_error_message(err));
   else
-    lsim_strbuf_puts(sb, "a module (OK)");
+    lsimp_strbuf_puts(sb, "a module (OK)");
 }
 
 static void compare_error(const lsim_scenario_expect *x, int rc, const lsim_error *err,
-                          lsim_strbuf *diff) {
+                          lsimp_strbuf *diff) {
   int want = lsim_status_from_name(x->error);
   bool ok = rc == want && (!x->message || strcmp(x->message, lsim_error_message(err)) == 0);
   if (ok)
     return;
-  lsim_strbuf_printf(diff, "expected %s", x->error);
+  lsimp_strbuf_printf(diff, "expected %s", x->error);
   if (x->message)
-    lsim_strbuf_printf(diff, " (\"%s\")", x->message);
-  lsim_strbuf_puts(diff, ", got ");
+    lsimp_strbuf_printf(diff, " (\"%s\")", x->message);
+  lsimp_strbuf_puts(diff, ", got ");
   describe_outcome(diff, rc, err);
 }
 
-static void compare_module(const lsim_scenario_expect *x, const char *text, lsim_strbuf *diff) {
+static void compare_module(const lsim_scenario_expect *x, const char *text, lsimp_strbuf *diff) {
   for (size_t i = 0; i < x->num_contains; i++) {
     if (!strstr(text, x->contains[i])) {
-      lsim_strbuf_printf(diff, "the module does not contain \"%s\"", x->contains[i]);
+      lsimp_strbuf_printf(diff, "the module does not contain \"%s\"", x->contains[i]);
       return;
     }
   }
   for (size_t i = 0; i < x->num_absent; i++) {
     if (strstr(text, x->absent[i])) {
-      lsim_strbuf_printf(diff, "the module contains \"%s\", which must be absent", x->absent[i]);
+      lsimp_strbuf_printf(diff, "the module contains \"%s\", which must be absent", x->absent[i]);
       return;
     }
   }
@@ -45,39 +45,39 @@ static void compare_module(const lsim_scenario_expect *x, const char *text, lsim
 int lsim_scenario_check(lsim_lowerer *lowerer, const lsim_scenario *s,
                         lsim_scenario_verdict *verdict, lsim_error *err) {
   if (!lowerer || !s || !verdict)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_check: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_check: NULL argument");
   *verdict = (lsim_scenario_verdict){0};
   if (!s->expect.present)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "%s: the scenario has no <expect>", s->path);
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "%s: the scenario has no <expect>", s->path);
   lsim_error got = LSIM_ERROR_INIT;
   lsim_scenario_outcome outcome;
   int rc = lsim_scenario_run(lowerer, s, NULL, &outcome, &got);
-  lsim_strbuf diff = LSIM_STRBUF_INIT;
+  lsimp_strbuf diff = LSIMP_STRBUF_INIT;
   if (rc == LSIM_E_NO_MEMORY) {
-    lsim_error_move(err, &got);
+    lsimp_error_move(err, &got);
     lsim_scenario_outcome_clear(&outcome);
     return LSIM_E_NO_MEMORY;
   }
   if (!s->expect.ok) {
     compare_error(&s->expect, rc, &got, &diff);
   } else if (rc) {
-    lsim_strbuf_puts(&diff, "expected a module, got ");
+    lsimp_strbuf_puts(&diff, "expected a module, got ");
     describe_outcome(&diff, rc, &got);
   } else {
     char *text = lsim_lowering_print(outcome.lowering);
     if (text)
       compare_module(&s->expect, text, &diff);
     else
-      lsim_strbuf_puts(&diff, "out of memory printing the module");
+      lsimp_strbuf_puts(&diff, "out of memory printing the module");
     free(text);
   }
-  verdict->passed = diff.len == 0 && !lsim_strbuf_failed(&diff);
-  verdict->difference = verdict->passed ? NULL : lsim_strbuf_take(&diff);
-  lsim_strbuf_free(&diff);
+  verdict->passed = diff.len == 0 && !lsimp_strbuf_failed(&diff);
+  verdict->difference = verdict->passed ? NULL : lsimp_strbuf_take(&diff);
+  lsimp_strbuf_free(&diff);
   lsim_error_clear(&got);
   lsim_scenario_outcome_clear(&outcome);
   if (!verdict->passed && !verdict->difference)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   return LSIM_OK;
 }
 

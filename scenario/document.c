@@ -23,15 +23,15 @@
 #include <sys/stat.h>
 
 int lsim_input_failv(lsim_error *err, const char *path, long line, const char *fmt, va_list ap) {
-  lsim_strbuf text = LSIM_STRBUF_INIT;
-  lsim_strbuf_printf(&text, "%s:%ld: ", path, line > 0 ? line : 1);
-  lsim_strbuf_vprintf(&text, fmt, ap);
-  if (lsim_strbuf_failed(&text)) {
-    lsim_strbuf_free(&text);
-    return lsim_fail_oom(err);
+  lsimp_strbuf text = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&text, "%s:%ld: ", path, line > 0 ? line : 1);
+  lsimp_strbuf_vprintf(&text, fmt, ap);
+  if (lsimp_strbuf_failed(&text)) {
+    lsimp_strbuf_free(&text);
+    return lsimp_fail_oom(err);
   }
-  lsim_fail(err, LSIM_E_INVALID_INPUT, "%s", lsim_strbuf_cstr(&text));
-  lsim_strbuf_free(&text);
+  lsim_error_set(err, LSIM_E_INVALID_INPUT, "%s", lsimp_strbuf_cstr(&text));
+  lsimp_strbuf_free(&text);
   return LSIM_E_INVALID_INPUT;
 }
 
@@ -46,7 +46,7 @@ int lsim_input_fail(lsim_error *err, const char *path, long line, const char *fm
 /* --- Files --------------------------------------------------------------- */
 
 static int io_fail(lsim_error *err, const char *path, int errnum) {
-  return lsim_fail(err, LSIM_E_IO, "%s: %s", path, strerror(errnum));
+  return lsim_error_set(err, LSIM_E_IO, "%s: %s", path, strerror(errnum));
 }
 
 static int too_large(lsim_error *err, const char *path) {
@@ -60,7 +60,7 @@ static int read_all(FILE *f, const char *path, char **data, size_t *size, lsim_e
   size_t cap = 64 * 1024, len = 0;
   char *buf = malloc(cap);
   if (!buf)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   for (;;) {
     size_t want = cap - len, got = fread(buf + len, 1, want, f);
     len += got;
@@ -74,7 +74,7 @@ static int read_all(FILE *f, const char *path, char **data, size_t *size, lsim_e
     char *bigger = realloc(buf, cap);
     if (!bigger) {
       free(buf);
-      return lsim_fail_oom(err);
+      return lsimp_fail_oom(err);
     }
     buf = bigger;
   }
@@ -110,12 +110,12 @@ typedef struct diag {
   bool set;
   long line;
   const xmlNode *node;
-  lsim_strbuf text;
+  lsimp_strbuf text;
 } diag;
 
 static void diag_set(diag *d, long line, const xmlNode *node, const char *text) {
-  lsim_strbuf_reset(&d->text);
-  lsim_strbuf_puts(&d->text, text ? text : "unknown XML error");
+  lsimp_strbuf_reset(&d->text);
+  lsimp_strbuf_puts(&d->text, text ? text : "unknown XML error");
   while (d->text.len && strchr(" \t\r\n", d->text.data[d->text.len - 1]))
     d->text.data[--d->text.len] = '\0';
   d->set = true;
@@ -189,16 +189,16 @@ static void start_element(void *ctx, const xmlChar *localname, const xmlChar *pr
 static int parse_fail(const char *path, const diag *d, lsim_error *err) {
   if (!d->set)
     return lsim_input_fail(err, path, 1, "the document could not be parsed (out of memory?)");
-  if (lsim_strbuf_failed(&d->text))
-    return lsim_fail_oom(err);
-  return lsim_input_fail(err, path, d->line, "%s", lsim_strbuf_cstr(&d->text));
+  if (lsimp_strbuf_failed(&d->text))
+    return lsimp_fail_oom(err);
+  return lsim_input_fail(err, path, d->line, "%s", lsimp_strbuf_cstr(&d->text));
 }
 
 static int parse(const char *path, const char *data, size_t size, diag *d, xmlDocPtr *out,
                  lsim_error *err) {
   xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(data, (int)size);
   if (!ctxt)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA);
   ctxt->_private = d;
   ctxt->sax->internalSubset = reject_doctype;
@@ -220,7 +220,7 @@ static int validate(const char *path, xmlDocPtr doc, xmlRelaxNGPtr schema, diag 
                     lsim_error *err) {
   xmlRelaxNGValidCtxtPtr vc = xmlRelaxNGNewValidCtxt(schema);
   if (!vc)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   xmlRelaxNGSetValidStructuredErrors(vc, diag_capture, d);
   int verdict = xmlRelaxNGValidateDoc(vc, doc);
   xmlRelaxNGFreeValidCtxt(vc);
@@ -228,12 +228,12 @@ static int validate(const char *path, xmlDocPtr doc, xmlRelaxNGPtr schema, diag 
     return LSIM_OK;
   if (!d->set)
     return lsim_input_fail(err, path, 1, "the document could not be validated (out of memory?)");
-  lsim_strbuf text = LSIM_STRBUF_INIT;
-  lsim_schema_explain(d->node, lsim_strbuf_cstr(&d->text), &text);
-  int rc = lsim_strbuf_failed(&text) || lsim_strbuf_failed(&d->text)
-               ? lsim_fail_oom(err)
-               : lsim_input_fail(err, path, d->line, "%s", lsim_strbuf_cstr(&text));
-  lsim_strbuf_free(&text);
+  lsimp_strbuf text = LSIMP_STRBUF_INIT;
+  lsim_schema_explain(d->node, lsimp_strbuf_cstr(&d->text), &text);
+  int rc = lsimp_strbuf_failed(&text) || lsimp_strbuf_failed(&d->text)
+               ? lsimp_fail_oom(err)
+               : lsim_input_fail(err, path, d->line, "%s", lsimp_strbuf_cstr(&text));
+  lsimp_strbuf_free(&text);
   return rc;
 }
 
@@ -247,7 +247,7 @@ int lsim_scenario_parse(const char *path, const char *data, size_t size, xmlDocP
   int rc = lsim_schema_get(&schema, err);
   if (rc)
     return rc;
-  diag d = {false, 0, NULL, LSIM_STRBUF_INIT};
+  diag d = {false, 0, NULL, LSIMP_STRBUF_INIT};
   lsim_xml_handlers saved;
   lsim_xml_capture_begin(&saved, diag_capture, &d);
   xmlDocPtr doc = NULL;
@@ -255,7 +255,7 @@ int lsim_scenario_parse(const char *path, const char *data, size_t size, xmlDocP
   if (!rc)
     rc = validate(path, doc, schema, &d, err);
   lsim_xml_capture_end(&saved);
-  lsim_strbuf_free(&d.text);
+  lsimp_strbuf_free(&d.text);
   if (rc) {
     xmlFreeDoc(doc);
     return rc;

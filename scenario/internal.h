@@ -38,7 +38,7 @@ int lsim_schema_get(xmlRelaxNGPtr *out, lsim_error *err);
  * act on, given libxml2's RelaxNG `message` about it: an unknown element or
  * attribute, a missing attribute or child, a value outside its choices.
  * Falls back to `message`.  Only after lsim_schema_get succeeded. */
-void lsim_schema_explain(const xmlNode *node, const char *message, lsim_strbuf *out);
+void lsim_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf *out);
 
 /* --- document.c ---------------------------------------------------------- */
 

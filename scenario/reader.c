@@ -39,7 +39,7 @@ static int fail_at(reader *r, const xmlNode *node, const char *fmt, ...) {
  * of `node`; `detail` is cleared. */
 static int fail_with_detail(reader *r, const xmlNode *node, const char *name, const char *value,
                             lsim_error *detail) {
-  int rc = detail->code == LSIM_E_NO_MEMORY ? lsim_fail_oom(r->err)
+  int rc = detail->code == LSIM_E_NO_MEMORY ? lsimp_fail_oom(r->err)
                                             : fail_at(r, node, "<%s> %s=\"%s\": %s", node->name,
                                                       name, value, lsim_error_message(detail));
   lsim_error_clear(detail);
@@ -48,7 +48,7 @@ static int fail_with_detail(reader *r, const xmlNode *node, const char *name, co
 
 static void *alloc_array(reader *r, size_t n, size_t size, int *rc) {
   void *p = n ? calloc(n, size) : NULL;
-  *rc = n && !p ? lsim_fail_oom(r->err) : LSIM_OK;
+  *rc = n && !p ? lsimp_fail_oom(r->err) : LSIM_OK;
   return p;
 }
 
@@ -112,7 +112,7 @@ static int attr_string(reader *r, const xmlNode *node, const char *name, char **
   xmlChar *value = xmlNodeGetContent((xmlNode *)a);
   *out = value ? strdup((const char *)value) : NULL;
   xmlFree(value);
-  return *out ? LSIM_OK : lsim_fail_oom(r->err);
+  return *out ? LSIM_OK : lsimp_fail_oom(r->err);
 }
 
 /* As attr_string, for an attribute that must be present and not empty. */
@@ -179,19 +179,19 @@ static int check_platform(reader *r, const xmlNode *node, const char *name, cons
 
 /* A comma-separated list of platform names. */
 static int check_platform_list(reader *r, const xmlNode *node, const char *name, const char *list) {
-  lsim_strbuf item = LSIM_STRBUF_INIT;
+  lsimp_strbuf item = LSIMP_STRBUF_INIT;
   int rc = LSIM_OK;
   for (const char *p = list; !rc;) {
     size_t n = strcspn(p, ",");
-    lsim_strbuf_reset(&item);
-    lsim_strbuf_append(&item, p, n);
-    rc = lsim_strbuf_failed(&item) ? lsim_fail_oom(r->err)
-                                   : check_platform(r, node, name, list, lsim_strbuf_cstr(&item));
+    lsimp_strbuf_reset(&item);
+    lsimp_strbuf_append(&item, p, n);
+    rc = lsimp_strbuf_failed(&item) ? lsimp_fail_oom(r->err)
+                                   : check_platform(r, node, name, list, lsimp_strbuf_cstr(&item));
     if (!p[n])
       break;
     p += n + 1;
   }
-  lsim_strbuf_free(&item);
+  lsimp_strbuf_free(&item);
   return rc;
 }
 
@@ -211,7 +211,7 @@ static int define_value(reader *r, const lsim_aval *aval) {
     size_t cap = r->cap_values ? r->cap_values * 2 : 64;
     const lsim_aval **grown = realloc(r->values, cap * sizeof *grown);
     if (!grown)
-      return lsim_fail_oom(r->err);
+      return lsimp_fail_oom(r->err);
     r->values = grown;
     r->cap_values = cap;
   }
@@ -566,7 +566,7 @@ static int read_lower_attributes(reader *r, const xmlNode *node) {
   if (!rc && s->function && !*s->function)
     rc = fail_at(r, node, "<lower> function=\"\" must not be empty");
   if (!rc && !s->function && !(s->function = strdup("f")))
-    rc = lsim_fail_oom(r->err);
+    rc = lsimp_fail_oom(r->err);
   if (!rc)
     rc = attr_platforms(r, node, "platforms", true, &s->platforms);
   return rc ? rc : attr_platforms(r, node, "backend", false, &s->backend);
@@ -607,7 +607,7 @@ static int read_text(reader *r, const xmlNode *node, void *item, const void *ctx
   xmlChar *text = xmlNodeGetContent(node);
   *out = text ? strdup((const char *)text) : NULL;
   xmlFree(text);
-  return *out ? LSIM_OK : lsim_fail_oom(r->err);
+  return *out ? LSIM_OK : lsimp_fail_oom(r->err);
 }
 
 /* error="CODE" (message= optional), or ok="true" with <contains>/<absent>. */
@@ -681,7 +681,7 @@ static int read_scenario(reader *r, const xmlNode *root) {
 int lsim_scenario_read_memory(const char *data, size_t size, const char *name, lsim_scenario **out,
                               lsim_error *err) {
   if (!out || (!data && size))
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_read_memory: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_read_memory: NULL argument");
   *out = NULL;
   const char *path = name ? name : "<memory>";
   xmlDocPtr doc;
@@ -690,7 +690,7 @@ int lsim_scenario_read_memory(const char *data, size_t size, const char *name, l
     return rc;
   reader r = {.path = path, .err = err, .s = calloc(1, sizeof(lsim_scenario))};
   if (!r.s || !(r.s->path = strdup(path)))
-    rc = lsim_fail_oom(err);
+    rc = lsimp_fail_oom(err);
   else
     rc = read_scenario(&r, xmlDocGetRootElement(doc));
   free(r.values);
@@ -705,7 +705,7 @@ int lsim_scenario_read_memory(const char *data, size_t size, const char *name, l
 
 int lsim_scenario_read_file(const char *path, lsim_scenario **out, lsim_error *err) {
   if (!path || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_read_file: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_read_file: NULL argument");
   *out = NULL;
   char *data;
   size_t size;

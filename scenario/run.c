@@ -85,7 +85,7 @@ static void prepared_free(prepared *p) {
 
 static int invalid(const lsim_scenario *s, int line, lsim_error *err) {
   /* Turns an invalid-argument error of the library into the file's error. */
-  return lsim_fail(err, LSIM_E_INVALID_INPUT, "%s:%d: %s", s->path ? s->path : "<scenario>", line,
+  return lsim_error_set(err, LSIM_E_INVALID_INPUT, "%s:%d: %s", s->path ? s->path : "<scenario>", line,
                    lsim_error_message(err));
 }
 
@@ -125,7 +125,7 @@ static int register_primitives(const lsim_scenario *s, prepared *p, lsim_error *
       total += s->eqns[i].num_rules;
   p->ffi_rules = malloc((total ? total : 1) * sizeof *p->ffi_rules);
   if (!p->ffi_rules)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   size_t k = 0;
   for (size_t i = 0; i < s->num_eqns; i++) {
     const lsim_scenario_eqn *e = &s->eqns[i];
@@ -156,7 +156,7 @@ static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, siz
     const lsim_scenario_branch *sb = &e->branches[b];
     name_list *names = &p->branch_platforms[p->num_branch_platforms++];
     if (split_names(sb->platforms, names))
-      return lsim_fail_oom(err);
+      return lsimp_fail_oom(err);
     size_t joined = n;
     for (size_t j = 0; sb->platforms && j < n; j++)
       if (branches[j].platforms &&
@@ -168,7 +168,7 @@ static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, siz
       const char **merged = realloc((void *)t->platforms,
                                     (t->num_platforms + names->count) * sizeof *merged);
       if (!merged)
-        return lsim_fail_oom(err);
+        return lsimp_fail_oom(err);
       memcpy(merged + t->num_platforms, names->names, names->count * sizeof *merged);
       t->platforms = merged;
       t->num_platforms += names->count;
@@ -178,7 +178,7 @@ static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, siz
     if (sb->platforms) {
       own = malloc(names->count * sizeof *own);
       if (!own)
-        return lsim_fail_oom(err);
+        return lsimp_fail_oom(err);
       memcpy(own, names->names, names->count * sizeof *own);
     }
     branches[n++] = (lsim_platform_branch){own, sb->platforms ? names->count : 0,
@@ -265,7 +265,7 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
   p->callbacks = calloc(s->num_eqns + 1, sizeof *p->callbacks);
   p->aliases = malloc((num_aliases + 1) * sizeof *p->aliases);
   if (!p->callbacks || !p->aliases)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   p->eqns = calloc(s->num_eqns + 1, sizeof *p->eqns);
   p->args = malloc((s->num_args + 1) * sizeof *p->args);
   p->donated = malloc((s->num_args + 1) * sizeof *p->donated);
@@ -273,7 +273,7 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
   p->branches = calloc(num_branches + 1, sizeof *p->branches);
   p->branch_platforms = calloc(num_branches + 1, sizeof *p->branch_platforms);
   if (!p->eqns || !p->args || !p->donated || !p->pd_params || !p->branches || !p->branch_platforms)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   for (size_t i = 0; i < s->num_args; i++) {
     p->args[i] = s->args[i].aval;
     p->donated[i] = s->args[i].donated;
@@ -309,7 +309,7 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
       build_pallas_call(e, p, i, q);
       break;
     default:
-      return lsim_fail(err, LSIM_E_INVALID_INPUT, "%s:%d: this equation kind is not supported yet",
+      return lsim_error_set(err, LSIM_E_INVALID_INPUT, "%s:%d: this equation kind is not supported yet",
                        s->path ? s->path : "<scenario>", e->line);
     }
   }
@@ -345,7 +345,7 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
                       const lsim_scenario_run_options *options, lsim_scenario_outcome *out,
                       lsim_error *err) {
   if (!lowerer || !s || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_run: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_run: NULL argument");
   *out = (lsim_scenario_outcome){0};
   prepared p = {0};
   lsim_program prog;
@@ -363,7 +363,7 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   if (!rc)
     rc = build_program(s, &p, &prog, err);
   if (!rc && split_names(s->platforms, &p.platforms))
-    rc = lsim_fail_oom(err);
+    rc = lsimp_fail_oom(err);
   if (!rc) {
     lsim_lowering_request req = {
         .runtime = out->runtime,

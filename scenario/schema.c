@@ -67,7 +67,7 @@ int lsim_schema_get(xmlRelaxNGPtr *out, lsim_error *err) {
   *out = cache.schema;
   pthread_mutex_unlock(&cache.lock);
   if (!*out)
-    return lsim_fail(err, LSIM_E_NO_MEMORY,
+    return lsim_error_set(err, LSIM_E_NO_MEMORY,
                      "the built-in scenario schema could not be compiled (out of memory?)");
   return LSIM_OK;
 }
@@ -202,24 +202,24 @@ static const xmlNode *item_named(const rng_items *items, const char *name) {
   return NULL;
 }
 
-static void list_names(const rng_items *items, lsim_strbuf *out) {
+static void list_names(const rng_items *items, lsimp_strbuf *out) {
   for (size_t i = 0; i < items->n; i++)
-    lsim_strbuf_printf(out, "%s%s", i ? ", " : "", rng_name(items->node[i]));
+    lsimp_strbuf_printf(out, "%s%s", i ? ", " : "", rng_name(items->node[i]));
 }
 
 static bool explain_unknown_attribute(const xmlNode *node, const rng_items *attrs,
-                                      lsim_strbuf *out) {
+                                      lsimp_strbuf *out) {
   for (const xmlAttr *a = node->properties; a; a = a->next) {
     if (!a->ns && item_named(attrs, (const char *)a->name))
       continue;
-    lsim_strbuf_printf(out, "<%s> has no attribute '%s%s%s'; ", node->name,
+    lsimp_strbuf_printf(out, "<%s> has no attribute '%s%s%s'; ", node->name,
                        a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "",
                        a->ns && a->ns->prefix ? ":" : "", a->name);
     if (attrs->n) {
-      lsim_strbuf_puts(out, "it takes ");
+      lsimp_strbuf_puts(out, "it takes ");
       list_names(attrs, out);
     } else {
-      lsim_strbuf_puts(out, "it takes none");
+      lsimp_strbuf_puts(out, "it takes none");
     }
     return true;
   }
@@ -227,18 +227,18 @@ static bool explain_unknown_attribute(const xmlNode *node, const rng_items *attr
 }
 
 static bool explain_missing_attribute(const xmlNode *node, const rng_items *attrs,
-                                      lsim_strbuf *out) {
+                                      lsimp_strbuf *out) {
   for (size_t i = 0; i < attrs->n; i++) {
     const char *name = rng_name(attrs->node[i]);
     if (attrs->required[i] && !xmlHasNsProp(node, BAD_CAST name, NULL)) {
-      lsim_strbuf_printf(out, "<%s> needs the attribute '%s'", node->name, name);
+      lsimp_strbuf_printf(out, "<%s> needs the attribute '%s'", node->name, name);
       return true;
     }
   }
   return false;
 }
 
-static bool explain_attribute_value(const xmlNode *node, const rng_items *attrs, lsim_strbuf *out) {
+static bool explain_attribute_value(const xmlNode *node, const rng_items *attrs, lsimp_strbuf *out) {
   for (size_t i = 0; i < attrs->n; i++) {
     const char *name = rng_name(attrs->node[i]);
     xmlAttr *a = xmlHasNsProp(node, BAD_CAST name, NULL);
@@ -247,8 +247,8 @@ static bool explain_attribute_value(const xmlNode *node, const rng_items *attrs,
     xmlChar *value = a && values.n ? xmlNodeGetContent((xmlNode *)a) : NULL;
     bool wrong = value && !is_one_of(&values, (const char *)value);
     if (wrong) {
-      lsim_strbuf_printf(out, "<%s> %s=\"%s\" is not one of: ", node->name, name, value);
-      lsim_join(out, values.value, values.n, ", ");
+      lsimp_strbuf_printf(out, "<%s> %s=\"%s\" is not one of: ", node->name, name, value);
+      lsimp_join(out, values.value, values.n, ", ");
     }
     xmlFree(value);
     if (wrong)
@@ -264,13 +264,13 @@ static bool has_child(const xmlNode *node, const char *name) {
   return false;
 }
 
-static bool explain_missing_child(const xmlNode *node, const xmlNode *pattern, lsim_strbuf *out) {
+static bool explain_missing_child(const xmlNode *node, const xmlNode *pattern, lsimp_strbuf *out) {
   rng_items children = {0};
   collect(pattern, "element", true, 0, &children);
   for (size_t i = 0; i < children.n; i++) {
     const char *name = rng_name(children.node[i]);
     if (children.required[i] && name && !has_child(node, name)) {
-      lsim_strbuf_printf(out, "<%s> needs a <%s> element", node->name, name);
+      lsimp_strbuf_printf(out, "<%s> needs a <%s> element", node->name, name);
       return true;
     }
   }
@@ -278,31 +278,31 @@ static bool explain_missing_child(const xmlNode *node, const xmlNode *pattern, l
 }
 
 /* A known element in the wrong place: say where it is. */
-static void explain_misplaced(const xmlNode *node, lsim_strbuf *out) {
+static void explain_misplaced(const xmlNode *node, lsimp_strbuf *out) {
   const xmlNode *before = node->prev;
   while (before && before->type != XML_ELEMENT_NODE)
     before = before->prev;
-  lsim_strbuf_printf(out, "<%s> is not allowed here, in <%s> ", node->name,
+  lsimp_strbuf_printf(out, "<%s> is not allowed here, in <%s> ", node->name,
                      node->parent ? (const char *)node->parent->name : "");
   if (before)
-    lsim_strbuf_printf(out, "after <%s>", before->name);
+    lsimp_strbuf_printf(out, "after <%s>", before->name);
   else
-    lsim_strbuf_puts(out, "as the first element");
+    lsimp_strbuf_puts(out, "as the first element");
 }
 
-static void explain_unknown_element(const xmlNode *node, lsim_strbuf *out) {
+static void explain_unknown_element(const xmlNode *node, lsimp_strbuf *out) {
   const xmlNode *parent = node->parent;
   if (parent && parent->type == XML_ELEMENT_NODE)
-    lsim_strbuf_printf(out, "unknown element <%s> in <%s>", node->name, parent->name);
+    lsimp_strbuf_printf(out, "unknown element <%s> in <%s>", node->name, parent->name);
   else
-    lsim_strbuf_printf(out, "unknown root element <%s>; a scenario file's root is <scenario>",
+    lsimp_strbuf_printf(out, "unknown root element <%s>; a scenario file's root is <scenario>",
                        node->name);
 }
 
-void lsim_schema_explain(const xmlNode *node, const char *message, lsim_strbuf *out) {
+void lsim_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf *out) {
   const xmlNode *root = cache.grammar ? xmlDocGetRootElement(cache.grammar) : NULL;
   if (!root || !node || node->type != XML_ELEMENT_NODE) {
-    lsim_strbuf_puts(out, message);
+    lsimp_strbuf_puts(out, message);
     return;
   }
   const xmlNode *pattern = NULL;
@@ -318,7 +318,7 @@ void lsim_schema_explain(const xmlNode *node, const char *message, lsim_strbuf *
       node->parent->type == XML_ELEMENT_NODE)
     explain_misplaced(node, out);
   else if (strncmp(message, "Did not expect text", 19) == 0)
-    lsim_strbuf_printf(out, "<%s> cannot contain text", node->name);
+    lsimp_strbuf_printf(out, "<%s> cannot contain text", node->name);
   else if (strstr(message, "attribute"))
     explained = explain_unknown_attribute(node, &attrs, out) ||
                 explain_missing_attribute(node, &attrs, out) ||
@@ -328,5 +328,5 @@ void lsim_schema_explain(const xmlNode *node, const char *message, lsim_strbuf *
   else
     explained = false;
   if (!explained)
-    lsim_strbuf_puts(out, message);
+    lsimp_strbuf_puts(out, message);
 }

@@ -25,7 +25,7 @@ typedef struct writer {
 static void invalid(writer *wr, const char *what, const char *name) {
   if (!wr->rc)
     wr->rc =
-        lsim_fail(wr->err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_write: <%s> %s%s",
+        lsim_error_set(wr->err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_write: <%s> %s%s",
                   wr->depth > 0 && wr->depth <= MAX_DEPTH ? wr->open[wr->depth - 1] : "scenario",
                   what, name ? name : "");
 }
@@ -97,14 +97,14 @@ static void attr_int(writer *wr, const char *name, long long value) {
 }
 
 static void attr_indices(writer *wr, const char *name, const size_t *indices, size_t n) {
-  lsim_strbuf text = LSIM_STRBUF_INIT;
+  lsimp_strbuf text = LSIMP_STRBUF_INIT;
   for (size_t i = 0; i < n; i++)
-    lsim_strbuf_printf(&text, i ? ",%zu" : "%zu", indices[i]);
-  if (lsim_strbuf_failed(&text))
+    lsimp_strbuf_printf(&text, i ? ",%zu" : "%zu", indices[i]);
+  if (lsimp_strbuf_failed(&text))
     wr->failed = true;
   else
-    attr(wr, name, lsim_strbuf_cstr(&text));
-  lsim_strbuf_free(&text);
+    attr(wr, name, lsimp_strbuf_cstr(&text));
+  lsimp_strbuf_free(&text);
 }
 
 static void attr_aval(writer *wr, const lsim_aval *aval) {
@@ -113,14 +113,14 @@ static void attr_aval(writer *wr, const lsim_aval *aval) {
     invalid(wr, "has a rank outside [0, LSIM_MAX_RANK]", NULL);
     return;
   }
-  lsim_strbuf shape = LSIM_STRBUF_INIT;
+  lsimp_strbuf shape = LSIMP_STRBUF_INIT;
   for (int i = 0; i < aval->rank; i++)
-    lsim_strbuf_printf(&shape, i ? ",%lld" : "%lld", (long long)aval->dims[i]);
-  if (lsim_strbuf_failed(&shape))
+    lsimp_strbuf_printf(&shape, i ? ",%lld" : "%lld", (long long)aval->dims[i]);
+  if (lsimp_strbuf_failed(&shape))
     wr->failed = true;
   else
-    attr(wr, "shape", lsim_strbuf_cstr(&shape));
-  lsim_strbuf_free(&shape);
+    attr(wr, "shape", lsimp_strbuf_cstr(&shape));
+  lsimp_strbuf_free(&shape);
 }
 
 static void text_element(writer *wr, const char *name, const char *text) {
@@ -339,29 +339,29 @@ static void write_scenario(writer *wr, const lsim_scenario *s) {
 static int serialize(const lsim_scenario *s, xmlBufferPtr buf, lsim_error *err) {
   writer wr = {.w = xmlNewTextWriterMemory(buf, 0), .err = err};
   if (!wr.w)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   check(&wr, xmlTextWriterSetIndent(wr.w, 1));
   check(&wr, xmlTextWriterSetIndentString(wr.w, BAD_CAST "  "));
   write_scenario(&wr, s);
   xmlFreeTextWriter(wr.w); /* flushes into buf */
   if (wr.rc)
     return wr.rc;
-  return wr.failed ? lsim_fail_oom(err) : LSIM_OK;
+  return wr.failed ? lsimp_fail_oom(err) : LSIM_OK;
 }
 
 int lsim_scenario_write(const lsim_scenario *s, FILE *out, lsim_error *err) {
   if (!s || !out)
-    return lsim_fail(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_write: NULL argument");
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_write: NULL argument");
   xmlBufferPtr buf = xmlBufferCreate();
   if (!buf)
-    return lsim_fail_oom(err);
+    return lsimp_fail_oom(err);
   int rc = serialize(s, buf, err);
   if (!rc) {
     size_t len = (size_t)xmlBufferLength(buf);
     errno = 0;
     if (fwrite(xmlBufferContent(buf), 1, len, out) != len || fputc('\n', out) == EOF ||
         fflush(out) != 0)
-      rc = lsim_fail(err, LSIM_E_IO, "writing the scenario failed: %s",
+      rc = lsim_error_set(err, LSIM_E_IO, "writing the scenario failed: %s",
                      strerror(errno ? errno : EIO));
   }
   xmlBufferFree(buf);

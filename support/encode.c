@@ -5,7 +5,7 @@
 
 static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-void lsim_base64_encode(lsim_strbuf *out, const void *data, size_t size) {
+void lsimp_base64_encode(lsimp_strbuf *out, const void *data, size_t size) {
   const uint8_t *p = data;
   char quad[4];
   for (size_t i = 0; i < size; i += 3) {
@@ -18,7 +18,7 @@ void lsim_base64_encode(lsim_strbuf *out, const void *data, size_t size) {
     quad[1] = alphabet[(v >> 12) & 63];
     quad[2] = i + 1 < size ? alphabet[(v >> 6) & 63] : '=';
     quad[3] = i + 2 < size ? alphabet[v & 63] : '=';
-    lsim_strbuf_append(out, quad, 4);
+    lsimp_strbuf_append(out, quad, 4);
   }
 }
 
@@ -27,7 +27,7 @@ static int sextet(char c) {
   return at ? (int)(at - alphabet) : -1;
 }
 
-bool lsim_base64_decode(lsim_strbuf *out, const char *text, size_t size) {
+bool lsimp_base64_decode(lsimp_strbuf *out, const char *text, size_t size) {
   if (size % 4)
     return false;
   for (size_t i = 0; i < size; i += 4) {
@@ -41,7 +41,7 @@ bool lsim_base64_decode(lsim_strbuf *out, const char *text, size_t size) {
       return false;
     uint32_t v = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | (uint32_t)d;
     char bytes[3] = {(char)(v >> 16), (char)(v >> 8), (char)v};
-    lsim_strbuf_append(out, bytes, (size_t)(3 - pad));
+    lsimp_strbuf_append(out, bytes, (size_t)(3 - pad));
   }
   return true;
 }
@@ -79,7 +79,7 @@ static void compress(uint32_t h[8], const uint8_t block[64]) {
   h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
 }
 
-void lsim_sha256(const void *data, size_t size, uint8_t digest[32]) {
+void lsimp_sha256(const void *data, size_t size, uint8_t digest[32]) {
   uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
   const uint8_t *p = data;

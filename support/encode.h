@@ -1,8 +1,8 @@
 /* support/encode.h: base64 (RFC 4648, standard alphabet, '=' padding, as
  * Python's base64.b64encode) and SHA-256 (FIPS 180-4, as hashlib.sha256).
  * Private. */
-#ifndef LOWERSIM_SUPPORT_ENCODE_H
-#define LOWERSIM_SUPPORT_ENCODE_H
+#ifndef LSIMP_SUPPORT_ENCODE_H
+#define LSIMP_SUPPORT_ENCODE_H
 
 #include "support/strbuf.h"
 
@@ -10,12 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-void lsim_base64_encode(lsim_strbuf *out, const void *data, size_t size);
+void lsimp_base64_encode(lsimp_strbuf *out, const void *data, size_t size);
 
 /* Decodes `text` (padding required, no whitespace) into `out`; false when it
  * is not base64. */
-bool lsim_base64_decode(lsim_strbuf *out, const char *text, size_t size);
+bool lsimp_base64_decode(lsimp_strbuf *out, const char *text, size_t size);
 
-void lsim_sha256(const void *data, size_t size, uint8_t digest[32]);
+void lsimp_sha256(const void *data, size_t size, uint8_t digest[32]);
 
 #endif

@@ -13,13 +13,15 @@
 
 typedef struct catalogue_entry {
   lsim_status code;
+  lsim_kind kind;
   const char *name;
   const char *cls;
   const char *template;
   const char *reference;
 } catalogue_entry;
 
-#define ROW(code, cls, template, reference) {code, #code, cls, template, reference}
+#define ROW(code, cls, template, reference) {code, LSIM_KIND_JAX_ERROR, #code, cls, template, reference}
+#define OWN(code, kind, cls, template, reference) {code, kind, #code, cls, template, reference}
 
 static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_BACKEND_PLATFORM_MISMATCH, "ValueError",
@@ -117,12 +119,16 @@ static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_PALLAS_FOREIGN_PARAMS, "AssertionError", "",
         "§6 pallas/mosaic/pallas_call_registration.py pallas_call_tpu_lowering_rule (assert "
         "isinstance(compiler_params, tpu_core.CompilerParams))"),
-    ROW(LSIM_E_INVALID_ARGUMENT, "InvalidArgument", "{detail}", "lowersim: bad argument"),
-    ROW(LSIM_E_NO_MEMORY, "MemoryError", "out of memory", "lowersim: allocation failed"),
-    ROW(LSIM_E_VERIFY, "VerificationError", "{detail}",
+    OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
+        "lowersim: bad argument"),
+    OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",
+        "lowersim: allocation failed"),
+    OWN(LSIM_E_VERIFY, LSIM_KIND_LOWERSIM_BUG, "VerificationError", "{detail}",
         "lowersim: an emitted module failed verification (a lowersim bug)"),
-    ROW(LSIM_E_INVALID_INPUT, "InvalidInput", "{detail}", "lowersim: a scenario is invalid"),
-    ROW(LSIM_E_IO, "OSError", "{detail}", "lowersim: reading or writing a file failed"),
+    OWN(LSIM_E_INVALID_INPUT, LSIM_KIND_INVALID_INPUT, "InvalidInput", "{detail}",
+        "lowersim: a scenario is invalid"),
+    OWN(LSIM_E_IO, LSIM_KIND_INVALID_INPUT, "OSError", "{detail}",
+        "lowersim: reading or writing a file failed"),
 };
 
 #define CATALOGUE_SIZE (sizeof catalogue / sizeof catalogue[0])
@@ -139,6 +145,13 @@ const char *lsim_status_name(int code) {
     return "LSIM_OK";
   const catalogue_entry *e = find(code);
   return e ? e->name : NULL;
+}
+
+lsim_kind lsim_status_kind(int code) {
+  if (code == LSIM_OK)
+    return LSIM_KIND_OK;
+  const catalogue_entry *e = find(code);
+  return e ? e->kind : LSIM_KIND_LOWERSIM_BUG;
 }
 
 const char *lsim_status_class(int code) {
@@ -192,10 +205,10 @@ const char *lsim_error_class(const lsim_error *err) {
   return cls ? cls : "";
 }
 
-static void set_message(lsim_error *err, lsim_status code, lsim_strbuf *text) {
+static void set_message(lsim_error *err, lsim_status code, lsimp_strbuf *text) {
   free(err->message);
   err->code = code;
-  err->message = lsim_strbuf_take(text);
+  err->message = lsimp_strbuf_take(text);
 }
 
 /* The index of the value for placeholder `name`: distinct names in order of
@@ -221,40 +234,42 @@ static size_t placeholder_index(const char *template, const char *name, size_t n
   return index;
 }
 
-int lsim_raise_values(lsim_error *err, lsim_status code, size_t n, const char *const *values) {
+int lsimp_raise_values(lsim_error *err, lsim_status code, size_t n, const char *const *values) {
   if (!err)
     return code;
   const char *template = lsim_status_template(code);
-  lsim_strbuf text = LSIM_STRBUF_INIT;
+  lsimp_strbuf text = LSIMP_STRBUF_INIT;
   for (const char *p = template ? template : "";;) {
     const char *open = strchr(p, '{');
     const char *close = open ? strchr(open, '}') : NULL;
     if (!close) {
-      lsim_strbuf_puts(&text, p);
+      lsimp_strbuf_puts(&text, p);
       break;
     }
-    lsim_strbuf_append(&text, p, (size_t)(open - p));
+    lsimp_strbuf_append(&text, p, (size_t)(open - p));
     size_t i = placeholder_index(template, open + 1, (size_t)(close - open - 1));
-    lsim_strbuf_puts(&text, i < n && values[i] ? values[i] : "");
+    lsimp_strbuf_puts(&text, i < n && values[i] ? values[i] : "");
     p = close + 1;
   }
   set_message(err, code, &text);
   return code;
 }
 
-int lsim_fail(lsim_error *err, lsim_status code, const char *fmt, ...) {
+int lsim_error_set(lsim_error *err, lsim_status code, const char *fmt, ...) {
   if (!err)
     return code;
-  lsim_strbuf text = LSIM_STRBUF_INIT;
+  if (code == LSIM_E_NO_MEMORY)
+    return lsimp_fail_oom(err);
+  lsimp_strbuf text = LSIMP_STRBUF_INIT;
   va_list ap;
   va_start(ap, fmt);
-  lsim_strbuf_vprintf(&text, fmt, ap);
+  lsimp_strbuf_vprintf(&text, fmt, ap);
   va_end(ap);
   set_message(err, code, &text);
   return code;
 }
 
-int lsim_fail_oom(lsim_error *err) {
+int lsimp_fail_oom(lsim_error *err) {
   if (err) {
     free(err->message);
     err->code = LSIM_E_NO_MEMORY;
@@ -263,7 +278,7 @@ int lsim_fail_oom(lsim_error *err) {
   return LSIM_E_NO_MEMORY;
 }
 
-void lsim_error_move(lsim_error *to, lsim_error *from) {
+void lsimp_error_move(lsim_error *to, lsim_error *from) {
   if (!from)
     return;
   if (!to) {

@@ -1,17 +1,17 @@
-/* support/mlir_text.h: MLIR's text callbacks into an lsim_strbuf.  Private. */
-#ifndef LOWERSIM_SUPPORT_MLIR_TEXT_H
-#define LOWERSIM_SUPPORT_MLIR_TEXT_H
+/* support/mlir_text.h: MLIR's text callbacks into an lsimp_strbuf.  Private. */
+#ifndef LSIMP_SUPPORT_MLIR_TEXT_H
+#define LSIMP_SUPPORT_MLIR_TEXT_H
 
 #include "support/strbuf.h"
 
 #include <mlir-c/Diagnostics.h>
 #include <mlir-c/Support.h>
 
-/* An MlirStringCallback: appends the text to the lsim_strbuf `data`. */
-void lsim_strbuf_append_mlir(MlirStringRef text, void *data);
+/* An MlirStringCallback: appends the text to the lsimp_strbuf `data`. */
+void lsimp_strbuf_append_mlir(MlirStringRef text, void *data);
 
-/* An MlirDiagnosticHandler: appends the diagnostic to the lsim_strbuf
+/* An MlirDiagnosticHandler: appends the diagnostic to the lsimp_strbuf
  * `data`, "; " between diagnostics, and reports it handled. */
-MlirLogicalResult lsim_strbuf_collect_diagnostic(MlirDiagnostic diagnostic, void *data);
+MlirLogicalResult lsimp_strbuf_collect_diagnostic(MlirDiagnostic diagnostic, void *data);
 
 #endif

@@ -5,26 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-void lsim_strbuf_free(lsim_strbuf *sb) {
+void lsimp_strbuf_free(lsimp_strbuf *sb) {
   free(sb->data);
-  *sb = (lsim_strbuf)LSIM_STRBUF_INIT;
+  *sb = (lsimp_strbuf)LSIMP_STRBUF_INIT;
 }
 
-void lsim_strbuf_reset(lsim_strbuf *sb) {
+void lsimp_strbuf_reset(lsimp_strbuf *sb) {
   sb->len = 0;
   sb->failed = false;
   if (sb->data)
     sb->data[0] = '\0';
 }
 
-bool lsim_strbuf_failed(const lsim_strbuf *sb) { return sb->failed; }
+bool lsimp_strbuf_failed(const lsimp_strbuf *sb) { return sb->failed; }
 
-const char *lsim_strbuf_cstr(const lsim_strbuf *sb) {
+const char *lsimp_strbuf_cstr(const lsimp_strbuf *sb) {
   return sb->data && !sb->failed ? sb->data : "";
 }
 
 /* Makes room for `extra` more bytes plus the terminator. */
-static bool reserve(lsim_strbuf *sb, size_t extra) {
+static bool reserve(lsimp_strbuf *sb, size_t extra) {
   if (sb->failed)
     return false;
   if (extra > (size_t)-1 / 2 - sb->len) {
@@ -47,7 +47,7 @@ static bool reserve(lsim_strbuf *sb, size_t extra) {
   return true;
 }
 
-void lsim_strbuf_append(lsim_strbuf *sb, const char *s, size_t n) {
+void lsimp_strbuf_append(lsimp_strbuf *sb, const char *s, size_t n) {
   if (!reserve(sb, n))
     return;
   if (n)
@@ -56,11 +56,11 @@ void lsim_strbuf_append(lsim_strbuf *sb, const char *s, size_t n) {
   sb->data[sb->len] = '\0';
 }
 
-void lsim_strbuf_puts(lsim_strbuf *sb, const char *s) { lsim_strbuf_append(sb, s, strlen(s)); }
+void lsimp_strbuf_puts(lsimp_strbuf *sb, const char *s) { lsimp_strbuf_append(sb, s, strlen(s)); }
 
-void lsim_strbuf_putc(lsim_strbuf *sb, char c) { lsim_strbuf_append(sb, &c, 1); }
+void lsimp_strbuf_putc(lsimp_strbuf *sb, char c) { lsimp_strbuf_append(sb, &c, 1); }
 
-void lsim_strbuf_vprintf(lsim_strbuf *sb, const char *fmt, va_list ap) {
+void lsimp_strbuf_vprintf(lsimp_strbuf *sb, const char *fmt, va_list ap) {
   va_list again;
   va_copy(again, ap);
   int n = vsnprintf(NULL, 0, fmt, ap);
@@ -73,72 +73,72 @@ void lsim_strbuf_vprintf(lsim_strbuf *sb, const char *fmt, va_list ap) {
   va_end(again);
 }
 
-void lsim_strbuf_printf(lsim_strbuf *sb, const char *fmt, ...) {
+void lsimp_strbuf_printf(lsimp_strbuf *sb, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  lsim_strbuf_vprintf(sb, fmt, ap);
+  lsimp_strbuf_vprintf(sb, fmt, ap);
   va_end(ap);
 }
 
-char *lsim_strbuf_take(lsim_strbuf *sb) {
+char *lsimp_strbuf_take(lsimp_strbuf *sb) {
   if (sb->failed || !reserve(sb, 0)) {
-    lsim_strbuf_free(sb);
+    lsimp_strbuf_free(sb);
     return NULL;
   }
   char *s = sb->data;
-  *sb = (lsim_strbuf)LSIM_STRBUF_INIT;
+  *sb = (lsimp_strbuf)LSIMP_STRBUF_INIT;
   return s;
 }
 
 /* repr(str) as CPython writes it: single quotes unless the text holds a single
  * quote and no double quote; backslash escapes for the quote, the backslash,
  * \t \n \r and other control bytes. */
-void lsim_py_str(lsim_strbuf *sb, const char *s) {
+void lsimp_py_str(lsimp_strbuf *sb, const char *s) {
   char quote = (strchr(s, '\'') && !strchr(s, '"')) ? '"' : '\'';
-  lsim_strbuf_putc(sb, quote);
+  lsimp_strbuf_putc(sb, quote);
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
     switch (*p) {
-    case '\\': lsim_strbuf_puts(sb, "\\\\"); break;
-    case '\n': lsim_strbuf_puts(sb, "\\n"); break;
-    case '\r': lsim_strbuf_puts(sb, "\\r"); break;
-    case '\t': lsim_strbuf_puts(sb, "\\t"); break;
+    case '\\': lsimp_strbuf_puts(sb, "\\\\"); break;
+    case '\n': lsimp_strbuf_puts(sb, "\\n"); break;
+    case '\r': lsimp_strbuf_puts(sb, "\\r"); break;
+    case '\t': lsimp_strbuf_puts(sb, "\\t"); break;
     default:
       if (*p == (unsigned char)quote)
-        lsim_strbuf_printf(sb, "\\%c", quote);
+        lsimp_strbuf_printf(sb, "\\%c", quote);
       else if (*p < 0x20 || *p == 0x7f)
-        lsim_strbuf_printf(sb, "\\x%02x", *p);
+        lsimp_strbuf_printf(sb, "\\x%02x", *p);
       else
-        lsim_strbuf_putc(sb, (char)*p);
+        lsimp_strbuf_putc(sb, (char)*p);
     }
   }
-  lsim_strbuf_putc(sb, quote);
+  lsimp_strbuf_putc(sb, quote);
 }
 
-static void py_sequence(lsim_strbuf *sb, const char *const *items, size_t n, const char *open,
+static void py_sequence(lsimp_strbuf *sb, const char *const *items, size_t n, const char *open,
                         const char *close, bool tuple) {
-  lsim_strbuf_puts(sb, open);
+  lsimp_strbuf_puts(sb, open);
   for (size_t i = 0; i < n; i++) {
     if (i)
-      lsim_strbuf_puts(sb, ", ");
-    lsim_py_str(sb, items[i]);
+      lsimp_strbuf_puts(sb, ", ");
+    lsimp_py_str(sb, items[i]);
   }
   if (tuple && n == 1)
-    lsim_strbuf_putc(sb, ',');
-  lsim_strbuf_puts(sb, close);
+    lsimp_strbuf_putc(sb, ',');
+  lsimp_strbuf_puts(sb, close);
 }
 
-void lsim_py_list(lsim_strbuf *sb, const char *const *items, size_t n) {
+void lsimp_py_list(lsimp_strbuf *sb, const char *const *items, size_t n) {
   py_sequence(sb, items, n, "[", "]", false);
 }
 
-void lsim_py_tuple(lsim_strbuf *sb, const char *const *items, size_t n) {
+void lsimp_py_tuple(lsimp_strbuf *sb, const char *const *items, size_t n) {
   py_sequence(sb, items, n, "(", ")", true);
 }
 
-void lsim_join(lsim_strbuf *sb, const char *const *items, size_t n, const char *sep) {
+void lsimp_join(lsimp_strbuf *sb, const char *const *items, size_t n, const char *sep) {
   for (size_t i = 0; i < n; i++) {
     if (i)
-      lsim_strbuf_puts(sb, sep);
-    lsim_strbuf_puts(sb, items[i]);
+      lsimp_strbuf_puts(sb, sep);
+    lsimp_strbuf_puts(sb, items[i]);
   }
 }

@@ -2,43 +2,43 @@
  * tuples (how JAX's messages render them).  Private to lowersim.
  *
  * A failed allocation is sticky: every later append is a no-op and
- * lsim_strbuf_failed() says so, so callers check once at the end. */
-#ifndef LOWERSIM_SUPPORT_STRBUF_H
-#define LOWERSIM_SUPPORT_STRBUF_H
+ * lsimp_strbuf_failed() says so, so callers check once at the end. */
+#ifndef LSIMP_SUPPORT_STRBUF_H
+#define LSIMP_SUPPORT_STRBUF_H
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-typedef struct lsim_strbuf {
+typedef struct lsimp_strbuf {
   char *data; /* NUL-terminated when len > 0 or after any append */
   size_t len;
   size_t cap;
   bool failed;
-} lsim_strbuf;
+} lsimp_strbuf;
 
-#define LSIM_STRBUF_INIT {NULL, 0, 0, false}
+#define LSIMP_STRBUF_INIT {NULL, 0, 0, false}
 
-void lsim_strbuf_free(lsim_strbuf *sb);
-void lsim_strbuf_reset(lsim_strbuf *sb); /* keeps the storage */
-bool lsim_strbuf_failed(const lsim_strbuf *sb);
-const char *lsim_strbuf_cstr(const lsim_strbuf *sb); /* "" when empty */
-void lsim_strbuf_append(lsim_strbuf *sb, const char *s, size_t n);
-void lsim_strbuf_puts(lsim_strbuf *sb, const char *s);
-void lsim_strbuf_putc(lsim_strbuf *sb, char c);
-void lsim_strbuf_printf(lsim_strbuf *sb, const char *fmt, ...)
+void lsimp_strbuf_free(lsimp_strbuf *sb);
+void lsimp_strbuf_reset(lsimp_strbuf *sb); /* keeps the storage */
+bool lsimp_strbuf_failed(const lsimp_strbuf *sb);
+const char *lsimp_strbuf_cstr(const lsimp_strbuf *sb); /* "" when empty */
+void lsimp_strbuf_append(lsimp_strbuf *sb, const char *s, size_t n);
+void lsimp_strbuf_puts(lsimp_strbuf *sb, const char *s);
+void lsimp_strbuf_putc(lsimp_strbuf *sb, char c);
+void lsimp_strbuf_printf(lsimp_strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-void lsim_strbuf_vprintf(lsim_strbuf *sb, const char *fmt, va_list ap)
+void lsimp_strbuf_vprintf(lsimp_strbuf *sb, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 /* Hands the string over (caller frees); NULL if an allocation failed.  The
  * buffer is left empty. */
-char *lsim_strbuf_take(lsim_strbuf *sb);
+char *lsimp_strbuf_take(lsimp_strbuf *sb);
 
 /* Python reprs: repr(str), a list of str, a tuple of str (`('cpu',)` for one
  * element), and a list/tuple of str joined by `sep` without quotes. */
-void lsim_py_str(lsim_strbuf *sb, const char *s);
-void lsim_py_list(lsim_strbuf *sb, const char *const *items, size_t n);
-void lsim_py_tuple(lsim_strbuf *sb, const char *const *items, size_t n);
-void lsim_join(lsim_strbuf *sb, const char *const *items, size_t n, const char *sep);
+void lsimp_py_str(lsimp_strbuf *sb, const char *s);
+void lsimp_py_list(lsimp_strbuf *sb, const char *const *items, size_t n);
+void lsimp_py_tuple(lsimp_strbuf *sb, const char *const *items, size_t n);
+void lsimp_join(lsimp_strbuf *sb, const char *const *items, size_t n, const char *sep);
 
 #endif

@@ -70,60 +70,60 @@ static void test_catalogue_codes_are_distinct_and_named(void) {
 
 static void test_raise_substitutes_in_order_and_repeats(void) {
   lsim_error err = LSIM_ERROR_INIT;
-  int rc = lsim_raise(&err, LSIM_E_UNKNOWN_ALIAS_PLATFORM, "gpu", "cpu,tpu");
+  int rc = lsimp_raise(&err, LSIM_E_UNKNOWN_ALIAS_PLATFORM, "gpu", "cpu,tpu");
   CU_ASSERT_EQUAL(rc, LSIM_E_UNKNOWN_ALIAS_PLATFORM);
   CU_ASSERT_EQUAL(err.code, LSIM_E_UNKNOWN_ALIAS_PLATFORM);
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
                          "Unknown backend: 'gpu' requested, but no platforms that are instances "
                          "of gpu are present. Platforms present are: cpu,tpu");
   CU_ASSERT_STRING_EQUAL(lsim_error_class(&err), "RuntimeError");
-  lsim_raise(&err, LSIM_E_ALIAS_INPUT_RANGE, "3", "0", "2");
+  lsimp_raise(&err, LSIM_E_ALIAS_INPUT_RANGE, "3", "0", "2");
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
                          "input_output_aliases contains the mapping '3:0' with input index 3 "
                          "outside the range [0, 2).");
-  lsim_raise0(&err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
+  lsimp_raise0(&err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
                          "Mosaic GPU does not yet support AMD ROCm devices. Use "
                          "``compiler_params=pltriton.CompilerParams()`` for ROCm.");
   lsim_error_clear(&err);
   CU_ASSERT_EQUAL(err.code, LSIM_OK);
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), "");
-  CU_ASSERT_EQUAL(lsim_raise0(NULL, LSIM_E_TOO_MANY_CHANNELS), LSIM_E_TOO_MANY_CHANNELS);
+  CU_ASSERT_EQUAL(lsimp_raise0(NULL, LSIM_E_TOO_MANY_CHANNELS), LSIM_E_TOO_MANY_CHANNELS);
 }
 
 static void test_error_move_and_oom(void) {
   lsim_error a = LSIM_ERROR_INIT, b = LSIM_ERROR_INIT;
-  lsim_fail(&a, LSIM_E_INVALID_ARGUMENT, "bad %d", 7);
-  lsim_error_move(&b, &a);
+  lsim_error_set(&a, LSIM_E_INVALID_ARGUMENT, "bad %d", 7);
+  lsimp_error_move(&b, &a);
   CU_ASSERT_EQUAL(a.code, LSIM_OK);
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&b), "bad 7");
-  lsim_fail_oom(&b);
+  lsimp_fail_oom(&b);
   CU_ASSERT_EQUAL(b.code, LSIM_E_NO_MEMORY);
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&b), "out of memory");
   CU_ASSERT_STRING_EQUAL(lsim_error_class(&b), "MemoryError");
   lsim_error_clear(&b);
 }
 
-static char *render(void (*fn)(lsim_strbuf *, const char *const *, size_t),
+static char *render(void (*fn)(lsimp_strbuf *, const char *const *, size_t),
                     const char *const *items, size_t n) {
   static char out[256];
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
   fn(&sb, items, n);
-  strcpy(out, lsim_strbuf_cstr(&sb));
-  lsim_strbuf_free(&sb);
+  strcpy(out, lsimp_strbuf_cstr(&sb));
+  lsimp_strbuf_free(&sb);
   return out;
 }
 
 static void test_python_reprs(void) {
   const char *two[] = {"tpu", "rocm"};
   const char *one[] = {"cpu"};
-  CU_ASSERT_STRING_EQUAL(render(lsim_py_list, two, 2), "['tpu', 'rocm']");
-  CU_ASSERT_STRING_EQUAL(render(lsim_py_list, two, 0), "[]");
-  CU_ASSERT_STRING_EQUAL(render(lsim_py_tuple, two, 2), "('tpu', 'rocm')");
-  CU_ASSERT_STRING_EQUAL(render(lsim_py_tuple, one, 1), "('cpu',)");
-  CU_ASSERT_STRING_EQUAL(render(lsim_py_tuple, one, 0), "()");
+  CU_ASSERT_STRING_EQUAL(render(lsimp_py_list, two, 2), "['tpu', 'rocm']");
+  CU_ASSERT_STRING_EQUAL(render(lsimp_py_list, two, 0), "[]");
+  CU_ASSERT_STRING_EQUAL(render(lsimp_py_tuple, two, 2), "('tpu', 'rocm')");
+  CU_ASSERT_STRING_EQUAL(render(lsimp_py_tuple, one, 1), "('cpu',)");
+  CU_ASSERT_STRING_EQUAL(render(lsimp_py_tuple, one, 0), "()");
   const char *odd[] = {"it's", "a\\b", "say \"hi\" it's", "tab\there"};
-  CU_ASSERT_STRING_EQUAL(render(lsim_py_list, odd, 4),
+  CU_ASSERT_STRING_EQUAL(render(lsimp_py_list, odd, 4),
                          "[\"it's\", 'a\\\\b', 'say \"hi\" it\\'s', 'tab\\there']");
 }
 
@@ -160,7 +160,45 @@ static void test_aval_printing_and_parsing(void) {
   CU_ASSERT_STRING_EQUAL(lsim_dtype_mlir_name(LSIM_DTYPE_BOOL), "i1");
 }
 
+/* Every code has a kind; lowersim's own codes say whose fault they are. */
+static void test_status_kinds(void) {
+  CU_ASSERT_EQUAL(lsim_status_kind(LSIM_OK), LSIM_KIND_OK);
+  for (size_t i = 0; i < sizeof contract / sizeof contract[0]; i++)
+    CU_ASSERT_EQUAL(lsim_status_kind(lsim_status_from_name(contract[i].name)), LSIM_KIND_JAX_ERROR);
+  CU_ASSERT_EQUAL(lsim_status_kind(LSIM_E_NO_DEFAULT_BACKEND), LSIM_KIND_JAX_ERROR);
+  CU_ASSERT_EQUAL(lsim_status_kind(LSIM_E_PALLAS_FOREIGN_PARAMS), LSIM_KIND_JAX_ERROR);
+  CU_ASSERT_EQUAL(lsim_status_kind(LSIM_E_INVALID_ARGUMENT), LSIM_KIND_INVALID_INPUT);
+  CU_ASSERT_EQUAL(lsim_status_kind(LSIM_E_INVALID_INPUT), LSIM_KIND_INVALID_INPUT);
+  CU_ASSERT_EQUAL(lsim_status_kind(LSIM_E_IO), LSIM_KIND_INVALID_INPUT);
+  CU_ASSERT_EQUAL(lsim_status_kind(LSIM_E_NO_MEMORY), LSIM_KIND_NO_MEMORY);
+  CU_ASSERT_EQUAL(lsim_status_kind(LSIM_E_VERIFY), LSIM_KIND_LOWERSIM_BUG);
+  CU_ASSERT_EQUAL(lsim_status_kind(-99), LSIM_KIND_LOWERSIM_BUG);
+  CU_ASSERT_EQUAL(lsim_status_kind(7), LSIM_KIND_LOWERSIM_BUG);
+  /* Every catalogue entry is one of the four failing kinds. */
+  for (size_t i = 0; i < lsim_status_count(); i++) {
+    lsim_kind k = lsim_status_kind(lsim_status_at(i));
+    CU_ASSERT_TRUE(k == LSIM_KIND_JAX_ERROR || k == LSIM_KIND_INVALID_INPUT ||
+                   k == LSIM_KIND_NO_MEMORY || k == LSIM_KIND_LOWERSIM_BUG);
+  }
+}
+
+/* lsim_error_set: free text for lowersim's codes; none allocated for memory. */
+static void test_error_set(void) {
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL(lsim_error_set(&err, LSIM_E_INVALID_ARGUMENT, "bad %s %d", "thing", 7),
+                  LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(err.code, LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), "bad thing 7");
+  CU_ASSERT_EQUAL(lsim_error_set(&err, LSIM_E_NO_MEMORY, "ignored %d", 1), LSIM_E_NO_MEMORY);
+  CU_ASSERT_PTR_NULL(err.message);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), "out of memory");
+  CU_ASSERT_EQUAL(lsim_error_set(NULL, LSIM_E_IO, "nowhere"), LSIM_E_IO);
+  lsim_error_clear(&err);
+}
+
 static CU_TestInfo tests[] = {
+    {"status kinds", test_status_kinds},
+    {"lsim_error_set", test_error_set},
     {"catalogue has every contract code", test_catalogue_has_every_contract_code},
     {"catalogue codes are distinct and named", test_catalogue_codes_are_distinct_and_named},
     {"raise substitutes in order and repeats", test_raise_substitutes_in_order_and_repeats},

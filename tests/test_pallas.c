@@ -375,17 +375,17 @@ static int64_t i32_value(MlirAttribute a) {
   return mlirIntegerAttrGetValueInt(a);
 }
 
-static void append_ref(MlirStringRef s, void *data) { lsim_strbuf_append(data, s.data, s.length); }
+static void append_ref(MlirStringRef s, void *data) { lsimp_strbuf_append(data, s.data, s.length); }
 
 /* An attribute as MLIR prints it (owned). */
 static char *attr_text(MlirAttribute a) {
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
   if (mlirAttributeIsNull(a))
-    lsim_strbuf_puts(&sb, "<absent>");
+    lsimp_strbuf_puts(&sb, "<absent>");
   else
     mlirAttributePrint(a, append_ref, &sb);
-  lsim_strbuf_putc(&sb, '\0');
-  return lsim_strbuf_take(&sb);
+  lsimp_strbuf_putc(&sb, '\0');
+  return lsimp_strbuf_take(&sb);
 }
 
 static void expect_attr(MlirOperation op, const char *name, const char *want) {
@@ -397,10 +397,10 @@ static void expect_attr(MlirOperation op, const char *name, const char *want) {
 }
 
 static char *module_text(MlirModule m) {
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
   mlirOperationPrint(mlirModuleGetOperation(m), append_ref, &sb);
-  lsim_strbuf_putc(&sb, '\0');
-  return lsim_strbuf_take(&sb);
+  lsimp_strbuf_putc(&sb, '\0');
+  return lsimp_strbuf_take(&sb);
 }
 
 /* Checks an outcome of lsim_lower against the oracle's; false (and a line
@@ -1037,7 +1037,7 @@ static void test_builtin_registrations(void) {
  * ========================================================================== */
 
 /* RFC 4648 base64 with '=' padding; false on anything else. */
-static bool b64_decode(const char *text, size_t len, lsim_strbuf *out) {
+static bool b64_decode(const char *text, size_t len, lsimp_strbuf *out) {
   static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   if (len % 4)
     return false;
@@ -1057,13 +1057,13 @@ static bool b64_decode(const char *text, size_t len, lsim_strbuf *out) {
       }
     }
     char bytes[3] = {(char)(v >> 16), (char)(v >> 8), (char)v};
-    lsim_strbuf_append(out, bytes, (size_t)(3 - pad));
+    lsimp_strbuf_append(out, bytes, (size_t)(3 - pad));
   }
   return true;
 }
 
 static void test_base64_decoder_itself(void) {
-  lsim_strbuf sb = LSIM_STRBUF_INIT;
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
   CU_ASSERT_TRUE(b64_decode("TWFu", 4, &sb));
   CU_ASSERT_TRUE(b64_decode("TWE=", 4, &sb));
   CU_ASSERT_TRUE(b64_decode("TQ==", 4, &sb));
@@ -1073,7 +1073,7 @@ static void test_base64_decoder_itself(void) {
   CU_ASSERT_FALSE(b64_decode("T===", 4, &sb));
   CU_ASSERT_FALSE(b64_decode("TQ==TWFu", 8, &sb));
   CU_ASSERT_FALSE(b64_decode("TWF", 3, &sb));
-  lsim_strbuf_free(&sb);
+  lsimp_strbuf_free(&sb);
 }
 
 static void hex(const uint8_t *d, size_t n, char *out) {
@@ -1094,7 +1094,7 @@ static void test_sha256_vectors(void) {
   for (size_t i = 0; i < sizeof vectors / sizeof vectors[0]; i++) {
     uint8_t d[32];
     char text[65];
-    lsim_sha256(vectors[i].msg, strlen(vectors[i].msg), d);
+    lsimp_sha256(vectors[i].msg, strlen(vectors[i].msg), d);
     hex(d, 32, text);
     CU_ASSERT_STRING_EQUAL(text, vectors[i].digest);
   }
@@ -1131,7 +1131,7 @@ static lsim_lowering *lower_kernel(const char *platform, int params, bool flag,
   return low;
 }
 
-static void write_bytes(MlirStringRef s, void *data) { lsim_strbuf_append(data, s.data, s.length); }
+static void write_bytes(MlirStringRef s, void *data) { lsimp_strbuf_append(data, s.data, s.length); }
 
 /* Checks that `bytes` are MLIR bytecode (of version 0 when `version0`, as
  * JAX's write_bytecode(desired_version=0) writes) of the module that
@@ -1159,7 +1159,7 @@ static void expect_kernel_bytes(const char *what, MlirStringRef bytes, lsim_kern
   CU_ASSERT_STRING_EQUAL(got, want);
   if (strcmp(got, want) != 0)
     fprintf(stderr, "\n  %s kernel:\n%s\n  direct:\n%s", what, got, want);
-  lsim_strbuf direct_bytes = LSIM_STRBUF_INIT;
+  lsimp_strbuf direct_bytes = LSIMP_STRBUF_INIT;
   if (version0) {
     MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
     mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
@@ -1172,7 +1172,7 @@ static void expect_kernel_bytes(const char *what, MlirStringRef bytes, lsim_kern
   CU_ASSERT_EQUAL(direct_bytes.len, bytes.length);
   CU_ASSERT_TRUE(direct_bytes.len == bytes.length &&
                  memcmp(direct_bytes.data, bytes.data, bytes.length) == 0);
-  lsim_strbuf_free(&direct_bytes);
+  lsimp_strbuf_free(&direct_bytes);
   free(got);
   free(want);
   mlirModuleDestroy(parsed);
@@ -1211,14 +1211,14 @@ static void test_tpu_kernel(void) {
     const char *b64 = json.data + np;
     size_t b64_len = json.length - np - ns;
     CU_ASSERT_PTR_NULL(memchr(b64, '"', b64_len));
-    lsim_strbuf body = LSIM_STRBUF_INIT, again = LSIM_STRBUF_INIT;
+    lsimp_strbuf body = LSIMP_STRBUF_INIT, again = LSIMP_STRBUF_INIT;
     CU_ASSERT_TRUE_FATAL(b64_decode(b64, b64_len, &body));
     /* lowersim's own decoder agrees. */
-    CU_ASSERT_TRUE(lsim_base64_decode(&again, b64, b64_len));
+    CU_ASSERT_TRUE(lsimp_base64_decode(&again, b64, b64_len));
     CU_ASSERT_TRUE(again.len == body.len && memcmp(again.data, body.data, body.len) == 0);
     expect_kernel_bytes("tpu", (MlirStringRef){body.data, body.len}, LSIM_KERNEL_MOSAIC_TPU, true);
-    lsim_strbuf_free(&body);
-    lsim_strbuf_free(&again);
+    lsimp_strbuf_free(&body);
+    lsimp_strbuf_free(&again);
     lsim_lowering_destroy(low);
   }
 }
@@ -1284,7 +1284,7 @@ static void test_mosaic_gpu_kernel(void) {
     CU_ASSERT_TRUE_FATAL(!mlirAttributeIsNull(hash) && mlirAttributeIsAString(hash));
     MlirStringRef bytes = mlirStringAttrGetValue(module), digest = mlirStringAttrGetValue(hash);
     uint8_t want[32];
-    lsim_sha256(bytes.data, bytes.length, want);
+    lsimp_sha256(bytes.data, bytes.length, want);
     CU_ASSERT_EQUAL(digest.length, 32);
     CU_ASSERT_TRUE(digest.length == 32 && memcmp(digest.data, want, 32) == 0);
     expect_kernel_bytes("mosaic gpu", bytes, LSIM_KERNEL_MOSAIC_GPU, true); /* MGC L254 */

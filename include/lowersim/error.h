@@ -80,6 +80,26 @@ const char *lsim_error_message(const lsim_error *err);
 /* JAX's exception class of `err`'s code, e.g. "ValueError" (static). */
 const char *lsim_error_class(const lsim_error *err);
 
+/* Fills `err` (NULL is accepted) with `code` and a message formatted as
+ * printf does, replacing what it held; returns `code`.  For lowersim's own
+ * codes (their messages are free text) and for host callbacks that fail.
+ * LSIM_E_NO_MEMORY ignores `fmt` and allocates nothing.  JAX's codes are
+ * raised by the library with their catalogue message. */
+int lsim_error_set(lsim_error *err, lsim_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* What a status means to a caller, so that callers keep no lists of codes. */
+typedef enum lsim_kind {
+  LSIM_KIND_OK,            /* LSIM_OK */
+  LSIM_KIND_JAX_ERROR,     /* an error JAX raises: a typed lowering error */
+  LSIM_KIND_INVALID_INPUT, /* the caller's input: an invalid argument or scenario, I/O */
+  LSIM_KIND_NO_MEMORY,     /* an allocation failed */
+  LSIM_KIND_LOWERSIM_BUG,  /* lowersim's own fault: verification failed, or not a code */
+} lsim_kind;
+
+/* The kind of `code`; LSIM_KIND_LOWERSIM_BUG for a value that is not a code. */
+lsim_kind lsim_status_kind(int code);
+
 /* Static facts about a code; NULL for a value that is not a code. */
 const char *lsim_status_name(int code);      /* "LSIM_E_TOO_MANY_CHANNELS" */
 const char *lsim_status_class(int code);     /* "RuntimeError" */

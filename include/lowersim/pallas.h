@@ -80,6 +80,11 @@ int lsim_pallas_get_lowering_rule(const lsim_pallas *pallas, const lsim_pallas_p
  * it must outlive the registry's lowerings). */
 int lsim_register_pallas_rules(lsim_registry *reg, lsim_pallas *pallas, lsim_error *err);
 
+/* tpu_custom_call.py CustomCallBackendConfig.to_json for a Mosaic kernel
+ * serialized as `bytecode` (base64 in "body", default compiler params): the
+ * backend_config of a tpu_custom_call.  Owned (free), NULL when out of memory. */
+char *lsim_tpu_custom_call_config(const void *bytecode, size_t size);
+
 /* The kernel library: a kernel module as each backend carries it. */
 typedef enum lsim_kernel_flavor {
   LSIM_KERNEL_MOSAIC_TPU, /* func/arith/vector on memrefs in VMEM, Mosaic's window params */

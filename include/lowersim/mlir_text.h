@@ -1,0 +1,30 @@
+/* lowersim/mlir_text.h: MLIR modules as text, for callers that compare
+ * modules (the conformance checker, the fuzzer, the bench).
+ *
+ * Output is owned text, as the MLIR C API writes it through its string
+ * callbacks; parse failures carry MLIR's diagnostics in the error. */
+#ifndef LOWERSIM_MLIR_TEXT_H
+#define LOWERSIM_MLIR_TEXT_H
+
+#include "lowersim/error.h"
+
+#include <mlir-c/IR.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* `op` printed as MLIR prints it, with a final newline (owned: free), or
+ * NULL when out of memory. */
+char *lsim_mlir_print(MlirOperation op);
+
+/* Parses `text` (MLIR text or bytecode) as a module in `mlir`; `*out` is
+ * owned (mlirModuleDestroy).  Fails with LSIM_E_INVALID_INPUT whose message
+ * holds what MLIR's parser said. */
+int lsim_mlir_parse_module(MlirContext mlir, const char *text, MlirModule *out, lsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_MLIR_TEXT_H */

@@ -1,0 +1,29 @@
+/* lower/mlir_text.c: MLIR modules as text (lowersim/mlir_text.h). */
+#include "lowersim/mlir_text.h"
+#include "support/mlir_text.h"
+#include "support/raise.h"
+
+#include <mlir-c/Diagnostics.h>
+
+char *lsim_mlir_print(MlirOperation op) {
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  mlirOperationPrint(op, lsimp_strbuf_append_mlir, &sb);
+  lsimp_strbuf_putc(&sb, '\n');
+  return lsimp_strbuf_take(&sb);
+}
+
+int lsim_mlir_parse_module(MlirContext mlir, const char *text, MlirModule *out, lsim_error *err) {
+  lsimp_strbuf said = LSIMP_STRBUF_INIT;
+  MlirDiagnosticHandlerID handler =
+      mlirContextAttachDiagnosticHandler(mlir, lsimp_strbuf_collect_diagnostic, &said, NULL);
+  *out = mlirModuleCreateParse(mlir, mlirStringRefCreateFromCString(text));
+  mlirContextDetachDiagnosticHandler(mlir, handler);
+  int rc = LSIM_OK;
+  if (mlirModuleIsNull(*out))
+    rc = lsimp_strbuf_failed(&said)
+             ? lsimp_fail_oom(err)
+             : lsim_error_set(err, LSIM_E_INVALID_INPUT, "the module does not parse: %s",
+                              lsimp_strbuf_cstr(&said));
+  lsimp_strbuf_free(&said);
+  return rc;
+}
