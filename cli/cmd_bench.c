@@ -2,10 +2,16 @@
  * for three workloads, each next to a floor measured in the same run: the
  * same module built, verified and printed by a bare MLIR C API loop with no
  * lowersim logic.  The bench checks that both print the same text. */
-#include "cli/cli.h"
-#include "lowersim/callbacks.h"
-#include "lowersim/pallas.h"
+#include "cli.h"
+#include "lowersim/buffer_callback.h"
+#include "lowersim/conditionals.h"
+#include "lowersim/emit.h"
+#include "lowersim/jax.h"
+#include "lowersim/lax.h"
+#include "lowersim/lowering.h"
 #include "lowersim/mlir_text.h"
+#include "lowersim/mosaic_tpu.h"
+#include "lowersim/pallas_call.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -78,22 +84,12 @@ static MlirBlock bare_module(MlirContext c, MlirModule m, bool multi, const Mlir
   MlirAttribute arg_attrs[2] = {multi ? mlirDictionaryAttrGet(c, 1, &pi) : empty, empty};
   MlirNamedAttribute ri = nattr(c, "jax.result_info", sattr(c, "result"));
   MlirAttribute res_attr = mlirDictionaryAttrGet(c, 1, &ri);
-  MlirNamedAttribute attrs[] = {
-      nattr(c, "sym_name", sattr(c, "main")),
-      nattr(c, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(c, n_in, ins, 1, &out))),
-      nattr(c, "sym_visibility", sattr(c, "public")),
-      nattr(c, "arg_attrs", mlirArrayAttrGet(c, n_in, arg_attrs)),
-      nattr(c, "res_attrs", mlirArrayAttrGet(c, 1, &res_attr)),
-  };
-  MlirLocation loc = mlirLocationUnknownGet(c);
-  MlirLocation locs[2] = {loc, loc};
-  MlirRegion region = mlirRegionCreate();
-  MlirBlock body = mlirBlockCreate(n_in, ins, locs);
-  mlirRegionAppendOwnedBlock(region, body);
-  MlirOperationState st = mlirOperationStateGet(sref("func.func"), loc);
-  mlirOperationStateAddAttributes(&st, 5, attrs);
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  mlirBlockAppendOwnedOperation(mlirModuleGetBody(m), mlirOperationCreate(&st));
+  lsim_insertion_point top = {c, mlirModuleGetBody(m), mlirLocationUnknownGet(c)};
+  lsim_func main = {.name = "main", .visibility = "public", .inputs = ins,
+                    .num_inputs = (size_t)n_in, .results = &out, .num_results = 1,
+                    .arg_attrs = arg_attrs, .res_attrs = &res_attr};
+  MlirBlock body = {NULL};
+  lsim_emit_func(&top, &main, NULL, &body, NULL);
   return body;
 }
 
@@ -198,8 +194,6 @@ static MlirModule bare_tpu_kernel(MlirContext c) {
   MlirType vec = mlirVectorTypeGet(1, &n, f32);
   MlirType ins[] = {i32, memref, memref};
   MlirNamedAttribute attrs[] = {
-      nattr(c, "sym_name", sattr(c, "add_one")),
-      nattr(c, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(c, 3, ins, 0, NULL))),
       nattr(c, "iteration_bounds", mlirAttributeParseGet(c, sref("array<i64: 4>"))),
       nattr(c, "dimension_semantics",
             mlirAttributeParseGet(c, sref("[#tpu.dimension_semantics<arbitrary>]"))),
@@ -210,14 +204,11 @@ static MlirModule bare_tpu_kernel(MlirContext c) {
                                           "array<i64: 8>}, {transform_indices = @transform_1, "
                                           "window_bounds = array<i64: 8>}]"))),
   };
-  MlirLocation locs[3] = {loc, loc, loc};
-  MlirRegion region = mlirRegionCreate();
-  MlirBlock b = mlirBlockCreate(3, ins, locs);
-  mlirRegionAppendOwnedBlock(region, b);
-  MlirOperationState st = mlirOperationStateGet(sref("func.func"), loc);
-  mlirOperationStateAddAttributes(&st, 7, attrs);
-  mlirOperationStateAddOwnedRegions(&st, 1, &region);
-  mlirBlockAppendOwnedOperation(top, mlirOperationCreate(&st));
+  lsim_insertion_point at_top = {c, top, loc};
+  lsim_func kernel = {.name = "add_one", .inputs = ins, .num_inputs = 3, .extra = attrs,
+                      .num_extra = 5};
+  MlirBlock b = {NULL};
+  lsim_emit_func(&at_top, &kernel, NULL, &b, NULL);
   MlirNamedAttribute zero_attr = nattr(c, "value", mlirIntegerAttrGet(mlirIndexTypeGet(c), 0));
   MlirType index = mlirIndexTypeGet(c);
   MlirValue zero = mlirOperationGetResult(bare_op(b, loc, "arith.constant", NULL, 0, &index, 1, &zero_attr, 1, 0), 0);
@@ -232,17 +223,10 @@ static MlirModule bare_tpu_kernel(MlirContext c) {
   bare_op(b, loc, "vector.store", store_in, 3, NULL, 0, NULL, 0, 0);
   bare_op(b, loc, "func.return", NULL, 0, NULL, 0, NULL, 0, 0);
   for (int i = 0; i < 2; i++) {
-    MlirNamedAttribute fa[] = {
-        nattr(c, "sym_name", sattr(c, i ? "transform_1" : "transform_0")),
-        nattr(c, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(c, 1, &i32, 1, &i32))),
-    };
-    MlirRegion r = mlirRegionCreate();
-    MlirBlock fb = mlirBlockCreate(1, &i32, locs);
-    mlirRegionAppendOwnedBlock(r, fb);
-    MlirOperationState fs = mlirOperationStateGet(sref("func.func"), loc);
-    mlirOperationStateAddAttributes(&fs, 2, fa);
-    mlirOperationStateAddOwnedRegions(&fs, 1, &r);
-    mlirBlockAppendOwnedOperation(top, mlirOperationCreate(&fs));
+    lsim_func transform = {.name = i ? "transform_1" : "transform_0", .inputs = &i32,
+                           .num_inputs = 1, .results = &i32, .num_results = 1};
+    MlirBlock fb = {NULL};
+    lsim_emit_func(&at_top, &transform, NULL, &fb, NULL);
     MlirNamedAttribute z = nattr(c, "value", mlirIntegerAttrGet(i32, 0));
     MlirValue zv = mlirOperationGetResult(bare_op(fb, loc, "arith.constant", NULL, 0, &i32, 1, &z, 1, 0), 0);
     bare_op(fb, loc, "func.return", &zv, 1, NULL, 0, NULL, 0, 0);
@@ -367,12 +351,11 @@ int cmd_bench(int argc, char **argv) {
   lsim_registry *reg = NULL;
   lsim_pallas *pallas = NULL;
   lsim_lowerer *lowerer = NULL;
-  lsim_pallas_installed all = {true, true, true, false};
+  lsim_pallas_installed all =
+      LSIM_PALLAS_INSTALLED_INIT(.mosaic_tpu = true, .triton = true, .mosaic_gpu = true);
   int rc = lsim_runtime_create_default(&rt, &err);
-  if (!rc) rc = lsim_registry_create_builtin(rt, &reg, &err);
-  if (!rc) rc = lsim_register_callback_rules(reg, &err);
   if (!rc) rc = lsim_pallas_create(&all, &pallas, &err);
-  if (!rc) rc = lsim_register_pallas_rules(reg, pallas, &err);
+  if (!rc) rc = lsim_registry_create_jax(rt, pallas, NULL, &reg, &err);
   if (!rc) rc = lsim_lowerer_create(&lowerer, &err);
   if (rc)
     return cli_report(&err);
@@ -384,29 +367,42 @@ int cmd_bench(int argc, char **argv) {
     mlirDialectHandleLoadDialect(dialects[i], mlir);
   static const lsim_aval f32_8 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {8}};
   static const size_t operand = 0;
+  /* platform_dependent's branches: sin, cos and neg of the operand. */
+  static const lsim_eqn sin_eqn = {&lsim_sin_p, &operand, 1, &f32_8, 1, NULL, false};
+  static const lsim_eqn cos_eqn = {&lsim_cos_p, &operand, 1, &f32_8, 1, NULL, false};
+  static const lsim_eqn neg_eqn = {&lsim_neg_p, &operand, 1, &f32_8, 1, NULL, false};
+  static const lsim_program sin_fn = {.function_name = "sin", .args = &f32_8, .num_args = 1,
+                                      .eqns = &sin_eqn, .num_eqns = 1};
+  static const lsim_program cos_fn = {.function_name = "cos", .args = &f32_8, .num_args = 1,
+                                      .eqns = &cos_eqn, .num_eqns = 1};
+  static const lsim_program neg_fn = {.function_name = "neg", .args = &f32_8, .num_args = 1,
+                                      .eqns = &neg_eqn, .num_eqns = 1};
   static const char *const tpu_only[] = {"tpu"}, *const cuda_rocm[] = {"cuda", "rocm"};
   static const lsim_platform_branch branches[] = {
-      {tpu_only, 1, "sin"}, {cuda_rocm, 2, "cos"}, {NULL, 0, "neg"}};
+      {tpu_only, 1, &sin_fn}, {cuda_rocm, 2, &cos_fn}, {NULL, 0, &neg_fn}};
   static const lsim_platform_dependent_params pd = {branches, 3};
-  static const lsim_buffer_callback_params bc = {0};
+  static const lsim_buffer_callback_params bc = {{NULL, NULL, NULL}, false, false, NULL, 0};
   static const lsim_pallas_call_params pc = {"add_one", 4, false, NULL, false};
   workload workloads[] = {
       {"buffer_callback, cpu", floor_buffer_callback,
-       {LSIM_PRIMITIVE_BUFFER_CALLBACK, &operand, 1, &f32_8, 1, &bc, false}, {"cpu"}, 1},
+       {.operands = &operand, .num_operands = 1, .results = &f32_8, .num_results = 1}, {"cpu"}, 1},
       {"platform_dependent, 4 platforms", floor_platform_dependent,
-       {LSIM_PRIMITIVE_PLATFORM_DEPENDENT, &operand, 1, &f32_8, 1, &pd, false},
+       {.operands = &operand, .num_operands = 1, .results = &f32_8, .num_results = 1},
        {"cpu", "cuda", "rocm", "tpu"}, 4},
       {"pallas_call, tpu (bytecode)", floor_pallas_tpu,
-       {LSIM_PRIMITIVE_PALLAS_CALL, &operand, 1, &f32_8, 1, &pc, false}, {"tpu"}, 1},
+       {.operands = &operand, .num_operands = 1, .results = &f32_8, .num_results = 1}, {"tpu"}, 1},
   };
+  lsim_buffer_callback_bind(&workloads[0].eqn, &bc);
+  lsim_platform_dependent_bind(&workloads[1].eqn, &pd);
+  lsim_pallas_call_bind(&workloads[2].eqn, &pc);
   printf("%-34s %14s %14s %7s\n", "workload (single thread)", "lowersim/s", "bare MLIR/s", "ratio");
   int code = 0;
   for (size_t w = 0; w < sizeof workloads / sizeof workloads[0]; w++) {
     lsim_program prog = {.function_name = "f", .args = &f32_8, .num_args = 1,
                          .eqns = &workloads[w].eqn, .num_eqns = 1};
-    lsim_lowering_request req = {.runtime = rt, .registry = reg, .program = &prog,
-                                 .platforms = workloads[w].platforms,
-                                 .num_platforms = workloads[w].num_platforms, .for_export = true};
+    lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
+        .registry = reg, .program = &prog, .platforms = workloads[w].platforms,
+        .num_platforms = workloads[w].num_platforms, .for_export = true);
     /* Alternating short rounds, best of each side: the least disturbed by
      * whatever else the machine does. */
     char *ours = NULL, *theirs = NULL;

@@ -1,13 +1,13 @@
 /* cli/cmd_check.c: `lowersim check PATH... [--junit OUT.xml]`: runs every
  * scenario with <expect> under PATH and reports one line per failure, then
  * `N passed, N failed`. */
-#include "cli/cli.h"
+#include "cli.h"
 #include "lowersim/scenario_run.h"
 #include "lowersim/mlir_text.h"
 
 #include <mlir-c/IR.h>
 
-#include "cli/junit.h"
+#include "junit.h"
 
 #include <dirent.h>
 #include <stdio.h>

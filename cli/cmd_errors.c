@@ -1,5 +1,5 @@
 /* cli/cmd_errors.c: `lowersim errors` prints the error catalogue. */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * narrated in JAX's terms: the runtime's backends, the canonicalized
  * platforms, each equation's rule lookup and the platforms sharing a
  * branch, channels and host callbacks, verification, then the module. */
-#include "cli/cli.h"
+#include "cli.h"
 #include "lowersim/scenario_run.h"
 
 #include <stdio.h>
@@ -24,14 +24,14 @@ typedef struct narration {
   size_t size;
 } narration;
 
-static void on_trace(void *data, lsim_trace_kind kind, int depth, const char *line) {
+static void on_explain(void *data, lsim_explain_kind kind, int depth, const char *line) {
   narration *n = data;
   static const char *const marks[] = {
-      [LSIM_TRACE_STEP] = "", [LSIM_TRACE_DETAIL] = "- ", [LSIM_TRACE_DECISION] = "> ",
-      [LSIM_TRACE_ALLOC] = "+ ", [LSIM_TRACE_ERROR] = "! ", [LSIM_TRACE_TEXT] = "  "};
-  const char *colours[] = {[LSIM_TRACE_STEP] = n->st->bold, [LSIM_TRACE_DETAIL] = n->st->dim,
-                           [LSIM_TRACE_DECISION] = n->st->cyan, [LSIM_TRACE_ALLOC] = n->st->yellow,
-                           [LSIM_TRACE_ERROR] = n->st->red, [LSIM_TRACE_TEXT] = n->st->dim};
+      [LSIM_EXPLAIN_STEP] = "", [LSIM_EXPLAIN_DETAIL] = "- ", [LSIM_EXPLAIN_DECISION] = "> ",
+      [LSIM_EXPLAIN_ALLOC] = "+ ", [LSIM_EXPLAIN_ERROR] = "! ", [LSIM_EXPLAIN_TEXT] = "  "};
+  const char *colours[] = {[LSIM_EXPLAIN_STEP] = n->st->bold, [LSIM_EXPLAIN_DETAIL] = n->st->dim,
+                           [LSIM_EXPLAIN_DECISION] = n->st->cyan, [LSIM_EXPLAIN_ALLOC] = n->st->yellow,
+                           [LSIM_EXPLAIN_ERROR] = n->st->red, [LSIM_EXPLAIN_TEXT] = n->st->dim};
   fprintf(n->text, "  %*s%s%s%s%s\n", depth * 2, "", colours[kind], marks[kind], line,
                      n->st->reset);
 }
@@ -115,7 +115,7 @@ int cmd_explain(int argc, char **argv) {
     printf("  %s\n", s->description);
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
-  lsim_scenario_run_options opts = {.trace = on_trace, .trace_data = &n};
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.explain = on_explain, .explain_data = &n);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);

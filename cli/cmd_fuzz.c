@@ -2,7 +2,7 @@
  * random scenarios (fuzz/generate.c) checked against lowersim's invariants
  * (fuzz/check.c); each finding is minimized and written to DIR as a
  * scenario file that `lowersim lower` reproduces. */
-#include "cli/cli.h"
+#include "cli.h"
 #include "fuzz/fuzz.h"
 
 #include <errno.h>

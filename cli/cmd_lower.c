@@ -1,5 +1,5 @@
 /* cli/cmd_lower.c: `lowersim lower FILE [-o OUT]` and `lowersim explain FILE`. */
-#include "cli/cli.h"
+#include "cli.h"
 #include "lowersim/scenario_run.h"
 
 #include <errno.h>

@@ -2,10 +2,10 @@
  * platform-combination matrix (cli/matrix.c), on J threads, optionally one
  * shard of it, and reports a summary table, a CSV row per case and a JUnit
  * report; `--merge` joins shards' CSV files into one report. */
-#include "cli/cli.h"
-#include "cli/matrix.h"
+#include "cli.h"
+#include "matrix.h"
 
-#include "cli/junit.h"
+#include "junit.h"
 
 #include <inttypes.h>
 #include <pthread.h>

@@ -2,8 +2,8 @@
  * the backends a simulated runtime initializes (xla_bridge.backends()).  With
  * --lower-for, also what a ModuleContext for those platforms gets from
  * get_backend, optional or not. */
-#include "cli/cli.h"
-#include "lowersim/context.h"
+#include "cli.h"
+#include "lowersim/module_context.h"
 #include "lowersim/runtime.h"
 
 #include <stdio.h>
@@ -118,8 +118,8 @@ static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *e
   int rc = o->pin ? lsim_runtime_get_backend(rt, o->pin, &pinned, err) : LSIM_OK;
   lsim_module_context *ctx = NULL;
   if (!rc) {
-    lsim_module_context_options mo = {.runtime = rt, .platforms = names, .num_platforms = n,
-                                      .backend = pinned};
+    lsim_module_context_options mo = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
+        .runtime = rt, .platforms = names, .num_platforms = n, .backend = pinned);
     rc = lsim_module_context_create(&mo, &ctx, err);
   }
   if (!rc) {

@@ -1,5 +1,5 @@
 /* cli/junit.c: JUnit XML reports with libxml2's xmlTextWriter. */
-#include "cli/junit.h"
+#include "junit.h"
 
 #include <libxml/xmlwriter.h>
 

@@ -1,5 +1,5 @@
 /* cli/main.c: the lowersim command: dispatch to subcommands. */
-#include "cli/cli.h"
+#include "cli.h"
 
 #include <stdarg.h>
 #include <stdio.h>

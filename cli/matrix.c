@@ -1,7 +1,7 @@
 /* cli/matrix.c: the matrix's cases.  Index -> (feature variant, runtime,
  * pinned backend, platform tuple) by mixed-radix decoding, so a case is
  * named by its index alone and shards are plain index ranges. */
-#include "cli/matrix.h"
+#include "matrix.h"
 
 #include <stdio.h>
 #include <stdlib.h>

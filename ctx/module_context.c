@@ -1,9 +1,9 @@
-/* ctx/module_context.c: ModuleContext and LoweringRuleContext.
+/* ctx/module_context.c: ModuleContext.
  * JAX counterpart: jax/_src/interpreters/mlir.py ModuleContext (get_backend,
- * new_channel, add_host_callback, add_keepalive, replace) and
- * LoweringRuleContext; aval_to_ir_type is mlir.aval_to_ir_type with the
- * module's aval_to_ir_types_cache. */
-#include "lowersim/context.h"
+ * new_channel, add_host_callback, add_keepalive, replace); aval_to_ir_type
+ * is mlir.aval_to_ir_type with the module's aval_to_ir_types_cache. */
+#include "lowersim/module_context.h"
+#include "support/options.h"
 #include "support/raise.h"
 
 #include <mlir-c/BuiltinTypes.h>
@@ -39,15 +39,16 @@ typedef struct shared_state {
   size_t n_keepalives, cap_keepalives;
   type_cache_entry *types; /* open addressing, power-of-two capacity */
   size_t n_types, cap_types;
-  lsim_trace_fn trace;
-  void *trace_data;
-  int trace_depth;
+  lsim_explain_fn explain;
+  void *explain_data;
+  int explain_depth;
 } shared_state;
 
 struct lsim_module_context {
   shared_state *shared;
   lsim_runtime *runtime;
   const lsim_backend *backend;
+  const lsim_jax_profile *profile;
   lsim_lowering_parameters params;
   size_t num_platforms;
   const char **platforms; /* point into names */
@@ -126,23 +127,37 @@ static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char 
   return LSIM_OK;
 }
 
-int lsim_module_context_create(const lsim_module_context_options *options,
+/* The lowering parameters `given` (NULL: the defaults) into `out`. */
+static int copy_params(lsim_lowering_parameters *out, const lsim_lowering_parameters *given,
+                       lsim_error *err) {
+  return lsimp_options_copy(out, sizeof *out, given, "lsim_lowering_parameters", err);
+}
+
+int lsim_module_context_create(const lsim_module_context_options *given,
                                lsim_module_context **out, lsim_error *err) {
-  if (!options || !out || !options->runtime)
+  lsim_module_context_options options;
+  if (!given || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_create: NULL argument");
   *out = NULL;
+  int rc = lsimp_options_copy(&options, sizeof options, given, "lsim_module_context_options", err);
+  if (rc)
+    return rc;
+  if (!options.runtime)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_create: no runtime");
   lsim_module_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx)
     return lsimp_fail_oom(err);
-  ctx->runtime = options->runtime;
-  ctx->backend = options->backend;
-  ctx->params = options->params;
-  int rc = set_platforms(ctx, options->runtime, options->platforms, options->num_platforms, err);
+  ctx->runtime = options.runtime;
+  ctx->backend = options.backend;
+  ctx->profile = lsim_jax_profile_or_default(options.profile);
+  rc = copy_params(&ctx->params, options.lowering_parameters, err);
   if (rc == LSIM_OK)
-    rc = shared_create(options->mlir_context, &ctx->shared, err);
+    rc = set_platforms(ctx, options.runtime, options.platforms, options.num_platforms, err);
+  if (rc == LSIM_OK)
+    rc = shared_create(options.mlir_context, &ctx->shared, err);
   if (rc == LSIM_OK) {
-    ctx->shared->trace = options->trace;
-    ctx->shared->trace_data = options->trace_data;
+    ctx->shared->explain = options.explain;
+    ctx->shared->explain_data = options.explain_data;
   }
   if (rc) {
     lsim_module_context_destroy(ctx);
@@ -162,20 +177,28 @@ void lsim_module_context_destroy(lsim_module_context *ctx) {
 }
 
 int lsim_module_context_replace(const lsim_module_context *ctx,
-                                const lsim_module_context_changes *changes,
+                                const lsim_module_context_changes *given,
                                 lsim_module_context **out, lsim_error *err) {
+  lsim_module_context_changes changes;
   if (!ctx || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_replace: NULL argument");
   *out = NULL;
+  int rc = lsimp_options_copy(&changes, sizeof changes, given, "lsim_module_context_changes", err);
+  if (rc)
+    return rc;
   lsim_module_context *copy = calloc(1, sizeof *copy);
   if (!copy)
     return lsimp_fail_oom(err);
   copy->runtime = ctx->runtime;
-  copy->backend = changes && changes->set_backend ? changes->backend : ctx->backend;
-  copy->params = changes && changes->params ? *changes->params : ctx->params;
-  bool new_platforms = changes && changes->platforms;
-  int rc = set_platforms(copy, ctx->runtime, new_platforms ? changes->platforms : ctx->platforms,
-                         new_platforms ? changes->num_platforms : ctx->num_platforms, err);
+  copy->profile = ctx->profile;
+  copy->backend = changes.set_backend ? changes.backend : ctx->backend;
+  copy->params = ctx->params;
+  if (changes.lowering_parameters)
+    rc = copy_params(&copy->params, changes.lowering_parameters, err);
+  bool new_platforms = changes.platforms != NULL;
+  if (!rc)
+    rc = set_platforms(copy, ctx->runtime, new_platforms ? changes.platforms : ctx->platforms,
+                       new_platforms ? changes.num_platforms : ctx->num_platforms, err);
   if (rc) {
     lsim_module_context_destroy(copy);
     return rc;
@@ -197,7 +220,12 @@ const lsim_backend *lsim_module_context_pinned_backend(const lsim_module_context
   return ctx->backend;
 }
 
-const lsim_lowering_parameters *lsim_module_context_params(const lsim_module_context *ctx) {
+const lsim_jax_profile *lsim_module_context_profile(const lsim_module_context *ctx) {
+  return ctx->profile;
+}
+
+const lsim_lowering_parameters *
+lsim_module_context_lowering_parameters(const lsim_module_context *ctx) {
   return &ctx->params;
 }
 
@@ -206,6 +234,12 @@ MlirContext lsim_module_context_mlir_context(const lsim_module_context *ctx) {
 }
 
 MlirModule lsim_module_context_module(const lsim_module_context *ctx) { return ctx->shared->module; }
+
+lsim_insertion_point lsim_module_context_insertion_point(const lsim_module_context *ctx) {
+  MlirContext mlir = ctx->shared->mlir;
+  return (lsim_insertion_point){mlir, mlirModuleGetBody(ctx->shared->module),
+                                mlirLocationUnknownGet(mlir)};
+}
 
 int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optional,
                                     const lsim_backend **out, lsim_error *err) {
@@ -241,7 +275,8 @@ int lsim_module_context_new_channel(lsim_module_context *ctx, int64_t *out, lsim
     ctx->shared->next_channel++;
   if (channel > LSIM_MAX_CHANNEL)
     return lsimp_raise0(err, LSIM_E_TOO_MANY_CHANNELS);
-  lsim_module_context_trace(ctx, LSIM_TRACE_ALLOC, 0, "new_channel() -> %lld", (long long)channel);
+  lsim_module_context_explain(ctx, LSIM_EXPLAIN_ALLOC, 0, "new_channel() -> %lld",
+                              (long long)channel);
   *out = channel;
   return LSIM_OK;
 }
@@ -274,8 +309,8 @@ int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_h
     return lsimp_fail_oom(err);
   s->callbacks[s->n_callbacks] = *cb;
   *index = s->n_callbacks++;
-  lsim_module_context_trace(ctx, LSIM_TRACE_ALLOC, 0, "add_host_callback(%s) -> index %llu",
-                            cb->kind ? cb->kind : "callback", (unsigned long long)*index);
+  lsim_module_context_explain(ctx, LSIM_EXPLAIN_ALLOC, 0, "add_host_callback(%s) -> index %llu",
+                              cb->kind ? cb->kind : "callback", (unsigned long long)*index);
   return LSIM_OK;
 }
 
@@ -306,18 +341,18 @@ int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
 
 /* --- Narration ------------------------------------------------------------ */
 
-bool lsim_module_context_tracing(const lsim_module_context *ctx) {
-  return ctx && ctx->shared->trace;
+bool lsim_module_context_explaining(const lsim_module_context *ctx) {
+  return ctx && ctx->shared->explain;
 }
 
-void lsim_module_context_trace_nest(const lsim_module_context *ctx, int depth_change) {
-  if (lsim_module_context_tracing(ctx))
-    ctx->shared->trace_depth += depth_change;
+void lsim_module_context_explain_nest(const lsim_module_context *ctx, int depth_change) {
+  if (lsim_module_context_explaining(ctx))
+    ctx->shared->explain_depth += depth_change;
 }
 
-void lsim_module_context_trace(const lsim_module_context *ctx, lsim_trace_kind kind,
-                               int depth_change, const char *fmt, ...) {
-  if (!lsim_module_context_tracing(ctx))
+void lsim_module_context_explain(const lsim_module_context *ctx, lsim_explain_kind kind,
+                                 int depth_change, const char *fmt, ...) {
+  if (!lsim_module_context_explaining(ctx))
     return;
   shared_state *s = ctx->shared;
   lsimp_strbuf line = LSIMP_STRBUF_INIT;
@@ -325,9 +360,9 @@ void lsim_module_context_trace(const lsim_module_context *ctx, lsim_trace_kind k
   va_start(ap, fmt);
   lsimp_strbuf_vprintf(&line, fmt, ap);
   va_end(ap);
-  s->trace(s->trace_data, kind, s->trace_depth, lsimp_strbuf_cstr(&line));
+  s->explain(s->explain_data, kind, s->explain_depth, lsimp_strbuf_cstr(&line));
   lsimp_strbuf_free(&line);
-  s->trace_depth += depth_change;
+  s->explain_depth += depth_change;
 }
 
 /* --- aval -> IR type, cached ---------------------------------------------- */
@@ -399,29 +434,4 @@ MlirType lsim_module_context_aval_to_ir_type(lsim_module_context *ctx, const lsi
 
 size_t lsim_module_context_type_cache_size(const lsim_module_context *ctx) {
   return ctx->shared->n_types;
-}
-
-/* --- LoweringRuleContext --------------------------------------------------- */
-
-lsim_lowering_rule_context lsim_lowering_rule_context_make(lsim_module_context *module_context,
-                                                           const char *primitive) {
-  return (lsim_lowering_rule_context){.module_context = module_context, .primitive = primitive};
-}
-
-lsim_lowering_rule_context
-lsim_lowering_rule_context_with_platforms(const lsim_lowering_rule_context *ctx,
-                                          const char *const *platforms, size_t count) {
-  lsim_lowering_rule_context copy = *ctx;
-  copy.platforms = platforms;
-  copy.num_platforms = count;
-  return copy;
-}
-
-const char *const *lsim_lowering_rule_context_platforms(const lsim_lowering_rule_context *ctx,
-                                                        size_t *count) {
-  if (ctx->num_platforms) {
-    *count = ctx->num_platforms;
-    return ctx->platforms;
-  }
-  return lsim_module_context_platforms(ctx->module_context, count);
 }

@@ -3,6 +3,7 @@
  * known_platforms, canonicalize_platform, backends, _init_backend,
  * _get_backend_uncached). */
 #include "lowersim/runtime.h"
+#include "support/options.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 
@@ -62,7 +63,7 @@ int lsim_check_platform_name(const char *platform, lsim_error *err) {
 }
 
 void lsim_backend_factory_defaults(lsim_backend_factory *f, const char *platform) {
-  *f = (lsim_backend_factory){.platform = platform, .device_count = 1};
+  *f = (lsim_backend_factory)LSIM_BACKEND_FACTORY_INIT(.platform = platform, .device_count = 1);
   if (strcmp(platform, "cpu") == 0) {
     f->priority = 0;
   } else if (strcmp(platform, "tpu") == 0) {
@@ -187,12 +188,15 @@ static factory *find_factory(const lsim_runtime *rt, const char *platform) {
   return NULL;
 }
 
-int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_factory *f,
+int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_factory *given,
                                           lsim_error *err) {
-  if (!rt || !f)
+  lsim_backend_factory copied, *f = &copied;
+  if (!rt || !given)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                     "lsim_runtime_register_backend_factory: NULL argument");
-  int rc = lsim_check_platform_name(f->platform, err);
+                          "lsim_runtime_register_backend_factory: NULL argument");
+  int rc = lsimp_options_copy(&copied, sizeof copied, given, "lsim_backend_factory", err);
+  if (!rc)
+    rc = lsim_check_platform_name(f->platform, err);
   if (rc)
     return rc;
   if (lsim_is_platform_alias(f->platform))

@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "lowersim/scenario_run.h"
 #include "lowersim/mlir_text.h"
+#include "lowersim/verify.h"
 
 #include <mlir-c/Dialect/Func.h>
 
@@ -122,11 +123,7 @@ static void record_clear(record *r) {
 
 static bool module_verifies(MlirModule m, char **why) {
   lsim_error e = LSIM_ERROR_INIT;
-  bool ok = mlirOperationVerify(mlirModuleGetOperation(m));
-  if (!ok)
-    lsim_error_set(&e, LSIM_E_VERIFY, "MLIR's verifier rejects the module");
-  else
-    ok = lsim_verify_module(m, &e) == LSIM_OK;
+  bool ok = lsim_verify_module(m, &e) == LSIM_OK;
   *why = ok ? NULL : strdup(lsim_error_message(&e));
   lsim_error_clear(&e);
   return ok;

@@ -13,36 +13,35 @@
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-MlirAttribute lsim_string_attr(MlirContext ctx, const char *s) { return mlirStringAttrGet(ctx, ref(s)); }
+MlirAttribute lsim_string_attr(MlirContext mlir, const char *s) { return mlirStringAttrGet(mlir, ref(s)); }
 
-MlirNamedAttribute lsim_named(MlirContext ctx, const char *name, MlirAttribute value) {
-  return mlirNamedAttributeGet(mlirIdentifierGet(ctx, ref(name)), value);
+MlirNamedAttribute lsim_named(MlirContext mlir, const char *name, MlirAttribute value) {
+  return mlirNamedAttributeGet(mlirIdentifierGet(mlir, ref(name)), value);
 }
 
-static MlirContext mlir_of(const lsim_lowering_rule_context *ctx) {
-  return lsim_module_context_mlir_context(ctx->module_context);
-}
-
-MlirType lsim_i32_scalar_type(MlirContext ctx) {
-  return mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(ctx, 32), (MlirAttribute){NULL});
+MlirType lsim_i32_scalar_type(MlirContext mlir) {
+  return mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(mlir, 32), (MlirAttribute){NULL});
 }
 
 /* stablehlo's types and attributes are opaque ones of an unregistered
  * dialect: built directly, they are what the parser makes of their text. */
-MlirType lsim_token_type(MlirContext ctx) { return mlirOpaqueTypeGet(ctx, ref("stablehlo"), ref("token")); }
-
-static MlirAttribute stablehlo_attr(MlirContext ctx, const char *body) {
-  return mlirOpaqueAttrGet(ctx, ref("stablehlo"), (intptr_t)strlen(body), body, mlirNoneTypeGet(ctx));
+MlirType lsim_token_type(MlirContext mlir) {
+  return mlirOpaqueTypeGet(mlir, ref("stablehlo"), ref("token"));
 }
 
-int lsim_emit_op(lsim_lowering_rule_context *ctx, const char *name, const MlirValue *operands,
+static MlirAttribute stablehlo_attr(MlirContext mlir, const char *body) {
+  return mlirOpaqueAttrGet(mlir, ref("stablehlo"), (intptr_t)strlen(body), body,
+                           mlirNoneTypeGet(mlir));
+}
+
+int lsim_emit_op(const lsim_insertion_point *ip, const char *name, const MlirValue *operands,
                  size_t num_operands, const MlirType *result_types, size_t num_results,
                  const MlirNamedAttribute *attrs, size_t num_attrs, size_t num_regions,
                  MlirOperation *out, lsim_error *err) {
-  if (mlirBlockIsNull(ctx->block))
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "emitting %s: the rule context has no block",
-                     name);
-  MlirOperationState state = mlirOperationStateGet(ref(name), ctx->location);
+  if (mlirBlockIsNull(ip->block))
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "emitting %s: the insertion point has no block", name);
+  MlirOperationState state = mlirOperationStateGet(ref(name), ip->location);
   mlirOperationStateAddOperands(&state, (intptr_t)num_operands, operands);
   mlirOperationStateAddResults(&state, (intptr_t)num_results, result_types);
   mlirOperationStateAddAttributes(&state, (intptr_t)num_attrs, attrs);
@@ -59,66 +58,132 @@ int lsim_emit_op(lsim_lowering_rule_context *ctx, const char *name, const MlirVa
   MlirOperation op = mlirOperationCreate(&state);
   if (mlirOperationIsNull(op))
     return lsim_error_set(err, LSIM_E_VERIFY, "MLIR refused to create %s", name);
-  mlirBlockAppendOwnedOperation(ctx->block, op);
+  mlirBlockAppendOwnedOperation(ip->block, op);
   if (out)
     *out = op;
   return LSIM_OK;
 }
 
-static int emit_constant(lsim_lowering_rule_context *ctx, MlirAttribute value, MlirValue *out,
+lsim_insertion_point lsim_insertion_point_in(const lsim_insertion_point *ip, MlirBlock block) {
+  return (lsim_insertion_point){ip->context, block, ip->location};
+}
+
+int lsim_emit_func(const lsim_insertion_point *ip, const lsim_func *f, MlirOperation *op,
+                   MlirBlock *body, lsim_error *err) {
+  MlirContext mlir = ip->context;
+  size_t n = 0, max = 5 + f->num_extra;
+  MlirNamedAttribute few[12], *attrs = max <= 12 ? few : malloc(max * sizeof *attrs);
+  MlirLocation few_locs[8], *locs = f->num_inputs <= 8 ? few_locs
+                                                       : malloc(f->num_inputs * sizeof *locs);
+  if (!attrs || !locs) {
+    if (attrs != few)
+      free(attrs);
+    if (locs != few_locs)
+      free(locs);
+    return lsimp_fail_oom(err);
+  }
+  MlirType type = mlirFunctionTypeGet(mlir, (intptr_t)f->num_inputs, f->inputs,
+                                      (intptr_t)f->num_results, f->results);
+  attrs[n++] = lsim_named(mlir, "sym_name", lsim_string_attr(mlir, f->name));
+  attrs[n++] = lsim_named(mlir, "function_type", mlirTypeAttrGet(type));
+  if (f->visibility)
+    attrs[n++] = lsim_named(mlir, "sym_visibility", lsim_string_attr(mlir, f->visibility));
+  if (f->arg_attrs)
+    attrs[n++] = lsim_named(mlir, "arg_attrs",
+                            mlirArrayAttrGet(mlir, (intptr_t)f->num_inputs, f->arg_attrs));
+  if (f->res_attrs)
+    attrs[n++] = lsim_named(mlir, "res_attrs",
+                            mlirArrayAttrGet(mlir, (intptr_t)f->num_results, f->res_attrs));
+  for (size_t i = 0; i < f->num_extra; i++)
+    attrs[n++] = f->extra[i];
+  for (size_t i = 0; i < f->num_inputs; i++)
+    locs[i] = ip->location;
+  MlirRegion region = mlirRegionCreate();
+  *body = mlirBlockCreate((intptr_t)f->num_inputs, f->inputs, locs);
+  mlirRegionAppendOwnedBlock(region, *body);
+  MlirOperationState state =
+      mlirOperationStateGet(ref(f->op_name ? f->op_name : "func.func"), ip->location);
+  mlirOperationStateAddAttributes(&state, (intptr_t)n, attrs);
+  mlirOperationStateAddOwnedRegions(&state, 1, &region);
+  MlirOperation func = mlirOperationCreate(&state);
+  mlirBlockAppendOwnedOperation(ip->block, func);
+  if (op)
+    *op = func;
+  if (attrs != few)
+    free(attrs);
+  if (locs != few_locs)
+    free(locs);
+  return LSIM_OK;
+}
+
+static int emit_constant(const lsim_insertion_point *ip, MlirAttribute value, MlirValue *out,
                          lsim_error *err) {
-  MlirContext mlir = mlir_of(ctx);
+  MlirContext mlir = ip->context;
   MlirNamedAttribute attr = lsim_named(mlir, "value", value);
   MlirType type = mlirAttributeGetType(value);
   MlirOperation op;
-  int rc = lsim_emit_op(ctx, "stablehlo.constant", NULL, 0, &type, 1, &attr, 1, 0, &op, err);
+  int rc = lsim_emit_op(ip, "stablehlo.constant", NULL, 0, &type, 1, &attr, 1, 0, &op, err);
   if (rc == LSIM_OK)
     *out = mlirOperationGetResult(op, 0);
   return rc;
 }
 
-int lsim_emit_constant_i32(lsim_lowering_rule_context *ctx, int32_t value, MlirValue *out,
+int lsim_emit_constant_i32(const lsim_insertion_point *ip, int32_t value, MlirValue *out,
                            lsim_error *err) {
-  MlirType type = lsim_i32_scalar_type(mlir_of(ctx));
-  return emit_constant(ctx, mlirDenseElementsAttrInt32SplatGet(type, value), out, err);
+  MlirType type = lsim_i32_scalar_type(ip->context);
+  return emit_constant(ip, mlirDenseElementsAttrInt32SplatGet(type, value), out, err);
 }
 
-int lsim_emit_zeros(lsim_lowering_rule_context *ctx, const lsim_aval *aval, MlirValue *out,
-                    lsim_error *err) {
-  MlirType type = lsim_module_context_aval_to_ir_type(ctx->module_context, aval);
+/* A splat of `value` (0 or 1) of `type`; dense<> for an empty shape, as
+ * np.zeros of one is. */
+static int emit_splat(const lsim_insertion_point *ip, MlirType type, int value, MlirValue *out,
+                      lsim_error *err) {
   if (mlirTypeIsNull(type))
     return lsimp_fail_oom(err);
-  if (lsim_aval_size(aval) == 0) /* np.zeros of an empty shape: dense<> */
-    return emit_constant(ctx, mlirDenseElementsAttrGet(type, 0, NULL), out, err);
+  int64_t count = 1;
+  for (intptr_t i = 0; i < mlirShapedTypeGetRank(type); i++)
+    count *= mlirShapedTypeGetDimSize(type, i);
+  if (count == 0)
+    return emit_constant(ip, mlirDenseElementsAttrGet(type, 0, NULL), out, err);
   MlirType elt = mlirShapedTypeGetElementType(type);
-  MlirAttribute zero = mlirTypeIsAFloat(elt) ? mlirFloatAttrDoubleGet(mlir_of(ctx), elt, 0.0)
-                                             : mlirIntegerAttrGet(elt, 0);
-  return emit_constant(ctx, mlirDenseElementsAttrSplatGet(type, zero), out, err);
+  MlirAttribute v = mlirTypeIsAFloat(elt) ? mlirFloatAttrDoubleGet(ip->context, elt, value)
+                                          : mlirIntegerAttrGet(elt, value);
+  return emit_constant(ip, mlirDenseElementsAttrSplatGet(type, v), out, err);
 }
 
-int lsim_emit_elementwise(lsim_lowering_rule_context *ctx, const char *name,
+int lsim_emit_zeros(const lsim_insertion_point *ip, MlirType type, MlirValue *out,
+                    lsim_error *err) {
+  return emit_splat(ip, type, 0, out, err);
+}
+
+int lsim_emit_ones(const lsim_insertion_point *ip, MlirType type, MlirValue *out,
+                   lsim_error *err) {
+  return emit_splat(ip, type, 1, out, err);
+}
+
+int lsim_emit_elementwise(const lsim_insertion_point *ip, const char *name,
                           const MlirValue *operands, size_t num_operands, MlirValue *out,
                           lsim_error *err) {
   MlirType type = mlirValueGetType(operands[0]);
   MlirOperation op;
-  int rc = lsim_emit_op(ctx, name, operands, num_operands, &type, 1, NULL, 0, 0, &op, err);
+  int rc = lsim_emit_op(ip, name, operands, num_operands, &type, 1, NULL, 0, 0, &op, err);
   if (rc == LSIM_OK)
     *out = mlirOperationGetResult(op, 0);
   return rc;
 }
 
-int lsim_emit_convert(lsim_lowering_rule_context *ctx, MlirValue value, MlirType type,
+int lsim_emit_convert(const lsim_insertion_point *ip, MlirValue value, MlirType type,
                       MlirValue *out, lsim_error *err) {
   MlirOperation op;
-  int rc = lsim_emit_op(ctx, "stablehlo.convert", &value, 1, &type, 1, NULL, 0, 0, &op, err);
+  int rc = lsim_emit_op(ip, "stablehlo.convert", &value, 1, &type, 1, NULL, 0, 0, &op, err);
   if (rc == LSIM_OK)
     *out = mlirOperationGetResult(op, 0);
   return rc;
 }
 
-int lsim_emit_case(lsim_lowering_rule_context *ctx, MlirValue index, const MlirType *result_types,
+int lsim_emit_case(const lsim_insertion_point *ip, MlirValue index, const MlirType *result_types,
                    size_t num_results, size_t num_branches, MlirOperation *out, lsim_error *err) {
-  return lsim_emit_op(ctx, "stablehlo.case", &index, 1, result_types, num_results, NULL, 0,
+  return lsim_emit_op(ip, "stablehlo.case", &index, 1, result_types, num_results, NULL, 0,
                       num_branches, out, err);
 }
 
@@ -126,15 +191,15 @@ MlirBlock lsim_case_branch(MlirOperation case_op, size_t i) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(case_op, (intptr_t)i));
 }
 
-int lsim_emit_return(lsim_lowering_rule_context *ctx, const MlirValue *values, size_t count,
+int lsim_emit_return(const lsim_insertion_point *ip, const MlirValue *values, size_t count,
                      lsim_error *err) {
-  return lsim_emit_op(ctx, "stablehlo.return", values, count, NULL, 0, NULL, 0, 0, NULL, err);
+  return lsim_emit_op(ip, "stablehlo.return", values, count, NULL, 0, NULL, 0, 0, NULL, err);
 }
 
-int lsim_emit_create_token(lsim_lowering_rule_context *ctx, MlirValue *out, lsim_error *err) {
-  MlirType token = lsim_token_type(mlir_of(ctx));
+int lsim_emit_create_token(const lsim_insertion_point *ip, MlirValue *out, lsim_error *err) {
+  MlirType token = lsim_token_type(ip->context);
   MlirOperation op;
-  int rc = lsim_emit_op(ctx, "stablehlo.create_token", NULL, 0, &token, 1, NULL, 0, 0, &op, err);
+  int rc = lsim_emit_op(ip, "stablehlo.create_token", NULL, 0, &token, 1, NULL, 0, 0, &op, err);
   if (rc == LSIM_OK)
     *out = mlirOperationGetResult(op, 0);
   return rc;
@@ -190,11 +255,11 @@ static MlirAttribute aliases_attr(MlirContext mlir, const lsim_operand_alias *al
   return array;
 }
 
-int lsim_emit_custom_call(lsim_lowering_rule_context *ctx, const lsim_custom_call *call,
+int lsim_emit_custom_call(const lsim_insertion_point *ip, const lsim_custom_call *call,
                           const MlirValue *operands, size_t num_operands,
                           const MlirType *result_types, size_t num_results, MlirOperation *out,
                           lsim_error *err) {
-  MlirContext mlir = mlir_of(ctx);
+  MlirContext mlir = ip->context;
   bool dict = !mlirAttributeIsNull(call->backend_config_dict);
   MlirNamedAttribute attrs[10 + call->num_extra];
   size_t n = 0;
@@ -231,48 +296,34 @@ int lsim_emit_custom_call(lsim_lowering_rule_context *ctx, const lsim_custom_cal
   }
   for (size_t i = 0; i < call->num_extra; i++)
     attrs[n++] = call->extra[i];
-  return lsim_emit_op(ctx, "stablehlo.custom_call", operands, num_operands, result_types,
+  return lsim_emit_op(ip, "stablehlo.custom_call", operands, num_operands, result_types,
                       num_results, attrs, n, 0, out, err);
 }
 
-int lsim_emit_ffi_call(lsim_lowering_rule_context *ctx, const char *target, bool has_side_effect,
-                       const lsim_ffi_param *params, size_t num_params, bool has_aliases,
-                       const lsim_operand_alias *aliases, size_t num_aliases,
-                       const MlirValue *operands, size_t num_operands, bool token_result,
-                       MlirOperation *out, lsim_error *err) {
-  MlirContext mlir = mlir_of(ctx);
-  size_t num_results = ctx->num_avals_out + (token_result ? 1 : 0);
-  MlirType *types = malloc((num_results + 1) * sizeof *types);
-  MlirNamedAttribute *entries = malloc((num_params + 1) * sizeof *entries);
-  int rc = types && entries ? LSIM_OK : lsimp_fail_oom(err);
-  size_t r = 0;
-  if (!rc && token_result)
-    types[r++] = lsim_token_type(mlir);
-  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++) {
-    types[r] = lsim_module_context_aval_to_ir_type(ctx->module_context, &ctx->avals_out[i]);
-    if (mlirTypeIsNull(types[r++]))
-      rc = lsimp_fail_oom(err);
-  }
-  for (size_t i = 0; !rc && i < num_params; i++)
-    entries[i] = lsim_named(mlir, params[i].name, params[i].value);
-  if (rc) {
-    free(types);
-    free(entries);
-    return rc;
-  }
+int lsim_emit_ffi_call(const lsim_insertion_point *ip, const lsim_ffi_call *ffi,
+                       const MlirValue *operands, size_t num_operands,
+                       const MlirType *result_types, size_t num_results, MlirOperation *out,
+                       lsim_error *err) {
+  MlirNamedAttribute few[4] = {{{NULL}, {NULL}}};
+  MlirNamedAttribute *entries = ffi->num_params <= 4 ? few : malloc(ffi->num_params * sizeof *entries);
+  if (!entries)
+    return lsimp_fail_oom(err);
+  for (size_t i = 0; i < ffi->num_params; i++)
+    entries[i] = lsim_named(ip->context, ffi->params[i].name, ffi->params[i].value);
   lsim_custom_call call = {
-      .target = target,
-      .has_side_effect = has_side_effect,
-      .backend_config_dict = mlirDictionaryAttrGet(mlir, (intptr_t)num_params, entries),
+      .target = ffi->target,
+      .has_side_effect = ffi->has_side_effect,
+      .backend_config_dict =
+          mlirDictionaryAttrGet(ip->context, (intptr_t)ffi->num_params, entries),
       .layouts = true,
-      .has_aliases = has_aliases,
-      .aliases = aliases,
-      .num_aliases = num_aliases,
+      .has_aliases = ffi->has_aliases,
+      .aliases = ffi->aliases,
+      .num_aliases = ffi->num_aliases,
   };
-  rc = lsim_emit_custom_call(ctx, &call, operands, num_operands, types, num_results, out, err);
-  free(types);
-  free(entries);
-  return rc;
+  if (entries != few)
+    free(entries);
+  return lsim_emit_custom_call(ip, &call, operands, num_operands, result_types, num_results, out,
+                               err);
 }
 
 /* --- host transfers -------------------------------------------------------- */
@@ -280,11 +331,11 @@ int lsim_emit_ffi_call(lsim_lowering_rule_context *ctx, const char *target, bool
 /* xla_bridge / mlir.py: SEND_TO_HOST_TYPE and RECV_FROM_HOST_TYPE. */
 enum { SEND_TO_HOST_TYPE = 2, RECV_FROM_HOST_TYPE = 3 };
 
-static int host_transfer(lsim_lowering_rule_context *ctx, const char *name,
+static int host_transfer(const lsim_insertion_point *ip, const char *name,
                          const MlirValue *operands, size_t num_operands, const MlirType *types,
                          size_t num_types, int64_t channel, int type, MlirOperation *out,
                          lsim_error *err) {
-  MlirContext mlir = mlir_of(ctx);
+  MlirContext mlir = ip->context;
   char handle[96], rendezvous[24];
   snprintf(handle, sizeof handle, "channel_handle<handle = %lld, type = %d>", (long long)channel,
            type);
@@ -299,27 +350,27 @@ static int host_transfer(lsim_lowering_rule_context *ctx, const char *name,
       lsim_named(mlir, "is_host_transfer", mlirBoolAttrGet(mlir, 1)),
       lsim_named(mlir, "mhlo.frontend_attributes", mlirDictionaryAttrGet(mlir, 2, frontend)),
   };
-  return lsim_emit_op(ctx, name, operands, num_operands, types, num_types, attrs, 3, 0, out, err);
+  return lsim_emit_op(ip, name, operands, num_operands, types, num_types, attrs, 3, 0, out, err);
 }
 
-int lsim_emit_send_to_host(lsim_lowering_rule_context *ctx, MlirValue token, MlirValue operand,
+int lsim_emit_send_to_host(const lsim_insertion_point *ip, MlirValue token, MlirValue operand,
                            int64_t channel, MlirValue *token_out, lsim_error *err) {
   MlirValue operands[] = {operand, token};
-  MlirType type = lsim_token_type(mlir_of(ctx));
+  MlirType type = lsim_token_type(ip->context);
   MlirOperation op;
-  int rc = host_transfer(ctx, "stablehlo.send", operands, 2, &type, 1, channel,
+  int rc = host_transfer(ip, "stablehlo.send", operands, 2, &type, 1, channel,
                          SEND_TO_HOST_TYPE, &op, err);
   if (rc == LSIM_OK)
     *token_out = mlirOperationGetResult(op, 0);
   return rc;
 }
 
-int lsim_emit_recv_from_host(lsim_lowering_rule_context *ctx, MlirValue token, MlirType type,
+int lsim_emit_recv_from_host(const lsim_insertion_point *ip, MlirValue token, MlirType type,
                              int64_t channel, MlirValue *value_out, MlirValue *token_out,
                              lsim_error *err) {
-  MlirType types[] = {type, lsim_token_type(mlir_of(ctx))};
+  MlirType types[] = {type, lsim_token_type(ip->context)};
   MlirOperation op;
-  int rc = host_transfer(ctx, "stablehlo.recv", &token, 1, types, 2, channel,
+  int rc = host_transfer(ip, "stablehlo.recv", &token, 1, types, 2, channel,
                          RECV_FROM_HOST_TYPE, &op, err);
   if (rc == LSIM_OK) {
     *value_out = mlirOperationGetResult(op, 0);

@@ -1,6 +1,6 @@
 /* lower/lower_per_platform.c: one equation lowered for one or several
  * platforms.  JAX counterpart: mlir.py lower_per_platform. */
-#include "lower/internal.h"
+#include "lowersim/lower_per_platform.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
@@ -115,7 +115,7 @@ static size_t sharing_rule(const plan *p, size_t k, const char *const *platforms
 static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p,
                          const char *const *platforms, size_t n) {
   lsim_module_context *mc = ctx->module_context;
-  if (!lsim_module_context_tracing(mc))
+  if (!lsim_module_context_explaining(mc))
     return;
   const char **sharing = malloc(n * sizeof *sharing);
   lsimp_strbuf line = LSIMP_STRBUF_INIT;
@@ -125,11 +125,11 @@ static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p,
     lsimp_join(&line, sharing, count, ", ");
     const char *what = (int)k == p->default_index ? "the default rule" : "the platform rule";
     if (p->num_kept == 1)
-      lsim_module_context_trace(mc, LSIM_TRACE_DECISION, 0,
+      lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
                                 "%s for %s: applied directly, no conditional", what,
                                 lsimp_strbuf_cstr(&line));
     else
-      lsim_module_context_trace(mc, LSIM_TRACE_DECISION, 0, "kept rule %zu: %s for %s", k, what,
+      lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0, "kept rule %zu: %s for %s", k, what,
                                 lsimp_strbuf_cstr(&line));
   }
   lsimp_strbuf_free(&line);
@@ -143,16 +143,11 @@ static MlirType *case_result_types(lsim_lowering_rule_context *ctx, size_t *coun
   MlirType *types = malloc((n ? n : 1) * sizeof *types);
   if (!types)
     return NULL;
-  MlirContext mlir = lsim_module_context_mlir_context(ctx->module_context);
   for (size_t i = 0; i < ctx->num_tokens_in; i++)
-    types[i] = lsim_token_type(mlir);
-  for (size_t i = 0; i < ctx->num_avals_out; i++) {
-    types[ctx->num_tokens_in + i] =
-        lsim_module_context_aval_to_ir_type(ctx->module_context, &ctx->avals_out[i]);
-    if (mlirTypeIsNull(types[ctx->num_tokens_in + i])) {
-      free(types);
-      return NULL;
-    }
+    types[i] = lsim_token_type(ctx->ip.context);
+  if (lsim_lowering_rule_context_out_types(ctx, types + ctx->num_tokens_in, NULL)) {
+    free(types);
+    return NULL;
   }
   *count = n;
   return types;
@@ -161,18 +156,16 @@ static MlirType *case_result_types(lsim_lowering_rule_context *ctx, size_t *coun
 /* The first case: platform index -> index of the platform's kept rule. */
 static int emit_rule_index(lsim_lowering_rule_context *ctx, const plan *p, size_t n,
                            MlirValue *rule_index, lsim_error *err) {
-  MlirContext mlir = lsim_module_context_mlir_context(ctx->module_context);
-  MlirType i32 = lsim_i32_scalar_type(mlir);
+  MlirType i32 = lsim_i32_scalar_type(ctx->ip.context);
   MlirValue platform_index = ctx->dim_var_values[0];
   int rc = LSIM_OK;
   if (!mlirTypeEqual(mlirValueGetType(platform_index), i32))
-    rc = lsim_emit_convert(ctx, platform_index, i32, &platform_index, err);
+    rc = lsim_emit_convert(&ctx->ip, platform_index, i32, &platform_index, err);
   MlirOperation case_op;
-  if (rc || (rc = lsim_emit_case(ctx, platform_index, &i32, 1, n, &case_op, err)))
+  if (rc || (rc = lsim_emit_case(&ctx->ip, platform_index, &i32, 1, n, &case_op, err)))
     return rc;
   for (size_t i = 0; i < n && !rc; i++) {
-    lsim_lowering_rule_context branch = *ctx;
-    branch.block = lsim_case_branch(case_op, i);
+    lsim_insertion_point branch = lsim_insertion_point_in(&ctx->ip, lsim_case_branch(case_op, i));
     MlirValue k;
     rc = lsim_emit_constant_i32(&branch, p->rule_of[i], &k, err);
     if (!rc)
@@ -199,23 +192,23 @@ static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size
   size_t num_sharing = sharing_rule(p, k, platforms, n, sharing);
   lsim_lowering_rule_context inner =
       lsim_lowering_rule_context_with_platforms(ctx, sharing, num_sharing);
-  inner.block = lsim_case_branch(case_op, k);
+  inner.ip = lsim_insertion_point_in(&ctx->ip, lsim_case_branch(case_op, k));
   inner.tokens_out = tokens;
   inner.num_tokens_out = 0;
   lsim_module_context *mc = ctx->module_context;
-  if (lsim_module_context_tracing(mc)) {
+  if (lsim_module_context_explaining(mc)) {
     lsimp_strbuf who = LSIMP_STRBUF_INIT;
     lsimp_py_list(&who, sharing, num_sharing);
-    lsim_module_context_trace(mc, LSIM_TRACE_STEP, +1, "branch %zu: ctx.platforms = %s", k,
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, +1, "branch %zu: ctx.platforms = %s", k,
                               lsimp_strbuf_cstr(&who));
     lsimp_strbuf_free(&who);
   }
   int rc = p->kept[k].fn(&inner, args, values + ctx->num_tokens_in, params, p->kept[k].data, err);
-  lsim_module_context_trace_nest(mc, -1);
+  lsim_module_context_explain_nest(mc, -1);
   if (!rc) {
     for (size_t t = 0; t < ctx->num_tokens_in; t++)
       values[t] = inner.num_tokens_out ? tokens[t] : ctx->tokens_in[t];
-    rc = lsim_emit_return(&inner, values, num_results, err);
+    rc = lsim_emit_return(&inner.ip, values, num_results, err);
   }
   free(sharing);
   free(values);
@@ -256,7 +249,7 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
                      "(dim_var_values[0])",
                      description);
   }
-  lsim_module_context_trace(ctx->module_context, LSIM_TRACE_DECISION, 0,
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                             "%zu kept rules: stablehlo.case (platform index -> rule index), "
                             "then stablehlo.case over the rules",
                             p.num_kept);
@@ -268,7 +261,7 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
     rc = lsimp_fail_oom(err);
   MlirOperation case_op;
   if (!rc)
-    rc = lsim_emit_case(ctx, rule_index, types, num_types, p.num_kept, &case_op, err);
+    rc = lsim_emit_case(&ctx->ip, rule_index, types, num_types, p.num_kept, &case_op, err);
   for (size_t k = 0; k < p.num_kept && !rc; k++)
     rc = emit_rule_branch(ctx, &p, k, platforms, n, case_op, args, params, err);
   if (!rc) {

@@ -3,9 +3,13 @@
  * not upstream: the ops are unregistered), so each op kind's invariants
  * (those stablehlo's own verifier enforces and lowersim relies on) are
  * checked here.  A failure is always a lowersim bug: LSIM_E_VERIFY. */
+#include "lowersim/verify.h"
 #include "lowersim/emit.h"
-#include "lowersim/lower.h"
+#include "support/mlir_text.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
+
+#include <mlir-c/Diagnostics.h>
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -135,9 +139,30 @@ static MlirWalkResult check_op(MlirOperation op, void *data) {
   return ok ? MlirWalkResultAdvance : MlirWalkResultInterrupt;
 }
 
+/* MLIR's own verifier, its diagnostics in the message. */
+static int mlir_verify(MlirOperation op, lsim_error *err) {
+  MlirContext mlir = mlirOperationGetContext(op);
+  lsimp_strbuf said = LSIMP_STRBUF_INIT;
+  MlirDiagnosticHandlerID handler =
+      mlirContextAttachDiagnosticHandler(mlir, lsimp_strbuf_collect_diagnostic, &said, NULL);
+  bool ok = mlirOperationVerify(op);
+  mlirContextDetachDiagnosticHandler(mlir, handler);
+  int rc = ok                           ? LSIM_OK
+           : lsimp_strbuf_failed(&said) ? lsimp_fail_oom(err)
+                                        : lsim_error_set(err, LSIM_E_VERIFY,
+                                                         "the emitted module fails MLIR "
+                                                         "verification: %s",
+                                                         lsimp_strbuf_cstr(&said));
+  lsimp_strbuf_free(&said);
+  return rc;
+}
+
 int lsim_verify_module(MlirModule module, lsim_error *err) {
   MlirOperation op = mlirModuleGetOperation(module);
   MlirContext mlir = mlirOperationGetContext(op);
+  int rc = mlir_verify(op, err);
+  if (rc)
+    return rc;
   walk_state st = {.token = lsim_token_type(mlir), .i32 = lsim_i32_scalar_type(mlir)};
   mlirOperationWalk(op, check_op, &st, MlirWalkPreOrder);
   if (st.problem[0])

@@ -5,8 +5,8 @@
  * built generically) and Mosaic GPU's (func + arith + vector on memrefs).
  * JAX counterparts: pallas/mosaic/lowering.py, pallas/triton/lowering.py,
  * pallas/mosaic_gpu/lowering.py for real kernels. */
+#include "kernels.h"
 #include "lowersim/emit.h"
-#include "lowersim/pallas.h"
 #include "support/raise.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -33,7 +33,7 @@ static bool find_kernel(const char *name, kernel_kind *out) {
   return false;
 }
 
-int lsim_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, size_t num_in,
+int lsimp_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, size_t num_in,
                              const lsim_aval *avals_out, size_t num_out, lsim_error *err) {
   kernel_kind kind;
   if (!find_kernel(kernel, &kind))
@@ -52,9 +52,10 @@ int lsim_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, size
 
 /* --- building ops --------------------------------------------------------- */
 
+/* Where a kernel's ops go, and the first failure (later ops are skipped). */
 typedef struct builder {
   MlirContext mlir;
-  lsim_lowering_rule_context at; /* block and location only */
+  lsim_insertion_point at;
   lsim_error *err;
   int rc;
 } builder;
@@ -110,29 +111,18 @@ static MlirValue compute(builder *b, kernel_kind kind, MlirValue x, MlirType typ
   return op1(b, is_float(dtype) ? "arith.addf" : "arith.addi", operands, 2, type, NULL, 0);
 }
 
-/* func.func @name(...) with `num_extra` more attributes; returns its body. */
+/* A function (`op_name`: func.func or tt.func) named `name` in the module
+ * body with `num_extra` more attributes; returns its body. */
 static MlirBlock add_func(builder *b, MlirBlock module_body, const char *op_name, const char *name,
                           const MlirType *inputs, size_t n_in, const MlirType *outputs,
                           size_t n_out, const MlirNamedAttribute *extra, size_t num_extra) {
-  MlirNamedAttribute attrs[8];
-  size_t n = 0;
-  attrs[n++] = lsim_named(b->mlir, "sym_name", lsim_string_attr(b->mlir, name));
-  attrs[n++] = lsim_named(b->mlir, "function_type",
-                          mlirTypeAttrGet(mlirFunctionTypeGet(b->mlir, (intptr_t)n_in, inputs,
-                                                              (intptr_t)n_out, outputs)));
-  for (size_t i = 0; i < num_extra && n < 8; i++)
-    attrs[n++] = extra[i];
-  MlirLocation locs[4];
-  for (size_t i = 0; i < n_in; i++)
-    locs[i] = b->at.location;
-  MlirRegion region = mlirRegionCreate();
-  MlirBlock body = mlirBlockCreate((intptr_t)n_in, inputs, locs);
-  mlirRegionAppendOwnedBlock(region, body);
-  MlirOperationState state =
-      mlirOperationStateGet(mlirStringRefCreateFromCString(op_name), b->at.location);
-  mlirOperationStateAddAttributes(&state, (intptr_t)n, attrs);
-  mlirOperationStateAddOwnedRegions(&state, 1, &region);
-  mlirBlockAppendOwnedOperation(module_body, mlirOperationCreate(&state));
+  lsim_insertion_point module = lsim_insertion_point_in(&b->at, module_body);
+  lsim_func f = {.op_name = op_name, .name = name, .inputs = inputs, .num_inputs = n_in,
+                 .results = outputs, .num_results = n_out, .extra = extra,
+                 .num_extra = num_extra};
+  MlirBlock body = {NULL};
+  if (!b->rc)
+    b->rc = lsim_emit_func(&module, &f, NULL, &body, b->err);
   return body;
 }
 
@@ -255,13 +245,13 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   op1(b, "tt.return", NULL, 0, (MlirType){NULL}, NULL, 0);
 }
 
-int lsim_pallas_build_kernel(MlirContext mlir, const char *kernel, lsim_kernel_flavor flavor,
-                             const lsim_aval *block, int64_t grid, MlirModule *out,
-                             lsim_error *err) {
+int lsimp_pallas_build_kernel(MlirContext mlir, const char *kernel, lsimp_kernel_flavor flavor,
+                              const lsim_aval *block, int64_t grid, MlirModule *out,
+                              lsim_error *err) {
   kernel_kind kind;
   if (!find_kernel(kernel, &kind) || !block || block->rank != 1 || grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                     "lsim_pallas_build_kernel: unknown kernel, or not a 1-D block and grid");
+                     "lsimp_pallas_build_kernel: unknown kernel, or not a 1-D block and grid");
   MlirDialectHandle dialects[] = {mlirGetDialectHandle__func__(), mlirGetDialectHandle__arith__(),
                                   mlirGetDialectHandle__vector__(),
                                   mlirGetDialectHandle__memref__()};
@@ -269,11 +259,11 @@ int lsim_pallas_build_kernel(MlirContext mlir, const char *kernel, lsim_kernel_f
     mlirDialectHandleLoadDialect(dialects[i], mlir);
   MlirLocation loc = mlirLocationUnknownGet(mlir);
   MlirModule module = mlirModuleCreateEmpty(loc);
-  builder b = {.mlir = mlir, .at = {.location = loc}, .err = err};
-  if (flavor == LSIM_KERNEL_TRITON)
+  builder b = {.mlir = mlir, .at = {mlir, {NULL}, loc}, .err = err};
+  if (flavor == LSIMP_KERNEL_TRITON)
     build_triton_kernel(&b, module, kind, block);
   else
-    build_memref_kernel(&b, module, kind, block, grid, flavor == LSIM_KERNEL_MOSAIC_TPU);
+    build_memref_kernel(&b, module, kind, block, grid, flavor == LSIMP_KERNEL_MOSAIC_TPU);
   if (!b.rc && !mlirOperationVerify(mlirModuleGetOperation(module)))
     b.rc = lsim_error_set(err, LSIM_E_VERIFY, "the %s kernel module fails MLIR verification", kernel);
   if (b.rc) {

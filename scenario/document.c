@@ -8,7 +8,7 @@
  * that print to stderr by default; here they are captured for the duration
  * of one call (libxml2 keeps them per thread) and turned into one
  * `PATH:LINE: message` error. */
-#include "scenario/internal.h"
+#include "internal.h"
 #include "support/raise.h"
 
 #include <libxml/SAX2.h>

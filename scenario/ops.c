@@ -1,28 +1,29 @@
 /* scenario/ops.c: the elementwise op kinds of the scenario format and the
  * JAX primitives they stand for: lax.sin_p, cos_p, neg_p, exp_p, add_p, mul_p, sub_p. */
 #include "lowersim/scenario.h"
+#include "lowersim/lax.h"
 
 #include <string.h>
 
 static const struct {
   const char *name;
-  const char *primitive; /* JAX's primitive, whose rule the engine has */
+  const lsim_primitive *primitive; /* lax's */
   int arity;
 } ops[LSIM_OP_COUNT] = {
-    [LSIM_OP_SINE] = {"sine", "sin", 1},
-    [LSIM_OP_COSINE] = {"cosine", "cos", 1},
-    [LSIM_OP_NEGATE] = {"negate", "neg", 1},
-    [LSIM_OP_EXPONENTIAL] = {"exponential", "exp", 1},
-    [LSIM_OP_ADD] = {"add", "add", 2},
-    [LSIM_OP_MULTIPLY] = {"multiply", "mul", 2},
-    [LSIM_OP_SUBTRACT] = {"subtract", "sub", 2},
+    [LSIM_OP_SINE] = {"sine", &lsim_sin_p, 1},
+    [LSIM_OP_COSINE] = {"cosine", &lsim_cos_p, 1},
+    [LSIM_OP_NEGATE] = {"negate", &lsim_neg_p, 1},
+    [LSIM_OP_EXPONENTIAL] = {"exponential", &lsim_exp_p, 1},
+    [LSIM_OP_ADD] = {"add", &lsim_add_p, 2},
+    [LSIM_OP_MULTIPLY] = {"multiply", &lsim_mul_p, 2},
+    [LSIM_OP_SUBTRACT] = {"subtract", &lsim_sub_p, 2},
 };
 
 const char *lsim_op_kind_name(lsim_op_kind op) {
   return (unsigned)op < LSIM_OP_COUNT ? ops[op].name : NULL;
 }
 
-const char *lsim_op_kind_primitive(lsim_op_kind op) {
+const lsim_primitive *lsim_op_kind_primitive(lsim_op_kind op) {
   return (unsigned)op < LSIM_OP_COUNT ? ops[op].primitive : NULL;
 }
 

@@ -7,7 +7,7 @@
  * Values are numbered as in a jaxpr: the args, then every result of every
  * equation in order.  The reader keeps a table of their avals as it goes. */
 #include "lowersim/runtime.h"
-#include "scenario/internal.h"
+#include "internal.h"
 #include "support/raise.h"
 
 #include <errno.h>

@@ -2,8 +2,14 @@
  * only place that knows every feature folder: it registers their rules next
  * to the built-in ones and the scenario's own primitives. */
 #include "lowersim/scenario_run.h"
-#include "lowersim/callbacks.h"
-#include "lowersim/pallas.h"
+#include "lowersim/buffer_callback.h"
+#include "lowersim/callback.h"
+#include "lowersim/conditionals.h"
+#include "lowersim/debugging.h"
+#include "lowersim/ffi.h"
+#include "lowersim/jax.h"
+#include "lowersim/pallas_call.h"
+#include "support/options.h"
 #include "support/raise.h"
 
 #include <stdlib.h>
@@ -43,9 +49,9 @@ static void free_names(name_list *l) {
 
 /* Everything a run allocates besides the outcome. */
 typedef struct prepared {
-  lsim_registry *builtin;
   lsim_registry *registry;
-  lsim_ffi_rule_data *ffi_rules; /* per <rule>/<default>, all primitives */
+  lsim_primitive **primitives; /* per equation: its own primitive, or NULL */
+  lsim_ffi_rule *ffi_rules; /* per <rule>/<default>, all primitives */
   lsim_eqn *eqns;
   lsim_aval *args;
   bool *donated;
@@ -53,6 +59,8 @@ typedef struct prepared {
   /* platform_dependent: per equation, branches and their platform lists */
   lsim_platform_dependent_params *pd_params;
   lsim_platform_branch *branches;
+  lsim_program *branch_programs; /* per branch: its op over the operands */
+  lsim_eqn *branch_eqns;
   name_list *branch_platforms;
   size_t num_branch_platforms;
   /* callbacks: per equation (indexed like eqns) */
@@ -63,11 +71,14 @@ typedef struct prepared {
   } *callbacks;
   lsim_pallas *pallas;
   lsim_io_alias *aliases; /* all equations' aliases, in order */
+  lsim_aval *operands;    /* per equation: two operand avals (platform_dependent) */
 } prepared;
 
-static void prepared_free(prepared *p) {
+static void prepared_free(prepared *p, size_t num_eqns) {
   lsim_registry_destroy(p->registry);
-  lsim_registry_destroy(p->builtin);
+  for (size_t i = 0; p->primitives && i < num_eqns; i++)
+    lsim_primitive_destroy(p->primitives[i]);
+  free(p->primitives);
   free(p->ffi_rules);
   free(p->eqns);
   free(p->args);
@@ -75,11 +86,14 @@ static void prepared_free(prepared *p) {
   free_names(&p->platforms);
   free(p->pd_params);
   free(p->branches);
+  free(p->branch_programs);
+  free(p->branch_eqns);
   for (size_t i = 0; i < p->num_branch_platforms; i++)
     free_names(&p->branch_platforms[i]);
   free(p->branch_platforms);
   free(p->callbacks);
   free(p->aliases);
+  free(p->operands);
   lsim_pallas_destroy(p->pallas);
 }
 
@@ -117,6 +131,21 @@ static lsim_backend_use backend_use(lsim_backend_access a) {
                                              : LSIM_BACKEND_USE_NONE;
 }
 
+/* The primitive of <primitive name=...>: one per name in a scenario. */
+static int own_primitive(const lsim_scenario *s, prepared *p, size_t i, lsim_error *err) {
+  for (size_t j = 0; j < i; j++) {
+    if (p->primitives[j] && strcmp(p->primitives[j]->name, s->eqns[i].name) == 0) {
+      p->primitives[i] = NULL;
+      p->eqns[i].primitive = p->primitives[j];
+      return LSIM_OK;
+    }
+  }
+  int rc = lsim_primitive_create(s->eqns[i].name, &p->primitives[i], err);
+  if (!rc)
+    p->eqns[i].primitive = p->primitives[i];
+  return rc;
+}
+
 /* register_lowering for the scenario's own primitives, in document order. */
 static int register_primitives(const lsim_scenario *s, prepared *p, lsim_error *err) {
   size_t total = 0;
@@ -124,19 +153,20 @@ static int register_primitives(const lsim_scenario *s, prepared *p, lsim_error *
     if (s->eqns[i].kind == LSIM_EQN_PRIMITIVE)
       total += s->eqns[i].num_rules;
   p->ffi_rules = malloc((total ? total : 1) * sizeof *p->ffi_rules);
-  if (!p->ffi_rules)
+  p->primitives = calloc(s->num_eqns + 1, sizeof *p->primitives);
+  if (!p->ffi_rules || !p->primitives)
     return lsimp_fail_oom(err);
   size_t k = 0;
   for (size_t i = 0; i < s->num_eqns; i++) {
     const lsim_scenario_eqn *e = &s->eqns[i];
-    int rc = e->kind == LSIM_EQN_PRIMITIVE ? lsim_registry_declare(p->registry, e->name, err) : 0;
+    int rc = e->kind == LSIM_EQN_PRIMITIVE ? own_primitive(s, p, i, err) : 0;
     if (rc)
       return rc;
     for (size_t r = 0; e->kind == LSIM_EQN_PRIMITIVE && r < e->num_rules; r++) {
-      lsim_ffi_rule_data *data = &p->ffi_rules[k++];
-      *data = (lsim_ffi_rule_data){e->rules[r].target, backend_use(e->backend_access)};
-      rc = lsim_register_lowering(p->registry, e->name, (lsim_rule){lsim_ffi_lowering_rule, data},
-                                  e->rules[r].platform, true, err);
+      lsim_ffi_rule *data = &p->ffi_rules[k++];
+      *data = (lsim_ffi_rule){e->rules[r].target, backend_use(e->backend_access)};
+      rc = lsim_register_lowering(p->registry, p->eqns[i].primitive, lsim_ffi_lowering(data),
+                                  e->rules[r].platform, err);
       if (rc == LSIM_E_INVALID_ARGUMENT)
         return invalid(s, e->rules[r].line, err);
       if (rc)
@@ -148,8 +178,22 @@ static int register_primitives(const lsim_scenario *s, prepared *p, lsim_error *
 
 /* lax.platform_dependent joins branches with the same function: here, the
  * same op.  The default branch stays last and apart. */
+/* A branch's function: its op over the equation's operands. */
+static const lsim_program *branch_program(const lsim_scenario_eqn *e, prepared *p, size_t at,
+                                          lsim_op_kind op, const lsim_aval *operands) {
+  static const size_t indices[] = {0, 1};
+  p->branch_eqns[at] = (lsim_eqn){.primitive = lsim_op_kind_primitive(op), .operands = indices,
+                                  .num_operands = e->num_args, .results = e->results,
+                                  .num_results = e->num_results};
+  p->branch_programs[at] = (lsim_program){.function_name = lsim_op_kind_primitive(op)->name,
+                                          .args = operands, .num_args = e->num_args,
+                                          .eqns = &p->branch_eqns[at], .num_eqns = 1};
+  return &p->branch_programs[at];
+}
+
 static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, size_t slot,
-                                    size_t *next_branch, lsim_error *err) {
+                                    size_t *next_branch, const lsim_aval *operands,
+                                    lsim_error *err) {
   lsim_platform_branch *branches = p->branches + *next_branch;
   size_t n = 0;
   for (size_t b = 0; b < e->num_branches; b++) {
@@ -160,7 +204,7 @@ static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, siz
     size_t joined = n;
     for (size_t j = 0; sb->platforms && j < n; j++)
       if (branches[j].platforms &&
-          strcmp(branches[j].primitive, lsim_op_kind_primitive(sb->op)) == 0)
+          branches[j].jaxpr->eqns[0].primitive == lsim_op_kind_primitive(sb->op))
         joined = j;
     if (joined < n) {
       /* Append this branch's platforms to the joined branch's list. */
@@ -181,8 +225,8 @@ static int build_platform_dependent(const lsim_scenario_eqn *e, prepared *p, siz
         return lsimp_fail_oom(err);
       memcpy(own, names->names, names->count * sizeof *own);
     }
-    branches[n++] = (lsim_platform_branch){own, sb->platforms ? names->count : 0,
-                                           lsim_op_kind_primitive(sb->op)};
+    const lsim_program *jaxpr = branch_program(e, p, *next_branch + n, sb->op, operands);
+    branches[n++] = (lsim_platform_branch){own, sb->platforms ? names->count : 0, jaxpr};
   }
   p->pd_params[slot] = (lsim_platform_dependent_params){branches, n};
   *next_branch += e->num_branches;
@@ -213,16 +257,19 @@ static void build_callback(const lsim_scenario_eqn *e, prepared *p, size_t i, si
     c->buffer = (lsim_buffer_callback_params){scenario_host_callback(e->returns_value),
                                               e->side_effect, e->command_buffer, aliases,
                                               e->num_aliases};
-    q->primitive = LSIM_PRIMITIVE_BUFFER_CALLBACK;
+    lsim_buffer_callback_bind(q, &c->buffer);
     return;
   }
   bool ordered = e->kind != LSIM_EQN_PURE_CALLBACK && e->ordered;
   c->python = (lsim_python_callback_params){scenario_host_callback(false), ordered,
                                             e->kind == LSIM_EQN_DEBUG_CALLBACK && e->partitioned};
   q->ordered_effect = ordered;
-  q->primitive = e->kind == LSIM_EQN_PURE_CALLBACK ? LSIM_PRIMITIVE_PURE_CALLBACK
-                 : e->kind == LSIM_EQN_IO_CALLBACK ? LSIM_PRIMITIVE_IO_CALLBACK
-                                                   : LSIM_PRIMITIVE_DEBUG_CALLBACK;
+  if (e->kind == LSIM_EQN_PURE_CALLBACK)
+    lsim_pure_callback_bind(q, &c->python);
+  else if (e->kind == LSIM_EQN_IO_CALLBACK)
+    lsim_io_callback_bind(q, &c->python);
+  else
+    lsim_debug_callback_bind(q, &c->python);
 }
 
 static const lsim_pallas_params_class *params_class(lsim_compiler_params c) {
@@ -238,18 +285,23 @@ static void build_pallas_call(const lsim_scenario_eqn *e, prepared *p, size_t i,
   p->callbacks[i].pallas = (lsim_pallas_call_params){e->kernel, e->grid, e->interpret,
                                                      params_class(e->compiler_params),
                                                      e->has_constants};
-  q->params = &p->callbacks[i].pallas;
-  q->primitive = LSIM_PRIMITIVE_PALLAS_CALL;
+  lsim_pallas_call_bind(q, &p->callbacks[i].pallas);
 }
 
 /* Which Pallas backends the scenario says are installed (all, by default). */
 static int build_pallas(const lsim_scenario *s, prepared *p, lsim_error *err) {
-  lsim_pallas_installed installed = {true, true, true, false};
+  lsim_pallas_installed installed =
+      LSIM_PALLAS_INSTALLED_INIT(.mosaic_tpu = true, .triton = true, .mosaic_gpu = true);
   if (s->has_pallas)
-    installed = (lsim_pallas_installed){s->pallas.mosaic_tpu, s->pallas.triton,
-                                        s->pallas.mosaic_gpu, s->pallas.use_mosaic_gpu};
-  int rc = lsim_pallas_create(&installed, &p->pallas, err);
-  return rc ? rc : lsim_register_pallas_rules(p->builtin, p->pallas, err);
+    installed = (lsim_pallas_installed)LSIM_PALLAS_INSTALLED_INIT(
+        .mosaic_tpu = s->pallas.mosaic_tpu, .triton = s->pallas.triton,
+        .mosaic_gpu = s->pallas.mosaic_gpu, .use_mosaic_gpu = s->pallas.use_mosaic_gpu);
+  return lsim_pallas_create(&installed, &p->pallas, err);
+}
+
+static int alloc_eqns(const lsim_scenario *s, prepared *p, lsim_error *err) {
+  p->eqns = calloc(s->num_eqns + 1, sizeof *p->eqns);
+  return p->eqns ? LSIM_OK : lsimp_fail_oom(err);
 }
 
 static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog,
@@ -266,14 +318,20 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
   p->aliases = malloc((num_aliases + 1) * sizeof *p->aliases);
   if (!p->callbacks || !p->aliases)
     return lsimp_fail_oom(err);
-  p->eqns = calloc(s->num_eqns + 1, sizeof *p->eqns);
   p->args = malloc((s->num_args + 1) * sizeof *p->args);
   p->donated = malloc((s->num_args + 1) * sizeof *p->donated);
   p->pd_params = calloc(num_pd + 1, sizeof *p->pd_params);
   p->branches = calloc(num_branches + 1, sizeof *p->branches);
   p->branch_platforms = calloc(num_branches + 1, sizeof *p->branch_platforms);
-  if (!p->eqns || !p->args || !p->donated || !p->pd_params || !p->branches || !p->branch_platforms)
+  p->branch_programs = calloc(num_branches + 1, sizeof *p->branch_programs);
+  p->branch_eqns = calloc(num_branches + 1, sizeof *p->branch_eqns);
+  lsim_aval *operands = malloc((s->num_eqns * 2 + 1) * sizeof *operands);
+  if (!p->eqns || !p->args || !p->donated || !p->pd_params || !p->branches ||
+      !p->branch_platforms || !p->branch_programs || !p->branch_eqns || !operands) {
+    free(operands);
     return lsimp_fail_oom(err);
+  }
+  p->operands = operands;
   for (size_t i = 0; i < s->num_args; i++) {
     p->args[i] = s->args[i].aval;
     p->donated[i] = s->args[i].donated;
@@ -282,21 +340,23 @@ static int build_program(const lsim_scenario *s, prepared *p, lsim_program *prog
   for (size_t i = 0; i < s->num_eqns; i++) {
     const lsim_scenario_eqn *e = &s->eqns[i];
     lsim_eqn *q = &p->eqns[i];
-    *q = (lsim_eqn){.operands = e->args, .num_operands = e->num_args, .results = e->results,
-                    .num_results = e->num_results};
+    const lsim_primitive *prim /* a <primitive>'s object, set already */ = q->primitive;
+    *q = (lsim_eqn){.primitive = prim, .operands = e->args, .num_operands = e->num_args,
+                    .results = e->results, .num_results = e->num_results};
     switch (e->kind) {
     case LSIM_EQN_OP:
       q->primitive = lsim_op_kind_primitive(e->op);
       break;
     case LSIM_EQN_PRIMITIVE:
-      q->primitive = e->name;
       break;
     case LSIM_EQN_PLATFORM_DEPENDENT: {
-      int rc = build_platform_dependent(e, p, pd, &next_branch, err);
+      lsim_aval *ops = p->operands + 2 * i;
+      for (size_t a = 0; a < e->num_args && a < 2; a++)
+        lsim_scenario_value_aval(s, e->args[a], &ops[a]);
+      int rc = build_platform_dependent(e, p, pd, &next_branch, ops, err);
       if (rc)
         return rc;
-      q->primitive = LSIM_PRIMITIVE_PLATFORM_DEPENDENT;
-      q->params = &p->pd_params[pd++];
+      lsim_platform_dependent_bind(q, &p->pd_params[pd++]);
       break;
     }
     case LSIM_EQN_BUFFER_CALLBACK:
@@ -344,20 +404,22 @@ static size_t count_platform_dependent(const lsim_scenario *s) {
 int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
                       const lsim_scenario_run_options *options, lsim_scenario_outcome *out,
                       lsim_error *err) {
+  lsim_scenario_run_options opts;
   if (!lowerer || !s || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_run: NULL argument");
   *out = (lsim_scenario_outcome){0};
+  int rc0 = lsimp_options_copy(&opts, sizeof opts, options, "lsim_scenario_run_options", err);
+  if (rc0)
+    return rc0;
   prepared p = {0};
   lsim_program prog;
   int rc = build_runtime(s, &out->runtime, err);
   if (!rc)
-    rc = lsim_registry_create_builtin(out->runtime, &p.builtin, err);
-  if (!rc)
-    rc = lsim_register_callback_rules(p.builtin, err);
-  if (!rc)
     rc = build_pallas(s, &p, err);
   if (!rc)
-    rc = lsim_registry_create(out->runtime, p.builtin, &p.registry, err);
+    rc = lsim_registry_create_jax(out->runtime, p.pallas, NULL, &p.registry, err);
+  if (!rc)
+    rc = alloc_eqns(s, &p, err);
   if (!rc)
     rc = register_primitives(s, &p, err);
   if (!rc)
@@ -365,18 +427,16 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   if (!rc && split_names(s->platforms, &p.platforms))
     rc = lsimp_fail_oom(err);
   if (!rc) {
-    lsim_lowering_request req = {
-        .runtime = out->runtime,
+    lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
         .registry = p.registry,
         .program = &prog,
         .platforms = p.platforms.names,
         .num_platforms = p.platforms.count,
         .backend = s->backend,
         .for_export = s->platforms != NULL, /* explicit platforms: export(platforms=...) */
-        .trace = options ? options->trace : NULL,
-        .trace_data = options ? options->trace_data : NULL,
-        .skip_verify = options && options->skip_verify,
-    };
+        .explain = opts.explain,
+        .explain_data = opts.explain_data,
+        .skip_verify = opts.skip_verify);
     rc = lsim_lower(lowerer, &req, &out->lowering, err);
     if (rc == LSIM_E_INVALID_ARGUMENT)
       rc = invalid(s, s->lower_line, err);
@@ -386,7 +446,7 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
     rc = lsim_lowering_execute(out->lowering, err);
   }
   free_branch_arrays(&p, count_platform_dependent(s));
-  prepared_free(&p);
+  prepared_free(&p, s->num_eqns);
   return rc;
 }
 

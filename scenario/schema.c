@@ -5,7 +5,7 @@
  * to validate attributes") but not what; the explanation walks the schema's
  * own grammar to say which attribute or child is unknown, missing or has a
  * value outside its choices, so no rule is written twice. */
-#include "scenario/internal.h"
+#include "internal.h"
 #include "support/raise.h"
 
 #include <libxml/parser.h>

@@ -2,7 +2,7 @@
  * written out (defaults included, except where an absent attribute means
  * something of its own, such as a backend's priority), so that reading the
  * output gives an equal scenario. */
-#include "scenario/internal.h"
+#include "internal.h"
 #include "support/raise.h"
 
 #include <libxml/chvalid.h>

@@ -10,6 +10,7 @@
   SUITE(runtime)         \
   SUITE(context)         \
   SUITE(scenario)        \
+  SUITE(run)             \
   SUITE(lower)           \
   SUITE(callbacks)       \
   SUITE(pallas)          \

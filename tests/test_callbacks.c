@@ -2,7 +2,11 @@
  * the callbacks' part of the catalogue on every platform of the model, the
  * targets and attributes, the channel boundary through real lowering, and
  * the run-time execution of C callbacks. */
-#include "lowersim/callbacks.h"
+#include "lowersim/buffer_callback.h"
+#include "lowersim/callback.h"
+#include "lowersim/debugging.h"
+#include "lowersim/jax.h"
+#include "lowersim/lowering.h"
 #include "tests/fixtures.h"
 #include "tests/suites.h"
 
@@ -19,8 +23,7 @@ static lsim_lowerer *lowerer;
 static int suite_init(void) {
   if (!(runtime = test_runtime_all_platforms()) || lsim_lowerer_create(&lowerer, NULL))
     return 1;
-  return lsim_registry_create_builtin(runtime, &registry, NULL) ||
-         lsim_register_callback_rules(registry, NULL);
+  return lsim_registry_create_jax(runtime, NULL, NULL, &registry, NULL);
 }
 
 static int suite_clean(void) {
@@ -35,7 +38,7 @@ static const lsim_aval i32_scalar = {.dtype = LSIM_DTYPE_I32};
 static const size_t operand0 = 0;
 
 /* Lowers one callback equation over f32[4] for `p` (count platforms). */
-static int lower_one(const char *primitive, const void *params, bool ordered,
+static int lower_one(const lsim_primitive *primitive, const void *params, bool ordered,
                      const lsim_aval *results, size_t num_results, const char *const *p,
                      size_t count, const char *backend, lsim_lowering **out, lsim_error *err) {
   lsim_eqn eqn = {.primitive = primitive, .operands = &operand0, .num_operands = 1,
@@ -43,12 +46,12 @@ static int lower_one(const char *primitive, const void *params, bool ordered,
                   .ordered_effect = ordered};
   lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = &eqn,
                        .num_eqns = 1};
-  lsim_lowering_request req = {.runtime = runtime, .registry = registry, .program = &prog,
-                               .platforms = p, .num_platforms = count, .backend = backend};
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = registry, .program = &prog,
+                               .platforms = p, .num_platforms = count, .backend = backend);
   return lsim_lower(lowerer, &req, out, err);
 }
 
-static char *lower_text(const char *primitive, const void *params, bool ordered,
+static char *lower_text(const lsim_primitive *primitive, const void *params, bool ordered,
                         const lsim_aval *results, size_t num_results, const char *platform) {
   lsim_lowering *low = NULL;
   lsim_error err = LSIM_ERROR_INIT;
@@ -56,7 +59,7 @@ static char *lower_text(const char *primitive, const void *params, bool ordered,
                      &err);
   CU_ASSERT_EQUAL(rc, LSIM_OK);
   if (rc)
-    fprintf(stderr, "\n  %s on %s: %s", primitive, platform, lsim_error_message(&err));
+    fprintf(stderr, "\n  %s on %s: %s", primitive->name, platform, lsim_error_message(&err));
   char *text = rc ? NULL : lsim_lowering_print(low);
   lsim_lowering_destroy(low);
   lsim_error_clear(&err);
@@ -77,7 +80,7 @@ static void test_buffer_callback_every_platform(void) {
   for (size_t i = 0; i < N_PLATFORMS; i++) {
     lsim_lowering *low = NULL;
     lsim_error err = LSIM_ERROR_INIT;
-    int rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, &f32_4, 1, &test_platforms[i], 1,
+    int rc = lower_one(&lsim_buffer_callback_p, &p, false, &f32_4, 1, &test_platforms[i], 1,
                        NULL, &low, &err);
     const char *target = NULL;
     if (strcmp(test_platforms[i], "cpu") == 0)
@@ -102,7 +105,7 @@ static void test_buffer_callback_every_platform(void) {
     const char *pair[] = {test_platforms[i], test_platforms[(i + 1) % N_PLATFORMS]};
     lsim_lowering_destroy(low);
     low = NULL;
-    rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, &f32_4, 1, pair, 2, NULL, &low, &err);
+    rc = lower_one(&lsim_buffer_callback_p, &p, false, &f32_4, 1, pair, 2, NULL, &low, &err);
     expect_error(rc, &err, LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM,
                  "multi-platform lowering for buffer_callback");
     CU_ASSERT_PTR_NULL(low);
@@ -135,7 +138,7 @@ static void test_buffer_callback_alias_checks(void) {
       lsim_error err = LSIM_ERROR_INIT;
       /* Checked while binding: before the platform is looked at, even for two. */
       const char *pair[] = {test_platforms[i], "cpu"};
-      int rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &p, false, results, 2, pair,
+      int rc = lower_one(&lsim_buffer_callback_p, &p, false, results, 2, pair,
                          i == 0 ? 1 : 2, NULL, &low, &err);
       if (cases[c].message) {
         expect_error(rc, &err, cases[c].code, cases[c].message);
@@ -146,7 +149,7 @@ static void test_buffer_callback_alias_checks(void) {
       lsim_error_clear(&err);
     }
   }
-  char *text = lower_text(LSIM_PRIMITIVE_BUFFER_CALLBACK,
+  char *text = lower_text(&lsim_buffer_callback_p,
                           &(lsim_buffer_callback_params){.aliases = cases[3].alias, .num_aliases = 2},
                           false, results, 2, "cpu");
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "output_operand_aliases = [#stablehlo.output_operand_alias<"
@@ -158,8 +161,8 @@ static void test_buffer_callback_alias_checks(void) {
 /* --- pure, io and debug callbacks ------------------------------------------- */
 
 static void test_python_callbacks_every_platform(void) {
-  const char *kinds[] = {LSIM_PRIMITIVE_PURE_CALLBACK, LSIM_PRIMITIVE_IO_CALLBACK,
-                         LSIM_PRIMITIVE_DEBUG_CALLBACK};
+  const lsim_primitive *kinds[] = {&lsim_pure_callback_p, &lsim_io_callback_p,
+                                   &lsim_debug_callback_p};
   lsim_python_callback_params p = {0};
   for (size_t k = 0; k < 3; k++) {
     bool debug = k == 2;
@@ -195,12 +198,21 @@ static void test_python_callbacks_every_platform(void) {
   }
 }
 
+/* A rule calling emit_python_callback partitioned, whatever the equation. */
+static int partitioned_rule(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                            MlirValue *results, const void *params, void *data, lsim_error *err) {
+  (void)data;
+  const lsim_python_callback_params *p = params;
+  lsim_python_callback how = {.has_side_effect = true, .partitioned = true, .returns_token = true};
+  return lsim_emit_python_callback(ctx, &p->callback, &how, args, results, err);
+}
+
 static void test_partitioned_debug_callback(void) {
   lsim_python_callback_params p = {.partitioned = true};
   for (size_t i = 0; i < N_PLATFORMS; i++) {
     lsim_lowering *low = NULL;
     lsim_error err = LSIM_ERROR_INIT;
-    int rc = lower_one(LSIM_PRIMITIVE_DEBUG_CALLBACK, &p, false, NULL, 0, &test_platforms[i], 1, NULL,
+    int rc = lower_one(&lsim_debug_callback_p, &p, false, NULL, 0, &test_platforms[i], 1, NULL,
                        &low, &err);
     if (strcmp(test_platforms[i], "tpu") == 0) {
       expect_error(rc, &err, LSIM_E_PARTITIONED_CALLBACK_PLATFORM,
@@ -215,15 +227,20 @@ static void test_partitioned_debug_callback(void) {
     lsim_lowering_destroy(low);
     lsim_error_clear(&err);
   }
-  /* With results (a partitioned pure callback through the C API). */
+  /* With results: emit_python_callback itself refuses (no JAX callback
+   * primitive asks for that, so a rule of the test's own does). */
   lsim_lowering *low = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   const char *cpu = "cpu";
-  int rc = lower_one(LSIM_PRIMITIVE_PURE_CALLBACK, &p, false, &f32_4, 1, &cpu, 1, NULL, &low, &err);
+  static const lsim_primitive partitioned_with_results = {.name = "partitioned_with_results"};
+  CU_ASSERT_EQUAL_FATAL(lsim_register_lowering(registry, &partitioned_with_results,
+                                               (lsim_rule){partitioned_rule, NULL}, NULL, NULL),
+                        LSIM_OK);
+  int rc = lower_one(&partitioned_with_results, &p, false, &f32_4, 1, &cpu, 1, NULL, &low, &err);
   expect_error(rc, &err, LSIM_E_PARTITIONED_CALLBACK_RESULTS,
                "Partitioned callback not supported with return values.");
   lsim_error_clear(&err);
-  char *text = lower_text(LSIM_PRIMITIVE_DEBUG_CALLBACK, &p, false, NULL, 0, "cuda");
+  char *text = lower_text(&lsim_debug_callback_p, &p, false, NULL, 0, "cuda");
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"xla_ffi_partitioned_python_gpu_callback\""));
   free(text);
 }
@@ -233,12 +250,12 @@ static void test_pinned_backend_on_other_platform(void) {
   lsim_lowering *low = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   const char *tpu = "tpu";
-  int rc = lower_one(LSIM_PRIMITIVE_IO_CALLBACK, &p, false, &f32_4, 1, &tpu, 1, "cpu", &low, &err);
+  int rc = lower_one(&lsim_io_callback_p, &p, false, &f32_4, 1, &tpu, 1, "cpu", &low, &err);
   expect_error(rc, &err, LSIM_E_BACKEND_PLATFORM_MISMATCH,
                "the platform for the specified backend cpu is different from the lowering "
                "platform tpu");
   /* buffer_callback never asks for the backend. */
-  rc = lower_one(LSIM_PRIMITIVE_BUFFER_CALLBACK, &(lsim_buffer_callback_params){0}, false, &f32_4,
+  rc = lower_one(&lsim_buffer_callback_p, &(lsim_buffer_callback_params){0}, false, &f32_4,
                  1, (const char *[]){"cuda"}, 1, "cpu", &low, &err);
   CU_ASSERT_EQUAL(rc, LSIM_OK);
   lsim_lowering_destroy(low);
@@ -247,13 +264,13 @@ static void test_pinned_backend_on_other_platform(void) {
 
 static void test_targets_tokens_and_tpu_transfers(void) {
   lsim_python_callback_params ordered = {.ordered = true};
-  char *text = lower_text(LSIM_PRIMITIVE_IO_CALLBACK, &ordered, true, &f32_4, 1, "rocm");
+  char *text = lower_text(&lsim_io_callback_p, &ordered, true, &f32_4, 1, "rocm");
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "call_target_name = \"xla_ffi_python_gpu_callback\""));
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "has_side_effect = true"));
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "%arg0: !stablehlo.token {jax.token = true}"));
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "(!stablehlo.token, tensor<4xf32>) -> (!stablehlo.token, tensor<4xf32>)"));
   free(text);
-  text = lower_text(LSIM_PRIMITIVE_PURE_CALLBACK, &(lsim_python_callback_params){0}, false, &f32_4,
+  text = lower_text(&lsim_pure_callback_p, &(lsim_python_callback_params){0}, false, &f32_4,
                     1, "tpu");
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "channel_handle = #stablehlo.channel_handle<handle = 2, type = 2>"));
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "channel_handle = #stablehlo.channel_handle<handle = 3, type = 3>"));
@@ -262,7 +279,7 @@ static void test_targets_tokens_and_tpu_transfers(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "stablehlo.create_token"));
   free(text);
   /* A debug callback without operands on tpu: dummy send, dummy receive. */
-  text = lower_text(LSIM_PRIMITIVE_DEBUG_CALLBACK, &(lsim_python_callback_params){0}, false, NULL,
+  text = lower_text(&lsim_debug_callback_p, &(lsim_python_callback_params){0}, false, NULL,
                     0, "tpu");
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "(tensor<4xf32>, !stablehlo.token) -> !stablehlo.token"));
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "(!stablehlo.token) -> (tensor<f32>, !stablehlo.token)"));
@@ -277,13 +294,13 @@ static void lower_io_callbacks(size_t count, int *rc_out, lsim_error *err, int64
   lsim_eqn *eqns = calloc(count, sizeof *eqns);
   static lsim_python_callback_params p = {0};
   for (size_t i = 0; i < count; i++)
-    eqns[i] = (lsim_eqn){.primitive = LSIM_PRIMITIVE_IO_CALLBACK, .operands = &operand0,
+    eqns[i] = (lsim_eqn){.primitive = &lsim_io_callback_p, .operands = &operand0,
                          .num_operands = 1, .params = &p};
   lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = eqns,
                        .num_eqns = count};
   const char *tpu = "tpu";
-  lsim_lowering_request req = {.runtime = runtime, .registry = registry, .program = &prog,
-                               .platforms = &tpu, .num_platforms = 1};
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = registry, .program = &prog,
+                               .platforms = &tpu, .num_platforms = 1);
   lsim_lowering *low = NULL;
   *rc_out = lsim_lower(lowerer, &req, &low, err);
   *channels = low ? lsim_module_context_channel_count(lsim_lowering_module_context(low)) : -1;
@@ -327,18 +344,18 @@ static void test_execute_in_index_order(void) {
   lsim_python_callback_params py = {.callback = {.kind = "c", .fn = record, .user_data = &r}};
   const size_t one = 1;
   lsim_eqn eqns[] = {
-      {.primitive = LSIM_PRIMITIVE_BUFFER_CALLBACK, .operands = &operand0, .num_operands = 1,
+      {.primitive = &lsim_buffer_callback_p, .operands = &operand0, .num_operands = 1,
        .results = &f32_4, .num_results = 1, .params = &b},
-      {.primitive = LSIM_PRIMITIVE_PURE_CALLBACK, .operands = &one, .num_operands = 1,
+      {.primitive = &lsim_pure_callback_p, .operands = &one, .num_operands = 1,
        .results = &f32_4, .num_results = 1, .params = &py},
-      {.primitive = LSIM_PRIMITIVE_BUFFER_CALLBACK, .operands = &operand0, .num_operands = 1,
+      {.primitive = &lsim_buffer_callback_p, .operands = &operand0, .num_operands = 1,
        .results = &f32_4, .num_results = 1, .params = &b},
   };
   lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = eqns,
                        .num_eqns = 3};
   const char *cpu = "cpu";
-  lsim_lowering_request req = {.runtime = runtime, .registry = registry, .program = &prog,
-                               .platforms = &cpu, .num_platforms = 1};
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = registry, .program = &prog,
+                               .platforms = &cpu, .num_platforms = 1);
   lsim_lowering *low = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   CU_ASSERT_EQUAL_FATAL(lsim_lower(lowerer, &req, &low, &err), LSIM_OK);

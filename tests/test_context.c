@@ -4,11 +4,13 @@
  * from {cpu, cuda, rocm, oneapi, tpu, metal, gpu} x every pinned backend
  * (none or each initialized one) x several runtimes, against an oracle
  * written from the reference (§1-§2) with its own message texts. */
-#include "lowersim/context.h"
+#include "lowersim/lowering_rule_context.h"
+#include "lowersim/module_context.h"
 #include "tests/suites.h"
 
 #include <mlir-c/BuiltinTypes.h>
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -156,8 +158,8 @@ static int checked;
 
 static void check_case(lsim_runtime *rt, const char *const *platforms, size_t n,
                        const lsim_backend *pinned) {
-  lsim_module_context_options mo = {.runtime = rt, .platforms = platforms, .num_platforms = n,
-                                    .backend = pinned};
+  lsim_module_context_options mo = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
+      .runtime = rt, .platforms = platforms, .num_platforms = n, .backend = pinned);
   for (int optional = 0; optional < 2; optional++) {
     outcome want = oracle(rt, platforms, n, pinned ? pinned->platform : NULL, optional);
     lsim_error err = LSIM_ERROR_INIT;
@@ -206,7 +208,8 @@ static void test_get_backend_every_combination(void) {
 
 static lsim_module_context *make_context(lsim_runtime **rt, const char *platform) {
   CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(rt, NULL), LSIM_OK);
-  lsim_module_context_options mo = {.runtime = *rt, .platforms = &platform, .num_platforms = 1};
+  lsim_module_context_options mo =
+      LSIM_MODULE_CONTEXT_OPTIONS_INIT(.runtime = *rt, .platforms = &platform, .num_platforms = 1);
   lsim_module_context *ctx = NULL;
   CU_ASSERT_EQUAL_FATAL(lsim_module_context_create(&mo, &ctx, NULL), LSIM_OK);
   return ctx;
@@ -220,7 +223,8 @@ static void test_new_channel_limit_and_shared_counter(void) {
   CU_ASSERT_EQUAL(id, 2);
   /* A copy made with replace shares the counter, as the iterator is shared. */
   const char *cpu = "cpu";
-  lsim_module_context_changes changes = {.platforms = &cpu, .num_platforms = 1};
+  lsim_module_context_changes changes =
+      LSIM_MODULE_CONTEXT_CHANGES_INIT(.platforms = &cpu, .num_platforms = 1);
   lsim_module_context *copy = NULL;
   CU_ASSERT_EQUAL_FATAL(lsim_module_context_replace(ctx, &changes, &copy, NULL), LSIM_OK);
   size_t n;
@@ -266,18 +270,12 @@ static void test_host_callbacks_keepalives_replace(void) {
   CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(ctx, &cb, &index, NULL), LSIM_OK);
   CU_ASSERT_EQUAL(index, 0);
   lsim_module_context *copy = NULL;
-  lsim_module_context_changes changes = {.set_backend = true,
-                                         .backend = lsim_runtime_backend_at(rt, 0)};
+  lsim_module_context_changes changes = LSIM_MODULE_CONTEXT_CHANGES_INIT(
+      .set_backend = true, .backend = lsim_runtime_backend_at(rt, 0));
   CU_ASSERT_EQUAL_FATAL(lsim_module_context_replace(ctx, &changes, &copy, NULL), LSIM_OK);
   CU_ASSERT_PTR_EQUAL(lsim_module_context_pinned_backend(copy), lsim_runtime_backend_at(rt, 0));
-  CU_ASSERT_FALSE(lsim_module_context_params(copy)->for_export);
-  lsim_lowering_parameters exported = {.for_export = true};
-  lsim_module_context_changes as_export = {.params = &exported};
-  lsim_module_context *exp = NULL;
-  CU_ASSERT_EQUAL_FATAL(lsim_module_context_replace(ctx, &as_export, &exp, NULL), LSIM_OK);
-  CU_ASSERT_TRUE(lsim_module_context_params(exp)->for_export);
-  CU_ASSERT_FALSE(lsim_module_context_params(ctx)->for_export);
-  lsim_module_context_destroy(exp);
+  /* replace keeps the profile; a context made without one has the newest. */
+  CU_ASSERT_PTR_EQUAL(lsim_module_context_profile(copy), lsim_jax_profile_default());
   CU_ASSERT_PTR_NULL(lsim_module_context_pinned_backend(ctx));
   for (uint64_t want = 1; want < 40; want++) {
     CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(want % 2 ? copy : ctx, &cb, &index, NULL),
@@ -313,6 +311,10 @@ static const char *type_text(MlirType t) {
   return printed;
 }
 
+/* The cache is keyed by aval: a repeated aval is a hit (the cache does not
+ * grow), and every entry survives the table growing several times.  (The
+ * types themselves are uniqued by MLIR, so comparing them would prove
+ * nothing.) */
 static void test_aval_to_ir_type_cached(void) {
   lsim_runtime *rt;
   lsim_module_context *ctx = make_context(&rt, "cpu");
@@ -325,20 +327,28 @@ static void test_aval_to_ir_type_cached(void) {
                {LSIM_DTYPE_BF16, "1", "tensor<1xbf16>"},   {LSIM_DTYPE_U8, "0", "tensor<0xui8>"},
                {LSIM_DTYPE_F64, "", "tensor<f64>"},        {LSIM_DTYPE_I64, "7", "tensor<7xi64>"}};
   size_t n = sizeof cases / sizeof cases[0];
+  lsim_aval avals[sizeof cases / sizeof cases[0]];
   for (size_t i = 0; i < n; i++) {
-    lsim_aval a = {.dtype = cases[i].dtype};
-    CU_ASSERT_EQUAL_FATAL(lsim_aval_parse_shape(&a, cases[i].shape, NULL), LSIM_OK);
-    MlirType t = lsim_module_context_aval_to_ir_type(ctx, &a);
-    CU_ASSERT_STRING_EQUAL(type_text(t), cases[i].text);
-    CU_ASSERT_TRUE(mlirTypeEqual(t, lsim_module_context_aval_to_ir_type(ctx, &a)));
+    avals[i] = (lsim_aval){.dtype = cases[i].dtype};
+    CU_ASSERT_EQUAL_FATAL(lsim_aval_parse_shape(&avals[i], cases[i].shape, NULL), LSIM_OK);
+    CU_ASSERT_STRING_EQUAL(type_text(lsim_module_context_aval_to_ir_type(ctx, &avals[i])),
+                           cases[i].text);
+    CU_ASSERT_EQUAL(lsim_module_context_type_cache_size(ctx), i + 1);
+    lsim_module_context_aval_to_ir_type(ctx, &avals[i]);
+    CU_ASSERT_EQUAL(lsim_module_context_type_cache_size(ctx), i + 1); /* a hit */
   }
-  CU_ASSERT_EQUAL(lsim_module_context_type_cache_size(ctx), n);
   /* Enough distinct avals to grow the table several times. */
   for (int64_t d = 1; d <= 200; d++) {
     lsim_aval a;
     lsim_aval_make(&a, LSIM_DTYPE_F32, 1, &d, NULL);
     lsim_module_context_aval_to_ir_type(ctx, &a);
   }
+  CU_ASSERT_EQUAL(lsim_module_context_type_cache_size(ctx), n + 199);
+  /* After the growth every first aval is still found (a miss would add it
+   * again) and still maps to its own type. */
+  for (size_t i = 0; i < n; i++)
+    CU_ASSERT_STRING_EQUAL(type_text(lsim_module_context_aval_to_ir_type(ctx, &avals[i])),
+                           cases[i].text);
   CU_ASSERT_EQUAL(lsim_module_context_type_cache_size(ctx), n + 199);
   lsim_module_context_destroy(ctx);
   lsim_runtime_destroy(rt);
@@ -348,10 +358,13 @@ static void test_rule_context_platforms_override(void) {
   lsim_runtime *rt = NULL;
   CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(&rt, NULL), LSIM_OK);
   const char *platforms[] = {"cpu", "tpu", "cuda"};
-  lsim_module_context_options mo = {.runtime = rt, .platforms = platforms, .num_platforms = 3};
+  lsim_module_context_options mo =
+      LSIM_MODULE_CONTEXT_OPTIONS_INIT(.runtime = rt, .platforms = platforms, .num_platforms = 3);
   lsim_module_context *ctx = NULL;
   CU_ASSERT_EQUAL_FATAL(lsim_module_context_create(&mo, &ctx, NULL), LSIM_OK);
-  lsim_lowering_rule_context rc = lsim_lowering_rule_context_make(ctx, "sine");
+  static const lsim_primitive sine = {.name = "sine"};
+  lsim_lowering_rule_context rc =
+      lsim_lowering_rule_context_make(ctx, &sine, lsim_module_context_insertion_point(ctx));
   size_t n;
   const char *const *eff = lsim_lowering_rule_context_platforms(&rc, &n);
   CU_ASSERT_EQUAL(n, 3);
@@ -361,7 +374,7 @@ static void test_rule_context_platforms_override(void) {
   eff = lsim_lowering_rule_context_platforms(&inner, &n);
   CU_ASSERT_EQUAL(n, 2);
   CU_ASSERT_STRING_EQUAL(eff[0], "tpu");
-  CU_ASSERT_STRING_EQUAL(inner.primitive, "sine");
+  CU_ASSERT_PTR_EQUAL(inner.primitive, &sine);
   /* The original is unchanged. */
   CU_ASSERT_EQUAL(rc.num_platforms, 0);
   lsim_module_context_destroy(ctx);
@@ -373,7 +386,7 @@ static void test_bad_input(void) {
   CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(&rt, NULL), LSIM_OK);
   lsim_error err = LSIM_ERROR_INIT;
   lsim_module_context *ctx = NULL;
-  lsim_module_context_options mo = {.runtime = rt};
+  lsim_module_context_options mo = LSIM_MODULE_CONTEXT_OPTIONS_INIT(.runtime = rt);
   CU_ASSERT_EQUAL(lsim_module_context_create(&mo, &ctx, &err), LSIM_E_INVALID_ARGUMENT);
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), "a module context needs at least one platform");
   CU_ASSERT_EQUAL(lsim_module_context_create(NULL, &ctx, &err), LSIM_E_INVALID_ARGUMENT);
@@ -394,6 +407,19 @@ static void test_bad_input(void) {
   CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(NULL, NULL, &index, &err),
                   LSIM_E_INVALID_ARGUMENT);
   CU_ASSERT_EQUAL(lsim_module_context_replace(NULL, NULL, &ctx, &err), LSIM_E_INVALID_ARGUMENT);
+  /* Options not made with their INIT macro, or from a newer lowersim. */
+  const char *cpu = "cpu";
+  lsim_module_context_options unsized = {.runtime = rt, .platforms = &cpu, .num_platforms = 1};
+  CU_ASSERT_EQUAL(lsim_module_context_create(&unsized, &ctx, &err), LSIM_E_INVALID_ARGUMENT);
+  unsized.struct_size = sizeof unsized + 8;
+  CU_ASSERT_EQUAL(lsim_module_context_create(&unsized, &ctx, &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_PTR_NULL(ctx);
+  /* One built against an older, smaller struct gets the defaults for the rest. */
+  unsized.struct_size = offsetof(lsim_module_context_options, backend);
+  unsized.backend = lsim_runtime_default_backend(rt);
+  CU_ASSERT_EQUAL_FATAL(lsim_module_context_create(&unsized, &ctx, &err), LSIM_OK);
+  CU_ASSERT_PTR_NULL(lsim_module_context_pinned_backend(ctx));
+  lsim_module_context_destroy(ctx);
   lsim_module_context_destroy(NULL);
   lsim_error_clear(&err);
   lsim_runtime_destroy(rt);

@@ -6,13 +6,15 @@
  * structure: the constants of the first stablehlo.case, the number of
  * branches of the second, and the platforms each rule was invoked for. */
 #include "lowersim/emit.h"
-#include "lowersim/lower.h"
+#include "lowersim/lowering.h"
+#include "lowersim/registry.h"
 #include "tests/fixtures.h"
 #include "tests/suites.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define all_platforms test_platforms
@@ -43,14 +45,18 @@ static int recording_rule(lsim_lowering_rule_context *ctx, const MlirValue *args
   }
   char target[16];
   snprintf(target, sizeof target, "rule%d", inv->rule);
+  MlirType type = lsim_module_context_aval_to_ir_type(ctx->module_context, &ctx->avals_out[0]);
+  lsim_ffi_call call = {.target = target};
   MlirOperation op;
-  int rc = lsim_emit_ffi_call(ctx, target, false, NULL, 0, false, NULL, 0, args, 1, false, &op, err);
+  int rc = lsim_emit_ffi_call(&ctx->ip, &call, args, 1, &type, 1, &op, err);
   if (!rc)
     results[0] = mlirOperationGetResult(op, 0);
   return rc;
 }
 
 static lsim_rule rule(int id) { return (lsim_rule){recording_rule, (void *)(intptr_t)id}; }
+
+static const lsim_primitive my_op = {.name = "my_op"};
 
 /* --- rule sets ------------------------------------------------------------ */
 
@@ -195,11 +201,10 @@ static lsim_registry *registry_for(const rule_set *rs) {
   lsim_registry *reg = NULL;
   CU_ASSERT_EQUAL_FATAL(lsim_registry_create(runtime, NULL, &reg, NULL), LSIM_OK);
   for (int i = 0; i < 4 && rs->platform[i]; i++)
-    CU_ASSERT_EQUAL_FATAL(lsim_register_lowering(reg, "my_op", rule(rs->id[i]), rs->platform[i],
-                                                 true, NULL),
-                          LSIM_OK);
+    CU_ASSERT_EQUAL_FATAL(
+        lsim_register_lowering(reg, &my_op, rule(rs->id[i]), rs->platform[i], NULL), LSIM_OK);
   if (rs->default_id >= 0)
-    CU_ASSERT_EQUAL_FATAL(lsim_register_lowering(reg, "my_op", rule(rs->default_id), NULL, true, NULL),
+    CU_ASSERT_EQUAL_FATAL(lsim_register_lowering(reg, &my_op, rule(rs->default_id), NULL, NULL),
                           LSIM_OK);
   return reg;
 }
@@ -208,12 +213,13 @@ static const lsim_aval f32_4 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {4}}
 
 static void check_tuple(const rule_set *rs, lsim_registry *reg, const char *const *p, size_t n) {
   static const size_t operand = 0;
-  lsim_eqn eqn = {.primitive = "my_op", .operands = &operand, .num_operands = 1,
+  lsim_eqn eqn = {.primitive = &my_op, .operands = &operand, .num_operands = 1,
                   .results = &f32_4, .num_results = 1};
   lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = &eqn,
                        .num_eqns = 1};
-  lsim_lowering_request req = {.runtime = runtime, .registry = reg, .program = &prog,
-                               .platforms = p, .num_platforms = n};
+  lsim_lowering_request req =
+      LSIM_LOWERING_REQUEST_INIT(.registry = reg, .program = &prog, .platforms = p,
+                                 .num_platforms = n);
   expectation want = oracle(rs, p, n);
   num_calls = 0;
   lsim_lowering *low = NULL;
@@ -282,62 +288,96 @@ static void test_register_unknown_platform(void) {
   CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(&rt, NULL), LSIM_OK);
   CU_ASSERT_EQUAL_FATAL(lsim_registry_create(rt, NULL, &reg, NULL), LSIM_OK);
   lsim_error err = LSIM_ERROR_INIT;
-  CU_ASSERT_EQUAL(lsim_register_lowering(reg, "my_op", rule(1), "metal", true, &err),
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, &my_op, rule(1), "metal", &err),
                   LSIM_E_UNKNOWN_RULE_PLATFORM);
   CU_ASSERT_STRING_EQUAL(lsim_error_class(&err), "NotImplementedError");
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
                          "Registering an MLIR lowering rule for primitive my_op for an unknown "
                          "platform metal. Known platforms are: cpu, cuda, gpu, oneapi, rocm, tpu.");
   /* tpu is known without a tpu backend (JAX registers its factory on import). */
-  CU_ASSERT_EQUAL(lsim_register_lowering(reg, "my_op", rule(1), "tpu", true, &err), LSIM_OK);
-  CU_ASSERT_EQUAL(lsim_register_lowering(reg, "my_op", rule(1), "", true, &err),
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, &my_op, rule(1), "tpu", &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, &my_op, rule(1), "", &err),
                   LSIM_E_INVALID_ARGUMENT);
-  CU_ASSERT_EQUAL(lsim_register_lowering(reg, NULL, rule(1), NULL, true, &err),
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, NULL, rule(1), NULL, &err),
                   LSIM_E_INVALID_ARGUMENT);
-  CU_ASSERT_EQUAL(lsim_register_lowering(reg, "x", (lsim_rule){0}, NULL, true, &err),
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, &my_op, (lsim_rule){0}, NULL, &err),
                   LSIM_E_INVALID_ARGUMENT);
   lsim_error_clear(&err);
   lsim_registry_destroy(reg);
   lsim_runtime_destroy(rt);
 }
 
-static void test_lookup_order_gpu_and_parent(void) {
-  lsim_registry *parent = NULL, *child = NULL;
-  CU_ASSERT_EQUAL_FATAL(lsim_registry_create(runtime, NULL, &parent, NULL), LSIM_OK);
-  CU_ASSERT_EQUAL_FATAL(lsim_registry_create(runtime, parent, &child, NULL), LSIM_OK);
-  lsim_register_lowering(parent, "p", rule(1), "tpu", true, NULL);
-  lsim_register_lowering(parent, "p", rule(2), "gpu", false, NULL);
-  lsim_register_lowering(parent, "p", rule(3), "rocm", true, NULL); /* replaces gpu's for rocm */
-  lsim_register_lowering(child, "q", rule(4), NULL, true, NULL);
+/* _get_lowering_rules: in the order of the lowering platforms, `gpu`
+ * expanded, a later registration replacing an earlier one; keyed by the
+ * primitive object, so two primitives of one name have their own rules. */
+static void test_get_lowering_rules(void) {
+  static const lsim_primitive p = {.name = "p"}, q = {.name = "q"}, p_too = {.name = "p"};
+  lsim_registry *reg = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_registry_create(runtime, NULL, &reg, NULL), LSIM_OK);
+  lsim_register_lowering(reg, &p, rule(1), "tpu", NULL);
+  lsim_register_lowering(reg, &p, rule(2), "gpu", NULL);
+  lsim_register_lowering(reg, &p, rule(3), "rocm", NULL); /* replaces gpu's for rocm */
+  lsim_register_lowering(reg, &q, rule(4), NULL, NULL);
   const char *platforms[] = {"oneapi", "rocm", "cpu", "tpu", "cuda"};
   lsim_platform_rule out[5];
   size_t n;
-  lsim_rule def;
-  bool has_default, inline_rule;
-  CU_ASSERT_TRUE(lsim_registry_lookup(child, "p", platforms, 5, out, &n, &def, &has_default,
-                                      &inline_rule));
+  const lsim_rule *def;
+  lsim_get_lowering_rules(reg, &p, platforms, 5, out, &n, &def);
   CU_ASSERT_EQUAL_FATAL(n, 4);
-  /* In the order of the lowering platforms, not of registration. */
   CU_ASSERT_STRING_EQUAL(out[0].platform, "oneapi");
   CU_ASSERT_EQUAL((intptr_t)out[0].rule.data, 2);
   CU_ASSERT_EQUAL((intptr_t)out[1].rule.data, 3);
   CU_ASSERT_EQUAL((intptr_t)out[2].rule.data, 1);
   CU_ASSERT_STRING_EQUAL(out[3].platform, "cuda");
-  CU_ASSERT_FALSE(has_default);
-  CU_ASSERT_FALSE(inline_rule); /* the gpu rule is not inline */
-  CU_ASSERT_TRUE(lsim_registry_lookup(child, "q", platforms, 5, out, &n, &def, &has_default,
-                                      &inline_rule));
-  CU_ASSERT_TRUE(has_default && n == 0 && (intptr_t)def.data == 4);
-  CU_ASSERT_FALSE(lsim_registry_lookup(parent, "q", platforms, 5, out, &n, &def, &has_default,
-                                       &inline_rule));
-  lsim_registry_destroy(child);
-  lsim_registry_destroy(parent);
+  CU_ASSERT_PTR_NULL(def);
+  lsim_get_lowering_rules(reg, &q, platforms, 5, out, &n, &def);
+  CU_ASSERT_TRUE(n == 0 && def && (intptr_t)def->data == 4);
+  lsim_get_lowering_rules(reg, &p_too, platforms, 5, out, &n, &def);
+  CU_ASSERT_TRUE(n == 0 && !def);
+  CU_ASSERT_PTR_EQUAL(lsim_registry_runtime(reg), runtime);
+  CU_ASSERT_PTR_EQUAL(lsim_registry_profile(reg), lsim_jax_profile_default());
+  lsim_registry_destroy(reg);
+}
+
+/* Many primitives (the table grows many times): each keeps its own rule. */
+static void test_many_primitives(void) {
+  enum { N = 5000 };
+  lsim_primitive **prims = calloc(N, sizeof *prims);
+  lsim_registry *reg = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_registry_create(runtime, NULL, &reg, NULL), LSIM_OK);
+  bool ok = prims != NULL;
+  for (int i = 0; ok && i < N; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "p%d", i);
+    ok = lsim_primitive_create(name, &prims[i], NULL) == LSIM_OK &&
+         lsim_register_lowering(reg, prims[i], rule(i), i % 2 ? "cpu" : NULL, NULL) == LSIM_OK;
+  }
+  const char *cpu = "cpu";
+  for (int i = 0; ok && i < N; i++) {
+    lsim_platform_rule out[1];
+    size_t n;
+    const lsim_rule *def;
+    lsim_get_lowering_rules(reg, prims[i], &cpu, 1, out, &n, &def);
+    ok = i % 2 ? n == 1 && !def && (intptr_t)out[0].rule.data == i
+               : n == 0 && def && (intptr_t)def->data == i;
+  }
+  CU_ASSERT_TRUE(ok);
+  lsim_registry_destroy(reg);
+  for (int i = 0; prims && i < N; i++)
+    lsim_primitive_destroy(prims[i]);
+  free(prims);
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_primitive *none = NULL;
+  CU_ASSERT_EQUAL(lsim_primitive_create("", &none, &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_PTR_NULL(none);
+  lsim_error_clear(&err);
 }
 
 static CU_TestInfo tests[] = {
     {"lower_per_platform, every tuple and rule set", test_lower_per_platform_every_tuple},
     {"register_lowering, unknown platform", test_register_unknown_platform},
-    {"lookup order, gpu expansion, parent", test_lookup_order_gpu_and_parent},
+    {"_get_lowering_rules: order, gpu expansion, objects", test_get_lowering_rules},
+    {"many primitives", test_many_primitives},
     CU_TEST_INFO_NULL,
 };
 

@@ -7,6 +7,8 @@
  * LeakSanitizer checks that) and the objects still usable or destroyable.
  * Only operations that call no MLIR code are exercised: MLIR does not
  * survive failing allocations. */
+#include "lowersim/ffi.h"
+#include "lowersim/jax.h"
 #include "lowersim/pallas.h"
 #include "lowersim/runtime.h"
 #include "lowersim/scenario.h"
@@ -127,7 +129,8 @@ static int pallas_registry(void) {
   static const lsim_pallas_params_class mine = {"MyParams"};
   lsim_error err = LSIM_ERROR_INIT;
   lsim_pallas *p = NULL;
-  lsim_pallas_installed all = {true, true, true, false};
+  lsim_pallas_installed all =
+      LSIM_PALLAS_INSTALLED_INIT(.mosaic_tpu = true, .triton = true, .mosaic_gpu = true);
   int rc = lsim_pallas_create(&all, &p, &err);
   if (!rc)
     rc = lsim_pallas_register_lowering_rule(p, &mine, (lsim_pallas_rule){pallas_rule, NULL}, "gpu",
@@ -138,6 +141,38 @@ static int pallas_registry(void) {
     rc = g == LSIM_E_PALLAS_PARAMS_PLATFORM ? LSIM_OK : g;
   }
   lsim_pallas_destroy(p);
+  lsim_error_clear(&err);
+  return rc;
+}
+
+/* The registry of a JAX process, then a program's own primitives and rules. */
+static int jax_registry(void) {
+  static const lsim_ffi_rule kernel = {"k", LSIM_BACKEND_USE_NONE};
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_runtime *rt = NULL;
+  lsim_pallas *p = NULL;
+  lsim_registry *reg = NULL;
+  lsim_primitive *mine[40] = {NULL};
+  lsim_pallas_installed all =
+      LSIM_PALLAS_INSTALLED_INIT(.mosaic_tpu = true, .triton = true, .mosaic_gpu = true);
+  int rc = lsim_runtime_create_default(&rt, &err);
+  if (!rc)
+    rc = lsim_pallas_create(&all, &p, &err);
+  if (!rc)
+    rc = lsim_registry_create_jax(rt, p, NULL, &reg, &err);
+  for (size_t i = 0; !rc && i < 40; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "mine%zu", i);
+    rc = lsim_primitive_create(name, &mine[i], &err);
+    if (!rc)
+      rc = lsim_register_lowering(reg, mine[i], lsim_ffi_lowering(&kernel), i % 2 ? "gpu" : NULL,
+                                  &err);
+  }
+  lsim_registry_destroy(reg);
+  for (size_t i = 0; i < 40; i++)
+    lsim_primitive_destroy(mine[i]);
+  lsim_pallas_destroy(p);
+  lsim_runtime_destroy(rt);
   lsim_error_clear(&err);
   return rc;
 }
@@ -161,12 +196,14 @@ static int read_and_write_scenario(void) {
 static void test_runtime(void) { each_allocation_fails("runtime", runtime_lifecycle); }
 static void test_jax_platforms(void) { each_allocation_fails("JAX_PLATFORMS", jax_platforms_errors); }
 static void test_pallas_registry(void) { each_allocation_fails("pallas", pallas_registry); }
+static void test_jax_registry(void) { each_allocation_fails("jax registry", jax_registry); }
 static void test_scenario_files(void) { each_allocation_fails("scenario", read_and_write_scenario); }
 
 static CU_TestInfo tests[] = {
     {"runtime: factories, backends, get_backend", test_runtime},
     {"JAX_PLATFORMS and initialization errors", test_jax_platforms},
     {"Pallas params registry", test_pallas_registry},
+    {"the registry of a JAX process, own primitives", test_jax_registry},
     {"scenario read and write", test_scenario_files},
     CU_TEST_INFO_NULL,
 };

@@ -16,7 +16,11 @@
  * the kernels embedded in each custom call (bytecode round trips, SHA-256),
  * and bad kernels. */
 #include "lowersim/emit.h"
+#include "lowersim/jax.h"
+#include "lowersim/lowering.h"
 #include "lowersim/pallas.h"
+#include "lowersim/pallas_call.h"
+#include "pallas/kernels.h"
 #include "support/encode.h"
 #include "support/strbuf.h"
 #include "tests/fixtures.h"
@@ -264,13 +268,13 @@ typedef struct process {
 } process;
 
 static bool process_start(process *pr, bool mosaic_tpu, bool triton, bool mosaic_gpu, bool flag) {
-  lsim_pallas_installed inst = {mosaic_tpu, triton, mosaic_gpu, flag};
+  lsim_pallas_installed inst = LSIM_PALLAS_INSTALLED_INIT(
+      .mosaic_tpu = mosaic_tpu, .triton = triton, .mosaic_gpu = mosaic_gpu, .use_mosaic_gpu = flag);
   pr->pallas = NULL;
   pr->registry = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   bool ok = lsim_pallas_create(&inst, &pr->pallas, &err) == LSIM_OK &&
-            lsim_registry_create_builtin(runtime, &pr->registry, &err) == LSIM_OK &&
-            lsim_register_pallas_rules(pr->registry, pr->pallas, &err) == LSIM_OK;
+            lsim_registry_create_jax(runtime, pr->pallas, NULL, &pr->registry, &err) == LSIM_OK;
   if (!ok)
     fprintf(stderr, "\n  cannot start a Pallas process: %s", lsim_error_message(&err));
   lsim_error_clear(&err);
@@ -287,7 +291,7 @@ static int lower_eqn(const lsim_registry *reg, const lsim_aval *args, size_t num
                      const lsim_aval *results, size_t num_results, const void *params,
                      const char *const *platforms, size_t n, lsim_lowering **out, lsim_error *err) {
   static const size_t operands[] = {0, 1, 2, 3};
-  lsim_eqn eqn = {.primitive = LSIM_PRIMITIVE_PALLAS_CALL,
+  lsim_eqn eqn = {.primitive = &lsim_pallas_call_p,
                   .operands = operands,
                   .num_operands = num_args,
                   .results = results,
@@ -295,11 +299,10 @@ static int lower_eqn(const lsim_registry *reg, const lsim_aval *args, size_t num
                   .params = params};
   lsim_program prog = {
       .function_name = "f", .args = args, .num_args = num_args, .eqns = &eqn, .num_eqns = 1};
-  lsim_lowering_request req = {.runtime = runtime,
-                               .registry = reg,
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = reg,
                                .program = &prog,
                                .platforms = platforms,
-                               .num_platforms = n};
+                               .num_platforms = n);
   *out = NULL;
   return lsim_lower(lowerer, &req, out, err);
 }
@@ -807,24 +810,14 @@ static int my_rule(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirV
              "%s%s", strlen(st->platforms) ? "," : "", p[i]);
   snprintf(st->kernel, sizeof st->kernel, "%s", params->kernel);
   st->grid = params->grid;
-  MlirOperation op;
-  int rc = lsim_emit_ffi_call(ctx, "my_backend_kernel", false, NULL, 0, false, NULL, 0, args,
-                              ctx->num_avals_in, false, &op, err);
-  if (!rc)
-    results[0] = mlirOperationGetResult(op, 0);
-  return rc;
+  return test_emit_ffi(ctx, "my_backend_kernel", args, results, err);
 }
 
 static int other_rule(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
                       const lsim_pallas_call_params *params, void *data, lsim_error *err) {
   (void)params;
   (*(int *)data)++;
-  MlirOperation op;
-  int rc = lsim_emit_ffi_call(ctx, "my_other_kernel", false, NULL, 0, false, NULL, 0, args,
-                              ctx->num_avals_in, false, &op, err);
-  if (!rc)
-    results[0] = mlirOperationGetResult(op, 0);
-  return rc;
+  return test_emit_ffi(ctx, "my_other_kernel", args, results, err);
 }
 
 static size_t count_target(const lsim_lowering *low, const char *target) {
@@ -1135,10 +1128,10 @@ static void write_bytes(MlirStringRef s, void *data) { lsimp_strbuf_append(data,
 
 /* Checks that `bytes` are MLIR bytecode (of version 0 when `version0`, as
  * JAX's write_bytecode(desired_version=0) writes) of the module that
- * lsim_pallas_build_kernel builds for `flavor`, f32[8] and grid 3: parsed
+ * lsimp_pallas_build_kernel builds for `flavor`, f32[8] and grid 3: parsed
  * back, it prints as that module prints, and writing that module the same
  * way gives the same bytes. */
-static void expect_kernel_bytes(const char *what, MlirStringRef bytes, lsim_kernel_flavor flavor,
+static void expect_kernel_bytes(const char *what, MlirStringRef bytes, lsimp_kernel_flavor flavor,
                                 bool version0) {
   MlirContext mlir = lsim_lowerer_mlir_context(lowerer);
   CU_ASSERT_TRUE_FATAL(bytes.length > 5);
@@ -1153,7 +1146,7 @@ static void expect_kernel_bytes(const char *what, MlirStringRef bytes, lsim_kern
   CU_ASSERT_FALSE_FATAL(mlirModuleIsNull(parsed));
   MlirModule direct;
   lsim_error err = LSIM_ERROR_INIT;
-  CU_ASSERT_EQUAL_FATAL(lsim_pallas_build_kernel(mlir, "add_one", flavor, &f32_8, 3, &direct, &err),
+  CU_ASSERT_EQUAL_FATAL(lsimp_pallas_build_kernel(mlir, "add_one", flavor, &f32_8, 3, &direct, &err),
                         LSIM_OK);
   char *got = module_text(parsed), *want = module_text(direct);
   CU_ASSERT_STRING_EQUAL(got, want);
@@ -1216,7 +1209,7 @@ static void test_tpu_kernel(void) {
     /* lowersim's own decoder agrees. */
     CU_ASSERT_TRUE(lsimp_base64_decode(&again, b64, b64_len));
     CU_ASSERT_TRUE(again.len == body.len && memcmp(again.data, body.data, body.len) == 0);
-    expect_kernel_bytes("tpu", (MlirStringRef){body.data, body.len}, LSIM_KERNEL_MOSAIC_TPU, true);
+    expect_kernel_bytes("tpu", (MlirStringRef){body.data, body.len}, LSIMP_KERNEL_MOSAIC_TPU, true);
     lsimp_strbuf_free(&body);
     lsimp_strbuf_free(&again);
     lsim_lowering_destroy(low);
@@ -1259,7 +1252,7 @@ static void test_triton_kernel(void) {
     MlirAttribute ir = config_entry(call, "ir");
     CU_ASSERT_TRUE_FATAL(!mlirAttributeIsNull(ir) && mlirAttributeIsAString(ir));
     /* write_bytecode(buf) with the default version (TREG L128). */
-    expect_kernel_bytes("triton", mlirStringAttrGetValue(ir), LSIM_KERNEL_TRITON, false);
+    expect_kernel_bytes("triton", mlirStringAttrGetValue(ir), LSIMP_KERNEL_TRITON, false);
     lsim_lowering_destroy(low);
   }
 }
@@ -1287,7 +1280,7 @@ static void test_mosaic_gpu_kernel(void) {
     lsimp_sha256(bytes.data, bytes.length, want);
     CU_ASSERT_EQUAL(digest.length, 32);
     CU_ASSERT_TRUE(digest.length == 32 && memcmp(digest.data, want, 32) == 0);
-    expect_kernel_bytes("mosaic gpu", bytes, LSIM_KERNEL_MOSAIC_GPU, true); /* MGC L254 */
+    expect_kernel_bytes("mosaic gpu", bytes, LSIMP_KERNEL_MOSAIC_GPU, true); /* MGC L254 */
     const char *const flags[] = {"use_custom_barrier", "uses_xla_collective_metadata"};
     for (size_t f = 0; f < 2; f++) {
       MlirAttribute b = config_entry(call, flags[f]);
@@ -1349,15 +1342,15 @@ static void test_bad_kernels(void) {
 
   /* The library functions directly. */
   lsim_error err = LSIM_ERROR_INIT;
-  CU_ASSERT_EQUAL(lsim_pallas_check_kernel("add_one", &f32_4, 1, &f32_4, 1, &err), LSIM_OK);
-  CU_ASSERT_EQUAL(lsim_pallas_check_kernel("copy", &f32_8, 1, &f32_8, 1, &err), LSIM_OK);
-  CU_ASSERT_EQUAL(lsim_pallas_check_kernel("nope", &f32_4, 1, &f32_4, 1, &err),
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_4, 1, &f32_4, 1, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("copy", &f32_8, 1, &f32_8, 1, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("nope", &f32_4, 1, &f32_4, 1, &err),
                   LSIM_E_INVALID_ARGUMENT);
-  CU_ASSERT_EQUAL(lsim_pallas_check_kernel("add_one", &f32_4, 1, &f32_8, 1, &err),
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_4, 1, &f32_8, 1, &err),
                   LSIM_E_INVALID_ARGUMENT);
-  CU_ASSERT_EQUAL(lsim_pallas_check_kernel("add_one", &bool_4, 1, &bool_4, 1, &err),
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &bool_4, 1, &bool_4, 1, &err),
                   LSIM_E_INVALID_ARGUMENT);
-  CU_ASSERT_EQUAL(lsim_pallas_check_kernel("add_one", &f32_2x2, 1, &f32_2x2, 1, &err),
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_2x2, 1, &f32_2x2, 1, &err),
                   LSIM_E_INVALID_ARGUMENT);
   MlirContext mlir = lsim_lowerer_mlir_context(lowerer);
   const struct {
@@ -1370,9 +1363,9 @@ static void test_bad_kernels(void) {
                 {NULL, &f32_4, 1},
                 {"add_one", NULL, 1}};
   for (size_t b = 0; b < sizeof builds / sizeof builds[0]; b++) {
-    for (int flavor = LSIM_KERNEL_MOSAIC_TPU; flavor <= LSIM_KERNEL_MOSAIC_GPU; flavor++) {
+    for (int flavor = LSIMP_KERNEL_MOSAIC_TPU; flavor <= LSIMP_KERNEL_MOSAIC_GPU; flavor++) {
       MlirModule m = {NULL};
-      CU_ASSERT_EQUAL(lsim_pallas_build_kernel(mlir, builds[b].kernel, (lsim_kernel_flavor)flavor,
+      CU_ASSERT_EQUAL(lsimp_pallas_build_kernel(mlir, builds[b].kernel, (lsimp_kernel_flavor)flavor,
                                                builds[b].block, builds[b].grid, &m, &err),
                       LSIM_E_INVALID_ARGUMENT);
       CU_ASSERT_TRUE(mlirModuleIsNull(m));

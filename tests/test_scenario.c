@@ -1019,8 +1019,8 @@ static void test_embedded_schema_is_the_shipped_one(void) {
 }
 
 static void test_names(void) {
-  CU_ASSERT_STRING_EQUAL(lsim_op_kind_primitive(LSIM_OP_SINE), "sin");
-  CU_ASSERT_STRING_EQUAL(lsim_op_kind_primitive(LSIM_OP_MULTIPLY), "mul");
+  CU_ASSERT_STRING_EQUAL(lsim_op_kind_primitive(LSIM_OP_SINE)->name, "sin");
+  CU_ASSERT_STRING_EQUAL(lsim_op_kind_primitive(LSIM_OP_MULTIPLY)->name, "mul");
   CU_ASSERT_PTR_NULL(lsim_op_kind_primitive(LSIM_OP_COUNT));
   for (int k = LSIM_EQN_OP; k <= LSIM_EQN_PALLAS_CALL; k++) {
     lsim_scenario_eqn_kind back;

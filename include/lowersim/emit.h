@@ -1,16 +1,20 @@
 /* lowersim/emit.h: one helper per op kind that lowersim emits, so attribute
- * spelling lives in one place.  stablehlo is not an upstream MLIR dialect:
- * its ops are built generically in a context that allows unregistered
- * dialects, and lsim_verify_module checks their structure.
+ * spelling lives in one place, and the one builder of functions.
+ * stablehlo is not an upstream MLIR dialect: its ops are built generically in
+ * a context that allows unregistered dialects, and lsim_verify_module checks
+ * their structure.
  *
- * Every helper appends to ctx->block at ctx->location and returns 0, or
- * LSIM_E_NO_MEMORY / LSIM_E_INVALID_ARGUMENT with `err` filled.
+ * Every helper appends at an insertion point (`ip`: a block and a location
+ * in an MLIR context) and returns 0, or LSIM_E_NO_MEMORY /
+ * LSIM_E_INVALID_ARGUMENT with `err` filled.  Handles are borrowed.
  * JAX counterparts: mlir.py custom_call, ir_constant, hlo.CaseOp/ReturnOp,
- * ffi.py ffi_lowering, callback.py send_to_host/receive_from_host. */
+ * lower_jaxpr_to_fun's func.FuncOp, ffi.py ffi_lowering, callback.py
+ * send_to_host/receive_from_host. */
 #ifndef LOWERSIM_EMIT_H
 #define LOWERSIM_EMIT_H
 
-#include "lowersim/context.h"
+#include "lowersim/error.h"
+#include "lowersim/module_context.h"
 
 #include <mlir-c/IR.h>
 
@@ -23,46 +27,78 @@ extern "C" {
 #endif
 
 /* tensor<i32>, !stablehlo.token. */
-MlirType lsim_i32_scalar_type(MlirContext ctx);
-MlirType lsim_token_type(MlirContext ctx);
+MlirType lsim_i32_scalar_type(MlirContext mlir);
+MlirType lsim_token_type(MlirContext mlir);
+
+/* Helpers for attributes. */
+MlirNamedAttribute lsim_named(MlirContext mlir, const char *name, MlirAttribute value);
+MlirAttribute lsim_string_attr(MlirContext mlir, const char *s);
 
 /* Any op: `num_regions` regions, each with one empty block. */
-int lsim_emit_op(lsim_lowering_rule_context *ctx, const char *name, const MlirValue *operands,
+int lsim_emit_op(const lsim_insertion_point *ip, const char *name, const MlirValue *operands,
                  size_t num_operands, const MlirType *result_types, size_t num_results,
                  const MlirNamedAttribute *attrs, size_t num_attrs, size_t num_regions,
                  MlirOperation *out, lsim_error *err);
 
+/* A function op (`func.func`, or `tt.func` for Triton kernels) and its body,
+ * whose block takes the inputs as arguments. */
+typedef struct lsim_func {
+  const char *op_name;         /* NULL: "func.func" */
+  const char *name;            /* sym_name */
+  const char *visibility;      /* sym_visibility, or NULL for none */
+  const MlirType *inputs;
+  size_t num_inputs;
+  const MlirType *results;
+  size_t num_results;
+  const MlirAttribute *arg_attrs; /* one dictionary per input, or NULL for none */
+  const MlirAttribute *res_attrs; /* one dictionary per result, or NULL for none */
+  const MlirNamedAttribute *extra; /* more attributes (Mosaic's window params) */
+  size_t num_extra;
+} lsim_func;
+
+/* Emits `f` at `ip`; `*body` receives its entry block (`*op` the op, when
+ * `op` is not NULL). */
+int lsim_emit_func(const lsim_insertion_point *ip, const lsim_func *f, MlirOperation *op,
+                   MlirBlock *body, lsim_error *err);
+
+/* The insertion point at the end of `block`, at ip's location. */
+lsim_insertion_point lsim_insertion_point_in(const lsim_insertion_point *ip, MlirBlock block);
+
 /* stablehlo.constant dense<value> : tensor<i32>. */
-int lsim_emit_constant_i32(lsim_lowering_rule_context *ctx, int32_t value, MlirValue *out,
+int lsim_emit_constant_i32(const lsim_insertion_point *ip, int32_t value, MlirValue *out,
                            lsim_error *err);
 
-/* stablehlo.constant of zeros with `aval`'s type. */
-int lsim_emit_zeros(lsim_lowering_rule_context *ctx, const lsim_aval *aval, MlirValue *out,
+/* stablehlo.constant of zeros of `type` (a ranked tensor type). */
+int lsim_emit_zeros(const lsim_insertion_point *ip, MlirType type, MlirValue *out,
                     lsim_error *err);
+
+/* stablehlo.constant of ones of `type` (a ranked tensor type). */
+int lsim_emit_ones(const lsim_insertion_point *ip, MlirType type, MlirValue *out,
+                   lsim_error *err);
 
 /* An elementwise op (`name` such as "stablehlo.sine") with one result of
  * the first operand's type. */
-int lsim_emit_elementwise(lsim_lowering_rule_context *ctx, const char *name,
+int lsim_emit_elementwise(const lsim_insertion_point *ip, const char *name,
                           const MlirValue *operands, size_t num_operands, MlirValue *out,
                           lsim_error *err);
 
 /* stablehlo.convert of `value` to `type`. */
-int lsim_emit_convert(lsim_lowering_rule_context *ctx, MlirValue value, MlirType type,
+int lsim_emit_convert(const lsim_insertion_point *ip, MlirValue value, MlirType type,
                       MlirValue *out, lsim_error *err);
 
 /* stablehlo.case over `index` (tensor<i32>) with `num_branches` branches;
  * lsim_case_branch gives branch i's block, to fill and end with
  * lsim_emit_return. */
-int lsim_emit_case(lsim_lowering_rule_context *ctx, MlirValue index, const MlirType *result_types,
+int lsim_emit_case(const lsim_insertion_point *ip, MlirValue index, const MlirType *result_types,
                    size_t num_results, size_t num_branches, MlirOperation *out, lsim_error *err);
 MlirBlock lsim_case_branch(MlirOperation case_op, size_t i);
 
 /* stablehlo.return (in a case branch). */
-int lsim_emit_return(lsim_lowering_rule_context *ctx, const MlirValue *values, size_t count,
+int lsim_emit_return(const lsim_insertion_point *ip, const MlirValue *values, size_t count,
                      lsim_error *err);
 
 /* stablehlo.create_token. */
-int lsim_emit_create_token(lsim_lowering_rule_context *ctx, MlirValue *out, lsim_error *err);
+int lsim_emit_create_token(const lsim_insertion_point *ip, MlirValue *out, lsim_error *err);
 
 /* An operand-to-output alias of a custom call (output_operand_aliases). */
 typedef struct lsim_operand_alias {
@@ -86,7 +122,7 @@ typedef struct lsim_custom_call {
   size_t num_extra;
 } lsim_custom_call;
 
-int lsim_emit_custom_call(lsim_lowering_rule_context *ctx, const lsim_custom_call *call,
+int lsim_emit_custom_call(const lsim_insertion_point *ip, const lsim_custom_call *call,
                           const MlirValue *operands, size_t num_operands,
                           const MlirType *result_types, size_t num_results, MlirOperation *out,
                           lsim_error *err);
@@ -97,27 +133,31 @@ typedef struct lsim_ffi_param {
   MlirAttribute value;
 } lsim_ffi_param;
 
-/* ffi.ffi_lowering(target, ...)(ctx, *args, **params): result types from
- * ctx->avals_out (a token first when `token_result`), row-major layouts, the
- * params as the mhlo.backend_config dictionary. */
-int lsim_emit_ffi_call(lsim_lowering_rule_context *ctx, const char *target, bool has_side_effect,
-                       const lsim_ffi_param *params, size_t num_params, bool has_aliases,
-                       const lsim_operand_alias *aliases, size_t num_aliases,
-                       const MlirValue *operands, size_t num_operands, bool token_result,
-                       MlirOperation *out, lsim_error *err);
+/* An FFI call (ffi.py build_ffi_lowering_function): `call` with a dictionary
+ * config of `params` and row-major layouts. */
+typedef struct lsim_ffi_call {
+  const char *target;
+  bool has_side_effect;
+  const lsim_ffi_param *params;
+  size_t num_params;
+  bool has_aliases;               /* output_operand_aliases present (possibly []) */
+  const lsim_operand_alias *aliases;
+  size_t num_aliases;
+} lsim_ffi_call;
+
+int lsim_emit_ffi_call(const lsim_insertion_point *ip, const lsim_ffi_call *call,
+                       const MlirValue *operands, size_t num_operands,
+                       const MlirType *result_types, size_t num_results, MlirOperation *out,
+                       lsim_error *err);
 
 /* stablehlo.send to the host / stablehlo.recv from the host on `channel`
  * (callback.py send_to_host / receive_from_host): channel_handle type 2 or
  * 3, is_host_transfer, the pjrt_rendezvous frontend attributes. */
-int lsim_emit_send_to_host(lsim_lowering_rule_context *ctx, MlirValue token, MlirValue operand,
+int lsim_emit_send_to_host(const lsim_insertion_point *ip, MlirValue token, MlirValue operand,
                            int64_t channel, MlirValue *token_out, lsim_error *err);
-int lsim_emit_recv_from_host(lsim_lowering_rule_context *ctx, MlirValue token, MlirType type,
+int lsim_emit_recv_from_host(const lsim_insertion_point *ip, MlirValue token, MlirType type,
                              int64_t channel, MlirValue *value_out, MlirValue *token_out,
                              lsim_error *err);
-
-/* Helpers for attributes. */
-MlirNamedAttribute lsim_named(MlirContext ctx, const char *name, MlirAttribute value);
-MlirAttribute lsim_string_attr(MlirContext ctx, const char *s);
 
 #ifdef __cplusplus
 }

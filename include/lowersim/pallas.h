@@ -1,29 +1,30 @@
-/* lowersim/pallas.h: Pallas: the compiler-params registry and pallas_call.
+/* lowersim/pallas.h: Pallas's compiler-params registry.
  *
- * JAX counterparts: jax/_src/pallas/core.py (register_lowering_rule,
- * get_lowering_rule), jax/_src/pallas/pallas_call.py (_pallas_call_lowering
- * and its cpu/tpu/gpu lowerings), the backends' pallas_call_registration
- * modules (mosaic, triton, mosaic_gpu) and jax/_src/tpu_custom_call.py.
- *
- * An lsim_pallas is the Pallas state of one simulated process: which
- * backends are installed, the jax_pallas_use_mosaic_gpu flag, the params
- * registry, and which backends' registration modules have been imported.
- * JAX registers a backend's params class when that module is first imported
- * (Triton's eagerly, with jax.experimental.pallas.triton; Mosaic TPU's and
- * Mosaic GPU's lazily, by the first tpu/gpu lowering), so lowering can
- * change the registry, as it does in JAX.
+ * JAX counterpart: jax/_src/pallas/core.py (register_lowering_rule,
+ * get_lowering_rule, the CompilerParams classes).  An lsim_pallas is the
+ * Pallas state of one simulated process: which backends are installed, the
+ * jax_pallas_use_mosaic_gpu flag, the params registry, and which backends'
+ * pallas_call_registration modules have been imported.  JAX registers a
+ * backend's params class when that module is first imported (Triton's
+ * eagerly, with jax.experimental.pallas.triton; Mosaic TPU's and Mosaic
+ * GPU's lazily, by the first tpu/gpu lowering), so lowering can change the
+ * registry, as it does in JAX.
  */
 #ifndef LOWERSIM_PALLAS_H
 #define LOWERSIM_PALLAS_H
 
-#include "lowersim/context.h"
-#include "lowersim/lower.h"
+#include "lowersim/error.h"
+#include "lowersim/lowering_rule_context.h"
+
+#include <mlir-c/IR.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define LSIM_PRIMITIVE_PALLAS_CALL "pallas_call"
 
 /* A compiler-params class, identified by its address (a Python type). */
 typedef struct lsim_pallas_params_class {
@@ -52,15 +53,36 @@ typedef struct lsim_pallas_rule {
   void *data;
 } lsim_pallas_rule;
 
+/* The Pallas backends a process can import. */
+typedef enum lsim_pallas_backend {
+  LSIM_PALLAS_MOSAIC_TPU,
+  LSIM_PALLAS_TRITON,
+  LSIM_PALLAS_MOSAIC_GPU,
+  LSIM_PALLAS_BACKEND_COUNT
+} lsim_pallas_backend;
+
 typedef struct lsim_pallas_installed {
+  size_t struct_size;                  /* LSIM_PALLAS_INSTALLED_INIT */
   bool mosaic_tpu, triton, mosaic_gpu; /* importable backends */
   bool use_mosaic_gpu;                 /* jax_pallas_use_mosaic_gpu */
 } lsim_pallas_installed;
 
+#define LSIM_PALLAS_INSTALLED_INIT(...) \
+  {.struct_size = sizeof(lsim_pallas_installed), __VA_ARGS__}
+
 typedef struct lsim_pallas lsim_pallas;
 
+/* Creates the Pallas state (owned) with what `installed` (copied) says. */
 int lsim_pallas_create(const lsim_pallas_installed *installed, lsim_pallas **out, lsim_error *err);
 void lsim_pallas_destroy(lsim_pallas *pallas);
+
+/* jax_pallas_use_mosaic_gpu. */
+bool lsim_pallas_use_mosaic_gpu(const lsim_pallas *pallas);
+
+/* Imports `backend`'s pallas_call_registration module: false when it is not
+ * installed; else true, with *first true on the first import (whose
+ * importer registers the backend's params class). */
+bool lsim_pallas_import(lsim_pallas *pallas, lsim_pallas_backend backend, bool *first);
 
 /* register_lowering_rule(params_cls, rule, platform): one (rule, platform)
  * per class, a later registration replacing an earlier one.  `platform` is
@@ -75,33 +97,6 @@ int lsim_pallas_register_lowering_rule(lsim_pallas *pallas, const lsim_pallas_pa
 int lsim_pallas_get_lowering_rule(const lsim_pallas *pallas, const lsim_pallas_params_class *cls,
                                   const char *expected_platform, const lsim_pallas_rule **out,
                                   lsim_error *err);
-
-/* Registers the pallas_call primitive, lowering with `pallas` (borrowed:
- * it must outlive the registry's lowerings). */
-int lsim_register_pallas_rules(lsim_registry *reg, lsim_pallas *pallas, lsim_error *err);
-
-/* tpu_custom_call.py CustomCallBackendConfig.to_json for a Mosaic kernel
- * serialized as `bytecode` (base64 in "body", default compiler params): the
- * backend_config of a tpu_custom_call.  Owned (free), NULL when out of memory. */
-char *lsim_tpu_custom_call_config(const void *bytecode, size_t size);
-
-/* The kernel library: a kernel module as each backend carries it. */
-typedef enum lsim_kernel_flavor {
-  LSIM_KERNEL_MOSAIC_TPU, /* func/arith/vector on memrefs in VMEM, Mosaic's window params */
-  LSIM_KERNEL_TRITON,     /* tt.func over pointers, tt.load/tt.store */
-  LSIM_KERNEL_MOSAIC_GPU, /* func/arith/vector on memrefs */
-} lsim_kernel_flavor;
-
-/* Checks that `kernel` exists and fits its operands and results
- * (LSIM_E_INVALID_ARGUMENT otherwise). */
-int lsim_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, size_t num_in,
-                             const lsim_aval *avals_out, size_t num_out, lsim_error *err);
-
-/* Builds `kernel` for a block of `block`'s shape over a grid of `grid`
- * steps, verified, as a new module (owned by the caller) in `mlir`. */
-int lsim_pallas_build_kernel(MlirContext mlir, const char *kernel, lsim_kernel_flavor flavor,
-                             const lsim_aval *block, int64_t grid, MlirModule *out,
-                             lsim_error *err);
 
 #ifdef __cplusplus
 }

@@ -45,6 +45,7 @@ int lsim_check_platform_name(const char *platform, lsim_error *err);
 /* A backend factory, as register_backend_factory / register_plugin record it.
  * Strings are copied by the runtime. */
 typedef struct lsim_backend_factory {
+  size_t struct_size; /* LSIM_BACKEND_FACTORY_INIT, or set by lsim_backend_factory_defaults */
   const char *platform;
   int device_count;   /* 0: the backend comes up with no devices */
   int priority;       /* higher wins the default backend */
@@ -52,6 +53,9 @@ typedef struct lsim_backend_factory {
   bool experimental;  /* initializing it logs JAX's experimental warning */
   const char *error;  /* non-NULL: the factory raises this message */
 } lsim_backend_factory;
+
+#define LSIM_BACKEND_FACTORY_INIT(...) \
+  {.struct_size = sizeof(lsim_backend_factory), __VA_ARGS__}
 
 /* Fills `f` with what JAX registers for `platform`: cpu priority 0 (loud);
  * tpu 300 (quiet); cuda and rocm 500 (loud PJRT plugins); any other platform

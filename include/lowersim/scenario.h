@@ -15,6 +15,7 @@
 
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
+#include "lowersim/primitive.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -187,10 +188,10 @@ typedef struct lsim_scenario {
 #define LSIM_SCENARIO_MAX_PRIORITY 1000000        /* |<backend priority>| */
 #define LSIM_SCENARIO_MAX_GRID INT32_MAX          /* <pallas_call grid> */
 
-/* Names of an op kind: the scenario spelling ("sine") and JAX's primitive
- * ("sin", registered by lsim_registry_create_builtin); its arity (1 or 2). */
+/* An op kind's scenario spelling ("sine"), lax's primitive (&lsim_sin_p,
+ * lowersim/lax.h) and its arity (1 or 2). */
 const char *lsim_op_kind_name(lsim_op_kind op);
-const char *lsim_op_kind_primitive(lsim_op_kind op);
+const lsim_primitive *lsim_op_kind_primitive(lsim_op_kind op);
 int lsim_op_kind_arity(lsim_op_kind op);
 bool lsim_op_kind_from_name(const char *name, lsim_op_kind *out);
 

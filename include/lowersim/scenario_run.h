@@ -7,7 +7,7 @@
 #ifndef LOWERSIM_SCENARIO_RUN_H
 #define LOWERSIM_SCENARIO_RUN_H
 
-#include "lowersim/lower.h"
+#include "lowersim/lowering.h"
 #include "lowersim/scenario.h"
 
 #ifdef __cplusplus
@@ -15,10 +15,14 @@ extern "C" {
 #endif
 
 typedef struct lsim_scenario_run_options {
-  lsim_trace_fn trace; /* optional narration */
-  void *trace_data;
-  bool skip_verify;    /* benchmarks only */
+  size_t struct_size;      /* LSIM_SCENARIO_RUN_OPTIONS_INIT */
+  lsim_explain_fn explain; /* optional narration */
+  void *explain_data;
+  bool skip_verify;        /* benchmarks only */
 } lsim_scenario_run_options;
+
+#define LSIM_SCENARIO_RUN_OPTIONS_INIT(...) \
+  {.struct_size = sizeof(lsim_scenario_run_options), __VA_ARGS__}
 
 /* What a run produced. */
 typedef struct lsim_scenario_outcome {
@@ -27,7 +31,8 @@ typedef struct lsim_scenario_outcome {
   bool executed;           /* host callbacks were run */
 } lsim_scenario_outcome;
 
-/* Lowers `s` with `lowerer`.  Returns 0, a JAX error code (the typed
+/* Lowers `s` with `lowerer` (options may be NULL).  The lowering (owned by
+ * the outcome) references nothing of `s`.  Returns 0, a JAX error code (the typed
  * lowering error; `out->runtime` is still set for narration), or
  * LSIM_E_INVALID_INPUT when the scenario asks for something impossible
  * (message `PATH:LINE: ...`).  Release `out` with lsim_scenario_outcome_clear

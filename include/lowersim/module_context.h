@@ -1,20 +1,21 @@
-/* lowersim/context.h: ModuleContext and LoweringRuleContext.
+/* lowersim/module_context.h: ModuleContext, as jax/_src/interpreters/mlir.py
+ * has it.
  *
- * The counterparts of jax/_src/interpreters/mlir.py ModuleContext and
- * LoweringRuleContext.  A module context holds what one module being lowered
- * shares: the MLIR context and module, the lowering platforms (canonicalized),
- * an optional pinned backend, the channel counter, the host callbacks,
- * keepalives, caches and lowering parameters.  lsim_module_context_replace
- * makes a copy with some fields changed that shares the rest (the channel
- * counter, host callbacks, caches, module) with the original, as JAX's
- * dataclasses.replace does.  A module context and its copies belong to one
- * thread.
+ * A module context holds what one module being lowered shares: the MLIR
+ * context and module, the lowering platforms (canonicalized), an optional
+ * pinned backend, the JAX profile, the channel counter, the host callbacks,
+ * keepalives, the aval -> IR type cache, the lowering parameters and the
+ * narration sink.  lsim_module_context_replace makes a copy with some fields
+ * changed that shares the rest (the channel counter, host callbacks, caches,
+ * module) with the original, as JAX's dataclasses.replace does.  A module
+ * context and its copies belong to one thread.
  */
-#ifndef LOWERSIM_CONTEXT_H
-#define LOWERSIM_CONTEXT_H
+#ifndef LOWERSIM_MODULE_CONTEXT_H
+#define LOWERSIM_MODULE_CONTEXT_H
 
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
+#include "lowersim/jax_profile.h"
 #include "lowersim/runtime.h"
 
 #include <mlir-c/IR.h>
@@ -32,13 +33,24 @@ extern "C" {
 #define LSIM_FIRST_CHANNEL 2
 #define LSIM_MAX_CHANNEL 65535
 
+/* --- Where ops go ---------------------------------------------------------- */
+
+/* An insertion point: ops are appended to `block` at `location` in
+ * `context` (mlir.py's `with ir.InsertionPoint(...)`).  Borrowed handles. */
+typedef struct lsim_insertion_point {
+  MlirContext context;
+  MlirBlock block;
+  MlirLocation location;
+} lsim_insertion_point;
+
 /* --- Host callbacks ------------------------------------------------------ */
 
 /* What the runtime passes a host callback when it invokes it. */
 typedef struct lsim_host_callback_call {
   uint64_t index;         /* the callback's index in its module */
   size_t returned_values; /* out: how many values the callback returned */
-  lsim_error *error;      /* where a failing callback describes its failure */
+  lsim_error *error;      /* where a failing callback describes its failure
+                             (lsim_error_set) */
 } lsim_host_callback_call;
 
 /* A host callback as C sees it: a function and its user data.  It returns 0,
@@ -46,42 +58,51 @@ typedef struct lsim_host_callback_call {
 typedef int (*lsim_host_callback_fn)(void *user_data, lsim_host_callback_call *call);
 
 typedef struct lsim_host_callback {
-  const char *kind;  /* "buffer_callback", "pure_callback", ... (static) */
+  const char *kind;         /* "buffer_callback", "pure_callback", ... (static) */
   lsim_host_callback_fn fn; /* may be NULL: then the callback does nothing */
-  void *user_data;          /* borrowed */
+  void *user_data;          /* borrowed: it must live as long as the lowering */
 } lsim_host_callback;
 
 /* --- Narration (lowersim explain) ---------------------------------------- */
 
-typedef enum lsim_trace_kind {
-  LSIM_TRACE_STEP,     /* a step of the lowering */
-  LSIM_TRACE_DETAIL,   /* a fact under the current step */
-  LSIM_TRACE_DECISION, /* a choice JAX makes: a rule kept, a branch shared */
-  LSIM_TRACE_ALLOC,    /* a channel or host-callback index handed out */
-  LSIM_TRACE_ERROR,    /* the error that ends the lowering */
-  LSIM_TRACE_TEXT,     /* verbatim text, e.g. a kernel module */
-} lsim_trace_kind;
+typedef enum lsim_explain_kind {
+  LSIM_EXPLAIN_STEP,     /* a step of the lowering */
+  LSIM_EXPLAIN_DETAIL,   /* a fact under the current step */
+  LSIM_EXPLAIN_DECISION, /* a choice JAX makes: a rule kept, a branch shared */
+  LSIM_EXPLAIN_ALLOC,    /* a channel or host-callback index handed out */
+  LSIM_EXPLAIN_ERROR,    /* the error that ends the lowering */
+  LSIM_EXPLAIN_TEXT,     /* verbatim text, e.g. a kernel module */
+} lsim_explain_kind;
 
 /* Receives one line of narration at nesting depth `depth` (borrowed text). */
-typedef void (*lsim_trace_fn)(void *data, lsim_trace_kind kind, int depth, const char *text);
+typedef void (*lsim_explain_fn)(void *data, lsim_explain_kind kind, int depth, const char *text);
 
 /* --- ModuleContext ------------------------------------------------------- */
 
-/* Lowering parameters (mlir.LoweringParameters). */
+/* mlir.LoweringParameters. */
 typedef struct lsim_lowering_parameters {
-  bool for_export; /* lowering for jax.export (multi-platform allowed) */
+  size_t struct_size; /* LSIM_LOWERING_PARAMETERS_INIT */
+  bool for_export;    /* lowering for jax.export (LoweringParameters.for_export) */
 } lsim_lowering_parameters;
 
+#define LSIM_LOWERING_PARAMETERS_INIT(...) \
+  {.struct_size = sizeof(lsim_lowering_parameters), __VA_ARGS__}
+
 typedef struct lsim_module_context_options {
+  size_t struct_size;             /* LSIM_MODULE_CONTEXT_OPTIONS_INIT */
   lsim_runtime *runtime;          /* borrowed; must outlive the context */
+  const lsim_jax_profile *profile; /* NULL: the newest */
   const char *const *platforms;   /* the lowering platforms; aliases allowed */
   size_t num_platforms;           /* at least 1 */
   const lsim_backend *backend;    /* pinned backend (borrowed) or NULL */
   MlirContext mlir_context;       /* borrowed if non-null; else one is created and owned */
-  lsim_lowering_parameters params;
-  lsim_trace_fn trace;            /* optional narration, shared with copies */
-  void *trace_data;
+  const lsim_lowering_parameters *lowering_parameters; /* copied; NULL: the defaults */
+  lsim_explain_fn explain;        /* optional narration, shared with copies */
+  void *explain_data;
 } lsim_module_context_options;
+
+#define LSIM_MODULE_CONTEXT_OPTIONS_INIT(...) \
+  {.struct_size = sizeof(lsim_module_context_options), __VA_ARGS__}
 
 typedef struct lsim_module_context lsim_module_context;
 
@@ -98,12 +119,16 @@ void lsim_module_context_destroy(lsim_module_context *ctx);
 /* What lsim_module_context_replace changes; a NULL/false field keeps the
  * original's value. */
 typedef struct lsim_module_context_changes {
+  size_t struct_size;           /* LSIM_MODULE_CONTEXT_CHANGES_INIT */
   const char *const *platforms; /* canonicalized like create's */
   size_t num_platforms;
   bool set_backend;
   const lsim_backend *backend;
-  const lsim_lowering_parameters *params;
+  const lsim_lowering_parameters *lowering_parameters;
 } lsim_module_context_changes;
+
+#define LSIM_MODULE_CONTEXT_CHANGES_INIT(...) \
+  {.struct_size = sizeof(lsim_module_context_changes), __VA_ARGS__}
 
 /* ModuleContext.replace: a new context (owned) sharing the channel counter,
  * host callbacks, keepalives, caches and MLIR module with `ctx`. */
@@ -116,11 +141,15 @@ const char *const *lsim_module_context_platforms(const lsim_module_context *ctx,
 
 lsim_runtime *lsim_module_context_runtime(const lsim_module_context *ctx);
 const lsim_backend *lsim_module_context_pinned_backend(const lsim_module_context *ctx);
-const lsim_lowering_parameters *lsim_module_context_params(const lsim_module_context *ctx);
+const lsim_jax_profile *lsim_module_context_profile(const lsim_module_context *ctx);
+const lsim_lowering_parameters *
+lsim_module_context_lowering_parameters(const lsim_module_context *ctx);
 
-/* The MLIR context and module (borrowed). */
+/* The MLIR context and module (borrowed), and the insertion point at the end
+ * of the module's body. */
 MlirContext lsim_module_context_mlir_context(const lsim_module_context *ctx);
 MlirModule lsim_module_context_module(const lsim_module_context *ctx);
+lsim_insertion_point lsim_module_context_insertion_point(const lsim_module_context *ctx);
 
 /* ModuleContext.get_backend(optional).  Outcomes, in JAX's order:
  * several platforms: *out = NULL if optional, else LSIM_E_MULTI_PLATFORM_BACKEND;
@@ -146,65 +175,31 @@ size_t lsim_module_context_host_callback_count(const lsim_module_context *ctx);
 const lsim_host_callback *lsim_module_context_host_callback_at(const lsim_module_context *ctx,
                                                                size_t i);
 
-/* ModuleContext.add_keepalive: `destroy(object)` runs when the last copy of
- * the context is destroyed (destroy may be NULL). */
+/* ModuleContext.add_keepalive: takes ownership of `object`, which
+ * `destroy(object)` frees when the last copy of the context is destroyed
+ * (destroy may be NULL).  On failure `object` is destroyed at once. */
 int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
                                       void (*destroy)(void *), lsim_error *err);
 
-/* The MLIR type of an aval (`tensor<4xf32>`, `tensor<i1>`), cached per module
- * context (shared with copies).  A null type on allocation failure. */
+/* mlir.aval_to_ir_type: the MLIR type of an aval (`tensor<4xf32>`,
+ * `tensor<i1>`), cached per module context (shared with copies).  A null
+ * type on allocation failure. */
 MlirType lsim_module_context_aval_to_ir_type(lsim_module_context *ctx, const lsim_aval *aval);
 
 /* How many distinct avals the type cache holds. */
 size_t lsim_module_context_type_cache_size(const lsim_module_context *ctx);
 
-/* Narrates one line (printf format) when the context has a trace function;
- * costs one branch otherwise.  `depth_change` is applied after the line:
- * +1 opens a nested step, -1 closes one. */
-void lsim_module_context_trace(const lsim_module_context *ctx, lsim_trace_kind kind,
-                               int depth_change, const char *fmt, ...)
+/* Narrates one line (printf format) when the context has an explain
+ * function; costs one branch otherwise.  `depth_change` is applied after the
+ * line: +1 opens a nested step, -1 closes one. */
+void lsim_module_context_explain(const lsim_module_context *ctx, lsim_explain_kind kind,
+                                 int depth_change, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-bool lsim_module_context_tracing(const lsim_module_context *ctx);
-void lsim_module_context_trace_nest(const lsim_module_context *ctx, int depth_change);
-
-/* --- LoweringRuleContext ------------------------------------------------- */
-
-/* One rule invocation (a plain value: copying it is JAX's replace()). */
-typedef struct lsim_lowering_rule_context {
-  lsim_module_context *module_context; /* borrowed */
-  MlirBlock block;                     /* where the rule appends its ops */
-  MlirLocation location;
-  const char *primitive;               /* borrowed */
-  const lsim_aval *avals_in;
-  size_t num_avals_in;
-  const lsim_aval *avals_out;
-  size_t num_avals_out;
-  const MlirValue *tokens_in; /* one per ordered effect */
-  size_t num_tokens_in;
-  MlirValue *tokens_out;      /* set by a rule with ordered effects */
-  size_t num_tokens_out;
-  const MlirValue *dim_var_values; /* the platform index first, when there is one */
-  size_t num_dim_var_values;
-  const char *const *platforms;    /* override for a branch of a multi-platform lowering */
-  size_t num_platforms;            /* 0: no override */
-} lsim_lowering_rule_context;
-
-/* A rule context for `primitive` over the module context, all else empty. */
-lsim_lowering_rule_context lsim_lowering_rule_context_make(lsim_module_context *module_context,
-                                                           const char *primitive);
-
-/* replace(platforms=...): a copy whose platforms override is `platforms`. */
-lsim_lowering_rule_context
-lsim_lowering_rule_context_with_platforms(const lsim_lowering_rule_context *ctx,
-                                          const char *const *platforms, size_t count);
-
-/* The effective platforms of the equation: the override if set, else the
- * module's (JAX: _platforms_for_eqn). Borrowed. */
-const char *const *lsim_lowering_rule_context_platforms(const lsim_lowering_rule_context *ctx,
-                                                        size_t *count);
+bool lsim_module_context_explaining(const lsim_module_context *ctx);
+void lsim_module_context_explain_nest(const lsim_module_context *ctx, int depth_change);
 
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* LOWERSIM_CONTEXT_H */
+#endif /* LOWERSIM_MODULE_CONTEXT_H */

@@ -1,0 +1,193 @@
+/* callbacks/buffer_callback.c: buffer_callback's checks and lowering.
+ * JAX counterpart: buffer_callback.py buffer_callback (the checks of
+ * input_output_aliases), _buffer_callback_lowering and wrapped_callback. */
+#include "lowersim/buffer_callback.h"
+#include "lowersim/emit.h"
+#include "support/raise.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int compare_input(const void *a, const void *b) {
+  const lsim_io_alias *x = a, *y = b;
+  return (x->input > y->input) - (x->input < y->input);
+}
+
+/* `sorted(input_output_aliases.items())` of the user's dict (a repeated
+ * input takes its last output), as buffer_callback checks and binds them.
+ * Returns the number of entries written to `out`. */
+static size_t sorted_aliases(const lsim_io_alias *aliases, size_t n, lsim_io_alias *out) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t j = 0;
+    while (j < k && out[j].input != aliases[i].input)
+      j++;
+    out[j] = aliases[i];
+    if (j == k)
+      k++;
+  }
+  qsort(out, k, sizeof *out, compare_input);
+  return k;
+}
+
+static int check_alias(const lsim_aval *args, size_t num_args, const lsim_aval *results,
+                       size_t num_results, lsim_io_alias alias, lsim_error *err) {
+  int64_t in = alias.input, out = alias.output;
+  char si[24], so[24], sn[24], sm[24];
+  snprintf(si, sizeof si, "%" PRId64, in);
+  snprintf(so, sizeof so, "%" PRId64, out);
+  snprintf(sn, sizeof sn, "%zu", num_args);
+  snprintf(sm, sizeof sm, "%zu", num_results);
+  if (in < 0 || out < 0)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "input_output_aliases contains the mapping '%s:%s' with a negative index",
+                          si, so);
+  if ((uint64_t)in >= num_args)
+    return lsimp_raise(err, LSIM_E_ALIAS_INPUT_RANGE, si, so, sn);
+  if ((uint64_t)out >= num_results)
+    return lsimp_raise(err, LSIM_E_ALIAS_OUTPUT_RANGE, si, so, sm);
+  if (!lsim_aval_equal(&args[in], &results[out])) {
+    char a[LSIM_AVAL_TEXT_MAX], b[LSIM_AVAL_TEXT_MAX];
+    return lsimp_raise(err, LSIM_E_ALIAS_AVAL_MISMATCH, si, so,
+                       lsim_aval_str(&args[in], a, sizeof a),
+                       lsim_aval_str(&results[out], b, sizeof b));
+  }
+  return LSIM_OK;
+}
+
+int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
+                                       const lsim_aval *results, size_t num_results,
+                                       const lsim_io_alias *aliases, size_t num_aliases,
+                                       lsim_error *err) {
+  lsim_io_alias *sorted = malloc((num_aliases ? num_aliases : 1) * sizeof *sorted);
+  if (!sorted)
+    return lsimp_fail_oom(err);
+  size_t n = sorted_aliases(aliases, num_aliases, sorted);
+  int rc = LSIM_OK;
+  for (size_t i = 0; i < n && !rc; i++)
+    rc = check_alias(args, num_args, results, num_results, sorted[i], err);
+  free(sorted);
+  return rc;
+}
+
+static int buffer_callback_check(const lsim_aval *avals_in, size_t num_in,
+                                 const lsim_aval *avals_out, size_t num_out, const void *params,
+                                 lsim_error *err) {
+  const lsim_buffer_callback_params *p = params;
+  return lsim_buffer_callback_check_aliases(avals_in, num_in, avals_out, num_out, p->aliases,
+                                            p->num_aliases, err);
+}
+
+/* `has_side_effect=False command_buffer_compatible=True input_output_aliases={0: 0}`. */
+static int explain_params(const void *params, char *buf, size_t size) {
+  const lsim_buffer_callback_params *p = params;
+  int n = snprintf(buf, size, "has_side_effect=%s command_buffer_compatible=%s "
+                              "input_output_aliases={",
+                   p->has_side_effect ? "True" : "False",
+                   p->command_buffer_compatible ? "True" : "False");
+  for (size_t i = 0; i < p->num_aliases && n >= 0 && (size_t)n < size; i++)
+    n += snprintf(buf + n, size - (size_t)n, "%s%" PRId64 ": %" PRId64, i ? ", " : "",
+                  p->aliases[i].input, p->aliases[i].output);
+  if (n >= 0 && (size_t)n < size)
+    n += snprintf(buf + n, size - (size_t)n, "}");
+  return n;
+}
+
+const lsim_primitive lsim_buffer_callback_p = {"buffer_callback", buffer_callback_check,
+                                               explain_params};
+
+/* wrapped_callback: runs the user's callback (the lowering's copy of it),
+ * which must return nothing. */
+static int wrapped_callback(void *user_data, lsim_host_callback_call *call) {
+  const lsim_host_callback *user = user_data;
+  call->returned_values = 0;
+  int rc = user->fn ? user->fn(user->user_data, call) : LSIM_OK;
+  if (!rc && call->returned_values)
+    rc = lsimp_raise0(call->error, LSIM_E_CALLBACK_RETURNED_VALUES);
+  return rc;
+}
+
+/* Adds wrapped_callback around a copy of the user's callback, which the
+ * module keeps alive; `*index` is its position. */
+static int add_wrapped_callback(lsim_module_context *mc, const lsim_host_callback *user,
+                                uint64_t *index, lsim_error *err) {
+  lsim_host_callback *copy = malloc(sizeof *copy);
+  if (!copy)
+    return lsimp_fail_oom(err);
+  *copy = *user;
+  int rc = lsim_module_context_add_keepalive(mc, copy, free, err);
+  lsim_host_callback wrapped = {lsim_buffer_callback_p.name, wrapped_callback, copy};
+  return rc ? rc : lsim_module_context_add_host_callback(mc, &wrapped, index, err);
+}
+
+/* buffer_callback's FFI targets (seed 004: oneapi included). */
+static const char *buffer_callback_target(const char *platform) {
+  if (strcmp(platform, "cpu") == 0)
+    return "xla_buffer_python_cpu_callback";
+  static const char *const gpus[] = {"cuda", "rocm", "oneapi"};
+  for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++)
+    if (strcmp(platform, gpus[i]) == 0)
+      return "xla_buffer_python_gpu_callback";
+  return NULL;
+}
+
+/* ffi.ffi_lowering(target, operand_output_aliases=...)(ctx, *args, index=index). */
+static int emit_call(lsim_lowering_rule_context *ctx, const char *target,
+                     const lsim_buffer_callback_params *p, uint64_t index, const MlirValue *args,
+                     MlirValue *results, lsim_error *err) {
+  size_t m = p->num_aliases ? p->num_aliases : 1;
+  lsim_io_alias *dict = malloc(m * sizeof *dict);
+  lsim_operand_alias *aliases = malloc(m * sizeof *aliases);
+  MlirType *types = malloc((ctx->num_avals_out + 1) * sizeof *types);
+  int rc = dict && aliases && types ? LSIM_OK : lsimp_fail_oom(err);
+  size_t n = rc ? 0 : sorted_aliases(p->aliases, p->num_aliases, dict);
+  for (size_t i = 0; i < n; i++)
+    aliases[i] = (lsim_operand_alias){(size_t)dict[i].input, (size_t)dict[i].output};
+  if (!rc)
+    rc = lsim_lowering_rule_context_out_types(ctx, types, err);
+  MlirContext mlir = ctx->ip.context;
+  lsim_ffi_param param = {"index",
+                          mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(mlir, 64), (int64_t)index)};
+  lsim_ffi_call call = {target, p->has_side_effect, &param, 1, true, aliases, n};
+  MlirOperation op;
+  if (!rc)
+    rc = lsim_emit_ffi_call(&ctx->ip, &call, args, ctx->num_avals_in, types, ctx->num_avals_out,
+                            &op, err);
+  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
+    results[i] = mlirOperationGetResult(op, (intptr_t)i);
+  free(dict);
+  free(aliases);
+  free(types);
+  return rc;
+}
+
+/* _buffer_callback_lowering. */
+static int buffer_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                                    MlirValue *results, const void *params, void *data,
+                                    lsim_error *err) {
+  (void)data;
+  const lsim_buffer_callback_params *p = params;
+  size_t n;
+  const char *platform = lsim_module_context_platforms(ctx->module_context, &n)[0];
+  if (n > 1)
+    return lsimp_raise0(err, LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM);
+  const char *base = buffer_callback_target(platform);
+  if (!base)
+    return lsimp_raise(err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, platform);
+  char target[64];
+  bool cmd = p->command_buffer_compatible && strcmp(platform, "cpu") != 0;
+  snprintf(target, sizeof target, "%s%s", base, cmd ? "_cmd_buffer" : "");
+  uint64_t index;
+  int rc = add_wrapped_callback(ctx->module_context, &p->callback, &index, err);
+  return rc ? rc : emit_call(ctx, target, p, index, args, results, err);
+}
+
+int lsim_register_buffer_callback_rules(lsim_registry *reg, lsim_error *err) {
+  return lsim_register_lowering(reg, &lsim_buffer_callback_p,
+                                (lsim_rule){buffer_callback_lowering, NULL}, NULL, err);
+}

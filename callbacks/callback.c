@@ -1,0 +1,233 @@
+/* callbacks/callback.c: pure_callback, io_callback and
+ * emit_python_callback.
+ * JAX counterparts: callback.py pure_callback_p and io_callback_p with
+ * their lowerings, emit_python_callback, _emit_tpu_python_callback,
+ * send_to_host and receive_from_host. */
+#include "lowersim/callback.h"
+#include "lowersim/emit.h"
+#include "support/raise.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool in_list(const char *p, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(p, list[i]) == 0)
+      return true;
+  return false;
+}
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Steps 1-4 of emit_python_callback: the platform checks, then
+ * get_backend(). */
+static int python_callback_checks(lsim_lowering_rule_context *ctx, const lsim_python_callback *how,
+                                  const char **platform_out, lsim_error *err) {
+  size_t n;
+  const char *platform = lsim_module_context_platforms(ctx->module_context, &n)[0];
+  if (n > 1)
+    return lsimp_raise0(err, LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM);
+  static const char *const supported[] = {"cpu", "cuda", "rocm", "tpu"};
+  static const char *const partitionable[] = {"cpu", "cuda", "rocm"};
+  if (!in_list(platform, supported, COUNT(supported)))
+    return lsimp_raise(err, LSIM_E_PYTHON_CALLBACK_UNSUPPORTED, platform);
+  if (how->partitioned && !in_list(platform, partitionable, COUNT(partitionable)))
+    return lsimp_raise(err, LSIM_E_PARTITIONED_CALLBACK_PLATFORM, platform);
+  if (how->partitioned && ctx->num_avals_out)
+    return lsimp_raise0(err, LSIM_E_PARTITIONED_CALLBACK_RESULTS);
+  const lsim_backend *backend;
+  int rc = lsim_module_context_get_backend(ctx->module_context, false, &backend, err);
+  if (!rc)
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                                "get_backend() -> %s", backend->platform);
+  *platform_out = platform;
+  return rc;
+}
+
+/* Adds (a copy of) the callback to the module; its index is its position. */
+static int add_callback(lsim_lowering_rule_context *ctx, const lsim_host_callback *callback,
+                        uint64_t *index, lsim_error *err) {
+  lsim_host_callback cb = *callback;
+  cb.kind = ctx->primitive->name;
+  return lsim_module_context_add_host_callback(ctx->module_context, &cb, index, err);
+}
+
+/* cpu, cuda, rocm: one FFI custom call, the token threaded first. */
+static int emit_ffi_callback(lsim_lowering_rule_context *ctx, const lsim_host_callback *callback,
+                             const lsim_python_callback *how, const char *platform,
+                             const MlirValue *args, MlirValue *results, lsim_error *err) {
+  bool token = ctx->num_tokens_in > 0;
+  char target[64];
+  snprintf(target, sizeof target, "xla_ffi%s_python_%s_callback",
+           how->partitioned ? "_partitioned" : "", strcmp(platform, "cpu") == 0 ? "cpu" : "gpu");
+  uint64_t index;
+  int rc = add_callback(ctx, callback, &index, err);
+  size_t first = token ? 1 : 0, num_operands = ctx->num_avals_in + first;
+  size_t num_results = ctx->num_avals_out + first;
+  MlirValue *operands = malloc((num_operands + 1) * sizeof *operands);
+  MlirType *types = malloc((num_results + 1) * sizeof *types);
+  if (!rc && (!operands || !types))
+    rc = lsimp_fail_oom(err);
+  if (!rc && token) {
+    operands[0] = ctx->tokens_in[0];
+    types[0] = lsim_token_type(ctx->ip.context);
+  }
+  if (!rc) {
+    memcpy(operands + first, args, ctx->num_avals_in * sizeof *args);
+    rc = lsim_lowering_rule_context_out_types(ctx, types + first, err);
+  }
+  MlirContext mlir = ctx->ip.context;
+  lsim_ffi_param param = {"index",
+                          mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(mlir, 64), (int64_t)index)};
+  lsim_ffi_call call = {.target = target, .has_side_effect = how->has_side_effect,
+                        .params = &param, .num_params = 1};
+  MlirOperation op;
+  if (!rc)
+    rc = lsim_emit_ffi_call(&ctx->ip, &call, operands, num_operands, types, num_results, &op, err);
+  if (!rc && token) {
+    ctx->tokens_out[0] = mlirOperationGetResult(op, 0);
+    ctx->num_tokens_out = 1;
+  }
+  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
+    results[i] = mlirOperationGetResult(op, (intptr_t)(i + first));
+  free(operands);
+  free(types);
+  return rc;
+}
+
+static bool empty_shape(const lsim_aval *a) { return lsim_aval_size(a) == 0; }
+
+/* _emit_tpu_python_callback's sends: one per operand, or a dummy f32[1]
+ * without operands, each on a fresh channel. */
+static int send_operands(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *token,
+                         lsim_error *err) {
+  lsim_module_context *mc = ctx->module_context;
+  int64_t channel;
+  int rc = LSIM_OK;
+  if (ctx->num_avals_in == 0) {
+    static const lsim_aval dummy = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {1}};
+    MlirValue zeros;
+    rc = lsim_module_context_new_channel(mc, &channel, err);
+    if (!rc)
+      rc = lsim_emit_zeros(&ctx->ip, lsim_module_context_aval_to_ir_type(mc, &dummy), &zeros, err);
+    if (!rc)
+      rc = lsim_emit_send_to_host(&ctx->ip, *token, zeros, channel, token, err);
+  }
+  for (size_t i = 0; !rc && i < ctx->num_avals_in; i++) {
+    rc = lsim_module_context_new_channel(mc, &channel, err);
+    if (!rc)
+      rc = lsim_emit_send_to_host(&ctx->ip, *token, args[i], channel, token, err);
+  }
+  return rc;
+}
+
+/* Its receives: one per non-empty result, or a dummy f32[] when a token is
+ * wanted and there are none, each on a fresh channel. */
+static int receive_results(lsim_lowering_rule_context *ctx, bool returns_token,
+                           MlirValue *results, MlirValue *token, lsim_error *err) {
+  lsim_module_context *mc = ctx->module_context;
+  size_t non_empty = 0;
+  for (size_t i = 0; i < ctx->num_avals_out; i++)
+    non_empty += !empty_shape(&ctx->avals_out[i]);
+  int64_t channel;
+  int rc = LSIM_OK;
+  if (returns_token && non_empty == 0) {
+    static const lsim_aval scalar = {.dtype = LSIM_DTYPE_F32};
+    MlirValue ignored;
+    rc = lsim_module_context_new_channel(mc, &channel, err);
+    if (!rc)
+      rc = lsim_emit_recv_from_host(&ctx->ip, *token,
+                                    lsim_module_context_aval_to_ir_type(mc, &scalar), channel,
+                                    &ignored, token, err);
+  }
+  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++) {
+    if (empty_shape(&ctx->avals_out[i]))
+      continue;
+    rc = lsim_module_context_new_channel(mc, &channel, err);
+    if (!rc)
+      rc = lsim_emit_recv_from_host(&ctx->ip, *token,
+                                    lsim_module_context_aval_to_ir_type(mc, &ctx->avals_out[i]),
+                                    channel, &results[i], token, err);
+  }
+  return rc;
+}
+
+/* tpu: host transfers, then empty results as zero constants. */
+static int emit_tpu_callback(lsim_lowering_rule_context *ctx, const lsim_host_callback *callback,
+                             bool returns_token, const MlirValue *args, MlirValue *results,
+                             lsim_error *err) {
+  MlirValue token;
+  int rc = ctx->num_tokens_in ? (token = ctx->tokens_in[0], LSIM_OK)
+                              : lsim_emit_create_token(&ctx->ip, &token, err);
+  if (!rc)
+    rc = send_operands(ctx, args, &token, err);
+  if (!rc)
+    rc = receive_results(ctx, returns_token, results, &token, err);
+  uint64_t index;
+  if (!rc)
+    rc = add_callback(ctx, callback, &index, err);
+  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
+    if (empty_shape(&ctx->avals_out[i]))
+      rc = lsim_emit_zeros(&ctx->ip,
+                           lsim_module_context_aval_to_ir_type(ctx->module_context,
+                                                               &ctx->avals_out[i]),
+                           &results[i], err);
+  if (!rc && ctx->num_tokens_in) {
+    ctx->tokens_out[0] = token;
+    ctx->num_tokens_out = 1;
+  }
+  return rc;
+}
+
+int lsim_emit_python_callback(lsim_lowering_rule_context *ctx, const lsim_host_callback *callback,
+                              const lsim_python_callback *how, const MlirValue *operands,
+                              MlirValue *results, lsim_error *err) {
+  const char *platform = NULL;
+  int rc = python_callback_checks(ctx, how, &platform, err);
+  if (rc)
+    return rc;
+  if (strcmp(platform, "tpu") == 0)
+    return emit_tpu_callback(ctx, callback, how->returns_token, operands, results, err);
+  return emit_ffi_callback(ctx, callback, how, platform, operands, results, err);
+}
+
+/* `ordered=False`. */
+static int explain_params(const void *params, char *buf, size_t size) {
+  const lsim_python_callback_params *p = params;
+  return snprintf(buf, size, "ordered=%s", p->ordered ? "True" : "False");
+}
+
+const lsim_primitive lsim_pure_callback_p = {"pure_callback", NULL, NULL};
+const lsim_primitive lsim_io_callback_p = {"io_callback", NULL, explain_params};
+
+/* pure_callback's lowering: no side effect, no token. */
+static int pure_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                                  MlirValue *results, const void *params, void *data,
+                                  lsim_error *err) {
+  (void)data;
+  const lsim_python_callback_params *p = params;
+  lsim_python_callback how = {.has_side_effect = false};
+  return lsim_emit_python_callback(ctx, &p->callback, &how, args, results, err);
+}
+
+/* io_callback's lowering: a side effect; a token when ordered. */
+static int io_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                                MlirValue *results, const void *params, void *data,
+                                lsim_error *err) {
+  (void)data;
+  const lsim_python_callback_params *p = params;
+  lsim_python_callback how = {.has_side_effect = true, .returns_token = p->ordered};
+  return lsim_emit_python_callback(ctx, &p->callback, &how, args, results, err);
+}
+
+int lsim_register_callback_rules(lsim_registry *reg, lsim_error *err) {
+  int rc = lsim_register_lowering(reg, &lsim_pure_callback_p,
+                                  (lsim_rule){pure_callback_lowering, NULL}, NULL, err);
+  return rc ? rc
+            : lsim_register_lowering(reg, &lsim_io_callback_p,
+                                     (lsim_rule){io_callback_lowering, NULL}, NULL, err);
+}

@@ -1,0 +1,24 @@
+/* ctx/primitive.c: primitives made at run time (core.Primitive(name)). */
+#include "lowersim/primitive.h"
+#include "support/raise.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int lsim_primitive_create(const char *name, lsim_primitive **out, lsim_error *err) {
+  if (!name || !*name || !out)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "lsim_primitive_create: a primitive needs a name");
+  size_t len = strlen(name) + 1;
+  /* One allocation: the object, then its name. */
+  lsim_primitive *p = malloc(sizeof *p + len);
+  if (!p)
+    return lsimp_fail_oom(err);
+  char *copy = (char *)(p + 1);
+  memcpy(copy, name, len);
+  *p = (lsim_primitive){.name = copy};
+  *out = p;
+  return LSIM_OK;
+}
+
+void lsim_primitive_destroy(lsim_primitive *primitive) { free(primitive); }

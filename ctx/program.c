@@ -1,0 +1,68 @@
+/* ctx/program.c: straight-line jaxprs (core.Jaxpr): values numbered args
+ * first, then every equation's results. */
+#include "lowersim/program.h"
+
+#include <string.h>
+
+int lsim_program_check(const lsim_program *prog, lsim_error *err) {
+  size_t num_values = prog->num_args;
+  if (prog->num_args && !prog->args)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "the program's args are missing");
+  for (size_t i = 0; i < prog->num_eqns; i++) {
+    const lsim_eqn *e = &prog->eqns[i];
+    if (!e->primitive || !e->primitive->name)
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "equation %zu has no primitive", i);
+    for (size_t j = 0; j < e->num_operands; j++)
+      if (e->operands[j] >= num_values)
+        return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                              "equation %zu (%s) uses value %zu, which is not defined before it",
+                              i, e->primitive->name, e->operands[j]);
+    num_values += e->num_results;
+  }
+  if (prog->has_outputs && prog->num_outputs && !prog->outputs)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "the program's outputs are missing");
+  for (size_t i = 0; prog->has_outputs && i < prog->num_outputs; i++)
+    if (prog->outputs[i] >= num_values)
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                            "output %zu is value %zu, which is undefined", i, prog->outputs[i]);
+  return LSIM_OK;
+}
+
+size_t lsim_program_num_values(const lsim_program *prog) {
+  size_t n = prog->num_args;
+  for (size_t i = 0; i < prog->num_eqns; i++)
+    n += prog->eqns[i].num_results;
+  return n;
+}
+
+bool lsim_program_has_ordered_effects(const lsim_program *prog) {
+  for (size_t i = 0; i < prog->num_eqns; i++)
+    if (prog->eqns[i].ordered_effect)
+      return true;
+  return false;
+}
+
+size_t lsim_program_num_outputs(const lsim_program *prog) {
+  if (prog->has_outputs)
+    return prog->num_outputs;
+  return prog->num_eqns ? prog->eqns[prog->num_eqns - 1].num_results : 0;
+}
+
+size_t lsim_program_output(const lsim_program *prog, size_t num_values, size_t i) {
+  if (prog->has_outputs)
+    return prog->outputs[i];
+  return num_values - prog->eqns[prog->num_eqns - 1].num_results + i;
+}
+
+void lsim_program_value_avals(const lsim_program *prog, lsim_aval *out) {
+  size_t k = 0;
+  if (prog->num_args)
+    memcpy(out, prog->args, prog->num_args * sizeof *out);
+  k = prog->num_args;
+  for (size_t i = 0; i < prog->num_eqns; i++) {
+    const lsim_eqn *e = &prog->eqns[i];
+    if (e->num_results)
+      memcpy(out + k, e->results, e->num_results * sizeof *out);
+    k += e->num_results;
+  }
+}

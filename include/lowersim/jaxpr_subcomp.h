@@ -1,0 +1,51 @@
+/* lowersim/jaxpr_subcomp.h: a program's equations lowered into a block.
+ * JAX counterpart: jax/_src/interpreters/mlir.py jaxpr_subcomp, which
+ * lower_jaxpr_to_fun calls for a function's body and rules such as cond's
+ * call for their branches. */
+#ifndef LOWERSIM_JAXPR_SUBCOMP_H
+#define LOWERSIM_JAXPR_SUBCOMP_H
+
+#include "lowersim/error.h"
+#include "lowersim/module_context.h"
+#include "lowersim/program.h"
+#include "lowersim/registry.h"
+
+#include <mlir-c/IR.h>
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* mlir.TokenSet for lowersim's one ordered effect: the current token, when
+ * the program threads one (count 1), else nothing (count 0). */
+typedef struct lsim_token_set {
+  MlirValue token;
+  size_t count;
+} lsim_token_set;
+
+/* What a program's equations are lowered with: the values of its args, the
+ * token set (updated as effects are threaded), dim_var_values (the
+ * platform index first, when there is one). */
+typedef struct lsim_subcomp_inputs {
+  const MlirValue *args;           /* one per program arg */
+  lsim_token_set *tokens;
+  const MlirValue *dim_var_values;
+  size_t num_dim_var_values;
+} lsim_subcomp_inputs;
+
+/* jaxpr_subcomp(ctx, jaxpr, tokens, *args, dim_var_values): lowers every
+ * equation of `jaxpr` at `ip`, in order: its rules from `reg`
+ * (_get_lowering_rules), then lower_per_platform with the module's
+ * platforms.  Writes the program's outputs (lsim_program_num_outputs of
+ * them) to `outs`. */
+int lsim_jaxpr_subcomp(lsim_module_context *ctx, const lsim_registry *reg,
+                       const lsim_program *jaxpr, const lsim_insertion_point *ip,
+                       const lsim_subcomp_inputs *in, MlirValue *outs, lsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_JAXPR_SUBCOMP_H */

@@ -1,0 +1,78 @@
+/* lowersim/lowering.h: lowering a program: the lowerer, the request and the
+ * lowering it gives.
+ *
+ * lsim_lower is jax.jit(f).trace(*args).lower(lowering_platforms=...): the
+ * checks JAX makes while tracing, the pinned or default backend (pxla's
+ * device assignment), then mlir.py's lower_jaxpr_to_module (donation, the
+ * main function, each equation through jaxpr_subcomp and
+ * lower_per_platform, verification).  A lowering is mlir.py's
+ * LoweringResult: the module and its module context (host callbacks,
+ * channels, keepalives); it owns what it references. */
+#ifndef LOWERSIM_LOWERING_H
+#define LOWERSIM_LOWERING_H
+
+#include "lowersim/error.h"
+#include "lowersim/module_context.h"
+#include "lowersim/program.h"
+#include "lowersim/registry.h"
+
+#include <mlir-c/IR.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reuses one MLIR context (threading off, unregistered dialects allowed,
+ * `func` loaded) across lowerings; use one lowerer per thread.  The context
+ * lives until the lowerer and every lowering made with it are destroyed. */
+typedef struct lsim_lowerer lsim_lowerer;
+int lsim_lowerer_create(lsim_lowerer **out, lsim_error *err);
+void lsim_lowerer_destroy(lsim_lowerer *lowerer);
+MlirContext lsim_lowerer_mlir_context(const lsim_lowerer *lowerer);
+
+typedef struct lsim_lowering_request {
+  size_t struct_size;              /* LSIM_LOWERING_REQUEST_INIT */
+  const lsim_registry *registry;   /* borrowed: the rules, the runtime and the JAX profile */
+  const lsim_program *program;     /* borrowed, for the call only */
+  const char *const *platforms;    /* lowering platforms; 0 of them: the default backend's */
+  size_t num_platforms;
+  const char *backend;             /* pinned backend (jit(backend=...)), or NULL */
+  bool for_export;                 /* jax.export: LoweringParameters.for_export, and the
+                                      module says jax.uses_shape_polymorphism */
+  lsim_explain_fn explain;         /* optional narration (lowersim explain) */
+  void *explain_data;
+  bool skip_verify;                /* benchmarks only: no verification */
+} lsim_lowering_request;
+
+#define LSIM_LOWERING_REQUEST_INIT(...) \
+  {.struct_size = sizeof(lsim_lowering_request), __VA_ARGS__}
+
+/* A lowered module and its module context. */
+typedef struct lsim_lowering lsim_lowering;
+
+/* Lowers request->program (see the top of this header).  On failure nothing
+ * is returned.  The lowering (owned) can be printed, executed and destroyed
+ * at any time later: it needs only its host callbacks' user data. */
+int lsim_lower(lsim_lowerer *lowerer, const lsim_lowering_request *request, lsim_lowering **out,
+               lsim_error *err);
+void lsim_lowering_destroy(lsim_lowering *lowering);
+
+MlirModule lsim_lowering_module(const lsim_lowering *lowering);
+/* Borrowed; its get_backend needs the request's runtime alive. */
+lsim_module_context *lsim_lowering_module_context(const lsim_lowering *lowering);
+
+/* The module as MLIR text (owned, caller frees), or NULL when out of memory. */
+char *lsim_lowering_print(const lsim_lowering *lowering);
+
+/* Runs the host callbacks once each, in index order, as the runtime would;
+ * the first failure stops the run. */
+int lsim_lowering_execute(lsim_lowering *lowering, lsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_LOWERING_H */

@@ -1,0 +1,62 @@
+/* lowersim/lowering_rule_context.h: LoweringRuleContext, as
+ * jax/_src/interpreters/mlir.py has it: what one rule invocation sees. */
+#ifndef LOWERSIM_LOWERING_RULE_CONTEXT_H
+#define LOWERSIM_LOWERING_RULE_CONTEXT_H
+
+#include "lowersim/aval.h"
+#include "lowersim/error.h"
+#include "lowersim/module_context.h"
+#include "lowersim/primitive.h"
+
+#include <mlir-c/IR.h>
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One rule invocation (a plain value: copying it is JAX's replace()). */
+typedef struct lsim_lowering_rule_context {
+  lsim_module_context *module_context; /* borrowed */
+  lsim_insertion_point ip;             /* where the rule appends its ops */
+  const lsim_primitive *primitive;     /* borrowed */
+  const lsim_aval *avals_in;
+  size_t num_avals_in;
+  const lsim_aval *avals_out;
+  size_t num_avals_out;
+  const MlirValue *tokens_in; /* the ordered-effect token, when the equation has one */
+  size_t num_tokens_in;
+  MlirValue *tokens_out;      /* set by a rule with ordered effects */
+  size_t num_tokens_out;
+  const MlirValue *dim_var_values; /* the platform index first, when there is one */
+  size_t num_dim_var_values;
+  const char *const *platforms;    /* override for a branch of a multi-platform lowering */
+  size_t num_platforms;            /* 0: no override */
+} lsim_lowering_rule_context;
+
+/* A rule context for `primitive` over the module context, emitting at `ip`,
+ * all else empty. */
+lsim_lowering_rule_context lsim_lowering_rule_context_make(lsim_module_context *module_context,
+                                                           const lsim_primitive *primitive,
+                                                           lsim_insertion_point ip);
+
+/* replace(platforms=...): a copy whose platforms override is `platforms`. */
+lsim_lowering_rule_context
+lsim_lowering_rule_context_with_platforms(const lsim_lowering_rule_context *ctx,
+                                          const char *const *platforms, size_t count);
+
+/* The effective platforms of the equation: the override if set, else the
+ * module's (JAX: _platforms_for_eqn). Borrowed. */
+const char *const *lsim_lowering_rule_context_platforms(const lsim_lowering_rule_context *ctx,
+                                                        size_t *count);
+
+/* The MLIR types of ctx->avals_out, into `types` (num_avals_out of them). */
+int lsim_lowering_rule_context_out_types(const lsim_lowering_rule_context *ctx, MlirType *types,
+                                         lsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_LOWERING_RULE_CONTEXT_H */

@@ -1,0 +1,32 @@
+/* lowersim/mosaic_tpu.h: Pallas's Mosaic TPU backend.
+ * JAX counterparts: pallas/mosaic/pallas_call_registration.py
+ * (pallas_call_tpu_lowering_rule) and tpu_custom_call.py
+ * (CustomCallBackendConfig.to_json, _tpu_custom_call_lowering). */
+#ifndef LOWERSIM_MOSAIC_TPU_H
+#define LOWERSIM_MOSAIC_TPU_H
+
+#include "lowersim/pallas.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CustomCallBackendConfig.to_json for a Mosaic kernel serialized as
+ * `bytecode` (base64 in "body", default compiler params): the
+ * backend_config of a tpu_custom_call.  Owned (free), NULL when out of
+ * memory. */
+char *lsim_tpu_custom_call_config(const void *bytecode, size_t size);
+
+/* pallas_call_tpu_lowering_rule: the kernel's Mosaic module in a
+ * tpu_custom_call (the rule the backend registers for its params class). */
+int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                                         MlirValue *results, const lsim_pallas_call_params *p,
+                                         void *data, lsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_MOSAIC_TPU_H */

@@ -1,0 +1,51 @@
+/* lowersim/primitive.h: primitives, as JAX's core.Primitive.
+ *
+ * A primitive is an object: rules are registered for it and equations apply
+ * it, both by its address, so two primitives with one name are different
+ * primitives (a user's `sin` is not lax.sin_p).  Built-in primitives are
+ * static objects of the feature that owns them (lsim_sin_p,
+ * lsim_buffer_callback_p, lsim_pallas_call_p, ...); a program's own are made
+ * with lsim_primitive_create.  A primitive fixes the type of its equations'
+ * params (its feature's header names the struct and a typed bind helper). */
+#ifndef LOWERSIM_PRIMITIVE_H
+#define LOWERSIM_PRIMITIVE_H
+
+#include "lowersim/aval.h"
+#include "lowersim/error.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A check JAX makes of an equation while tracing or binding, before any
+ * lowering (platform_dependent's `gpu` key, buffer_callback's
+ * input_output_aliases), given its operand and result avals. */
+typedef int (*lsim_trace_check_fn)(const lsim_aval *avals_in, size_t num_in,
+                                   const lsim_aval *avals_out, size_t num_out, const void *params,
+                                   lsim_error *err);
+
+/* Writes an equation's params as a jaxpr prints them (`kernel=add_one
+ * grid=4`) into `buf` (`size` bytes, NUL-terminated, cut short when it does
+ * not fit); returns what snprintf returns.  For narration (lowersim explain). */
+typedef int (*lsim_explain_params_fn)(const void *params, char *buf, size_t size);
+
+typedef struct lsim_primitive {
+  const char *name;                      /* the description in lowering errors */
+  lsim_trace_check_fn trace_check;       /* NULL: none */
+  lsim_explain_params_fn explain_params; /* NULL: no params */
+} lsim_primitive;
+
+/* core.Primitive(name): a new primitive without checks or params (owned:
+ * lsim_primitive_destroy).  `name` is copied; it must not be empty. */
+int lsim_primitive_create(const char *name, lsim_primitive **out, lsim_error *err);
+
+/* Frees a primitive made by lsim_primitive_create; NULL is accepted. */
+void lsim_primitive_destroy(lsim_primitive *primitive);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_PRIMITIVE_H */

@@ -1,0 +1,68 @@
+/* lowersim/program.h: the programs lowersim lowers: straight-line jaxprs.
+ *
+ * The counterpart of core.Jaxpr (with its JaxprEqns).  Values are numbered
+ * as in a jaxpr: the program's args first, then every result of every
+ * equation in order; an equation names its operands by number.  A program
+ * and everything it points to is borrowed by whoever lowers it. */
+#ifndef LOWERSIM_PROGRAM_H
+#define LOWERSIM_PROGRAM_H
+
+#include "lowersim/aval.h"
+#include "lowersim/error.h"
+#include "lowersim/primitive.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One equation: `primitive` applied to its operands.  `params` has the type
+ * the primitive fixes (set both with the primitive's bind helper, e.g.
+ * lsim_buffer_callback_bind); NULL for a primitive without params. */
+typedef struct lsim_eqn {
+  const lsim_primitive *primitive; /* borrowed */
+  const size_t *operands;
+  size_t num_operands;
+  const lsim_aval *results;
+  size_t num_results;
+  const void *params;  /* borrowed; the primitive's params type */
+  bool ordered_effect; /* threads the program's ordered-effect token */
+} lsim_eqn;
+
+typedef struct lsim_program {
+  const char *function_name; /* the traced function's name: module jit_{name} */
+  const lsim_aval *args;
+  const bool *donated;       /* per arg, or NULL */
+  size_t num_args;
+  const lsim_eqn *eqns;
+  size_t num_eqns;
+  bool has_outputs;          /* false: the last equation's results (or none) */
+  const size_t *outputs;     /* with has_outputs: the returned values, possibly none */
+  size_t num_outputs;
+} lsim_program;
+
+/* Checks that every equation has a primitive and names values defined
+ * before it, and that the outputs are values (LSIM_E_INVALID_ARGUMENT). */
+int lsim_program_check(const lsim_program *program, lsim_error *err);
+
+/* How many values the program defines: args plus every equation's results. */
+size_t lsim_program_num_values(const lsim_program *program);
+
+/* Whether an equation has an ordered effect (the program threads a token). */
+bool lsim_program_has_ordered_effects(const lsim_program *program);
+
+/* The values the program returns: its outputs, else the last equation's
+ * results.  `num_values` is lsim_program_num_values(program). */
+size_t lsim_program_num_outputs(const lsim_program *program);
+size_t lsim_program_output(const lsim_program *program, size_t num_values, size_t i);
+
+/* Writes the aval of every value (lsim_program_num_values of them) to `out`. */
+void lsim_program_value_avals(const lsim_program *program, lsim_aval *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_PROGRAM_H */

@@ -1,0 +1,99 @@
+/* lower/donation.c: donated arguments.
+ * JAX counterparts: mlir.py _platforms_with_donation, the donation check of
+ * lower_jaxpr_to_module and _set_up_aliases (one partition, no result
+ * shardings). */
+#include "donation.h"
+#include "support/raise.h"
+#include "support/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* mlir.py _platforms_with_donation. */
+static const char *const platforms_with_donation[] = {"cpu", "cuda", "rocm", "tpu", "neuron"};
+
+static bool supports_donation(const char *platform) {
+  for (size_t i = 0; i < sizeof platforms_with_donation / sizeof platforms_with_donation[0]; i++)
+    if (strcmp(platform, platforms_with_donation[i]) == 0)
+      return true;
+  return false;
+}
+
+int lsimp_check_donation(const lsim_program *prog, const char *const *platforms, size_t n,
+                         lsim_error *err) {
+  bool any_donated = false;
+  for (size_t i = 0; prog->donated && i < prog->num_args; i++)
+    any_donated = any_donated || prog->donated[i];
+  const char **supporting = malloc(n * sizeof *supporting);
+  if (!supporting)
+    return lsimp_fail_oom(err);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (supports_donation(platforms[i]))
+      supporting[k++] = platforms[i];
+  int rc = LSIM_OK;
+  if (any_donated && k > 0 && k != n) {
+    lsimp_strbuf all = LSIMP_STRBUF_INIT, some = LSIMP_STRBUF_INIT;
+    lsimp_py_tuple(&all, platforms, n);
+    lsimp_py_list(&some, supporting, k);
+    rc = lsimp_strbuf_failed(&all) || lsimp_strbuf_failed(&some)
+             ? lsimp_fail_oom(err)
+             : lsimp_raise(err, LSIM_E_DONATION_MIXED, lsimp_strbuf_cstr(&all),
+                           lsimp_strbuf_cstr(&some));
+    lsimp_strbuf_free(&all);
+    lsimp_strbuf_free(&some);
+  }
+  free(supporting);
+  return rc;
+}
+
+/* A donated argument aliases the first unclaimed output of the same aval
+ * (tf.aliasing_output); the others become buffer donors when an unaliased
+ * output of the same size remains (jax.buffer_donor); the rest are not
+ * usable.  Nothing is donated when no lowering platform supports donation. */
+int lsimp_set_up_aliases(lsim_module_context *mc, const lsim_program *prog,
+                         const lsim_aval *avals, size_t num_values, lsimp_donation *d,
+                         lsim_error *err) {
+  size_t n = lsim_program_num_outputs(prog), n_platforms;
+  const char *const *platforms = lsim_module_context_platforms(mc, &n_platforms);
+  bool supported = false;
+  for (size_t p = 0; p < n_platforms; p++)
+    supported = supported || supports_donation(platforms[p]);
+  for (size_t i = 0; i < prog->num_args; i++) {
+    d->alias_of[i] = -1;
+    d->donor[i] = false;
+  }
+  bool *claimed = calloc(n + 1, sizeof *claimed);
+  if (!claimed)
+    return lsimp_fail_oom(err);
+  for (int pass = 0; supported && pass < 2; pass++) {
+    for (size_t i = 0; prog->donated && i < prog->num_args; i++) {
+      if (!prog->donated[i] || d->alias_of[i] >= 0 || d->donor[i])
+        continue;
+      for (size_t o = 0; o < n; o++) {
+        const lsim_aval *out = &avals[lsim_program_output(prog, num_values, o)];
+        bool match = pass == 0 ? lsim_aval_equal(out, &prog->args[i])
+                               : lsim_aval_size(out) == lsim_aval_size(&prog->args[i]);
+        if (!claimed[o] && match) {
+          claimed[o] = true;
+          if (pass == 0)
+            d->alias_of[i] = (int64_t)o;
+          else
+            d->donor[i] = true;
+          break;
+        }
+      }
+    }
+  }
+  for (size_t i = 0; prog->donated && i < prog->num_args; i++) {
+    if (prog->donated[i] && d->alias_of[i] < 0 && !d->donor[i]) {
+      char text[LSIM_AVAL_TEXT_MAX];
+      lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
+                                  "warning: %sSome donated buffers were not usable: %s.",
+                                  supported ? "" : "Donation is not implemented for these platforms. ",
+                                  lsim_aval_str(&prog->args[i], text, sizeof text));
+    }
+  }
+  free(claimed);
+  return LSIM_OK;
+}

@@ -1,0 +1,136 @@
+/* lower/jaxpr_subcomp.c: a program's equations lowered into a block.
+ * JAX counterpart: mlir.py jaxpr_subcomp (for the straight-line programs
+ * lowersim describes): per equation, _get_lowering_rules, a
+ * LoweringRuleContext and lower_per_platform; tokens threaded through the
+ * equations with ordered effects. */
+#include "lowersim/jaxpr_subcomp.h"
+#include "lowersim/lower_per_platform.h"
+#include "support/raise.h"
+#include "support/strbuf.h"
+
+#include <stdlib.h>
+
+/* What one jaxpr_subcomp call works on. */
+typedef struct subcomp {
+  lsim_module_context *mc;
+  const lsim_registry *reg;
+  const lsim_insertion_point *ip;
+  const lsim_subcomp_inputs *in;
+  lsim_aval *avals;  /* per value */
+  MlirValue *values; /* per value */
+} subcomp;
+
+/* `equation 0: pallas_call[kernel=add_one grid=4](f32[8]) -> (f32[8])`, as
+ * a jaxpr prints an equation. */
+static void narrate_eqn(const subcomp *sc, size_t index, const lsim_eqn *e) {
+  if (!lsim_module_context_explaining(sc->mc))
+    return;
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&line, "equation %zu: %s", index, e->primitive->name);
+  char text[LSIM_AVAL_TEXT_MAX > 256 ? LSIM_AVAL_TEXT_MAX : 256];
+  if (e->primitive->explain_params && e->params) {
+    e->primitive->explain_params(e->params, text, sizeof text);
+    lsimp_strbuf_printf(&line, "[%s]", text);
+  }
+  lsimp_strbuf_putc(&line, '(');
+  for (size_t i = 0; i < e->num_operands; i++)
+    lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "",
+                        lsim_aval_format(&sc->avals[e->operands[i]], text, sizeof text));
+  lsimp_strbuf_puts(&line, ") -> (");
+  for (size_t i = 0; i < e->num_results; i++)
+    lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "",
+                        lsim_aval_format(&e->results[i], text, sizeof text));
+  lsimp_strbuf_puts(&line, e->ordered_effect ? ")  [ordered effect: threads the token]" : ")");
+  lsim_module_context_explain(sc->mc, LSIM_EXPLAIN_STEP, +1, "%s", lsimp_strbuf_cstr(&line));
+  lsimp_strbuf_free(&line);
+}
+
+static void narrate_lookup(const subcomp *sc, const lsim_platform_rule *rules, size_t n,
+                           const lsim_rule *default_rule) {
+  if (!lsim_module_context_explaining(sc->mc))
+    return;
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_puts(&line, n ? "rule lookup: platform rules for " : "rule lookup: no platform rules");
+  for (size_t i = 0; i < n; i++)
+    lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "", rules[i].platform);
+  lsimp_strbuf_puts(&line, default_rule ? "; a default rule" : "; no default rule");
+  lsim_module_context_explain(sc->mc, LSIM_EXPLAIN_DETAIL, 0, "%s", lsimp_strbuf_cstr(&line));
+  lsimp_strbuf_free(&line);
+}
+
+/* The rule context of equation `e`, its operands' avals in `avals_in`. */
+static lsim_lowering_rule_context rule_context(const subcomp *sc, const lsim_eqn *e,
+                                               const lsim_aval *avals_in, MlirValue *token_out) {
+  lsim_lowering_rule_context ctx = lsim_lowering_rule_context_make(sc->mc, e->primitive, *sc->ip);
+  ctx.avals_in = avals_in;
+  ctx.num_avals_in = e->num_operands;
+  ctx.avals_out = e->results;
+  ctx.num_avals_out = e->num_results;
+  ctx.dim_var_values = sc->in->dim_var_values;
+  ctx.num_dim_var_values = sc->in->num_dim_var_values;
+  lsim_token_set *tokens = sc->in->tokens;
+  if (e->ordered_effect && tokens && tokens->count) {
+    ctx.tokens_in = &tokens->token;
+    ctx.num_tokens_in = 1;
+    ctx.tokens_out = token_out;
+  }
+  return ctx;
+}
+
+static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_result,
+                     lsim_error *err) {
+  size_t n;
+  const char *const *platforms = lsim_module_context_platforms(sc->mc, &n);
+  size_t m = e->num_operands ? e->num_operands : 1;
+  lsim_platform_rule *rules = malloc(n * sizeof *rules);
+  lsim_aval *avals_in = malloc(m * sizeof *avals_in);
+  MlirValue *args = malloc(m * sizeof *args);
+  int rc = rules && avals_in && args ? LSIM_OK : lsimp_fail_oom(err);
+  for (size_t i = 0; !rc && i < e->num_operands; i++) {
+    avals_in[i] = sc->avals[e->operands[i]];
+    args[i] = sc->values[e->operands[i]];
+  }
+  narrate_eqn(sc, index, e);
+  if (!rc) {
+    size_t num_rules = 0;
+    const lsim_rule *default_rule;
+    lsim_get_lowering_rules(sc->reg, e->primitive, platforms, n, rules, &num_rules,
+                            &default_rule);
+    narrate_lookup(sc, rules, num_rules, default_rule);
+    MlirValue token_out = {NULL};
+    lsim_lowering_rule_context ctx = rule_context(sc, e, avals_in, &token_out);
+    rc = lsim_lower_per_platform(&ctx, e->primitive->name, rules, num_rules, default_rule, args,
+                                 sc->values + first_result, e->params, err);
+    if (!rc && ctx.num_tokens_out)
+      sc->in->tokens->token = token_out;
+  }
+  lsim_module_context_explain_nest(sc->mc, -1);
+  free(rules);
+  free(avals_in);
+  free(args);
+  return rc;
+}
+
+int lsim_jaxpr_subcomp(lsim_module_context *mc, const lsim_registry *reg,
+                       const lsim_program *jaxpr, const lsim_insertion_point *ip,
+                       const lsim_subcomp_inputs *in, MlirValue *outs, lsim_error *err) {
+  size_t num_values = lsim_program_num_values(jaxpr);
+  subcomp sc = {mc, reg, ip, in, malloc((num_values + 1) * sizeof(lsim_aval)),
+                malloc((num_values + 1) * sizeof(MlirValue))};
+  int rc = sc.avals && sc.values ? LSIM_OK : lsimp_fail_oom(err);
+  if (!rc) {
+    lsim_program_value_avals(jaxpr, sc.avals);
+    for (size_t i = 0; i < jaxpr->num_args; i++)
+      sc.values[i] = in->args[i];
+  }
+  size_t next = jaxpr->num_args;
+  for (size_t i = 0; !rc && i < jaxpr->num_eqns; i++) {
+    rc = lower_eqn(&sc, i, &jaxpr->eqns[i], next, err);
+    next += jaxpr->eqns[i].num_results;
+  }
+  for (size_t i = 0; !rc && i < lsim_program_num_outputs(jaxpr); i++)
+    outs[i] = sc.values[lsim_program_output(jaxpr, num_values, i)];
+  free(sc.avals);
+  free(sc.values);
+  return rc;
+}

@@ -1,0 +1,144 @@
+/* lower/lower_jaxpr_to_fun.c: main, built as mlir.py lower_jaxpr_to_fun
+ * builds it: signature, argument and result attributes, the body through
+ * jaxpr_subcomp, the return. */
+#include "lower_jaxpr_to_fun.h"
+#include "lowersim/emit.h"
+#include "lowersim/jaxpr_subcomp.h"
+#include "support/raise.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The signature of main: types and attribute dictionaries. */
+typedef struct signature {
+  MlirType *in, *out;
+  MlirAttribute *arg_attrs, *res_attrs;
+  size_t num_in, num_out;
+} signature;
+
+static void signature_free(signature *sig) {
+  free(sig->in);
+  free(sig->out);
+  free(sig->arg_attrs);
+  free(sig->res_attrs);
+}
+
+static MlirAttribute dict1(MlirContext mlir, const char *name, MlirAttribute value) {
+  MlirNamedAttribute a = lsim_named(mlir, name, value);
+  return mlirDictionaryAttrGet(mlir, 1, &a);
+}
+
+/* An arg's attributes: what donation made of it. */
+static MlirAttribute arg_attrs(MlirContext mlir, const lsimp_fun *fun, size_t i) {
+  const lsimp_donation *d = fun->donation;
+  if (d->alias_of[i] >= 0)
+    return dict1(mlir, "tf.aliasing_output",
+                 mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 32),
+                                    d->alias_of[i] + (fun->token ? 1 : 0)));
+  return d->donor[i] ? dict1(mlir, "jax.buffer_donor", mlirBoolAttrGet(mlir, 1))
+                     : mlirDictionaryAttrGet(mlir, 0, NULL);
+}
+
+/* jax.result_info: "result", or "result[i]" of several. */
+static MlirAttribute result_info(MlirContext mlir, size_t i, size_t n) {
+  char info[32];
+  if (n == 1)
+    snprintf(info, sizeof info, "result");
+  else
+    snprintf(info, sizeof info, "result[%zu]", i);
+  return dict1(mlir, "jax.result_info", lsim_string_attr(mlir, info));
+}
+
+static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signature *sig,
+                          lsim_error *err) {
+  MlirContext mlir = lsim_module_context_mlir_context(mc);
+  const lsim_program *jaxpr = fun->jaxpr;
+  size_t num_outputs = lsim_program_num_outputs(jaxpr);
+  sig->num_in = (fun->platform_index ? 1 : 0) + (fun->token ? 1 : 0) + jaxpr->num_args;
+  sig->num_out = (fun->token ? 1 : 0) + num_outputs;
+  sig->in = malloc((sig->num_in + 1) * sizeof *sig->in);
+  sig->out = malloc((sig->num_out + 1) * sizeof *sig->out);
+  sig->arg_attrs = malloc((sig->num_in + 1) * sizeof *sig->arg_attrs);
+  sig->res_attrs = malloc((sig->num_out + 1) * sizeof *sig->res_attrs);
+  if (!sig->in || !sig->out || !sig->arg_attrs || !sig->res_attrs)
+    return lsimp_fail_oom(err);
+  size_t a = 0, r = 0;
+  if (fun->platform_index) {
+    sig->in[a] = lsim_i32_scalar_type(mlir);
+    sig->arg_attrs[a++] =
+        dict1(mlir, "jax.global_constant", lsim_string_attr(mlir, "_platform_index"));
+  }
+  if (fun->token) {
+    MlirAttribute yes = mlirBoolAttrGet(mlir, 1);
+    sig->in[a] = sig->out[r] = lsim_token_type(mlir);
+    sig->arg_attrs[a++] = sig->res_attrs[r++] = dict1(mlir, "jax.token", yes);
+  }
+  for (size_t i = 0; i < jaxpr->num_args; i++) {
+    sig->in[a] = lsim_module_context_aval_to_ir_type(mc, &jaxpr->args[i]);
+    sig->arg_attrs[a++] = arg_attrs(mlir, fun, i);
+  }
+  for (size_t i = 0; i < num_outputs; i++) {
+    const lsim_aval *aval = &fun->avals[lsim_program_output(jaxpr, fun->num_values, i)];
+    sig->out[r] = lsim_module_context_aval_to_ir_type(mc, aval);
+    sig->res_attrs[r++] = result_info(mlir, i, num_outputs);
+  }
+  for (size_t i = 0; i < sig->num_in; i++)
+    if (mlirTypeIsNull(sig->in[i]))
+      return lsimp_fail_oom(err);
+  for (size_t i = 0; i < sig->num_out; i++)
+    if (mlirTypeIsNull(sig->out[i]))
+      return lsimp_fail_oom(err);
+  return LSIM_OK;
+}
+
+/* The body: jaxpr_subcomp over the block's arguments, then func.return of
+ * the token and the outputs. */
+static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const lsimp_fun *fun,
+                      const lsim_insertion_point *ip, size_t num_out, lsim_error *err) {
+  size_t b = 0;
+  MlirValue platform_index = {NULL};
+  lsim_token_set tokens = {{NULL}, 0};
+  if (fun->platform_index)
+    platform_index = mlirBlockGetArgument(ip->block, (intptr_t)b++);
+  if (fun->token)
+    tokens = (lsim_token_set){mlirBlockGetArgument(ip->block, (intptr_t)b++), 1};
+  size_t num_args = fun->jaxpr->num_args;
+  MlirValue *args = malloc((num_args + 1) * sizeof *args);
+  MlirValue *results = malloc((num_out + 1) * sizeof *results);
+  int rc = args && results ? LSIM_OK : lsimp_fail_oom(err);
+  for (size_t i = 0; !rc && i < num_args; i++)
+    args[i] = mlirBlockGetArgument(ip->block, (intptr_t)(b + i));
+  lsim_subcomp_inputs in = {args, &tokens, fun->platform_index ? &platform_index : NULL,
+                            fun->platform_index ? 1 : 0};
+  size_t first = fun->token ? 1 : 0;
+  if (!rc)
+    rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + first, err);
+  if (!rc && fun->token)
+    results[0] = tokens.token;
+  if (!rc)
+    rc = lsim_emit_op(ip, "func.return", results, num_out, NULL, 0, NULL, 0, 0, NULL, err);
+  free(args);
+  free(results);
+  return rc;
+}
+
+int lsimp_lower_jaxpr_to_fun(lsim_module_context *mc, const lsim_registry *reg,
+                             const lsimp_fun *fun, lsim_error *err) {
+  signature sig = {0};
+  int rc = make_signature(mc, fun, &sig, err);
+  lsim_insertion_point module = lsim_module_context_insertion_point(mc);
+  lsim_func f = {.name = fun->name, .visibility = "public", .inputs = sig.in,
+                 .num_inputs = sig.num_in, .results = sig.out, .num_results = sig.num_out,
+                 .arg_attrs = sig.arg_attrs, .res_attrs = sig.res_attrs};
+  MlirBlock body = {NULL};
+  if (!rc)
+    rc = lsim_emit_func(&module, &f, NULL, &body, err);
+  lsim_insertion_point ip = lsim_insertion_point_in(&module, body);
+  if (!rc)
+    rc = lower_body(mc, reg, fun, &ip, sig.num_out, err);
+  signature_free(&sig);
+  return rc;
+}

@@ -1,0 +1,33 @@
+/* lower/lower_jaxpr_to_fun.h: a function of the module.  Private to lower/. */
+#ifndef LSIMP_LOWER_LOWER_JAXPR_TO_FUN_H
+#define LSIMP_LOWER_LOWER_JAXPR_TO_FUN_H
+
+#include "donation.h"
+
+#include "lowersim/error.h"
+#include "lowersim/module_context.h"
+#include "lowersim/program.h"
+#include "lowersim/registry.h"
+
+#include <stdbool.h>
+
+/* How main is to be made. */
+typedef struct lsimp_fun {
+  const char *name;            /* "main" */
+  const lsim_program *jaxpr;
+  const lsim_aval *avals;      /* the jaxpr's value avals */
+  size_t num_values;
+  const lsimp_donation *donation;
+  bool platform_index;         /* takes the platform index first */
+  bool token;                  /* threads the ordered-effect token */
+} lsimp_fun;
+
+/* mlir.py lower_jaxpr_to_fun(ctx, name, jaxpr, ...) for main: a public
+ * func.func taking the platform index (jax.global_constant =
+ * "_platform_index"), the token (jax.token) and the args (tf.aliasing_output
+ * or jax.buffer_donor), returning the token and the outputs
+ * (jax.result_info), its body lowered by jaxpr_subcomp, then func.return. */
+int lsimp_lower_jaxpr_to_fun(lsim_module_context *mc, const lsim_registry *reg,
+                             const lsimp_fun *fun, lsim_error *err);
+
+#endif

@@ -1,0 +1,78 @@
+/* pallas/backend.c: what the backends' pallas_call lowerings share: the
+ * kernel serialized as bytecode, and the custom call that carries it. */
+#include "backend.h"
+#include "support/mlir_text.h"
+#include "support/raise.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <string.h>
+
+/* Narrates the kernel module, one line per line of its text. */
+static void narrate_kernel(lsim_lowering_rule_context *ctx, MlirModule kernel) {
+  lsim_module_context *mc = ctx->module_context;
+  if (!lsim_module_context_explaining(mc))
+    return;
+  lsimp_strbuf text = LSIMP_STRBUF_INIT;
+  mlirOperationPrint(mlirModuleGetOperation(kernel), lsimp_strbuf_append_mlir, &text);
+  lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, +1, "kernel module:");
+  for (char *line = text.data; line && *line;) {
+    char *nl = strchr(line, '\n');
+    if (nl)
+      *nl = '\0';
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_TEXT, 0, "%s", line);
+    line = nl ? nl + 1 : NULL;
+  }
+  lsim_module_context_explain_nest(mc, -1);
+  lsimp_strbuf_free(&text);
+}
+
+int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
+                          lsimp_kernel_flavor flavor, bool version0, lsimp_strbuf *bytes,
+                          lsim_error *err) {
+  MlirModule kernel;
+  int rc = lsimp_pallas_build_kernel(ctx->ip.context, p->kernel, flavor, &ctx->avals_in[0],
+                                     p->grid, &kernel, err);
+  if (rc)
+    return rc;
+  narrate_kernel(ctx, kernel);
+  MlirOperation op = mlirModuleGetOperation(kernel);
+  if (version0) {
+    MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
+    mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
+    if (mlirLogicalResultIsFailure(
+            mlirOperationWriteBytecodeWithConfig(op, config, lsimp_strbuf_append_mlir, bytes)))
+      rc = lsim_error_set(err, LSIM_E_VERIFY, "MLIR could not write the %s kernel as bytecode",
+                          p->kernel);
+    mlirBytecodeWriterConfigDestroy(config);
+  } else {
+    mlirOperationWriteBytecode(op, lsimp_strbuf_append_mlir, bytes);
+  }
+  mlirModuleDestroy(kernel);
+  if (!rc && lsimp_strbuf_failed(bytes))
+    rc = lsimp_fail_oom(err);
+  return rc;
+}
+
+int lsimp_emit_kernel_call(lsim_lowering_rule_context *ctx, lsim_custom_call *call,
+                           const MlirValue *args, MlirValue *results, lsim_error *err) {
+  MlirType types[1];
+  int rc = lsim_lowering_rule_context_out_types(ctx, types, err);
+  call->layouts = true;
+  call->has_aliases = true;
+  MlirOperation op;
+  if (!rc)
+    rc = lsim_emit_custom_call(&ctx->ip, call, args, ctx->num_avals_in, types, 1, &op, err);
+  if (!rc)
+    results[0] = mlirOperationGetResult(op, 0);
+  return rc;
+}
+
+MlirAttribute lsimp_bytes_attr(MlirContext mlir, const lsimp_strbuf *bytes) {
+  return mlirStringAttrGet(mlir, (MlirStringRef){bytes->data ? bytes->data : "", bytes->len});
+}
+
+MlirAttribute lsimp_i32_attr(MlirContext mlir, int64_t v) {
+  return mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 32), v);
+}

@@ -1,0 +1,211 @@
+/* pallas/pallas_call.c: pallas_call's lowering.
+ * JAX counterparts: pallas/pallas_call.py _pallas_call_lowering (interpret
+ * mode, cpu_lowering, tpu_lowering, gpu_lowering, _unsupported_lowering_error)
+ * and the lazy imports of the backends' pallas_call_registration modules,
+ * each registering its CompilerParams class on first import. */
+#include "lowersim/pallas_call.h"
+#include "kernels.h"
+#include "lowersim/emit.h"
+#include "lowersim/lower_per_platform.h"
+#include "lowersim/mosaic_gpu.h"
+#include "lowersim/mosaic_tpu.h"
+#include "lowersim/triton.h"
+#include "support/raise.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* What each backend's pallas_call_registration module registers on import. */
+static const struct {
+  const lsim_pallas_params_class *cls;
+  lsim_pallas_rule_fn rule;
+  const char *platform;
+  const char *name;
+} backends[LSIM_PALLAS_BACKEND_COUNT] = {
+    [LSIM_PALLAS_MOSAIC_TPU] = {&lsim_mosaic_tpu_compiler_params,
+                                lsim_mosaic_tpu_pallas_call_lowering, "tpu", "Mosaic TPU"},
+    [LSIM_PALLAS_TRITON] = {&lsim_triton_compiler_params, lsim_triton_pallas_call_lowering, "gpu",
+                            "Triton"},
+    [LSIM_PALLAS_MOSAIC_GPU] = {&lsim_mosaic_gpu_compiler_params,
+                                lsim_mosaic_gpu_pallas_call_lowering, "gpu", "Mosaic GPU"},
+};
+
+/* `from jax._src.pallas.<backend> import pallas_call_registration`: false
+ * (in *imported) when the backend is not installed; the first import
+ * registers its params class. */
+static int import_registration(lsim_pallas *pallas, lsim_pallas_backend b, bool *imported,
+                               lsim_error *err) {
+  bool first;
+  *imported = lsim_pallas_import(pallas, b, &first);
+  if (!first)
+    return LSIM_OK;
+  return lsim_pallas_register_lowering_rule(pallas, backends[b].cls,
+                                            (lsim_pallas_rule){backends[b].rule, NULL},
+                                            backends[b].platform, err);
+}
+
+/* --- the platform lowerings ---------------------------------------------------- */
+
+typedef struct pallas_rule_data {
+  lsim_pallas *pallas;
+  bool rocm; /* gpu_lowering's is_rocm */
+} pallas_rule_data;
+
+static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rule *rule,
+                          const MlirValue *args, MlirValue *results,
+                          const lsim_pallas_call_params *p, lsim_error *err) {
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                              "get_lowering_rule(%s) -> the registered rule",
+                              p->compiler_params->name);
+  return rule->fn(ctx, args, results, p, rule->data, err);
+}
+
+/* The backend's lowering, once chosen. */
+static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas_backend b,
+                       const MlirValue *args, MlirValue *results, const lsim_pallas_call_params *p,
+                       lsim_error *err) {
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "backend: %s",
+                              backends[b].name);
+  return backends[b].rule(ctx, args, results, p, NULL, err);
+}
+
+static int cpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
+                        const void *params, void *data, lsim_error *err) {
+  (void)ctx, (void)args, (void)results, (void)params, (void)data;
+  return lsimp_raise0(err, LSIM_E_PALLAS_CPU_NOT_INTERPRET);
+}
+
+static int tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
+                        const void *params, void *data, lsim_error *err) {
+  const lsim_pallas_call_params *p = params;
+  lsim_pallas *pallas = ((pallas_rule_data *)data)->pallas;
+  if (p->compiler_params) {
+    const lsim_pallas_rule *rule = NULL;
+    int rc = lsim_pallas_get_lowering_rule(pallas, p->compiler_params, "tpu", &rule, err);
+    if (rc || rule)
+      return rc ? rc : run_registered(ctx, rule, args, results, p, err);
+  }
+  bool imported;
+  int rc = import_registration(pallas, LSIM_PALLAS_MOSAIC_TPU, &imported, err);
+  if (rc)
+    return rc;
+  if (!imported)
+    return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "tpu");
+  /* pallas_call_tpu_lowering_rule asserts that the params are Mosaic TPU's. */
+  if (p->compiler_params && p->compiler_params != &lsim_mosaic_tpu_compiler_params)
+    return lsimp_raise0(err, LSIM_E_PALLAS_FOREIGN_PARAMS);
+  return run_backend(ctx, LSIM_PALLAS_MOSAIC_TPU, args, results, p, err);
+}
+
+/* gpu_lowering's choice without registered params: Mosaic GPU when
+ * installed and asked for (its params, or none and the flag), Triton when
+ * installed and asked for (its params, or none and no flag); the count when
+ * neither. */
+static int choose_gpu_backend(lsim_pallas *pallas, const lsim_pallas_call_params *p, bool rocm,
+                              lsim_pallas_backend *out, lsim_error *err) {
+  bool flag = lsim_pallas_use_mosaic_gpu(pallas), imported;
+  *out = LSIM_PALLAS_BACKEND_COUNT;
+  int rc = import_registration(pallas, LSIM_PALLAS_MOSAIC_GPU, &imported, err);
+  if (!rc && imported &&
+      (p->compiler_params == &lsim_mosaic_gpu_compiler_params || (!p->compiler_params && flag))) {
+    if (rocm)
+      return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
+    *out = LSIM_PALLAS_MOSAIC_GPU;
+  }
+  if (!rc)
+    rc = import_registration(pallas, LSIM_PALLAS_TRITON, &imported, err);
+  if (!rc && imported &&
+      (p->compiler_params == &lsim_triton_compiler_params || (!p->compiler_params && !flag)))
+    *out = LSIM_PALLAS_TRITON;
+  return rc;
+}
+
+static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
+                        const void *params, void *data, lsim_error *err) {
+  const lsim_pallas_call_params *p = params;
+  const pallas_rule_data *d = data;
+  if (p->compiler_params) {
+    const lsim_pallas_rule *rule = NULL;
+    int rc = lsim_pallas_get_lowering_rule(d->pallas, p->compiler_params, "gpu", &rule, err);
+    if (rc || rule)
+      return rc ? rc : run_registered(ctx, rule, args, results, p, err);
+  }
+  lsim_pallas_backend b;
+  int rc = choose_gpu_backend(d->pallas, p, d->rocm, &b, err);
+  if (rc)
+    return rc;
+  if (b == LSIM_PALLAS_BACKEND_COUNT)
+    return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "gpu");
+  return run_backend(ctx, b, args, results, p, err);
+}
+
+/* interpret=True: the kernel evaluated as ordinary HLO, on any platform. */
+static int interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                              MlirValue *results, const lsim_pallas_call_params *p,
+                              lsim_error *err) {
+  if (strcmp(p->kernel, "copy") == 0) {
+    results[0] = args[0];
+    return LSIM_OK;
+  }
+  MlirType type;
+  MlirValue one;
+  int rc = lsim_lowering_rule_context_out_types(ctx, &type, err);
+  if (!rc)
+    rc = lsim_emit_ones(&ctx->ip, type, &one, err);
+  MlirValue operands[] = {args[0], one};
+  return rc ? rc : lsim_emit_elementwise(&ctx->ip, "stablehlo.add", operands, 2, &results[0], err);
+}
+
+/* --- pallas_call_p ------------------------------------------------------------- */
+
+static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsim_aval *avals_out,
+                             size_t num_out, const void *params, lsim_error *err) {
+  const lsim_pallas_call_params *p = params;
+  if (p->grid < 1)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a pallas_call grid has at least one step");
+  return lsimp_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, err);
+}
+
+/* `kernel=add_one grid=4 interpret=False compiler_params=None`. */
+static int explain_params(const void *params, char *buf, size_t size) {
+  const lsim_pallas_call_params *p = params;
+  return snprintf(buf, size, "kernel=%s grid=%lld interpret=%s compiler_params=%s%s", p->kernel,
+                  (long long)p->grid, p->interpret ? "True" : "False",
+                  p->compiler_params ? p->compiler_params->name : "None",
+                  p->has_constants ? " constants=True" : "");
+}
+
+const lsim_primitive lsim_pallas_call_p = {"pallas_call", pallas_call_check, explain_params};
+
+static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                                MlirValue *results, const void *params, void *pallas,
+                                lsim_error *err) {
+  const lsim_pallas_call_params *p = params;
+  if (p->has_constants)
+    return lsimp_raise0(err, LSIM_E_PALLAS_CONSTANTS);
+  if (p->interpret) {
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                                "interpret=True: the kernel lowers as plain HLO");
+    return interpret_lowering(ctx, args, results, p, err);
+  }
+  pallas_rule_data not_rocm = {pallas, false}, rocm = {pallas, true};
+  const lsim_platform_rule platform_rules[] = {
+      {"cpu", {cpu_lowering, &not_rocm}},
+      {"tpu", {tpu_lowering, &not_rocm}},
+      {"cuda", {gpu_lowering, &not_rocm}},
+      {"rocm", {gpu_lowering, &rocm}},
+  };
+  return lsim_lower_per_platform(ctx, lsim_pallas_call_p.name, platform_rules, 4, NULL, args,
+                                 results, params, err);
+}
+
+int lsim_register_pallas_call_rules(lsim_registry *reg, lsim_pallas *pallas, lsim_error *err) {
+  if (!reg || !pallas)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "lsim_register_pallas_call_rules: NULL argument");
+  bool imported;
+  int rc = import_registration(pallas, LSIM_PALLAS_TRITON, &imported, err);
+  return rc ? rc
+            : lsim_register_lowering(reg, &lsim_pallas_call_p,
+                                     (lsim_rule){pallas_call_lowering, pallas}, NULL, err);
+}

@@ -1,0 +1,39 @@
+/* pallas/triton.c: the Triton backend's pallas_call lowering.
+ * JAX counterpart: pallas/triton/pallas_call_registration.py
+ * pallas_call_lowering: __gpu$xla.gpu.triton with the kernel's bytecode in
+ * the `ir` entry of mhlo.backend_config. */
+#include "lowersim/triton.h"
+#include "backend.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+
+#include <string.h>
+
+int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                                     MlirValue *results, const lsim_pallas_call_params *p,
+                                     void *data, lsim_error *err) {
+  (void)data;
+  size_t n;
+  const char *const *platforms = lsim_lowering_rule_context_platforms(ctx, &n);
+  bool rocm = strcmp(platforms[0], "rocm") == 0;
+  lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
+  int rc = lsimp_kernel_bytecode(ctx, p, LSIMP_KERNEL_TRITON, false, &bytes, err);
+  if (!rc) {
+    MlirContext mlir = ctx->ip.context;
+    MlirNamedAttribute config[] = {
+        lsim_named(mlir, "name", lsim_string_attr(mlir, p->kernel)),
+        lsim_named(mlir, "ir", lsimp_bytes_attr(mlir, &bytes)),
+        lsim_named(mlir, "num_stages", lsimp_i32_attr(mlir, rocm ? 1 : 3)),
+        lsim_named(mlir, "num_warps", lsimp_i32_attr(mlir, 4)),
+        lsim_named(mlir, "grid_x", lsimp_i32_attr(mlir, p->grid)),
+        lsim_named(mlir, "grid_y", lsimp_i32_attr(mlir, 1)),
+        lsim_named(mlir, "grid_z", lsimp_i32_attr(mlir, 1)),
+        lsim_named(mlir, "debug", mlirBoolAttrGet(mlir, 0)),
+    };
+    lsim_custom_call call = {.target = "__gpu$xla.gpu.triton",
+                             .backend_config_dict = mlirDictionaryAttrGet(mlir, 8, config)};
+    rc = lsimp_emit_kernel_call(ctx, &call, args, results, err);
+  }
+  lsimp_strbuf_free(&bytes);
+  return rc;
+}
