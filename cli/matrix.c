@@ -2,6 +2,12 @@
  * pinned backend, platform tuple) by mixed-radix decoding, so a case is
  * named by its index alone and shards are plain index ranges. */
 #include "matrix.h"
+#include "lowersim/buffer_callback.h"
+#include "lowersim/callback.h"
+#include "lowersim/debugging.h"
+#include "lowersim/ffi.h"
+#include "lowersim/jax.h"
+#include "lowersim/pallas_call.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,19 +132,22 @@ const char *matrix_feature_name(matrix_feature f) {
 typedef struct rule_set {
   const char *name;
   const char *platforms[3];
-  const char *targets[3];
+  lsim_ffi_rule rules[3];
   bool has_default;
-  lsim_backend_access access;
+  lsim_ffi_rule default_rule;
 } rule_set;
 
+#define RULE(target) {target, LSIM_BACKEND_USE_NONE}
+
 static const rule_set rule_sets[RULE_SETS] = {
-    {"default", {NULL}, {NULL}, true, LSIM_BACKEND_ACCESS_NONE},
-    {"gpu+default", {"gpu"}, {"k_gpu"}, true, LSIM_BACKEND_ACCESS_NONE},
-    {"cpu+tpu", {"cpu", "tpu"}, {"k_cpu", "k_tpu"}, false, LSIM_BACKEND_ACCESS_NONE},
-    {"gpu", {"gpu"}, {"k_gpu"}, false, LSIM_BACKEND_ACCESS_NONE},
-    {"cpu+metal+cuda+default", {"cpu", "metal", "cuda"}, {"k_cpu", "k_metal", "k_cuda"}, true,
-     LSIM_BACKEND_ACCESS_NONE},
-    {"default/get_backend", {NULL}, {NULL}, true, LSIM_BACKEND_ACCESS_REQUIRED},
+    {"default", {NULL}, {{NULL, 0}}, true, RULE("k_default")},
+    {"gpu+default", {"gpu"}, {RULE("k_gpu")}, true, RULE("k_default")},
+    {"cpu+tpu", {"cpu", "tpu"}, {RULE("k_cpu"), RULE("k_tpu")}, false, {NULL, 0}},
+    {"gpu", {"gpu"}, {RULE("k_gpu")}, false, {NULL, 0}},
+    {"cpu+metal+cuda+default", {"cpu", "metal", "cuda"},
+     {RULE("k_cpu"), RULE("k_metal"), RULE("k_cuda")}, true, RULE("k_default")},
+    {"default/get_backend", {NULL}, {{NULL, 0}}, true,
+     {"k_default", LSIM_BACKEND_USE_REQUIRED}},
 };
 
 static const char *const params_names[] = {"none", "mosaic_tpu", "triton", "mosaic_gpu"};
@@ -184,110 +193,123 @@ void matrix_case_columns(const matrix_case *c, char *platforms, char *backend, c
 
 /* --- running a case ------------------------------------------------------------- */
 
-/* A case's scenario, built in place from static strings. */
-typedef struct case_scenario {
-  lsim_scenario s;
-  lsim_scenario_backend backends[1 + NUM_OPTIONAL];
-  lsim_scenario_arg arg;
-  lsim_scenario_eqn eqn;
-  lsim_aval result;
-  size_t operand;
-  lsim_scenario_rule rules[4];
-  lsim_scenario_alias alias;
-  char platforms[MATRIX_MAX_LEN * 8];
-} case_scenario;
+/* What one case lowers: a JAX process (its runtime, Pallas state and
+ * registry) and a program of one equation over an f32[8] argument. */
+typedef struct case_program {
+  lsim_runtime *runtime;
+  lsim_pallas *pallas;
+  lsim_registry *registry;
+  lsim_primitive *my_op; /* the rules feature's own primitive */
+  lsim_eqn eqn;
+  lsim_program program;
+  union {
+    lsim_buffer_callback_params buffer;
+    lsim_python_callback_params python;
+    lsim_pallas_call_params pallas;
+  } params;
+} case_program;
 
-static void build_runtime(case_scenario *cs, const matrix_case *c) {
-  size_t n = 0;
-  cs->backends[n++] = (lsim_scenario_backend){.platform = (char *)"cpu", .devices = 1};
-  for (int i = 0; i < NUM_OPTIONAL; i++)
-    if (c->runtime & (1u << i))
-      cs->backends[n++] = (lsim_scenario_backend){.platform = (char *)optional_backends[i],
-                                                  .devices = 1};
-  cs->s.runtime = (lsim_scenario_runtime){.present = true, .backends = cs->backends,
-                                          .num_backends = n};
+static const lsim_aval f32_8 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {8}};
+static const size_t operand = 0;
+
+/* cpu, then each optional backend the case's runtime has, one device each. */
+static int make_runtime(case_program *cp, const matrix_case *c, lsim_error *err) {
+  int rc = lsim_runtime_create(&cp->runtime, err);
+  for (int i = -1; !rc && i < NUM_OPTIONAL; i++) {
+    if (i >= 0 && !(c->runtime & (1u << i)))
+      continue;
+    lsim_backend_factory f;
+    lsim_backend_factory_defaults(&f, i < 0 ? "cpu" : optional_backends[i]);
+    rc = lsim_runtime_register_backend_factory(cp->runtime, &f, err);
+  }
+  return rc;
 }
 
-static void build_rules_eqn(case_scenario *cs, int v) {
+/* The Pallas state: what the pallas variant installs, else everything. */
+static int make_process(case_program *cp, const matrix_case *c, lsim_error *err) {
+  int installed = (c->variant >> 2) & 7;
+  lsim_pallas_installed all =
+      LSIM_PALLAS_INSTALLED_INIT(.mosaic_tpu = true, .triton = true, .mosaic_gpu = true);
+  if (c->feature == FEATURE_PALLAS)
+    all = (lsim_pallas_installed)LSIM_PALLAS_INSTALLED_INIT(
+        .mosaic_tpu = installed & 1, .triton = installed & 2, .mosaic_gpu = installed & 4,
+        .use_mosaic_gpu = c->variant & 2);
+  int rc = lsim_pallas_create(&all, &cp->pallas, err);
+  return rc ? rc : lsim_registry_create_jax(cp->runtime, cp->pallas, NULL, &cp->registry, err);
+}
+
+/* register_lowering(my_op, ffi_lowering(target), platform) per rule. */
+static int bind_rules(case_program *cp, int v, lsim_error *err) {
   const rule_set *rs = &rule_sets[v];
-  lsim_scenario_eqn *e = &cs->eqn;
-  e->kind = LSIM_EQN_PRIMITIVE;
-  e->name = (char *)"my_op";
-  e->backend_access = rs->access;
-  size_t n = 0;
-  for (int i = 0; i < 3 && rs->platforms[i]; i++)
-    cs->rules[n++] = (lsim_scenario_rule){(char *)rs->platforms[i], (char *)rs->targets[i], 0};
-  if (rs->has_default)
-    cs->rules[n++] = (lsim_scenario_rule){NULL, (char *)"k_default", 0};
-  e->rules = cs->rules;
-  e->num_rules = n;
+  int rc = lsim_primitive_create("my_op", &cp->my_op, err);
+  for (int i = 0; !rc && i < 3 && rs->platforms[i]; i++)
+    rc = lsim_register_lowering(cp->registry, cp->my_op, lsim_ffi_lowering(&rs->rules[i]),
+                                rs->platforms[i], err);
+  if (!rc && rs->has_default)
+    rc = lsim_register_lowering(cp->registry, cp->my_op, lsim_ffi_lowering(&rs->default_rule),
+                                NULL, err);
+  cp->eqn.primitive = cp->my_op;
+  return rc;
 }
 
-static void build_python_eqn(case_scenario *cs, int v) {
+static void bind_python(case_program *cp, int v) {
   static const struct {
-    lsim_scenario_eqn_kind kind;
+    int kind; /* 0 pure, 1 io, 2 debug */
     bool ordered, partitioned;
   } variants[PYTHON_VARIANTS] = {
-      {LSIM_EQN_PURE_CALLBACK, false, false},  {LSIM_EQN_IO_CALLBACK, false, false},
-      {LSIM_EQN_IO_CALLBACK, true, false},     {LSIM_EQN_DEBUG_CALLBACK, false, false},
-      {LSIM_EQN_DEBUG_CALLBACK, true, false},  {LSIM_EQN_DEBUG_CALLBACK, false, true},
-      {LSIM_EQN_DEBUG_CALLBACK, true, true},
+      {0, false, false}, {1, false, false}, {1, true, false}, {2, false, false},
+      {2, true, false},  {2, false, true},  {2, true, true},
   };
-  lsim_scenario_eqn *e = &cs->eqn;
-  e->kind = variants[v].kind;
-  e->ordered = variants[v].ordered;
-  e->partitioned = variants[v].partitioned;
-  if (e->kind == LSIM_EQN_DEBUG_CALLBACK)
-    e->num_results = 0;
+  lsim_python_callback_params *p = &cp->params.python;
+  *p = (lsim_python_callback_params){.ordered = variants[v].ordered,
+                                     .partitioned = variants[v].partitioned};
+  cp->eqn.ordered_effect = variants[v].kind != 0 && p->ordered;
+  if (variants[v].kind == 0)
+    lsim_pure_callback_bind(&cp->eqn, p);
+  else if (variants[v].kind == 1)
+    lsim_io_callback_bind(&cp->eqn, p);
+  else
+    lsim_debug_callback_bind(&cp->eqn, p);
+  if (variants[v].kind == 2)
+    cp->eqn.num_results = 0;
 }
 
-static void build_pallas(case_scenario *cs, int v) {
-  lsim_scenario_eqn *e = &cs->eqn;
-  int installed = (v >> 2) & 7;
-  e->kind = LSIM_EQN_PALLAS_CALL;
-  e->kernel = (char *)"add_one";
-  e->grid = 2;
-  e->interpret = v & 1;
-  e->compiler_params = (lsim_compiler_params)(v >> 5);
-  cs->s.has_pallas = true;
-  cs->s.pallas = (lsim_scenario_pallas){installed & 1, installed & 2, installed & 4, v & 2};
-}
+static const lsim_pallas_params_class *const params_classes[] = {
+    NULL, &lsim_mosaic_tpu_compiler_params, &lsim_triton_compiler_params,
+    &lsim_mosaic_gpu_compiler_params};
 
-static void build_scenario(case_scenario *cs, const matrix_case *c) {
-  memset(cs, 0, sizeof *cs);
-  size_t used = 0;
-  for (int i = 0; i < c->tuple_len; i++)
-    used += (size_t)snprintf(cs->platforms + used, sizeof cs->platforms - used,
-                             i ? ",%s" : "%s", c->tuple[i]);
-  build_runtime(cs, c);
-  cs->s.path = (char *)"<matrix>";
-  cs->s.function = (char *)"f";
-  cs->s.platforms = cs->platforms;
-  cs->s.backend = c->pin < 0 ? NULL : (char *)matrix_backends[c->pin];
-  cs->arg.aval = (lsim_aval){.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {8}};
-  cs->result = cs->arg.aval;
-  cs->s.args = &cs->arg;
-  cs->s.num_args = 1;
-  lsim_scenario_eqn *e = &cs->eqn;
-  e->args = &cs->operand;
-  e->num_args = 1;
-  e->results = &cs->result;
-  e->num_results = 1;
+static int make_program(case_program *cp, const matrix_case *c, lsim_error *err) {
+  static const lsim_io_alias alias = {0, 0};
+  cp->eqn = (lsim_eqn){.operands = &operand, .num_operands = 1, .results = &f32_8,
+                       .num_results = 1};
+  int rc = LSIM_OK;
   switch (c->feature) {
-  case FEATURE_RULES: build_rules_eqn(cs, c->variant); break;
+  case FEATURE_RULES: rc = bind_rules(cp, c->variant, err); break;
   case FEATURE_BUFFER_CALLBACK:
-    e->kind = LSIM_EQN_BUFFER_CALLBACK;
-    e->command_buffer = c->variant & 1;
-    cs->alias = (lsim_scenario_alias){0, 0, 0};
-    e->aliases = c->variant & 2 ? &cs->alias : NULL;
-    e->num_aliases = c->variant & 2 ? 1 : 0;
+    cp->params.buffer = (lsim_buffer_callback_params){
+        .command_buffer_compatible = c->variant & 1, .aliases = c->variant & 2 ? &alias : NULL,
+        .num_aliases = c->variant & 2 ? 1 : 0};
+    lsim_buffer_callback_bind(&cp->eqn, &cp->params.buffer);
     break;
-  case FEATURE_PYTHON_CALLBACK: build_python_eqn(cs, c->variant); break;
-  case FEATURE_PALLAS: build_pallas(cs, c->variant); break;
+  case FEATURE_PYTHON_CALLBACK: bind_python(cp, c->variant); break;
+  case FEATURE_PALLAS:
+    cp->params.pallas = (lsim_pallas_call_params){.kernel = "add_one", .grid = 2,
+                                                  .interpret = c->variant & 1,
+                                                  .compiler_params = params_classes[c->variant >> 5]};
+    lsim_pallas_call_bind(&cp->eqn, &cp->params.pallas);
+    break;
   default: break;
   }
-  cs->s.eqns = e;
-  cs->s.num_eqns = 1;
+  cp->program = (lsim_program){.function_name = "f", .args = &f32_8, .num_args = 1,
+                               .eqns = &cp->eqn, .num_eqns = 1};
+  return rc;
+}
+
+static void case_program_free(case_program *cp) {
+  lsim_registry_destroy(cp->registry);
+  lsim_primitive_destroy(cp->my_op);
+  lsim_pallas_destroy(cp->pallas);
+  lsim_runtime_destroy(cp->runtime);
 }
 
 static uint64_t fnv1a(const char *s) {
@@ -302,23 +324,38 @@ bool matrix_is_failure(int code) {
   return kind != LSIM_KIND_OK && kind != LSIM_KIND_JAX_ERROR;
 }
 
-matrix_outcome matrix_run_case(lsim_lowerer *lowerer, const matrix_case *c) {
-  case_scenario cs;
-  build_scenario(&cs, c);
-  lsim_error err = LSIM_ERROR_INIT;
-  lsim_scenario_outcome out;
-  int rc = lsim_scenario_run(lowerer, &cs.s, NULL, &out, &err);
-  matrix_outcome o = {.code = rc};
+/* Lowers the case as jax.export(jax.jit(f), platforms=tuple)(x), pinned to
+ * its backend when it has one; `*text` receives the module (owned). */
+static int lower_case(lsim_lowerer *lowerer, const matrix_case *c, char **text, lsim_error *err) {
+  case_program cp = {0};
+  int rc = make_runtime(&cp, c, err);
+  if (!rc)
+    rc = make_process(&cp, c, err);
+  if (!rc)
+    rc = make_program(&cp, c, err);
+  lsim_lowering *low = NULL;
   if (!rc) {
-    char *text = lsim_lowering_print(out.lowering);
-    if (text)
-      o.hash = fnv1a(text);
-    else
-      o.code = LSIM_E_NO_MEMORY;
-    free(text);
+    lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
+        .registry = cp.registry, .program = &cp.program, .platforms = c->tuple,
+        .num_platforms = (size_t)c->tuple_len,
+        .backend = c->pin < 0 ? NULL : matrix_backends[c->pin], .for_export = true);
+    rc = lsim_lower(lowerer, &req, &low, err);
   }
+  if (!rc && !(*text = lsim_lowering_print(low)))
+    rc = LSIM_E_NO_MEMORY;
+  lsim_lowering_destroy(low);
+  case_program_free(&cp);
+  return rc;
+}
+
+matrix_outcome matrix_run_case(lsim_lowerer *lowerer, const matrix_case *c) {
+  lsim_error err = LSIM_ERROR_INIT;
+  char *text = NULL;
+  matrix_outcome o = {.code = lower_case(lowerer, c, &text, &err)};
+  if (!o.code)
+    o.hash = fnv1a(text);
   o.failure = matrix_is_failure(o.code);
-  lsim_scenario_outcome_clear(&out);
+  free(text);
   lsim_error_clear(&err);
   return o;
 }

@@ -3,7 +3,7 @@
 #ifndef LOWERSIM_CLI_MATRIX_H
 #define LOWERSIM_CLI_MATRIX_H
 
-#include "lowersim/scenario_run.h"
+#include "lowersim/lowering.h"
 
 #include <stdbool.h>
 #include <stddef.h>

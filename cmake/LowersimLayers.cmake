@@ -32,7 +32,8 @@ set(_callbacks_h lowersim/buffer_callback.h lowersim/callback.h lowersim/debuggi
 set(_pallas_h lowersim/pallas.h lowersim/pallas_call.h lowersim/mosaic_tpu.h lowersim/triton.h
     lowersim/mosaic_gpu.h)
 set(_jax_h lowersim/jax.h)
-set(_scenario_h lowersim/scenario.h lowersim/scenario_run.h)
+set(_scenario_h lowersim/scenario.h lowersim/scenario_kind.h lowersim/scenario_generate.h
+    lowersim/scenario_run.h)
 set(_fuzz_h fuzz/fuzz.h)
 
 # The file behind a view entry: public headers live in include/.

@@ -1,6 +1,7 @@
 /* fuzz/edit.c: copying, serializing and pruning scenarios, what the
  * minimizer builds its candidates with. */
 #include "internal.h"
+#include "lowersim/scenario_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,22 +35,6 @@ static void *copy_array(copier *c, const void *src, size_t n, size_t size) {
   if (n)
     memcpy(d, src, n * size);
   return d;
-}
-
-static void copy_eqn(copier *c, lsim_scenario_eqn *e) {
-  e->args = copy_array(c, e->args, e->num_args, sizeof *e->args);
-  e->results = copy_array(c, e->results, e->num_results, sizeof *e->results);
-  e->name = copy_string(c, e->name);
-  e->rules = copy_array(c, e->rules, e->num_rules, sizeof *e->rules);
-  for (size_t i = 0; e->rules && i < e->num_rules; i++) {
-    e->rules[i].platform = copy_string(c, e->rules[i].platform);
-    e->rules[i].target = copy_string(c, e->rules[i].target);
-  }
-  e->branches = copy_array(c, e->branches, e->num_branches, sizeof *e->branches);
-  for (size_t i = 0; e->branches && i < e->num_branches; i++)
-    e->branches[i].platforms = copy_string(c, e->branches[i].platforms);
-  e->aliases = copy_array(c, e->aliases, e->num_aliases, sizeof *e->aliases);
-  e->kernel = copy_string(c, e->kernel);
 }
 
 static void copy_runtime(copier *c, lsim_scenario_runtime *rt) {
@@ -89,9 +74,11 @@ int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_e
   d->platforms = copy_string(&c, s->platforms);
   d->backend = copy_string(&c, s->backend);
   d->args = copy_array(&c, s->args, s->num_args, sizeof *s->args);
-  d->eqns = copy_array(&c, s->eqns, s->num_eqns, sizeof *s->eqns);
-  for (size_t i = 0; d->eqns && i < d->num_eqns; i++)
-    copy_eqn(&c, &d->eqns[i]);
+  d->eqns = s->eqns ? calloc(s->num_eqns + 1, sizeof *d->eqns) : NULL;
+  c.oom = c.oom || (s->eqns && !d->eqns);
+  d->num_eqns = 0;
+  for (size_t i = 0; d->eqns && i < s->num_eqns && !c.oom; i++)
+    c.oom = lsim_scenario_eqn_copy(&d->eqns[d->num_eqns++], &s->eqns[i], NULL) != LSIM_OK;
   d->returns = copy_array(&c, s->returns, s->num_returns, sizeof *s->returns);
   copy_expect(&c, &d->expect);
   if (c.oom) {
@@ -151,7 +138,7 @@ static void mark(const lsim_scenario *s, const bool *drop_eqn, pruning *p) {
   size_t v = s->num_args;
   for (size_t i = 0; i < s->num_eqns; i++) {
     const lsim_scenario_eqn *e = &s->eqns[i];
-    bool implied = e->kind == LSIM_EQN_OP || e->kind == LSIM_EQN_PLATFORM_DEPENDENT;
+    bool implied = lsim_scenario_kind_implies_result(e->kind);
     bool go = (drop_eqn && drop_eqn[i]) || uses_gone_value(e, p->gone);
     for (size_t r = 0; implied && r < e->num_results; r++)
       go = go || p->gone[v + r];

@@ -5,6 +5,7 @@
  * failing scenario so far; the copy replaces it when the same invariant
  * still fails with the same status.  Rounds repeat until no edit helps. */
 #include "internal.h"
+#include "lowersim/scenario_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,18 +47,15 @@ static bool drop_value(lsim_scenario *s, size_t i, int *rc, lsim_error *err) {
   return prune_one(s, lsim_fuzz_scenario_num_values(s), i, true, rc, err);
 }
 
-/* --- Items of an equation: aliases, rules, branches ---------------------------- */
+/* --- Items of an equation: operands, and the parts its kind can lose ---------- */
 
 /* The equation and item of flat index `i` over every equation's items. */
 typedef size_t (*items_of_fn)(const lsim_scenario_eqn *e);
 
-static size_t aliases_of(const lsim_scenario_eqn *e) { return e->num_aliases; }
-/* Operands an equation may lose: ops and platform_dependent have a fixed arity. */
+/* Operands an equation may lose: an implied result goes with a fixed arity. */
 static size_t operands_of(const lsim_scenario_eqn *e) {
-  return e->kind == LSIM_EQN_OP || e->kind == LSIM_EQN_PLATFORM_DEPENDENT ? 0 : e->num_args;
+  return lsim_scenario_kind_implies_result(e->kind) ? 0 : e->num_args;
 }
-static size_t rules_of(const lsim_scenario_eqn *e) { return e->num_rules; }
-static size_t branches_of(const lsim_scenario_eqn *e) { return e->num_branches; }
 
 static size_t count_items(const lsim_scenario *s, items_of_fn items) {
   size_t n = 0;
@@ -82,15 +80,6 @@ static void remove_item(void *array, size_t *n, size_t size, size_t i) {
   (*n)--;
 }
 
-static size_t count_aliases(const lsim_scenario *s) { return count_items(s, aliases_of); }
-
-static bool drop_alias(lsim_scenario *s, size_t i, int *rc, lsim_error *err) {
-  (void)rc, (void)err;
-  lsim_scenario_eqn *e = locate(s, aliases_of, &i);
-  remove_item(e->aliases, &e->num_aliases, sizeof *e->aliases, i);
-  return true;
-}
-
 static size_t count_operands(const lsim_scenario *s) { return count_items(s, operands_of); }
 
 static bool drop_operand(lsim_scenario *s, size_t i, int *rc, lsim_error *err) {
@@ -100,31 +89,16 @@ static bool drop_operand(lsim_scenario *s, size_t i, int *rc, lsim_error *err) {
   return true;
 }
 
-static size_t count_rules(const lsim_scenario *s) { return count_items(s, rules_of); }
-
-static bool drop_rule(lsim_scenario *s, size_t i, int *rc, lsim_error *err) {
-  (void)rc, (void)err;
-  lsim_scenario_eqn *e = locate(s, rules_of, &i);
-  free(e->rules[i].platform);
-  free(e->rules[i].target);
-  remove_item(e->rules, &e->num_rules, sizeof *e->rules, i);
-  return true;
+/* The parts of each equation its kind says it can lose: a buffer_callback's
+ * aliases, a primitive's rules, a platform_dependent's branches. */
+static size_t count_parts(const lsim_scenario *s) {
+  return count_items(s, lsim_scenario_eqn_num_parts);
 }
 
-static size_t count_branches(const lsim_scenario *s) { return count_items(s, branches_of); }
-
-/* platform_dependent keeps at least one <branch> besides its <default>. */
-static bool drop_branch(lsim_scenario *s, size_t i, int *rc, lsim_error *err) {
+static bool drop_part(lsim_scenario *s, size_t i, int *rc, lsim_error *err) {
   (void)rc, (void)err;
-  lsim_scenario_eqn *e = locate(s, branches_of, &i);
-  size_t platform_branches = 0;
-  for (size_t b = 0; b < e->num_branches; b++)
-    platform_branches += e->branches[b].platforms != NULL;
-  if (e->branches[i].platforms && platform_branches == 1)
-    return false;
-  free(e->branches[i].platforms);
-  remove_item(e->branches, &e->num_branches, sizeof *e->branches, i);
-  return true;
+  lsim_scenario_eqn *e = locate(s, lsim_scenario_eqn_num_parts, &i);
+  return lsim_scenario_eqn_drop_part(e, i);
 }
 
 /* --- The runtime and the lowering's settings ---------------------------------- */
@@ -209,7 +183,7 @@ static bool clear_execute(lsim_scenario *s) {
 static bool clear_pallas(lsim_scenario *s) {
   bool had = s->has_pallas;
   s->has_pallas = false;
-  s->pallas = (lsim_scenario_pallas){.mosaic_tpu = true, .triton = true, .mosaic_gpu = true};
+  s->pallas = lsim_scenario_default_pallas();
   return had;
 }
 
@@ -247,8 +221,7 @@ static bool clear_setting(lsim_scenario *s, size_t i, int *rc, lsim_error *err) 
 
 static const edit edits[] = {
     {count_eqns, drop_eqn},         {count_values, drop_value},
-    {count_backends, drop_backend}, {count_aliases, drop_alias},
-    {count_rules, drop_rule},       {count_branches, drop_branch},
+    {count_backends, drop_backend}, {count_parts, drop_part},
     {count_returns, drop_return},   {count_platforms, drop_platform},
     {count_operands, drop_operand}, {count_settings, clear_setting},
 };

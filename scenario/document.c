@@ -22,7 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int lsim_input_failv(lsim_error *err, const char *path, long line, const char *fmt, va_list ap) {
+int lsimp_input_failv(lsim_error *err, const char *path, long line, const char *fmt, va_list ap) {
   lsimp_strbuf text = LSIMP_STRBUF_INIT;
   lsimp_strbuf_printf(&text, "%s:%ld: ", path, line > 0 ? line : 1);
   lsimp_strbuf_vprintf(&text, fmt, ap);
@@ -35,10 +35,10 @@ int lsim_input_failv(lsim_error *err, const char *path, long line, const char *f
   return LSIM_E_INVALID_INPUT;
 }
 
-int lsim_input_fail(lsim_error *err, const char *path, long line, const char *fmt, ...) {
+int lsimp_input_fail(lsim_error *err, const char *path, long line, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int rc = lsim_input_failv(err, path, line, fmt, ap);
+  int rc = lsimp_input_failv(err, path, line, fmt, ap);
   va_end(ap);
   return rc;
 }
@@ -50,7 +50,7 @@ static int io_fail(lsim_error *err, const char *path, int errnum) {
 }
 
 static int too_large(lsim_error *err, const char *path) {
-  return lsim_input_fail(err, path, 1, "the file is larger than %d bytes, the limit for a scenario",
+  return lsimp_input_fail(err, path, 1, "the file is larger than %d bytes, the limit for a scenario",
                          LSIM_SCENARIO_MAX_BYTES);
 }
 
@@ -88,7 +88,7 @@ static int read_all(FILE *f, const char *path, char **data, size_t *size, lsim_e
   return LSIM_OK;
 }
 
-int lsim_scenario_load_file(const char *path, char **data, size_t *size, lsim_error *err) {
+int lsimp_scenario_load_file(const char *path, char **data, size_t *size, lsim_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f)
     return io_fail(err, path, errno);
@@ -123,7 +123,7 @@ static void diag_set(diag *d, long line, const xmlNode *node, const char *text) 
   d->node = node;
 }
 
-static void diag_capture(void *data, lsim_xml_error_ptr e) {
+static void diag_capture(void *data, lsimp_xml_error_ptr e) {
   diag *d = data;
   if (!e || e->level < XML_ERR_ERROR)
     return; /* warnings */
@@ -132,7 +132,7 @@ static void diag_capture(void *data, lsim_xml_error_ptr e) {
     node = NULL;
   if (d->set && (d->node || !node))
     return;
-  diag_set(d, node ? lsim_xml_line(node) : e->line, node, e->message);
+  diag_set(d, node ? lsimp_xml_line(node) : e->line, node, e->message);
 }
 
 static void ignore_generic(void *ctx, const char *msg, ...) {
@@ -140,7 +140,7 @@ static void ignore_generic(void *ctx, const char *msg, ...) {
   (void)msg;
 }
 
-void lsim_xml_capture_begin(lsim_xml_handlers *saved, xmlStructuredErrorFunc capture, void *data) {
+void lsimp_xml_capture_begin(lsimp_xml_handlers *saved, xmlStructuredErrorFunc capture, void *data) {
   saved->structured = xmlStructuredError;
   saved->structured_ctx = xmlStructuredErrorContext;
   saved->generic = xmlGenericError;
@@ -149,14 +149,14 @@ void lsim_xml_capture_begin(lsim_xml_handlers *saved, xmlStructuredErrorFunc cap
   xmlSetGenericErrorFunc(data, ignore_generic);
 }
 
-void lsim_xml_capture_end(const lsim_xml_handlers *saved) {
+void lsimp_xml_capture_end(const lsimp_xml_handlers *saved) {
   xmlSetStructuredErrorFunc(saved->structured_ctx, saved->structured);
   xmlSetGenericErrorFunc(saved->generic_ctx, saved->generic);
 }
 
 /* --- Parsing ------------------------------------------------------------- */
 
-long lsim_xml_line(const xmlNode *node) {
+long lsimp_xml_line(const xmlNode *node) {
   intptr_t line = (intptr_t)node->_private;
   return line > 0 ? (long)line : xmlGetLineNo(node);
 }
@@ -188,10 +188,10 @@ static void start_element(void *ctx, const xmlChar *localname, const xmlChar *pr
 
 static int parse_fail(const char *path, const diag *d, lsim_error *err) {
   if (!d->set)
-    return lsim_input_fail(err, path, 1, "the document could not be parsed (out of memory?)");
+    return lsimp_input_fail(err, path, 1, "the document could not be parsed (out of memory?)");
   if (lsimp_strbuf_failed(&d->text))
     return lsimp_fail_oom(err);
-  return lsim_input_fail(err, path, d->line, "%s", lsimp_strbuf_cstr(&d->text));
+  return lsimp_input_fail(err, path, d->line, "%s", lsimp_strbuf_cstr(&d->text));
 }
 
 static int parse(const char *path, const char *data, size_t size, diag *d, xmlDocPtr *out,
@@ -227,34 +227,34 @@ static int validate(const char *path, xmlDocPtr doc, xmlRelaxNGPtr schema, diag 
   if (verdict == 0)
     return LSIM_OK;
   if (!d->set)
-    return lsim_input_fail(err, path, 1, "the document could not be validated (out of memory?)");
+    return lsimp_input_fail(err, path, 1, "the document could not be validated (out of memory?)");
   lsimp_strbuf text = LSIMP_STRBUF_INIT;
-  lsim_schema_explain(d->node, lsimp_strbuf_cstr(&d->text), &text);
+  lsimp_schema_explain(d->node, lsimp_strbuf_cstr(&d->text), &text);
   int rc = lsimp_strbuf_failed(&text) || lsimp_strbuf_failed(&d->text)
                ? lsimp_fail_oom(err)
-               : lsim_input_fail(err, path, d->line, "%s", lsimp_strbuf_cstr(&text));
+               : lsimp_input_fail(err, path, d->line, "%s", lsimp_strbuf_cstr(&text));
   lsimp_strbuf_free(&text);
   return rc;
 }
 
-int lsim_scenario_parse(const char *path, const char *data, size_t size, xmlDocPtr *out,
+int lsimp_scenario_parse(const char *path, const char *data, size_t size, xmlDocPtr *out,
                         lsim_error *err) {
   if (size == 0)
-    return lsim_input_fail(err, path, 1, "the file is empty; a scenario is a <scenario> element");
+    return lsimp_input_fail(err, path, 1, "the file is empty; a scenario is a <scenario> element");
   if (size > (size_t)LSIM_SCENARIO_MAX_BYTES)
     return too_large(err, path);
   xmlRelaxNGPtr schema;
-  int rc = lsim_schema_get(&schema, err);
+  int rc = lsimp_schema_get(&schema, err);
   if (rc)
     return rc;
   diag d = {false, 0, NULL, LSIMP_STRBUF_INIT};
-  lsim_xml_handlers saved;
-  lsim_xml_capture_begin(&saved, diag_capture, &d);
+  lsimp_xml_handlers saved;
+  lsimp_xml_capture_begin(&saved, diag_capture, &d);
   xmlDocPtr doc = NULL;
   rc = parse(path, data, size, &d, &doc, err);
   if (!rc)
     rc = validate(path, doc, schema, &d, err);
-  lsim_xml_capture_end(&saved);
+  lsimp_xml_capture_end(&saved);
   lsimp_strbuf_free(&d.text);
   if (rc) {
     xmlFreeDoc(doc);

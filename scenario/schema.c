@@ -24,11 +24,11 @@ static struct {
 
 const char *lsim_scenario_schema(size_t *size) {
   if (size)
-    *size = lsim_scenario_schema_rng_size;
-  return (const char *)lsim_scenario_schema_rng;
+    *size = lsimp_scenario_schema_rng_size;
+  return (const char *)lsimp_scenario_schema_rng;
 }
 
-static void ignore_structured(void *data, lsim_xml_error_ptr e) {
+static void ignore_structured(void *data, lsimp_xml_error_ptr e) {
   (void)data;
   (void)e;
 }
@@ -36,10 +36,10 @@ static void ignore_structured(void *data, lsim_xml_error_ptr e) {
 /* Compiles the embedded grammar; libxml2 says nothing (the grammar is tested,
  * so the only realistic failure is memory). */
 static bool compile_schema(void) {
-  lsim_xml_handlers saved;
-  lsim_xml_capture_begin(&saved, ignore_structured, NULL);
-  xmlDocPtr grammar = xmlReadMemory((const char *)lsim_scenario_schema_rng,
-                                    (int)lsim_scenario_schema_rng_size, "scenario.rng", NULL,
+  lsimp_xml_handlers saved;
+  lsimp_xml_capture_begin(&saved, ignore_structured, NULL);
+  xmlDocPtr grammar = xmlReadMemory((const char *)lsimp_scenario_schema_rng,
+                                    (int)lsimp_scenario_schema_rng_size, "scenario.rng", NULL,
                                     XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
   xmlRelaxNGParserCtxtPtr pc = grammar ? xmlRelaxNGNewDocParserCtxt(grammar) : NULL;
   xmlRelaxNGPtr schema = NULL;
@@ -48,7 +48,7 @@ static bool compile_schema(void) {
     schema = xmlRelaxNGParse(pc);
     xmlRelaxNGFreeParserCtxt(pc);
   }
-  lsim_xml_capture_end(&saved);
+  lsimp_xml_capture_end(&saved);
   if (!schema) {
     xmlFreeDoc(grammar);
     return false;
@@ -58,7 +58,7 @@ static bool compile_schema(void) {
   return true;
 }
 
-int lsim_schema_get(xmlRelaxNGPtr *out, lsim_error *err) {
+int lsimp_schema_get(xmlRelaxNGPtr *out, lsim_error *err) {
   pthread_mutex_lock(&cache.lock);
   if (!cache.schema) {
     xmlInitParser();
@@ -299,7 +299,7 @@ static void explain_unknown_element(const xmlNode *node, lsimp_strbuf *out) {
                        node->name);
 }
 
-void lsim_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf *out) {
+void lsimp_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf *out) {
   const xmlNode *root = cache.grammar ? xmlDocGetRootElement(cache.grammar) : NULL;
   if (!root || !node || node->type != XML_ELEMENT_NODE) {
     lsimp_strbuf_puts(out, message);

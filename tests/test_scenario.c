@@ -2,6 +2,8 @@
  * the defaults, the write/read round trip, and every class of invalid input
  * with its exact `PATH:LINE: message`. */
 #include "lowersim/scenario.h"
+#include "lowersim/scenario_kind.h"
+#include "scenario/kinds/kinds.h"
 #include "tests/suites.h"
 
 #include <libxml/parser.h>
@@ -106,38 +108,59 @@ static void assert_same_backends(const lsim_scenario_runtime *a, const lsim_scen
   }
 }
 
+/* The kinds' params, field by field (scenario/kinds/kinds.h). */
+static void assert_same_kind_params(const lsim_scenario_eqn *x, const lsim_scenario_eqn *y) {
+  const lsim_scenario_kind *k = x->kind;
+  if (k == &lsimp_op_kind) {
+    CU_ASSERT_EQUAL(((lsimp_op_params *)x->params)->op, ((lsimp_op_params *)y->params)->op);
+  } else if (k == &lsimp_primitive_kind) {
+    const lsimp_primitive_params *a = x->params, *b = y->params;
+    CU_ASSERT_TRUE(same_string(a->name, b->name));
+    CU_ASSERT_EQUAL(a->backend_use, b->backend_use);
+    CU_ASSERT_EQUAL_FATAL(a->num_rules, b->num_rules);
+    for (size_t i = 0; i < a->num_rules; i++) {
+      CU_ASSERT_TRUE(same_string(a->rules[i].platform, b->rules[i].platform));
+      CU_ASSERT_TRUE(same_string(a->rules[i].target, b->rules[i].target));
+    }
+  } else if (k == &lsimp_platform_dependent_kind) {
+    const lsimp_platform_dependent_params *a = x->params, *b = y->params;
+    CU_ASSERT_EQUAL_FATAL(a->num_branches, b->num_branches);
+    for (size_t i = 0; i < a->num_branches; i++) {
+      CU_ASSERT_TRUE(same_string(a->branches[i].platforms, b->branches[i].platforms));
+      CU_ASSERT_EQUAL(a->branches[i].op, b->branches[i].op);
+    }
+  } else if (k == &lsimp_buffer_callback_kind) {
+    const lsimp_buffer_callback_params *a = x->params, *b = y->params;
+    CU_ASSERT_EQUAL(a->params.has_side_effect, b->params.has_side_effect);
+    CU_ASSERT_EQUAL(a->params.command_buffer_compatible, b->params.command_buffer_compatible);
+    CU_ASSERT_EQUAL(a->returns_value, b->returns_value);
+    CU_ASSERT_EQUAL_FATAL(a->params.num_aliases, b->params.num_aliases);
+    for (size_t i = 0; i < a->params.num_aliases; i++) {
+      CU_ASSERT_EQUAL(a->params.aliases[i].input, b->params.aliases[i].input);
+      CU_ASSERT_EQUAL(a->params.aliases[i].output, b->params.aliases[i].output);
+    }
+  } else if (k == &lsimp_pure_callback_kind || k == &lsimp_io_callback_kind ||
+             k == &lsimp_debug_callback_kind) {
+    const lsimp_python_callback_params *a = x->params, *b = y->params;
+    CU_ASSERT_EQUAL(a->params.ordered, b->params.ordered);
+    CU_ASSERT_EQUAL(a->params.partitioned, b->params.partitioned);
+  } else if (k == &lsimp_pallas_call_kind) {
+    const lsimp_pallas_call_params *a = x->params, *b = y->params;
+    CU_ASSERT_TRUE(same_string(a->params.kernel, b->params.kernel));
+    CU_ASSERT_EQUAL(a->params.grid, b->params.grid);
+    CU_ASSERT_EQUAL(a->params.interpret, b->params.interpret);
+    CU_ASSERT_PTR_EQUAL(a->params.compiler_params, b->params.compiler_params);
+    CU_ASSERT_EQUAL(a->params.has_constants, b->params.has_constants);
+  } else {
+    CU_FAIL("a kind the test does not know: compare its params here");
+  }
+}
+
 static void assert_same_eqn(const lsim_scenario_eqn *x, const lsim_scenario_eqn *y) {
-  CU_ASSERT_EQUAL(x->kind, y->kind);
+  CU_ASSERT_PTR_EQUAL_FATAL(x->kind, y->kind);
   CU_ASSERT_TRUE(same_indices(x->args, x->num_args, y->args, y->num_args));
   CU_ASSERT_TRUE(same_avals(x->results, x->num_results, y->results, y->num_results));
-  CU_ASSERT_EQUAL(x->op, y->op);
-  CU_ASSERT_TRUE(same_string(x->name, y->name));
-  CU_ASSERT_EQUAL(x->backend_access, y->backend_access);
-  CU_ASSERT_EQUAL_FATAL(x->num_rules, y->num_rules);
-  for (size_t i = 0; i < x->num_rules; i++) {
-    CU_ASSERT_TRUE(same_string(x->rules[i].platform, y->rules[i].platform));
-    CU_ASSERT_TRUE(same_string(x->rules[i].target, y->rules[i].target));
-  }
-  CU_ASSERT_EQUAL_FATAL(x->num_branches, y->num_branches);
-  for (size_t i = 0; i < x->num_branches; i++) {
-    CU_ASSERT_TRUE(same_string(x->branches[i].platforms, y->branches[i].platforms));
-    CU_ASSERT_EQUAL(x->branches[i].op, y->branches[i].op);
-  }
-  CU_ASSERT_EQUAL(x->side_effect, y->side_effect);
-  CU_ASSERT_EQUAL(x->command_buffer, y->command_buffer);
-  CU_ASSERT_EQUAL(x->returns_value, y->returns_value);
-  CU_ASSERT_EQUAL(x->ordered, y->ordered);
-  CU_ASSERT_EQUAL(x->partitioned, y->partitioned);
-  CU_ASSERT_EQUAL_FATAL(x->num_aliases, y->num_aliases);
-  for (size_t i = 0; i < x->num_aliases; i++) {
-    CU_ASSERT_EQUAL(x->aliases[i].input, y->aliases[i].input);
-    CU_ASSERT_EQUAL(x->aliases[i].output, y->aliases[i].output);
-  }
-  CU_ASSERT_TRUE(same_string(x->kernel, y->kernel));
-  CU_ASSERT_EQUAL(x->grid, y->grid);
-  CU_ASSERT_EQUAL(x->interpret, y->interpret);
-  CU_ASSERT_EQUAL(x->compiler_params, y->compiler_params);
-  CU_ASSERT_EQUAL(x->has_constants, y->has_constants);
+  assert_same_kind_params(x, y);
 }
 
 /* Equal as scenarios: everything but the path and line numbers. */
@@ -270,65 +293,73 @@ static void check_full_lower(const lsim_scenario *s) {
   CU_ASSERT_EQUAL(s->returns[1], 9);
 }
 
+#define PARAMS(e, kind_struct) ((const kind_struct *)(e).params)
+
 static void check_full_op_primitive_pd(const lsim_scenario_eqn *e) {
-  CU_ASSERT_EQUAL(e[0].kind, LSIM_EQN_OP);
-  CU_ASSERT_EQUAL(e[0].op, LSIM_OP_ADD);
+  CU_ASSERT_PTR_EQUAL(e[0].kind, &lsimp_op_kind);
+  CU_ASSERT_EQUAL(PARAMS(e[0], lsimp_op_params)->op, LSIMP_OP_ADD);
   CU_ASSERT_EQUAL(e[0].line, 17);
   CU_ASSERT_EQUAL_FATAL(e[0].num_args, 2);
   CU_ASSERT_EQUAL(e[0].args[1], 2);
   CU_ASSERT_EQUAL_FATAL(e[0].num_results, 1);
   CU_ASSERT_TRUE(aval_is(&e[0].results[0], "f32[4]"));
 
-  CU_ASSERT_EQUAL(e[1].kind, LSIM_EQN_PRIMITIVE);
-  CU_ASSERT_STRING_EQUAL(e[1].name, "my_op");
-  CU_ASSERT_EQUAL(e[1].backend_access, LSIM_BACKEND_ACCESS_OPTIONAL);
-  CU_ASSERT_EQUAL_FATAL(e[1].num_rules, 3);
-  CU_ASSERT_STRING_EQUAL(e[1].rules[1].platform, "gpu");
-  CU_ASSERT_STRING_EQUAL(e[1].rules[1].target, "my_gpu_kernel");
-  CU_ASSERT_EQUAL(e[1].rules[1].line, 20);
-  CU_ASSERT_PTR_NULL(e[1].rules[2].platform);
-  CU_ASSERT_STRING_EQUAL(e[1].rules[2].target, "my_generic_kernel");
+  CU_ASSERT_PTR_EQUAL(e[1].kind, &lsimp_primitive_kind);
+  const lsimp_primitive_params *p = PARAMS(e[1], lsimp_primitive_params);
+  CU_ASSERT_STRING_EQUAL(p->name, "my_op");
+  CU_ASSERT_EQUAL(p->backend_use, LSIM_BACKEND_USE_OPTIONAL);
+  CU_ASSERT_EQUAL_FATAL(p->num_rules, 3);
+  CU_ASSERT_STRING_EQUAL(p->rules[1].platform, "gpu");
+  CU_ASSERT_STRING_EQUAL(p->rules[1].target, "my_gpu_kernel");
+  CU_ASSERT_EQUAL(p->rules[1].line, 20);
+  CU_ASSERT_PTR_NULL(p->rules[2].platform);
+  CU_ASSERT_STRING_EQUAL(p->rules[2].target, "my_generic_kernel");
   CU_ASSERT_EQUAL_FATAL(e[1].num_results, 2);
   CU_ASSERT_TRUE(aval_is(&e[1].results[1], "u8[2,3]"));
 
-  CU_ASSERT_EQUAL(e[2].kind, LSIM_EQN_PLATFORM_DEPENDENT);
-  CU_ASSERT_EQUAL_FATAL(e[2].num_branches, 3);
-  CU_ASSERT_STRING_EQUAL(e[2].branches[1].platforms, "cuda,rocm");
-  CU_ASSERT_EQUAL(e[2].branches[1].op, LSIM_OP_COSINE);
-  CU_ASSERT_PTR_NULL(e[2].branches[2].platforms);
-  CU_ASSERT_EQUAL(e[2].branches[2].op, LSIM_OP_NEGATE);
-  CU_ASSERT_EQUAL(e[2].branches[2].line, 28);
+  CU_ASSERT_PTR_EQUAL(e[2].kind, &lsimp_platform_dependent_kind);
+  const lsimp_platform_dependent_params *pd = PARAMS(e[2], lsimp_platform_dependent_params);
+  CU_ASSERT_EQUAL_FATAL(pd->num_branches, 3);
+  CU_ASSERT_STRING_EQUAL(pd->branches[1].platforms, "cuda,rocm");
+  CU_ASSERT_EQUAL(pd->branches[1].op, LSIMP_OP_COSINE);
+  CU_ASSERT_PTR_NULL(pd->branches[2].platforms);
+  CU_ASSERT_EQUAL(pd->branches[2].op, LSIMP_OP_NEGATE);
+  CU_ASSERT_EQUAL(pd->branches[2].line, 28);
   CU_ASSERT_EQUAL_FATAL(e[2].num_results, 1);
   CU_ASSERT_TRUE(aval_is(&e[2].results[0], "f32[4]"));
 }
 
 static void check_full_callbacks(const lsim_scenario_eqn *e) {
-  CU_ASSERT_EQUAL(e[3].kind, LSIM_EQN_BUFFER_CALLBACK);
-  CU_ASSERT_TRUE(e[3].side_effect && e[3].command_buffer && e[3].returns_value);
-  CU_ASSERT_EQUAL_FATAL(e[3].num_aliases, 1);
-  CU_ASSERT_EQUAL(e[3].aliases[0].input, 0);
-  CU_ASSERT_EQUAL(e[3].aliases[0].output, -1);
-  CU_ASSERT_EQUAL(e[3].aliases[0].line, 32);
+  CU_ASSERT_PTR_EQUAL(e[3].kind, &lsimp_buffer_callback_kind);
+  const lsimp_buffer_callback_params *bc = PARAMS(e[3], lsimp_buffer_callback_params);
+  CU_ASSERT_TRUE(bc->params.has_side_effect && bc->params.command_buffer_compatible &&
+                 bc->returns_value);
+  CU_ASSERT_EQUAL_FATAL(bc->params.num_aliases, 1);
+  CU_ASSERT_EQUAL(bc->params.aliases[0].input, 0);
+  CU_ASSERT_EQUAL(bc->params.aliases[0].output, -1);
+  CU_ASSERT_EQUAL(bc->alias_lines[0], 32);
 
-  CU_ASSERT_EQUAL(e[4].kind, LSIM_EQN_PURE_CALLBACK);
+  CU_ASSERT_PTR_EQUAL(e[4].kind, &lsimp_pure_callback_kind);
   CU_ASSERT_EQUAL(e[4].num_args, 0);
   CU_ASSERT_EQUAL_FATAL(e[4].num_results, 1);
   CU_ASSERT_EQUAL(lsim_aval_size(&e[4].results[0]), INT64_C(1) << 40);
 
-  CU_ASSERT_EQUAL(e[5].kind, LSIM_EQN_IO_CALLBACK);
-  CU_ASSERT_TRUE(e[5].ordered);
+  CU_ASSERT_PTR_EQUAL(e[5].kind, &lsimp_io_callback_kind);
+  CU_ASSERT_TRUE(PARAMS(e[5], lsimp_python_callback_params)->params.ordered);
   CU_ASSERT_EQUAL(e[5].args[0], 4);
   CU_ASSERT_TRUE(aval_is(&e[5].results[0], "bool[2,3]"));
 
-  CU_ASSERT_EQUAL(e[6].kind, LSIM_EQN_DEBUG_CALLBACK);
-  CU_ASSERT_TRUE(e[6].ordered && e[6].partitioned);
+  CU_ASSERT_PTR_EQUAL(e[6].kind, &lsimp_debug_callback_kind);
+  const lsimp_python_callback_params *dc = PARAMS(e[6], lsimp_python_callback_params);
+  CU_ASSERT_TRUE(dc->params.ordered && dc->params.partitioned);
   CU_ASSERT_EQUAL(e[6].num_results, 0);
 
-  CU_ASSERT_EQUAL(e[7].kind, LSIM_EQN_PALLAS_CALL);
-  CU_ASSERT_STRING_EQUAL(e[7].kernel, "add_one");
-  CU_ASSERT_EQUAL(e[7].grid, 8);
-  CU_ASSERT_TRUE(e[7].interpret && e[7].has_constants);
-  CU_ASSERT_EQUAL(e[7].compiler_params, LSIM_COMPILER_PARAMS_MOSAIC_GPU);
+  CU_ASSERT_PTR_EQUAL(e[7].kind, &lsimp_pallas_call_kind);
+  const lsimp_pallas_call_params *pc = PARAMS(e[7], lsimp_pallas_call_params);
+  CU_ASSERT_STRING_EQUAL(pc->params.kernel, "add_one");
+  CU_ASSERT_EQUAL(pc->params.grid, 8);
+  CU_ASSERT_TRUE(pc->params.interpret && pc->params.has_constants);
+  CU_ASSERT_PTR_EQUAL(pc->params.compiler_params, &lsim_mosaic_gpu_compiler_params);
 }
 
 static void test_reads_every_element_and_attribute(void) {
@@ -396,14 +427,19 @@ static void test_element_defaults(void) {
   CU_ASSERT_FALSE(s->pallas.use_mosaic_gpu);
   CU_ASSERT_FALSE(s->args[0].donated);
   const lsim_scenario_eqn *e = s->eqns;
-  CU_ASSERT_EQUAL(e[0].backend_access, LSIM_BACKEND_ACCESS_NONE);
-  CU_ASSERT_EQUAL(e[0].num_rules + e[0].num_results, 0);
-  CU_ASSERT_FALSE(e[1].side_effect || e[1].command_buffer || e[1].returns_value);
-  CU_ASSERT_FALSE(e[2].ordered);
-  CU_ASSERT_FALSE(e[3].ordered || e[3].partitioned);
-  CU_ASSERT_EQUAL(e[4].grid, 1);
-  CU_ASSERT_FALSE(e[4].interpret || e[4].has_constants);
-  CU_ASSERT_EQUAL(e[4].compiler_params, LSIM_COMPILER_PARAMS_NONE);
+  const lsimp_primitive_params *p = PARAMS(e[0], lsimp_primitive_params);
+  CU_ASSERT_EQUAL(p->backend_use, LSIM_BACKEND_USE_NONE);
+  CU_ASSERT_EQUAL(p->num_rules + e[0].num_results, 0);
+  const lsimp_buffer_callback_params *bc = PARAMS(e[1], lsimp_buffer_callback_params);
+  CU_ASSERT_FALSE(bc->params.has_side_effect || bc->params.command_buffer_compatible ||
+                  bc->returns_value);
+  CU_ASSERT_FALSE(PARAMS(e[2], lsimp_python_callback_params)->params.ordered);
+  const lsimp_python_callback_params *dc = PARAMS(e[3], lsimp_python_callback_params);
+  CU_ASSERT_FALSE(dc->params.ordered || dc->params.partitioned);
+  const lsimp_pallas_call_params *pc = PARAMS(e[4], lsimp_pallas_call_params);
+  CU_ASSERT_EQUAL(pc->params.grid, 1);
+  CU_ASSERT_FALSE(pc->params.interpret || pc->params.has_constants);
+  CU_ASSERT_PTR_NULL(pc->params.compiler_params);
   CU_ASSERT_TRUE(s->expect.present && !s->expect.ok);
   CU_ASSERT_STRING_EQUAL(s->expect.error, "LSIM_E_TOO_MANY_CHANNELS");
   CU_ASSERT_PTR_NULL(s->expect.message);
@@ -510,16 +546,17 @@ static void test_write_rejects_what_xml_cannot_carry(void) {
   check_write_fails(s, LSIM_E_INVALID_ARGUMENT,
                     "lsim_scenario_write: <scenario> has no valid name");
   s->name = name;
-  s->eqns[0].op = LSIM_OP_COUNT;
+  lsimp_op_params *op = s->eqns[0].params;
+  op->op = LSIMP_OP_COUNT;
   check_write_fails(s, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_write: <op> has no valid kind");
-  s->eqns[0].op = LSIM_OP_SINE;
+  op->op = LSIMP_OP_SINE;
   s->args[0].aval.dtype = LSIM_DTYPE_COUNT;
   check_write_fails(s, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_write: <arg> has no valid dtype");
   s->args[0].aval.dtype = LSIM_DTYPE_F32;
-  s->eqns[0].kind = (lsim_scenario_eqn_kind)99;
+  s->eqns[0].kind = NULL;
   check_write_fails(s, LSIM_E_INVALID_ARGUMENT,
                     "lsim_scenario_write: <lower> has an equation of an invalid kind");
-  s->eqns[0].kind = LSIM_EQN_OP;
+  s->eqns[0].kind = &lsimp_op_kind;
   lsim_error err = LSIM_ERROR_INIT;
   CU_ASSERT_EQUAL(lsim_scenario_write(NULL, stdout, &err), LSIM_E_INVALID_ARGUMENT);
   CU_ASSERT_EQUAL(lsim_scenario_write(s, NULL, &err), LSIM_E_INVALID_ARGUMENT);
@@ -1019,24 +1056,37 @@ static void test_embedded_schema_is_the_shipped_one(void) {
 }
 
 static void test_names(void) {
-  CU_ASSERT_STRING_EQUAL(lsim_op_kind_primitive(LSIM_OP_SINE)->name, "sin");
-  CU_ASSERT_STRING_EQUAL(lsim_op_kind_primitive(LSIM_OP_MULTIPLY)->name, "mul");
-  CU_ASSERT_PTR_NULL(lsim_op_kind_primitive(LSIM_OP_COUNT));
-  for (int k = LSIM_EQN_OP; k <= LSIM_EQN_PALLAS_CALL; k++) {
-    lsim_scenario_eqn_kind back;
-    CU_ASSERT_TRUE(lsim_scenario_eqn_kind_from_name(lsim_scenario_eqn_kind_name(k), &back));
-    CU_ASSERT_EQUAL((int)back, k);
+  CU_ASSERT_STRING_EQUAL(lsimp_op_primitive(LSIMP_OP_SINE)->name, "sin");
+  CU_ASSERT_STRING_EQUAL(lsimp_op_primitive(LSIMP_OP_MULTIPLY)->name, "mul");
+  CU_ASSERT_PTR_NULL(lsimp_op_primitive(LSIMP_OP_COUNT));
+  CU_ASSERT_PTR_NULL(lsimp_op_name(LSIMP_OP_COUNT));
+  size_t n = lsim_scenario_kind_count();
+  CU_ASSERT_EQUAL(n, 8);
+  for (size_t i = 0; i < n; i++) {
+    const lsim_scenario_kind *k = lsim_scenario_kind_at(i);
+    CU_ASSERT_PTR_EQUAL(lsim_scenario_kind_find(lsim_scenario_kind_element(k)), k);
   }
-  lsim_backend_access access;
-  CU_ASSERT_TRUE(lsim_backend_access_from_name("required", &access));
-  CU_ASSERT_EQUAL(access, LSIM_BACKEND_ACCESS_REQUIRED);
-  CU_ASSERT_STRING_EQUAL(lsim_backend_access_name(LSIM_BACKEND_ACCESS_OPTIONAL), "optional");
-  lsim_compiler_params params;
-  CU_ASSERT_TRUE(lsim_compiler_params_from_name("triton", &params));
-  CU_ASSERT_EQUAL(params, LSIM_COMPILER_PARAMS_TRITON);
-  CU_ASSERT_FALSE(lsim_compiler_params_from_name("tpu", &params));
-  CU_ASSERT_PTR_NULL(lsim_compiler_params_name((lsim_compiler_params)-1));
-  CU_ASSERT_PTR_NULL(lsim_scenario_eqn_kind_name((lsim_scenario_eqn_kind)8));
+  CU_ASSERT_PTR_NULL(lsim_scenario_kind_at(n));
+  CU_ASSERT_PTR_NULL(lsim_scenario_kind_find("op_kind"));
+  CU_ASSERT_PTR_NULL(lsim_scenario_kind_find(NULL));
+  CU_ASSERT_PTR_EQUAL(lsim_scenario_kind_primitive(&lsimp_buffer_callback_kind),
+                      &lsim_buffer_callback_p);
+  CU_ASSERT_PTR_NULL(lsim_scenario_kind_primitive(&lsimp_op_kind));
+  CU_ASSERT_TRUE(lsim_scenario_kind_implies_result(&lsimp_platform_dependent_kind));
+  CU_ASSERT_FALSE(lsim_scenario_kind_implies_result(&lsimp_pure_callback_kind));
+  lsim_backend_use use;
+  CU_ASSERT_TRUE(lsimp_backend_use_from_name("required", &use));
+  CU_ASSERT_EQUAL(use, LSIM_BACKEND_USE_REQUIRED);
+  CU_ASSERT_STRING_EQUAL(lsimp_backend_use_name(LSIM_BACKEND_USE_OPTIONAL), "optional");
+  CU_ASSERT_FALSE(lsimp_backend_use_from_name("sometimes", &use));
+  const lsim_pallas_params_class *params;
+  CU_ASSERT_TRUE(lsimp_compiler_params_from_name("triton", &params));
+  CU_ASSERT_PTR_EQUAL(params, &lsim_triton_compiler_params);
+  CU_ASSERT_TRUE(lsimp_compiler_params_from_name("none", &params));
+  CU_ASSERT_PTR_NULL(params);
+  CU_ASSERT_FALSE(lsimp_compiler_params_from_name("tpu", &params));
+  CU_ASSERT_STRING_EQUAL(lsimp_compiler_params_name(NULL), "none");
+  CU_ASSERT_STRING_EQUAL(lsimp_compiler_params_name(&lsim_mosaic_tpu_compiler_params), "mosaic_tpu");
 }
 
 static void test_null_arguments(void) {

@@ -8,14 +8,15 @@
  * into lowersim, so the command works outside the source tree).
  *
  * This header is plain data: reading fills it, writing serializes it, and the
- * scenario layer turns it into a runtime, a registry and a program.
+ * scenario layer turns it into a runtime, a registry and a program.  Each kind
+ * of equation is one descriptor (lowersim/scenario_kind.h).
  */
 #ifndef LOWERSIM_SCENARIO_H
 #define LOWERSIM_SCENARIO_H
 
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
-#include "lowersim/primitive.h"
+#include "lowersim/pallas.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,99 +45,22 @@ typedef struct lsim_scenario_runtime {
   size_t num_backends;
 } lsim_scenario_runtime;
 
-typedef struct lsim_scenario_pallas {
-  bool mosaic_tpu, triton, mosaic_gpu; /* installed; all true by default */
-  bool use_mosaic_gpu;                 /* jax_pallas_use_mosaic_gpu; false by default */
-} lsim_scenario_pallas;
+/* One kind of equation of the format (<op>, <primitive>, <buffer_callback>,
+ * ...): a row of scenario/scenario_kind.c (lowersim/scenario_kind.h). */
+typedef struct lsim_scenario_kind lsim_scenario_kind;
 
-typedef enum lsim_scenario_eqn_kind {
-  LSIM_EQN_OP,              /* <op kind=...> */
-  LSIM_EQN_PRIMITIVE,       /* <primitive> */
-  LSIM_EQN_PLATFORM_DEPENDENT,
-  LSIM_EQN_BUFFER_CALLBACK,
-  LSIM_EQN_PURE_CALLBACK,
-  LSIM_EQN_IO_CALLBACK,
-  LSIM_EQN_DEBUG_CALLBACK,
-  LSIM_EQN_PALLAS_CALL,
-} lsim_scenario_eqn_kind;
-
-/* The elementwise ops of <op kind=...> (and of platform_dependent branches). */
-typedef enum lsim_op_kind {
-  LSIM_OP_SINE,
-  LSIM_OP_COSINE,
-  LSIM_OP_NEGATE,
-  LSIM_OP_EXPONENTIAL,
-  LSIM_OP_ADD,
-  LSIM_OP_MULTIPLY,
-  LSIM_OP_SUBTRACT,
-  LSIM_OP_COUNT
-} lsim_op_kind;
-
-typedef enum lsim_backend_access {
-  LSIM_BACKEND_ACCESS_NONE,
-  LSIM_BACKEND_ACCESS_REQUIRED, /* the rule calls get_backend(optional=False) */
-  LSIM_BACKEND_ACCESS_OPTIONAL, /* get_backend(optional=True) */
-} lsim_backend_access;
-
-typedef enum lsim_compiler_params {
-  LSIM_COMPILER_PARAMS_NONE,
-  LSIM_COMPILER_PARAMS_MOSAIC_TPU,
-  LSIM_COMPILER_PARAMS_TRITON,
-  LSIM_COMPILER_PARAMS_MOSAIC_GPU,
-} lsim_compiler_params;
-
-typedef struct lsim_scenario_rule {
-  char *platform; /* NULL for <default> */
-  char *target;
-  int line;
-} lsim_scenario_rule;
-
-typedef struct lsim_scenario_branch {
-  char *platforms;   /* comma list as written; NULL for <default> */
-  lsim_op_kind op;
-  int line;
-} lsim_scenario_branch;
-
-typedef struct lsim_scenario_alias {
-  long long input, output; /* as written (may be out of range: checked later) */
-  int line;
-} lsim_scenario_alias;
-
+/* One equation element.  What only some kinds have lives in `params`, the
+ * kind's own struct (scenario/kinds/kinds.h), which holds the library's
+ * typed params of its primitive plus what only the file has (line numbers,
+ * returns_value, platform lists as written). */
 typedef struct lsim_scenario_eqn {
-  lsim_scenario_eqn_kind kind;
+  const lsim_scenario_kind *kind;
   int line;
   size_t *args;       /* value indices */
   size_t num_args;
-  lsim_aval *results; /* <result> children (and an op's implied result) */
+  lsim_aval *results; /* <result> children (or an op's implied result) */
   size_t num_results;
-
-  lsim_op_kind op;    /* LSIM_EQN_OP */
-
-  /* LSIM_EQN_PRIMITIVE */
-  char *name;
-  lsim_backend_access backend_access;
-  lsim_scenario_rule *rules; /* <rule> and <default>, in document order */
-  size_t num_rules;
-
-  /* LSIM_EQN_PLATFORM_DEPENDENT */
-  lsim_scenario_branch *branches; /* in document order; <default> last if present */
-  size_t num_branches;
-
-  /* callbacks */
-  bool side_effect;      /* buffer_callback side_effect (default false) */
-  bool command_buffer;   /* buffer_callback (default false) */
-  bool returns_value;    /* buffer_callback (default false) */
-  bool ordered;          /* io_callback, debug_callback (default false) */
-  bool partitioned;      /* debug_callback (default false) */
-  lsim_scenario_alias *aliases;
-  size_t num_aliases;
-
-  /* LSIM_EQN_PALLAS_CALL */
-  char *kernel;          /* "add_one", "copy", ... */
-  int64_t grid;          /* default 1 */
-  bool interpret;        /* default false */
-  lsim_compiler_params compiler_params;
-  bool has_constants;    /* constants="true": the kernel captures constants */
+  void *params;       /* owned; the kind's struct */
 } lsim_scenario_eqn;
 
 typedef struct lsim_scenario_arg {
@@ -163,7 +87,7 @@ typedef struct lsim_scenario {
   char *description;     /* <description> text, optional */
   lsim_scenario_runtime runtime;
   bool has_pallas;       /* <pallas> given */
-  lsim_scenario_pallas pallas;
+  lsim_pallas_installed pallas; /* every backend installed, the flag unset, by default */
 
   char *function;        /* <lower function=...>, default "f" */
   char *platforms;       /* comma list as written; NULL: the default backend's platform */
@@ -188,24 +112,6 @@ typedef struct lsim_scenario {
 #define LSIM_SCENARIO_MAX_PRIORITY 1000000        /* |<backend priority>| */
 #define LSIM_SCENARIO_MAX_GRID INT32_MAX          /* <pallas_call grid> */
 
-/* An op kind's scenario spelling ("sine"), lax's primitive (&lsim_sin_p,
- * lowersim/lax.h) and its arity (1 or 2). */
-const char *lsim_op_kind_name(lsim_op_kind op);
-const lsim_primitive *lsim_op_kind_primitive(lsim_op_kind op);
-int lsim_op_kind_arity(lsim_op_kind op);
-bool lsim_op_kind_from_name(const char *name, lsim_op_kind *out);
-
-/* The scenario spelling of the closed vocabularies: the element of an
- * equation kind ("buffer_callback"), backend_access ("optional") and
- * compiler_params ("mosaic_gpu").  Names are static; NULL / false when
- * invalid or unknown. */
-const char *lsim_scenario_eqn_kind_name(lsim_scenario_eqn_kind kind);
-bool lsim_scenario_eqn_kind_from_name(const char *name, lsim_scenario_eqn_kind *out);
-const char *lsim_backend_access_name(lsim_backend_access access);
-bool lsim_backend_access_from_name(const char *name, lsim_backend_access *out);
-const char *lsim_compiler_params_name(lsim_compiler_params params);
-bool lsim_compiler_params_from_name(const char *name, lsim_compiler_params *out);
-
 /* The RelaxNG schema scenario files are validated with (the text of
  * testdata/schema/scenario.rng, compiled in); static, NUL-terminated.
  * `*size` (optional) receives its length. */
@@ -224,13 +130,16 @@ int lsim_scenario_read_memory(const char *data, size_t size, const char *name,
 
 /* Writes `s` as scenario XML that reads back to an equal scenario, every
  * attribute explicit.  Fails with LSIM_E_INVALID_ARGUMENT when `s` holds
- * something XML cannot carry (an invalid enum, a NULL name, text that is not
+ * something XML cannot carry (an invalid value, a NULL name, text that is not
  * UTF-8 or has control characters), LSIM_E_IO when `out` fails. */
 int lsim_scenario_write(const lsim_scenario *s, FILE *out, lsim_error *err);
 
 /* The scenario's values: args first, then every result of every equation.
  * `*aval` receives value `index`'s aval; false when out of range. */
 bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *aval);
+
+/* What an absent <pallas> means: every backend installed, the flag unset. */
+lsim_pallas_installed lsim_scenario_default_pallas(void);
 
 /* Frees `s` and everything it holds; NULL is accepted. */
 void lsim_scenario_destroy(lsim_scenario *s);

@@ -1,5 +1,6 @@
-/* scenario/model.c: the scenario's values, and freeing a scenario. */
+/* scenario/scenario.c: the scenario's values, its defaults, and freeing it. */
 #include "lowersim/scenario.h"
+#include "lowersim/scenario_kind.h"
 
 #include <stdlib.h>
 
@@ -30,20 +31,9 @@ static void free_strings(char **strings, size_t n) {
   free(strings);
 }
 
-static void free_eqn(lsim_scenario_eqn *e) {
-  free(e->args);
-  free(e->results);
-  free(e->name);
-  for (size_t i = 0; e->rules && i < e->num_rules; i++) {
-    free(e->rules[i].platform);
-    free(e->rules[i].target);
-  }
-  free(e->rules);
-  for (size_t i = 0; e->branches && i < e->num_branches; i++)
-    free(e->branches[i].platforms);
-  free(e->branches);
-  free(e->aliases);
-  free(e->kernel);
+lsim_pallas_installed lsim_scenario_default_pallas(void) {
+  return (lsim_pallas_installed)LSIM_PALLAS_INSTALLED_INIT(.mosaic_tpu = true, .triton = true,
+                                                           .mosaic_gpu = true);
 }
 
 void lsim_scenario_destroy(lsim_scenario *s) {
@@ -63,7 +53,7 @@ void lsim_scenario_destroy(lsim_scenario *s) {
   free(s->backend);
   free(s->args);
   for (size_t i = 0; s->eqns && i < s->num_eqns; i++)
-    free_eqn(&s->eqns[i]);
+    lsim_scenario_eqn_clear(&s->eqns[i]);
   free(s->eqns);
   free(s->returns);
   free(s->expect.error);

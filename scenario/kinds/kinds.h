@@ -1,0 +1,127 @@
+/* scenario/kinds/kinds.h: the params of each kind of equation, and the
+ * kinds' rows.  Private to the scenario layer (and the white-box tests).
+ *
+ * A kind's params hold the library's typed params of its primitive where
+ * the format carries them as they are, plus what only the file has (line
+ * numbers, returns_value, platform lists as written). */
+#ifndef LSIMP_SCENARIO_KINDS_H
+#define LSIMP_SCENARIO_KINDS_H
+
+#include "../internal.h"
+
+#include "lowersim/buffer_callback.h"
+#include "lowersim/callback.h"
+#include "lowersim/ffi.h"
+#include "lowersim/pallas.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* --- <op kind="..."> (op.c) ------------------------------------------------ */
+
+/* The elementwise ops of <op kind=...> and of platform_dependent branches. */
+typedef enum lsimp_op {
+  LSIMP_OP_SINE,
+  LSIMP_OP_COSINE,
+  LSIMP_OP_NEGATE,
+  LSIMP_OP_EXPONENTIAL,
+  LSIMP_OP_ADD,
+  LSIMP_OP_MULTIPLY,
+  LSIMP_OP_SUBTRACT,
+  LSIMP_OP_COUNT
+} lsimp_op;
+
+/* An op's scenario spelling ("sine"), lax's primitive (&lsim_sin_p), its
+ * arity (1 or 2); NULL / 0 / false when out of range or unknown. */
+const char *lsimp_op_name(lsimp_op op);
+const lsim_primitive *lsimp_op_primitive(lsimp_op op);
+int lsimp_op_arity(lsimp_op op);
+bool lsimp_op_from_name(const char *name, lsimp_op *out);
+
+/* The op of attribute `name`, and that it fits the equation's operands
+ * (arity; a binary op's operands of one aval: lax does not broadcast). */
+int lsimp_read_op(lsimp_reader *r, const xmlNode *node, const char *name, lsimp_op *out);
+int lsimp_check_operands(lsimp_reader *r, const xmlNode *node, const char *attr, lsimp_op op,
+                         const lsim_scenario_eqn *e);
+
+/* Operands for an op of `arity` (binary operands share an aval) and the
+ * implied result; a random op of `arity`. */
+void lsimp_gen_op_operands(lsim_scenario_gen *g, lsim_scenario_eqn *e, int arity);
+lsimp_op lsimp_gen_op(lsim_scenario_gen *g, int arity);
+
+typedef struct lsimp_op_params {
+  lsimp_op op;
+} lsimp_op_params;
+
+/* --- <primitive> (primitive.c) ----------------------------------------------- */
+
+typedef struct lsimp_rule {
+  char *platform; /* NULL for <default> */
+  char *target;
+  int line;
+} lsimp_rule;
+
+typedef struct lsimp_primitive_params {
+  char *name;
+  lsim_backend_use backend_use; /* backend_access="none|required|optional" */
+  lsimp_rule *rules;            /* <rule> and <default>, in document order */
+  size_t num_rules;
+} lsimp_primitive_params;
+
+/* backend_access's spelling of a backend use; NULL / false when invalid. */
+const char *lsimp_backend_use_name(lsim_backend_use use);
+bool lsimp_backend_use_from_name(const char *name, lsim_backend_use *out);
+
+/* --- <platform_dependent> (platform_dependent.c) -------------------------------- */
+
+typedef struct lsimp_branch {
+  char *platforms; /* comma list as written; NULL for <default> */
+  lsimp_op op;
+  int line;
+} lsimp_branch;
+
+typedef struct lsimp_platform_dependent_params {
+  lsimp_branch *branches; /* in document order; <default> last if present */
+  size_t num_branches;
+} lsimp_platform_dependent_params;
+
+/* --- <buffer_callback> (buffer_callback.c) ------------------------------------- */
+
+typedef struct lsimp_buffer_callback_params {
+  lsim_buffer_callback_params params; /* `callback` unset; `aliases` owned, as written */
+  bool returns_value;                 /* the scenario's callback returns a value */
+  int *alias_lines;                   /* per alias */
+} lsimp_buffer_callback_params;
+
+/* --- <pure_callback>, <io_callback>, <debug_callback> (python_callback.c) ------- */
+
+typedef struct lsimp_python_callback_params {
+  lsim_python_callback_params params; /* `callback` unset */
+} lsimp_python_callback_params;
+
+/* --- <pallas_call> (pallas_call.c) ----------------------------------------------- */
+
+typedef struct lsimp_pallas_call_params {
+  lsim_pallas_call_params params; /* `kernel` owned */
+} lsimp_pallas_call_params;
+
+/* compiler_params's spelling of a params class (NULL: "none"); NULL / false
+ * when unknown. */
+const char *lsimp_compiler_params_name(const lsim_pallas_params_class *cls);
+bool lsimp_compiler_params_from_name(const char *name, const lsim_pallas_params_class **out);
+
+/* --- The rows --------------------------------------------------------------------- */
+
+extern const lsim_scenario_kind lsimp_op_kind;
+extern const lsim_scenario_kind lsimp_primitive_kind;
+extern const lsim_scenario_kind lsimp_platform_dependent_kind;
+extern const lsim_scenario_kind lsimp_buffer_callback_kind;
+extern const lsim_scenario_kind lsimp_pure_callback_kind;
+extern const lsim_scenario_kind lsimp_io_callback_kind;
+extern const lsim_scenario_kind lsimp_debug_callback_kind;
+extern const lsim_scenario_kind lsimp_pallas_call_kind;
+
+/* Copies a string (NULL stays NULL); false when out of memory. */
+bool lsimp_copy_string(char **to, const char *from);
+
+#endif

@@ -1,0 +1,153 @@
+/* scenario/scenario_kind.c: the table of equation kinds, and what the
+ * reader, the writer, the fuzzer and the minimizer do to an equation
+ * whatever its kind.  A new kind is a new row (and its file in kinds/). */
+#include "kinds/kinds.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* In the order the fuzzer's weights were first written in. */
+static const lsim_scenario_kind *const kinds[] = {
+    &lsimp_op_kind,           &lsimp_primitive_kind,    &lsimp_platform_dependent_kind,
+    &lsimp_buffer_callback_kind, &lsimp_pure_callback_kind, &lsimp_io_callback_kind,
+    &lsimp_debug_callback_kind,  &lsimp_pallas_call_kind,
+};
+
+#define NUM_KINDS (sizeof kinds / sizeof kinds[0])
+
+size_t lsim_scenario_kind_count(void) { return NUM_KINDS; }
+
+const lsim_scenario_kind *lsim_scenario_kind_at(size_t i) {
+  return i < NUM_KINDS ? kinds[i] : NULL;
+}
+
+const lsim_scenario_kind *lsim_scenario_kind_find(const char *element) {
+  for (size_t i = 0; element && i < NUM_KINDS; i++)
+    if (strcmp(kinds[i]->element, element) == 0)
+      return kinds[i];
+  return NULL;
+}
+
+const char *lsim_scenario_kind_element(const lsim_scenario_kind *kind) { return kind->element; }
+
+const lsim_primitive *lsim_scenario_kind_primitive(const lsim_scenario_kind *kind) {
+  return kind->primitive;
+}
+
+bool lsim_scenario_kind_implies_result(const lsim_scenario_kind *kind) {
+  return kind->implies_result;
+}
+
+bool lsimp_copy_string(char **to, const char *from) {
+  *to = from ? strdup(from) : NULL;
+  return !from || *to;
+}
+
+/* --- reading and writing ----------------------------------------------------------- */
+
+int lsimp_read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
+  e->line = (int)lsimp_xml_line(node);
+  e->kind = lsim_scenario_kind_find((const char *)node->name);
+  e->params = calloc(1, e->kind->params_size);
+  if (!e->params)
+    return lsim_error_set(r->err, LSIM_E_NO_MEMORY, "out of memory");
+  char *args;
+  int rc = lsimp_attr_string(r, node, "args", &args);
+  if (!rc && !args)
+    rc = lsimp_read_fail(r, node, "<%s> needs the attribute 'args'", node->name);
+  if (!rc)
+    rc = lsimp_parse_indices(r, node, "args", args, &e->args, &e->num_args);
+  free(args);
+  if (!rc)
+    rc = e->kind->read(r, node, e);
+  for (size_t i = 0; !rc && i < e->num_results; i++)
+    rc = lsimp_define_value(r, &e->results[i]);
+  return rc;
+}
+
+void lsimp_write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
+  if (!e->kind || !e->params) {
+    lsimp_write_invalid(wr, "has an equation of an invalid kind", NULL);
+    return;
+  }
+  lsimp_write_start(wr, e->kind->element);
+  e->kind->write(wr, e);
+  lsimp_write_end(wr);
+}
+
+/* --- copies ---------------------------------------------------------------------- */
+
+void lsim_scenario_eqn_clear(lsim_scenario_eqn *e) {
+  if (e->kind && e->params)
+    e->kind->clear(e->params);
+  free(e->params);
+  free(e->args);
+  free(e->results);
+  *e = (lsim_scenario_eqn){0};
+}
+
+/* NULL stays NULL. */
+static void *copy_array(const void *src, size_t n, size_t size, bool *ok) {
+  if (!src)
+    return NULL;
+  void *d = malloc(n ? n * size : 1);
+  if (!d)
+    *ok = false;
+  else if (n)
+    memcpy(d, src, n * size);
+  return d;
+}
+
+int lsim_scenario_eqn_copy(lsim_scenario_eqn *to, const lsim_scenario_eqn *from,
+                           lsim_error *err) {
+  bool ok = true;
+  *to = *from;
+  to->args = copy_array(from->args, from->num_args, sizeof *from->args, &ok);
+  to->results = copy_array(from->results, from->num_results, sizeof *from->results, &ok);
+  to->params = from->kind ? calloc(1, from->kind->params_size) : NULL;
+  if (to->params && !from->kind->copy(to->params, from->params))
+    ok = false;
+  if (from->kind && !to->params)
+    ok = false;
+  if (!ok) {
+    lsim_scenario_eqn_clear(to);
+    return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
+  }
+  return LSIM_OK;
+}
+
+/* --- the minimizer's parts ----------------------------------------------------------- */
+
+size_t lsim_scenario_eqn_num_parts(const lsim_scenario_eqn *e) {
+  return e->kind && e->kind->num_parts ? e->kind->num_parts(e) : 0;
+}
+
+bool lsim_scenario_eqn_drop_part(lsim_scenario_eqn *e, size_t i) {
+  return i < lsim_scenario_eqn_num_parts(e) && e->kind->drop_part(e, i);
+}
+
+/* --- generating -------------------------------------------------------------------- */
+
+static const lsim_scenario_kind *random_kind(lsim_scenario_gen *g) {
+  unsigned total = 0;
+  for (size_t i = 0; i < NUM_KINDS; i++)
+    total += kinds[i]->weight;
+  unsigned r = (unsigned)lsim_scenario_gen_below(g, total);
+  size_t k = 0;
+  while (r >= kinds[k]->weight)
+    r -= kinds[k++]->weight;
+  return kinds[k];
+}
+
+void lsim_scenario_gen_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
+  *e = (lsim_scenario_eqn){0};
+  e->kind = random_kind(g);
+  if (e->kind->can_generate && !e->kind->can_generate(g))
+    e->kind = &lsimp_pure_callback_kind;
+  e->params = lsim_scenario_gen_alloc(g, 1, e->kind->params_size);
+  if (!e->params)
+    return;
+  e->kind->generate(g, e);
+  for (size_t i = 0; i < e->num_results; i++)
+    lsim_scenario_gen_define(g, &e->results[i]);
+}
