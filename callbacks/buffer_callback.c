@@ -121,8 +121,9 @@ static int add_wrapped_callback(lsim_module_context *mc, const lsim_host_callbac
     return lsimp_fail_oom(err);
   *copy = *user;
   int rc = lsim_module_context_add_keepalive(mc, copy, free, err);
-  lsim_host_callback wrapped = {lsim_buffer_callback_p.name, wrapped_callback, copy};
-  return rc ? rc : lsim_module_context_add_host_callback(mc, &wrapped, index, err);
+  lsim_host_callback wrapped = {wrapped_callback, copy};
+  return rc ? rc : lsim_module_context_add_host_callback(mc, &wrapped, lsim_buffer_callback_p.name,
+                                                         index, err);
 }
 
 /* buffer_callback's FFI targets (seed 004: oneapi included). */

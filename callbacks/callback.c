@@ -51,9 +51,8 @@ static int python_callback_checks(lsim_lowering_rule_context *ctx, const lsim_py
 /* Adds (a copy of) the callback to the module; its index is its position. */
 static int add_callback(lsim_lowering_rule_context *ctx, const lsim_host_callback *callback,
                         uint64_t *index, lsim_error *err) {
-  lsim_host_callback cb = *callback;
-  cb.kind = ctx->primitive->name;
-  return lsim_module_context_add_host_callback(ctx->module_context, &cb, index, err);
+  return lsim_module_context_add_host_callback(ctx->module_context, callback,
+                                               ctx->primitive->name, index, err);
 }
 
 /* cpu, cuda, rocm: one FFI custom call, the token threaded first. */

@@ -26,6 +26,12 @@ typedef struct type_cache_entry {
   bool used;
 } type_cache_entry;
 
+/* A host callback and the primitive that added it (for explain). */
+typedef struct host_callback {
+  lsim_host_callback cb;
+  const char *primitive;
+} host_callback;
+
 /* What a context shares with the copies replace() makes. */
 typedef struct shared_state {
   int refs;
@@ -33,7 +39,7 @@ typedef struct shared_state {
   bool owns_mlir;
   MlirModule module;
   int64_t next_channel;
-  lsim_host_callback *callbacks;
+  host_callback *callbacks;
   size_t n_callbacks, cap_callbacks;
   keepalive *keepalives;
   size_t n_keepalives, cap_keepalives;
@@ -300,17 +306,18 @@ static bool ensure_capacity(void *array, size_t n, size_t *cap, size_t size, siz
 }
 
 int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_host_callback *cb,
-                                          uint64_t *index, lsim_error *err) {
+                                          const char *primitive, uint64_t *index,
+                                          lsim_error *err) {
   if (!ctx || !cb || !index)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_module_context_add_host_callback: NULL argument");
   shared_state *s = ctx->shared;
-  if (!ensure_capacity(&s->callbacks, s->n_callbacks, &s->cap_callbacks, sizeof *cb, 8))
+  if (!ensure_capacity(&s->callbacks, s->n_callbacks, &s->cap_callbacks, sizeof *s->callbacks, 8))
     return lsimp_fail_oom(err);
-  s->callbacks[s->n_callbacks] = *cb;
+  s->callbacks[s->n_callbacks] = (host_callback){*cb, primitive};
   *index = s->n_callbacks++;
   lsim_module_context_explain(ctx, LSIM_EXPLAIN_ALLOC, 0, "add_host_callback(%s) -> index %llu",
-                              cb->kind ? cb->kind : "callback", (unsigned long long)*index);
+                              primitive ? primitive : "callback", (unsigned long long)*index);
   return LSIM_OK;
 }
 
@@ -320,7 +327,7 @@ size_t lsim_module_context_host_callback_count(const lsim_module_context *ctx) {
 
 const lsim_host_callback *lsim_module_context_host_callback_at(const lsim_module_context *ctx,
                                                                size_t i) {
-  return i < ctx->shared->n_callbacks ? &ctx->shared->callbacks[i] : NULL;
+  return i < ctx->shared->n_callbacks ? &ctx->shared->callbacks[i].cb : NULL;
 }
 
 int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,

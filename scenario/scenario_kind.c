@@ -139,15 +139,22 @@ static const lsim_scenario_kind *random_kind(lsim_scenario_gen *g) {
   return kinds[k];
 }
 
-void lsim_scenario_gen_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
+bool lsim_scenario_gen_eqn_of_kind(lsim_scenario_gen *g, const lsim_scenario_kind *kind,
+                                   lsim_scenario_eqn *e) {
   *e = (lsim_scenario_eqn){0};
-  e->kind = random_kind(g);
-  if (e->kind->can_generate && !e->kind->can_generate(g))
-    e->kind = &lsimp_pure_callback_kind;
-  e->params = lsim_scenario_gen_alloc(g, 1, e->kind->params_size);
-  if (!e->params)
-    return;
-  e->kind->generate(g, e);
+  if (!kind || (kind->can_generate && !kind->can_generate(g)))
+    return false;
+  e->kind = kind;
+  e->params = lsim_scenario_gen_alloc(g, 1, kind->params_size);
+  if (e->params)
+    kind->generate(g, e);
   for (size_t i = 0; i < e->num_results; i++)
     lsim_scenario_gen_define(g, &e->results[i]);
+  return true;
+}
+
+void lsim_scenario_gen_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
+  const lsim_scenario_kind *kind = random_kind(g);
+  if (!lsim_scenario_gen_eqn_of_kind(g, kind, e))
+    lsim_scenario_gen_eqn_of_kind(g, &lsimp_pure_callback_kind, e);
 }

@@ -29,8 +29,13 @@ if [[ "$out" != *"cuda        1 device   priority    2  <- default backend"* ]] 
    [[ "$out" != *"get_backend(optional=False)  raises ValueError: the platform for the specified backend cpu is different from the lowering platform cuda"* ]]; then
   echo "FAIL platforms-output:"; echo "$out"; fail=$((fail+1))
 else pass=$((pass+1)); fi
-n=$("$L" errors | grep -c '^LSIM_E_')
-if [ "$n" -lt 31 ]; then echo "FAIL errors: only $n codes"; fail=$((fail+1)); else pass=$((pass+1)); fi
+# `errors` lists every code of the header, each once, with its value.
+listed=$("$L" errors | awk '/^LSIM_E_/ {print $1, $2}')
+declared=$(sed -n 's/^  \(LSIM_E_[A-Z0-9_]*\) = \(-[0-9]*\),.*/\1 \2/p' "$SOURCE_DIR/include/lowersim/error.h")
+if [ -z "$declared" ] || [ "$listed" != "$declared" ]; then
+  echo "FAIL errors: the listed codes are not the header's:"; diff <(echo "$declared") <(echo "$listed")
+  fail=$((fail+1))
+else pass=$((pass+1)); fi
 check() { # check NAME CONDITION-EXIT-CODE (0 = pass) MESSAGE
   if [ "$2" -eq 0 ]; then pass=$((pass+1)); else echo "FAIL $1: $3"; fail=$((fail+1)); fi
 }

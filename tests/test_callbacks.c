@@ -340,8 +340,8 @@ static int record(void *user_data, lsim_host_callback_call *call) {
 
 static void test_execute_in_index_order(void) {
   recorder r = {0};
-  lsim_buffer_callback_params b = {.callback = {.kind = "c", .fn = record, .user_data = &r}};
-  lsim_python_callback_params py = {.callback = {.kind = "c", .fn = record, .user_data = &r}};
+  lsim_buffer_callback_params b = {.callback = {.fn = record, .user_data = &r}};
+  lsim_python_callback_params py = {.callback = {.fn = record, .user_data = &r}};
   const size_t one = 1;
   lsim_eqn eqns[] = {
       {.primitive = &lsim_buffer_callback_p, .operands = &operand0, .num_operands = 1,

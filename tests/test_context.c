@@ -265,9 +265,11 @@ static void count_destroy(void *p) {
 static void test_host_callbacks_keepalives_replace(void) {
   lsim_runtime *rt;
   lsim_module_context *ctx = make_context(&rt, "cpu");
-  lsim_host_callback cb = {.kind = "buffer_callback"};
+  static int tag;
+  lsim_host_callback cb = {.user_data = &tag};
   uint64_t index = 99;
-  CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(ctx, &cb, &index, NULL), LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(ctx, &cb, "buffer_callback", &index, NULL),
+                  LSIM_OK);
   CU_ASSERT_EQUAL(index, 0);
   lsim_module_context *copy = NULL;
   lsim_module_context_changes changes = LSIM_MODULE_CONTEXT_CHANGES_INIT(
@@ -278,12 +280,13 @@ static void test_host_callbacks_keepalives_replace(void) {
   CU_ASSERT_PTR_EQUAL(lsim_module_context_profile(copy), lsim_jax_profile_default());
   CU_ASSERT_PTR_NULL(lsim_module_context_pinned_backend(ctx));
   for (uint64_t want = 1; want < 40; want++) {
-    CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(want % 2 ? copy : ctx, &cb, &index, NULL),
+    CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(want % 2 ? copy : ctx, &cb, NULL, &index, NULL),
                     LSIM_OK);
     CU_ASSERT_EQUAL(index, want);
   }
   CU_ASSERT_EQUAL(lsim_module_context_host_callback_count(ctx), 40);
-  CU_ASSERT_STRING_EQUAL(lsim_module_context_host_callback_at(copy, 39)->kind, "buffer_callback");
+  CU_ASSERT_PTR_EQUAL(lsim_module_context_host_callback_at(copy, 39)->user_data, &tag);
+  CU_ASSERT_PTR_NULL(lsim_module_context_host_callback_at(copy, 39)->fn);
   CU_ASSERT_PTR_NULL(lsim_module_context_host_callback_at(copy, 40));
   CU_ASSERT_TRUE(mlirOperationEqual(mlirModuleGetOperation(lsim_module_context_module(ctx)),
                                     mlirModuleGetOperation(lsim_module_context_module(copy))));
@@ -404,7 +407,7 @@ static void test_bad_input(void) {
   uint64_t index;
   CU_ASSERT_EQUAL(lsim_module_context_get_backend(NULL, false, &b, &err), LSIM_E_INVALID_ARGUMENT);
   CU_ASSERT_EQUAL(lsim_module_context_new_channel(NULL, &id, &err), LSIM_E_INVALID_ARGUMENT);
-  CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(NULL, NULL, &index, &err),
+  CU_ASSERT_EQUAL(lsim_module_context_add_host_callback(NULL, NULL, NULL, &index, &err),
                   LSIM_E_INVALID_ARGUMENT);
   CU_ASSERT_EQUAL(lsim_module_context_replace(NULL, NULL, &ctx, &err), LSIM_E_INVALID_ARGUMENT);
   /* Options not made with their INIT macro, or from a newer lowersim. */

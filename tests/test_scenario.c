@@ -2,7 +2,9 @@
  * the defaults, the write/read round trip, and every class of invalid input
  * with its exact `PATH:LINE: message`. */
 #include "lowersim/scenario.h"
+#include "lowersim/scenario_generate.h"
 #include "lowersim/scenario_kind.h"
+#include "lowersim/scenario_run.h"
 #include "scenario/kinds/kinds.h"
 #include "tests/suites.h"
 
@@ -1089,6 +1091,108 @@ static void test_names(void) {
   CU_ASSERT_STRING_EQUAL(lsimp_compiler_params_name(&lsim_mosaic_tpu_compiler_params), "mosaic_tpu");
 }
 
+/* --- Each kind: generated, written, read back, lowered ------------------- */
+
+static uint64_t splitmix_below(void *rng, uint64_t n) {
+  uint64_t z = (*(uint64_t *)rng += UINT64_C(0x9E3779B97F4A7C15));
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return n ? (z ^ (z >> 31)) % n : 0;
+}
+
+static const char *const kind_platforms[] = {NULL, "cpu", "cuda,tpu", "cpu,cuda,rocm,tpu"};
+
+/* The nth scenario of the k-th kind: up to three random args, an f32[8] (what a
+ * pallas_call needs) and one random equation of `kind`, lowered for
+ * kind_platforms[nth % 4] on a cpu, cuda, rocm and tpu runtime, executed;
+ * owned. */
+static lsim_scenario *kind_scenario(size_t k, uint64_t nth) {
+  const lsim_scenario_kind *kind = lsim_scenario_kind_at(k);
+  uint64_t seed = nth * 1000 + k;
+  lsim_scenario *s = calloc(1, sizeof *s);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  lsim_scenario_gen g = {.below = splitmix_below, .rng = &seed};
+  s->name = lsim_scenario_gen_text(&g, lsim_scenario_kind_element(kind));
+  s->function = lsim_scenario_gen_text(&g, "f");
+  s->pallas = lsim_scenario_default_pallas();
+  s->runtime.present = true;
+  static const char *const backends[] = {"cpu", "cuda", "rocm", "tpu"};
+  s->runtime.backends = lsim_scenario_gen_alloc(&g, 4, sizeof *s->runtime.backends);
+  for (size_t i = 0; s->runtime.backends && i < 4; i++) {
+    s->runtime.backends[i].platform = lsim_scenario_gen_text(&g, backends[i]);
+    s->runtime.backends[i].devices = 1;
+  }
+  s->runtime.num_backends = s->runtime.backends ? 4 : 0;
+  const char *platforms = kind_platforms[nth % 4];
+  s->platforms = platforms ? lsim_scenario_gen_text(&g, platforms) : NULL;
+  size_t num_args = 1 + (size_t)lsim_scenario_gen_below(&g, 3);
+  s->args = lsim_scenario_gen_alloc(&g, num_args + 1, sizeof *s->args);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s->args);
+  for (size_t i = 0; i < num_args; i++)
+    lsim_scenario_gen_aval(&g, &s->args[i].aval);
+  s->args[num_args].aval = (lsim_aval){LSIM_DTYPE_F32, 1, {8}};
+  s->num_args = num_args + 1;
+  for (size_t i = 0; i < s->num_args; i++)
+    lsim_scenario_gen_define(&g, &s->args[i].aval);
+  s->eqns = lsim_scenario_gen_alloc(&g, 1, sizeof *s->eqns);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s->eqns);
+  CU_ASSERT_TRUE(lsim_scenario_gen_eqn_of_kind(&g, kind, &s->eqns[0]));
+  s->num_eqns = 1;
+  s->execute = true;
+  CU_ASSERT_FALSE(g.oom);
+  return s;
+}
+
+#define KIND_SEEDS 64
+
+static void test_each_kind_round_trips(void) {
+  for (size_t k = 0; k < lsim_scenario_kind_count(); k++) {
+    const lsim_scenario_kind *kind = lsim_scenario_kind_at(k);
+    for (uint64_t seed = 0; seed < KIND_SEEDS; seed++) {
+      lsim_scenario *s = kind_scenario(k, seed);
+      CU_ASSERT_PTR_EQUAL(s->eqns[0].kind, kind);
+      check_round_trip(s);
+      lsim_scenario_destroy(s);
+    }
+  }
+}
+
+/* Every kind's generated equations lower (at least one in KIND_SEEDS for
+ * each kind) or fail as JAX or invalid input would, never as a lowersim
+ * bug; a lowering that succeeds verifies and executes. */
+static void test_each_kind_lowers(void) {
+  lsim_lowerer *lowerer = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_lowerer_create(&lowerer, NULL), LSIM_OK);
+  for (size_t k = 0; k < lsim_scenario_kind_count(); k++) {
+    const lsim_scenario_kind *kind = lsim_scenario_kind_at(k);
+    size_t lowered = 0;
+    for (uint64_t seed = 0; seed < KIND_SEEDS; seed++) {
+      lsim_scenario *s = kind_scenario(k, seed);
+      lsim_error err = LSIM_ERROR_INIT;
+      lsim_scenario_outcome out = {0};
+      int rc = lsim_scenario_run(lowerer, s, NULL, &out, &err);
+      lsim_kind what = lsim_status_kind(rc);
+      if (what != LSIM_KIND_OK && what != LSIM_KIND_JAX_ERROR && what != LSIM_KIND_INVALID_INPUT)
+        fprintf(stderr, "\n%s, seed %llu: %s\n", lsim_scenario_kind_element(kind),
+                (unsigned long long)seed, lsim_error_message(&err));
+      CU_ASSERT_TRUE(what == LSIM_KIND_OK || what == LSIM_KIND_JAX_ERROR ||
+                     what == LSIM_KIND_INVALID_INPUT);
+      if (!rc) {
+        lowered++;
+        CU_ASSERT_PTR_NOT_NULL(out.lowering);
+        CU_ASSERT_TRUE(out.executed);
+      }
+      lsim_scenario_outcome_clear(&out);
+      lsim_error_clear(&err);
+      lsim_scenario_destroy(s);
+    }
+    if (!lowered)
+      fprintf(stderr, "\nno generated <%s> lowered\n", lsim_scenario_kind_element(kind));
+    CU_ASSERT_TRUE(lowered > 0);
+  }
+  lsim_lowerer_destroy(lowerer);
+}
+
 static void test_null_arguments(void) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_scenario *s;
@@ -1136,6 +1240,8 @@ static CU_TestInfo tests[] = {
     {"threads", test_threads},
     {"embedded schema is the shipped one", test_embedded_schema_is_the_shipped_one},
     {"names", test_names},
+    {"each kind round-trips", test_each_kind_round_trips},
+    {"each kind lowers", test_each_kind_lowers},
     {"NULL arguments", test_null_arguments},
     CU_TEST_INFO_NULL,
 };

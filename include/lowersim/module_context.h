@@ -58,7 +58,6 @@ typedef struct lsim_host_callback_call {
 typedef int (*lsim_host_callback_fn)(void *user_data, lsim_host_callback_call *call);
 
 typedef struct lsim_host_callback {
-  const char *kind;         /* "buffer_callback", "pure_callback", ... (static) */
   lsim_host_callback_fn fn; /* may be NULL: then the callback does nothing */
   void *user_data;          /* borrowed: it must live as long as the lowering */
 } lsim_host_callback;
@@ -167,9 +166,11 @@ int lsim_module_context_new_channel(lsim_module_context *ctx, int64_t *out, lsim
 int64_t lsim_module_context_channel_count(const lsim_module_context *ctx);
 
 /* ModuleContext.add_host_callback: appends a copy of `cb`; `*index` receives
- * its position (0-based). */
+ * its position (0-based).  `primitive` (static, may be NULL) names the
+ * primitive whose lowering adds it, for the explain output. */
 int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_host_callback *cb,
-                                          uint64_t *index, lsim_error *err);
+                                          const char *primitive, uint64_t *index,
+                                          lsim_error *err);
 
 size_t lsim_module_context_host_callback_count(const lsim_module_context *ctx);
 const lsim_host_callback *lsim_module_context_host_callback_at(const lsim_module_context *ctx,

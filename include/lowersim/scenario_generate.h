@@ -64,6 +64,12 @@ void lsim_scenario_gen_define(lsim_scenario_gen *g, const lsim_aval *a);
  * values defined so far; its results are defined. */
 void lsim_scenario_gen_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e);
 
+/* A random equation of `kind` (lowersim/scenario_kind.h) over the values
+ * defined so far, its results defined; false (and `e` zeroed) when the kind
+ * cannot be made from them (a pallas_call needs a 1-D numeric value). */
+bool lsim_scenario_gen_eqn_of_kind(lsim_scenario_gen *g, const lsim_scenario_kind *kind,
+                                   lsim_scenario_eqn *e);
+
 #ifdef __cplusplus
 }
 #endif
