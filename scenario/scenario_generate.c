@@ -2,6 +2,7 @@
  * draws from the caller's random source, avals and the values defined so
  * far.  Each kind generates its own equations (scenario/kinds/); this file
  * has the pieces they are made of. */
+#include "lowersim/scenario_generate.h"
 #include "internal.h"
 
 #include <stdlib.h>

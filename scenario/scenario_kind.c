@@ -1,6 +1,7 @@
 /* scenario/scenario_kind.c: the table of equation kinds, and what the
  * reader, the writer, the fuzzer and the minimizer do to an equation
  * whatever its kind.  A new kind is a new row (and its file in kinds/). */
+#include "lowersim/scenario_kind.h"
 #include "kinds/kinds.h"
 
 #include <stdlib.h>

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* --- <op kind="..."> (op.c) ------------------------------------------------ */
+/* --- <op kind="..."> (op_kind.c) ------------------------------------------------- */
 
 /* The elementwise ops of <op kind=...> and of platform_dependent branches. */
 typedef enum lsimp_op {
@@ -53,7 +53,7 @@ typedef struct lsimp_op_params {
   lsimp_op op;
 } lsimp_op_params;
 
-/* --- <primitive> (primitive.c) ----------------------------------------------- */
+/* --- <primitive> (primitive_kind.c) ---------------------------------------------- */
 
 typedef struct lsimp_rule {
   char *platform; /* NULL for <default> */
@@ -72,7 +72,7 @@ typedef struct lsimp_primitive_params {
 const char *lsimp_backend_use_name(lsim_backend_use use);
 bool lsimp_backend_use_from_name(const char *name, lsim_backend_use *out);
 
-/* --- <platform_dependent> (platform_dependent.c) -------------------------------- */
+/* --- <platform_dependent> (platform_dependent_kind.c) ---------------------------- */
 
 typedef struct lsimp_branch {
   char *platforms; /* comma list as written; NULL for <default> */
@@ -85,7 +85,7 @@ typedef struct lsimp_platform_dependent_params {
   size_t num_branches;
 } lsimp_platform_dependent_params;
 
-/* --- <buffer_callback> (buffer_callback.c) ------------------------------------- */
+/* --- <buffer_callback> (buffer_callback_kind.c) ---------------------------------- */
 
 typedef struct lsimp_buffer_callback_params {
   lsim_buffer_callback_params params; /* `callback` unset; `aliases` owned, as written */
@@ -93,13 +93,13 @@ typedef struct lsimp_buffer_callback_params {
   int *alias_lines;                   /* per alias */
 } lsimp_buffer_callback_params;
 
-/* --- <pure_callback>, <io_callback>, <debug_callback> (python_callback.c) ------- */
+/* --- <pure_callback>, <io_callback>, <debug_callback> (python_callback_kind.c) --- */
 
 typedef struct lsimp_python_callback_params {
   lsim_python_callback_params params; /* `callback` unset */
 } lsimp_python_callback_params;
 
-/* --- <pallas_call> (pallas_call.c) ----------------------------------------------- */
+/* --- <pallas_call> (pallas_call_kind.c) ------------------------------------------ */
 
 typedef struct lsimp_pallas_call_params {
   lsim_pallas_call_params params; /* `kernel` owned */

@@ -1,4 +1,4 @@
-/* scenario/kinds/op.c: <op kind="sine" args="0"/>: lax's elementwise
+/* scenario/kinds/op_kind.c: <op kind="sine" args="0"/>: lax's elementwise
  * primitives (lax.sin_p, cos_p, neg_p, exp_p, add_p, mul_p, sub_p), their
  * scenario spellings, and the equation kind that applies one. */
 #include "kinds.h"

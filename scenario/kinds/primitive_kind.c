@@ -1,4 +1,4 @@
-/* scenario/kinds/primitive.c: <primitive name="my_op" args="0"
+/* scenario/kinds/primitive_kind.c: <primitive name="my_op" args="0"
  * backend_access="none"> with <rule platform target>s and a <default
  * target>: a new primitive (core.Primitive(name); two elements with one name
  * are one primitive) with register_lowering rules that lower as

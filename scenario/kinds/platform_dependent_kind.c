@@ -1,4 +1,4 @@
-/* scenario/kinds/platform_dependent.c: <platform_dependent args="0"> with
+/* scenario/kinds/platform_dependent_kind.c: <platform_dependent args="0"> with
  * <branch platforms op>s and a <default op>: lax.platform_dependent(*args,
  * default=..., **per_platform) over elementwise ops.  Branches with the same
  * op are the same function, and JAX joins them. */

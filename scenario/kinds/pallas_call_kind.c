@@ -1,4 +1,4 @@
-/* scenario/kinds/pallas_call.c: <pallas_call args kernel grid interpret
+/* scenario/kinds/pallas_call_kind.c: <pallas_call args kernel grid interpret
  * compiler_params constants> with <result>s: pl.pallas_call(kernel,
  * grid=(grid,), interpret=..., compiler_params=...)(*args), the kernel one of
  * lowersim's library. */

@@ -1,4 +1,4 @@
-/* scenario/kinds/buffer_callback.c: <buffer_callback args side_effect
+/* scenario/kinds/buffer_callback_kind.c: <buffer_callback args side_effect
  * command_buffer returns_value> with <result>s and <alias input output>s:
  * jax.experimental.buffer_callback(callback, result_shape_dtypes,
  * input_output_aliases=..., command_buffer_compatible=...)(*args).  Alias

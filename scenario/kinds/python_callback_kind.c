@@ -1,4 +1,4 @@
-/* scenario/kinds/python_callback.c: <pure_callback args> and
+/* scenario/kinds/python_callback_kind.c: <pure_callback args> and
  * <io_callback args ordered> with <result>s, and <debug_callback args
  * ordered partitioned> (no results): jax.pure_callback,
  * jax.experimental.io_callback and jax.debug.callback, which lower through
