@@ -1,5 +1,6 @@
 /* cli/cmd_lower.c: `lowersim lower FILE [-o OUT]` and `lowersim explain FILE`. */
 #include "cli.h"
+#include "lowersim/scenario_kind.h"
 #include "lowersim/scenario_run.h"
 
 #include <errno.h>
@@ -36,6 +37,17 @@ static void print_warnings(const lsim_runtime *rt) {
     fprintf(stderr, "warning: %s\n", lsim_runtime_warning_at(rt, i));
 }
 
+/* The equation elements of the format, from its table of kinds. */
+static void print_kinds(void) {
+  printf("\nThe equations of <lower>, one element each:\n");
+  for (size_t i = 0; i < lsim_scenario_kind_count(); i++) {
+    const lsim_scenario_kind *kind = lsim_scenario_kind_at(i);
+    const char *element = lsim_scenario_kind_element(kind);
+    printf("  <%s>%*s %s\n", element, (int)(20 - strlen(element)), "",
+           lsim_scenario_kind_summary(kind));
+  }
+}
+
 /* Reads FILE; on failure reports and returns the exit code (2). */
 static int read_scenario(const char *path, lsim_scenario **s) {
   lsim_error err = LSIM_ERROR_INIT;
@@ -56,6 +68,7 @@ int cmd_lower(int argc, char **argv) {
              "Lowers the scenario FILE and prints the MLIR module (or writes it to OUT).\n"
              "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
              "`CODE: ErrorClass: message` on stderr; 2 invalid input (`FILE:LINE: ...`).\n");
+      print_kinds();
       return 0;
     }
     if (strcmp(argv[i], "-o") == 0) {

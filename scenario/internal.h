@@ -227,6 +227,7 @@ lsim_aval *lsimp_build_operand_avals(lsimp_builder *b, const lsim_scenario_eqn *
 
 struct lsim_scenario_kind {
   const char *element;             /* the scenario element */
+  const char *summary;             /* what it means in JAX, one line (lowersim lower --help) */
   const lsim_primitive *primitive; /* what it binds; NULL: the equation names it */
   size_t params_size;              /* its params struct (scenario/kinds/kinds.h) */
   bool implies_result;             /* one result, the first operand's aval; fixed arity */

@@ -31,6 +31,8 @@ const lsim_scenario_kind *lsim_scenario_kind_find(const char *element) {
 
 const char *lsim_scenario_kind_element(const lsim_scenario_kind *kind) { return kind->element; }
 
+const char *lsim_scenario_kind_summary(const lsim_scenario_kind *kind) { return kind->summary; }
+
 const lsim_primitive *lsim_scenario_kind_primitive(const lsim_scenario_kind *kind) {
   return kind->primitive;
 }

@@ -29,6 +29,11 @@ if [[ "$out" != *"cuda        1 device   priority    2  <- default backend"* ]] 
    [[ "$out" != *"get_backend(optional=False)  raises ValueError: the platform for the specified backend cpu is different from the lowering platform cuda"* ]]; then
   echo "FAIL platforms-output:"; echo "$out"; fail=$((fail+1))
 else pass=$((pass+1)); fi
+# `lower --help` lists the equation elements from the table of kinds.
+help=$("$L" lower --help)
+if [[ "$help" != *"  <op>  "*"lax.sin"* ]] || [[ "$help" != *"  <pallas_call>  "*"pl.pallas_call"* ]]; then
+  echo "FAIL lower-help: $help"; fail=$((fail+1))
+else pass=$((pass+1)); fi
 # `errors` lists every code of the header, each once, with its value.
 listed=$("$L" errors | awk '/^LSIM_E_/ {print $1, $2}')
 declared=$(sed -n 's/^  \(LSIM_E_[A-Z0-9_]*\) = \(-[0-9]*\),.*/\1 \2/p' "$SOURCE_DIR/include/lowersim/error.h")

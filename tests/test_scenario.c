@@ -1067,6 +1067,7 @@ static void test_names(void) {
   for (size_t i = 0; i < n; i++) {
     const lsim_scenario_kind *k = lsim_scenario_kind_at(i);
     CU_ASSERT_PTR_EQUAL(lsim_scenario_kind_find(lsim_scenario_kind_element(k)), k);
+    CU_ASSERT_PTR_NOT_NULL(lsim_scenario_kind_summary(k));
   }
   CU_ASSERT_PTR_NULL(lsim_scenario_kind_at(n));
   CU_ASSERT_PTR_NULL(lsim_scenario_kind_find("op_kind"));

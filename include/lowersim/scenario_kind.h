@@ -31,6 +31,9 @@ const lsim_scenario_kind *lsim_scenario_kind_find(const char *element);
 /* The kind's element ("buffer_callback"). */
 const char *lsim_scenario_kind_element(const lsim_scenario_kind *kind);
 
+/* What it means in JAX, on one line ("jax.experimental.buffer_callback"). */
+const char *lsim_scenario_kind_summary(const lsim_scenario_kind *kind);
+
 /* The library primitive its equations bind (&lsim_buffer_callback_p), or
  * NULL when the equation names it (<op kind>, <primitive name>). */
 const lsim_primitive *lsim_scenario_kind_primitive(const lsim_scenario_kind *kind);

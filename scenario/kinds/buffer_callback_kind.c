@@ -169,6 +169,7 @@ static bool drop_part(lsim_scenario_eqn *e, size_t i) {
 
 const lsim_scenario_kind lsimp_buffer_callback_kind = {
     .element = "buffer_callback",
+    .summary = "jax.experimental.buffer_callback",
     .primitive = &lsim_buffer_callback_p,
     .params_size = sizeof(lsimp_buffer_callback_params),
     .weight = 12,

@@ -134,6 +134,7 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
 
 const lsim_scenario_kind lsimp_pallas_call_kind = {
     .element = "pallas_call",
+    .summary = "pl.pallas_call with a kernel of lowersim's library",
     .primitive = &lsim_pallas_call_p,
     .params_size = sizeof(lsimp_pallas_call_params),
     .weight = 13,

@@ -197,6 +197,7 @@ static bool drop_part(lsim_scenario_eqn *e, size_t i) {
 
 const lsim_scenario_kind lsimp_platform_dependent_kind = {
     .element = "platform_dependent",
+    .summary = "lax.platform_dependent(*args, <platform>=..., default=...)",
     .primitive = &lsim_platform_dependent_p,
     .params_size = sizeof(lsimp_platform_dependent_params),
     .implies_result = true,

@@ -187,6 +187,7 @@ static bool drop_part(lsim_scenario_eqn *e, size_t i) {
 
 const lsim_scenario_kind lsimp_primitive_kind = {
     .element = "primitive",
+    .summary = "a primitive of its own (name=) with register_lowering rules",
     .params_size = sizeof(lsimp_primitive_params),
     .weight = 15,
     .read = read_eqn,
