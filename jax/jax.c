@@ -1,10 +1,11 @@
 /* jax/jax.c: the composition root: the rules a JAX process registers on
- * import (lax, the callback modules, Pallas), in one registry. */
+ * import (lax, jax.ffi, the callback modules, Pallas), in one registry. */
 #include "lowersim/jax.h"
 #include "lowersim/buffer_callback.h"
 #include "lowersim/callback.h"
 #include "lowersim/conditionals.h"
 #include "lowersim/debugging.h"
+#include "lowersim/ffi.h"
 #include "lowersim/lax.h"
 #include "lowersim/pallas_call.h"
 
@@ -12,6 +13,8 @@ static int register_all(lsim_registry *reg, lsim_pallas *pallas, lsim_error *err
   int rc = lsim_register_lax_rules(reg, err);
   if (!rc)
     rc = lsim_register_conditionals_rules(reg, err);
+  if (!rc)
+    rc = lsim_register_ffi_rules(reg, err);
   if (!rc)
     rc = lsim_register_buffer_callback_rules(reg, err);
   if (!rc)

@@ -1,21 +1,26 @@
-/* lax/ffi.c: FFI rules.
+/* lax/ffi.c: FFI rules, and ffi_call.
  * JAX counterpart: ffi.py ffi_lowering: result types from avals_out,
- * row-major layouts, the keyword parameters as mhlo.backend_config. */
+ * row-major layouts, the keyword parameters as mhlo.backend_config;
+ * ffi_call_p and ffi_call_lowering. */
 #include "lowersim/ffi.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
-/* ffi_lowering(target)(ctx, *args): one custom call with the equation's
- * result types. */
+/* ffi_lowering(target, has_side_effect=...)(ctx, *args): one custom call with
+ * the equation's result types; `aliases`: operand_output_aliases={} was
+ * passed (an empty output_operand_aliases). */
 static int ffi_lowering(lsim_lowering_rule_context *ctx, const char *target, bool has_side_effect,
-                        const MlirValue *args, MlirValue *results, lsim_error *err) {
+                        bool aliases, const MlirValue *args, MlirValue *results,
+                        lsim_error *err) {
   MlirType *types = malloc((ctx->num_avals_out + 1) * sizeof *types);
   if (!types)
     return lsimp_fail_oom(err);
   int rc = lsim_lowering_rule_context_out_types(ctx, types, err);
-  lsim_ffi_call call = {.target = target, .has_side_effect = has_side_effect};
+  lsim_ffi_call call = {.target = target, .has_side_effect = has_side_effect,
+                       .has_aliases = aliases};
   MlirOperation op;
   if (!rc)
     rc = lsim_emit_ffi_call(&ctx->ip, &call, args, ctx->num_avals_in, types, ctx->num_avals_out,
@@ -42,9 +47,44 @@ static int ffi_rule(lsim_lowering_rule_context *ctx, const MlirValue *args, Mlir
     if (rc)
       return rc;
   }
-  return ffi_lowering(ctx, rule->target, false, args, results, err);
+  return ffi_lowering(ctx, rule->target, false, false, args, results, err);
 }
 
 lsim_rule lsim_ffi_lowering(const lsim_ffi_rule *rule) {
   return (lsim_rule){ffi_rule, (void *)rule};
+}
+
+/* --- ffi_call_p -------------------------------------------------------------- */
+
+static int ffi_call_check(const lsim_aval *avals_in, size_t num_in, const lsim_aval *avals_out,
+                          size_t num_out, const void *params, lsim_error *err) {
+  (void)avals_in, (void)num_in, (void)avals_out, (void)num_out;
+  const lsim_ffi_call_params *p = params;
+  if (!p || !p->target_name)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "an ffi_call needs a target name");
+  return LSIM_OK;
+}
+
+/* `has_side_effect=False target_name=my_target`, in the jaxpr's order. */
+static int explain_params(const void *params, char *buf, size_t size) {
+  const lsim_ffi_call_params *p = params;
+  return snprintf(buf, size, "has_side_effect=%s target_name=%s",
+                  p->has_side_effect ? "True" : "False", p->target_name);
+}
+
+const lsim_primitive lsim_ffi_call_p = {"ffi_call", ffi_call_check, explain_params};
+
+/* ffi_call_lowering: ffi_lowering(target_name, has_side_effect=...,
+ * operand_output_aliases=dict(input_output_aliases)), which are none. */
+static int ffi_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                             MlirValue *results, const void *params, void *data,
+                             lsim_error *err) {
+  (void)data;
+  const lsim_ffi_call_params *p = params;
+  return ffi_lowering(ctx, p->target_name, p->has_side_effect, true, args, results, err);
+}
+
+int lsim_register_ffi_rules(lsim_registry *reg, lsim_error *err) {
+  return lsim_register_lowering(reg, &lsim_ffi_call_p, (lsim_rule){ffi_call_lowering, NULL}, NULL,
+                                err);
 }

@@ -6,6 +6,8 @@
  * structure: the constants of the first stablehlo.case, the number of
  * branches of the second, and the platforms each rule was invoked for. */
 #include "lowersim/emit.h"
+#include "lowersim/ffi.h"
+#include "lowersim/jax.h"
 #include "lowersim/lowering.h"
 #include "lowersim/registry.h"
 #include "tests/fixtures.h"
@@ -373,11 +375,67 @@ static void test_many_primitives(void) {
   lsim_error_clear(&err);
 }
 
+/* jax.ffi.ffi_call lowers to what JAX 0.10.2 emits, on one platform and on
+ * several (its one default rule: no platform index case), with and without
+ * its side effect (no token either way). */
+static void test_ffi_call(void) {
+  lsim_registry *reg = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_registry_create_jax(runtime, NULL, NULL, &reg, NULL), LSIM_OK);
+  static const lsim_aval results[] = {{LSIM_DTYPE_I32, 2, {2, 3}}, {LSIM_DTYPE_F32, 0, {0}}};
+  static const size_t operands[] = {0, 0};
+  lsim_ffi_call_params params = {.target_name = "my_target", .has_side_effect = true};
+  lsim_eqn eqn = {.operands = operands, .num_operands = 2, .results = results, .num_results = 2};
+  lsim_ffi_call_bind(&eqn, &params);
+  lsim_program prog = {.function_name = "g", .args = &f32_4, .num_args = 1, .eqns = &eqn,
+                       .num_eqns = 1};
+  const char *const platforms[] = {"cpu", "tpu"};
+  const char *expected =
+      "%0:2 = \"stablehlo.custom_call\"(%arg0, %arg0) {api_version = 1 : i32, "
+      "backend_config = \"\", call_target_name = \"my_target\", called_computations = [], "
+      "has_side_effect = true, mhlo.backend_config = {}, operand_layouts = [dense<0> : "
+      "tensor<1xindex>, dense<0> : tensor<1xindex>], output_operand_aliases = [], "
+      "result_layouts = [dense<[1, 0]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : "
+      "(tensor<4xf32>, tensor<4xf32>) -> (tensor<2x3xi32>, tensor<f32>)";
+  for (size_t n = 1; n <= 2; n++) {
+    lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
+        .registry = reg, .program = &prog, .platforms = platforms, .num_platforms = n);
+    lsim_lowering *low = NULL;
+    lsim_error err = LSIM_ERROR_INIT;
+    CU_ASSERT_EQUAL_FATAL(lsim_lower(lowerer, &req, &low, &err), LSIM_OK);
+    char *text = lsim_lowering_print(low);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    const char *want = n == 1 ? expected
+                              : "%0:2 = \"stablehlo.custom_call\"(%arg1, %arg1) {api_version";
+    if (!strstr(text, want))
+      fprintf(stderr, "\nexpected %s\nin %s\n", want, text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
+    CU_ASSERT_PTR_NULL(strstr(text, "stablehlo.case"));
+    CU_ASSERT_PTR_NULL(strstr(text, "token"));
+    free(text);
+    lsim_lowering_destroy(low);
+  }
+  params.has_side_effect = false;
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = reg, .program = &prog);
+  lsim_lowering *low = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_lower(lowerer, &req, &low, NULL), LSIM_OK);
+  char *text = lsim_lowering_print(low);
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "has_side_effect = false"));
+  free(text);
+  lsim_lowering_destroy(low);
+  params.target_name = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL(lsim_lower(lowerer, &req, &low, &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), "an ffi_call needs a target name");
+  lsim_error_clear(&err);
+  lsim_registry_destroy(reg);
+}
+
 static CU_TestInfo tests[] = {
     {"lower_per_platform, every tuple and rule set", test_lower_per_platform_every_tuple},
     {"register_lowering, unknown platform", test_register_unknown_platform},
     {"_get_lowering_rules: order, gpu expansion, objects", test_get_lowering_rules},
     {"many primitives", test_many_primitives},
+    {"ffi_call", test_ffi_call},
     CU_TEST_INFO_NULL,
 };
 

@@ -1,12 +1,17 @@
-/* lowersim/ffi.h: lowering rules that call an FFI target.
+/* lowersim/ffi.h: lowering rules that call an FFI target, and ffi_call.
  * JAX counterpart: jax/_src/ffi.py ffi_lowering (mlir.custom_call with a
  * dictionary backend config, api_version 4, row-major layouts), as a
- * register_lowering rule of a program's own primitives. */
+ * register_lowering rule of a program's own primitives; ffi_call_p and
+ * ffi_call_lowering (jax.ffi.ffi_call). */
 #ifndef LOWERSIM_FFI_H
 #define LOWERSIM_FFI_H
 
 #include "lowersim/error.h"
+#include "lowersim/primitive.h"
+#include "lowersim/program.h"
 #include "lowersim/registry.h"
+
+#include <stdbool.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +35,26 @@ typedef struct lsim_ffi_rule {
  * access `rule` asks for; `rule` is borrowed (it must outlive the
  * registry). */
 lsim_rule lsim_ffi_lowering(const lsim_ffi_rule *rule);
+
+/* jax.ffi.ffi_call(target_name, result_shape_dtypes,
+ * has_side_effect=...)(*args): the params of its equation (borrowed), whose
+ * results are the result_shape_dtypes.  Row-major layouts, no attributes,
+ * no aliases, custom_call_api_version 4. */
+typedef struct lsim_ffi_call_params {
+  const char *target_name;
+  bool has_side_effect; /* an unordered effect: no token */
+} lsim_ffi_call_params;
+
+extern const lsim_primitive lsim_ffi_call_p;
+
+/* Makes `eqn` an ffi_call equation with `params` (borrowed). */
+static inline void lsim_ffi_call_bind(lsim_eqn *eqn, const lsim_ffi_call_params *params) {
+  eqn->primitive = &lsim_ffi_call_p;
+  eqn->params = params;
+}
+
+/* Registers ffi_call_lowering, the default rule of ffi_call_p. */
+int lsim_register_ffi_rules(lsim_registry *reg, lsim_error *err);
 
 #ifdef __cplusplus
 }

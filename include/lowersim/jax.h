@@ -21,7 +21,7 @@ extern "C" {
 /* Creates the registry (owned) of a JAX process of version `profile` (NULL:
  * the newest) with `runtime` (borrowed) as its xla_bridge state: lax's
  * elementwise primitives and platform_dependent (lax.h, conditionals.h),
- * buffer_callback, pure_callback, io_callback and jax.debug.callback
+ * jax.ffi.ffi_call (ffi.h), buffer_callback, pure_callback, io_callback and jax.debug.callback
  * (buffer_callback.h, callback.h, debugging.h) and, when `pallas` is not
  * NULL, pallas_call lowering with that Pallas state (borrowed; it must
  * outlive the registry's lowerings). */
