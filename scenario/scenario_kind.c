@@ -7,11 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* In the order the fuzzer's weights were first written in. */
+/* One row per kind (scenario/kinds/), new ones last: the fuzzer draws a kind
+ * by the weights in this order. */
 static const lsim_scenario_kind *const kinds[] = {
-    &lsimp_op_kind,           &lsimp_primitive_kind,    &lsimp_platform_dependent_kind,
-    &lsimp_buffer_callback_kind, &lsimp_pure_callback_kind, &lsimp_io_callback_kind,
-    &lsimp_debug_callback_kind,  &lsimp_pallas_call_kind,
+    &lsimp_op_kind,
+    &lsimp_primitive_kind,
+    &lsimp_platform_dependent_kind,
+    &lsimp_buffer_callback_kind,
+    &lsimp_pure_callback_kind,
+    &lsimp_io_callback_kind,
+    &lsimp_debug_callback_kind,
+    &lsimp_pallas_call_kind,
 };
 
 #define NUM_KINDS (sizeof kinds / sizeof kinds[0])
