@@ -18,6 +18,7 @@ static const lsim_scenario_kind *const kinds[] = {
     &lsimp_io_callback_kind,
     &lsimp_debug_callback_kind,
     &lsimp_pallas_call_kind,
+    &lsimp_ffi_call_kind,
 };
 
 #define NUM_KINDS (sizeof kinds / sizeof kinds[0])

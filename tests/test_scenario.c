@@ -153,6 +153,10 @@ static void assert_same_kind_params(const lsim_scenario_eqn *x, const lsim_scena
     CU_ASSERT_EQUAL(a->params.interpret, b->params.interpret);
     CU_ASSERT_PTR_EQUAL(a->params.compiler_params, b->params.compiler_params);
     CU_ASSERT_EQUAL(a->params.has_constants, b->params.has_constants);
+  } else if (k == &lsimp_ffi_call_kind) {
+    const lsimp_ffi_call_params *a = x->params, *b = y->params;
+    CU_ASSERT_TRUE(same_string(a->params.target_name, b->params.target_name));
+    CU_ASSERT_EQUAL(a->params.has_side_effect, b->params.has_side_effect);
   } else {
     CU_FAIL("a kind the test does not know: compare its params here");
   }
@@ -446,6 +450,36 @@ static void test_element_defaults(void) {
   CU_ASSERT_STRING_EQUAL(s->expect.error, "LSIM_E_TOO_MANY_CHANNELS");
   CU_ASSERT_PTR_NULL(s->expect.message);
   lsim_scenario_destroy(s);
+}
+
+static void test_ffi_call(void) {
+  lsim_scenario *s = read_text(LOWER_ARG("<ffi_call args=\"0,0\" target=\"my_target\" "
+                                         "has_side_effect=\"true\">"
+                                         "<result dtype=\"i32\" shape=\"2,3\"/></ffi_call>\n"
+                                         "<ffi_call args=\"\" target=\"t\"/>\n"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_EQUAL_FATAL(s->num_eqns, 2);
+  const lsim_scenario_eqn *e = s->eqns;
+  CU_ASSERT_PTR_EQUAL(e[0].kind, &lsimp_ffi_call_kind);
+  const lsimp_ffi_call_params *p = PARAMS(e[0], lsimp_ffi_call_params);
+  CU_ASSERT_STRING_EQUAL(p->params.target_name, "my_target");
+  CU_ASSERT_TRUE(p->params.has_side_effect);
+  CU_ASSERT_EQUAL(e[0].num_args, 2);
+  CU_ASSERT_EQUAL_FATAL(e[0].num_results, 1);
+  CU_ASSERT_TRUE(aval_is(&e[0].results[0], "i32[2,3]"));
+  CU_ASSERT_EQUAL(e[0].line, 4);
+  p = PARAMS(e[1], lsimp_ffi_call_params);
+  CU_ASSERT_FALSE(p->params.has_side_effect);
+  CU_ASSERT_EQUAL(e[1].num_args + e[1].num_results, 0);
+  check_round_trip(s);
+  lsim_scenario_destroy(s);
+  check_invalid(LOWER_ARG("<ffi_call args=\"0\"/>\n"),
+                "t.xml:4: <ffi_call> needs the attribute 'target'");
+  check_invalid(LOWER_ARG("<ffi_call args=\"0\" target=\"\"/>\n"),
+                "t.xml:4: <ffi_call> target=\"\" must not be empty");
+  check_invalid(LOWER_ARG("<ffi_call args=\"0\" target=\"t\" side_effect=\"true\"/>\n"),
+                "t.xml:4: <ffi_call> has no attribute 'side_effect'; it takes args, target, "
+                "has_side_effect");
 }
 
 static void test_values_are_numbered_in_order(void) {
@@ -1063,7 +1097,7 @@ static void test_names(void) {
   CU_ASSERT_PTR_NULL(lsimp_op_primitive(LSIMP_OP_COUNT));
   CU_ASSERT_PTR_NULL(lsimp_op_name(LSIMP_OP_COUNT));
   size_t n = lsim_scenario_kind_count();
-  CU_ASSERT_EQUAL(n, 8);
+  CU_ASSERT_EQUAL(n, 9);
   for (size_t i = 0; i < n; i++) {
     const lsim_scenario_kind *k = lsim_scenario_kind_at(i);
     CU_ASSERT_PTR_EQUAL(lsim_scenario_kind_find(lsim_scenario_kind_element(k)), k);
@@ -1212,6 +1246,7 @@ static CU_TestInfo tests[] = {
     {"defaults", test_defaults},
     {"element defaults", test_element_defaults},
     {"values are numbered in order", test_values_are_numbered_in_order},
+    {"ffi_call", test_ffi_call},
     {"empty lists", test_empty_lists},
     {"round trip: every element", test_round_trip_full},
     {"round trip: minimal", test_round_trip_minimal},

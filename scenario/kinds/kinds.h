@@ -110,6 +110,12 @@ typedef struct lsimp_pallas_call_params {
 const char *lsimp_compiler_params_name(const lsim_pallas_params_class *cls);
 bool lsimp_compiler_params_from_name(const char *name, const lsim_pallas_params_class **out);
 
+/* --- <ffi_call> (ffi_call_kind.c) ------------------------------------------------ */
+
+typedef struct lsimp_ffi_call_params {
+  lsim_ffi_call_params params; /* `target_name` owned */
+} lsimp_ffi_call_params;
+
 /* --- The rows --------------------------------------------------------------------- */
 
 extern const lsim_scenario_kind lsimp_op_kind;
@@ -120,6 +126,7 @@ extern const lsim_scenario_kind lsimp_pure_callback_kind;
 extern const lsim_scenario_kind lsimp_io_callback_kind;
 extern const lsim_scenario_kind lsimp_debug_callback_kind;
 extern const lsim_scenario_kind lsimp_pallas_call_kind;
+extern const lsim_scenario_kind lsimp_ffi_call_kind;
 
 /* Copies a string (NULL stays NULL); false when out of memory. */
 bool lsimp_copy_string(char **to, const char *from);
