@@ -144,26 +144,18 @@ static int emit_call(lsim_lowering_rule_context *ctx, const char *target,
   size_t m = p->num_aliases ? p->num_aliases : 1;
   lsim_io_alias *dict = malloc(m * sizeof *dict);
   lsim_operand_alias *aliases = malloc(m * sizeof *aliases);
-  MlirType *types = malloc((ctx->num_avals_out + 1) * sizeof *types);
-  int rc = dict && aliases && types ? LSIM_OK : lsimp_fail_oom(err);
+  int rc = dict && aliases ? LSIM_OK : lsimp_fail_oom(err);
   size_t n = rc ? 0 : sorted_aliases(p->aliases, p->num_aliases, dict);
   for (size_t i = 0; i < n; i++)
     aliases[i] = (lsim_operand_alias){(size_t)dict[i].input, (size_t)dict[i].output};
-  if (!rc)
-    rc = lsim_lowering_rule_context_out_types(ctx, types, err);
   MlirContext mlir = ctx->ip.context;
   lsim_ffi_param param = {"index",
                           mlirIntegerAttrGet(mlirIntegerTypeUnsignedGet(mlir, 64), (int64_t)index)};
   lsim_ffi_call call = {target, p->has_side_effect, &param, 1, true, aliases, n};
-  MlirOperation op;
   if (!rc)
-    rc = lsim_emit_ffi_call(&ctx->ip, &call, args, ctx->num_avals_in, types, ctx->num_avals_out,
-                            &op, err);
-  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
-    results[i] = mlirOperationGetResult(op, (intptr_t)i);
+    rc = lsim_emit_ffi_lowering_op(ctx, &call, args, results, err);
   free(dict);
   free(aliases);
-  free(types);
   return rc;
 }
 

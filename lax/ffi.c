@@ -15,20 +15,9 @@
 static int ffi_lowering(lsim_lowering_rule_context *ctx, const char *target, bool has_side_effect,
                         bool aliases, const MlirValue *args, MlirValue *results,
                         lsim_error *err) {
-  MlirType *types = malloc((ctx->num_avals_out + 1) * sizeof *types);
-  if (!types)
-    return lsimp_fail_oom(err);
-  int rc = lsim_lowering_rule_context_out_types(ctx, types, err);
   lsim_ffi_call call = {.target = target, .has_side_effect = has_side_effect,
                        .has_aliases = aliases};
-  MlirOperation op;
-  if (!rc)
-    rc = lsim_emit_ffi_call(&ctx->ip, &call, args, ctx->num_avals_in, types, ctx->num_avals_out,
-                            &op, err);
-  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
-    results[i] = mlirOperationGetResult(op, (intptr_t)i);
-  free(types);
-  return rc;
+  return lsim_emit_ffi_lowering_op(ctx, &call, args, results, err);
 }
 
 /* A register_lowering rule that first asks ModuleContext.get_backend as

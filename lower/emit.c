@@ -326,6 +326,25 @@ int lsim_emit_ffi_call(const lsim_insertion_point *ip, const lsim_ffi_call *ffi,
                                err);
 }
 
+int lsim_emit_ffi_lowering_op(lsim_lowering_rule_context *ctx, const lsim_ffi_call *call,
+                              const MlirValue *args, MlirValue *results, lsim_error *err) {
+  MlirType few[4], *types = ctx->num_avals_out <= 4
+                                ? few
+                                : malloc(ctx->num_avals_out * sizeof *types);
+  if (!types)
+    return lsimp_fail_oom(err);
+  int rc = lsim_lowering_rule_context_out_types(ctx, types, err);
+  MlirOperation op;
+  if (!rc)
+    rc = lsim_emit_ffi_call(&ctx->ip, call, args, ctx->num_avals_in, types, ctx->num_avals_out,
+                            &op, err);
+  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
+    results[i] = mlirOperationGetResult(op, (intptr_t)i);
+  if (types != few)
+    free(types);
+  return rc;
+}
+
 /* --- host transfers -------------------------------------------------------- */
 
 /* xla_bridge / mlir.py: SEND_TO_HOST_TYPE and RECV_FROM_HOST_TYPE. */

@@ -26,16 +26,6 @@ lsim_runtime *test_runtime_all_platforms(void) {
 
 int test_emit_ffi(lsim_lowering_rule_context *ctx, const char *target, const MlirValue *args,
                   MlirValue *results, lsim_error *err) {
-  MlirType types[8];
-  if (ctx->num_avals_out > 8)
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "test_emit_ffi: too many results");
-  int rc = lsim_lowering_rule_context_out_types(ctx, types, err);
   lsim_ffi_call call = {.target = target};
-  MlirOperation op;
-  if (!rc)
-    rc = lsim_emit_ffi_call(&ctx->ip, &call, args, ctx->num_avals_in, types, ctx->num_avals_out,
-                            &op, err);
-  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
-    results[i] = mlirOperationGetResult(op, (intptr_t)i);
-  return rc;
+  return lsim_emit_ffi_lowering_op(ctx, &call, args, results, err);
 }

@@ -14,6 +14,7 @@
 #define LOWERSIM_EMIT_H
 
 #include "lowersim/error.h"
+#include "lowersim/lowering_rule_context.h"
 #include "lowersim/module_context.h"
 
 #include <mlir-c/IR.h>
@@ -149,6 +150,12 @@ int lsim_emit_ffi_call(const lsim_insertion_point *ip, const lsim_ffi_call *call
                        const MlirValue *operands, size_t num_operands,
                        const MlirType *result_types, size_t num_results, MlirOperation *out,
                        lsim_error *err);
+
+/* build_ffi_lowering_function's op in a lowering rule: `call` over the
+ * rule's operands at its insertion point, of its result types (avals_out);
+ * its results into `results`. */
+int lsim_emit_ffi_lowering_op(lsim_lowering_rule_context *ctx, const lsim_ffi_call *call,
+                              const MlirValue *args, MlirValue *results, lsim_error *err);
 
 /* stablehlo.send to the host / stablehlo.recv from the host on `channel`
  * (callback.py send_to_host / receive_from_host): channel_handle type 2 or
