@@ -1,7 +1,9 @@
 /* cli/cmd_bench.c: `lowersim bench`: lowerings per second, single-threaded,
  * for three workloads, each next to a floor measured in the same run: the
  * same module built, verified and printed by a bare MLIR C API loop with no
- * lowersim logic.  The bench checks that both print the same text. */
+ * lowersim logic (its functions made by lsim_emit_func, the one func.func
+ * builder, which adds nothing but the op).  The bench checks that both print
+ * the same text. */
 #include "cli.h"
 #include "lowersim/buffer_callback.h"
 #include "lowersim/conditionals.h"
@@ -336,9 +338,10 @@ int cmd_bench(int argc, char **argv) {
              "four-platform lax.platform_dependent whose cuda and rocm branches are shared,\n"
              "(3) a Pallas add_one kernel on tpu with its bytecode embedded; each next to the\n"
              "floor: the same module built, verified and printed by a bare MLIR C API loop in\n"
-             "the same MLIR context. lowersim's figures include its rule lookup, contexts,\n"
-             "verification (MLIR's and its own) and printing. Each side runs in 8 alternating\n"
-             "rounds and its best round counts. Goal: ratios of at least 0.8.\n");
+             "the same MLIR context (its func.func ops made by lowersim's one function\n"
+             "builder); both must print the same text. lowersim's figures include its rule\n"
+             "lookup, contexts, verification (MLIR's and its own) and printing. Each side runs\n"
+             "in 8 alternating rounds and its best round counts. Goal: ratios of at least 0.8.\n");
       return 0;
     }
     if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
