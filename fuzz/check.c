@@ -10,8 +10,6 @@
 #include "lowersim/mlir_text.h"
 #include "lowersim/verify.h"
 
-#include <mlir-c/Dialect/Func.h>
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,50 +55,6 @@ void lsim_fuzz_result_clear(lsim_fuzz_result *r) {
     return;
   free(r->detail);
   *r = (lsim_fuzz_result){LSIM_FUZZ_HOLDS, 0, NULL};
-}
-
-/* --- The checker ------------------------------------------------------------ */
-
-struct lsim_fuzz_checker {
-  lsim_lowerer *lowerer;
-  MlirContext parse; /* where printed modules are parsed back */
-  bool isolated;           /* checks run in a child process */
-  lsim_fuzz_isolation iso;
-};
-
-
-int lsim_fuzz_checker_create(lsim_fuzz_checker **out, lsim_error *err) {
-  lsim_fuzz_checker *c = calloc(1, sizeof *c);
-  if (!c)
-    return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
-  int rc = lsim_lowerer_create(&c->lowerer, err);
-  if (rc) {
-    free(c);
-    return rc;
-  }
-  c->parse = mlirContextCreateWithThreading(false);
-  mlirContextSetAllowUnregisteredDialects(c->parse, true);
-  mlirDialectHandleLoadDialect(mlirGetDialectHandle__func__(), c->parse);
-  c->iso = (lsim_fuzz_isolation){-1, -1};
-  *out = c;
-  return LSIM_OK;
-}
-
-int lsim_fuzz_checker_isolate(lsim_fuzz_checker *c, lsim_error *err) {
-  if (c->isolated)
-    return LSIM_OK;
-  int rc = lsim_fuzz_isolation_open(&c->iso, err);
-  c->isolated = rc == LSIM_OK;
-  return rc;
-}
-
-void lsim_fuzz_checker_destroy(lsim_fuzz_checker *c) {
-  if (!c)
-    return;
-  lsim_fuzz_isolation_close(&c->iso);
-  mlirContextDestroy(c->parse);
-  lsim_lowerer_destroy(c->lowerer);
-  free(c);
 }
 
 /* --- Records of a run ---------------------------------------------------------- */
@@ -395,12 +349,6 @@ static int check_round_trip(lsim_fuzz_checker *c, const lsim_scenario *s, const 
     rc = check_read_back(c, s, text, size, first, res, err);
   free(text);
   return rc;
-}
-
-int lsim_fuzz_check(lsim_fuzz_checker *c, const lsim_scenario *s, lsim_fuzz_result *res,
-                    lsim_error *err) {
-  return c->isolated ? lsim_fuzz_check_in_child(c, &c->iso, s, res, err)
-                     : lsim_fuzz_check_here(c, s, res, err);
 }
 
 int lsim_fuzz_check_here(lsim_fuzz_checker *c, const lsim_scenario *s, lsim_fuzz_result *res,

@@ -3,6 +3,9 @@
 #define LOWERSIM_FUZZ_INTERNAL_H
 
 #include "fuzz.h"
+#include "lowersim/lowering.h"
+
+#include <mlir-c/IR.h>
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -35,11 +38,19 @@ typedef struct lsim_fuzz_isolation {
 int lsim_fuzz_isolation_open(lsim_fuzz_isolation *iso, lsim_error *err);
 void lsim_fuzz_isolation_close(lsim_fuzz_isolation *iso);
 
-/* lsim_fuzz_check in this process. */
+/* The checker (checker.c). */
+struct lsim_fuzz_checker {
+  lsim_lowerer *lowerer;
+  MlirContext parse;       /* where printed modules are parsed back */
+  bool isolated;           /* checks run in a child process */
+  lsim_fuzz_isolation iso;
+};
+
+/* lsim_fuzz_check in this process (check.c). */
 int lsim_fuzz_check_here(lsim_fuzz_checker *c, const lsim_scenario *s, lsim_fuzz_result *res,
                          lsim_error *err);
 
-/* lsim_fuzz_check_here in a child process. */
+/* lsim_fuzz_check_here in a child process (isolate.c). */
 int lsim_fuzz_check_in_child(lsim_fuzz_checker *c, const lsim_fuzz_isolation *iso,
                              const lsim_scenario *s, lsim_fuzz_result *res, lsim_error *err);
 

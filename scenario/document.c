@@ -135,25 +135,6 @@ static void diag_capture(void *data, lsimp_xml_error_ptr e) {
   diag_set(d, node ? lsimp_xml_line(node) : e->line, node, e->message);
 }
 
-static void ignore_generic(void *ctx, const char *msg, ...) {
-  (void)ctx;
-  (void)msg;
-}
-
-void lsimp_xml_capture_begin(lsimp_xml_handlers *saved, xmlStructuredErrorFunc capture, void *data) {
-  saved->structured = xmlStructuredError;
-  saved->structured_ctx = xmlStructuredErrorContext;
-  saved->generic = xmlGenericError;
-  saved->generic_ctx = xmlGenericErrorContext;
-  xmlSetStructuredErrorFunc(data, capture);
-  xmlSetGenericErrorFunc(data, ignore_generic);
-}
-
-void lsimp_xml_capture_end(const lsimp_xml_handlers *saved) {
-  xmlSetStructuredErrorFunc(saved->structured_ctx, saved->structured);
-  xmlSetGenericErrorFunc(saved->generic_ctx, saved->generic);
-}
-
 /* --- Parsing ------------------------------------------------------------- */
 
 long lsimp_xml_line(const xmlNode *node) {

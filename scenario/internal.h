@@ -47,7 +47,7 @@ int lsimp_schema_get(xmlRelaxNGPtr *out, lsim_error *err);
  * Falls back to `message`.  Only after lsimp_schema_get succeeded. */
 void lsimp_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf *out);
 
-/* --- document.c ---------------------------------------------------------- */
+/* --- xml_capture.c --------------------------------------------------------- */
 
 /* Routes the calling thread's libxml2 errors to `capture` (structured) and
  * nowhere (generic) until lsimp_xml_capture_end puts back what was there:
@@ -61,6 +61,8 @@ typedef struct lsimp_xml_handlers {
 
 void lsimp_xml_capture_begin(lsimp_xml_handlers *saved, xmlStructuredErrorFunc capture, void *data);
 void lsimp_xml_capture_end(const lsimp_xml_handlers *saved);
+
+/* --- document.c ---------------------------------------------------------- */
 
 /* Reads a whole file, refusing one above LSIM_SCENARIO_MAX_BYTES.  `*data`
  * is owned (free); LSIM_E_IO `PATH: strerror` when it cannot be read. */
