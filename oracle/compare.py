@@ -107,14 +107,22 @@ def bytecode_header(data: bytes) -> tuple[int, str]:
   return version, data[pos:end].decode("utf-8", "replace") if end >= 0 else ""
 
 
-MOSAIC_DESERIALIZE = "builtin.module(mosaic-serde{serialize=false})"
+# The deserializers the runtimes run on a kernel before compiling it: the
+# kernels are written with the mosaic-serde / mosaic_gpu-serde passes
+# (versioned `stable_mosaic.` / `stable_mosaic_gpu.` op names).
+DESERIALIZERS = {
+    "tpu_custom_call": ("Mosaic's deserializer (mosaic-serde)",
+                        "builtin.module(mosaic-serde{serialize=false})"),
+    "mosaic_gpu_v2": ("Mosaic GPU's deserializer (mosaic_gpu-serde)",
+                      "builtin.module(mosaic_gpu-serde{serialize=false})"),
+}
 
 
 def _decode_kernel(k: Kernel, ctx: ir.Context) -> None:
-  """Parses the payload; a Mosaic TPU kernel is first deserialized as the
-  TPU runtime does (tpu_custom_call.py serializes it with the mosaic-serde
-  pass: versioned `stable_mosaic.` op names).  A kernel Mosaic cannot
-  deserialize is compared as it is, and the failure is reported."""
+  """Parses the payload; a Mosaic TPU or Mosaic GPU kernel is first
+  deserialized, as the runtime does (jax/_src/tpu_custom_call.py and
+  jax/experimental/mosaic/gpu/core.py serialize them).  A kernel that
+  cannot be deserialized is compared as it is, and the failure reported."""
   from jax._src.lib.mlir import passmanager
   k.version, k.producer = bytecode_header(k.payload)
   try:
@@ -122,16 +130,17 @@ def _decode_kernel(k: Kernel, ctx: ir.Context) -> None:
   except mlir_text.ParseError as e:
     k.error = str(e)
     return
-  if k.target == "tpu_custom_call":
+  if k.target in DESERIALIZERS:
+    label, pipeline = DESERIALIZERS[k.target]
     attempt = mlir_text.parse(k.payload, ctx)
     try:
       with ctx:
-        passmanager.PassManager.parse(MOSAIC_DESERIALIZE).run(attempt.operation)
+        passmanager.PassManager.parse(pipeline).run(attempt.operation)
       module = attempt
-      k.extra["Mosaic's deserializer (mosaic-serde) reads it"] = True
+      k.extra[label + " reads it"] = True
     except Exception as e:  # MLIRError: the pass failed
       first = str(e).strip().splitlines()
-      k.extra["Mosaic's deserializer (mosaic-serde) reads it"] = False
+      k.extra[label + " reads it"] = False
       k.extra_detail = " ".join(l.strip() for l in first[:3])
   k.text = mlir_text.canonical(module)
 
@@ -328,17 +337,42 @@ def _detect_ops(a: str, b: str):
     return None
   only_l = sorted((ca - cb).elements())
   only_j = sorted((cb - ca).elements())
+  def names(ops):
+    u = sorted(set(ops))
+    return ",".join(u[:6]) + (f",… ({len(u)} kinds)" if len(u) > 6 else "")
   parts = []
   if only_l:
-    parts.append("only lowersim has " + ",".join(sorted(set(only_l))))
+    parts.append("only lowersim has " + names(only_l))
   if only_j:
-    parts.append("only JAX has " + ",".join(sorted(set(only_j))))
+    parts.append("only JAX has " + names(only_j))
   return "ops: " + "; ".join(parts), "", ""
+
+
+_MAIN_TYPE = re.compile(r'function_type = \(([^)]*)\) -> (\([^)]*\)|[^,}]*), [^\n]*sym_name = "main"')
+
+
+def _arity(types: str) -> int:
+  types = types.strip().strip("()")
+  return 0 if not types.strip() else len(re.findall(r"(?:tensor<[^>]*>|!stablehlo\.token)", types))
+
+
+def _detect_signature(a: str, b: str):
+  """main takes or returns another number of values (JAX's jit drops unused
+  arguments and effect-free equations: DCE)."""
+  ma, mb = _MAIN_TYPE.search(a), _MAIN_TYPE.search(b)
+  if not ma or not mb or (ma.group(1), ma.group(2)) == (mb.group(1), mb.group(2)):
+    return None
+  na, nb = (_arity(ma.group(1)), _arity(ma.group(2))), (_arity(mb.group(1)), _arity(mb.group(2)))
+  if na == nb:
+    return None
+  return (f"main's signature: lowersim takes {na[0]} and returns {na[1]}, "
+          f"JAX takes {nb[0]} and returns {nb[1]}"), "", ""
 
 
 DETECTORS: list[Detector] = [
     _detect_attr("uses_shape_polymorphism", "jax.uses_shape_polymorphism"),
     _detect_shardy,
+    _detect_signature,
 ]
 
 
@@ -423,6 +457,8 @@ def _outcome_class(o) -> str:
   if o.kind == "module":
     return "module"
   if o.kind == "error":
+    if not o.error_message.strip() and getattr(o, "jax_code", ""):
+      return f"{o.error_class} (no message) in {o.jax_code}"
     return f"{o.error_class}: {message_template(o.error_message)}"
   return o.kind
 
@@ -467,11 +503,11 @@ def verdict(path: str, low: LowersimOutcome, jax_out: Outcome) -> Verdict:
     diffs.append(f"lowersim: {_describe(low)}\nJAX:      {_describe(jax_out)}")
   elif low.kind == "error":
     if (low.error_class, low.error_message) != (jax_out.error_class, jax_out.error_message):
-      if low.error_class != jax_out.error_class:
-        v.classes.append(f"error class: lowersim {low.error_class}; JAX {jax_out.error_class}")
-      if low.error_message != jax_out.error_message:
-        v.classes.append(f"error message: lowersim {message_template(low.error_message)!r}; "
-                         f"JAX {message_template(jax_out.error_message)!r}")
+      lt, jt = _outcome_class(low), _outcome_class(jax_out)
+      if lt == jt:
+        v.classes.append(f"error values: {lt}")
+      else:
+        v.classes.append(f"error: lowersim {lt}; JAX {jt}")
       diffs.append(f"lowersim: {low.error_class}: {low.error_message}\n"
                    f"JAX:      {jax_out.error_class}: {jax_out.error_message}")
   elif low.kind == "module":

@@ -93,10 +93,10 @@ def main(a) -> int:
     entries = known.read()
     judged = report.judge_all(verdicts, entries)
     stale_missing = []
-  fuzz_failed = 0
+  fuzz_failed = fuzz_total = 0
   if a.fuzz:
     from oracle import fuzz
-    text, fuzz_failed = fuzz.campaign(a)
+    text, fuzz_failed, fuzz_total = fuzz.campaign(a)
     sections.append((f"differential fuzzing ({a.fuzz} scenarios, seed {a.seed})", text))
     print(text, flush=True)
   if a.timings:
@@ -120,7 +120,7 @@ def main(a) -> int:
     print(f"  stale known-differences entry (no such scenario): {e.path}")
   failed = sum(j.failed for j in judged) + len(stale_missing) + fuzz_failed
   skipped = sum(j.column in ("not_expressible", "lowersim_invalid") for j in judged)
-  passed = len(judged) - sum(j.failed for j in judged) - skipped
+  passed = len(judged) - sum(j.failed for j in judged) - skipped + fuzz_total - fuzz_failed
   print(f"oracle: report in {os.path.relpath(os.path.join(a.out, 'report.txt'), ROOT)}, "
         f"JUnit in {os.path.relpath(os.path.join(a.out, 'junit.xml'), ROOT)} ({seconds:.0f} s)")
   print(f"{passed} passed, {failed} failed, {skipped} skipped")
