@@ -223,6 +223,14 @@ def _candidates(root: sc.Node):
         r = _copy(root)
         r.child("lower").children.pop(i)
         yield r
+  # one operand fewer, where the arity is free
+  for i, c in enumerate(lower.children):
+    if c.tag in ("primitive", "buffer_callback", "pure_callback", "io_callback", "debug_callback"):
+      args = [x for x in c.attrs.get("args", "").split(",") if x]
+      for k in range(len(args)):
+        r = _copy(root)
+        r.child("lower").children[i].attrs["args"] = ",".join(args[:k] + args[k + 1:])
+        yield r
   for v, (i, r) in enumerate(defs):
     yield _drop_values(root, {v})
   # elements that define no value
@@ -274,7 +282,9 @@ def _branch_count(root: sc.Node, path) -> int:
 
 
 def _size(root: sc.Node) -> int:
-  return sum(1 + len(n.attrs) for _, n in _walk(root))
+  """Elements, attributes and operands: what a candidate must lower."""
+  return sum(1 + len(n.attrs) + len([x for x in n.attrs.get("args", "").split(",") if x])
+             for _, n in _walk(root))
 
 
 def minimize(text: bytes, predicate: Callable[[bytes], bool], budget: int = MINIMIZE_CHECKS) -> bytes:
