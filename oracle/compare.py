@@ -369,8 +369,21 @@ def _detect_signature(a: str, b: str):
           f"JAX takes {nb[0]} and returns {nb[1]}"), "", ""
 
 
+def _detect_platform_index_type(a: str, b: str):
+  """The platform-index argument's type (JAX: dtypes.default_int_dtype(),
+  int64 under jax_enable_x64)."""
+  pa = re.search(r'function_type = \((tensor<i\d+>)', a)
+  pb = re.search(r'function_type = \((tensor<i\d+>)', b)
+  if not (pa and pb and "jax.global_constant" in a and "jax.global_constant" in b) or \
+      pa.group(1) == pb.group(1):
+    return None
+  label = f"platform index: lowersim {pa.group(1)}, JAX {pb.group(1)}"
+  return label, a.replace(pa.group(1), "PLATFORM_INDEX"), b.replace(pb.group(1), "PLATFORM_INDEX")
+
+
 DETECTORS: list[Detector] = [
     _detect_attr("uses_shape_polymorphism", "jax.uses_shape_polymorphism"),
+    _detect_platform_index_type,
     _detect_shardy,
     _detect_signature,
 ]
@@ -411,7 +424,7 @@ def message_template(message: str) -> str:
   t = re.sub(r"\[[^\[\]]*\]", "[…]", t)
   t = re.sub(r"\([^()]*\)", "(…)", t)
   t = re.sub(r"\b\d+\b", "N", t)
-  return t.split("\n")[0][:140]
+  return t.replace("\n", "\\n")[:160]
 
 
 # --- Verdicts --------------------------------------------------------------------
@@ -427,6 +440,7 @@ class Verdict:
   lowersim: dict = dataclasses.field(default_factory=dict)
   jax: dict = dataclasses.field(default_factory=dict)
   jax_seconds: float = 0.0
+  context: list[str] = dataclasses.field(default_factory=list)  # what in the scenario explains it
 
   def to_json(self) -> dict:
     return dataclasses.asdict(self)
@@ -549,7 +563,7 @@ def compare_modules(lowersim_text: str, jax_text: str) -> tuple[list[str], str]:
       parts.append(f"kernel {i} ({a.target}, {a.where}): bytecode version {a.version} "
                    f"producer {a.producer!r} (lowersim) vs version {b.version} "
                    f"producer {b.producer!r} (JAX)")
-    for key in set(a.extra) | set(b.extra):
+    for key in sorted(set(a.extra) | set(b.extra)):
       if a.extra.get(key) != b.extra.get(key):
         classes.append(f"serialization: {key}")
         parts.append(f"kernel {i} ({a.target}): {key}: lowersim {a.extra.get(key)}, JAX "

@@ -46,7 +46,7 @@ def findings_of(v: compare.Verdict) -> list[str]:
     return [v.status + ": " + compare.message_template(v.summary)]
   if v.status != "differ":
     return []
-  return known.unexplained(v.classes)
+  return known.unexplained(v.classes, v.context)
 
 
 def campaign(a) -> tuple[str, int, int]:
@@ -70,7 +70,7 @@ def campaign(a) -> tuple[str, int, int]:
     status[v.status] += 1
     for c in v.classes:
       classes[c] += 1
-    for c in known.causes_of(v.classes):
+    for c in known.causes_of(v.classes, v.context):
       causes[c.name] += 1
     for f in findings_of(v):
       finding_classes[f] += 1

@@ -34,6 +34,22 @@ class Cause:
 
 
 CAUSES = [
+    Cause("oneapi-priority", r"^default backend: JAX ",
+          "the default backend differs, so does everything after it: JAX's oneapi plugin "
+          "registers with priority 500 (lowersim: 400, as for other plugins), and xla_bridge "
+          "tries cpu and tpu first (registered on import), so ties go another way",
+          "jax_plugins/oneapi/__init__.py: xb.register_plugin('oneapi', priority=500); "
+          "jax/_src/xla_bridge.py: backends", kind="context"),
+    Cause("primitive-shadowing", r"^shadowed built-in primitive: ",
+          "a scenario <primitive> named like a built-in (e.g. pallas_call) replaces the "
+          "built-in's rules in lowersim's registry; in JAX a new core.Primitive(name) is "
+          "another object and lax/pallas primitives keep their own rules",
+          "jax/_src/core.py: Primitive; jax/_src/interpreters/mlir.py: register_lowering (keyed "
+          "by the primitive object)", kind="context"),
+    Cause("x64-platform-index", r"^platform index: lowersim tensor<i32>, JAX tensor<i64>$",
+          "with jax_enable_x64 (needed for 64-bit dtypes) main's platform-index argument is "
+          "tensor<i64>: JAX types it dtypes.default_int_dtype(); lowersim always tensor<i32>",
+          "jax/_src/interpreters/mlir.py: lower_jaxpr_to_fun (dim_var_avals)"),
     Cause("export-attribute", r"^uses_shape_polymorphism$",
           "lowersim adds jax.uses_shape_polymorphism for platforms=; jit(f).trace(*args)"
           ".lower(lowering_platforms=...) does not (only jax.export sets it)",
@@ -202,9 +218,9 @@ CAUSES = [
 ]
 
 
-def causes_of(classes: list[str]) -> list[Cause]:
+def causes_of(classes: list[str], context: tuple = ()) -> list[Cause]:
   out = []
-  for c in classes:
+  for c in list(context) + list(classes):
     for cause in CAUSES:
       if re.search(cause.pattern, c) and cause not in out:
         out.append(cause)
@@ -212,7 +228,11 @@ def causes_of(classes: list[str]) -> list[Cause]:
   return out
 
 
-def unexplained(classes: list[str]) -> list[str]:
+def unexplained(classes: list[str], context: tuple = ()) -> list[str]:
+  """The classes no cause explains; none when the scenario's context (a
+  different default backend, a shadowed built-in) explains everything."""
+  if any(re.search(x.pattern, c) for c in context for x in CAUSES if x.kind == "context"):
+    return []
   return [c for c in classes if not any(re.search(x.pattern, c) for x in CAUSES)]
 
 
@@ -264,8 +284,8 @@ def write(verdicts, path: str = KNOWN_FILE, keep: Optional[dict[str, Entry]] = N
     covered.add(v.path)
     if v.status != "differ":
       continue
-    names = [c.name for c in causes_of(v.classes)]
-    if unexplained(v.classes):
+    names = [c.name for c in causes_of(v.classes, v.context)]
+    if unexplained(v.classes, v.context):
       names.append("unexplained")
     lines.append(f"{v.path} | {' ;; '.join(v.classes)} | {', '.join(names)}")
   for p, e in sorted((keep or {}).items()):

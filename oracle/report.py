@@ -35,11 +35,11 @@ class Judged:
     self.v = v
     self.entry = entry
     if v.status == "differ":
-      self.column = "known" if entry is not None and entry.classes == v.classes else "differ"
+      self.column = "known" if entry is not None and sorted(entry.classes) == sorted(v.classes) else "differ"
     else:
       self.column = v.status
     self.stale = entry is not None and v.status != "differ"
-    self.changed = entry is not None and v.status == "differ" and entry.classes != v.classes
+    self.changed = entry is not None and v.status == "differ" and sorted(entry.classes) != sorted(v.classes)
 
   @property
   def failed(self) -> bool:
@@ -71,9 +71,9 @@ def causes_table(judged: list[Judged]) -> str:
   for j in judged:
     if j.v.status != "differ":
       continue
-    for c in known.causes_of(j.v.classes):
+    for c in known.causes_of(j.v.classes, j.v.context):
       counts[c.name] += 1
-    for c in known.unexplained(j.v.classes):
+    for c in known.unexplained(j.v.classes, j.v.context):
       unexplained[c] += 1
   lines = []
   for cause in known.CAUSES:
@@ -115,7 +115,9 @@ def write_report(path: str, judged: list[Judged], stale_missing: list[known.Entr
       f.write(f"{v.path}: {tag}\n")
       for c in v.classes:
         f.write(f"  class: {c}\n")
-      for c in known.causes_of(v.classes):
+      for c in v.context:
+        f.write(f"  context: {c}\n")
+      for c in known.causes_of(v.classes, v.context):
         f.write(f"  cause: {c.name}: {c.what}\n         JAX: {c.jax_code}\n")
       if v.jax_code:
         f.write(f"  JAX raised in: {v.jax_code}\n")
