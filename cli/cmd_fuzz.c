@@ -1,7 +1,8 @@
 /* cli/cmd_fuzz.c: `lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate]`:
  * random scenarios (fuzz/generate.c) checked against lowersim's invariants
  * (fuzz/check.c); each finding is minimized and written to DIR as a
- * scenario file that `lowersim lower` reproduces. */
+ * scenario file that `lowersim lower` reproduces.  `--emit DIR` only writes
+ * the generated scenarios (for another judge, e.g. the oracle). */
 #include "cli.h"
 #include "fuzz/fuzz.h"
 
@@ -25,7 +26,8 @@ typedef struct options {
   uint64_t seed;
   uint64_t iterations;
   const char *out;
-  bool isolate; /* each check in a child process */
+  const char *emit; /* write the scenarios to this folder, check nothing */
+  bool isolate;     /* each check in a child process */
 } options;
 
 typedef struct campaign {
@@ -45,7 +47,8 @@ typedef struct campaign {
 } campaign;
 
 static void usage(void) {
-  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate]\n\n"
+  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate]\n"
+         "       lowersim fuzz [--seed S] [--iterations N] --emit DIR\n\n"
          "Generates N random scenarios from seed S (default 1, %d iterations) and checks\n"
          "that every lowering fails with a catalogued code (never LSIM_E_VERIFY) or gives\n"
          "a module that verifies and re-parses unchanged, that lowering twice gives the\n"
@@ -57,6 +60,8 @@ static void usage(void) {
          "child process, so a crash (or a sanitizer report, or a check hanging for a\n"
          "minute) is a finding like the others, minimized and written to DIR.\n\n"
          "Last line: `fuzz: N iterations, M findings, R iterations/s`.\n"
+         "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0) without\n"
+         "lowering or checking them; last line `fuzz: N scenarios written to DIR`.\n"
          "Exit codes: 0 no finding, 1 findings, 2 invalid arguments or output folder.\n",
          DEFAULT_ITERATIONS, DEFAULT_OUT, CURRENT_FILE);
 }
@@ -73,7 +78,7 @@ static bool parse_u64(const char *text, uint64_t *out) {
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_options(int argc, char **argv, options *o) {
-  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, false};
+  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -89,6 +94,11 @@ static int parse_options(int argc, char **argv, options *o) {
     } else if (strcmp(a, "--out") == 0 && v && *v) {
       o->out = v;
       i++;
+    } else if (strcmp(a, "--emit") == 0 && v && *v) {
+      o->emit = v;
+      i++;
+    } else if (strcmp(a, "--emit") == 0) {
+      return cli_usage_error("fuzz", "--emit needs a folder name");
     } else if (strcmp(a, "--seed") == 0 || strcmp(a, "--iterations") == 0) {
       return cli_usage_error("fuzz", "%s needs a non-negative integer", a);
     } else if (strcmp(a, "--out") == 0) {
@@ -301,6 +311,50 @@ static int run_campaign(campaign *c, lsim_error *err) {
   return rc;
 }
 
+/* --emit DIR: the scenarios of iterations 0..N-1, written, not checked. */
+static int emit_scenarios(const options *o) {
+  if (mkdir(o->emit, 0777) != 0 && errno != EEXIST)
+    return cli_usage_error("fuzz", "cannot create '%s': %s", o->emit, strerror(errno));
+  lsim_error err = LSIM_ERROR_INIT;
+  int code = 0;
+  uint64_t i = 0;
+  for (; i < o->iterations && !code; i++) {
+    lsim_fuzz_rng rng;
+    lsim_fuzz_rng_seed(&rng, o->seed, i);
+    char name[64], file[80];
+    snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, o->seed, i);
+    snprintf(file, sizeof file, "%s.xml", name);
+    lsim_scenario *s = NULL;
+    char *text = NULL, *path = NULL;
+    size_t size;
+    int rc = lsim_fuzz_generate(&rng, name, &s, &err);
+    if (!rc)
+      rc = lsim_fuzz_scenario_text(s, &text, &size, &err);
+    if (!rc && !(path = path_in(o->emit, file))) {
+      fprintf(stderr, "lowersim fuzz: out of memory\n");
+      code = EXIT_INVALID_INPUT;
+    }
+    FILE *f = !rc && !code ? fopen(path, "w") : NULL;
+    if (!rc && !code && (!f || fwrite(text, 1, size, f) != size)) {
+      fprintf(stderr, "lowersim fuzz: cannot write %s: %s\n", path, strerror(errno));
+      code = EXIT_INVALID_INPUT;
+    }
+    if (f && fclose(f) != 0 && !code) {
+      fprintf(stderr, "lowersim fuzz: cannot write %s: %s\n", path, strerror(errno));
+      code = EXIT_INVALID_INPUT;
+    }
+    if (rc && !code)
+      code = cli_report(&err);
+    free(path);
+    free(text);
+    lsim_scenario_destroy(s);
+  }
+  lsim_error_clear(&err);
+  if (!code)
+    printf("fuzz: %" PRIu64 " scenarios written to %s\n", i, o->emit);
+  return code;
+}
+
 int cmd_fuzz(int argc, char **argv) {
   campaign *c = calloc(1, sizeof *c);
   if (!c) {
@@ -308,6 +362,8 @@ int cmd_fuzz(int argc, char **argv) {
     return EXIT_INVALID_INPUT;
   }
   int code = parse_options(argc, argv, &c->opt);
+  if (code < 0 && c->opt.emit)
+    code = emit_scenarios(&c->opt);
   if (code >= 0) {
     free(c);
     return code;

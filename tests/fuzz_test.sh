@@ -39,6 +39,30 @@ cli_tests() {
      ! grep -q '^fuzz: outcomes: [0-9]* modules' "$tmp/a.err"; then
     ko "two runs of seed 1 differ:"; grep '^fuzz: outcomes:' "$tmp/a.err" "$tmp/b.err"
   else ok; fi
+  # --emit writes the generated scenarios, unchecked: one file per iteration,
+  # the same files for the same seed, each one `lowersim lower` reads.
+  "$L" fuzz --seed 7 --iterations 40 --emit "$tmp/emit1" >"$tmp/emit.out" 2>&1; code=$?
+  "$L" fuzz --seed 7 --iterations 40 --emit "$tmp/emit2" >/dev/null 2>&1
+  local files; files=$(ls "$tmp/emit1" | wc -l)
+  if [ $code -ne 0 ] || [ "$files" -ne 40 ] || [ ! -f "$tmp/emit1/fuzz-7-39.xml" ] ||
+     [ "$(tail -n 1 "$tmp/emit.out")" != "fuzz: 40 scenarios written to $tmp/emit1" ] ||
+     ! diff -r "$tmp/emit1" "$tmp/emit2" >/dev/null; then
+    ko "--emit: exit $code, $files files"; cat "$tmp/emit.out"
+  else ok; fi
+  local f bad=0
+  for f in "$tmp"/emit1/*.xml; do
+    "$L" lower "$f" >/dev/null 2>"$tmp/emit.err"; code=$?
+    # 2 only for what the lowering refuses (LSIM_E_INVALID_INPUT: kernels that do not
+    # fit, negative alias indices), never for the reader (a `FILE:LINE:` error)
+    if [ $code -gt 2 ] || { [ $code -eq 2 ] && ! grep -q "^LSIM_E_INVALID_INPUT: " "$tmp/emit.err"; }; then
+      bad=1; echo "--- $f (exit $code)"; cat "$tmp/emit.err"
+    fi
+  done
+  if [ $bad -ne 0 ]; then ko "--emit: scenarios lowersim does not read"; else ok; fi
+  "$L" fuzz --emit >/dev/null 2>"$tmp/usage"; code=$?
+  if [ $code -ne 2 ] || ! grep -q -- "--emit needs a folder name" "$tmp/usage"; then
+    ko "--emit without a folder: exit $code"; cat "$tmp/usage"
+  else ok; fi
   "$L" fuzz --iterations x >/dev/null 2>"$tmp/usage"; code=$?
   if [ $code -ne 2 ] || ! grep -q -- "--iterations needs a non-negative integer" "$tmp/usage"; then
     ko "bad --iterations: exit $code"; cat "$tmp/usage"

@@ -1,0 +1,299 @@
+"""Known differences (oracle/known-differences.txt) and the causes behind
+difference classes.
+
+known-differences.txt has one line per scenario that differs from JAX:
+
+    PATH | CLASS ;; CLASS ;; ... | CAUSE, CAUSE, ...
+
+PATH is the scenario (relative to the repository) or a back-compat module
+(`backcompat:FILE:DATA`); the CLASSes are exactly the difference classes the
+oracle finds for it (oracle/compare.py); the CAUSEs name entries of CAUSES
+below (what differs and the JAX code behind it).  A scenario whose classes
+are not exactly its entry's is a new difference; an entry whose scenario
+agrees with JAX is stale.  Both fail the run.  `python -m oracle run
+--update-known` rewrites the file from the run's differences.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from typing import Optional
+
+KNOWN_FILE = os.path.join(os.path.dirname(__file__), "known-differences.txt")
+
+
+@dataclasses.dataclass
+class Cause:
+  name: str
+  pattern: str          # regex on a difference class
+  what: str             # what differs, in one sentence
+  jax_code: str         # the JAX 0.10.2 code behind it (file: function)
+  kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle (how the oracle maps a scenario)
+
+
+CAUSES = [
+    Cause("oneapi-priority", r"^default backend: JAX ",
+          "the default backend differs, so does everything after it: JAX's oneapi plugin "
+          "registers with priority 500 (lowersim: 400, as for other plugins), and xla_bridge "
+          "tries cpu and tpu first (registered on import), so ties go another way",
+          "jax_plugins/oneapi/__init__.py: xb.register_plugin('oneapi', priority=500); "
+          "jax/_src/xla_bridge.py: backends", kind="context"),
+    Cause("primitive-shadowing", r"^shadowed built-in primitive: ",
+          "a scenario <primitive> named like a built-in (e.g. pallas_call) replaces the "
+          "built-in's rules in lowersim's registry; in JAX a new core.Primitive(name) is "
+          "another object and lax/pallas primitives keep their own rules",
+          "jax/_src/core.py: Primitive; jax/_src/interpreters/mlir.py: register_lowering (keyed "
+          "by the primitive object)", kind="context"),
+    Cause("x64-platform-index", r"^platform index: lowersim tensor<i32>, JAX tensor<i64>$",
+          "with jax_enable_x64 (needed for 64-bit dtypes) main's platform-index argument is "
+          "tensor<i64>: JAX types it dtypes.default_int_dtype(); lowersim always tensor<i32>",
+          "jax/_src/interpreters/mlir.py: lower_jaxpr_to_fun (dim_var_avals)"),
+    Cause("export-attribute", r"^uses_shape_polymorphism$",
+          "lowersim adds jax.uses_shape_polymorphism for platforms=; jit(f).trace(*args)"
+          ".lower(lowering_platforms=...) does not (only jax.export sets it)",
+          "jax/_src/interpreters/mlir.py: lower_jaxpr_to_module (no such attribute); "
+          "jax/_src/export/_export.py: _export_lowered sets it"),
+    Cause("shardy", r"^shardy$",
+          "JAX 0.10.2 lowers with the Shardy partitioner: an sdy.mesh and sdy.sharding "
+          "attributes on host callbacks (maximal sharding on device 0) and on main's "
+          "arguments and results under jit(backend=)",
+          "jax/_src/callback.py: emit_python_callback / _callback_op_sharding; "
+          "jax/_src/interpreters/mlir.py: lower_jaxpr_to_fun (sdy.sharding arg/result attrs); "
+          "config jax_use_shardy_partitioner=True"),
+    Cause("jit-backend-deprecated", r"^warning only JAX gives: backend and device argument on jit is deprecated",
+          "jax.jit(f, backend=...) warns DeprecationWarning in 0.10.2; lowersim prints no warning",
+          "jax/_src/pjit.py: _parse_jit_arguments"),
+    Cause("lax-dtype-rules", r"; JAX TypeError: \w+ does not accept dtype",
+          "lax.sin, cos, exp and neg refuse integer and bool operands (and add, mul, sub "
+          "bool) while tracing; lowersim lowers them (and stablehlo.sine on integers does "
+          "not verify)",
+          "jax/_src/lax/lax.py: naryop_dtype_rule (sin_p, cos_p, exp_p: _float | _complex)"),
+    Cause("undeclared-tpu", r"libtpu",
+          "a scenario that declares no tpu backend runs with JAX's own tpu factory "
+          "(registered on import, fail_quietly), which fails on a machine without libtpu; "
+          "lowersim treats an undeclared tpu as never registered ('Unknown backend tpu', "
+          "'not in the list of known backends')",
+          "jax/_src/xla_bridge.py: register_backend_factory('tpu', ...), _get_backend_uncached",
+          kind="oracle mapping"),
+    Cause("cuda-without-gpu", r"JAX AssertionError \(no message\) in jax/_src/xla_bridge\.py:backends",
+          "JAX_PLATFORMS naming cuda on a machine without a visible NVIDIA GPU: backends() "
+          "skips cuda silently and, with nothing else, fails `assert _default_backend is not "
+          "None`; lowersim reports cuda as not a known backend",
+          "jax/_src/xla_bridge.py: backends (has_visible_nvidia_gpu)"),
+    Cause("triton-registration-lazy", r"(Compiler params for platform gpu cannot be used for tpu lowering\.; JAX|"
+          r"JAX AssertionError \(no message\) in jax/_src/pallas/mosaic)",
+          "in 0.10.2 Triton's compiler-params class is registered only when "
+          "triton/pallas_call_registration.py is first imported (the first gpu lowering); "
+          "jax.experimental.pallas.triton does not import it, so on tpu get_lowering_rule "
+          "finds nothing and Mosaic TPU's rule asserts on the foreign params",
+          "jax/_src/pallas/pallas_call.py: tpu_lowering; "
+          "jax/_src/pallas/mosaic/pallas_call_registration.py: pallas_call_tpu_lowering_rule"),
+    Cause("default-device-backend", r"(specified backend \S+ is different from the lowering platform|"
+          r"outcome: lowersim RuntimeError: (Unknown backend|Backend '…' failed)[^;]*; JAX module|"
+          r"outcome: lowersim module; JAX ValueError: the platform for the specified backend)",
+          "under jit the ModuleContext's backend is the default device's (or jit(backend=)'s), "
+          "so get_backend() compares platforms (ValueError) instead of looking the lowering "
+          "platform up (RuntimeError); lowersim models get_backend without it",
+          "jax/_src/interpreters/pxla.py: _get_and_check_device_assignment -> get_default_device; "
+          "jax/_src/interpreters/mlir.py: ModuleContext.get_backend"),
+    Cause("eager-backend-init", r"(; JAX RuntimeError: (Unable to initialize backend|Backend '…' provides no devices)|"
+          r"warning only JAX gives: Platform '…' is experimental)",
+          "jit initializes every backend (backends(), for the default device) before it lowers "
+          "anything, so an initialization failure or an experimental-plugin warning comes "
+          "first; lowersim initializes backends only when a lowering asks for one",
+          "jax/_src/interpreters/pxla.py: get_default_device -> xla_bridge.backends"),
+    Cause("trace-before-init", r"warning only lowersim gives: Platform '…' is experimental",
+          "JAX failed while tracing, before any backend was initialized, so it gave no "
+          "experimental-plugin warning; lowersim initialized backends first",
+          "jax/_src/pjit.py: _infer_params (tracing) before pxla.lower_sharding_computation"),
+    Cause("factory-order", r"^error values: .*(Platforms present are|Available backends are|not in the list of known backends)",
+          "xla_bridge's registry is a dict in which cpu and tpu come first (registered on "
+          "import, and kept when the scenario does not declare them), so backends "
+          "initialize, and are listed, in that order; lowersim uses the declaration order "
+          "and lists only declared factories",
+          "jax/_src/xla_bridge.py: _backend_factories, backends"),
+    Cause("buffer-callback-oneapi", r"`buffer_callback` not supported on oneapi backend",
+          "lowersim gives buffer_callback a oneapi target (seed 004, newer JAX); 0.10.2 knows "
+          "cpu, cuda and rocm only",
+          "jax/_src/buffer_callback.py: _buffer_callback_lowering"),
+    Cause("triton-kernel-invalid", r"kernel \(__gpu\$xla\.gpu\.triton\): lowersim's kernel does not parse or verify",
+          "lowersim's Triton kernel does not parse or verify in jaxlib's Triton dialect "
+          "(e.g. tt.load without operandSegmentSizes)",
+          "jax/_src/pallas/triton/lowering.py: lower_jaxpr_to_triton_module"),
+    Cause("triton-kernel-old", r"kernel \(__gpu\$xla\.gpu\.triton\): JAX's kernel does not parse",
+          "a Triton kernel JAX serialized in 2024 no longer parses in 0.10.2's Triton dialect "
+          "(Triton promises no IR compatibility; JAX skips that back-compat test)",
+          "tests/pallas/export_back_compat_pallas_test.py: test_triton_add_one (skipped)"),
+    Cause("kernel-producer", r"^serialization: bytecode version/producer$",
+          "kernel bytecode written by MLIR 19.1.7 (lowersim) vs jaxlib's MLIR (producer "
+          "MLIR23.0.0git)",
+          "jax/_src/tpu_custom_call.py: _lower_mosaic_module_to_asm (write_bytecode); "
+          "jax/_src/pallas/triton/pallas_call_registration.py; jax/experimental/mosaic/gpu/core.py"),
+    Cause("mosaic-serde", r"Mosaic's deserializer",
+          "lowersim's Mosaic TPU kernel is not in Mosaic's serialized form (the mosaic-serde "
+          "pass, versioned stable_mosaic. op names), so the TPU runtime's deserializer rejects it",
+          "jax/_src/tpu_custom_call.py: _lower_mosaic_module_to_asm (mosaic-serde{serialize=true})"),
+    Cause("mosaic-gpu-serde", r"Mosaic GPU's deserializer",
+          "lowersim's Mosaic GPU kernel is not in Mosaic GPU's serialized form "
+          "(mosaic_gpu-serde), so the runtime's deserializer rejects it",
+          "jax/experimental/mosaic/gpu/core.py: _run_serde_pass (serialize=True)"),
+    Cause("mosaic-gpu-hash", r"kernel_hash is the SHA-256",
+          "the kernel_hash of mosaic_gpu_v2's config is not the SHA-256 of the module on one side",
+          "jax/experimental/mosaic/gpu/core.py: _kernel_to_custom_call (kernel_id = sha256(module_asm))"),
+    Cause("mosaic-kernel", r"^kernel \(tpu_custom_call\)",
+          "the Mosaic TPU kernel's body differs: JAX broadcasts the scalar 1, stores with "
+          "tpu.vector_store after a swap's load, marks tpu.core_type and pipeline_mode, and "
+          "writes stable_mosaic.version 15 (lowersim 11)",
+          "jax/_src/pallas/mosaic/lowering.py: lower_jaxpr_to_module; "
+          "jax/_src/pallas/mosaic/pallas_call_registration.py: pallas_call_tpu_lowering_rule"),
+    Cause("mosaic-gpu-kernel", r"^kernel \(mosaic_gpu_v2\)",
+          "JAX's Mosaic GPU kernel is the fully lowered launch (gpu.launch, TMA descriptors, "
+          "nvvm barriers and bulk copies); lowersim's is a func with vector.load/store",
+          "jax/_src/pallas/mosaic_gpu/lowering.py: lower_pipelined_jaxpr_to_module; "
+          "jax/experimental/mosaic/gpu/core.py: _lower_as_gpu_kernel"),
+    Cause("triton-kernel", r"^kernel \(__gpu\$xla\.gpu\.triton\)",
+          "the Triton kernel's body differs",
+          "jax/_src/pallas/triton/lowering.py: lower_jaxpr_to_triton_module"),
+    Cause("mosaic-gpu-warpgroup", r"Only copies transferring a number of bytes divisible by the warpgroup size",
+          "Mosaic GPU cannot copy a block smaller than a warpgroup's 128 bytes (e.g. f32[8]); "
+          "lowersim emits a kernel for any size",
+          "jax/_src/pallas/mosaic_gpu/primitives.py: _copy_gmem_to_smem_lowering"),
+    Cause("mosaic-gpu-deprecated", r"Using ``pl\.pallas_call`` for Mosaic GPU kernels is deprecated",
+          "pl.pallas_call lowered with Mosaic GPU warns (DeprecationWarning) in 0.10.2",
+          "jax/_src/pallas/pallas_call.py: _pallas_call_lowering (gpu_lowering)"),
+    Cause("pallas-tpu-device-kind", r"Unsupported TPU device kind",
+          "Mosaic TPU's lowering needs the default device to be a TPU of a known kind "
+          "(tpu_info.get_tpu_info); with a cpu default device JAX refuses",
+          "jax/_src/pallas/mosaic/tpu_info.py: get_tpu_info; "
+          "jax/_src/pallas/mosaic/lowering.py: _check_block_mappings"),
+    Cause("pallas-interpret", r"^ops: only JAX has .*stablehlo\.",
+          "interpret=True lowers through Pallas's HLO interpreter (a while loop over the grid "
+          "with dynamic slices); lowersim lowers the kernel's computation directly",
+          "jax/_src/pallas/hlo_interpreter.py: pallas_call_hlo_interpret"),
+    Cause("pallas-constants", r"captures constants",
+          "a kernel that captures an array fails while tracing (with the kernel's source "
+          "location), before lowering's 'Cannot lower a pallas_call with constants.'",
+          "jax/_src/pallas/pallas_call.py: _trace_kernel_to_jaxpr"),
+    Cause("multi-platform-tuple-bug", r"can only concatenate list",
+          "JAX 0.10.2 fails with a TypeError in lower_per_platform's case branch when the "
+          "rule's avals_out is a tuple (debug_callback lowered for several platforms): a JAX "
+          "bug that lowersim does not reproduce",
+          "jax/_src/interpreters/mlir.py: lower_per_platform (rule_out_avals = [...] + ctx.avals_out)"),
+    Cause("nvidia-gpu-warning", r"An NVIDIA GPU may be present",
+          "with an NVIDIA GPU visible (the scenario declares cuda) and no cuda backend up, "
+          "JAX warns that a CUDA-enabled jaxlib is missing",
+          "jax/_src/xla_bridge.py: _suggest_missing_backends", kind="oracle mapping"),
+    Cause("donation-warning", r"Some donated buffers were not usable",
+          "JAX warns (warnings.warn) about donations it cannot use; lowersim only narrates it "
+          "in `explain`",
+          "jax/_src/interpreters/mlir.py: lower_jaxpr_to_module"),
+    Cause("triton-power-of-2", r"Triton lowering currently requires that all operations have array arguments and results whose size is a power of",
+          "Pallas's Triton lowering requires power-of-2 array sizes; lowersim emits a kernel "
+          "for any size",
+          "jax/_src/pallas/triton/lowering.py: _check_tensor_size"),
+    Cause("mosaic-gpu-arch", r"Mosaic GPU does not yet support AMD ROCm devices\. Got compute_capability",
+          "Mosaic GPU reads the default device's compute capability: with a ROCm default "
+          "device (a stand-in reports gfx942) it refuses, even when lowering for cuda",
+          "jax/experimental/mosaic/gpu/core.py: _infer_arch", kind="oracle mapping"),
+    Cause("dce", r"(^ops: only lowersim has|^main's signature|^outcome: lowersim [A-Za-z]+Error: .*; JAX module$|"
+          r"^error values: NotImplementedError: MLIR translation rule)",
+          "jit drops equations whose results are unused and have no effects, and unused "
+          "arguments (keep_unused=False); lowersim lowers every equation and keeps every "
+          "argument (so it also raises errors of equations JAX never lowers)",
+          "jax/_src/interpreters/pxla.py: _dce_jaxpr / prune_unused_inputs"),
+    Cause("backcompat-wrapper", r"^(ops: only JAX has func\.call,func\.func,func\.return|module: \"…\"\(\) <\{sym_name = \"…\"\}> \(\{)$",
+          "a stored back-compat module has another shape than today's lowering of the "
+          "program: the 2024 Triton export calls a private @wrapped function, the Mosaic GPU "
+          "one is named jit_wrapped (the test's own wrapper)",
+          "jax/_src/internal_test_util/export_back_compat_test_util.py: run_one_test"),
+    Cause("error-order", r"^error: ",
+          "both fail, with different errors: the checks run in another order (JAX resolves "
+          "jit(backend=) before tracing, runs every trace-time rule of the function, "
+          "initializes every backend, then lowers the equations DCE kept, in order); "
+          "lowersim checks as it lowers",
+          "jax/_src/pjit.py: _infer_params; jax/_src/interpreters/pxla.py: "
+          "lower_sharding_computation; jax/_src/interpreters/mlir.py: jaxpr_subcomp"),
+]
+
+
+def causes_of(classes: list[str], context: tuple = ()) -> list[Cause]:
+  out = []
+  for c in list(context) + list(classes):
+    for cause in CAUSES:
+      if re.search(cause.pattern, c) and cause not in out:
+        out.append(cause)
+        break
+  return out
+
+
+def unexplained(classes: list[str], context: tuple = ()) -> list[str]:
+  """The classes no cause explains; none when the scenario's context (a
+  different default backend, a shadowed built-in) explains everything."""
+  if any(re.search(x.pattern, c) for c in context for x in CAUSES if x.kind == "context"):
+    return []
+  return [c for c in classes if not any(re.search(x.pattern, c) for x in CAUSES)]
+
+
+@dataclasses.dataclass
+class Entry:
+  path: str
+  classes: list[str]
+  causes: list[str]
+  line: int
+
+
+def read(path: str = KNOWN_FILE) -> dict[str, Entry]:
+  entries: dict[str, Entry] = {}
+  if not os.path.exists(path):
+    return entries
+  with open(path, encoding="utf-8") as f:
+    for n, line in enumerate(f, 1):
+      line = line.rstrip("\n")
+      if not line.strip() or line.lstrip().startswith("#"):
+        continue
+      head, _, rest = line.partition(" | ")
+      classes, _, causes = rest.rpartition(" | ")
+      parts = [head.strip(), classes.strip(), causes.strip()]
+      if not rest or not _:
+        raise ValueError(f"{path}:{n}: expected 'PATH | CLASSES | CAUSES'")
+      entries[parts[0]] = Entry(parts[0], [c for c in parts[1].split(" ;; ") if c],
+                                [c for c in parts[2].split(", ") if c], n)
+  return entries
+
+
+HEADER = """\
+# Known differences between lowersim and JAX 0.10.2, found by the oracle
+# (`./run oracle`).  One line per scenario: PATH | CLASSES | CAUSES.
+# The causes are described, with the JAX code behind them, in oracle/known.py
+# (CAUSES) and in build/oracle/report.txt.  This list is the work list of the
+# issue after the oracle's: a difference not listed here, or listed with other
+# classes, fails the run; so does an entry whose scenario now agrees with JAX.
+# Regenerate with `build/oracle-venv/bin/python -m oracle run --update-known`
+# after reviewing the report.
+"""
+
+
+def write(verdicts, path: str = KNOWN_FILE, keep: Optional[dict[str, Entry]] = None) -> int:
+  """Rewrites the file with one entry per differing verdict (entries for
+  scenarios outside this run are kept as they were)."""
+  lines = []
+  covered = set()
+  for v in sorted(verdicts, key=lambda v: v.path):
+    covered.add(v.path)
+    if v.status != "differ":
+      continue
+    names = [c.name for c in causes_of(v.classes, v.context)]
+    if unexplained(v.classes, v.context):
+      names.append("unexplained")
+    lines.append(f"{v.path} | {' ;; '.join(v.classes)} | {', '.join(names)}")
+  for p, e in sorted((keep or {}).items()):
+    if p not in covered:
+      lines.append(f"{e.path} | {' ;; '.join(e.classes)} | {', '.join(e.causes)}")
+  lines.sort()
+  with open(path, "w", encoding="utf-8") as f:
+    f.write(HEADER)
+    for l in lines:
+      f.write(l + "\n")
+  return len(lines)

@@ -1,0 +1,438 @@
+"""A scenario as the real JAX program it describes, lowered by JAX.
+
+`lower(scenario)` runs in a process whose JAX state oracle/standins.py has
+made the scenario's (a fresh fork-server child) and returns an Outcome:
+the module, or the exception JAX raised, and the warnings JAX gave.
+
+What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
+  <lower function="f">         jax.jit(f).trace(*args).lower()
+  backend="x"                  jax.jit(f, backend="x")
+  platforms="a,b"              .lower(lowering_platforms=("a", "b"))
+  export="true"                jax.export.export(jax.jit(f), platforms=...,
+                               disabled_checks=...)(*args).mlir_module()
+  <arg donated="true">         donate_argnums
+  <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
+  <primitive>                  core.Primitive(name) (multiple results), an
+                               abstract eval giving the <result> avals,
+                               mlir.register_lowering(prim, rule, platform)
+                               per <rule>/<default>, each rule
+                               ffi.ffi_lowering(target) after
+                               ctx.module_context.get_backend(...) as
+                               backend_access says
+  <platform_dependent>         lax.platform_dependent(*args, default=...,
+                               **{platform: branch}); one function per op
+                               kind, so branches with one op are joined
+  <buffer_callback>            jax.experimental.buffer_callback.buffer_callback
+  <pure_callback>              jax.pure_callback
+  <io_callback>                jax.experimental.io_callback
+  <debug_callback>             jax.debug.callback
+  <pallas_call>                pl.pallas_call of the add_one/copy kernel over
+                               grid=(g,), one block (the whole array),
+                               compiler_params=pltpu/pltriton/plgpu
+                               .CompilerParams(), interpret=
+  <execute/>                   each host callback of the lowering called once,
+                               in index order, as the runtime would
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import time
+import warnings
+from typing import Any, Optional
+
+import numpy as np
+
+from oracle import scenario as sc
+
+JAX_VERSION = "0.10.2"
+
+
+@dataclasses.dataclass
+class Outcome:
+  kind: str                      # "module" | "error" | "not_expressible" | "invalid"
+  module: str = ""               # generic MLIR text without locations (kind "module")
+  error_class: str = ""
+  error_message: str = ""
+  reason: str = ""               # not_expressible / invalid: why
+  warnings: list[str] = dataclasses.field(default_factory=list)
+  seconds: float = 0.0           # the lowering alone (trace + lower + module text)
+  jax_code: str = ""             # where JAX raised: file:function of the innermost JAX frame
+  default_backend: str = ""      # xla_bridge's default backend after the lowering, if any
+
+  def to_json(self) -> dict:
+    return dataclasses.asdict(self)
+
+  @staticmethod
+  def from_json(d: dict) -> "Outcome":
+    return Outcome(**d)
+
+
+class NotExpressible(Exception):
+  """The scenario has no JAX program (the message says why)."""
+
+
+# --- dtypes -------------------------------------------------------------------
+
+def numpy_dtype(name: str):
+  import ml_dtypes
+  return {
+      "bool": np.bool_, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+      "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+      "f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64,
+  }[name]
+
+
+def _needs_x64(s: sc.Scenario) -> bool:
+  return any(a.dtype in ("i64", "u64", "f64") for a in s.values())
+
+
+def _struct(aval: sc.Aval):
+  import jax
+  return jax.ShapeDtypeStruct(aval.shape, numpy_dtype(aval.dtype))
+
+
+def _zeros(aval: sc.Aval):
+  return np.zeros(aval.shape, numpy_dtype(aval.dtype))
+
+
+# --- What JAX cannot express ----------------------------------------------------
+
+def check_expressible(s: sc.Scenario) -> None:
+  if s.jax is not None and s.jax != JAX_VERSION:
+    raise NotExpressible(f"version: the scenario is for JAX {s.jax}; the oracle is JAX {JAX_VERSION}")
+  declared = {b.platform for b in s.runtime.backends} if s.runtime.present else {"cpu"}
+  jp = s.runtime.jax_platforms if s.runtime.present else None
+  if "cpu" not in declared:
+    listed = []
+    for p in (jp or "").split(","):
+      listed += ["cuda", "rocm", "oneapi"] if p == "gpu" else [p]
+    if not jp or "cpu" in listed:
+      raise NotExpressible(
+          "no cpu backend: JAX registers its cpu factory on import (xla_bridge.py) and "
+          "initializes it unless JAX_PLATFORMS leaves cpu out; the scenario declares none")
+  for e in s.eqns:
+    if e.kind == "pallas_call" and e.kernel not in ("add_one", "copy"):
+      raise NotExpressible(f"Pallas kernel {e.kernel!r}: the oracle knows add_one and copy")
+    if e.kind == "buffer_callback":
+      for i, o in e.aliases:
+        if not (-2**63 <= i < 2**63 and -2**63 <= o < 2**63):
+          raise NotExpressible("alias index out of int64 range")
+
+
+# --- The program -----------------------------------------------------------------
+
+_OP_FUNCTIONS: dict[str, Any] = {}
+
+
+def _op_function(kind: str):
+  """One Python function per op kind, so that lax.platform_dependent joins
+  branches with the same op (it compares the callables)."""
+  from jax import lax
+  if kind not in _OP_FUNCTIONS:
+    _OP_FUNCTIONS[kind] = getattr(lax, sc.OP_KINDS[kind][0])
+  return _OP_FUNCTIONS[kind]
+
+
+class _Primitives:
+  """The scenario's own primitives: one core.Primitive per name (two
+  <primitive>s with one name are the same primitive), lowering rules
+  registered in document order before tracing."""
+
+  def __init__(self, s: sc.Scenario):
+    from jax._src import core
+    from jax._src.interpreters import mlir
+    self.prims: dict[str, Any] = {}
+    for e in s.eqns:
+      if e.kind != "primitive":
+        continue
+      prim = self.prims.get(e.name)
+      if prim is None:
+        prim = core.Primitive(e.name)
+        prim.multiple_results = True
+        prim.def_abstract_eval(lambda *avals, result_avals: list(result_avals))
+        self.prims[e.name] = prim
+      for r in e.rules:
+        mlir.register_lowering(prim, _ffi_rule(r.target, e.backend_access), platform=r.platform)
+
+  def bind(self, e: sc.Eqn, operands):
+    from jax._src import core
+    avals = tuple(core.ShapedArray(a.shape, numpy_dtype(a.dtype)) for a in e.results)
+    return self.prims[e.name].bind(*operands, result_avals=avals)
+
+
+def _ffi_rule(target: str, backend_access: str):
+  from jax import ffi
+  lower = ffi.ffi_lowering(target)
+
+  def rule(ctx, *operands, result_avals):
+    del result_avals
+    if backend_access == "required":
+      ctx.module_context.get_backend()
+    elif backend_access == "optional":
+      ctx.module_context.get_backend(optional=True)
+    return lower(ctx, *operands)
+
+  return rule
+
+
+class _Callbacks:
+  """The Python functions behind the scenario's host callbacks."""
+
+  def __init__(self):
+    self.calls: list[str] = []
+
+  def pure(self, results):
+    def callback(*args):
+      self.calls.append("pure")
+      return tuple(_zeros(a) for a in results)
+    return callback
+
+  def debug(self):
+    def callback(*args):
+      self.calls.append("debug")
+    return callback
+
+  def buffer(self, returns_value: bool):
+    def callback(ctx, out, *args):
+      self.calls.append("buffer")
+      return 0 if returns_value else None
+    return callback
+
+
+# The kernel library (lowersim's pallas/kernels.c): Pallas kernels on one
+# block.  They are compiled from this text under the file name
+# KERNEL_FILE, so that JAX's messages naming a kernel's source
+# ("add_one at kernels.py:1") do not depend on where the oracle lives.
+KERNEL_FILE = "kernels.py"
+KERNEL_SOURCE = {
+    ("add_one", False): "def add_one(x_ref, o_ref):\n  o_ref[...] = x_ref[...] + 1\n",
+    ("copy", False): "def copy(x_ref, o_ref):\n  o_ref[...] = x_ref[...]\n",
+    # constants="true": the kernel captures an array (`c`, ones).
+    ("add_one", True): "def add_one(x_ref, o_ref):\n  o_ref[...] = x_ref[...] + c\n",
+    ("copy", True): "def copy(x_ref, o_ref):\n  o_ref[...] = x_ref[...] * c\n",
+}
+
+
+def kernel_function(name: str, constant=None):
+  namespace = {"c": constant}
+  exec(compile(KERNEL_SOURCE[(name, constant is not None)], KERNEL_FILE, "exec"), namespace)
+  return namespace[name]
+
+
+def _pallas_call(e: sc.Eqn, x):
+  import jax
+  from jax.experimental import pallas as pl
+  kernel = kernel_function(e.kernel, np.ones(x.shape, x.dtype) if e.constants else None)
+  params = None
+  if e.compiler_params == "mosaic_tpu":
+    from jax.experimental.pallas import tpu as pltpu
+    params = pltpu.CompilerParams()
+  elif e.compiler_params == "triton":
+    from jax.experimental.pallas import triton as pltriton
+    params = pltriton.CompilerParams()
+  elif e.compiler_params == "mosaic_gpu":
+    from jax._src.pallas.mosaic_gpu import core as mgpu_core  # plgpu.CompilerParams
+    params = mgpu_core.CompilerParams()
+  block = pl.BlockSpec(x.shape, lambda i: (0,) * x.ndim)
+  out = [jax.ShapeDtypeStruct(a.shape, numpy_dtype(a.dtype)) for a in e.results]
+  call = pl.pallas_call(kernel, out_shape=out[0] if len(out) == 1 else tuple(out),
+                        grid=(e.grid,), in_specs=[block], out_specs=block,
+                        interpret=e.interpret, compiler_params=params)
+  result = call(x)
+  return [result] if len(out) == 1 else list(result)
+
+
+def build_function(s: sc.Scenario, callbacks: _Callbacks):
+  """The Python function the scenario describes, named as the scenario says."""
+  import jax
+  from jax import lax
+  from jax.experimental import io_callback
+  from jax.experimental.buffer_callback import buffer_callback
+
+  prims = _Primitives(s)
+
+  def run_eqn(e: sc.Eqn, ops):
+    if e.kind == "op":
+      return [_op_function(e.op)(*ops)]
+    if e.kind == "primitive":
+      return list(prims.bind(e, ops))
+    if e.kind == "platform_dependent":
+      per_platform: dict[str, Any] = {}
+      default = None
+      for b in e.branches:
+        if b.platforms is None:
+          default = _op_function(b.op)
+        else:
+          for p in b.platforms:
+            per_platform[p] = _op_function(b.op)
+      return [lax.platform_dependent(*ops, default=default, **per_platform)]
+    if e.kind == "pure_callback":
+      out = [_struct(a) for a in e.results]
+      return list(jax.pure_callback(callbacks.pure(e.results), tuple(out), *ops))
+    if e.kind == "io_callback":
+      out = [_struct(a) for a in e.results]
+      return list(io_callback(callbacks.pure(e.results), tuple(out), *ops, ordered=e.ordered))
+    if e.kind == "debug_callback":
+      jax.debug.callback(callbacks.debug(), *ops, ordered=e.ordered, partitioned=e.partitioned)
+      return []
+    if e.kind == "buffer_callback":
+      out = tuple(_struct(a) for a in e.results)
+      fn = buffer_callback(callbacks.buffer(e.returns_value), out,
+                           has_side_effect=e.side_effect,
+                           input_output_aliases=dict(e.aliases) if e.aliases else None,
+                           command_buffer_compatible=e.command_buffer)
+      return list(fn(*ops))
+    if e.kind == "pallas_call":
+      if len(ops) != 1:
+        raise NotExpressible("a pallas_call of the oracle's kernels takes one operand")
+      return _pallas_call(e, ops[0])
+    raise NotExpressible(f"<{e.kind}>")
+
+  outputs = s.outputs()
+
+  def f(*args):
+    values = list(args)
+    for e in s.eqns:
+      values.extend(run_eqn(e, [values[i] for i in e.args]))
+    if len(outputs) == 1:
+      return values[outputs[0]]
+    return tuple(values[i] for i in outputs)
+
+  f.__name__ = f.__qualname__ = s.function
+  return f
+
+
+# --- Warnings ------------------------------------------------------------------
+
+class _LogCapture(logging.Handler):
+  def __init__(self):
+    super().__init__(level=logging.WARNING)
+    self.records: list[str] = []
+
+  def emit(self, record):
+    self.records.append(record.getMessage())
+
+
+@contextlib.contextmanager
+def capture_warnings(out: list[str]):
+  """JAX's warnings: `warnings.warn` (deprecations, unusable donations) and
+  WARNING records of the jax loggers (xla_bridge's experimental-plugin
+  warning, _suggest_missing_backends)."""
+  handler = _LogCapture()
+  logger = logging.getLogger("jax")
+  logger.addHandler(handler)
+  old_propagate = logger.propagate
+  logger.propagate = False
+  with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    try:
+      yield
+    finally:
+      logger.removeHandler(handler)
+      logger.propagate = old_propagate
+      out.extend(handler.records)
+      out.extend(str(w.message) for w in caught)
+
+
+# --- Lowering ------------------------------------------------------------------
+
+def _innermost_jax_frame(exc: BaseException) -> str:
+  import traceback
+  where = ""
+  for frame in traceback.extract_tb(exc.__traceback__):
+    fn = frame.filename
+    if "/jax/" in fn and "/oracle/" not in fn:
+      where = fn[fn.rindex("/jax/") + 1:] + ":" + frame.name
+  return where
+
+
+def lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
+  """Traces and lowers the scenario's program; returns (module, lowered or
+  exported, seconds).  Raises what JAX raises."""
+  import jax
+  callbacks = callbacks or _Callbacks()
+  start = time.perf_counter()
+  f = build_function(s, callbacks)
+  donate = tuple(i for i, a in enumerate(s.args) if a.donated)
+  args = [_struct(a.aval) for a in s.args]
+  jit_kwargs: dict[str, Any] = {"donate_argnums": donate}
+  if s.backend is not None:
+    jit_kwargs["backend"] = s.backend
+  if s.export:
+    from jax import export
+    checks = [getattr(export.DisabledSafetyCheck, c)() for c in s.disabled_checks]
+    exp = export.export(jax.jit(f, **jit_kwargs),
+                        platforms=tuple(s.platforms) if s.platforms else None,
+                        disabled_checks=checks)(*args)
+    module = exp.mlir_module()
+    seconds = time.perf_counter() - start
+    return module, exp, seconds, callbacks
+  traced = jax.jit(f, **jit_kwargs).trace(*args)
+  if s.platforms is not None:
+    lowered = traced.lower(lowering_platforms=tuple(s.platforms))
+  else:
+    lowered = traced.lower()
+  module = lowered.compiler_ir("stablehlo")
+  seconds = time.perf_counter() - start
+  return module, lowered, seconds, callbacks
+
+
+def host_callbacks(lowered) -> list:
+  try:
+    return list(lowered._lowering.compile_args["host_callbacks"])
+  except (AttributeError, KeyError):
+    return []
+
+
+def execute(lowered) -> None:
+  """<execute/>: the runtime calls each host callback once, in index order.
+
+  The host callbacks of a jit lowering are JAX's own wrappers.
+  buffer_callback's (`wrapped_callback`, buffer_callback.py) checks that the
+  user's callback returns nothing; the oracle calls it as XLA would, with
+  placeholder buffers.  The wrappers of pure_callback, io_callback and
+  debug_callback (callback.py `_wrapped_callback`, or on tpu the runtime
+  object made by make_python_callback_from_host_send_and_recv) first place
+  their operands on a real CPU device, which a stand-in backend does not
+  have; the scenario's callbacks return zeros of the declared shapes, so
+  those calls cannot fail and the oracle does not make them."""
+  import inspect
+  for cb in host_callbacks(lowered):
+    if getattr(cb, "__module__", "") == "jax._src.buffer_callback":
+      closure = inspect.getclosurevars(cb).nonlocals
+      n = closure["in_tree"].num_leaves + closure["out_tree"].num_leaves
+      cb(None, *([None] * n))
+
+
+def lower(s: sc.Scenario) -> Outcome:
+  """The scenario on JAX: module, error or not expressible."""
+  from oracle import mlir_text
+  out = Outcome(kind="module")
+  try:
+    check_expressible(s)
+  except NotExpressible as e:
+    return Outcome(kind="not_expressible", reason=str(e))
+  import jax
+  jax.config.update("jax_enable_x64", _needs_x64(s))
+  with capture_warnings(out.warnings):
+    try:
+      module, lowered, seconds, callbacks = lower_module(s)
+      out.seconds = seconds
+      out.module = mlir_text.generic(module)
+      if s.execute and not s.export:
+        execute(lowered)
+    except NotExpressible as e:
+      return Outcome(kind="not_expressible", reason=str(e))
+    except Exception as e:  # what JAX raised
+      out.kind = "error"
+      out.module = ""
+      out.error_class = type(e).__name__
+      out.error_message = str(e)
+      out.jax_code = _innermost_jax_frame(e)
+  from jax._src import xla_bridge as xb
+  if xb._default_backend is not None:
+    out.default_backend = xb._default_backend.platform
+  return out

@@ -1,0 +1,160 @@
+"""The oracle's report: a terminal summary by folder, build/oracle/report.txt
+(every difference with its diff and the JAX code behind it), JUnit XML, and
+the verdicts as JSON."""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import xml.sax.saxutils as saxutils
+from typing import Iterable, Optional
+
+from oracle import known
+from oracle.compare import Verdict
+
+# What a verdict counts as, once the known-differences list is applied.
+COLUMNS = ("agree", "known", "differ", "not_expressible", "lowersim_invalid", "timeout", "oracle_error")
+TITLES = {"agree": "agree", "known": "known diff", "differ": "NEW DIFF", "not_expressible": "not expr.",
+          "lowersim_invalid": "refused", "timeout": "timeout", "oracle_error": "oracle err"}
+
+
+def folder_of(path: str) -> str:
+  if path.startswith("backcompat:"):
+    return "backcompat"
+  if path.startswith("fuzz:"):
+    return "fuzz"
+  d = os.path.dirname(path)
+  return d[len("testdata/"):] if d.startswith("testdata/") else d or "."
+
+
+class Judged:
+  """A verdict with the known-differences list applied."""
+
+  def __init__(self, v: Verdict, entry: Optional[known.Entry]):
+    self.v = v
+    self.entry = entry
+    if v.status == "differ":
+      self.column = "known" if entry is not None and sorted(entry.classes) == sorted(v.classes) else "differ"
+    else:
+      self.column = v.status
+    self.stale = entry is not None and v.status != "differ"
+    self.changed = entry is not None and v.status == "differ" and sorted(entry.classes) != sorted(v.classes)
+
+  @property
+  def failed(self) -> bool:
+    return self.column in ("differ", "timeout", "oracle_error") or self.stale
+
+
+def judge_all(verdicts: Iterable[Verdict], entries: dict[str, known.Entry]) -> list[Judged]:
+  return [Judged(v, entries.get(v.path)) for v in verdicts]
+
+
+def summary_table(judged: list[Judged]) -> str:
+  by = collections.defaultdict(collections.Counter)
+  for j in judged:
+    by[folder_of(j.v.path)][j.column] += 1
+  cols = [c for c in COLUMNS if any(by[f][c] for f in by)]
+  head = f"  {'folder':<24}" + "".join(f"{TITLES[c]:>11}" for c in cols) + f"{'total':>8}"
+  lines = [head]
+  total = collections.Counter()
+  for f in sorted(by):
+    total.update(by[f])
+    lines.append(f"  {f:<24}" + "".join(f"{by[f][c]:>11}" for c in cols) + f"{sum(by[f].values()):>8}")
+  lines.append(f"  {'all':<24}" + "".join(f"{total[c]:>11}" for c in cols) + f"{sum(total.values()):>8}")
+  return "\n".join(lines)
+
+
+def causes_table(judged: list[Judged]) -> str:
+  counts = collections.Counter()
+  unexplained = collections.Counter()
+  for j in judged:
+    if j.v.status != "differ":
+      continue
+    for c in known.causes_of(j.v.classes, j.v.context):
+      counts[c.name] += 1
+    for c in known.unexplained(j.v.classes, j.v.context):
+      unexplained[c] += 1
+  lines = []
+  for cause in known.CAUSES:
+    if counts[cause.name]:
+      lines.append(f"  {counts[cause.name]:>5}  {cause.name}: {cause.what}")
+  for c, n in unexplained.most_common():
+    lines.append(f"  {n:>5}  (no cause yet) {c}")
+  return "\n".join(lines)
+
+
+def write_report(path: str, judged: list[Judged], stale_missing: list[known.Entry],
+                 extra_sections: list[tuple[str, str]]) -> None:
+  os.makedirs(os.path.dirname(path), exist_ok=True)
+  with open(path, "w", encoding="utf-8") as f:
+    f.write("lowersim against JAX 0.10.2 (the oracle)\n\n")
+    f.write(summary_table(judged) + "\n\n")
+    f.write("Differences by cause (scenarios):\n" + causes_table(judged) + "\n\n")
+    f.write("Causes and the JAX code behind them:\n")
+    for cause in known.CAUSES:
+      f.write(f"  {cause.name}: {cause.what}\n    JAX: {cause.jax_code}\n")
+    f.write("\n")
+    for title, text in extra_sections:
+      f.write(f"== {title}\n{text}\n\n")
+    for entry in stale_missing:
+      f.write(f"STALE known-differences entry (scenario not found): {entry.path}\n")
+    order = {"differ": 0, "timeout": 1, "oracle_error": 2, "known": 3}
+    for j in sorted(judged, key=lambda j: (order.get(j.column, 9), j.v.path)):
+      v = j.v
+      if j.column not in order and not j.stale:
+        continue
+      tag = {"differ": "NEW DIFFERENCE" + (" (the known-differences entry lists other classes)"
+                                           if j.changed else ""),
+             "known": "known difference", "timeout": "TIMEOUT",
+             "oracle_error": "ORACLE ERROR"}.get(j.column, "")
+      if j.stale:
+        tag = f"STALE known-differences entry: the scenario now {v.status}s" if v.status == "agree" \
+            else f"STALE known-differences entry: {v.status}"
+      f.write("=" * 100 + "\n")
+      f.write(f"{v.path}: {tag}\n")
+      for c in v.classes:
+        f.write(f"  class: {c}\n")
+      for c in v.context:
+        f.write(f"  context: {c}\n")
+      for c in known.causes_of(v.classes, v.context):
+        f.write(f"  cause: {c.name}: {c.what}\n         JAX: {c.jax_code}\n")
+      if v.jax_code:
+        f.write(f"  JAX raised in: {v.jax_code}\n")
+      if j.changed and j.entry:
+        f.write("  listed classes: " + " ;; ".join(j.entry.classes) + "\n")
+      if v.summary and v.status != "differ":
+        f.write(f"  {v.summary}\n")
+      if v.diff:
+        f.write("\n" + v.diff + "\n")
+      f.write("\n")
+
+
+def write_junit(path: str, judged: list[Judged], seconds: float) -> None:
+  failures = sum(j.failed for j in judged)
+  skipped = sum(j.column in ("not_expressible", "lowersim_invalid") for j in judged)
+  q = saxutils.quoteattr
+  with open(path, "w", encoding="utf-8") as f:
+    f.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
+    f.write(f' <testsuite name="lowersim oracle (JAX 0.10.2)" tests="{len(judged)}" '
+            f'failures="{failures}" skipped="{skipped}" time="{seconds:.3f}">\n')
+    for j in judged:
+      v = j.v
+      f.write(f'  <testcase classname={q(folder_of(v.path))} name={q(v.path)} '
+              f'time="{v.jax_seconds:.6f}">\n')
+      if j.failed:
+        msg = (v.classes[0] if v.classes else v.summary or j.column)
+        if j.stale:
+          msg = "stale known-differences entry: the scenario " + v.status + "s"
+        f.write(f'   <failure message={q(msg)}>{saxutils.escape(v.diff or v.summary)}</failure>\n')
+      elif j.column in ("not_expressible", "lowersim_invalid"):
+        f.write(f'   <skipped message={q(v.summary)}/>\n')
+      elif j.column == "known":
+        f.write(f'   <system-out>{saxutils.escape("known difference: " + " ;; ".join(v.classes))}</system-out>\n')
+      f.write("  </testcase>\n")
+    f.write(" </testsuite>\n</testsuites>\n")
+
+
+def write_json(path: str, judged: list[Judged]) -> None:
+  with open(path, "w", encoding="utf-8") as f:
+    json.dump([dict(j.v.to_json(), column=j.column, stale=j.stale) for j in judged], f, indent=1)

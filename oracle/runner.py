@@ -1,0 +1,127 @@
+"""`python -m oracle run`: the corpus, the back-compat modules, the fuzz
+campaign and the timings, judged and reported."""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+import time
+
+from oracle import compare, judge, known, report, server
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def collect(paths: list[str]) -> list[str]:
+  out = []
+  for p in paths:
+    if os.path.isdir(p):
+      out += glob.glob(os.path.join(p, "**", "*.xml"), recursive=True)
+    else:
+      out.append(p)
+  rel = []
+  for p in out:
+    a = os.path.abspath(p)
+    rel.append(os.path.relpath(a, ROOT) if a.startswith(ROOT + os.sep) else a)
+  return sorted(set(rel))
+
+
+def judge_paths(paths: list[str], a, label: str = "scenarios") -> list[compare.Verdict]:
+  binary = judge.lowersim_binary(ROOT)
+  tasks = [{"path": p, "lowersim": binary, "jax": a.jax} for p in paths]
+  verdicts = []
+  start = time.monotonic()
+  last = start
+  for task, result in server.run(tasks, judge.judge, jobs=a.jobs, timeout=a.timeout):
+    verdicts.append(result_to_verdict(task["path"], result))
+    now = time.monotonic()
+    if now - last > 15:
+      print(f"oracle: {len(verdicts)}/{len(tasks)} {label}", file=sys.stderr, flush=True)
+      last = now
+  return verdicts
+
+
+def result_to_verdict(path: str, result: dict) -> compare.Verdict:
+  if "timeout" in result:
+    return compare.Verdict(path=path, status="timeout",
+                           summary=f"no verdict within {result['timeout']:.0f} s")
+  if "oracle_error" in result or "crash" in result:
+    text = result.get("oracle_error") or result.get("crash")
+    return compare.Verdict(path=path, status="oracle_error", summary=text.splitlines()[0],
+                           diff=text)
+  result.pop("judge_seconds", None)
+  return compare.Verdict.from_json(result)
+
+
+def main(a) -> int:
+  os.chdir(ROOT)
+  start = time.monotonic()
+  failed_preimports = server.preimport()
+  if failed_preimports:
+    print("oracle: could not import " + ", ".join(failed_preimports), file=sys.stderr)
+  if a.self_test:
+    from oracle.tests import run_self_tests
+    code = run_self_tests()
+    if code or not (a.paths or a.fuzz or a.timings):
+      return code
+  binary = judge.lowersim_binary(ROOT)
+  if not os.path.exists(binary):
+    print(f"oracle: {binary} is missing: build lowersim first (./run)", file=sys.stderr)
+    return 2
+  os.makedirs(a.out, exist_ok=True)
+  verdicts: list[compare.Verdict] = []
+  sections: list[tuple[str, str]] = []
+  full_corpus = not a.paths and not a.no_corpus
+  if not a.no_corpus:
+    paths = collect(a.paths or ["testdata"])
+    print(f"== the oracle: {len(paths)} scenarios on lowersim and on JAX 0.10.2 "
+          f"({a.jobs} at a time, a fresh process each)", flush=True)
+    verdicts += judge_paths(paths, a)
+    if full_corpus:
+      from oracle import backcompat
+      bc, text = backcompat.run(a)
+      verdicts += bc
+      sections.append(("back-compat test data of the installed jax", text))
+  entries = known.read()
+  judged = report.judge_all(verdicts, entries)
+  seen = {v.path for v in verdicts}
+  stale_missing = [e for p, e in entries.items() if p not in seen] if full_corpus else []
+  if a.update_known:
+    n = known.write(verdicts, keep=entries if not full_corpus else None)
+    print(f"oracle: wrote {n} entries to {os.path.relpath(known.KNOWN_FILE, ROOT)}")
+    entries = known.read()
+    judged = report.judge_all(verdicts, entries)
+    stale_missing = []
+  fuzz_failed = fuzz_total = 0
+  if a.fuzz:
+    from oracle import fuzz
+    text, fuzz_failed, fuzz_total = fuzz.campaign(a)
+    sections.append((f"differential fuzzing ({a.fuzz} scenarios, seed {a.seed})", text))
+    print(text, flush=True)
+  if a.timings:
+    from oracle import timings
+    text = timings.run(a, [v for v in verdicts if v.status in ("agree", "differ")])
+    sections.append(("timings: JAX against lowersim", text))
+    print(text, flush=True)
+  seconds = time.monotonic() - start
+  report.write_report(os.path.join(a.out, "report.txt"), judged, stale_missing, sections)
+  report.write_junit(os.path.join(a.out, "junit.xml"), judged, seconds)
+  report.write_json(os.path.join(a.out, "verdicts.json"), judged)
+  if verdicts:
+    print(report.summary_table(judged))
+    print("differences by cause (scenarios):")
+    print(report.causes_table(judged))
+  for j in judged:
+    if j.failed:
+      what = "stale known-differences entry" if j.stale else j.column
+      print(f"  {what}: {j.v.path}: {j.v.classes[0] if j.v.classes else j.v.summary}")
+  for e in stale_missing:
+    print(f"  stale known-differences entry (no such scenario): {e.path}")
+  failed = sum(j.failed for j in judged) + len(stale_missing) + fuzz_failed
+  skipped = sum(j.column in ("not_expressible", "lowersim_invalid") for j in judged)
+  passed = len(judged) - sum(j.failed for j in judged) - skipped + fuzz_total - fuzz_failed
+  print(f"oracle: report in {os.path.relpath(os.path.join(a.out, 'report.txt'), ROOT)}, "
+        f"JUnit in {os.path.relpath(os.path.join(a.out, 'junit.xml'), ROOT)} ({seconds:.0f} s)")
+  print(f"{passed} passed, {failed} failed, {skipped} skipped")
+  return 1 if failed else 0

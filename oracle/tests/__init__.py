@@ -1,0 +1,17 @@
+"""The oracle's own tests (`./run oracle --self-test`, or
+`build/oracle-venv/bin/python -m unittest discover oracle/tests`): the
+comparison must be able to fail, so these feed it modules, errors and
+warnings that differ and check that it says so."""
+
+from __future__ import annotations
+
+import sys
+import unittest
+
+
+def run_self_tests() -> int:
+  suite = unittest.defaultTestLoader.loadTestsFromName("oracle.tests.test_oracle")
+  result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
+  n, bad = result.testsRun, len(result.failures) + len(result.errors)
+  print(f"oracle self-test: {n - bad} passed, {bad} failed")
+  return 0 if result.wasSuccessful() else 1

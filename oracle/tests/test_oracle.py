@@ -1,0 +1,204 @@
+"""Tests of the oracle's logic: reading scenarios, lowering them on JAX in a
+fork-server child, comparing, classing, the known-differences list and the
+minimizer."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import tempfile
+import unittest
+
+from oracle import compare, fuzz, judge, known, mlir_text, program, report, server
+from oracle import scenario as sc
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+MODULE = """module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<4xf32>) -> (tensor<4xf32> {jax.result_info = "result"}) {
+    %0 = "stablehlo.sine"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %0 : tensor<4xf32>
+  }
+}
+"""
+
+SCENARIO = """<?xml version="1.0"?>
+<scenario name="t">
+  <lower function="f" platforms="cpu">
+    <arg dtype="f32" shape="4"/>
+    <op kind="sine" args="0"/>
+  </lower>
+</scenario>
+"""
+
+
+def _jax(module: str = "", error: tuple[str, str] | None = None, warnings=()) -> program.Outcome:
+  if error:
+    return program.Outcome(kind="error", error_class=error[0], error_message=error[1],
+                           warnings=list(warnings))
+  return program.Outcome(kind="module", module=module, warnings=list(warnings))
+
+
+def _write(text: str) -> str:
+  fd, path = tempfile.mkstemp(suffix=".xml")
+  with os.fdopen(fd, "w") as f:
+    f.write(text)
+  return path
+
+
+class ComparisonTest(unittest.TestCase):
+  def test_same_module_agrees(self):
+    low = compare.LowersimOutcome("module", module=MODULE)
+    self.assertEqual(compare.verdict("x", low, _jax(MODULE)).status, "agree")
+
+  def test_different_module_differs_with_a_diff(self):
+    other = MODULE.replace("stablehlo.sine", "stablehlo.cosine")
+    v = compare.verdict("x", compare.LowersimOutcome("module", module=MODULE), _jax(other))
+    self.assertEqual(v.status, "differ")
+    self.assertIn("-    %0 = \"stablehlo.sine\"", v.diff)
+    self.assertIn("+    %0 = \"stablehlo.cosine\"", v.diff)
+
+  def test_an_invalid_stablehlo_module_is_a_verifier_failure(self):
+    bad = MODULE.replace('"stablehlo.sine"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>',
+                         '"stablehlo.sine"(%arg0) : (tensor<4xf32>) -> tensor<5xf32>')
+    bad = bad.replace("return %0 : tensor<4xf32>", "return %0 : tensor<5xf32>").replace(
+        "-> (tensor<4xf32> {", "-> (tensor<5xf32> {")
+    v = compare.verdict("x", compare.LowersimOutcome("module", module=bad), _jax(MODULE))
+    self.assertEqual(v.classes, ["lowersim's module fails StableHLO verification"])
+
+  def test_errors_compare_by_class_and_exact_message(self):
+    low = compare.parse_lowersim(1, "", "LSIM_E_X: ValueError: one message\n")
+    self.assertEqual(compare.verdict("x", low, _jax(error=("ValueError", "one message"))).status,
+                     "agree")
+    v = compare.verdict("x", low, _jax(error=("ValueError", "another message")))
+    self.assertEqual(v.status, "differ")
+    self.assertIn("another message", v.diff)
+    v = compare.verdict("x", low, _jax(error=("TypeError", "one message")))
+    self.assertEqual(v.status, "differ")
+
+  def test_a_module_against_an_error_differs(self):
+    v = compare.verdict("x", compare.LowersimOutcome("module", module=MODULE),
+                        _jax(error=("RuntimeError", "no")))
+    self.assertEqual(v.classes, ["outcome: lowersim module; JAX RuntimeError: no"])
+
+  def test_warnings_are_compared(self):
+    low = compare.parse_lowersim(0, MODULE, "warning: Platform 'metal' is experimental\n")
+    self.assertEqual(low.warnings, ["Platform 'metal' is experimental"])
+    self.assertEqual(compare.verdict("x", low, _jax(MODULE, warnings=low.warnings)).status, "agree")
+    v = compare.verdict("x", low, _jax(MODULE))
+    self.assertEqual(v.status, "differ")
+    self.assertTrue(v.classes[0].startswith("warning only lowersim gives"))
+
+  def test_lowersim_multi_line_message(self):
+    low = compare.parse_lowersim(1, "", "warning: w\nLSIM_E_BACKEND_INIT: RuntimeError: two\nlines\n")
+    self.assertEqual((low.error_class, low.error_message), ("RuntimeError", "two\nlines"))
+    self.assertEqual(compare.parse_lowersim(2, "", "f.xml:3: bad\n").kind, "invalid")
+
+  def test_detectors_remove_attributes(self):
+    a = '"builtin.module"() ({\n}) {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32} : () -> ()'
+    b = '"builtin.module"() ({\n}) {mhlo.num_partitions = 1 : i32} : () -> ()'
+    self.assertEqual(compare.module_classes(a, b), ["uses_shape_polymorphism"])
+    self.assertEqual(compare.remove_attr(a, "jax.uses_shape_polymorphism"), b)
+
+  def test_kernel_payloads_are_decoded_on_both_sides(self):
+    ctx = mlir_text.context()
+    kernel = mlir_text.parse("module { func.func @k() { return } }", ctx)
+    import io
+    buf = io.BytesIO()
+    kernel.operation.write_bytecode(buf)
+    body = base64.b64encode(buf.getvalue()).decode()
+    config = json.dumps({"custom_call_config": {"body": body}}).replace('"', '\\"')
+    text = MODULE.replace(
+        '"stablehlo.sine"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>',
+        '"stablehlo.custom_call"(%arg0) {call_target_name = "tpu_custom_call", api_version = 1 : i32, '
+        f'backend_config = "{config}"}} : (tensor<4xf32>) -> tensor<4xf32>')
+    c = compare.canonicalize(text)
+    self.assertEqual(c.error, "")
+    self.assertEqual(len(c.kernels), 1)
+    self.assertIn("<kernel 0: compared as a module>", c.text)
+    self.assertIn('sym_name = "k"', c.kernels[0].text)
+    self.assertEqual(c.kernels[0].version, compare.bytecode_header(buf.getvalue())[0])
+
+
+class ScenarioTest(unittest.TestCase):
+  def test_reader(self):
+    s = sc.read_bytes(SCENARIO.encode(), "t.xml")
+    self.assertEqual((s.platforms, len(s.args), s.eqns[0].op), (["cpu"], 1, "sine"))
+    self.assertEqual(s.outputs(), [1])
+    with self.assertRaises(sc.InvalidScenario) as e:
+      sc.read_bytes(SCENARIO.replace('args="0"', 'args="3"').encode(), "t.xml")
+    self.assertIn("t.xml:5:", str(e.exception))
+
+  def test_not_expressible(self):
+    s = sc.read_bytes(SCENARIO.replace('<scenario name="t">', '<scenario name="t" jax="0.4.1">')
+                      .encode(), "t.xml")
+    with self.assertRaises(program.NotExpressible):
+      program.check_expressible(s)
+
+
+def _lower_in_child(task):
+  out = judge.jax_outcome(task["path"])
+  return out.to_json()
+
+
+class JaxTest(unittest.TestCase):
+  def test_lowering_in_a_fork_server_child(self):
+    server.check_clean_parent()
+    paths = [_write(SCENARIO), _write(SCENARIO.replace("sine", "negate"))]
+    results = dict((t["path"], r) for t, r in server.run([{"path": p} for p in paths],
+                                                          _lower_in_child, jobs=2))
+    for p in paths:
+      self.assertEqual(results[p]["kind"], "module", results[p])
+    self.assertIn("stablehlo.sine", results[paths[0]]["module"])
+    self.assertIn("stablehlo.negate", results[paths[1]]["module"])
+    server.check_clean_parent()  # the children's state stayed theirs
+
+  def test_jax_raises_its_own_errors(self):
+    path = _write(SCENARIO.replace('platforms="cpu"', 'backend="tpu"'))
+    (_, r), = server.run([{"path": path}], _lower_in_child)
+    self.assertEqual(r["kind"], "error")
+    self.assertEqual(r["error_class"], "RuntimeError")
+    self.assertTrue(r["error_message"].startswith("Backend 'tpu' failed to initialize"), r)
+
+  def test_timeout(self):
+    def sleep(task):
+      import time
+      time.sleep(5)
+      return {}
+    (_, r), = server.run([{}], sleep, timeout=0.5)
+    self.assertEqual(r, {"timeout": 0.5})
+
+
+class KnownTest(unittest.TestCase):
+  def test_known_and_stale(self):
+    differ = compare.Verdict(path="a.xml", status="differ", classes=["uses_shape_polymorphism"])
+    agree = compare.Verdict(path="b.xml", status="agree")
+    fd, path = tempfile.mkstemp()
+    os.close(fd)
+    known.write([differ], path)
+    entries = known.read(path)
+    self.assertEqual(entries["a.xml"].causes, ["export-attribute"])
+    entries["b.xml"] = known.Entry("b.xml", ["x"], [], 0)
+    j = {x.v.path: x for x in report.judge_all([differ, agree], entries)}
+    self.assertEqual(j["a.xml"].column, "known")
+    self.assertFalse(j["a.xml"].failed)
+    self.assertTrue(j["b.xml"].stale and j["b.xml"].failed)
+    changed = compare.Verdict(path="a.xml", status="differ", classes=["shardy"])
+    self.assertTrue(report.judge_all([changed], entries)[0].failed)
+
+
+class MinimizerTest(unittest.TestCase):
+  def test_minimize_keeps_the_predicate(self):
+    text = """<scenario name="m"><runtime><backend platform="cpu"/><backend platform="tpu"/></runtime>
+      <lower function="f"><arg dtype="f32" shape="4"/><arg dtype="f32" shape="2"/>
+      <op kind="sine" args="0"/><op kind="cosine" args="1"/><pure_callback args="2,3">
+      <result dtype="f32" shape="4"/></pure_callback><return values="4"/></lower></scenario>"""
+    small = fuzz.minimize(text.encode(), lambda data: b"pure_callback" in data)
+    s = sc.read_bytes(small, "m.xml")
+    self.assertEqual([e.kind for e in s.eqns], ["pure_callback"])
+    self.assertFalse(s.runtime.backends)
+
+
+if __name__ == "__main__":
+  unittest.main()
