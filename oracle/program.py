@@ -26,6 +26,8 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
   <pure_callback>              jax.pure_callback
   <io_callback>                jax.experimental.io_callback
   <debug_callback>             jax.debug.callback
+  <ffi_call>                   jax.ffi.ffi_call(target, results,
+                               has_side_effect=...)
   <pallas_call>                pl.pallas_call of the add_one/copy kernel over
                                grid=(g,), one block (the whole array),
                                compiler_params=pltpu/pltriton/plgpu
@@ -285,6 +287,9 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks):
                            input_output_aliases=dict(e.aliases) if e.aliases else None,
                            command_buffer_compatible=e.command_buffer)
       return list(fn(*ops))
+    if e.kind == "ffi_call":
+      out = tuple(_struct(a) for a in e.results)
+      return list(jax.ffi.ffi_call(e.target, out, has_side_effect=e.side_effect)(*ops))
     if e.kind == "pallas_call":
       if len(ops) != 1:
         raise NotExpressible("a pallas_call of the oracle's kernels takes one operand")

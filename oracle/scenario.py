@@ -25,7 +25,7 @@ OP_KINDS = {  # scenario spelling -> (lax function name, arity)
     "subtract": ("sub", 2),
 }
 EQUATIONS = ("op", "primitive", "platform_dependent", "buffer_callback",
-             "pure_callback", "io_callback", "debug_callback", "pallas_call")
+             "pure_callback", "io_callback", "debug_callback", "pallas_call", "ffi_call")
 COMPILER_PARAMS = ("none", "mosaic_tpu", "triton", "mosaic_gpu")
 BACKEND_ACCESS = ("none", "required", "optional")
 MAX_RANK = 16
@@ -102,6 +102,7 @@ class Eqn:
   aliases: list[tuple[int, int]] = field(default_factory=list)
   ordered: bool = False
   partitioned: bool = False
+  target: str = ""
   kernel: str = ""
   grid: int = 1
   interpret: bool = False
@@ -343,6 +344,10 @@ class _Reader:
       e.compiler_params = node.attrs.get("compiler_params", "none")
       if e.compiler_params not in COMPILER_PARAMS:
         self.fail(node, f"<pallas_call> compiler_params=\"{e.compiler_params}\" is not a known kind")
+      e.results = self.results(node)
+    elif e.kind == "ffi_call":
+      e.target = self.required(node, "target")
+      e.side_effect = self.boolean(node, "has_side_effect", False)
       e.results = self.results(node)
     self.values.extend(e.results)
     return e
