@@ -148,7 +148,7 @@ static int interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *
     return LSIM_OK;
   }
   MlirType type;
-  MlirValue one;
+  MlirValue one = {NULL};
   int rc = lsim_lowering_rule_context_out_types(ctx, &type, err);
   if (!rc)
     rc = lsim_emit_ones(&ctx->ip, type, &one, err);

@@ -37,10 +37,12 @@ foreach(check ${checks})
   execute_process(
     COMMAND ${CC} -std=c11 -fsyntax-only -I${VIEWS}/${view} -isystem ${MLIR_INCLUDE} ${source}
     RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE said)
-  string(FIND "${said}" "${header}: No such file" missing)
+  # gcc says "HEADER: No such file or directory", clang "'HEADER' file not found".
+  string(FIND "${said}" "${header}: No such file" missing_gcc)
+  string(FIND "${said}" "'${header}' file not found" missing_clang)
   if(rc EQUAL 0)
     set(got ok)
-  elseif(NOT missing EQUAL -1)
+  elseif(NOT missing_gcc EQUAL -1 OR NOT missing_clang EQUAL -1)
     set(got refused) # the header is not in the view, as the layer rule wants
   else()
     set(got "broken: ${said}") # it fails for another reason
