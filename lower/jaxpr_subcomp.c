@@ -62,6 +62,7 @@ static void narrate_lookup(const subcomp *sc, const lsim_platform_rule *rules, s
 static lsim_lowering_rule_context rule_context(const subcomp *sc, const lsim_eqn *e,
                                                const lsim_aval *avals_in, MlirValue *token_out) {
   lsim_lowering_rule_context ctx = lsim_lowering_rule_context_make(sc->mc, e->primitive, *sc->ip);
+  ctx.uncached = !lsim_registry_is_cacheable(sc->reg, e->primitive);
   ctx.avals_in = avals_in;
   ctx.num_avals_in = e->num_operands;
   ctx.avals_out = e->results;

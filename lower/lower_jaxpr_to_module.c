@@ -7,6 +7,7 @@
 #include "donation.h"
 #include "lower_jaxpr_to_fun.h"
 #include "lowersim/emit.h"
+#include "lowersim/sharding.h"
 #include "lowersim/verify.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
@@ -51,6 +52,25 @@ static void narrate_start(lsim_module_context *mc) {
   lsimp_strbuf_free(&line);
 }
 
+/* The sdy-lift-inlined-meshes pass that follows with Shardy: each mesh the
+ * shardings name becomes an sdy.mesh op at the top of the module. */
+static int lift_meshes(lsim_module_context *mc, lsim_error *err) {
+  size_t n = lsim_module_context_mesh_count(mc);
+  int rc = lsim_emit_module_meshes(mc, err);
+  if (!rc && n && lsim_module_context_profile(mc)->use_shardy_partitioner) {
+    char name[48];
+    lsimp_strbuf line = LSIMP_STRBUF_INIT;
+    for (size_t i = 0; i < n; i++)
+      lsimp_strbuf_printf(&line, "%s@%s", i ? ", " : "",
+                          lsim_mesh_name(lsim_module_context_mesh_at(mc, i), name, sizeof name));
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, 0,
+                                "sdy-lift-inlined-meshes: sdy.mesh %s first in the module",
+                                lsimp_strbuf_cstr(&line));
+    lsimp_strbuf_free(&line);
+  }
+  return rc;
+}
+
 static int verify(lsim_module_context *mc, lsim_error *err) {
   int rc = lsim_verify_module(lsim_module_context_module(mc), err);
   if (!rc)
@@ -78,11 +98,13 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
     rc = lsimp_set_up_aliases(mc, jaxpr, avals, num_values, &d, err);
   }
   lsimp_fun fun = {"main", jaxpr, avals, num_values, &d, n > 1,
-                    lsim_program_has_ordered_effects(jaxpr)};
+                    lsim_program_has_ordered_effects(jaxpr), req->arg_mesh, req->result_mesh};
   if (!rc) {
     set_module_attributes(mc, req->module_name, fun.platform_index);
     rc = lsimp_lower_jaxpr_to_fun(mc, req->registry, &fun, err);
   }
+  if (!rc)
+    rc = lift_meshes(mc, err);
   if (!rc && req->verify)
     rc = verify(mc, err);
   free(avals);

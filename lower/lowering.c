@@ -165,7 +165,13 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_
           .num_platforms = n, .backend = pinned, .mlir_context = l->shared->mlir,
           .lowering_parameters = &params, .explain = req->explain,
           .explain_data = req->explain_data);
-  lsimp_module_request module = {name, prog, req->registry, &context, !req->skip_verify};
+  /* jit(backend=) gives every arg and result a SingleDeviceSharding of the
+   * backend's first device (pjit.py _create_sharding_with_device_backend):
+   * replicated over the empty mesh. */
+  static const lsim_mesh empty = {.kind = LSIM_MESH_EMPTY};
+  const lsim_mesh *single_device = req->backend ? &empty : NULL;
+  lsimp_module_request module = {name, prog, req->registry, &context, single_device,
+                                 single_device, !req->skip_verify};
   rc = lsimp_lower_jaxpr_to_module(&module, mc, err);
   free(name);
   return rc;

@@ -61,7 +61,9 @@ static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error 
 static int build_process(const lsim_scenario *s, lsim_runtime *rt, prepared *p, lsim_error *err) {
   lsim_pallas_installed installed = s->has_pallas ? s->pallas : lsim_scenario_default_pallas();
   int rc = lsim_pallas_create(&installed, &p->pallas, err);
-  return rc ? rc : lsim_registry_create_jax(rt, p->pallas, NULL, &p->registry, err);
+  return rc ? rc
+            : lsim_registry_create_jax(rt, p->pallas, lsim_jax_profile_find(s->jax),
+                                       &p->registry, err);
 }
 
 /* The program: each equation by its kind, in document order. */

@@ -87,6 +87,7 @@ static void write_scenario(lsimp_writer *wr, const lsim_scenario *s) {
   wr->failed = wr->failed || xmlTextWriterStartDocument(wr->w, NULL, "UTF-8", NULL) < 0;
   lsimp_write_start(wr, "scenario");
   lsimp_write_attr_required(wr, "name", s->name);
+  lsimp_write_attr(wr, "jax", s->jax);
   if (s->description)
     text_element(wr, "description", s->description);
   if (s->runtime.present)

@@ -42,6 +42,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OUT = os.path.join(ROOT, "testdata", "conformance")
 
 # Platform vocabulary (xla_bridge.py).
+# The JAX version profiles (lowersim versions): the oracle's release and the
+# seeds' commit, where buffer_callback gained oneapi.
+JAX_0_10_2 = "0.10.2"
+JAX_SEED = "0.11.1.dev20260827+1e1c6a8f"
 CONCRETE = ["cpu", "cuda", "rocm", "oneapi", "tpu"]
 GPUS = ["cuda", "rocm", "oneapi"]          # _alias_to_platforms["gpu"]
 PLUGIN = "metal"                           # an experimental PJRT plugin
@@ -161,6 +165,7 @@ def m_alias_aval(i, o, a_in, a_out):
 
 
 M_PY_MULTI = "multi-platform lowering for python_callback"
+M_UNCACHED_TUPLE = 'can only concatenate list (not "tuple") to list'  # mlir.py lower_per_platform
 
 
 def m_py_unsupported(p):                    # callback.py emit_python_callback
@@ -315,11 +320,12 @@ class Corpus:
 
     def add(self, folder, stem, description, *, eqns, expect, runtime=None, pallas=None,
             args=(arg(),), function="f", platforms=None, backend=None, ret=None,
-            execute=False):
+            execute=False, jax=None):
         path = f"{folder}/{stem}.xml"
         if path in self.files:
             raise SystemExit(f"duplicate scenario {path}")
-        out = ['<?xml version="1.0"?>', f'<scenario name={attr(folder + "-" + stem)}>']
+        jax_attr = f" jax={attr(jax)}" if jax is not None else ""
+        out = ['<?xml version="1.0"?>', f'<scenario name={attr(folder + "-" + stem)}{jax_attr}>']
         wrapped = textwrap.fill(" ".join(description.split()), width=92,
                                 initial_indent="", subsequent_indent="  ",
                                 break_on_hyphens=False, break_long_words=False)
@@ -1600,10 +1606,22 @@ def gen_callbacks(c):
             c.add(f, f"buffer-target-{p}" + ("-cmd-buffer" if cmd else ""),
                   f"{BCPY} _buffer_callback_lowering on {p}: target {t} ({what}); has_side_effect "
                   f"= {str(se).lower()}, index = 0 : ui64 in mhlo.backend_config, "
-                  "output_operand_aliases always present (here []).",
+                  "output_operand_aliases always present (here [])"
+                  + (f"; oneapi has a target from the seeds' JAX {JAX_SEED} on (not at "
+                     f"{JAX_0_10_2})." if p == "oneapi" else f", at JAX {JAX_0_10_2}."),
                   runtime=rt(B("cpu"), B(p)) if p != "cpu" else None, platforms=p,
                   eqns=[bc("0", side_effect=se, command_buffer=cmd)],
-                  expect=ok(["%0 = " + buffer_call(["%arg0"], t, se, 0, [a4], [a4])]))
+                  expect=ok(["%0 = " + buffer_call(["%arg0"], t, se, 0, [a4], [a4])]),
+                  jax=JAX_SEED if p == "oneapi" else JAX_0_10_2)
+    for cmd in (False, True):
+        c.add(f, "buffer-unsupported-oneapi-0.10.2" + ("-cmd-buffer" if cmd else ""),
+              f"{BCPY} _buffer_callback_lowering at JAX {JAX_0_10_2} (also 0.11.0 and the source "
+              "of 2026-08-08) knows cpu, cuda and rocm only: oneapi is refused with ValueError, "
+              "command buffer or not.",
+              runtime=rt(B("cpu"), B("oneapi")), platforms="oneapi",
+              eqns=[bc("0", command_buffer=cmd)],
+              expect=err("LSIM_E_BUFFER_CALLBACK_UNSUPPORTED", m_bc_unsupported("oneapi")),
+              jax=JAX_0_10_2)
     for p, runtime in (("tpu", rt(B("cpu"), B("tpu"))), ("metal", rt(B("cpu"), B("metal"))),
                        ("neuron", rt(B("cpu"), B("neuron")))):
         c.add(f, f"buffer-unsupported-{p}",
@@ -1620,9 +1638,11 @@ def gen_callbacks(c):
     for p in ("cpu", "cuda", "rocm", "oneapi"):
         c.add(f, f"buffer-returns-value-{p}",
               f"{BCPY} wrapped_callback: on {p} the module lowers; when the runtime invokes the "
-              "callback and it returns a value: ValueError.",
+              "callback and it returns a value: ValueError"
+              + (f" (oneapi lowers from the seeds' JAX {JAX_SEED} on)." if p == "oneapi" else "."),
               platforms=p, eqns=[bc("0", returns_value=True)], execute=True,
-              expect=err("LSIM_E_CALLBACK_RETURNED_VALUES", M_BC_RETURNED))
+              expect=err("LSIM_E_CALLBACK_RETURNED_VALUES", M_BC_RETURNED),
+              jax=JAX_SEED if p == "oneapi" else None)
     c.add(f, "buffer-returns-value-not-executed",
           f"{BCPY} wrapped_callback runs only when the callback is invoked: lowering alone "
           "succeeds.",
@@ -1675,12 +1695,12 @@ def gen_callbacks(c):
     c.add(f, "buffer-alias-sorted-by-input",
           f"{BCPY} buffer_callback binds input_output_aliases in sorted(...items()) order, so "
           "dict(input_output_aliases) lists 0:1 before 1:0 although the user wrote {1: 0, 0: 1}.",
-          platforms="oneapi", args=[arg("f32", "4"), arg("i32", "4")],
+          platforms="cuda", args=[arg("f32", "4"), arg("i32", "4")],
           eqns=[bc("0,1", results=[("i32", "4"), ("f32", "4")], aliases=[(1, 0), (0, 1)])],
           ret="2,3",
-          expect=ok(["%0:2 = " + buffer_call(["%arg0", "%arg1"], BC_TARGET["oneapi"], False, 0,
+          expect=ok(["%0:2 = " + buffer_call(["%arg0", "%arg1"], BC_TARGET["cuda"], False, 0,
                                              [a4, ("i32", "4")], [("i32", "4"), a4],
-                                             [(0, 1), (1, 0)])]))
+                                             [(0, 1), (1, 0)])]), jax=JAX_0_10_2)
     # Alias validation (trace time, before any lowering).
     def alias_case(stem, what, args, results, aliases, expect, platforms="cpu", runtime=None):
         c.add(f, stem, f"{BCPY} buffer_callback (wrapped_callback, before bind): {what}",
@@ -1782,7 +1802,8 @@ def gen_callbacks(c):
           "no results.",
           eqns=[op("sine", "0"), debug("")], ret="1",
           expect=ok([py_call_config("xla_ffi_python_cpu_callback", True, 0),
-                     "operand_layouts = [], result_layouts = []} : () -> ()"]))
+                     "operand_layouts = [], result_layouts = [], sdy.sharding = "
+                     "#sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : () -> ()"]))
     c.add(f, "pure-two-results-rocm",
           f"{CBPY} emit_python_callback on rocm: two results, layouts per aval.",
           runtime=rt(B("cpu"), B("rocm")), platforms="rocm", args=[arg("i32", "2,3")],
@@ -1834,8 +1855,6 @@ def gen_callbacks(c):
     for stem, plats, e in (("pure-multi-cpu-tpu", ("cpu", "tpu"), pure("0")),
                            ("io-multi-cuda-rocm", ("cuda", "rocm"), io("0")),
                            ("io-ordered-multi-cpu-cuda", ("cpu", "cuda"), io("0", ordered=True)),
-                           ("debug-multi-cpu-tpu", ("cpu", "tpu"), debug("0")),
-                           ("debug-multi-cuda-oneapi", ("cuda", "oneapi"), debug("0")),
                            ("pure-multi-oneapi-metal", ("oneapi", "metal"), pure("0"))):
         c.add(f, stem,
               f"{CBPY} emit_python_callback: lowering for {py(plats)} - the multi-platform check "
@@ -1844,6 +1863,22 @@ def gen_callbacks(c):
               runtime=rt(B("cpu"), B("metal")) if "metal" in plats else None,
               platforms=",".join(plats), eqns=[e],
               expect=err("LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM", M_PY_MULTI))
+
+    # debug_callback is not cacheable (its tpu rule says cacheable=False), so
+    # _uncached_lowering hands lower_per_platform a tuple avals_out, and with
+    # two kept rules `[token] * n + ctx.avals_out` fails before any rule runs.
+    for stem, plats in (("debug-multi-cpu-tpu", ("cpu", "tpu")),
+                        ("debug-multi-cuda-oneapi", ("cuda", "oneapi")),
+                        ("debug-multi-cuda-rocm", ("cuda", "rocm")),
+                        ("debug-multi-cpu-cuda-ordered", ("cpu", "cuda"))):
+        c.add(f, stem,
+              f"{MLIR} lower_per_platform at JAX {JAX_0_10_2} (and 0.11.0, and the source of "
+              f"2026-08-08): debug_callback lowered for {py(plats)} keeps two rules, and since "
+              "it is not cacheable its rule context's avals_out is a tuple, so `[token] * "
+              "len(ordered_effects) + ctx.avals_out` raises TypeError before emit_python_callback "
+              "can refuse several platforms (a JAX bug since 38581b7f80).",
+              platforms=",".join(plats), eqns=[debug("0", ordered=stem.endswith("ordered"))],
+              expect=err("LSIM_E_UNCACHED_MULTI_PLATFORM", M_UNCACHED_TUPLE), jax=JAX_0_10_2)
 
     # tpu: host transfers with channels.
     tpu_rt = rt(B("cpu"), B("tpu"))
@@ -2362,9 +2397,11 @@ def gen_interactions(c):
     for p in GPUS:
         c.add(f, f"gpu-buffer-{p}",
               f"{XB} canonicalize_platform: gpu -> {p}; {BCPY} _buffer_callback_lowering appends "
-              "_cmd_buffer on every GPU platform.",
+              "_cmd_buffer on every GPU platform"
+              + (f" (oneapi's from the seeds' JAX {JAX_SEED} on)." if p == "oneapi" else "."),
               runtime=rt(B("cpu"), B(p)), platforms="gpu", eqns=[bc("0", command_buffer=True)],
-              expect=ok([target("xla_buffer_python_gpu_callback_cmd_buffer")]))
+              expect=ok([target("xla_buffer_python_gpu_callback_cmd_buffer")]),
+              jax=JAX_SEED if p == "oneapi" else None)
     for p, expect in (("cuda", ok([target(PALLAS_TARGET["triton"]),
                                    "num_stages = 3 : i32, num_warps = 4 : i32"])),
                       ("rocm", ok([target(PALLAS_TARGET["triton"]),

@@ -85,6 +85,7 @@ typedef struct lsim_scenario {
   char *path;            /* as given to the reader ("<memory>" for buffers) */
   char *name;
   char *description;     /* <description> text, optional */
+  char *jax;             /* <scenario jax="...">: the JAX version profile's name; NULL: the newest */
   lsim_scenario_runtime runtime;
   bool has_pallas;       /* <pallas> given */
   lsim_pallas_installed pallas; /* every backend installed, the flag unset, by default */
