@@ -98,8 +98,9 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n;
 }
 
-const lsim_primitive lsim_buffer_callback_p = {"buffer_callback", buffer_callback_check,
-                                               explain_params};
+const lsim_primitive lsim_buffer_callback_p = {
+    .name = "buffer_callback", .trace_check = buffer_callback_check,
+    .explain_params = explain_params};
 
 /* wrapped_callback: runs the user's callback (the lowering's copy of it),
  * which must return nothing. */

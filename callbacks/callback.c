@@ -252,8 +252,13 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return snprintf(buf, size, "ordered=%s", p->ordered ? "True" : "False");
 }
 
-const lsim_primitive lsim_pure_callback_p = {"pure_callback", NULL, NULL};
-const lsim_primitive lsim_io_callback_p = {"io_callback", NULL, explain_params};
+/* callback.py OrderedIOEffect: in effects.shardable_ordered_effects. */
+const lsim_effect lsim_ordered_io_effect = {
+    .name = "OrderedIO", .type = "jax._src.callback.OrderedIOEffect", .shardable = true};
+
+const lsim_primitive lsim_pure_callback_p = {.name = "pure_callback"};
+const lsim_primitive lsim_io_callback_p = {
+    .name = "io_callback", .explain_params = explain_params, .ordered_effect = &lsim_ordered_io_effect};
 
 /* pure_callback's lowering: no side effect, no token. */
 static int pure_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,

@@ -12,7 +12,13 @@ static int explain_params(const void *params, char *buf, size_t size) {
                   p->partitioned ? "True" : "False");
 }
 
-const lsim_primitive lsim_debug_callback_p = {"debug_callback", NULL, explain_params};
+/* debugging.py OrderedDebugEffect: not shardable. */
+const lsim_effect lsim_ordered_debug_effect = {
+    .name = "OrderedDebug", .type = "jax._src.debugging.OrderedDebugEffect", .shardable = false};
+
+const lsim_primitive lsim_debug_callback_p = {.name = "debug_callback",
+                                              .explain_params = explain_params,
+                                              .ordered_effect = &lsim_ordered_debug_effect};
 
 /* debug_callback_lowering: emit_python_callback with a side effect,
  * returning a token, partitioned as asked; under jit (a ShardingContext) an

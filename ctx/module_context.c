@@ -322,6 +322,10 @@ int lsim_module_context_device_assignment(lsim_module_context *ctx, const lsim_d
   return LSIM_OK;
 }
 
+size_t lsim_module_context_num_devices(const lsim_module_context *ctx) {
+  return ctx->shared->devices ? ctx->shared->num_devices : 1;
+}
+
 static bool mesh_equal(const lsim_mesh *a, const lsim_mesh *b) {
   return a->kind == b->kind && (a->kind != LSIM_MESH_MAXIMAL || a->device == b->device) &&
          (a->kind != LSIM_MESH_AXIS || a->size == b->size);

@@ -42,7 +42,7 @@ static int arg_attrs(lsim_module_context *mc, const lsimp_fun *fun, size_t i, Ml
   if (d->alias_of[i] >= 0)
     attrs[n++] = lsim_named(mlir, "tf.aliasing_output",
                             mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 32),
-                                               d->alias_of[i] + (fun->token ? 1 : 0)));
+                                               d->alias_of[i] + (int64_t)fun->num_effects));
   else if (d->donor[i])
     attrs[n++] = lsim_named(mlir, "jax.buffer_donor", mlirBoolAttrGet(mlir, 1));
   int rc = fun->arg_mesh ? lsim_replicated_sharding(mc, fun->arg_mesh, fun->jaxpr->args[i].rank,
@@ -74,8 +74,8 @@ static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signatu
   MlirContext mlir = lsim_module_context_mlir_context(mc);
   const lsim_program *jaxpr = fun->jaxpr;
   size_t num_outputs = lsim_program_num_outputs(jaxpr);
-  sig->num_in = (fun->platform_index ? 1 : 0) + (fun->token ? 1 : 0) + jaxpr->num_args;
-  sig->num_out = (fun->token ? 1 : 0) + num_outputs;
+  sig->num_in = (fun->platform_index ? 1 : 0) + fun->num_effects + jaxpr->num_args;
+  sig->num_out = fun->num_effects + num_outputs;
   sig->in = malloc((sig->num_in + 1) * sizeof *sig->in);
   sig->out = malloc((sig->num_out + 1) * sizeof *sig->out);
   sig->arg_attrs = malloc((sig->num_in + 1) * sizeof *sig->arg_attrs);
@@ -88,7 +88,7 @@ static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signatu
     sig->arg_attrs[a++] =
         dict1(mlir, "jax.global_constant", lsim_string_attr(mlir, "_platform_index"));
   }
-  if (fun->token) {
+  for (size_t t = 0; t < fun->num_effects; t++) {
     MlirAttribute yes = mlirBoolAttrGet(mlir, 1);
     sig->in[a] = sig->out[r] = lsim_token_type(mlir);
     sig->arg_attrs[a++] = sig->res_attrs[r++] = dict1(mlir, "jax.token", yes);
@@ -115,29 +115,26 @@ static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signatu
 }
 
 /* The body: jaxpr_subcomp over the block's arguments, then func.return of
- * the token and the outputs. */
+ * the tokens and the outputs. */
 static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const lsimp_fun *fun,
                       const lsim_insertion_point *ip, size_t num_out, lsim_error *err) {
   size_t b = 0;
   MlirValue platform_index = {NULL};
-  lsim_token_set tokens = {{NULL}, 0};
   if (fun->platform_index)
     platform_index = mlirBlockGetArgument(ip->block, (intptr_t)b++);
-  if (fun->token)
-    tokens = (lsim_token_set){mlirBlockGetArgument(ip->block, (intptr_t)b++), 1};
-  size_t num_args = fun->jaxpr->num_args;
+  size_t num_args = fun->jaxpr->num_args, n = fun->num_effects;
   MlirValue *args = malloc((num_args + 1) * sizeof *args);
   MlirValue *results = malloc((num_out + 1) * sizeof *results);
+  lsim_token_set tokens = {fun->effects, results, n};
   int rc = args && results ? LSIM_OK : lsimp_fail_oom(err);
+  for (size_t t = 0; !rc && t < n; t++)
+    results[t] = mlirBlockGetArgument(ip->block, (intptr_t)b++);
   for (size_t i = 0; !rc && i < num_args; i++)
     args[i] = mlirBlockGetArgument(ip->block, (intptr_t)(b + i));
   lsim_subcomp_inputs in = {args, &tokens, fun->platform_index ? &platform_index : NULL,
                             fun->platform_index ? 1 : 0};
-  size_t first = fun->token ? 1 : 0;
   if (!rc)
-    rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + first, err);
-  if (!rc && fun->token)
-    results[0] = tokens.token;
+    rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + n, err);
   if (!rc)
     rc = lsim_emit_op(ip, "func.return", results, num_out, NULL, 0, NULL, 0, 0, NULL, err);
   free(args);

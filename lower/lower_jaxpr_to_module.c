@@ -21,7 +21,8 @@ static void set_attribute(MlirOperation op, const char *name, MlirAttribute valu
   mlirOperationSetAttributeByName(op, mlirStringRefCreateFromCString(name), value);
 }
 
-/* sym_name, mhlo.num_replicas and mhlo.num_partitions; for export,
+/* sym_name, mhlo.num_replicas (1 under jit) and mhlo.num_partitions (the
+ * device count); for export,
  * jax.uses_shape_polymorphism (true exactly when main takes the platform
  * index). */
 static void set_module_attributes(lsim_module_context *mc, const char *name, bool multi) {
@@ -30,7 +31,8 @@ static void set_module_attributes(lsim_module_context *mc, const char *name, boo
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
   set_attribute(module, "sym_name", lsim_string_attr(mlir, name));
   set_attribute(module, "mhlo.num_replicas", mlirIntegerAttrGet(i32, 1));
-  set_attribute(module, "mhlo.num_partitions", mlirIntegerAttrGet(i32, 1));
+  set_attribute(module, "mhlo.num_partitions",
+                mlirIntegerAttrGet(i32, (int64_t)lsim_module_context_num_devices(mc)));
   if (lsim_module_context_lowering_parameters(mc)->for_export)
     set_attribute(module, "jax.uses_shape_polymorphism", mlirBoolAttrGet(mlir, multi));
 }
@@ -71,6 +73,20 @@ static int lift_meshes(lsim_module_context *mc, lsim_error *err) {
   return rc;
 }
 
+/* `ordered effects: OrderedIO, OrderedDebug  -> main threads one token each`. */
+static void narrate_effects(lsim_module_context *mc, const lsim_effect_kind *effects, size_t n) {
+  if (!n || !lsim_module_context_explaining(mc))
+    return;
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
+  for (size_t i = 0; i < n; i++)
+    lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "", lsim_effect_kind_name(effects[i]));
+  lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, 0,
+                              "ordered effects: %s  -> main takes and returns one token each, "
+                              "in the order the program first has them (JAX's is a set's)",
+                              lsimp_strbuf_cstr(&line));
+  lsimp_strbuf_free(&line);
+}
+
 static int verify(lsim_module_context *mc, lsim_error *err) {
   int rc = lsim_verify_module(lsim_module_context_module(mc), err);
   if (!rc)
@@ -97,8 +113,16 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
     lsim_program_value_avals(jaxpr, avals);
     rc = lsimp_set_up_aliases(mc, jaxpr, avals, num_values, &d, err);
   }
-  lsimp_fun fun = {"main", jaxpr, avals, num_values, &d, n > 1,
-                    lsim_program_has_ordered_effects(jaxpr), req->arg_mesh, req->result_mesh};
+  size_t num_effects = lsim_program_ordered_effects(jaxpr, NULL, 0);
+  lsim_effect_kind *effects = malloc((num_effects + 1) * sizeof *effects);
+  if (!rc && !effects)
+    rc = lsimp_fail_oom(err);
+  if (!rc) {
+    lsim_program_ordered_effects(jaxpr, effects, num_effects);
+    narrate_effects(mc, effects, num_effects);
+  }
+  lsimp_fun fun = {"main", jaxpr, avals, num_values, &d, n > 1, effects, num_effects,
+                   req->arg_mesh, req->result_mesh};
   if (!rc) {
     set_module_attributes(mc, req->module_name, fun.platform_index);
     rc = lsimp_lower_jaxpr_to_fun(mc, req->registry, &fun, err);
@@ -107,6 +131,7 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
     rc = lift_meshes(mc, err);
   if (!rc && req->verify)
     rc = verify(mc, err);
+  free(effects);
   free(avals);
   free(d.alias_of);
   free(d.donor);

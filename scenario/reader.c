@@ -104,6 +104,10 @@ static int read_lower_attributes(lsimp_reader *r, const xmlNode *node) {
     rc = lsimp_fail_oom(r->err);
   if (!rc)
     rc = lsimp_attr_platforms(r, node, "platforms", true, &s->platforms);
+  long long devices = 0;
+  if (!rc)
+    rc = lsimp_attr_int(r, node, "devices", 1, LSIM_SCENARIO_MAX_DEVICES, 0, &devices, NULL);
+  s->devices = (int)devices;
   return rc ? rc : lsimp_attr_platforms(r, node, "backend", false, &s->backend);
 }
 

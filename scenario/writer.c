@@ -55,6 +55,8 @@ static void write_lower(lsimp_writer *wr, const lsim_scenario *s) {
   lsimp_write_attr(wr, "function", s->function ? s->function : "f");
   lsimp_write_attr(wr, "platforms", s->platforms);
   lsimp_write_attr(wr, "backend", s->backend);
+  if (s->devices)
+    lsimp_write_int(wr, "devices", s->devices);
   for (size_t i = 0; i < s->num_args; i++) {
     lsimp_write_start(wr, "arg");
     lsimp_write_aval(wr, &s->args[i].aval);

@@ -49,6 +49,8 @@ typedef struct lsim_python_callback_params {
 
 extern const lsim_primitive lsim_pure_callback_p;
 extern const lsim_primitive lsim_io_callback_p;
+/* io_callback(ordered=True)'s effect (OrderedIO, shardable). */
+extern const lsim_effect lsim_ordered_io_effect;
 
 /* Make `eqn` a pure_callback / io_callback equation with `params`
  * (borrowed). */

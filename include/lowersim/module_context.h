@@ -188,6 +188,10 @@ int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optiona
 int lsim_module_context_device_assignment(lsim_module_context *ctx, const lsim_device **out,
                                           size_t *count, lsim_error *err);
 
+/* How many devices the assignment has: as many as given at creation, else 1
+ * (mhlo.num_partitions). */
+size_t lsim_module_context_num_devices(const lsim_module_context *ctx);
+
 /* Records that a sharding of the module names `mesh` (the inline mesh that
  * sdy-lift-inlined-meshes lifts into an sdy.mesh op); each mesh is recorded
  * once, in the order first named. */

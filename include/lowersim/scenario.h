@@ -93,6 +93,8 @@ typedef struct lsim_scenario {
   char *function;        /* <lower function=...>, default "f" */
   char *platforms;       /* comma list as written; NULL: the default backend's platform */
   char *backend;         /* pinned backend; NULL: none */
+  int devices;           /* <lower devices="N">: jit's in_shardings replicate the args over
+                            jax.devices()[:N] (a mesh with axis "x"); 0: none */
   int lower_line;
   lsim_scenario_arg *args;
   size_t num_args;
