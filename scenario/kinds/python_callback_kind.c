@@ -197,7 +197,7 @@ static void generate_debug(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
 
 const lsim_scenario_kind lsimp_pure_callback_kind = {
     .element = "pure_callback",
-    .summary = "jax.pure_callback",
+    .summary = "jax.pure_callback (sharding=)",
     .primitive = &lsim_pure_callback_p,
     .params_size = sizeof(lsimp_python_callback_params),
     .weight = 10,
@@ -211,7 +211,7 @@ const lsim_scenario_kind lsimp_pure_callback_kind = {
 
 const lsim_scenario_kind lsimp_io_callback_kind = {
     .element = "io_callback",
-    .summary = "jax.experimental.io_callback",
+    .summary = "jax.experimental.io_callback (ordered=, sharding=)",
     .primitive = &lsim_io_callback_p,
     .params_size = sizeof(lsimp_python_callback_params),
     .weight = 10,
