@@ -310,9 +310,10 @@ _SDY_MESH = r'(?m)^[ \t]*"sdy\.mesh"\(\)[^\n]*\n'
 def _detect_shardy(a: str, b: str):
   """Shardy's meshes and shardings (sdy.mesh ops, sdy.sharding attributes):
   JAX 0.10.2 lowers with the Shardy partitioner on (jax_use_shardy_partitioner).
-  When the two sides have different ops (a callback only one side lowered,
-  e.g. after JAX's DCE), its sharding and mesh go with it: they are removed
-  without a class of their own, and the ops detector names the difference."""
+  When the two sides have different ops or main's signature differs (a
+  callback or an argument only one side has, e.g. after JAX's DCE), their
+  shardings and meshes go with them: they are removed without a class of
+  their own, and the ops or signature detector names the difference."""
   if "sdy." not in a and "sdy." not in b:
     return None
   a2 = remove_attr(_remove(_SDY_MESH, a), "sdy.sharding")
@@ -320,7 +321,7 @@ def _detect_shardy(a: str, b: str):
   if a2 == a and b2 == b or (a2 == b2) == (a == b) and attr_values(a, "sdy.sharding") == \
       attr_values(b, "sdy.sharding") and _ops(a) == _ops(b):
     return None
-  if _ops(a2) != _ops(b2):
+  if _ops(a2) != _ops(b2) or _detect_signature(a2, b2):
     return "", a2, b2
   return "shardy", a2, b2
 

@@ -527,6 +527,139 @@ static void test_without_shardy(void) {
   lsim_error_clear(&err);
 }
 
+/* --- effect tokens, devices and sharding= --------------------------------------- */
+
+/* A cpu runtime with `devices` devices, initialized. */
+static lsim_runtime *cpu_runtime(int devices) {
+  lsim_runtime *rt = NULL;
+  lsim_backend_factory f;
+  lsim_backend_factory_defaults(&f, "cpu");
+  f.device_count = devices;
+  if (lsim_runtime_create(&rt, NULL) || lsim_runtime_register_backend_factory(rt, &f, NULL) ||
+      lsim_runtime_backends(rt, NULL)) {
+    lsim_runtime_destroy(rt);
+    return NULL;
+  }
+  return rt;
+}
+
+/* Lowers `prog` for cpu with `devices` (num_devices of them) and `backend`. */
+static int lower_program(lsim_runtime *rt, const lsim_program *prog, const lsim_device *devices,
+                         size_t num_devices, const char *backend, char **text, lsim_error *err) {
+  lsim_registry *reg = NULL;
+  int rc = lsim_registry_create_jax(rt, NULL, NULL, &reg, err);
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
+      .registry = reg, .program = prog, .devices = devices, .num_devices = num_devices,
+      .backend = backend);
+  lsim_lowering *low = NULL;
+  if (!rc)
+    rc = lsim_lower(lowerer, &req, &low, err);
+  *text = rc ? NULL : lsim_lowering_print(low);
+  lsim_lowering_destroy(low);
+  lsim_registry_destroy(reg);
+  return rc;
+}
+
+static void test_one_token_per_effect_kind(void) {
+  lsim_runtime *rt = cpu_runtime(1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+  lsim_python_callback_params ordered = {.ordered = true};
+  const size_t one = 1;
+  /* debug (ordered), io (ordered), debug again: OrderedDebug's token first. */
+  lsim_eqn eqns[] = {
+      {.primitive = &lsim_debug_callback_p, .operands = &operand0, .num_operands = 1,
+       .params = &ordered, .ordered_effect = true},
+      {.primitive = &lsim_io_callback_p, .operands = &operand0, .num_operands = 1,
+       .results = &f32_4, .num_results = 1, .params = &ordered, .ordered_effect = true},
+      {.primitive = &lsim_debug_callback_p, .operands = &one, .num_operands = 1,
+       .params = &ordered, .ordered_effect = true},
+  };
+  const bool donated = true;
+  lsim_program prog = {.function_name = "f", .args = &f32_4, .donated = &donated, .num_args = 1,
+                       .eqns = eqns, .num_eqns = 3, .has_outputs = true, .outputs = &one,
+                       .num_outputs = 1};
+  lsim_effect_kind kinds[3];
+  CU_ASSERT_EQUAL(lsim_program_ordered_effects(&prog, kinds, 3), 2);
+  CU_ASSERT_STRING_EQUAL(lsim_effect_kind_name(kinds[0]), "OrderedDebug");
+  CU_ASSERT_STRING_EQUAL(lsim_effect_kind_name(kinds[1]), "OrderedIO");
+  char *text;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL_FATAL(lower_program(rt, &prog, NULL, 0, NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "@main(%arg0: !stablehlo.token {jax.token = true}, %arg1: "
+                           "!stablehlo.token {jax.token = true}, %arg2: tensor<4xf32> "
+                           "{tf.aliasing_output = 2 : i32})"));
+  /* Each callback takes its kind's token; the later debug callback the one
+   * the first returned. */
+  CU_ASSERT_TRUE(has(text, "%0 = \"stablehlo.custom_call\"(%arg0, %arg2)"));
+  CU_ASSERT_TRUE(has(text, "%1:2 = \"stablehlo.custom_call\"(%arg1, %arg2)"));
+  CU_ASSERT_TRUE(has(text, "%2 = \"stablehlo.custom_call\"(%0, %1#1)"));
+  CU_ASSERT_TRUE(has(text, "return %2, %1#0, %1#1 : !stablehlo.token, !stablehlo.token, "
+                           "tensor<4xf32>"));
+  free(text);
+  lsim_error_clear(&err);
+  lsim_runtime_destroy(rt);
+}
+
+static void test_devices_and_sharding(void) {
+  lsim_runtime *rt = cpu_runtime(2);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+  const lsim_backend *cpu = lsim_runtime_backend_at(rt, 0);
+  const lsim_device two[] = {{cpu, 0}, {cpu, 1}};
+  lsim_python_callback_params on_1 = {
+      .sharding = {.kind = LSIM_CALLBACK_SHARDING_SINGLE_DEVICE, .device = {cpu, 1}}};
+  lsim_eqn pure = {.primitive = &lsim_pure_callback_p, .operands = &operand0, .num_operands = 1,
+                   .results = &f32_4, .num_results = 1, .params = &on_1};
+  const bool donated = true;
+  lsim_program prog = {.function_name = "f", .args = &f32_4, .donated = &donated, .num_args = 1,
+                       .eqns = &pure, .num_eqns = 1};
+  char *text;
+  lsim_error err = LSIM_ERROR_INIT;
+  /* One device (the default's first): device 1 is not in the assignment. */
+  expect_error(lower_program(rt, &prog, NULL, 0, NULL, &text, &err), &err,
+               LSIM_E_CALLBACK_SHARDING_DEVICE, "tuple.index(x): x not in tuple");
+  /* in_shardings over both: device 1 is index 1; the arg on @mesh, donated
+   * to XLA. */
+  CU_ASSERT_EQUAL_FATAL(lower_program(rt, &prog, two, 2, NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "mhlo.num_partitions = 2 : i32"));
+  CU_ASSERT_TRUE(has(text, "\"sdy.mesh\"() {mesh = #sdy.mesh<[\"x\"=2]>, stablehlo.mesh = {axes = "
+                           "[{name = \"x\", size = 2 : i64}]}, sym_name = \"mesh\"}"));
+  CU_ASSERT_TRUE(has(text, "{jax.buffer_donor = true, sdy.sharding = #sdy.sharding<@mesh, [{}]>}"));
+  CU_ASSERT_TRUE(has(text, "sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_1, []>]>"));
+  free(text);
+  /* A NamedSharding over a mesh with an axis is refused, for io_callback
+   * in pure_callback's words. */
+  lsim_python_callback_params named = {.sharding = {.kind = LSIM_CALLBACK_SHARDING_NAMED}};
+  pure = (lsim_eqn){.primitive = &lsim_io_callback_p, .operands = &operand0, .num_operands = 1,
+                    .params = &named};
+  expect_error(lower_program(rt, &prog, NULL, 0, NULL, &text, &err), &err,
+               LSIM_E_CALLBACK_SHARDING_TYPE,
+               "pure_callback only supports SingleDeviceSharding, but got "
+               "<class 'jax.sharding.NamedSharding'>");
+  /* Ordered debug callbacks cannot run on several devices; ordered
+   * io_callbacks can. */
+  lsim_python_callback_params ordered = {.ordered = true};
+  pure = (lsim_eqn){.primitive = &lsim_debug_callback_p, .operands = &operand0,
+                    .num_operands = 1, .params = &ordered, .ordered_effect = true};
+  expect_error(lower_program(rt, &prog, two, 2, NULL, &text, &err), &err,
+               LSIM_E_ORDERED_EFFECTS_DEVICES,
+               "The following ordered effects are not supported for more than 1 device: "
+               "[<jax._src.debugging.OrderedDebugEffect object at 0x7f0000000000>]");
+  CU_ASSERT_EQUAL(lower_program(rt, &prog, two, 1, NULL, &text, &err), LSIM_OK);
+  free(text);
+  pure.primitive = &lsim_io_callback_p;
+  CU_ASSERT_EQUAL(lower_program(rt, &prog, two, 2, NULL, &text, &err), LSIM_OK);
+  free(text);
+  /* jit(backend=) takes no in_shardings; devices must be a backend's first. */
+  expect_error(lower_program(rt, &prog, two, 2, "cpu", &text, &err), &err,
+               LSIM_E_JIT_BACKEND_IN_SHARDINGS,
+               "If backend or device is specified on jit, then in_shardings should not be "
+               "specified.");
+  CU_ASSERT_EQUAL(lower_program(rt, &prog, two + 1, 1, NULL, &text, &err),
+                  LSIM_E_INVALID_ARGUMENT);
+  lsim_error_clear(&err);
+  lsim_runtime_destroy(rt);
+}
+
 static CU_TestInfo tests[] = {
     {"buffer_callback on every platform", test_buffer_callback_every_platform},
     {"buffer_callback alias checks", test_buffer_callback_alias_checks},
@@ -540,6 +673,8 @@ static CU_TestInfo tests[] = {
     {"lower_per_platform's TypeError by profile", test_uncached_type_error_by_profile},
     {"Shardy shardings and meshes", test_shardy_shardings},
     {"shardings without Shardy", test_without_shardy},
+    {"one token per ordered-effect kind", test_one_token_per_effect_kind},
+    {"devices, in_shardings and sharding=", test_devices_and_sharding},
     CU_TEST_INFO_NULL,
 };
 
