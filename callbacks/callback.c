@@ -246,17 +246,40 @@ int lsim_callback_op_sharding(lsim_lowering_rule_context *ctx,
   return LSIM_OK;
 }
 
-/* `ordered=False`. */
+/* `sharding=SingleDeviceSharding(cpu:1)`, as the equation's params show it. */
+static int explain_sharding(const lsim_callback_sharding *s, char *buf, size_t size) {
+  switch (s->kind) {
+  case LSIM_CALLBACK_SHARDING_SINGLE_DEVICE:
+    return snprintf(buf, size, "sharding=SingleDeviceSharding(%s:%d)", s->device.backend->platform,
+                    s->device.id);
+  case LSIM_CALLBACK_SHARDING_SCALAR_MESH:
+    return snprintf(buf, size, "sharding=NamedSharding(Mesh(%s:%d, ()), P())",
+                    s->device.backend->platform, s->device.id);
+  case LSIM_CALLBACK_SHARDING_NAMED:
+    return snprintf(buf, size, "sharding=NamedSharding(Mesh(..., ('x',)), P())");
+  default:
+    return snprintf(buf, size, "sharding=None");
+  }
+}
+
+/* `sharding=None`. */
+static int explain_pure_params(const void *params, char *buf, size_t size) {
+  return explain_sharding(&((const lsim_python_callback_params *)params)->sharding, buf, size);
+}
+
+/* `ordered=False sharding=None`. */
 static int explain_params(const void *params, char *buf, size_t size) {
   const lsim_python_callback_params *p = params;
-  return snprintf(buf, size, "ordered=%s", p->ordered ? "True" : "False");
+  int n = snprintf(buf, size, "ordered=%s ", p->ordered ? "True" : "False");
+  return n < 0 || (size_t)n >= size ? n : n + explain_sharding(&p->sharding, buf + n, size - (size_t)n);
 }
 
 /* callback.py OrderedIOEffect: in effects.shardable_ordered_effects. */
 const lsim_effect lsim_ordered_io_effect = {
     .name = "OrderedIO", .type = "jax._src.callback.OrderedIOEffect", .shardable = true};
 
-const lsim_primitive lsim_pure_callback_p = {.name = "pure_callback"};
+const lsim_primitive lsim_pure_callback_p = {.name = "pure_callback",
+                                             .explain_params = explain_pure_params};
 const lsim_primitive lsim_io_callback_p = {
     .name = "io_callback", .explain_params = explain_params, .ordered_effect = &lsim_ordered_io_effect};
 

@@ -51,6 +51,12 @@ static void narrate_start(lsim_module_context *mc) {
                               n > 1 ? "  -> main takes the platform index first" : "");
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "pinned backend: %s",
                               pinned ? pinned->platform : "none (jit without backend=)");
+  size_t devices = lsim_module_context_num_devices(mc);
+  lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
+                              "device assignment: %zu device%s  -> mhlo.num_partitions = %zu",
+                              devices, devices == 1 ? " (the pinned or default backend's first)"
+                                                    : "s (jit's in_shardings)",
+                              devices);
   lsimp_strbuf_free(&line);
 }
 
