@@ -37,18 +37,28 @@ static const lsim_aval f32_4 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {4}}
 static const lsim_aval i32_scalar = {.dtype = LSIM_DTYPE_I32};
 static const size_t operand0 = 0;
 
-/* Lowers one callback equation over f32[4] for `p` (count platforms). */
-static int lower_one(const lsim_primitive *primitive, const void *params, bool ordered,
-                     const lsim_aval *results, size_t num_results, const char *const *p,
-                     size_t count, const char *backend, lsim_lowering **out, lsim_error *err) {
+/* Lowers one callback equation over f32[4] with `reg` for `p` (count
+ * platforms). */
+static int lower_eqn(const lsim_registry *reg, const lsim_primitive *primitive,
+                     const void *params, bool ordered, const lsim_aval *results,
+                     size_t num_results, const char *const *p, size_t count, const char *backend,
+                     lsim_lowering **out, lsim_error *err) {
   lsim_eqn eqn = {.primitive = primitive, .operands = &operand0, .num_operands = 1,
                   .results = results, .num_results = num_results, .params = params,
                   .ordered_effect = ordered};
   lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = &eqn,
                        .num_eqns = 1};
-  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = registry, .program = &prog,
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = reg, .program = &prog,
                                .platforms = p, .num_platforms = count, .backend = backend);
   return lsim_lower(lowerer, &req, out, err);
+}
+
+/* The same with the suite's registry. */
+static int lower_one(const lsim_primitive *primitive, const void *params, bool ordered,
+                     const lsim_aval *results, size_t num_results, const char *const *p,
+                     size_t count, const char *backend, lsim_lowering **out, lsim_error *err) {
+  return lower_eqn(registry, primitive, params, ordered, results, num_results, p, count, backend,
+                   out, err);
 }
 
 static char *lower_text(const lsim_primitive *primitive, const void *params, bool ordered,
@@ -389,16 +399,10 @@ static int lower_with(lsim_runtime *rt, const lsim_jax_profile *profile,
                       size_t count, const char *backend, char **text, lsim_error *err) {
   lsim_registry *reg = NULL;
   int rc = lsim_registry_create_jax(rt, NULL, profile, &reg, err);
-  lsim_eqn eqn = {.primitive = primitive, .operands = &operand0, .num_operands = 1,
-                  .results = results, .num_results = num_results, .params = params,
-                  .ordered_effect = ordered};
-  lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = &eqn,
-                       .num_eqns = 1};
-  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = reg, .program = &prog,
-                               .platforms = p, .num_platforms = count, .backend = backend);
   lsim_lowering *low = NULL;
   if (!rc)
-    rc = lsim_lower(lowerer, &req, &low, err);
+    rc = lower_eqn(reg, primitive, params, ordered, results, num_results, p, count, backend, &low,
+                   err);
   *text = rc ? NULL : lsim_lowering_print(low);
   lsim_lowering_destroy(low);
   lsim_registry_destroy(reg);
