@@ -171,7 +171,7 @@ static void generate_sharding(lsim_scenario_gen *g, lsimp_python_callback_params
     return;
   size_t i = (size_t)lsim_scenario_gen_below(g, 10);
   p->params.sharding.kind = shardings[i < 6 ? 0 : i < 8 ? 1 : 2].kind;
-  p->sharding_arg = (int)lsim_scenario_gen_below(g, 2) + (i >= 8 ? 1 : 0);
+  p->sharding_arg = (lsim_scenario_gen_chance(g, 30) ? 1 : 0) + (i >= 8 ? 1 : 0);
 }
 
 static void generate_pure(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
