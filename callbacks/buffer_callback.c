@@ -98,8 +98,9 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n;
 }
 
-const lsim_primitive lsim_buffer_callback_p = {"buffer_callback", buffer_callback_check,
-                                               explain_params};
+const lsim_primitive lsim_buffer_callback_p = {
+    .name = "buffer_callback", .trace_check = buffer_callback_check,
+    .explain_params = explain_params};
 
 /* wrapped_callback: runs the user's callback (the lowering's copy of it),
  * which must return nothing. */
@@ -126,14 +127,14 @@ static int add_wrapped_callback(lsim_module_context *mc, const lsim_host_callbac
                                                          index, err);
 }
 
-/* buffer_callback's FFI targets (seed 004: oneapi included). */
-static const char *buffer_callback_target(const char *platform) {
+/* buffer_callback's FFI target for `platform`, or NULL: cpu, cuda and rocm,
+ * and oneapi where the profile has it (the seed's JAX). */
+static const char *buffer_callback_target(const lsim_jax_profile *jax, const char *platform) {
   if (strcmp(platform, "cpu") == 0)
     return "xla_buffer_python_cpu_callback";
-  static const char *const gpus[] = {"cuda", "rocm", "oneapi"};
-  for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++)
-    if (strcmp(platform, gpus[i]) == 0)
-      return "xla_buffer_python_gpu_callback";
+  if (strcmp(platform, "cuda") == 0 || strcmp(platform, "rocm") == 0 ||
+      (jax->buffer_callback_oneapi && strcmp(platform, "oneapi") == 0))
+    return "xla_buffer_python_gpu_callback";
   return NULL;
 }
 
@@ -169,9 +170,12 @@ static int buffer_callback_lowering(lsim_lowering_rule_context *ctx, const MlirV
   const char *platform = lsim_module_context_platforms(ctx->module_context, &n)[0];
   if (n > 1)
     return lsimp_raise0(err, LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM);
-  const char *base = buffer_callback_target(platform);
+  const char *base =
+      buffer_callback_target(lsim_module_context_profile(ctx->module_context), platform);
   if (!base)
     return lsimp_raise(err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, platform);
+  /* The _cmd_buffer platforms are the gpu ones with a target: cuda, rocm
+   * (and oneapi where it has one). */
   char target[64];
   bool cmd = p->command_buffer_compatible && strcmp(platform, "cpu") != 0;
   snprintf(target, sizeof target, "%s%s", base, cmd ? "_cmd_buffer" : "");

@@ -87,6 +87,13 @@ static int emit_ffi_callback(lsim_lowering_rule_context *ctx, const lsim_host_ca
   MlirOperation op;
   if (!rc)
     rc = lsim_emit_ffi_call(&ctx->ip, &call, operands, num_operands, types, num_results, &op, err);
+  if (!rc && how->sharding) {
+    /* A token entry in front when the call has results (with none, the
+     * one entry every op needs stands for the token). */
+    lsim_op_sharding with_token = *how->sharding;
+    with_token.num_values += token && ctx->num_avals_out ? 1 : 0;
+    rc = lsim_set_sharding(ctx->module_context, op, &with_token, err);
+  }
   if (!rc && token) {
     ctx->tokens_out[0] = mlirOperationGetResult(op, 0);
     ctx->num_tokens_out = 1;
@@ -100,72 +107,85 @@ static int emit_ffi_callback(lsim_lowering_rule_context *ctx, const lsim_host_ca
 
 static bool empty_shape(const lsim_aval *a) { return lsim_aval_size(a) == 0; }
 
+/* send_to_host / receive_from_host's shardings: the op sharding's device,
+ * with one entry for a send (its token) and two for a receive (value and
+ * token). */
+static int set_transfer_sharding(lsim_lowering_rule_context *ctx, const lsim_op_sharding *sharding,
+                                 MlirValue token, size_t num_values, lsim_error *err) {
+  if (!sharding)
+    return LSIM_OK;
+  lsim_op_sharding transfer = {sharding->device, num_values};
+  return lsim_set_sharding(ctx->module_context, mlirOpResultGetOwner(token), &transfer, err);
+}
+
+static int send(lsim_lowering_rule_context *ctx, const lsim_op_sharding *sharding,
+                MlirValue operand, MlirValue *token, lsim_error *err) {
+  int64_t channel;
+  int rc = lsim_module_context_new_channel(ctx->module_context, &channel, err);
+  if (!rc)
+    rc = lsim_emit_send_to_host(&ctx->ip, *token, operand, channel, token, err);
+  return rc ? rc : set_transfer_sharding(ctx, sharding, *token, 1, err);
+}
+
+static int receive(lsim_lowering_rule_context *ctx, const lsim_op_sharding *sharding,
+                   const lsim_aval *aval, MlirValue *result, MlirValue *token, lsim_error *err) {
+  int64_t channel;
+  int rc = lsim_module_context_new_channel(ctx->module_context, &channel, err);
+  if (!rc)
+    rc = lsim_emit_recv_from_host(&ctx->ip, *token,
+                                  lsim_module_context_aval_to_ir_type(ctx->module_context, aval),
+                                  channel, result, token, err);
+  return rc ? rc : set_transfer_sharding(ctx, sharding, *token, 2, err);
+}
+
 /* _emit_tpu_python_callback's sends: one per operand, or a dummy f32[1]
  * without operands, each on a fresh channel. */
-static int send_operands(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *token,
-                         lsim_error *err) {
-  lsim_module_context *mc = ctx->module_context;
-  int64_t channel;
+static int send_operands(lsim_lowering_rule_context *ctx, const lsim_op_sharding *sharding,
+                         const MlirValue *args, MlirValue *token, lsim_error *err) {
   int rc = LSIM_OK;
   if (ctx->num_avals_in == 0) {
     static const lsim_aval dummy = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {1}};
     MlirValue zeros;
-    rc = lsim_module_context_new_channel(mc, &channel, err);
+    rc = lsim_emit_zeros(&ctx->ip, lsim_module_context_aval_to_ir_type(ctx->module_context, &dummy),
+                         &zeros, err);
     if (!rc)
-      rc = lsim_emit_zeros(&ctx->ip, lsim_module_context_aval_to_ir_type(mc, &dummy), &zeros, err);
-    if (!rc)
-      rc = lsim_emit_send_to_host(&ctx->ip, *token, zeros, channel, token, err);
+      rc = send(ctx, sharding, zeros, token, err);
   }
-  for (size_t i = 0; !rc && i < ctx->num_avals_in; i++) {
-    rc = lsim_module_context_new_channel(mc, &channel, err);
-    if (!rc)
-      rc = lsim_emit_send_to_host(&ctx->ip, *token, args[i], channel, token, err);
-  }
+  for (size_t i = 0; !rc && i < ctx->num_avals_in; i++)
+    rc = send(ctx, sharding, args[i], token, err);
   return rc;
 }
 
 /* Its receives: one per non-empty result, or a dummy f32[] when a token is
  * wanted and there are none, each on a fresh channel. */
-static int receive_results(lsim_lowering_rule_context *ctx, bool returns_token,
+static int receive_results(lsim_lowering_rule_context *ctx, const lsim_python_callback *how,
                            MlirValue *results, MlirValue *token, lsim_error *err) {
-  lsim_module_context *mc = ctx->module_context;
   size_t non_empty = 0;
   for (size_t i = 0; i < ctx->num_avals_out; i++)
     non_empty += !empty_shape(&ctx->avals_out[i]);
-  int64_t channel;
   int rc = LSIM_OK;
-  if (returns_token && non_empty == 0) {
+  if (how->returns_token && non_empty == 0) {
     static const lsim_aval scalar = {.dtype = LSIM_DTYPE_F32};
     MlirValue ignored;
-    rc = lsim_module_context_new_channel(mc, &channel, err);
-    if (!rc)
-      rc = lsim_emit_recv_from_host(&ctx->ip, *token,
-                                    lsim_module_context_aval_to_ir_type(mc, &scalar), channel,
-                                    &ignored, token, err);
+    rc = receive(ctx, how->sharding, &scalar, &ignored, token, err);
   }
-  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++) {
-    if (empty_shape(&ctx->avals_out[i]))
-      continue;
-    rc = lsim_module_context_new_channel(mc, &channel, err);
-    if (!rc)
-      rc = lsim_emit_recv_from_host(&ctx->ip, *token,
-                                    lsim_module_context_aval_to_ir_type(mc, &ctx->avals_out[i]),
-                                    channel, &results[i], token, err);
-  }
+  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
+    if (!empty_shape(&ctx->avals_out[i]))
+      rc = receive(ctx, how->sharding, &ctx->avals_out[i], &results[i], token, err);
   return rc;
 }
 
 /* tpu: host transfers, then empty results as zero constants. */
 static int emit_tpu_callback(lsim_lowering_rule_context *ctx, const lsim_host_callback *callback,
-                             bool returns_token, const MlirValue *args, MlirValue *results,
-                             lsim_error *err) {
+                             const lsim_python_callback *how, const MlirValue *args,
+                             MlirValue *results, lsim_error *err) {
   MlirValue token;
   int rc = ctx->num_tokens_in ? (token = ctx->tokens_in[0], LSIM_OK)
                               : lsim_emit_create_token(&ctx->ip, &token, err);
   if (!rc)
-    rc = send_operands(ctx, args, &token, err);
+    rc = send_operands(ctx, how->sharding, args, &token, err);
   if (!rc)
-    rc = receive_results(ctx, returns_token, results, &token, err);
+    rc = receive_results(ctx, how, results, &token, err);
   uint64_t index;
   if (!rc)
     rc = add_callback(ctx, callback, &index, err);
@@ -190,18 +210,78 @@ int lsim_emit_python_callback(lsim_lowering_rule_context *ctx, const lsim_host_c
   if (rc)
     return rc;
   if (strcmp(platform, "tpu") == 0)
-    return emit_tpu_callback(ctx, callback, how->returns_token, operands, results, err);
+    return emit_tpu_callback(ctx, callback, how, operands, results, err);
   return emit_ffi_callback(ctx, callback, how, platform, operands, results, err);
 }
 
-/* `ordered=False`. */
-static int explain_params(const void *params, char *buf, size_t size) {
-  const lsim_python_callback_params *p = params;
-  return snprintf(buf, size, "ordered=%s", p->ordered ? "True" : "False");
+static bool same_device(const lsim_device *a, const lsim_device *b) {
+  return a->backend == b->backend && a->id == b->id;
 }
 
-const lsim_primitive lsim_pure_callback_p = {"pure_callback", NULL, NULL};
-const lsim_primitive lsim_io_callback_p = {"io_callback", NULL, explain_params};
+int lsim_callback_op_sharding(lsim_lowering_rule_context *ctx,
+                              const lsim_callback_sharding *requested, lsim_op_sharding *out,
+                              lsim_error *err) {
+  lsim_module_context *mc = ctx->module_context;
+  int64_t index = 0;
+  if (requested->kind == LSIM_CALLBACK_SHARDING_NAMED)
+    return lsimp_raise(err, LSIM_E_CALLBACK_SHARDING_TYPE, "<class 'jax.sharding.NamedSharding'>");
+  if (requested->kind != LSIM_CALLBACK_SHARDING_NONE) {
+    const lsim_device *assignment;
+    size_t n;
+    int rc = lsim_module_context_device_assignment(mc, &assignment, &n, err);
+    if (rc)
+      return rc;
+    while ((size_t)index < n && !same_device(&assignment[index], &requested->device))
+      index++;
+    if ((size_t)index == n)
+      return lsimp_raise0(err, LSIM_E_CALLBACK_SHARDING_DEVICE);
+  }
+  *out = (lsim_op_sharding){index, ctx->num_avals_out ? ctx->num_avals_out : 1};
+  lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
+                              "_callback_op_sharding: maximal on device %lld of the device "
+                              "assignment%s",
+                              (long long)index,
+                              requested->kind == LSIM_CALLBACK_SHARDING_NONE ? " (sharding=None)"
+                                                                             : "");
+  return LSIM_OK;
+}
+
+/* `sharding=SingleDeviceSharding(cpu:1)`, as the equation's params show it. */
+static int explain_sharding(const lsim_callback_sharding *s, char *buf, size_t size) {
+  switch (s->kind) {
+  case LSIM_CALLBACK_SHARDING_SINGLE_DEVICE:
+    return snprintf(buf, size, "sharding=SingleDeviceSharding(%s:%d)", s->device.backend->platform,
+                    s->device.id);
+  case LSIM_CALLBACK_SHARDING_SCALAR_MESH:
+    return snprintf(buf, size, "sharding=NamedSharding(Mesh(%s:%d, ()), P())",
+                    s->device.backend->platform, s->device.id);
+  case LSIM_CALLBACK_SHARDING_NAMED:
+    return snprintf(buf, size, "sharding=NamedSharding(Mesh(..., ('x',)), P())");
+  default:
+    return snprintf(buf, size, "sharding=None");
+  }
+}
+
+/* `sharding=None`. */
+static int explain_pure_params(const void *params, char *buf, size_t size) {
+  return explain_sharding(&((const lsim_python_callback_params *)params)->sharding, buf, size);
+}
+
+/* `ordered=False sharding=None`. */
+static int explain_params(const void *params, char *buf, size_t size) {
+  const lsim_python_callback_params *p = params;
+  int n = snprintf(buf, size, "ordered=%s ", p->ordered ? "True" : "False");
+  return n < 0 || (size_t)n >= size ? n : n + explain_sharding(&p->sharding, buf + n, size - (size_t)n);
+}
+
+/* callback.py OrderedIOEffect: in effects.shardable_ordered_effects. */
+const lsim_effect lsim_ordered_io_effect = {
+    .name = "OrderedIO", .type = "jax._src.callback.OrderedIOEffect", .shardable = true};
+
+const lsim_primitive lsim_pure_callback_p = {.name = "pure_callback",
+                                             .explain_params = explain_pure_params};
+const lsim_primitive lsim_io_callback_p = {
+    .name = "io_callback", .explain_params = explain_params, .ordered_effect = &lsim_ordered_io_effect};
 
 /* pure_callback's lowering: no side effect, no token. */
 static int pure_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
@@ -209,8 +289,10 @@ static int pure_callback_lowering(lsim_lowering_rule_context *ctx, const MlirVal
                                   lsim_error *err) {
   (void)data;
   const lsim_python_callback_params *p = params;
-  lsim_python_callback how = {.has_side_effect = false};
-  return lsim_emit_python_callback(ctx, &p->callback, &how, args, results, err);
+  lsim_op_sharding sharding;
+  int rc = lsim_callback_op_sharding(ctx, &p->sharding, &sharding, err);
+  lsim_python_callback how = {.has_side_effect = false, .sharding = &sharding};
+  return rc ? rc : lsim_emit_python_callback(ctx, &p->callback, &how, args, results, err);
 }
 
 /* io_callback's lowering: a side effect; a token when ordered. */
@@ -219,14 +301,19 @@ static int io_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue
                                 lsim_error *err) {
   (void)data;
   const lsim_python_callback_params *p = params;
-  lsim_python_callback how = {.has_side_effect = true, .returns_token = p->ordered};
-  return lsim_emit_python_callback(ctx, &p->callback, &how, args, results, err);
+  lsim_op_sharding sharding;
+  int rc = lsim_callback_op_sharding(ctx, &p->sharding, &sharding, err);
+  lsim_python_callback how = {.has_side_effect = true, .returns_token = p->ordered,
+                              .sharding = &sharding};
+  return rc ? rc : lsim_emit_python_callback(ctx, &p->callback, &how, args, results, err);
 }
 
 int lsim_register_callback_rules(lsim_registry *reg, lsim_error *err) {
-  int rc = lsim_register_lowering(reg, &lsim_pure_callback_p,
-                                  (lsim_rule){pure_callback_lowering, NULL}, NULL, err);
+  /* cacheable=False: "these have an embedded channel ID" on TPU. */
+  int rc = lsim_register_lowering_uncacheable(reg, &lsim_pure_callback_p,
+                                              (lsim_rule){pure_callback_lowering, NULL}, NULL, err);
   return rc ? rc
-            : lsim_register_lowering(reg, &lsim_io_callback_p,
-                                     (lsim_rule){io_callback_lowering, NULL}, NULL, err);
+            : lsim_register_lowering_uncacheable(reg, &lsim_io_callback_p,
+                                                 (lsim_rule){io_callback_lowering, NULL}, NULL,
+                                                 err);
 }

@@ -12,25 +12,34 @@ static int explain_params(const void *params, char *buf, size_t size) {
                   p->partitioned ? "True" : "False");
 }
 
-const lsim_primitive lsim_debug_callback_p = {"debug_callback", NULL, explain_params};
+/* debugging.py OrderedDebugEffect: not shardable. */
+const lsim_effect lsim_ordered_debug_effect = {
+    .name = "OrderedDebug", .type = "jax._src.debugging.OrderedDebugEffect", .shardable = false};
+
+const lsim_primitive lsim_debug_callback_p = {.name = "debug_callback",
+                                              .explain_params = explain_params,
+                                              .ordered_effect = &lsim_ordered_debug_effect};
 
 /* debug_callback_lowering: emit_python_callback with a side effect,
- * returning a token, partitioned as asked. */
+ * returning a token, partitioned as asked; under jit (a ShardingContext) an
+ * unordered callback is maximal on device 0, an ordered one has no
+ * sharding. */
 static int debug_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                                    MlirValue *results, const void *params, void *data,
                                    lsim_error *err) {
   (void)data;
   const lsim_python_callback_params *p = params;
+  static const lsim_op_sharding device_0 = {.device = 0, .num_values = 1};
   lsim_python_callback how = {.has_side_effect = true, .partitioned = p->partitioned,
-                              .returns_token = true};
+                              .returns_token = true, .sharding = p->ordered ? NULL : &device_0};
   return lsim_emit_python_callback(ctx, &p->callback, &how, args, results, err);
 }
 
 int lsim_register_debugging_rules(lsim_registry *reg, lsim_error *err) {
-  static const char *const platforms[] = {"cpu", "gpu", "tpu"};
-  int rc = LSIM_OK;
-  for (size_t i = 0; !rc && i < sizeof platforms / sizeof platforms[0]; i++)
-    rc = lsim_register_lowering(reg, &lsim_debug_callback_p,
-                                (lsim_rule){debug_callback_lowering, NULL}, platforms[i], err);
-  return rc;
+  lsim_rule rule = {debug_callback_lowering, NULL};
+  int rc = lsim_register_lowering(reg, &lsim_debug_callback_p, rule, "cpu", err);
+  if (!rc)
+    rc = lsim_register_lowering(reg, &lsim_debug_callback_p, rule, "gpu", err);
+  /* "Debug callbacks use channel IDs on TPU, which require non-caching." */
+  return rc ? rc : lsim_register_lowering_uncacheable(reg, &lsim_debug_callback_p, rule, "tpu", err);
 }

@@ -70,6 +70,8 @@ static void explain_request(const style *st, const lsim_scenario *s) {
   printf("  function         %s  (module jit_%s)\n", s->function, s->function);
   printf("  platforms        %s\n", s->platforms ? s->platforms : "(none given: the default backend's)");
   printf("  pinned backend   %s\n", s->backend ? s->backend : "(none)");
+  if (s->devices)
+    printf("  in_shardings     NamedSharding(Mesh(jax.devices()[:%d], ('x',)), P())\n", s->devices);
   printf("  arguments        %zu, equations %zu%s\n", s->num_args, s->num_eqns,
          s->execute ? ", then <execute/>" : "");
 }

@@ -46,6 +46,14 @@ static void print_kinds(void) {
     printf("  <%s>%*s %s\n", element, (int)(20 - strlen(element)), "",
            lsim_scenario_kind_summary(kind));
   }
+  printf("\nSharding and versions:\n"
+         "  <scenario jax=\"0.10.2\">   the JAX version profile (absent: the newest)\n"
+         "  <lower devices=\"N\">       jit(f, in_shardings=NamedSharding(Mesh(jax.devices()[:N],"
+         " (\"x\",)), P()))\n"
+         "  sharding=\"device:K\"       SingleDeviceSharding(jax.devices()[K]) "
+         "(<pure_callback>, <io_callback>)\n"
+         "  sharding=\"scalar_mesh:K\"  NamedSharding(Mesh(jax.devices()[K], ()), P())\n"
+         "  sharding=\"mesh:N\"         NamedSharding(Mesh(jax.devices()[:N], (\"x\",)), P())\n");
 }
 
 /* Reads FILE; on failure reports and returns the exit code (2). */

@@ -21,17 +21,18 @@
 #define MAX_VARIANTS 128
 #define CSV_HEADER "index,feature,variant,platforms,backend,runtime,outcome,module_hash\n"
 
-/* Code -> slot: OK 0, JAX's codes 1..63, lowersim's own from 40. */
+/* Code -> slot: OK 0, then the catalogue's codes in its order (1 + their
+ * position), whatever their values; the last slot for anything else. */
 static int code_slot(int code) {
-  if (code == 0)
-    return 0;
-  if (code > -40)
-    return -code;
-  int slot = 40 + (-code - 100);
-  return slot > 0 && slot < NUM_CODES ? slot : NUM_CODES - 1;
+  for (size_t i = 0; code && i < lsim_status_count() && i + 2 < NUM_CODES; i++)
+    if ((int)lsim_status_at(i) == code)
+      return (int)i + 1;
+  return code ? NUM_CODES - 1 : 0;
 }
 
-static int slot_code(int slot) { return slot == 0 ? 0 : slot < 40 ? -slot : -(slot - 40 + 100); }
+static int slot_code(int slot) {
+  return slot == 0 ? 0 : slot < NUM_CODES - 1 ? (int)lsim_status_at((size_t)slot - 1) : 1;
+}
 
 typedef struct stats {
   uint64_t by_platform[FEATURE_COUNT][MATRIX_MAX_PLATFORMS + 1][NUM_CODES]; /* last: multi */
@@ -228,8 +229,9 @@ static void help(void) {
       "cpu,cuda,rocm,oneapi,tpu,gpu,metal and K=2), the pinned backend (none or each of cpu,\n"
       "cuda, rocm, oneapi, tpu, metal), the runtime (cpu plus each subset of cuda, rocm,\n"
       "oneapi, tpu, metal) and the feature variants (rules: rule sets; buffer_callback:\n"
-      "command_buffer x aliases; python_callback: kind x ordered x partitioned; pallas:\n"
-      "params x installed backends x flag x interpret). Every case is lowered and verified;\n"
+      "command_buffer x aliases; python_callback: kind x ordered x partitioned, and pure\n"
+      "and ordered io with sharding=SingleDeviceSharding(jax.devices()[0]); pallas: params\n"
+      "x installed backends x flag x interpret). Every case is lowered and verified;\n"
       "its outcome is an error code or OK with a hash of the module text.\n\n"
       "  --features LIST   any of rules,buffer_callback,python_callback,pallas\n"
       "  --jobs J          J threads (default 1)\n"

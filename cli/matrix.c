@@ -25,7 +25,8 @@ static const char *const optional_backends[] = {"cuda", "rocm", "oneapi", "tpu",
 /* Feature variants. */
 #define RULE_SETS 6
 #define BUFFER_VARIANTS 4 /* command_buffer x aliases */
-#define PYTHON_VARIANTS 7 /* pure; io x ordered; debug x ordered x partitioned */
+#define PYTHON_VARIANTS 9 /* pure; io x ordered; debug x ordered x partitioned; pure and
+                             ordered io with sharding=jax.devices()[0] */
 #define PALLAS_VARIANTS 128 /* params(4) x installed(8) x flag(2) x interpret(2) */
 
 static const int feature_variants[FEATURE_COUNT] = {RULE_SETS, BUFFER_VARIANTS, PYTHON_VARIANTS,
@@ -164,7 +165,8 @@ void matrix_variant_name(matrix_feature f, int v, char *buf, size_t size) {
   case FEATURE_PYTHON_CALLBACK:
     snprintf(buf, size, "%s", (const char *[]){"pure", "io", "io/ordered", "debug",
                                                "debug/ordered", "debug/partitioned",
-                                               "debug/ordered/partitioned"}[v]);
+                                               "debug/ordered/partitioned", "pure/device0",
+                                               "io/ordered/device0"}[v]);
     break;
   case FEATURE_PALLAS: {
     int installed = (v >> 2) & 7;
@@ -252,17 +254,27 @@ static int bind_rules(case_program *cp, int v, lsim_error *err) {
   return rc;
 }
 
-static void bind_python(case_program *cp, int v) {
+/* The python-callback variant v; the sharded ones name the default
+ * backend's first device (SingleDeviceSharding(jax.devices()[0])), which is
+ * in the device assignment only when no other backend is pinned. */
+static int bind_python(case_program *cp, int v, lsim_error *err) {
   static const struct {
     int kind; /* 0 pure, 1 io, 2 debug */
-    bool ordered, partitioned;
+    bool ordered, partitioned, sharded;
   } variants[PYTHON_VARIANTS] = {
-      {0, false, false}, {1, false, false}, {1, true, false}, {2, false, false},
-      {2, true, false},  {2, false, true},  {2, true, true},
+      {0, false, false, false}, {1, false, false, false}, {1, true, false, false},
+      {2, false, false, false}, {2, true, false, false},  {2, false, true, false},
+      {2, true, true, false},   {0, false, false, true},  {1, true, false, true},
   };
   lsim_python_callback_params *p = &cp->params.python;
   *p = (lsim_python_callback_params){.ordered = variants[v].ordered,
                                      .partitioned = variants[v].partitioned};
+  const lsim_backend *device_backend = NULL;
+  int rc = variants[v].sharded ? lsim_runtime_get_backend(cp->runtime, NULL, &device_backend, err)
+                               : LSIM_OK;
+  if (device_backend)
+    p->sharding = (lsim_callback_sharding){LSIM_CALLBACK_SHARDING_SINGLE_DEVICE,
+                                           {device_backend, 0}};
   cp->eqn.ordered_effect = variants[v].kind != 0 && p->ordered;
   if (variants[v].kind == 0)
     lsim_pure_callback_bind(&cp->eqn, p);
@@ -272,6 +284,7 @@ static void bind_python(case_program *cp, int v) {
     lsim_debug_callback_bind(&cp->eqn, p);
   if (variants[v].kind == 2)
     cp->eqn.num_results = 0;
+  return rc;
 }
 
 static const lsim_pallas_params_class *const params_classes[] = {
@@ -291,7 +304,7 @@ static int make_program(case_program *cp, const matrix_case *c, lsim_error *err)
         .num_aliases = c->variant & 2 ? 1 : 0};
     lsim_buffer_callback_bind(&cp->eqn, &cp->params.buffer);
     break;
-  case FEATURE_PYTHON_CALLBACK: bind_python(cp, c->variant); break;
+  case FEATURE_PYTHON_CALLBACK: rc = bind_python(cp, c->variant, err); break;
   case FEATURE_PALLAS:
     cp->params.pallas = (lsim_pallas_call_params){.kernel = "add_one", .grid = 2,
                                                   .interpret = c->variant & 1,

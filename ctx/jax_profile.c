@@ -5,8 +5,21 @@
 
 #include <string.h>
 
-const lsim_jax_profile lsim_jax_0_10_2 = {"0.10.2"};
-const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {"0.11.1.dev20260827+1e1c6a8f"};
+const lsim_jax_profile lsim_jax_0_10_2 = {
+    .name = "0.10.2",
+    /* Host callbacks, sharding and effects. */
+    .use_shardy_partitioner = true,
+    .buffer_callback_oneapi = false,
+    .uncached_multi_platform_type_error = true,
+};
+
+const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
+    .name = "0.11.1.dev20260827+1e1c6a8f",
+    /* Host callbacks, sharding and effects. */
+    .use_shardy_partitioner = true,
+    .buffer_callback_oneapi = true, /* seed 004, buffer_callback.py L239-248 */
+    .uncached_multi_platform_type_error = true,
+};
 
 static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827};
 

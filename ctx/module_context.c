@@ -48,6 +48,10 @@ typedef struct shared_state {
   lsim_explain_fn explain;
   void *explain_data;
   int explain_depth;
+  lsim_device *devices; /* the axis context's device assignment; NULL: not yet known */
+  size_t num_devices;
+  lsim_mesh *meshes;    /* in the order first named */
+  size_t n_meshes, cap_meshes;
 } shared_state;
 
 struct lsim_module_context {
@@ -69,6 +73,8 @@ static void shared_release(shared_state *s) {
       s->keepalives[i].destroy(s->keepalives[i].object);
   free(s->keepalives);
   free(s->callbacks);
+  free(s->devices);
+  free(s->meshes);
   free(s->types);
   if (!mlirModuleIsNull(s->module))
     mlirModuleDestroy(s->module);
@@ -133,6 +139,18 @@ static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char 
   return LSIM_OK;
 }
 
+/* A copy of the device assignment (none given: left to be looked up). */
+static int set_devices(shared_state *s, const lsim_device *devices, size_t n, lsim_error *err) {
+  if (!devices || n == 0)
+    return LSIM_OK;
+  s->devices = malloc(n * sizeof *s->devices);
+  if (!s->devices)
+    return lsimp_fail_oom(err);
+  memcpy(s->devices, devices, n * sizeof *devices);
+  s->num_devices = n;
+  return LSIM_OK;
+}
+
 /* The lowering parameters `given` (NULL: the defaults) into `out`. */
 static int copy_params(lsim_lowering_parameters *out, const lsim_lowering_parameters *given,
                        lsim_error *err) {
@@ -164,6 +182,7 @@ int lsim_module_context_create(const lsim_module_context_options *given,
   if (rc == LSIM_OK) {
     ctx->shared->explain = options.explain;
     ctx->shared->explain_data = options.explain_data;
+    rc = set_devices(ctx->shared, options.device_assignment, options.num_devices, err);
   }
   if (rc) {
     lsim_module_context_destroy(ctx);
@@ -271,6 +290,67 @@ int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optiona
   return lsim_runtime_get_backend(ctx->runtime, ctx->platforms[0], out, err);
 }
 
+/* Doubles *cap (from `first`) until it exceeds n, reallocating *array. */
+static bool ensure_capacity(void *array, size_t n, size_t *cap, size_t size, size_t first) {
+  if (n < *cap)
+    return true;
+  size_t bigger = *cap ? *cap * 2 : first;
+  void **p = array;
+  void *grown = realloc(*p, bigger * size);
+  if (!grown)
+    return false;
+  *p = grown;
+  *cap = bigger;
+  return true;
+}
+
+int lsim_module_context_device_assignment(lsim_module_context *ctx, const lsim_device **out,
+                                          size_t *count, lsim_error *err) {
+  shared_state *s = ctx->shared;
+  if (!s->devices) {
+    const lsim_backend *b = ctx->backend;
+    int rc = b ? LSIM_OK : lsim_runtime_get_backend(ctx->runtime, NULL, &b, err);
+    if (rc)
+      return rc;
+    if (!(s->devices = malloc(sizeof *s->devices)))
+      return lsimp_fail_oom(err);
+    s->devices[0] = (lsim_device){b, 0};
+    s->num_devices = 1;
+  }
+  *out = s->devices;
+  *count = s->num_devices;
+  return LSIM_OK;
+}
+
+size_t lsim_module_context_num_devices(const lsim_module_context *ctx) {
+  return ctx->shared->devices ? ctx->shared->num_devices : 1;
+}
+
+static bool mesh_equal(const lsim_mesh *a, const lsim_mesh *b) {
+  return a->kind == b->kind && (a->kind != LSIM_MESH_MAXIMAL || a->device == b->device) &&
+         (a->kind != LSIM_MESH_AXIS || a->size == b->size);
+}
+
+int lsim_module_context_use_mesh(lsim_module_context *ctx, const lsim_mesh *mesh,
+                                 lsim_error *err) {
+  shared_state *s = ctx->shared;
+  for (size_t i = 0; i < s->n_meshes; i++)
+    if (mesh_equal(&s->meshes[i], mesh))
+      return LSIM_OK;
+  if (!ensure_capacity(&s->meshes, s->n_meshes, &s->cap_meshes, sizeof *s->meshes, 4))
+    return lsimp_fail_oom(err);
+  s->meshes[s->n_meshes++] = *mesh;
+  return LSIM_OK;
+}
+
+size_t lsim_module_context_mesh_count(const lsim_module_context *ctx) {
+  return ctx->shared->n_meshes;
+}
+
+const lsim_mesh *lsim_module_context_mesh_at(const lsim_module_context *ctx, size_t i) {
+  return i < ctx->shared->n_meshes ? &ctx->shared->meshes[i] : NULL;
+}
+
 int lsim_module_context_new_channel(lsim_module_context *ctx, int64_t *out, lsim_error *err) {
   if (!ctx || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
@@ -289,20 +369,6 @@ int lsim_module_context_new_channel(lsim_module_context *ctx, int64_t *out, lsim
 
 int64_t lsim_module_context_channel_count(const lsim_module_context *ctx) {
   return ctx->shared->next_channel - LSIM_FIRST_CHANNEL;
-}
-
-/* Doubles *cap (from `first`) until it exceeds n, reallocating *array. */
-static bool ensure_capacity(void *array, size_t n, size_t *cap, size_t size, size_t first) {
-  if (n < *cap)
-    return true;
-  size_t bigger = *cap ? *cap * 2 : first;
-  void **p = array;
-  void *grown = realloc(*p, bigger * size);
-  if (!grown)
-    return false;
-  *p = grown;
-  *cap = bigger;
-  return true;
 }
 
 int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_host_callback *cb,

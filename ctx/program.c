@@ -42,6 +42,38 @@ bool lsim_program_has_ordered_effects(const lsim_program *prog) {
   return false;
 }
 
+lsim_effect_kind lsim_eqn_effect_kind(const lsim_eqn *eqn) {
+  const lsim_effect *effect = eqn->primitive ? eqn->primitive->ordered_effect : NULL;
+  return (lsim_effect_kind){effect, effect ? NULL : eqn->primitive};
+}
+
+bool lsim_effect_kind_equal(lsim_effect_kind a, lsim_effect_kind b) {
+  return a.effect == b.effect && a.primitive == b.primitive;
+}
+
+const char *lsim_effect_kind_name(lsim_effect_kind kind) {
+  return kind.effect ? kind.effect->name : kind.primitive ? kind.primitive->name : "";
+}
+
+size_t lsim_program_ordered_effects(const lsim_program *prog, lsim_effect_kind *out, size_t max) {
+  size_t n = 0;
+  for (size_t i = 0; i < prog->num_eqns; i++) {
+    if (!prog->eqns[i].ordered_effect)
+      continue;
+    lsim_effect_kind kind = lsim_eqn_effect_kind(&prog->eqns[i]);
+    bool seen = false;
+    for (size_t j = 0; j < i && !seen; j++)
+      seen = prog->eqns[j].ordered_effect &&
+             lsim_effect_kind_equal(lsim_eqn_effect_kind(&prog->eqns[j]), kind);
+    if (seen)
+      continue;
+    if (n < max)
+      out[n] = kind;
+    n++;
+  }
+  return n;
+}
+
 size_t lsim_program_num_outputs(const lsim_program *prog) {
   if (prog->has_outputs)
     return prog->num_outputs;

@@ -69,6 +69,7 @@ int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_e
   d->path = copy_string(&c, s->path);
   d->name = copy_string(&c, s->name);
   d->description = copy_string(&c, s->description);
+  d->jax = copy_string(&c, s->jax);
   copy_runtime(&c, &d->runtime);
   d->function = copy_string(&c, s->function);
   d->platforms = copy_string(&c, s->platforms);

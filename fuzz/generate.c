@@ -63,7 +63,7 @@ static void gen_backend(gen *g, lsim_scenario_backend *b, bool *used) {
     k = (k + 1) % COUNT(backend_platforms);
   used[k] = true;
   b->platform = copy_text(g, backend_platforms[k]);
-  b->devices = chance(g, 5) ? 0 : chance(g, 10) ? 8 : 1;
+  b->devices = chance(g, 5) ? 0 : chance(g, 10) ? 8 : chance(g, 10) ? 2 : 1;
   b->has_priority = chance(g, 20);
   b->priority = b->has_priority ? (int)below(g, 700) - 100 : 0;
   if (chance(g, 12))
@@ -107,6 +107,8 @@ static void gen_lower(gen *g) {
     s->platforms = lsim_scenario_gen_name_list(&g->g, MAX_LIST, platforms, NUM_PLATFORMS);
   if (chance(g, 15))
     s->backend = copy_text(g, pick(g, platforms, NUM_PLATFORMS));
+  if (chance(g, 10))
+    s->devices = 1 + (int)below(g, 3);
   size_t n = (size_t)below(g, MAX_ARGS + 1);
   s->args = lsim_scenario_gen_alloc(&g->g, n, sizeof *s->args);
   for (size_t i = 0; s->args && i < n; i++) {

@@ -50,8 +50,9 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n;
 }
 
-const lsim_primitive lsim_platform_dependent_p = {"platform_dependent", platform_dependent_check,
-                                                  explain_params};
+const lsim_primitive lsim_platform_dependent_p = {
+    .name = "platform_dependent", .trace_check = platform_dependent_check,
+    .explain_params = explain_params};
 
 /* --- platform_index ------------------------------------------------------------ */
 
@@ -193,12 +194,16 @@ static int lower_branch(lsim_lowering_rule_context *ctx, const lsim_registry *re
   MlirValue *results = malloc((num_results ? num_results : 1) * sizeof *results);
   if (!results)
     return lsimp_fail_oom(err);
-  lsim_token_set tokens = {num_tokens ? ctx->tokens_in[0] : (MlirValue){NULL}, num_tokens};
+  /* The branch threads the equation's token for the kind its program has. */
+  lsim_effect_kind kind;
+  MlirValue token = num_tokens ? ctx->tokens_in[0] : (MlirValue){NULL};
+  size_t kinds = lsim_program_ordered_effects(branch->jaxpr, &kind, 1);
+  lsim_token_set tokens = {&kind, &token, num_tokens && kinds ? 1 : 0};
   lsim_subcomp_inputs in = {args, &tokens, ctx->dim_var_values, ctx->num_dim_var_values};
   int rc = lsim_jaxpr_subcomp(ctx->module_context, reg, branch->jaxpr, &ip, &in,
                               results + num_tokens, err);
   if (!rc && num_tokens)
-    results[0] = tokens.token;
+    results[0] = token;
   if (!rc)
     rc = lsim_emit_return(&ip, results, num_results, err);
   free(results);

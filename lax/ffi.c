@@ -61,7 +61,8 @@ static int explain_params(const void *params, char *buf, size_t size) {
                   p->has_side_effect ? "True" : "False", p->target_name);
 }
 
-const lsim_primitive lsim_ffi_call_p = {"ffi_call", ffi_call_check, explain_params};
+const lsim_primitive lsim_ffi_call_p = {
+    .name = "ffi_call", .trace_check = ffi_call_check, .explain_params = explain_params};
 
 /* ffi_call_lowering: ffi_lowering(target_name, has_side_effect=...,
  * operand_output_aliases=dict(input_output_aliases)), which are none. */

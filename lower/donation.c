@@ -1,7 +1,6 @@
 /* lower/donation.c: donated arguments.
  * JAX counterparts: mlir.py _platforms_with_donation, the donation check of
- * lower_jaxpr_to_module and _set_up_aliases (one partition, no result
- * shardings). */
+ * lower_jaxpr_to_module and _set_up_aliases (no result shardings). */
 #include "donation.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
@@ -62,6 +61,13 @@ int lsimp_set_up_aliases(lsim_module_context *mc, const lsim_program *prog,
   for (size_t i = 0; i < prog->num_args; i++) {
     d->alias_of[i] = -1;
     d->donor[i] = false;
+  }
+  /* On several devices without result shardings every donation falls back
+   * to XLA's (lower_jaxpr_to_module's num_partitions > 1 branch). */
+  if (supported && lsim_module_context_num_devices(mc) > 1) {
+    for (size_t i = 0; prog->donated && i < prog->num_args; i++)
+      d->donor[i] = prog->donated[i];
+    return LSIM_OK;
   }
   bool *claimed = calloc(n + 1, sizeof *claimed);
   if (!claimed)

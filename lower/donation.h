@@ -21,7 +21,8 @@ typedef struct lsimp_donation {
 int lsimp_check_donation(const lsim_program *program, const char *const *platforms, size_t n,
                          lsim_error *err);
 
-/* _set_up_aliases for one partition, into `d` (arrays of num_args items):
+/* _set_up_aliases into `d` (arrays of num_args items; on several devices
+ * every donated arg is a buffer donor):
  * `avals` are the program's value avals (lsim_program_value_avals). */
 int lsimp_set_up_aliases(lsim_module_context *mc, const lsim_program *program,
                          const lsim_aval *avals, size_t num_values, lsimp_donation *d,

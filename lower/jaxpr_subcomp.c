@@ -40,7 +40,11 @@ static void narrate_eqn(const subcomp *sc, size_t index, const lsim_eqn *e) {
   for (size_t i = 0; i < e->num_results; i++)
     lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "",
                         lsim_aval_format(&e->results[i], text, sizeof text));
-  lsimp_strbuf_puts(&line, e->ordered_effect ? ")  [ordered effect: threads the token]" : ")");
+  if (e->ordered_effect)
+    lsimp_strbuf_printf(&line, ")  [ordered effect %s: threads its token]",
+                        lsim_effect_kind_name(lsim_eqn_effect_kind(e)));
+  else
+    lsimp_strbuf_putc(&line, ')');
   lsim_module_context_explain(sc->mc, LSIM_EXPLAIN_STEP, +1, "%s", lsimp_strbuf_cstr(&line));
   lsimp_strbuf_free(&line);
 }
@@ -58,19 +62,33 @@ static void narrate_lookup(const subcomp *sc, const lsim_platform_rule *rules, s
   lsimp_strbuf_free(&line);
 }
 
+/* The token of `e`'s ordered effect in the token set (NULL: it has none, or
+ * the set does not thread its kind). */
+static MlirValue *token_of(const subcomp *sc, const lsim_eqn *e) {
+  const lsim_token_set *tokens = sc->in->tokens;
+  if (!e->ordered_effect || !tokens)
+    return NULL;
+  lsim_effect_kind kind = lsim_eqn_effect_kind(e);
+  for (size_t i = 0; i < tokens->count; i++)
+    if (lsim_effect_kind_equal(tokens->kinds[i], kind))
+      return &tokens->tokens[i];
+  return NULL;
+}
+
 /* The rule context of equation `e`, its operands' avals in `avals_in`. */
 static lsim_lowering_rule_context rule_context(const subcomp *sc, const lsim_eqn *e,
                                                const lsim_aval *avals_in, MlirValue *token_out) {
   lsim_lowering_rule_context ctx = lsim_lowering_rule_context_make(sc->mc, e->primitive, *sc->ip);
+  ctx.uncached = !lsim_registry_is_cacheable(sc->reg, e->primitive);
   ctx.avals_in = avals_in;
   ctx.num_avals_in = e->num_operands;
   ctx.avals_out = e->results;
   ctx.num_avals_out = e->num_results;
   ctx.dim_var_values = sc->in->dim_var_values;
   ctx.num_dim_var_values = sc->in->num_dim_var_values;
-  lsim_token_set *tokens = sc->in->tokens;
-  if (e->ordered_effect && tokens && tokens->count) {
-    ctx.tokens_in = &tokens->token;
+  MlirValue *token = token_of(sc, e);
+  if (token) {
+    ctx.tokens_in = token;
     ctx.num_tokens_in = 1;
     ctx.tokens_out = token_out;
   }
@@ -102,7 +120,7 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
     rc = lsim_lower_per_platform(&ctx, e->primitive->name, rules, num_rules, default_rule, args,
                                  sc->values + first_result, e->params, err);
     if (!rc && ctx.num_tokens_out)
-      sc->in->tokens->token = token_out;
+      *token_of(sc, e) = token_out;
   }
   lsim_module_context_explain_nest(sc->mc, -1);
   free(rules);

@@ -1,9 +1,10 @@
 /* lower/lower_jaxpr_to_fun.c: main, built as mlir.py lower_jaxpr_to_fun
- * builds it: signature, argument and result attributes, the body through
- * jaxpr_subcomp, the return. */
+ * builds it: signature, argument and result attributes (donation, names,
+ * shardings), the body through jaxpr_subcomp, the return. */
 #include "lower_jaxpr_to_fun.h"
 #include "lowersim/emit.h"
 #include "lowersim/jaxpr_subcomp.h"
+#include "lowersim/sharding.h"
 #include "support/raise.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -31,25 +32,41 @@ static MlirAttribute dict1(MlirContext mlir, const char *name, MlirAttribute val
   return mlirDictionaryAttrGet(mlir, 1, &a);
 }
 
-/* An arg's attributes: what donation made of it. */
-static MlirAttribute arg_attrs(MlirContext mlir, const lsimp_fun *fun, size_t i) {
+/* An arg's attributes: what donation made of it, and its sharding. */
+static int arg_attrs(lsim_module_context *mc, const lsimp_fun *fun, size_t i, MlirAttribute *out,
+                     lsim_error *err) {
+  MlirContext mlir = lsim_module_context_mlir_context(mc);
   const lsimp_donation *d = fun->donation;
+  MlirNamedAttribute attrs[2];
+  size_t n = 0;
   if (d->alias_of[i] >= 0)
-    return dict1(mlir, "tf.aliasing_output",
-                 mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 32),
-                                    d->alias_of[i] + (fun->token ? 1 : 0)));
-  return d->donor[i] ? dict1(mlir, "jax.buffer_donor", mlirBoolAttrGet(mlir, 1))
-                     : mlirDictionaryAttrGet(mlir, 0, NULL);
+    attrs[n++] = lsim_named(mlir, "tf.aliasing_output",
+                            mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 32),
+                                               d->alias_of[i] + (int64_t)fun->num_effects));
+  else if (d->donor[i])
+    attrs[n++] = lsim_named(mlir, "jax.buffer_donor", mlirBoolAttrGet(mlir, 1));
+  int rc = fun->arg_mesh ? lsim_replicated_sharding(mc, fun->arg_mesh, fun->jaxpr->args[i].rank,
+                                                    &attrs[n++], err)
+                         : LSIM_OK;
+  *out = mlirDictionaryAttrGet(mlir, (intptr_t)n, attrs);
+  return rc;
 }
 
-/* jax.result_info: "result", or "result[i]" of several. */
-static MlirAttribute result_info(MlirContext mlir, size_t i, size_t n) {
+/* jax.result_info: "result", or "result[i]" of several; the sharding. */
+static int result_attrs(lsim_module_context *mc, const lsimp_fun *fun, const lsim_aval *aval,
+                        size_t i, size_t num_outputs, MlirAttribute *out, lsim_error *err) {
+  MlirContext mlir = lsim_module_context_mlir_context(mc);
   char info[32];
-  if (n == 1)
+  if (num_outputs == 1)
     snprintf(info, sizeof info, "result");
   else
     snprintf(info, sizeof info, "result[%zu]", i);
-  return dict1(mlir, "jax.result_info", lsim_string_attr(mlir, info));
+  MlirNamedAttribute attrs[2] = {lsim_named(mlir, "jax.result_info", lsim_string_attr(mlir, info))};
+  int rc = fun->result_mesh
+               ? lsim_replicated_sharding(mc, fun->result_mesh, aval->rank, &attrs[1], err)
+               : LSIM_OK;
+  *out = mlirDictionaryAttrGet(mlir, fun->result_mesh ? 2 : 1, attrs);
+  return rc;
 }
 
 static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signature *sig,
@@ -57,8 +74,8 @@ static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signatu
   MlirContext mlir = lsim_module_context_mlir_context(mc);
   const lsim_program *jaxpr = fun->jaxpr;
   size_t num_outputs = lsim_program_num_outputs(jaxpr);
-  sig->num_in = (fun->platform_index ? 1 : 0) + (fun->token ? 1 : 0) + jaxpr->num_args;
-  sig->num_out = (fun->token ? 1 : 0) + num_outputs;
+  sig->num_in = (fun->platform_index ? 1 : 0) + fun->num_effects + jaxpr->num_args;
+  sig->num_out = fun->num_effects + num_outputs;
   sig->in = malloc((sig->num_in + 1) * sizeof *sig->in);
   sig->out = malloc((sig->num_out + 1) * sizeof *sig->out);
   sig->arg_attrs = malloc((sig->num_in + 1) * sizeof *sig->arg_attrs);
@@ -71,20 +88,23 @@ static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signatu
     sig->arg_attrs[a++] =
         dict1(mlir, "jax.global_constant", lsim_string_attr(mlir, "_platform_index"));
   }
-  if (fun->token) {
+  for (size_t t = 0; t < fun->num_effects; t++) {
     MlirAttribute yes = mlirBoolAttrGet(mlir, 1);
     sig->in[a] = sig->out[r] = lsim_token_type(mlir);
     sig->arg_attrs[a++] = sig->res_attrs[r++] = dict1(mlir, "jax.token", yes);
   }
-  for (size_t i = 0; i < jaxpr->num_args; i++) {
+  int rc = LSIM_OK;
+  for (size_t i = 0; !rc && i < jaxpr->num_args; i++) {
     sig->in[a] = lsim_module_context_aval_to_ir_type(mc, &jaxpr->args[i]);
-    sig->arg_attrs[a++] = arg_attrs(mlir, fun, i);
+    rc = arg_attrs(mc, fun, i, &sig->arg_attrs[a++], err);
   }
-  for (size_t i = 0; i < num_outputs; i++) {
+  for (size_t i = 0; !rc && i < num_outputs; i++) {
     const lsim_aval *aval = &fun->avals[lsim_program_output(jaxpr, fun->num_values, i)];
     sig->out[r] = lsim_module_context_aval_to_ir_type(mc, aval);
-    sig->res_attrs[r++] = result_info(mlir, i, num_outputs);
+    rc = result_attrs(mc, fun, aval, i, num_outputs, &sig->res_attrs[r++], err);
   }
+  if (rc)
+    return rc;
   for (size_t i = 0; i < sig->num_in; i++)
     if (mlirTypeIsNull(sig->in[i]))
       return lsimp_fail_oom(err);
@@ -95,29 +115,26 @@ static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signatu
 }
 
 /* The body: jaxpr_subcomp over the block's arguments, then func.return of
- * the token and the outputs. */
+ * the tokens and the outputs. */
 static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const lsimp_fun *fun,
                       const lsim_insertion_point *ip, size_t num_out, lsim_error *err) {
   size_t b = 0;
   MlirValue platform_index = {NULL};
-  lsim_token_set tokens = {{NULL}, 0};
   if (fun->platform_index)
     platform_index = mlirBlockGetArgument(ip->block, (intptr_t)b++);
-  if (fun->token)
-    tokens = (lsim_token_set){mlirBlockGetArgument(ip->block, (intptr_t)b++), 1};
-  size_t num_args = fun->jaxpr->num_args;
+  size_t num_args = fun->jaxpr->num_args, n = fun->num_effects;
   MlirValue *args = malloc((num_args + 1) * sizeof *args);
   MlirValue *results = malloc((num_out + 1) * sizeof *results);
+  lsim_token_set tokens = {fun->effects, results, n};
   int rc = args && results ? LSIM_OK : lsimp_fail_oom(err);
+  for (size_t t = 0; !rc && t < n; t++)
+    results[t] = mlirBlockGetArgument(ip->block, (intptr_t)b++);
   for (size_t i = 0; !rc && i < num_args; i++)
     args[i] = mlirBlockGetArgument(ip->block, (intptr_t)(b + i));
   lsim_subcomp_inputs in = {args, &tokens, fun->platform_index ? &platform_index : NULL,
                             fun->platform_index ? 1 : 0};
-  size_t first = fun->token ? 1 : 0;
   if (!rc)
-    rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + first, err);
-  if (!rc && fun->token)
-    results[0] = tokens.token;
+    rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + n, err);
   if (!rc)
     rc = lsim_emit_op(ip, "func.return", results, num_out, NULL, 0, NULL, 0, 0, NULL, err);
   free(args);

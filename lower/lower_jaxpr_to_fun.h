@@ -19,14 +19,18 @@ typedef struct lsimp_fun {
   size_t num_values;
   const lsimp_donation *donation;
   bool platform_index;         /* takes the platform index first */
-  bool token;                  /* threads the ordered-effect token */
+  const lsim_effect_kind *effects; /* the ordered effects, one token each, in this order */
+  size_t num_effects;
+  const lsim_mesh *arg_mesh;   /* the args' sharding: replicated over it, or NULL */
+  const lsim_mesh *result_mesh; /* the results' likewise, or NULL */
 } lsimp_fun;
 
 /* mlir.py lower_jaxpr_to_fun(ctx, name, jaxpr, ...) for main: a public
  * func.func taking the platform index (jax.global_constant =
- * "_platform_index"), the token (jax.token) and the args (tf.aliasing_output
- * or jax.buffer_donor), returning the token and the outputs
- * (jax.result_info), its body lowered by jaxpr_subcomp, then func.return. */
+ * "_platform_index"), a token per ordered effect (jax.token) and the args (tf.aliasing_output
+ * or jax.buffer_donor; their sharding), returning the tokens and the outputs
+ * (jax.result_info; their sharding), its body lowered by jaxpr_subcomp, then
+ * func.return. */
 int lsimp_lower_jaxpr_to_fun(lsim_module_context *mc, const lsim_registry *reg,
                              const lsimp_fun *fun, lsim_error *err);
 

@@ -7,6 +7,7 @@
 #include "donation.h"
 #include "lower_jaxpr_to_fun.h"
 #include "lowersim/emit.h"
+#include "lowersim/sharding.h"
 #include "lowersim/verify.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
@@ -20,7 +21,8 @@ static void set_attribute(MlirOperation op, const char *name, MlirAttribute valu
   mlirOperationSetAttributeByName(op, mlirStringRefCreateFromCString(name), value);
 }
 
-/* sym_name, mhlo.num_replicas and mhlo.num_partitions; for export,
+/* sym_name, mhlo.num_replicas (1 under jit) and mhlo.num_partitions (the
+ * device count); for export,
  * jax.uses_shape_polymorphism (true exactly when main takes the platform
  * index). */
 static void set_module_attributes(lsim_module_context *mc, const char *name, bool multi) {
@@ -29,7 +31,8 @@ static void set_module_attributes(lsim_module_context *mc, const char *name, boo
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
   set_attribute(module, "sym_name", lsim_string_attr(mlir, name));
   set_attribute(module, "mhlo.num_replicas", mlirIntegerAttrGet(i32, 1));
-  set_attribute(module, "mhlo.num_partitions", mlirIntegerAttrGet(i32, 1));
+  set_attribute(module, "mhlo.num_partitions",
+                mlirIntegerAttrGet(i32, (int64_t)lsim_module_context_num_devices(mc)));
   if (lsim_module_context_lowering_parameters(mc)->for_export)
     set_attribute(module, "jax.uses_shape_polymorphism", mlirBoolAttrGet(mlir, multi));
 }
@@ -48,6 +51,45 @@ static void narrate_start(lsim_module_context *mc) {
                               n > 1 ? "  -> main takes the platform index first" : "");
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "pinned backend: %s",
                               pinned ? pinned->platform : "none (jit without backend=)");
+  size_t devices = lsim_module_context_num_devices(mc);
+  lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
+                              "device assignment: %zu device%s  -> mhlo.num_partitions = %zu",
+                              devices, devices == 1 ? " (the pinned or default backend's first)"
+                                                    : "s (jit's in_shardings)",
+                              devices);
+  lsimp_strbuf_free(&line);
+}
+
+/* The sdy-lift-inlined-meshes pass that follows with Shardy: each mesh the
+ * shardings name becomes an sdy.mesh op at the top of the module. */
+static int lift_meshes(lsim_module_context *mc, lsim_error *err) {
+  size_t n = lsim_module_context_mesh_count(mc);
+  int rc = lsim_emit_module_meshes(mc, err);
+  if (!rc && n && lsim_module_context_profile(mc)->use_shardy_partitioner) {
+    char name[48];
+    lsimp_strbuf line = LSIMP_STRBUF_INIT;
+    for (size_t i = 0; i < n; i++)
+      lsimp_strbuf_printf(&line, "%s@%s", i ? ", " : "",
+                          lsim_mesh_name(lsim_module_context_mesh_at(mc, i), name, sizeof name));
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, 0,
+                                "sdy-lift-inlined-meshes: sdy.mesh %s first in the module",
+                                lsimp_strbuf_cstr(&line));
+    lsimp_strbuf_free(&line);
+  }
+  return rc;
+}
+
+/* `ordered effects: OrderedIO, OrderedDebug  -> main threads one token each`. */
+static void narrate_effects(lsim_module_context *mc, const lsim_effect_kind *effects, size_t n) {
+  if (!n || !lsim_module_context_explaining(mc))
+    return;
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
+  for (size_t i = 0; i < n; i++)
+    lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "", lsim_effect_kind_name(effects[i]));
+  lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, 0,
+                              "ordered effects: %s  -> main takes and returns one token each, "
+                              "in the order the program first has them (JAX's is a set's)",
+                              lsimp_strbuf_cstr(&line));
   lsimp_strbuf_free(&line);
 }
 
@@ -77,14 +119,25 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
     lsim_program_value_avals(jaxpr, avals);
     rc = lsimp_set_up_aliases(mc, jaxpr, avals, num_values, &d, err);
   }
-  lsimp_fun fun = {"main", jaxpr, avals, num_values, &d, n > 1,
-                    lsim_program_has_ordered_effects(jaxpr)};
+  size_t num_effects = lsim_program_ordered_effects(jaxpr, NULL, 0);
+  lsim_effect_kind *effects = malloc((num_effects + 1) * sizeof *effects);
+  if (!rc && !effects)
+    rc = lsimp_fail_oom(err);
+  if (!rc) {
+    lsim_program_ordered_effects(jaxpr, effects, num_effects);
+    narrate_effects(mc, effects, num_effects);
+  }
+  lsimp_fun fun = {"main", jaxpr, avals, num_values, &d, n > 1, effects, num_effects,
+                   req->arg_mesh, req->result_mesh};
   if (!rc) {
     set_module_attributes(mc, req->module_name, fun.platform_index);
     rc = lsimp_lower_jaxpr_to_fun(mc, req->registry, &fun, err);
   }
+  if (!rc)
+    rc = lift_meshes(mc, err);
   if (!rc && req->verify)
     rc = verify(mc, err);
+  free(effects);
   free(avals);
   free(d.alias_of);
   free(d.donor);

@@ -15,7 +15,12 @@ typedef struct lsimp_module_request {
   const char *module_name;                   /* already sanitized */
   const lsim_program *jaxpr;                 /* checked (lsim_program_check) */
   const lsim_registry *registry;
-  const lsim_module_context_options *context; /* platforms, backend, parameters, narration */
+  const lsim_module_context_options *context; /* platforms, backend, devices, parameters,
+                                                 narration */
+  const lsim_mesh *arg_mesh;    /* arg_shardings: each arg replicated over this mesh (a
+                                   SingleDeviceSharding's empty mesh under jit(backend=)),
+                                   or NULL for none */
+  const lsim_mesh *result_mesh; /* result_shardings likewise, or NULL */
   bool verify;
 } lsimp_module_request;
 

@@ -255,6 +255,10 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
                             p.num_kept);
   MlirValue rule_index;
   rc = emit_rule_index(ctx, &p, n, &rule_index, err);
+  /* rule_out_avals = [core.abstract_token] * len(ordered_effects) + ctx.avals_out */
+  if (!rc && ctx->uncached &&
+      lsim_module_context_profile(ctx->module_context)->uncached_multi_platform_type_error)
+    rc = lsimp_raise0(err, LSIM_E_UNCACHED_MULTI_PLATFORM);
   size_t num_types = 0;
   MlirType *types = rc ? NULL : case_result_types(ctx, &num_types);
   if (!rc && !types)

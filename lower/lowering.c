@@ -10,6 +10,7 @@
 #include "sanitize_name.h"
 #include "support/options.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <mlir-c/Diagnostics.h>
 #include <mlir-c/Dialect/Func.h>
@@ -111,12 +112,19 @@ static int trace(const lsim_program *prog, lsim_error *err) {
   return rc;
 }
 
-/* The pinned backend, then the lowering platforms (the default backend's
- * platform when none are given). */
+/* in_shardings over the request's devices apply when there are args to
+ * shard (pxla.py _get_and_check_device_assignment sees no sharding else). */
+static bool sharded(const lsim_lowering_request *req) {
+  return req->num_devices && req->program->num_args;
+}
+
+/* The pinned backend (jit(backend=), or the sharded devices'), then the
+ * lowering platforms (the default backend's platform when none are
+ * given). */
 static int device_assignment(const lsim_lowering_request *req, lsim_runtime *rt,
                              const lsim_backend **pinned, const char *const **platforms,
                              size_t *n, lsim_error *err) {
-  *pinned = NULL;
+  *pinned = sharded(req) ? req->devices[0].backend : NULL;
   int rc = req->backend ? lsim_runtime_get_backend(rt, req->backend, pinned, err) : LSIM_OK;
   if (rc)
     return rc;
@@ -145,6 +153,57 @@ static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, lsim_lowering
   return LSIM_OK;
 }
 
+/* The devices of jit's in_shardings: the first N of one backend, in order. */
+static int check_devices(const lsim_lowering_request *req, lsim_error *err) {
+  if (req->num_devices && !req->devices)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lower: num_devices without devices");
+  for (size_t i = 0; i < req->num_devices; i++) {
+    const lsim_device *d = &req->devices[i];
+    if (!d->backend || d->backend != req->devices[0].backend || d->id != (int)i ||
+        d->id >= d->backend->device_count)
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                            "lsim_lower: the devices are to be the first %zu devices of one "
+                            "backend, in order",
+                            req->num_devices);
+  }
+  if (req->backend && req->num_devices)
+    return lsimp_raise0(err, LSIM_E_JIT_BACKEND_IN_SHARDINGS);
+  return LSIM_OK;
+}
+
+/* pxla.py lower_sharding_computation: on more than one device, the ordered
+ * effects must all be shardable. */
+static int check_ordered_effects(const lsim_program *prog, size_t num_devices, lsim_error *err) {
+  if (num_devices <= 1)
+    return LSIM_OK;
+  size_t n = lsim_program_ordered_effects(prog, NULL, 0), unsupported = 0;
+  lsim_effect_kind *kinds = malloc((n + 1) * sizeof *kinds);
+  if (!kinds)
+    return lsimp_fail_oom(err);
+  lsim_program_ordered_effects(prog, kinds, n);
+  lsimp_strbuf list = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_putc(&list, '[');
+  for (size_t i = 0; i < n; i++) {
+    if (kinds[i].effect && kinds[i].effect->shardable)
+      continue;
+    /* Effects have Python's default repr; the address is lowersim's own. */
+    if (kinds[i].effect)
+      lsimp_strbuf_printf(&list, "%s<%s object at 0x7f0000000000>", unsupported ? ", " : "",
+                          kinds[i].effect->type);
+    else
+      lsimp_strbuf_printf(&list, "%s<the ordered effect of %s object at 0x7f0000000000>",
+                          unsupported ? ", " : "", kinds[i].primitive->name);
+    unsupported++;
+  }
+  lsimp_strbuf_putc(&list, ']');
+  int rc = lsimp_strbuf_failed(&list) ? lsimp_fail_oom(err)
+           : unsupported ? lsimp_raise(err, LSIM_E_ORDERED_EFFECTS_DEVICES, lsimp_strbuf_cstr(&list))
+                         : LSIM_OK;
+  lsimp_strbuf_free(&list);
+  free(kinds);
+  return rc;
+}
+
 /* Lowers `req` (its program checked) once the backend is known. */
 static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_module_context **mc,
                         lsim_error *err) {
@@ -153,6 +212,9 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_
   const char *const *platforms = NULL;
   size_t n = 0;
   int rc = device_assignment(req, rt, &pinned, &platforms, &n, err);
+  size_t num_devices = sharded(req) ? req->num_devices : 1;
+  if (!rc)
+    rc = check_ordered_effects(req->program, num_devices, err);
   if (rc)
     return rc;
   const lsim_program *prog = req->program;
@@ -162,10 +224,22 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_
   lsim_lowering_parameters params = LSIM_LOWERING_PARAMETERS_INIT(.for_export = req->for_export);
   lsim_module_context_options context = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
           .runtime = rt, .profile = lsim_registry_profile(req->registry), .platforms = platforms,
-          .num_platforms = n, .backend = pinned, .mlir_context = l->shared->mlir,
+          .num_platforms = n, .backend = pinned,
+          .device_assignment = sharded(req) ? req->devices : NULL,
+          .num_devices = sharded(req) ? req->num_devices : 0, .mlir_context = l->shared->mlir,
           .lowering_parameters = &params, .explain = req->explain,
           .explain_data = req->explain_data);
-  lsimp_module_request module = {name, prog, req->registry, &context, !req->skip_verify};
+  /* jit(backend=) gives every arg and result a SingleDeviceSharding of the
+   * backend's first device (pjit.py _create_sharding_with_device_backend):
+   * replicated over the empty mesh. */
+  static const lsim_mesh empty = {.kind = LSIM_MESH_EMPTY};
+  const lsim_mesh *single_device = req->backend ? &empty : NULL;
+  /* in_shardings: the args replicated over the devices' mesh; the results
+   * unspecified. */
+  lsim_mesh axis = {.kind = LSIM_MESH_AXIS, .size = (int64_t)num_devices};
+  lsimp_module_request module = {name, prog, req->registry, &context,
+                                 sharded(req) ? &axis : single_device, single_device,
+                                 !req->skip_verify};
   rc = lsimp_lower_jaxpr_to_module(&module, mc, err);
   free(name);
   return rc;
@@ -184,6 +258,8 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lsim_lower: the request needs a registry and a program");
   rc = lsim_program_check(req.program, err);
+  if (!rc)
+    rc = check_devices(&req, err);
   if (!rc)
     rc = trace(req.program, err);
   lsim_module_context *mc = NULL;

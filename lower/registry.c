@@ -23,6 +23,7 @@ typedef struct primitive_entry {
   lsim_rule default_rule;
   platform_entry *platforms; /* in registration order */
   size_t num_platforms;
+  bool uncacheable;          /* in mlir.py's _uncacheable_primitives */
 } primitive_entry;
 
 struct lsim_registry {
@@ -144,11 +145,19 @@ static int check_known(const lsim_registry *reg, const char *primitive, const ch
   return rc;
 }
 
-int lsim_register_lowering(lsim_registry *reg, const lsim_primitive *primitive, lsim_rule rule,
-                           const char *platform, lsim_error *err) {
+/* register_lowering(prim, rule, platform, cacheable=...): an uncacheable
+ * primitive is marked first, whether or not the platform is known. */
+static int register_lowering(lsim_registry *reg, const lsim_primitive *primitive, lsim_rule rule,
+                             const char *platform, bool cacheable, lsim_error *err) {
   if (!reg || !primitive || !primitive->name || !rule.fn)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lsim_register_lowering: a registry, a primitive and a rule are needed");
+  if (!cacheable) {
+    primitive_entry *e = find_or_add(reg, primitive);
+    if (!e)
+      return lsimp_fail_oom(err);
+    e->uncacheable = true;
+  }
   if (platform) {
     int rc = lsim_check_platform_name(platform, err);
     if (rc)
@@ -171,6 +180,21 @@ int lsim_register_lowering(lsim_registry *reg, const lsim_primitive *primitive, 
     if (set_platform_rule(e, expanded ? expanded[i] : platform, rule))
       return lsimp_fail_oom(err);
   return LSIM_OK;
+}
+
+int lsim_register_lowering(lsim_registry *reg, const lsim_primitive *primitive, lsim_rule rule,
+                           const char *platform, lsim_error *err) {
+  return register_lowering(reg, primitive, rule, platform, true, err);
+}
+
+int lsim_register_lowering_uncacheable(lsim_registry *reg, const lsim_primitive *primitive,
+                                       lsim_rule rule, const char *platform, lsim_error *err) {
+  return register_lowering(reg, primitive, rule, platform, false, err);
+}
+
+bool lsim_registry_is_cacheable(const lsim_registry *reg, const lsim_primitive *primitive) {
+  const primitive_entry *e = find(reg, primitive);
+  return !e || !e->uncacheable;
 }
 
 void lsim_get_lowering_rules(const lsim_registry *reg, const lsim_primitive *primitive,

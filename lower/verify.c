@@ -1,8 +1,9 @@
-/* lower/verify.c: lowersim's structural checks of the stablehlo subset it
- * emits.  MLIR's verifier cannot check stablehlo ops here (the dialect is
- * not upstream: the ops are unregistered), so each op kind's invariants
- * (those stablehlo's own verifier enforces and lowersim relies on) are
- * checked here.  A failure is always a lowersim bug: LSIM_E_VERIFY. */
+/* lower/verify.c: lowersim's structural checks of the stablehlo and sdy
+ * subset it emits.  MLIR's verifier cannot check these ops here (the
+ * dialects are not upstream: the ops are unregistered and their attributes
+ * opaque), so each op kind's invariants (those StableHLO's and Shardy's own
+ * verifiers enforce and lowersim relies on) are checked here.  A failure is
+ * always a lowersim bug: LSIM_E_VERIFY. */
 #include "lowersim/verify.h"
 #include "lowersim/emit.h"
 #include "support/mlir_text.h"
@@ -17,10 +18,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#define MAX_MESHES 64
+
 typedef struct walk_state {
   char problem[256];
   MlirType token;
   MlirType i32;
+  MlirStringRef meshes[MAX_MESHES]; /* the sdy.mesh symbols of the module */
+  size_t num_meshes;
 } walk_state;
 
 static bool named(MlirOperation op, const char *name) {
@@ -123,10 +128,143 @@ static bool check_constant(walk_state *st, MlirOperation op) {
   return true;
 }
 
+/* --- Shardy ------------------------------------------------------------------ */
+
+/* A cursor over the text of an opaque #sdy attribute. */
+typedef struct cursor {
+  const char *p, *end;
+} cursor;
+
+static bool eat(cursor *c, const char *s) {
+  size_t n = strlen(s);
+  if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
+    return false;
+  c->p += n;
+  return true;
+}
+
+static bool declared(const walk_state *st, const char *name, size_t n) {
+  for (size_t i = 0; i < st->num_meshes; i++)
+    if (st->meshes[i].length == n && memcmp(st->meshes[i].data, name, n) == 0)
+      return true;
+  return false;
+}
+
+/* `<@NAME, [{}, ...]>` (the tail of a TensorShardingAttr): the mesh is
+ * declared; *dims receives the number of dimension shardings. */
+static bool tensor_sharding(const walk_state *st, cursor *c, size_t *dims) {
+  if (!eat(c, "<@"))
+    return false;
+  const char *name = c->p;
+  while (c->p < c->end && *c->p != ',')
+    c->p++;
+  if (!declared(st, name, (size_t)(c->p - name)) || !eat(c, ", ["))
+    return false;
+  *dims = 0;
+  while (eat(c, *dims ? ", {}" : "{}"))
+    ++*dims;
+  return eat(c, "]>");
+}
+
+/* The opaque #sdy attribute `a` is `prefix` followed by what `tail` accepts. */
+static bool sdy_text(MlirAttribute a, cursor *c, const char *prefix) {
+  if (!mlirAttributeIsAOpaque(a))
+    return false;
+  MlirStringRef ns = mlirOpaqueAttrGetDialectNamespace(a), data = mlirOpaqueAttrGetData(a);
+  if (ns.length != 3 || memcmp(ns.data, "sdy", 3) != 0)
+    return false;
+  *c = (cursor){data.data, data.data + data.length};
+  return eat(c, prefix);
+}
+
+/* An op's sdy.sharding: a #sdy.sharding_per_value with one rank-0 entry per
+ * result (one for an op without results), each on a declared mesh. */
+static bool check_op_sharding(walk_state *st, MlirOperation op, MlirAttribute a) {
+  cursor c;
+  intptr_t results = mlirOperationGetNumResults(op);
+  size_t entries = 0, dims = 0;
+  bool ok = sdy_text(a, &c, "sharding_per_value<[");
+  while (ok && !eat(&c, "]>")) {
+    ok = (entries == 0 || eat(&c, ", ")) && tensor_sharding(st, &c, &dims) && dims == 0;
+    entries++;
+  }
+  if (!ok || c.p != c.end)
+    return fail(st, "sdy.sharding", "not a sharding_per_value of maximal shardings on declared meshes");
+  if (entries != (size_t)(results ? results : 1))
+    return fail(st, "sdy.sharding", "the number of shardings is not the op's number of results");
+  return true;
+}
+
+/* A function argument's or result's sdy.sharding: a #sdy.sharding on a
+ * declared mesh with one dimension sharding per dimension of `type`. */
+static bool check_value_sharding(walk_state *st, MlirAttribute a, MlirType type) {
+  cursor c;
+  size_t dims = 0;
+  bool ok = sdy_text(a, &c, "sharding") && tensor_sharding(st, &c, &dims) && c.p == c.end;
+  intptr_t rank = mlirTypeIsARankedTensor(type) ? mlirShapedTypeGetRank(type) : -1;
+  if (!ok || rank < 0 || dims != (size_t)rank)
+    return fail(st, "func.func", "an sdy.sharding of an argument or result does not fit its type");
+  return true;
+}
+
+/* The sdy.sharding entries of func.func's arg_attrs / res_attrs. */
+static bool check_func_shardings(walk_state *st, MlirOperation op) {
+  MlirType type = mlirTypeAttrGetValue(attr(op, "function_type"));
+  const char *lists[] = {"arg_attrs", "res_attrs"};
+  for (int l = 0; l < 2; l++) {
+    MlirAttribute list = attr(op, lists[l]);
+    for (intptr_t i = 0; !mlirAttributeIsNull(list) && i < mlirArrayAttrGetNumElements(list); i++) {
+      MlirAttribute s = mlirDictionaryAttrGetElementByName(mlirArrayAttrGetElement(list, i),
+                                                           mlirStringRefCreateFromCString("sdy.sharding"));
+      MlirType t = l == 0 ? mlirFunctionTypeGetInput(type, i) : mlirFunctionTypeGetResult(type, i);
+      if (!mlirAttributeIsNull(s) && !check_value_sharding(st, s, t))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* sdy.mesh: a symbol and a #sdy.mesh, no operands, results or regions, in
+ * the module's body.  Records the symbol. */
+static bool check_mesh(walk_state *st, MlirOperation op) {
+  MlirAttribute name = attr(op, "sym_name");
+  cursor c;
+  if (mlirAttributeIsNull(name) || !mlirAttributeIsAString(name) ||
+      !sdy_text(attr(op, "mesh"), &c, "mesh<"))
+    return fail(st, "sdy.mesh", "no sym_name or no #sdy.mesh");
+  if (mlirOperationGetNumOperands(op) || mlirOperationGetNumResults(op) ||
+      mlirOperationGetNumRegions(op))
+    return fail(st, "sdy.mesh", "operands, results or regions");
+  if (st->num_meshes == MAX_MESHES)
+    return fail(st, "sdy.mesh", "more meshes than lowersim declares");
+  st->meshes[st->num_meshes++] = mlirStringAttrGetValue(name);
+  return true;
+}
+
+/* The module's sdy.mesh ops, before anything refers to them. */
+static bool collect_meshes(walk_state *st, MlirOperation module) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(op);
+       op = mlirOperationGetNextInBlock(op))
+    if (named(op, "sdy.mesh") && !check_mesh(st, op))
+      return false;
+  return true;
+}
+
 static MlirWalkResult check_op(MlirOperation op, void *data) {
   walk_state *st = data;
-  bool ok = true;
-  if (named(op, "stablehlo.case"))
+  MlirAttribute sharding = attr(op, "sdy.sharding");
+  bool ok = mlirAttributeIsNull(sharding) || check_op_sharding(st, op, sharding);
+  if (!ok)
+    return MlirWalkResultInterrupt;
+  if (named(op, "sdy.mesh")) {
+    MlirOperation parent = mlirOperationGetParentOperation(op);
+    ok = !mlirOperationIsNull(parent) && named(parent, "builtin.module");
+    if (!ok)
+      fail(st, "sdy.mesh", "not in the module's body");
+  } else if (named(op, "func.func"))
+    ok = check_func_shardings(st, op);
+  else if (named(op, "stablehlo.case"))
     ok = check_case(st, op);
   else if (named(op, "stablehlo.custom_call"))
     ok = check_custom_call(st, op);
@@ -164,7 +302,8 @@ int lsim_verify_module(MlirModule module, lsim_error *err) {
   if (rc)
     return rc;
   walk_state st = {.token = lsim_token_type(mlir), .i32 = lsim_i32_scalar_type(mlir)};
-  mlirOperationWalk(op, check_op, &st, MlirWalkPreOrder);
+  if (collect_meshes(&st, op))
+    mlirOperationWalk(op, check_op, &st, MlirWalkPreOrder);
   if (st.problem[0])
     return lsim_error_set(err, LSIM_E_VERIFY, "lowersim's stablehlo checks fail: %s", st.problem);
   return LSIM_OK;

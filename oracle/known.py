@@ -30,7 +30,8 @@ class Cause:
   pattern: str          # regex on a difference class
   what: str             # what differs, in one sentence
   jax_code: str         # the JAX 0.10.2 code behind it (file: function)
-  kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle (how the oracle maps a scenario)
+  kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle mapping | context | version (the
+                          # scenario names no JAX version and lowersim's newest differs from 0.10.2)
 
 
 CAUSES = [
@@ -55,13 +56,6 @@ CAUSES = [
           ".lower(lowering_platforms=...) does not (only jax.export sets it)",
           "jax/_src/interpreters/mlir.py: lower_jaxpr_to_module (no such attribute); "
           "jax/_src/export/_export.py: _export_lowered sets it"),
-    Cause("shardy", r"^shardy$",
-          "JAX 0.10.2 lowers with the Shardy partitioner: an sdy.mesh and sdy.sharding "
-          "attributes on host callbacks (maximal sharding on device 0) and on main's "
-          "arguments and results under jit(backend=)",
-          "jax/_src/callback.py: emit_python_callback / _callback_op_sharding; "
-          "jax/_src/interpreters/mlir.py: lower_jaxpr_to_fun (sdy.sharding arg/result attrs); "
-          "config jax_use_shardy_partitioner=True"),
     Cause("jit-backend-deprecated", r"^warning only JAX gives: backend and device argument on jit is deprecated",
           "jax.jit(f, backend=...) warns DeprecationWarning in 0.10.2; lowersim prints no warning",
           "jax/_src/pjit.py: _parse_jit_arguments"),
@@ -115,9 +109,10 @@ CAUSES = [
           "and lists only declared factories",
           "jax/_src/xla_bridge.py: _backend_factories, backends"),
     Cause("buffer-callback-oneapi", r"`buffer_callback` not supported on oneapi backend",
-          "lowersim gives buffer_callback a oneapi target (seed 004, newer JAX); 0.10.2 knows "
-          "cpu, cuda and rocm only",
-          "jax/_src/buffer_callback.py: _buffer_callback_lowering"),
+          "the scenario names no JAX version, so lowersim lowers with its newest profile (the "
+          "seeds' JAX, whose buffer_callback has a oneapi target); 0.10.2 knows cpu, cuda and "
+          "rocm only (lowersim's 0.10.2 profile agrees: jax=\"0.10.2\" or --jax 0.10.2)",
+          "jax/_src/buffer_callback.py: _buffer_callback_lowering", kind="version"),
     Cause("triton-kernel-invalid", r"kernel \(__gpu\$xla\.gpu\.triton\): lowersim's kernel does not parse or verify",
           "lowersim's Triton kernel does not parse or verify in jaxlib's Triton dialect "
           "(e.g. tt.load without operandSegmentSizes)",
@@ -176,11 +171,6 @@ CAUSES = [
           "a kernel that captures an array fails while tracing (with the kernel's source "
           "location), before lowering's 'Cannot lower a pallas_call with constants.'",
           "jax/_src/pallas/pallas_call.py: _trace_kernel_to_jaxpr"),
-    Cause("multi-platform-tuple-bug", r"can only concatenate list",
-          "JAX 0.10.2 fails with a TypeError in lower_per_platform's case branch when the "
-          "rule's avals_out is a tuple (debug_callback lowered for several platforms): a JAX "
-          "bug that lowersim does not reproduce",
-          "jax/_src/interpreters/mlir.py: lower_per_platform (rule_out_avals = [...] + ctx.avals_out)"),
     Cause("nvidia-gpu-warning", r"An NVIDIA GPU may be present",
           "with an NVIDIA GPU visible (the scenario declares cuda) and no cuda backend up, "
           "JAX warns that a CUDA-enabled jaxlib is missing",

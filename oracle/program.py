@@ -7,6 +7,8 @@ the module, or the exception JAX raised, and the warnings JAX gave.
 What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
   <lower function="f">         jax.jit(f).trace(*args).lower()
   backend="x"                  jax.jit(f, backend="x")
+  devices="N"                  jax.jit(f, in_shardings=NamedSharding(
+                               Mesh(jax.devices()[:N], ("x",)), P()))
   platforms="a,b"              .lower(lowering_platforms=("a", "b"))
   export="true"                jax.export.export(jax.jit(f), platforms=...,
                                disabled_checks=...)(*args).mlir_module()
@@ -25,6 +27,10 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
   <buffer_callback>            jax.experimental.buffer_callback.buffer_callback
   <pure_callback>              jax.pure_callback
   <io_callback>                jax.experimental.io_callback
+  sharding="device:K"          sharding=SingleDeviceSharding(jax.devices()[K])
+  sharding="scalar_mesh:K"     sharding=NamedSharding(Mesh(jax.devices()[K], ()), P())
+  sharding="mesh:N"            sharding=NamedSharding(Mesh(jax.devices()[:N], ("x",)), P())
+                               (the shardings and the mesh are made before jit)
   <debug_callback>             jax.debug.callback
   <ffi_call>                   jax.ffi.ffi_call(target, results,
                                has_side_effect=...)
@@ -247,7 +253,38 @@ def _pallas_call(e: sc.Eqn, x):
   return [result] if len(out) == 1 else list(result)
 
 
-def build_function(s: sc.Scenario, callbacks: _Callbacks):
+def make_shardings(s: sc.Scenario) -> dict[int, Any]:
+  """The shardings the program names, made as a program makes them before
+  calling jit (in equation order, from jax.devices(): the default backend's
+  devices, which initializes the backends): per callback equation (by
+  position) its `sharding=`.
+    device:K       jax.sharding.SingleDeviceSharding(jax.devices()[K])
+    scalar_mesh:K  NamedSharding(Mesh(np.array(jax.devices()[K]), ()), P())
+    mesh:N         NamedSharding(Mesh(np.array(jax.devices()[:N]), ("x",)), P())"""
+  import jax
+  from jax.sharding import Mesh, NamedSharding, PartitionSpec, SingleDeviceSharding
+  out: dict[int, Any] = {}
+  for i, e in enumerate(s.eqns):
+    if e.sharding is None:
+      continue
+    kind, n = e.sharding
+    if kind == "device":
+      out[i] = SingleDeviceSharding(jax.devices()[n])
+    elif kind == "scalar_mesh":
+      out[i] = NamedSharding(Mesh(np.array(jax.devices()[n]), ()), PartitionSpec())
+    else:
+      out[i] = NamedSharding(Mesh(np.array(jax.devices()[:n]), ("x",)), PartitionSpec())
+  return out
+
+
+def in_shardings(s: sc.Scenario):
+  """<lower devices="N">: every arg replicated over jax.devices()[:N]."""
+  import jax
+  from jax.sharding import Mesh, NamedSharding, PartitionSpec
+  return NamedSharding(Mesh(np.array(jax.devices()[:s.devices]), ("x",)), PartitionSpec())
+
+
+def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[dict] = None):
   """The Python function the scenario describes, named as the scenario says."""
   import jax
   from jax import lax
@@ -255,8 +292,9 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks):
   from jax.experimental.buffer_callback import buffer_callback
 
   prims = _Primitives(s)
+  shardings = shardings or {}
 
-  def run_eqn(e: sc.Eqn, ops):
+  def run_eqn(i: int, e: sc.Eqn, ops):
     if e.kind == "op":
       return [_op_function(e.op)(*ops)]
     if e.kind == "primitive":
@@ -273,10 +311,12 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks):
       return [lax.platform_dependent(*ops, default=default, **per_platform)]
     if e.kind == "pure_callback":
       out = [_struct(a) for a in e.results]
-      return list(jax.pure_callback(callbacks.pure(e.results), tuple(out), *ops))
+      return list(jax.pure_callback(callbacks.pure(e.results), tuple(out), *ops,
+                                    sharding=shardings.get(i)))
     if e.kind == "io_callback":
       out = [_struct(a) for a in e.results]
-      return list(io_callback(callbacks.pure(e.results), tuple(out), *ops, ordered=e.ordered))
+      return list(io_callback(callbacks.pure(e.results), tuple(out), *ops, ordered=e.ordered,
+                              sharding=shardings.get(i)))
     if e.kind == "debug_callback":
       jax.debug.callback(callbacks.debug(), *ops, ordered=e.ordered, partitioned=e.partitioned)
       return []
@@ -300,8 +340,8 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks):
 
   def f(*args):
     values = list(args)
-    for e in s.eqns:
-      values.extend(run_eqn(e, [values[i] for i in e.args]))
+    for i, e in enumerate(s.eqns):
+      values.extend(run_eqn(i, e, [values[j] for j in e.args]))
     if len(outputs) == 1:
       return values[outputs[0]]
     return tuple(values[i] for i in outputs)
@@ -360,10 +400,12 @@ def lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
   import jax
   callbacks = callbacks or _Callbacks()
   start = time.perf_counter()
-  f = build_function(s, callbacks)
+  f = build_function(s, callbacks, make_shardings(s))
   donate = tuple(i for i, a in enumerate(s.args) if a.donated)
   args = [_struct(a.aval) for a in s.args]
   jit_kwargs: dict[str, Any] = {"donate_argnums": donate}
+  if s.devices is not None:
+    jit_kwargs["in_shardings"] = in_shardings(s)
   if s.backend is not None:
     jit_kwargs["backend"] = s.backend
   if s.export:

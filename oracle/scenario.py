@@ -108,6 +108,7 @@ class Eqn:
   interpret: bool = False
   compiler_params: str = "none"
   constants: bool = False
+  sharding: Optional[tuple[str, int]] = None  # ("device" | "scalar_mesh" | "mesh", K or N)
 
 
 @dataclass
@@ -127,6 +128,7 @@ class Scenario:
   function: str = "f"
   platforms: Optional[list[str]] = None
   backend: Optional[str] = None
+  devices: Optional[int] = None  # <lower devices="N">: in_shardings over jax.devices()[:N]
   export: bool = False
   disabled_checks: list[str] = field(default_factory=list)
   args: list[Arg] = field(default_factory=list)
@@ -278,6 +280,18 @@ class _Reader:
     if arity == 2 and self.values[args[0]] != self.values[args[1]]:
       self.fail(node, f"<{node.tag}> {op}: operands have different avals")
 
+  def sharding(self, node: Node) -> Optional[tuple[str, int]]:
+    """sharding="device:K", "scalar_mesh:K" or "mesh:N"."""
+    v = node.attrs.get("sharding")
+    if v is None:
+      return None
+    kind, _, n = v.partition(":")
+    lo = 1 if kind == "mesh" else 0
+    if kind not in ("device", "scalar_mesh", "mesh") or not (n.isascii() and n.isdigit()) or \
+        not lo <= int(n) <= 1 << 20:
+      self.fail(node, f"<{node.tag}> sharding=\"{v}\" is not device:K, scalar_mesh:K or mesh:N")
+    return kind, int(n)
+
   def op_kind(self, node: Node, name: str) -> str:
     v = self.required(node, name)
     if v not in OP_KINDS:
@@ -329,9 +343,11 @@ class _Reader:
           e.aliases.append((self.integer(c, "input", -big, big - 1, 0),
                             self.integer(c, "output", -big, big - 1, 0)))
     elif e.kind == "pure_callback":
+      e.sharding = self.sharding(node)
       e.results = self.results(node)
     elif e.kind == "io_callback":
       e.ordered = self.boolean(node, "ordered", False)
+      e.sharding = self.sharding(node)
       e.results = self.results(node)
     elif e.kind == "debug_callback":
       e.ordered = self.boolean(node, "ordered", False)
@@ -391,6 +407,7 @@ class _Reader:
       s.platforms = self.platform_list(lower, "platforms", lower.attrs["platforms"])
     if "backend" in lower.attrs:
       s.backend = self.platform_list(lower, "backend", lower.attrs["backend"])[0]
+    s.devices = self.integer(lower, "devices", 1, 1 << 20, None)
     s.export = bool(self.boolean(lower, "export", False))
     dc = lower.attrs.get("disabled_checks", "")
     s.disabled_checks = [x for x in dc.split(",") if x]

@@ -11,7 +11,8 @@ state it replaces and why.  Everything else is JAX's own code: xla_bridge's
 the scenario provokes are raised, worded and classed by JAX itself.
 
 JAX version: 0.10.2 (jax/_src/xla_bridge.py, jax/_src/hardware_utils.py,
-jax/_src/pallas/pallas_call.py, jax/_src/pallas/mosaic/tpu_info.py).
+jax/_src/pallas/pallas_call.py, jax/_src/pallas/mosaic/tpu_info.py,
+jax/_src/effects.py).
 """
 
 from __future__ import annotations
@@ -256,6 +257,35 @@ def install_pallas(pallas) -> None:
   config.update("jax_pallas_use_mosaic_gpu", bool(pallas.use_mosaic_gpu))
 
 
+def install_effect_order(scenario: Any) -> None:
+  """Pins the order of main's effect tokens.  pxla.py takes main's ordered
+  effects as `list(effects.ordered_effects.filter_in(closed_jaxpr.effects))`:
+  the iteration order of a set of effect objects, which hash by address, so
+  the order differs from process to process (with an ordered io_callback and
+  an ordered debug callback either token may come first; seen live on
+  0.10.2).  lowersim takes the order in which the program first has each
+  kind; `effects.ordered_effects.filter_in` (this instance's only) returns
+  that order here, so that the comparison is of one of JAX's orders, the
+  same every run.  Other effects keep their place, after these."""
+  import types
+  from jax._src import callback, debugging, effects
+  kinds = {"io_callback": callback._OrderedIOEffect,
+           "debug_callback": debugging.ordered_debug_effect}
+  order: list = []
+  for e in scenario.eqns:
+    effect = kinds.get(e.kind) if e.ordered else None
+    if effect is not None and effect not in order:
+      order.append(effect)
+  unpinned = type(effects.ordered_effects).filter_in
+
+  def filter_in(self, effs):
+    return sorted(unpinned(self, effs),
+                  key=lambda x: order.index(x) if x in order else len(order))
+
+  effects.ordered_effects.filter_in = types.MethodType(filter_in, effects.ordered_effects)
+
+
 def install(scenario: Any) -> None:
   install_runtime(scenario.runtime)
   install_pallas(scenario.pallas)
+  install_effect_order(scenario)

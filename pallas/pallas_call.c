@@ -175,7 +175,8 @@ static int explain_params(const void *params, char *buf, size_t size) {
                   p->has_constants ? " constants=True" : "");
 }
 
-const lsim_primitive lsim_pallas_call_p = {"pallas_call", pallas_call_check, explain_params};
+const lsim_primitive lsim_pallas_call_p = {
+    .name = "pallas_call", .trace_check = pallas_call_check, .explain_params = explain_params};
 
 static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                                 MlirValue *results, const void *params, void *pallas,

@@ -6,6 +6,7 @@
  * Values are numbered as in a jaxpr: the args, then every result of every
  * equation in order.  The reader keeps a table of their avals as it goes. */
 #include "internal.h"
+#include "lowersim/jax_profile.h"
 #include "lowersim/runtime.h"
 #include "support/raise.h"
 
@@ -103,6 +104,10 @@ static int read_lower_attributes(lsimp_reader *r, const xmlNode *node) {
     rc = lsimp_fail_oom(r->err);
   if (!rc)
     rc = lsimp_attr_platforms(r, node, "platforms", true, &s->platforms);
+  long long devices = 0;
+  if (!rc)
+    rc = lsimp_attr_int(r, node, "devices", 1, LSIM_SCENARIO_MAX_DEVICES, 0, &devices, NULL);
+  s->devices = (int)devices;
   return rc ? rc : lsimp_attr_platforms(r, node, "backend", false, &s->backend);
 }
 
@@ -184,10 +189,28 @@ static int read_expect(lsimp_reader *r, const xmlNode *node) {
   return rc ? rc : check_expect(r, node);
 }
 
+/* jax="0.10.2": one of the profiles lowersim models. */
+static int read_jax(lsimp_reader *r, const xmlNode *root) {
+  int rc = lsimp_attr_string(r, root, "jax", &r->s->jax);
+  if (rc || !r->s->jax || lsim_jax_profile_find(r->s->jax))
+    return rc;
+  lsimp_strbuf known = LSIMP_STRBUF_INIT;
+  for (size_t i = 0; i < lsim_jax_profile_count(); i++)
+    lsimp_strbuf_printf(&known, "%s%s", i ? ", " : "", lsim_jax_profile_at(i)->name);
+  rc = lsimp_strbuf_failed(&known)
+           ? lsimp_fail_oom(r->err)
+           : lsimp_read_fail(r, root, "<scenario> jax=\"%s\" is not a JAX version lowersim models (%s)",
+                             r->s->jax, lsimp_strbuf_cstr(&known));
+  lsimp_strbuf_free(&known);
+  return rc;
+}
+
 static int read_scenario(lsimp_reader *r, const xmlNode *root) {
   lsim_scenario *s = r->s;
   s->pallas = lsim_scenario_default_pallas();
   int rc = lsimp_attr_required(r, root, "name", &s->name);
+  if (!rc)
+    rc = read_jax(r, root);
   const xmlNode *lower = find_child(root, "lower");
   if (!rc && !lower)
     rc = lsimp_read_fail(r, root, "<scenario> needs a <lower> element");

@@ -42,6 +42,7 @@ void lsim_scenario_destroy(lsim_scenario *s) {
   free(s->path);
   free(s->name);
   free(s->description);
+  free(s->jax);
   free(s->runtime.jax_platforms);
   for (size_t i = 0; s->runtime.backends && i < s->runtime.num_backends; i++) {
     free(s->runtime.backends[i].platform);

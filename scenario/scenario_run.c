@@ -20,6 +20,8 @@ typedef struct prepared {
   lsim_program program;
   const char **platforms; /* the lowering platforms, split (in the builder's storage) */
   size_t num_platforms;
+  lsim_device *devices;   /* <lower devices>: jax.devices()[:N] (in the builder's storage) */
+  size_t num_devices;
 } prepared;
 
 static void prepared_free(prepared *p) {
@@ -61,7 +63,9 @@ static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error 
 static int build_process(const lsim_scenario *s, lsim_runtime *rt, prepared *p, lsim_error *err) {
   lsim_pallas_installed installed = s->has_pallas ? s->pallas : lsim_scenario_default_pallas();
   int rc = lsim_pallas_create(&installed, &p->pallas, err);
-  return rc ? rc : lsim_registry_create_jax(rt, p->pallas, NULL, &p->registry, err);
+  return rc ? rc
+            : lsim_registry_create_jax(rt, p->pallas, lsim_jax_profile_find(s->jax),
+                                       &p->registry, err);
 }
 
 /* The program: each equation by its kind, in document order. */
@@ -98,6 +102,25 @@ static int build_program(const lsim_scenario *s, prepared *p) {
   return LSIM_OK;
 }
 
+/* devices="N": the default backend's first N devices (fewer when it has
+ * fewer, as jax.devices()[:N] slices), looked up as the program makes its
+ * mesh, before jit. */
+static int resolve_devices(const lsim_scenario *s, prepared *p, lsim_error *err) {
+  if (!s->devices)
+    return LSIM_OK;
+  const lsim_backend *b;
+  int rc = lsim_runtime_get_backend(lsim_registry_runtime(p->registry), NULL, &b, err);
+  if (rc)
+    return rc;
+  p->num_devices = (size_t)(s->devices < b->device_count ? s->devices : b->device_count);
+  p->devices = lsimp_build_alloc(&p->builder, p->num_devices, sizeof *p->devices);
+  if (!p->devices)
+    return LSIM_E_NO_MEMORY;
+  for (size_t i = 0; i < p->num_devices; i++)
+    p->devices[i] = (lsim_device){b, (int)i};
+  return LSIM_OK;
+}
+
 /* platforms="cuda,tpu" as names. */
 static int split_platforms(const lsim_scenario *s, prepared *p) {
   if (!s->platforms)
@@ -125,7 +148,8 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
                  lsim_error *err) {
   lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
       .registry = p->registry, .program = &p->program, .platforms = p->platforms,
-      .num_platforms = p->num_platforms, .backend = s->backend,
+      .num_platforms = p->num_platforms, .backend = s->backend, .devices = p->devices,
+      .num_devices = p->num_devices,
       .for_export = s->platforms != NULL, /* explicit platforms: export(platforms=...) */
       .explain = opts->explain, .explain_data = opts->explain_data,
       .skip_verify = opts->skip_verify);
@@ -149,6 +173,8 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   p.builder.registry = p.registry;
   if (!rc)
     rc = build_program(s, &p);
+  if (!rc)
+    rc = resolve_devices(s, &p, err);
   if (!rc)
     rc = split_platforms(s, &p);
   if (!rc)

@@ -37,18 +37,28 @@ static const lsim_aval f32_4 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {4}}
 static const lsim_aval i32_scalar = {.dtype = LSIM_DTYPE_I32};
 static const size_t operand0 = 0;
 
-/* Lowers one callback equation over f32[4] for `p` (count platforms). */
-static int lower_one(const lsim_primitive *primitive, const void *params, bool ordered,
-                     const lsim_aval *results, size_t num_results, const char *const *p,
-                     size_t count, const char *backend, lsim_lowering **out, lsim_error *err) {
+/* Lowers one callback equation over f32[4] with `reg` for `p` (count
+ * platforms). */
+static int lower_eqn(const lsim_registry *reg, const lsim_primitive *primitive,
+                     const void *params, bool ordered, const lsim_aval *results,
+                     size_t num_results, const char *const *p, size_t count, const char *backend,
+                     lsim_lowering **out, lsim_error *err) {
   lsim_eqn eqn = {.primitive = primitive, .operands = &operand0, .num_operands = 1,
                   .results = results, .num_results = num_results, .params = params,
                   .ordered_effect = ordered};
   lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = &eqn,
                        .num_eqns = 1};
-  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = registry, .program = &prog,
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = reg, .program = &prog,
                                .platforms = p, .num_platforms = count, .backend = backend);
   return lsim_lower(lowerer, &req, out, err);
+}
+
+/* The same with the suite's registry. */
+static int lower_one(const lsim_primitive *primitive, const void *params, bool ordered,
+                     const lsim_aval *results, size_t num_results, const char *const *p,
+                     size_t count, const char *backend, lsim_lowering **out, lsim_error *err) {
+  return lower_eqn(registry, primitive, params, ordered, results, num_results, p, count, backend,
+                   out, err);
 }
 
 static char *lower_text(const lsim_primitive *primitive, const void *params, bool ordered,
@@ -191,8 +201,15 @@ static void test_python_callbacks_every_platform(void) {
       low = NULL;
       rc = lower_one(kinds[k], &p, false, debug ? NULL : &f32_4, debug ? 0 : 1, pair, 2, NULL,
                      &low, &err);
-      expect_error(rc, &err, LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM,
-                   "multi-platform lowering for python_callback");
+      /* pure and io callbacks have one rule for every platform, which
+       * refuses several; debug_callback's two kept rules meet
+       * lower_per_platform's list + tuple (it is not cacheable). */
+      if (debug)
+        expect_error(rc, &err, LSIM_E_UNCACHED_MULTI_PLATFORM,
+                     "can only concatenate list (not \"tuple\") to list");
+      else
+        expect_error(rc, &err, LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM,
+                     "multi-platform lowering for python_callback");
       lsim_error_clear(&err);
     }
   }
@@ -373,6 +390,280 @@ static void test_execute_in_index_order(void) {
   lsim_error_clear(&err);
 }
 
+/* --- profiles and shardings ---------------------------------------------------- */
+
+/* Lowers one callback equation with a registry of `profile` over `rt`. */
+static int lower_with(lsim_runtime *rt, const lsim_jax_profile *profile,
+                      const lsim_primitive *primitive, const void *params, bool ordered,
+                      const lsim_aval *results, size_t num_results, const char *const *p,
+                      size_t count, const char *backend, char **text, lsim_error *err) {
+  lsim_registry *reg = NULL;
+  int rc = lsim_registry_create_jax(rt, NULL, profile, &reg, err);
+  lsim_lowering *low = NULL;
+  if (!rc)
+    rc = lower_eqn(reg, primitive, params, ordered, results, num_results, p, count, backend, &low,
+                   err);
+  *text = rc ? NULL : lsim_lowering_print(low);
+  lsim_lowering_destroy(low);
+  lsim_registry_destroy(reg);
+  return rc;
+}
+
+static bool has(const char *text, const char *needle) {
+  bool found = text && strstr(text, needle);
+  if (!found)
+    fprintf(stderr, "\n  missing: %s", needle);
+  return found;
+}
+
+static void test_buffer_callback_oneapi_by_profile(void) {
+  lsim_buffer_callback_params p = {.command_buffer_compatible = true};
+  const char *oneapi = "oneapi";
+  char *text;
+  lsim_error err = LSIM_ERROR_INIT;
+  int rc = lower_with(runtime, &lsim_jax_0_10_2, &lsim_buffer_callback_p, &p, false, &f32_4, 1,
+                      &oneapi, 1, NULL, &text, &err);
+  expect_error(rc, &err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED,
+               "`buffer_callback` not supported on oneapi backend.");
+  rc = lower_with(runtime, &lsim_jax_0_11_1_dev20260827, &lsim_buffer_callback_p, &p, false,
+                  &f32_4, 1, &oneapi, 1, NULL, &text, &err);
+  CU_ASSERT_EQUAL(rc, LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "call_target_name = \"xla_buffer_python_gpu_callback_cmd_buffer\""));
+  free(text);
+  lsim_error_clear(&err);
+}
+
+static void test_uncached_type_error_by_profile(void) {
+  lsim_jax_profile fixed = lsim_jax_0_10_2;
+  fixed.uncached_multi_platform_type_error = false;
+  const char *pair[] = {"cuda", "rocm"};
+  char *text;
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_python_callback_params p = {0};
+  int rc = lower_with(runtime, &lsim_jax_0_10_2, &lsim_debug_callback_p, &p, false, NULL, 0, pair,
+                      2, NULL, &text, &err);
+  expect_error(rc, &err, LSIM_E_UNCACHED_MULTI_PLATFORM,
+               "can only concatenate list (not \"tuple\") to list");
+  CU_ASSERT_STRING_EQUAL(lsim_error_class(&err), "TypeError");
+  /* Without the bug, the rule's own refusal comes next. */
+  rc = lower_with(runtime, &fixed, &lsim_debug_callback_p, &p, false, NULL, 0, pair, 2, NULL,
+                  &text, &err);
+  expect_error(rc, &err, LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM,
+               "multi-platform lowering for python_callback");
+  lsim_error_clear(&err);
+}
+
+#define MAXIMAL_MESH_0                                                                         \
+  "\"sdy.mesh\"() {mesh = #sdy.mesh<[], device_ids=[0]>, stablehlo.mesh = {axes = [], "         \
+  "device_ids = dense<0> : tensor<1xi64>}, sym_name = \"maximal_mesh_0\"} : () -> ()"
+#define EMPTY_MESH                                                                             \
+  "\"sdy.mesh\"() {mesh = #sdy.mesh<[]>, stablehlo.mesh = {axes = []}, sym_name = "            \
+  "\"empty_mesh\"} : () -> ()"
+#define ONE "<@maximal_mesh_0, []>"
+
+static void test_shardy_shardings(void) {
+  const char *cpu = "cpu", *tpu = "tpu";
+  const lsim_aval two[] = {f32_4, i32_scalar};
+  lsim_python_callback_params none = {0}, ordered = {.ordered = true};
+  lsim_error err = LSIM_ERROR_INIT;
+  char *text;
+  /* pure_callback: one entry per result; the mesh first in the module. */
+  CU_ASSERT_EQUAL(lower_with(runtime, NULL, &lsim_pure_callback_p, &none, false, two, 2, &cpu, 1,
+                             NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "{\n  " MAXIMAL_MESH_0 "\n  func.func public @main"));
+  CU_ASSERT_TRUE(has(text, "sdy.sharding = #sdy.sharding_per_value<[" ONE ", " ONE "]>}"));
+  free(text);
+  /* Ordered io_callback with a result: an entry for the token in front. */
+  CU_ASSERT_EQUAL(lower_with(runtime, NULL, &lsim_io_callback_p, &ordered, true, &f32_4, 1, &cpu,
+                             1, NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "sdy.sharding = #sdy.sharding_per_value<[" ONE ", " ONE "]>}"));
+  free(text);
+  /* ... without results, the one entry stands for the token. */
+  CU_ASSERT_EQUAL(lower_with(runtime, NULL, &lsim_io_callback_p, &ordered, true, NULL, 0, &cpu,
+                             1, NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "sdy.sharding = #sdy.sharding_per_value<[" ONE "]>}"));
+  free(text);
+  /* An ordered debug callback has no sharding, and the module no mesh. */
+  CU_ASSERT_EQUAL(lower_with(runtime, NULL, &lsim_debug_callback_p, &ordered, true, NULL, 0, &cpu,
+                             1, NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_PTR_NULL(strstr(text, "sdy."));
+  free(text);
+  /* tpu: sends one entry, receives two. */
+  CU_ASSERT_EQUAL(lower_with(runtime, NULL, &lsim_pure_callback_p, &none, false, &f32_4, 1, &tpu,
+                             1, NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "sdy.sharding = #sdy.sharding_per_value<[" ONE "]>} : (tensor<4xf32>, "
+                           "!stablehlo.token) -> !stablehlo.token"));
+  CU_ASSERT_TRUE(has(text, "sdy.sharding = #sdy.sharding_per_value<[" ONE ", " ONE "]>} : "
+                           "(!stablehlo.token) -> (tensor<4xf32>, !stablehlo.token)"));
+  free(text);
+  /* jit(backend=): main's args and results on the empty mesh, lifted
+   * first. */
+  CU_ASSERT_EQUAL(lower_with(runtime, NULL, &lsim_pure_callback_p, &none, false, &f32_4, 1, &cpu,
+                             1, "cpu", &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "{\n  " EMPTY_MESH "\n  " MAXIMAL_MESH_0 "\n  func.func"));
+  CU_ASSERT_TRUE(has(text, "%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@empty_mesh, [{}]>}"));
+  CU_ASSERT_TRUE(has(text, "{jax.result_info = \"result\", sdy.sharding = "
+                           "#sdy.sharding<@empty_mesh, [{}]>}"));
+  free(text);
+  lsim_error_clear(&err);
+}
+
+static void test_without_shardy(void) {
+  lsim_jax_profile gspmd = lsim_jax_0_10_2;
+  gspmd.use_shardy_partitioner = false;
+  const char *cpu = "cpu", *tpu = "tpu";
+  lsim_python_callback_params ordered = {.ordered = true};
+  lsim_error err = LSIM_ERROR_INIT;
+  char *text;
+  CU_ASSERT_EQUAL(lower_with(runtime, &gspmd, &lsim_io_callback_p, &ordered, true, &f32_4, 1, &cpu,
+                             1, "cpu", &text, &err), LSIM_OK);
+  CU_ASSERT_PTR_NULL(strstr(text, "sdy."));
+  CU_ASSERT_TRUE(has(text, "mhlo.sharding = \"{maximal device=0}\""));
+  CU_ASSERT_TRUE(has(text, "%arg1: tensor<4xf32> {mhlo.sharding = \"{replicated}\"}"));
+  free(text);
+  CU_ASSERT_EQUAL(lower_with(runtime, &gspmd, &lsim_pure_callback_p, &ordered, false, &f32_4, 1,
+                             &tpu, 1, NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "is_host_transfer = true, mhlo.frontend_attributes = "
+                           "{_xla_host_transfer_handler_name = \"pjrt_rendezvous\", "
+                           "_xla_host_transfer_rendezvous = \"2\"}, mhlo.sharding = "
+                           "\"{maximal device=0}\"}"));
+  free(text);
+  lsim_error_clear(&err);
+}
+
+/* --- effect tokens, devices and sharding= --------------------------------------- */
+
+/* A cpu runtime with `devices` devices, initialized. */
+static lsim_runtime *cpu_runtime(int devices) {
+  lsim_runtime *rt = NULL;
+  lsim_backend_factory f;
+  lsim_backend_factory_defaults(&f, "cpu");
+  f.device_count = devices;
+  if (lsim_runtime_create(&rt, NULL) || lsim_runtime_register_backend_factory(rt, &f, NULL) ||
+      lsim_runtime_backends(rt, NULL)) {
+    lsim_runtime_destroy(rt);
+    return NULL;
+  }
+  return rt;
+}
+
+/* Lowers `prog` for cpu with `devices` (num_devices of them) and `backend`. */
+static int lower_program(lsim_runtime *rt, const lsim_program *prog, const lsim_device *devices,
+                         size_t num_devices, const char *backend, char **text, lsim_error *err) {
+  lsim_registry *reg = NULL;
+  int rc = lsim_registry_create_jax(rt, NULL, NULL, &reg, err);
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
+      .registry = reg, .program = prog, .devices = devices, .num_devices = num_devices,
+      .backend = backend);
+  lsim_lowering *low = NULL;
+  if (!rc)
+    rc = lsim_lower(lowerer, &req, &low, err);
+  *text = rc ? NULL : lsim_lowering_print(low);
+  lsim_lowering_destroy(low);
+  lsim_registry_destroy(reg);
+  return rc;
+}
+
+static void test_one_token_per_effect_kind(void) {
+  lsim_runtime *rt = cpu_runtime(1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+  lsim_python_callback_params ordered = {.ordered = true};
+  const size_t one = 1;
+  /* debug (ordered), io (ordered), debug again: OrderedDebug's token first. */
+  lsim_eqn eqns[] = {
+      {.primitive = &lsim_debug_callback_p, .operands = &operand0, .num_operands = 1,
+       .params = &ordered, .ordered_effect = true},
+      {.primitive = &lsim_io_callback_p, .operands = &operand0, .num_operands = 1,
+       .results = &f32_4, .num_results = 1, .params = &ordered, .ordered_effect = true},
+      {.primitive = &lsim_debug_callback_p, .operands = &one, .num_operands = 1,
+       .params = &ordered, .ordered_effect = true},
+  };
+  const bool donated = true;
+  lsim_program prog = {.function_name = "f", .args = &f32_4, .donated = &donated, .num_args = 1,
+                       .eqns = eqns, .num_eqns = 3, .has_outputs = true, .outputs = &one,
+                       .num_outputs = 1};
+  lsim_effect_kind kinds[3];
+  CU_ASSERT_EQUAL(lsim_program_ordered_effects(&prog, kinds, 3), 2);
+  CU_ASSERT_STRING_EQUAL(lsim_effect_kind_name(kinds[0]), "OrderedDebug");
+  CU_ASSERT_STRING_EQUAL(lsim_effect_kind_name(kinds[1]), "OrderedIO");
+  char *text;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL_FATAL(lower_program(rt, &prog, NULL, 0, NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "@main(%arg0: !stablehlo.token {jax.token = true}, %arg1: "
+                           "!stablehlo.token {jax.token = true}, %arg2: tensor<4xf32> "
+                           "{tf.aliasing_output = 2 : i32})"));
+  /* Each callback takes its kind's token; the later debug callback the one
+   * the first returned. */
+  CU_ASSERT_TRUE(has(text, "%0 = \"stablehlo.custom_call\"(%arg0, %arg2)"));
+  CU_ASSERT_TRUE(has(text, "%1:2 = \"stablehlo.custom_call\"(%arg1, %arg2)"));
+  CU_ASSERT_TRUE(has(text, "%2 = \"stablehlo.custom_call\"(%0, %1#1)"));
+  CU_ASSERT_TRUE(has(text, "return %2, %1#0, %1#1 : !stablehlo.token, !stablehlo.token, "
+                           "tensor<4xf32>"));
+  free(text);
+  lsim_error_clear(&err);
+  lsim_runtime_destroy(rt);
+}
+
+static void test_devices_and_sharding(void) {
+  lsim_runtime *rt = cpu_runtime(2);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(rt);
+  const lsim_backend *cpu = lsim_runtime_backend_at(rt, 0);
+  const lsim_device two[] = {{cpu, 0}, {cpu, 1}};
+  lsim_python_callback_params on_1 = {
+      .sharding = {.kind = LSIM_CALLBACK_SHARDING_SINGLE_DEVICE, .device = {cpu, 1}}};
+  lsim_eqn pure = {.primitive = &lsim_pure_callback_p, .operands = &operand0, .num_operands = 1,
+                   .results = &f32_4, .num_results = 1, .params = &on_1};
+  const bool donated = true;
+  lsim_program prog = {.function_name = "f", .args = &f32_4, .donated = &donated, .num_args = 1,
+                       .eqns = &pure, .num_eqns = 1};
+  char *text;
+  lsim_error err = LSIM_ERROR_INIT;
+  /* One device (the default's first): device 1 is not in the assignment. */
+  expect_error(lower_program(rt, &prog, NULL, 0, NULL, &text, &err), &err,
+               LSIM_E_CALLBACK_SHARDING_DEVICE, "tuple.index(x): x not in tuple");
+  /* in_shardings over both: device 1 is index 1; the arg on @mesh, donated
+   * to XLA. */
+  CU_ASSERT_EQUAL_FATAL(lower_program(rt, &prog, two, 2, NULL, &text, &err), LSIM_OK);
+  CU_ASSERT_TRUE(has(text, "mhlo.num_partitions = 2 : i32"));
+  CU_ASSERT_TRUE(has(text, "\"sdy.mesh\"() {mesh = #sdy.mesh<[\"x\"=2]>, stablehlo.mesh = {axes = "
+                           "[{name = \"x\", size = 2 : i64}]}, sym_name = \"mesh\"}"));
+  CU_ASSERT_TRUE(has(text, "{jax.buffer_donor = true, sdy.sharding = #sdy.sharding<@mesh, [{}]>}"));
+  CU_ASSERT_TRUE(has(text, "sdy.sharding = #sdy.sharding_per_value<[<@maximal_mesh_1, []>]>"));
+  free(text);
+  /* A NamedSharding over a mesh with an axis is refused, for io_callback
+   * in pure_callback's words. */
+  lsim_python_callback_params named = {.sharding = {.kind = LSIM_CALLBACK_SHARDING_NAMED}};
+  pure = (lsim_eqn){.primitive = &lsim_io_callback_p, .operands = &operand0, .num_operands = 1,
+                    .params = &named};
+  expect_error(lower_program(rt, &prog, NULL, 0, NULL, &text, &err), &err,
+               LSIM_E_CALLBACK_SHARDING_TYPE,
+               "pure_callback only supports SingleDeviceSharding, but got "
+               "<class 'jax.sharding.NamedSharding'>");
+  /* Ordered debug callbacks cannot run on several devices; ordered
+   * io_callbacks can. */
+  lsim_python_callback_params ordered = {.ordered = true};
+  pure = (lsim_eqn){.primitive = &lsim_debug_callback_p, .operands = &operand0,
+                    .num_operands = 1, .params = &ordered, .ordered_effect = true};
+  expect_error(lower_program(rt, &prog, two, 2, NULL, &text, &err), &err,
+               LSIM_E_ORDERED_EFFECTS_DEVICES,
+               "The following ordered effects are not supported for more than 1 device: "
+               "[<jax._src.debugging.OrderedDebugEffect object at 0x7f0000000000>]");
+  CU_ASSERT_EQUAL(lower_program(rt, &prog, two, 1, NULL, &text, &err), LSIM_OK);
+  free(text);
+  pure.primitive = &lsim_io_callback_p;
+  CU_ASSERT_EQUAL(lower_program(rt, &prog, two, 2, NULL, &text, &err), LSIM_OK);
+  free(text);
+  /* jit(backend=) takes no in_shardings; devices must be a backend's first. */
+  expect_error(lower_program(rt, &prog, two, 2, "cpu", &text, &err), &err,
+               LSIM_E_JIT_BACKEND_IN_SHARDINGS,
+               "If backend or device is specified on jit, then in_shardings should not be "
+               "specified.");
+  CU_ASSERT_EQUAL(lower_program(rt, &prog, two + 1, 1, NULL, &text, &err),
+                  LSIM_E_INVALID_ARGUMENT);
+  lsim_error_clear(&err);
+  lsim_runtime_destroy(rt);
+}
+
 static CU_TestInfo tests[] = {
     {"buffer_callback on every platform", test_buffer_callback_every_platform},
     {"buffer_callback alias checks", test_buffer_callback_alias_checks},
@@ -382,6 +673,12 @@ static CU_TestInfo tests[] = {
     {"targets, tokens and tpu transfers", test_targets_tokens_and_tpu_transfers},
     {"channel boundary through real lowering", test_channel_boundary},
     {"execute in index order", test_execute_in_index_order},
+    {"buffer_callback on oneapi by profile", test_buffer_callback_oneapi_by_profile},
+    {"lower_per_platform's TypeError by profile", test_uncached_type_error_by_profile},
+    {"Shardy shardings and meshes", test_shardy_shardings},
+    {"shardings without Shardy", test_without_shardy},
+    {"one token per ordered-effect kind", test_one_token_per_effect_kind},
+    {"devices, in_shardings and sharding=", test_devices_and_sharding},
     CU_TEST_INFO_NULL,
 };
 

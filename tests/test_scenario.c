@@ -697,7 +697,10 @@ static void test_schema_violations(void) {
   check_invalid("<scenario name=\"t\"><lower/><execute/><execute/></scenario>",
                 "t.xml:1: <execute> is not allowed here, in <scenario> after <execute>");
   check_invalid("<scenario name=\"t\" xml:lang=\"en\"><lower/></scenario>",
-                "t.xml:1: <scenario> has no attribute 'xml:lang'; it takes name");
+                "t.xml:1: <scenario> has no attribute 'xml:lang'; it takes name, jax");
+  check_invalid("<scenario name=\"t\" jax=\"0.4.30\"><lower/></scenario>",
+                "t.xml:1: <scenario> jax=\"0.4.30\" is not a JAX version lowersim models "
+                "(0.10.2, 0.11.1.dev20260827+1e1c6a8f)");
 }
 
 static void test_unknown_elements(void) {

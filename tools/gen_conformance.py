@@ -42,6 +42,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_OUT = os.path.join(ROOT, "testdata", "conformance")
 
 # Platform vocabulary (xla_bridge.py).
+# The JAX version profiles (lowersim versions): the oracle's release and the
+# seeds' commit, where buffer_callback gained oneapi.
+JAX_0_10_2 = "0.10.2"
+JAX_SEED = "0.11.1.dev20260827+1e1c6a8f"
 CONCRETE = ["cpu", "cuda", "rocm", "oneapi", "tpu"]
 GPUS = ["cuda", "rocm", "oneapi"]          # _alias_to_platforms["gpu"]
 PLUGIN = "metal"                           # an experimental PJRT plugin
@@ -161,6 +165,7 @@ def m_alias_aval(i, o, a_in, a_out):
 
 
 M_PY_MULTI = "multi-platform lowering for python_callback"
+M_UNCACHED_TUPLE = 'can only concatenate list (not "tuple") to list'  # mlir.py lower_per_platform
 
 
 def m_py_unsupported(p):                    # callback.py emit_python_callback
@@ -271,14 +276,17 @@ def bc(args, results=(("f32", "4"),), aliases=(), side_effect=None, command_buff
     return "\n".join([head + ">"] + body + ["</buffer_callback>"])
 
 
-def pure(args, results=(("f32", "4"),)):
+def pure(args, results=(("f32", "4"),), sharding=None):
+    head = f'<pure_callback args="{args}"' + (f' sharding="{sharding}"' if sharding else "")
     if not results:
-        return f'<pure_callback args="{args}"/>'
-    return f'<pure_callback args="{args}">{results_xml(results)}</pure_callback>'
+        return head + "/>"
+    return f'{head}>{results_xml(results)}</pure_callback>'
 
 
-def io(args, results=(("f32", "4"),), ordered=False):
+def io(args, results=(("f32", "4"),), ordered=False, sharding=None):
     head = f'<io_callback args="{args}" ordered="{str(ordered).lower()}"'
+    if sharding:
+        head += f' sharding="{sharding}"'
     if not results:
         return head + "/>"
     return f"{head}>{results_xml(results)}</io_callback>"
@@ -315,11 +323,12 @@ class Corpus:
 
     def add(self, folder, stem, description, *, eqns, expect, runtime=None, pallas=None,
             args=(arg(),), function="f", platforms=None, backend=None, ret=None,
-            execute=False):
+            execute=False, jax=None, devices=None):
         path = f"{folder}/{stem}.xml"
         if path in self.files:
             raise SystemExit(f"duplicate scenario {path}")
-        out = ['<?xml version="1.0"?>', f'<scenario name={attr(folder + "-" + stem)}>']
+        jax_attr = f" jax={attr(jax)}" if jax is not None else ""
+        out = ['<?xml version="1.0"?>', f'<scenario name={attr(folder + "-" + stem)}{jax_attr}>']
         wrapped = textwrap.fill(" ".join(description.split()), width=92,
                                 initial_indent="", subsequent_indent="  ",
                                 break_on_hyphens=False, break_long_words=False)
@@ -354,6 +363,8 @@ class Corpus:
             head += f" platforms={attr(platforms)}"
         if backend is not None:
             head += f" backend={attr(backend)}"
+        if devices is not None:
+            head += f' devices="{devices}"'
         out.append(head + ">")
         for dtype, shape, donated in args:
             line = f'    <arg dtype="{dtype}" shape="{shape}"'
@@ -1600,10 +1611,22 @@ def gen_callbacks(c):
             c.add(f, f"buffer-target-{p}" + ("-cmd-buffer" if cmd else ""),
                   f"{BCPY} _buffer_callback_lowering on {p}: target {t} ({what}); has_side_effect "
                   f"= {str(se).lower()}, index = 0 : ui64 in mhlo.backend_config, "
-                  "output_operand_aliases always present (here []).",
+                  "output_operand_aliases always present (here [])"
+                  + (f"; oneapi has a target from the seeds' JAX {JAX_SEED} on (not at "
+                     f"{JAX_0_10_2})." if p == "oneapi" else f", at JAX {JAX_0_10_2}."),
                   runtime=rt(B("cpu"), B(p)) if p != "cpu" else None, platforms=p,
                   eqns=[bc("0", side_effect=se, command_buffer=cmd)],
-                  expect=ok(["%0 = " + buffer_call(["%arg0"], t, se, 0, [a4], [a4])]))
+                  expect=ok(["%0 = " + buffer_call(["%arg0"], t, se, 0, [a4], [a4])]),
+                  jax=JAX_SEED if p == "oneapi" else JAX_0_10_2)
+    for cmd in (False, True):
+        c.add(f, "buffer-unsupported-oneapi-0.10.2" + ("-cmd-buffer" if cmd else ""),
+              f"{BCPY} _buffer_callback_lowering at JAX {JAX_0_10_2} (also 0.11.0 and the source "
+              "of 2026-08-08) knows cpu, cuda and rocm only: oneapi is refused with ValueError, "
+              "command buffer or not.",
+              runtime=rt(B("cpu"), B("oneapi")), platforms="oneapi",
+              eqns=[bc("0", command_buffer=cmd)],
+              expect=err("LSIM_E_BUFFER_CALLBACK_UNSUPPORTED", m_bc_unsupported("oneapi")),
+              jax=JAX_0_10_2)
     for p, runtime in (("tpu", rt(B("cpu"), B("tpu"))), ("metal", rt(B("cpu"), B("metal"))),
                        ("neuron", rt(B("cpu"), B("neuron")))):
         c.add(f, f"buffer-unsupported-{p}",
@@ -1620,9 +1643,11 @@ def gen_callbacks(c):
     for p in ("cpu", "cuda", "rocm", "oneapi"):
         c.add(f, f"buffer-returns-value-{p}",
               f"{BCPY} wrapped_callback: on {p} the module lowers; when the runtime invokes the "
-              "callback and it returns a value: ValueError.",
+              "callback and it returns a value: ValueError"
+              + (f" (oneapi lowers from the seeds' JAX {JAX_SEED} on)." if p == "oneapi" else "."),
               platforms=p, eqns=[bc("0", returns_value=True)], execute=True,
-              expect=err("LSIM_E_CALLBACK_RETURNED_VALUES", M_BC_RETURNED))
+              expect=err("LSIM_E_CALLBACK_RETURNED_VALUES", M_BC_RETURNED),
+              jax=JAX_SEED if p == "oneapi" else None)
     c.add(f, "buffer-returns-value-not-executed",
           f"{BCPY} wrapped_callback runs only when the callback is invoked: lowering alone "
           "succeeds.",
@@ -1675,12 +1700,12 @@ def gen_callbacks(c):
     c.add(f, "buffer-alias-sorted-by-input",
           f"{BCPY} buffer_callback binds input_output_aliases in sorted(...items()) order, so "
           "dict(input_output_aliases) lists 0:1 before 1:0 although the user wrote {1: 0, 0: 1}.",
-          platforms="oneapi", args=[arg("f32", "4"), arg("i32", "4")],
+          platforms="cuda", args=[arg("f32", "4"), arg("i32", "4")],
           eqns=[bc("0,1", results=[("i32", "4"), ("f32", "4")], aliases=[(1, 0), (0, 1)])],
           ret="2,3",
-          expect=ok(["%0:2 = " + buffer_call(["%arg0", "%arg1"], BC_TARGET["oneapi"], False, 0,
+          expect=ok(["%0:2 = " + buffer_call(["%arg0", "%arg1"], BC_TARGET["cuda"], False, 0,
                                              [a4, ("i32", "4")], [("i32", "4"), a4],
-                                             [(0, 1), (1, 0)])]))
+                                             [(0, 1), (1, 0)])]), jax=JAX_0_10_2)
     # Alias validation (trace time, before any lowering).
     def alias_case(stem, what, args, results, aliases, expect, platforms="cpu", runtime=None):
         c.add(f, stem, f"{BCPY} buffer_callback (wrapped_callback, before bind): {what}",
@@ -1782,7 +1807,8 @@ def gen_callbacks(c):
           "no results.",
           eqns=[op("sine", "0"), debug("")], ret="1",
           expect=ok([py_call_config("xla_ffi_python_cpu_callback", True, 0),
-                     "operand_layouts = [], result_layouts = []} : () -> ()"]))
+                     "operand_layouts = [], result_layouts = [], sdy.sharding = "
+                     "#sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : () -> ()"]))
     c.add(f, "pure-two-results-rocm",
           f"{CBPY} emit_python_callback on rocm: two results, layouts per aval.",
           runtime=rt(B("cpu"), B("rocm")), platforms="rocm", args=[arg("i32", "2,3")],
@@ -1834,8 +1860,6 @@ def gen_callbacks(c):
     for stem, plats, e in (("pure-multi-cpu-tpu", ("cpu", "tpu"), pure("0")),
                            ("io-multi-cuda-rocm", ("cuda", "rocm"), io("0")),
                            ("io-ordered-multi-cpu-cuda", ("cpu", "cuda"), io("0", ordered=True)),
-                           ("debug-multi-cpu-tpu", ("cpu", "tpu"), debug("0")),
-                           ("debug-multi-cuda-oneapi", ("cuda", "oneapi"), debug("0")),
                            ("pure-multi-oneapi-metal", ("oneapi", "metal"), pure("0"))):
         c.add(f, stem,
               f"{CBPY} emit_python_callback: lowering for {py(plats)} - the multi-platform check "
@@ -1844,6 +1868,22 @@ def gen_callbacks(c):
               runtime=rt(B("cpu"), B("metal")) if "metal" in plats else None,
               platforms=",".join(plats), eqns=[e],
               expect=err("LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM", M_PY_MULTI))
+
+    # debug_callback is not cacheable (its tpu rule says cacheable=False), so
+    # _uncached_lowering hands lower_per_platform a tuple avals_out, and with
+    # two kept rules `[token] * n + ctx.avals_out` fails before any rule runs.
+    for stem, plats in (("debug-multi-cpu-tpu", ("cpu", "tpu")),
+                        ("debug-multi-cuda-oneapi", ("cuda", "oneapi")),
+                        ("debug-multi-cuda-rocm", ("cuda", "rocm")),
+                        ("debug-multi-cpu-cuda-ordered", ("cpu", "cuda"))):
+        c.add(f, stem,
+              f"{MLIR} lower_per_platform at JAX {JAX_0_10_2} (and 0.11.0, and the source of "
+              f"2026-08-08): debug_callback lowered for {py(plats)} keeps two rules, and since "
+              "it is not cacheable its rule context's avals_out is a tuple, so `[token] * "
+              "len(ordered_effects) + ctx.avals_out` raises TypeError before emit_python_callback "
+              "can refuse several platforms (a JAX bug since 38581b7f80).",
+              platforms=",".join(plats), eqns=[debug("0", ordered=stem.endswith("ordered"))],
+              expect=err("LSIM_E_UNCACHED_MULTI_PLATFORM", M_UNCACHED_TUPLE), jax=JAX_0_10_2)
 
     # tpu: host transfers with channels.
     tpu_rt = rt(B("cpu"), B("tpu"))
@@ -2362,9 +2402,11 @@ def gen_interactions(c):
     for p in GPUS:
         c.add(f, f"gpu-buffer-{p}",
               f"{XB} canonicalize_platform: gpu -> {p}; {BCPY} _buffer_callback_lowering appends "
-              "_cmd_buffer on every GPU platform.",
+              "_cmd_buffer on every GPU platform"
+              + (f" (oneapi's from the seeds' JAX {JAX_SEED} on)." if p == "oneapi" else "."),
               runtime=rt(B("cpu"), B(p)), platforms="gpu", eqns=[bc("0", command_buffer=True)],
-              expect=ok([target("xla_buffer_python_gpu_callback_cmd_buffer")]))
+              expect=ok([target("xla_buffer_python_gpu_callback_cmd_buffer")]),
+              jax=JAX_SEED if p == "oneapi" else None)
     for p, expect in (("cuda", ok([target(PALLAS_TARGET["triton"]),
                                    "num_stages = 3 : i32, num_warps = 4 : i32"])),
                       ("rocm", ok([target(PALLAS_TARGET["triton"]),
@@ -2498,9 +2540,203 @@ def gen_interactions(c):
                      "mhlo.backend_config = {index = 1 : ui64}"]))
 
 
+# --- sharding: Shardy annotations, sharding=, devices, effect tokens ------------------
+
+CB_SHARDING = "jax/_src/callback.py _callback_op_sharding"
+PXLA = "jax/_src/interpreters/pxla.py"
+
+
+def maximal(n, device=0):
+    entries = ", ".join([f"<@maximal_mesh_{device}, []>"] * n)
+    return f"sdy.sharding = #sdy.sharding_per_value<[{entries}]>"
+
+
+def mesh_op(kind, n=0):
+    if kind == "empty":
+        return ('"sdy.mesh"() {mesh = #sdy.mesh<[]>, stablehlo.mesh = {axes = []}, '
+                'sym_name = "empty_mesh"} : () -> ()')
+    if kind == "maximal":
+        return (f'"sdy.mesh"() {{mesh = #sdy.mesh<[], device_ids=[{n}]>, stablehlo.mesh = '
+                f'{{axes = [], device_ids = dense<{n}> : tensor<1xi64>}}, sym_name = '
+                f'"maximal_mesh_{n}"}} : () -> ()')
+    return (f'"sdy.mesh"() {{mesh = #sdy.mesh<["x"={n}]>, stablehlo.mesh = {{axes = '
+            f'[{{name = "x", size = {n} : i64}}]}}, sym_name = "mesh"}} : () -> ()')
+
+
+def gen_sharding(c):
+    f = "sharding"
+    v = JAX_0_10_2
+    cpu2 = rt(B("cpu", devices=2))
+    # Shardy's annotations under jit (the ShardingContext): maximal on device 0.
+    c.add(f, "shardy-pure-cpu",
+          f"{CB_SHARDING} and {CBPY} emit_python_callback at JAX {v} (Shardy on, "
+          "jax_use_shardy_partitioner's default): jit's axis context is a ShardingContext, so "
+          "pure_callback's FFI call is maximal on device 0, one entry per result; "
+          "sdy-lift-inlined-meshes declares @maximal_mesh_0 first in the module.",
+          eqns=[pure("0", results=[("f32", "4"), ("i32", "2,3")])], ret="1,2", jax=v,
+          expect=ok(["module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas "
+                     "= 1 : i32} {\n  " + mesh_op("maximal") + "\n  func.func public @main",
+                     maximal(2) + "} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<2x3xi32>)"]))
+    c.add(f, "shardy-io-ordered-token-entry",
+          f"{CBPY} emit_python_callback at JAX {v}: an ordered io_callback with results gets "
+          "an entry for the token in front of its results' (three for two results).",
+          eqns=[io("0", results=[("f32", "4"), ("f32", "2")], ordered=True)], ret="1,2", jax=v,
+          expect=ok([maximal(3) + "} : (!stablehlo.token, tensor<4xf32>) -> (!stablehlo.token, "
+                     "tensor<4xf32>, tensor<2xf32>)"]))
+    c.add(f, "shardy-io-ordered-no-results",
+          f"{CBPY} emit_python_callback at JAX {v}: an ordered io_callback without results: "
+          "the one entry every op needs stands for the token.",
+          eqns=[io("0", results=[], ordered=True)], ret="", jax=v,
+          expect=ok([maximal(1) + "} : (!stablehlo.token, tensor<4xf32>) -> !stablehlo.token"]))
+    c.add(f, "shardy-debug-unordered",
+          f"jax/_src/debugging.py debug_callback_lowering at JAX {v}: an unordered debug "
+          "callback makes its own maximal sharding on device 0 (one entry, no results).",
+          eqns=[debug("0")], ret="", jax=v,
+          expect=ok([maximal(1) + "} : (tensor<4xf32>) -> ()", mesh_op("maximal")]))
+    c.add(f, "shardy-debug-ordered-none",
+          f"jax/_src/debugging.py debug_callback_lowering at JAX {v}: the ordered branch passes "
+          "no sharding, so the call has no sdy.sharding and the module no sdy.mesh.",
+          eqns=[debug("0", ordered=True)], ret="", jax=v,
+          expect=ok(["-> !stablehlo.token"], ["sdy."]))
+    c.add(f, "shardy-tpu-send-recv",
+          f"{CBPY} send_to_host / receive_from_host at JAX {v}: on tpu each send gets one "
+          "entry (its token), each receive two (value and token).",
+          runtime=rt(B("cpu"), B("tpu")), platforms="tpu", eqns=[pure("0")], jax=v,
+          expect=ok([maximal(1) + "} : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token",
+                     maximal(2) + "} : (!stablehlo.token) -> (tensor<4xf32>, !stablehlo.token)"]))
+    c.add(f, "shardy-backend-empty-mesh",
+          f"jax/_src/pjit.py _create_sharding_with_device_backend and jax/_src/interpreters/"
+          f"mlir.py lower_jaxpr_to_fun at JAX {v}: jit(backend='cpu') gives every argument and "
+          "result a SingleDeviceSharding, replicated over the empty mesh (one {} per dimension); "
+          "@empty_mesh is named first, before the callbacks' @maximal_mesh_0.",
+          args=[arg("f32", "4"), arg("f32", ""), arg("i32", "2,3")], backend="cpu",
+          eqns=[pure("0,1,2", results=[("f32", "4"), ("f32", "")])], ret="3,4", jax=v,
+          expect=ok(["{\n  " + mesh_op("empty") + "\n  " + mesh_op("maximal") + "\n  func.func",
+                     "%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@empty_mesh, [{}]>}",
+                     "%arg1: tensor<f32> {sdy.sharding = #sdy.sharding<@empty_mesh, []>}",
+                     "%arg2: tensor<2x3xi32> {sdy.sharding = #sdy.sharding<@empty_mesh, [{}, {}]>}",
+                     'tensor<f32> {jax.result_info = "result[1]", sdy.sharding = '
+                     "#sdy.sharding<@empty_mesh, []>}"]))
+    # sharding= of pure_callback / io_callback.
+    c.add(f, "sharding-device-0",
+          f"{CB_SHARDING} at JAX {v}: sharding=SingleDeviceSharding(jax.devices()[0]) is the "
+          "device assignment's device 0: the same maximal sharding as sharding=None.",
+          runtime=cpu2, eqns=[pure("0", sharding="device:0")], jax=v,
+          expect=ok([maximal(1) + "} : (tensor<4xf32>) -> tensor<4xf32>"]))
+    for kind in ("pure", "io"):
+        e = pure("0", sharding="device:1") if kind == "pure" else io("0", sharding="device:1")
+        c.add(f, f"sharding-{kind}-device-1-outside",
+              f"{CB_SHARDING} at JAX {v}: jit without shardings runs on the default device "
+              "alone, so device 1 is not in the device assignment: device_assignment.index "
+              "raises ValueError (its `except IndexError` does not catch it).",
+              runtime=cpu2, eqns=[e], jax=v,
+              expect=err("LSIM_E_CALLBACK_SHARDING_DEVICE", "tuple.index(x): x not in tuple"))
+    for sharding in ("device:1", "scalar_mesh:1"):
+        c.add(f, "sharding-" + sharding.replace(":", "-").replace("_", "-") + "-two-devices",
+              f"{CB_SHARDING} at JAX {v}: with jit's in_shardings over jax.devices()[:2], "
+              f"sharding={sharding} is index 1 of the assignment: @maximal_mesh_1 (a NamedSharding "
+              "over a scalar mesh counts as its one device); the meshes in the order named.",
+              runtime=cpu2, devices=2, eqns=[pure("0"), io("1", sharding=sharding)], ret="2",
+              jax=v,
+              expect=ok(["{\n  " + mesh_op("axis", 2) + "\n  " + mesh_op("maximal") + "\n  " +
+                         mesh_op("maximal", 1) + "\n  func.func",
+                         maximal(1, 1) + "} : (tensor<4xf32>) -> tensor<4xf32>"]))
+    for kind in ("pure", "io"):
+        e = pure("0", sharding="mesh:1") if kind == "pure" else io("0", sharding="mesh:1")
+        c.add(f, f"sharding-{kind}-named-refused",
+              f"{CB_SHARDING} at JAX {v}: a NamedSharding over a mesh with an axis is refused "
+              "with NotImplementedError, worded for pure_callback even from io_callback.",
+              runtime=cpu2, eqns=[e], jax=v,
+              expect=err("LSIM_E_CALLBACK_SHARDING_TYPE",
+                         "pure_callback only supports SingleDeviceSharding, but got "
+                         "<class 'jax.sharding.NamedSharding'>"))
+    c.add(f, "sharding-device-index-out-of-range",
+          f"the program's jax.devices()[2] on a backend with two devices, made before jit: "
+          f"Python's IndexError (JAX {v} never sees the callback).",
+          runtime=cpu2, eqns=[pure("0", sharding="device:2")], jax=v,
+          expect=err("LSIM_E_DEVICE_INDEX", "list index out of range"))
+    # Devices: jit's in_shardings over a mesh.
+    c.add(f, "devices-two",
+          f"{PXLA} lower_sharding_computation at JAX {v}: in_shardings over two devices make the "
+          "device assignment: mhlo.num_partitions = 2, the arg replicated over @mesh, the result "
+          "unspecified (no sharding).",
+          runtime=cpu2, devices=2, eqns=[op("sine", "0")], jax=v,
+          expect=ok(["mhlo.num_partitions = 2 : i32", mesh_op("axis", 2),
+                     "%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>}) -> "
+                     '(tensor<4xf32> {jax.result_info = "result"})']))
+    c.add(f, "devices-more-than-the-backend-has",
+          f"jax.devices()[:3] of a backend with two devices is two devices (JAX {v}).",
+          runtime=cpu2, devices=3, eqns=[op("sine", "0")], jax=v,
+          expect=ok(["mhlo.num_partitions = 2 : i32", mesh_op("axis", 2)]))
+    c.add(f, "devices-one",
+          f"{PXLA} at JAX {v}: in_shardings over one device: a mesh x=1, one partition, and "
+          "an ordered debug callback is allowed.",
+          devices=1, eqns=[debug("0", ordered=True)], ret="", jax=v,
+          expect=ok(["mhlo.num_partitions = 1 : i32", mesh_op("axis", 1)]))
+    c.add(f, "devices-no-args",
+          f"{PXLA} _get_and_check_device_assignment at JAX {v}: without args the in_shardings "
+          "shard nothing, so the default device alone is the assignment: one partition, no mesh.",
+          runtime=cpu2, devices=2, args=[], eqns=[pure("", results=[("f32", "2")])], jax=v,
+          expect=ok(["mhlo.num_partitions = 1 : i32"], ['sym_name = "mesh"']))
+    c.add(f, "devices-donation-buffer-donors",
+          f"jax/_src/interpreters/mlir.py lower_jaxpr_to_module at JAX {v}: with more than one "
+          "partition and no out_shardings, every donated arg is donated to XLA "
+          "(jax.buffer_donor), none aliased, none unusable.",
+          runtime=cpu2, devices=2, args=[arg(donated=True), arg("f32", "3", donated=True)],
+          eqns=[op("sine", "0")], ret="2,1", jax=v,
+          expect=ok(["{jax.buffer_donor = true, sdy.sharding = #sdy.sharding<@mesh, [{}]>}"],
+                    ["tf.aliasing_output"]))
+    c.add(f, "devices-ordered-debug-refused",
+          f"{PXLA} lower_sharding_computation at JAX {v}: OrderedDebug is not a shardable "
+          "ordered effect, so on two devices ValueError lists it (Python's default repr, whose "
+          "address no port can match).",
+          runtime=cpu2, devices=2, eqns=[io("0", ordered=True), debug("1", ordered=True)],
+          ret="1", jax=v,
+          expect=err("LSIM_E_ORDERED_EFFECTS_DEVICES",
+                     "The following ordered effects are not supported for more than 1 device: "
+                     "[<jax._src.debugging.OrderedDebugEffect object at 0x7f0000000000>]"))
+    c.add(f, "devices-ordered-io-allowed",
+          f"{PXLA} at JAX {v}: OrderedIO is in shardable_ordered_effects: an ordered io_callback "
+          "lowers on two devices, maximal on device 0.",
+          runtime=cpu2, devices=2, eqns=[io("0", ordered=True)], jax=v,
+          expect=ok(["mhlo.num_partitions = 2 : i32", maximal(2)]))
+    c.add(f, "devices-with-backend-refused",
+          f"jax/_src/pjit.py _parse_jit_arguments at JAX {v}: jit(backend=...) with in_shardings: "
+          "ValueError (after the deprecation warning).",
+          runtime=cpu2, devices=2, backend="cpu", eqns=[op("sine", "0")], jax=v,
+          expect=err("LSIM_E_JIT_BACKEND_IN_SHARDINGS",
+                     "If backend or device is specified on jit, then in_shardings should not be "
+                     "specified."))
+    # One token per kind of ordered effect.
+    for first, second in (("debug", "io"), ("io", "debug")):
+        eqns = [debug("0", ordered=True) if k == "debug" else io("0", ordered=True)
+                for k in (first, second)]
+        io_first = first == "io"
+        c.add(f, f"tokens-{first}-then-{second}",
+              f"{PXLA} / jax/_src/interpreters/mlir.py lower_jaxpr_to_fun at JAX {v}: an ordered "
+              "io_callback (OrderedIO) and an ordered debug callback (OrderedDebug) give main two "
+              "tokens, each callback threading its own; JAX orders them as a set of effects "
+              "iterates (it differs between processes, the oracle pins it), lowersim in the "
+              f"order the program first has them ({first} first). The donated arg aliases output 2.",
+              args=[arg(donated=True)], eqns=eqns, ret="1", jax=v,
+              expect=ok(["%arg0: !stablehlo.token {jax.token = true}, %arg1: !stablehlo.token "
+                         "{jax.token = true}, %arg2: tensor<4xf32> {tf.aliasing_output = 2 : i32}",
+                         ('%0:2 = "stablehlo.custom_call"(%arg0, %arg2)' if io_first else
+                          '%0 = "stablehlo.custom_call"(%arg0, %arg2)'),
+                         ('%1 = "stablehlo.custom_call"(%arg1, %arg2)' if io_first else
+                          '%1:2 = "stablehlo.custom_call"(%arg1, %arg2)')]))
+    c.add(f, "tokens-two-kinds-tpu",
+          f"{CBPY} _emit_tpu_python_callback at JAX {v}: on tpu each ordered callback's host "
+          "transfers thread its own kind's token.",
+          runtime=rt(B("cpu"), B("tpu")), platforms="tpu",
+          eqns=[io("0", ordered=True), debug("0", ordered=True)], ret="1", jax=v,
+          expect=ok(['"stablehlo.send"(%arg2, %arg0)', '"stablehlo.send"(%arg2, %arg1)']))
+
+
 # --- main ----------------------------------------------------------------------------
 
-GENERATORS = [gen_runtime, gen_context, gen_lowering, gen_callbacks, gen_pallas, gen_interactions]
+GENERATORS = [gen_runtime, gen_context, gen_lowering, gen_callbacks, gen_pallas, gen_interactions,
+              gen_sharding]
 
 
 def main(argv):

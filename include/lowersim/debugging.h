@@ -16,6 +16,8 @@ extern "C" {
 #endif
 
 extern const lsim_primitive lsim_debug_callback_p;
+/* An ordered debug callback's effect (OrderedDebug, not shardable). */
+extern const lsim_effect lsim_ordered_debug_effect;
 
 /* Makes `eqn` a debug_callback equation with `params` (borrowed). */
 static inline void lsim_debug_callback_bind(lsim_eqn *eqn,

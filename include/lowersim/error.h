@@ -49,6 +49,14 @@ typedef enum lsim_status {
   LSIM_E_NO_DEFAULT_BACKEND = -27,
   LSIM_E_PALLAS_FOREIGN_PARAMS = -28,
 
+  /* Host callbacks, shardings and effects (from -40). */
+  LSIM_E_CALLBACK_SHARDING_TYPE = -40,
+  LSIM_E_CALLBACK_SHARDING_DEVICE = -41,
+  LSIM_E_UNCACHED_MULTI_PLATFORM = -42,
+  LSIM_E_ORDERED_EFFECTS_DEVICES = -43,
+  LSIM_E_JIT_BACKEND_IN_SHARDINGS = -44,
+  LSIM_E_DEVICE_INDEX = -45,
+
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,
   LSIM_E_NO_MEMORY = -101,

@@ -18,10 +18,12 @@
 extern "C" {
 #endif
 
-/* mlir.TokenSet for lowersim's one ordered effect: the current token, when
- * the program threads one (count 1), else nothing (count 0). */
+/* mlir.TokenSet: the current token of each kind of ordered effect the
+ * function threads (none: count 0), in the function's order.  An equation
+ * with an ordered effect gets its kind's token and puts back the new one. */
 typedef struct lsim_token_set {
-  MlirValue token;
+  const lsim_effect_kind *kinds; /* borrowed */
+  MlirValue *tokens;             /* one per kind (borrowed storage, updated) */
   size_t count;
 } lsim_token_set;
 

@@ -40,6 +40,13 @@ typedef struct lsim_lowering_request {
   const char *const *platforms;    /* lowering platforms; 0 of them: the default backend's */
   size_t num_platforms;
   const char *backend;             /* pinned backend (jit(backend=...)), or NULL */
+  /* jit(f, in_shardings=NamedSharding(Mesh(devices, ("x",)), P())): every
+   * arg replicated over these devices (the first num_devices of one
+   * backend, in order; borrowed), which become the device assignment when
+   * the program has args.  NULL: none (the default or pinned backend's
+   * first device). */
+  const lsim_device *devices;
+  size_t num_devices;
   bool for_export;                 /* jax.export: LoweringParameters.for_export, and the
                                       module says jax.uses_shape_polymorphism */
   lsim_explain_fn explain;         /* optional narration (lowersim explain) */

@@ -10,6 +10,7 @@
 
 #include <mlir-c/IR.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -33,6 +34,8 @@ typedef struct lsim_lowering_rule_context {
   size_t num_dim_var_values;
   const char *const *platforms;    /* override for a branch of a multi-platform lowering */
   size_t num_platforms;            /* 0: no override */
+  bool uncached; /* lowered through mlir.py _uncached_lowering (the primitive is not
+                    cacheable): JAX's avals_out is then a tuple, not a list */
 } lsim_lowering_rule_context;
 
 /* A rule context for `primitive` over the module context, emitting at `ip`,

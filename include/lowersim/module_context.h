@@ -76,6 +76,23 @@ typedef enum lsim_explain_kind {
 /* Receives one line of narration at nesting depth `depth` (borrowed text). */
 typedef void (*lsim_explain_fn)(void *data, lsim_explain_kind kind, int depth, const char *text);
 
+/* --- Meshes -------------------------------------------------------------- */
+
+/* A device mesh that a Shardy sharding names, as the module's sdy.mesh op
+ * declares it once sdy-lift-inlined-meshes has lifted it (mlir.py
+ * lower_jaxpr_to_module): @empty_mesh, @maximal_mesh_<id>, @mesh. */
+typedef enum lsim_mesh_kind {
+  LSIM_MESH_EMPTY,   /* no axes, no devices: a SingleDeviceSharding's (jit(backend=)) */
+  LSIM_MESH_MAXIMAL, /* no axes, one logical device: a callback's maximal sharding */
+  LSIM_MESH_AXIS,    /* one axis "x" over the device assignment: Mesh(devices, ("x",)) */
+} lsim_mesh_kind;
+
+typedef struct lsim_mesh {
+  lsim_mesh_kind kind;
+  int64_t device; /* LSIM_MESH_MAXIMAL: the logical device id (an index in the assignment) */
+  int64_t size;   /* LSIM_MESH_AXIS: the axis size */
+} lsim_mesh;
+
 /* --- ModuleContext ------------------------------------------------------- */
 
 /* mlir.LoweringParameters. */
@@ -94,6 +111,12 @@ typedef struct lsim_module_context_options {
   const char *const *platforms;   /* the lowering platforms; aliases allowed */
   size_t num_platforms;           /* at least 1 */
   const lsim_backend *backend;    /* pinned backend (borrowed) or NULL */
+  /* The axis context, sharding_impls.ShardingContext(num_devices,
+   * device_assignment): the devices (copied) the module runs on.  NULL: one,
+   * the pinned backend's first device, else the default backend's (looked
+   * up when first asked for). */
+  const lsim_device *device_assignment;
+  size_t num_devices;
   MlirContext mlir_context;       /* borrowed if non-null; else one is created and owned */
   const lsim_lowering_parameters *lowering_parameters; /* copied; NULL: the defaults */
   lsim_explain_fn explain;        /* optional narration, shared with copies */
@@ -157,6 +180,25 @@ lsim_insertion_point lsim_module_context_insertion_point(const lsim_module_conte
  * runtime's get_backend(platforms[0]) (which may fail). */
 int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optional,
                                     const lsim_backend **out, lsim_error *err);
+
+/* The device assignment of the axis context (borrowed, shared with copies):
+ * the devices given at creation, else the pinned backend's first device,
+ * else the default backend's first (which may initialize the runtime's
+ * backends and fail as lsim_runtime_get_backend does). */
+int lsim_module_context_device_assignment(lsim_module_context *ctx, const lsim_device **out,
+                                          size_t *count, lsim_error *err);
+
+/* How many devices the assignment has: as many as given at creation, else 1
+ * (mhlo.num_partitions). */
+size_t lsim_module_context_num_devices(const lsim_module_context *ctx);
+
+/* Records that a sharding of the module names `mesh` (the inline mesh that
+ * sdy-lift-inlined-meshes lifts into an sdy.mesh op); each mesh is recorded
+ * once, in the order first named. */
+int lsim_module_context_use_mesh(lsim_module_context *ctx, const lsim_mesh *mesh,
+                                 lsim_error *err);
+size_t lsim_module_context_mesh_count(const lsim_module_context *ctx);
+const lsim_mesh *lsim_module_context_mesh_at(const lsim_module_context *ctx, size_t i);
 
 /* ModuleContext.new_channel: 2, 3, ... 65535, then LSIM_E_TOO_MANY_CHANNELS
  * (every later call fails too). */

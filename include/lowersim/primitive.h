@@ -13,6 +13,7 @@
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -31,10 +32,21 @@ typedef int (*lsim_trace_check_fn)(const lsim_aval *avals_in, size_t num_in,
  * not fit); returns what snprintf returns.  For narration (lowersim explain). */
 typedef int (*lsim_explain_params_fn)(const void *params, char *buf, size_t size);
 
+/* A kind of ordered effect (an effects.Effect of effects.ordered_effects,
+ * such as callback.py's OrderedIOEffect): main threads one token per kind
+ * its program has. */
+typedef struct lsim_effect {
+  const char *name;  /* str(effect): "OrderedIO" */
+  const char *type;  /* its class as repr names it: "jax._src.callback.OrderedIOEffect" */
+  bool shardable;    /* in effects.shardable_ordered_effects: allowed on several devices */
+} lsim_effect;
+
 typedef struct lsim_primitive {
   const char *name;                      /* the description in lowering errors */
   lsim_trace_check_fn trace_check;       /* NULL: none */
   lsim_explain_params_fn explain_params; /* NULL: no params */
+  const lsim_effect *ordered_effect;     /* the kind of its equations' ordered effect; NULL:
+                                            a kind of the primitive's own */
 } lsim_primitive;
 
 /* core.Primitive(name): a new primitive without checks or params (owned:

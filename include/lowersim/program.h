@@ -28,7 +28,8 @@ typedef struct lsim_eqn {
   const lsim_aval *results;
   size_t num_results;
   const void *params;  /* borrowed; the primitive's params type */
-  bool ordered_effect; /* threads the program's ordered-effect token */
+  bool ordered_effect; /* has an ordered effect: threads the token of its kind (its
+                          primitive's ordered_effect, else the primitive's own) */
 } lsim_eqn;
 
 typedef struct lsim_program {
@@ -52,6 +53,26 @@ size_t lsim_program_num_values(const lsim_program *program);
 
 /* Whether an equation has an ordered effect (the program threads a token). */
 bool lsim_program_has_ordered_effects(const lsim_program *program);
+
+/* The kind of an ordered effect, as the token set keys it: an lsim_effect,
+ * or, for a primitive without one, the primitive (a kind of its own). */
+typedef struct lsim_effect_kind {
+  const lsim_effect *effect;       /* NULL: the primitive's own kind */
+  const lsim_primitive *primitive; /* with effect NULL: whose kind */
+} lsim_effect_kind;
+
+/* The kind of `eqn`'s ordered effect (meaningful when eqn->ordered_effect). */
+lsim_effect_kind lsim_eqn_effect_kind(const lsim_eqn *eqn);
+bool lsim_effect_kind_equal(lsim_effect_kind a, lsim_effect_kind b);
+/* str(effect): the effect's name, or the primitive's for its own kind. */
+const char *lsim_effect_kind_name(lsim_effect_kind kind);
+
+/* The program's ordered effects, one per kind, in the order the equations
+ * first have them (pxla.py's ordered_effects; JAX's is the order of a set
+ * and differs between processes): at most `max` into `out` (may be NULL
+ * with max 0); returns how many there are. */
+size_t lsim_program_ordered_effects(const lsim_program *program, lsim_effect_kind *out,
+                                    size_t max);
 
 /* The values the program returns: its outputs, else the last equation's
  * results.  `num_values` is lsim_program_num_values(program). */

@@ -17,6 +17,7 @@
 
 #include <mlir-c/IR.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -61,6 +62,17 @@ const lsim_jax_profile *lsim_registry_profile(const lsim_registry *reg);
  * registry. */
 int lsim_register_lowering(lsim_registry *reg, const lsim_primitive *primitive, lsim_rule rule,
                            const char *platform, lsim_error *err);
+
+/* register_lowering(prim, rule, platform, cacheable=False): the same, and
+ * `primitive` joins mlir.py's _uncacheable_primitives (even when the
+ * platform is refused, as in JAX): its equations are lowered through
+ * _uncached_lowering, whose rule context has a tuple avals_out (see the
+ * profile's uncached_multi_platform_type_error). */
+int lsim_register_lowering_uncacheable(lsim_registry *reg, const lsim_primitive *primitive,
+                                       lsim_rule rule, const char *platform, lsim_error *err);
+
+/* Whether `primitive` is cacheable (never registered with cacheable=False). */
+bool lsim_registry_is_cacheable(const lsim_registry *reg, const lsim_primitive *primitive);
 
 /* _get_lowering_rules: the platform rules of `primitive` for `platforms`, in
  * the order of `platforms` (at most `count` entries written to `out`, their

@@ -71,6 +71,14 @@ typedef struct lsim_backend {
   int priority;
 } lsim_backend;
 
+/* A device of an initialized backend (an xc.Device): its backend
+ * (borrowed) and its index among the backend's devices (jax.devices()[id]
+ * for the default backend). */
+typedef struct lsim_device {
+  const lsim_backend *backend;
+  int id;
+} lsim_device;
+
 /* --- The runtime --------------------------------------------------------- */
 
 typedef struct lsim_runtime lsim_runtime;

@@ -85,6 +85,7 @@ typedef struct lsim_scenario {
   char *path;            /* as given to the reader ("<memory>" for buffers) */
   char *name;
   char *description;     /* <description> text, optional */
+  char *jax;             /* <scenario jax="...">: the JAX version profile's name; NULL: the newest */
   lsim_scenario_runtime runtime;
   bool has_pallas;       /* <pallas> given */
   lsim_pallas_installed pallas; /* every backend installed, the flag unset, by default */
@@ -92,6 +93,8 @@ typedef struct lsim_scenario {
   char *function;        /* <lower function=...>, default "f" */
   char *platforms;       /* comma list as written; NULL: the default backend's platform */
   char *backend;         /* pinned backend; NULL: none */
+  int devices;           /* <lower devices="N">: jit's in_shardings replicate the args over
+                            jax.devices()[:N] (a mesh with axis "x"); 0: none */
   int lower_line;
   lsim_scenario_arg *args;
   size_t num_args;

@@ -101,6 +101,26 @@ class ComparisonTest(unittest.TestCase):
     self.assertEqual(compare.module_classes(a, b), ["uses_shape_polymorphism"])
     self.assertEqual(compare.remove_attr(a, "jax.uses_shape_polymorphism"), b)
 
+  def test_shardy_differences_and_their_consequences(self):
+    mesh = ('  "sdy.mesh"() <{mesh = #sdy.mesh<[], device_ids=[0]>, sym_name = "maximal_mesh_0"}> '
+            ': () -> ()\n')
+    call = ('  "stablehlo.custom_call"(%arg0) <{call_target_name = "t"}> {sdy.sharding = '
+            '#sdy.sharding_per_value<[<@maximal_mesh_0, []>]>} : (tensor<4xf32>) -> ()\n')
+    head, tail = '"builtin.module"() ({\n', '}) : () -> ()'
+    # The same ops, other shardings: a Shardy difference.
+    other = call.replace("maximal_mesh_0, []>]", "maximal_mesh_0, []>, <@maximal_mesh_0, []>]")
+    self.assertEqual(compare.module_classes(head + mesh + call + tail,
+                                            head + mesh + other + tail), ["shardy"])
+    # A call only one side has takes its sharding and mesh along.
+    self.assertEqual(compare.module_classes(head + mesh + call + tail, head + tail),
+                     ["ops: only lowersim has stablehlo.custom_call"])
+
+  def test_object_addresses_compare_as_one(self):
+    message = "effects: [<jax._src.debugging.OrderedDebugEffect object at 0x{}>]"
+    low = compare.parse_lowersim(1, "", "LSIM_E_X: ValueError: " + message.format("7f0000000000") + "\n")
+    jax_out = _jax(error=("ValueError", message.format("7f66f2b8afd0")))
+    self.assertEqual(compare.verdict("x", low, jax_out).status, "agree")
+
   def test_kernel_payloads_are_decoded_on_both_sides(self):
     ctx = mlir_text.context()
     kernel = mlir_text.parse("module { func.func @k() { return } }", ctx)
@@ -160,6 +180,19 @@ class JaxTest(unittest.TestCase):
     self.assertEqual(r["kind"], "error")
     self.assertEqual(r["error_class"], "RuntimeError")
     self.assertTrue(r["error_message"].startswith("Backend 'tpu' failed to initialize"), r)
+
+  def test_effect_tokens_in_the_programs_order(self):
+    base = ('<?xml version="1.0"?><scenario name="t"><lower><arg dtype="f32" shape="4"/>'
+            '{}<return values="0"/></lower></scenario>')
+    debug = '<debug_callback args="0" ordered="true"/>'
+    io = '<io_callback args="0" ordered="true"><result dtype="f32" shape="4"/></io_callback>'
+    for first, second, has_results in ((debug, io, False), (io, debug, True)):
+      (_, r), = server.run([{"path": _write(base.format(first + second))}], _lower_in_child)
+      self.assertEqual(r["kind"], "module", r)
+      # The first callback threads main's first token (%arg0).
+      call = r["module"].split('"stablehlo.custom_call"(')[1]
+      self.assertTrue(call.startswith("%arg0,"), call[:40])
+      self.assertEqual("result_layouts = [dense<> : tensor<0xindex>]" in call, not has_results)
 
   def test_timeout(self):
     def sleep(task):

@@ -96,7 +96,8 @@ typedef struct lsimp_buffer_callback_params {
 /* --- <pure_callback>, <io_callback>, <debug_callback> (python_callback_kind.c) --- */
 
 typedef struct lsimp_python_callback_params {
-  lsim_python_callback_params params; /* `callback` unset */
+  lsim_python_callback_params params; /* `callback` and `sharding.device` unset */
+  int sharding_arg; /* sharding="device:K" / "scalar_mesh:K": K; "mesh:N": N */
 } lsimp_python_callback_params;
 
 /* --- <pallas_call> (pallas_call_kind.c) ------------------------------------------ */

@@ -5,14 +5,70 @@
  * emit_python_callback.  Three kinds, one params struct. */
 #include "kinds.h"
 #include "lowersim/debugging.h"
+#include "support/raise.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* sharding="device:K" (jax.sharding.SingleDeviceSharding(jax.devices()[K])),
+ * "scalar_mesh:K" (NamedSharding(Mesh(jax.devices()[K], ()), P())) or
+ * "mesh:N" (NamedSharding(Mesh(jax.devices()[:N], ("x",)), P())). */
+static const struct {
+  const char *prefix;
+  lsim_callback_sharding_kind kind;
+  int min;
+} shardings[] = {
+    {"device:", LSIM_CALLBACK_SHARDING_SINGLE_DEVICE, 0},
+    {"scalar_mesh:", LSIM_CALLBACK_SHARDING_SCALAR_MESH, 0},
+    {"mesh:", LSIM_CALLBACK_SHARDING_NAMED, 1},
+};
+
+#define NUM_SHARDINGS (sizeof shardings / sizeof shardings[0])
+
+static int read_sharding(lsimp_reader *r, const xmlNode *node, lsimp_python_callback_params *p) {
+  char *text = NULL;
+  int rc = lsimp_attr_string(r, node, "sharding", &text);
+  if (rc || !text)
+    return rc;
+  size_t i = 0;
+  while (i < NUM_SHARDINGS && strncmp(text, shardings[i].prefix, strlen(shardings[i].prefix)))
+    i++;
+  const char *digits = i < NUM_SHARDINGS ? text + strlen(shardings[i].prefix) : "";
+  char *end = NULL;
+  long v = *digits >= '0' && *digits <= '9' ? strtol(digits, &end, 10) : -1;
+  if (!end || *end || v < shardings[i < NUM_SHARDINGS ? i : 0].min ||
+      v > LSIM_SCENARIO_MAX_DEVICES)
+    rc = lsimp_read_fail(r, node,
+                         "<%s> sharding=\"%s\" is not device:K, scalar_mesh:K or mesh:N (K from "
+                         "0, N from 1, at most %d)",
+                         (const char *)node->name, text, LSIM_SCENARIO_MAX_DEVICES);
+  else
+    p->params.sharding.kind = shardings[i].kind, p->sharding_arg = (int)v;
+  free(text);
+  return rc;
+}
+
+static void write_sharding(lsimp_writer *wr, const lsimp_python_callback_params *p) {
+  for (size_t i = 0; i < NUM_SHARDINGS; i++) {
+    if (shardings[i].kind != p->params.sharding.kind)
+      continue;
+    char text[48];
+    snprintf(text, sizeof text, "%s%d", shardings[i].prefix, p->sharding_arg);
+    lsimp_write_attr(wr, "sharding", text);
+  }
+}
 
 static int read_pure(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
-  return lsimp_read_results(r, node, e);
+  int rc = read_sharding(r, node, e->params);
+  return rc ? rc : lsimp_read_results(r, node, e);
 }
 
 static int read_io(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
   lsimp_python_callback_params *p = e->params;
   int rc = lsimp_attr_bool(r, node, "ordered", false, &p->params.ordered, NULL);
+  if (!rc)
+    rc = read_sharding(r, node, p);
   return rc ? rc : lsimp_read_results(r, node, e);
 }
 
@@ -24,6 +80,7 @@ static int read_debug(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e
 
 static void write_pure(lsimp_writer *wr, const lsim_scenario_eqn *e) {
   lsimp_write_indices(wr, "args", e->args, e->num_args);
+  write_sharding(wr, e->params);
   lsimp_write_results(wr, e);
 }
 
@@ -31,6 +88,7 @@ static void write_io(lsimp_writer *wr, const lsim_scenario_eqn *e) {
   const lsimp_python_callback_params *p = e->params;
   lsimp_write_indices(wr, "args", e->args, e->num_args);
   lsimp_write_bool(wr, "ordered", p->params.ordered);
+  write_sharding(wr, p);
   lsimp_write_results(wr, e);
 }
 
@@ -41,42 +99,62 @@ static void write_debug(lsimp_writer *wr, const lsim_scenario_eqn *e) {
   lsimp_write_bool(wr, "partitioned", p->params.partitioned);
 }
 
-/* The library's params with the scenario's host callback; an ordered
- * callback has the ordered effect. */
-static lsim_python_callback_params *params_of(lsimp_builder *b, const lsim_scenario_eqn *e,
-                                              lsim_eqn *out) {
+/* The sharding's device, as the program takes it from jax.devices() (of the
+ * default backend) before jit: initializing the backends, IndexError past
+ * the last device. */
+static int resolve_sharding(lsimp_builder *b, const lsimp_python_callback_params *p,
+                            lsim_callback_sharding *out) {
+  if (p->params.sharding.kind == LSIM_CALLBACK_SHARDING_NONE)
+    return LSIM_OK;
+  const lsim_backend *d;
+  int rc = lsim_runtime_get_backend(lsim_registry_runtime(b->registry), NULL, &d, b->err);
+  if (rc)
+    return rc;
+  if (p->params.sharding.kind == LSIM_CALLBACK_SHARDING_NAMED)
+    return LSIM_OK;
+  if (p->sharding_arg >= d->device_count)
+    return lsimp_raise0(b->err, LSIM_E_DEVICE_INDEX);
+  out->device = (lsim_device){d, p->sharding_arg};
+  return LSIM_OK;
+}
+
+/* The library's params with the scenario's host callback and its sharding's
+ * device; an ordered callback has the ordered effect. */
+static int params_of(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out,
+                     lsim_python_callback_params **params_out) {
   const lsimp_python_callback_params *p = e->params;
   lsim_python_callback_params *params = lsimp_build_alloc(b, 1, sizeof *params);
-  if (params) {
-    *params = p->params;
-    params->callback = lsimp_build_host_callback(false);
-    out->ordered_effect = params->ordered;
-  }
-  return params;
+  if (!params)
+    return LSIM_E_NO_MEMORY;
+  *params = p->params;
+  params->callback = lsimp_build_host_callback(false);
+  out->ordered_effect = params->ordered;
+  *params_out = params;
+  return resolve_sharding(b, p, &params->sharding);
 }
 
 static int build_pure(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out) {
-  lsim_python_callback_params *params = params_of(b, e, out);
-  if (!params)
-    return LSIM_E_NO_MEMORY;
-  lsim_pure_callback_bind(out, params);
-  return LSIM_OK;
+  lsim_python_callback_params *params = NULL;
+  int rc = params_of(b, e, out, &params);
+  if (!rc)
+    lsim_pure_callback_bind(out, params);
+  return rc;
 }
 
 static int build_io(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out) {
-  lsim_python_callback_params *params = params_of(b, e, out);
-  if (!params)
-    return LSIM_E_NO_MEMORY;
-  lsim_io_callback_bind(out, params);
-  return LSIM_OK;
+  lsim_python_callback_params *params = NULL;
+  int rc = params_of(b, e, out, &params);
+  if (!rc)
+    lsim_io_callback_bind(out, params);
+  return rc;
 }
 
 static int build_debug(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out) {
-  lsim_python_callback_params *params = params_of(b, e, out);
-  if (!params)
-    return LSIM_E_NO_MEMORY;
-  lsim_debug_callback_bind(out, params);
-  return LSIM_OK;
+  lsim_python_callback_params *params = NULL;
+  int rc = params_of(b, e, out, &params);
+  if (!rc)
+    lsim_debug_callback_bind(out, params);
+  return rc;
 }
 
 static bool copy_params(void *to, const void *from) {
@@ -86,9 +164,20 @@ static bool copy_params(void *to, const void *from) {
 
 static void clear_params(void *params) { (void)params; }
 
+/* Now and then a sharding: mostly a device the default backend has (0 or
+ * 1), sometimes a scalar mesh or a mesh with an axis (refused). */
+static void generate_sharding(lsim_scenario_gen *g, lsimp_python_callback_params *p) {
+  if (!lsim_scenario_gen_chance(g, 20))
+    return;
+  size_t i = (size_t)lsim_scenario_gen_below(g, 10);
+  p->params.sharding.kind = shardings[i < 6 ? 0 : i < 8 ? 1 : 2].kind;
+  p->sharding_arg = (lsim_scenario_gen_chance(g, 30) ? 1 : 0) + (i >= 8 ? 1 : 0);
+}
+
 static void generate_pure(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   lsimp_gen_operands(g, e, 2);
   lsimp_gen_results(g, e, LSIM_SCENARIO_GEN_MAX_RESULTS);
+  generate_sharding(g, e->params);
 }
 
 static void generate_io(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
@@ -96,6 +185,7 @@ static void generate_io(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   lsimp_gen_operands(g, e, 2);
   lsimp_gen_results(g, e, LSIM_SCENARIO_GEN_MAX_RESULTS);
   p->params.ordered = lsim_scenario_gen_chance(g, 40);
+  generate_sharding(g, p);
 }
 
 static void generate_debug(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
@@ -107,7 +197,7 @@ static void generate_debug(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
 
 const lsim_scenario_kind lsimp_pure_callback_kind = {
     .element = "pure_callback",
-    .summary = "jax.pure_callback",
+    .summary = "jax.pure_callback (sharding=)",
     .primitive = &lsim_pure_callback_p,
     .params_size = sizeof(lsimp_python_callback_params),
     .weight = 10,
@@ -121,7 +211,7 @@ const lsim_scenario_kind lsimp_pure_callback_kind = {
 
 const lsim_scenario_kind lsimp_io_callback_kind = {
     .element = "io_callback",
-    .summary = "jax.experimental.io_callback",
+    .summary = "jax.experimental.io_callback (ordered=, sharding=)",
     .primitive = &lsim_io_callback_p,
     .params_size = sizeof(lsimp_python_callback_params),
     .weight = 10,
