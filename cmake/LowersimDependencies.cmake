@@ -13,3 +13,12 @@ find_package(LibXml2 REQUIRED)
 find_package(Threads REQUIRED)
 
 find_program(MLIR_OPT NAMES mlir-opt-19 mlir-opt PATHS /usr/lib/llvm-19/bin)
+
+# What the C++ driver links beyond the C driver's libraries (libstdc++ and
+# libm with GCC): a C program linking the static archives needs it.
+set(LOWERSIM_CXX_RUNTIME)
+foreach(lib ${CMAKE_CXX_IMPLICIT_LINK_LIBRARIES})
+  if(NOT lib IN_LIST CMAKE_C_IMPLICIT_LINK_LIBRARIES AND NOT lib IN_LIST LOWERSIM_CXX_RUNTIME)
+    list(APPEND LOWERSIM_CXX_RUNTIME ${lib})
+  endif()
+endforeach()
