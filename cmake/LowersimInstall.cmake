@@ -6,7 +6,8 @@
 #   lowersim::lowersim_static, lowersim::lowersim_scenario_static   the archives
 #
 # Besides: the command, the headers and the scenario schema
-# (share/lowersim/scenario.rng).
+# (share/lowersim/scenario.rng); the man page and the bash completion are
+# installed by cmake/LowersimDocs.cmake.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 

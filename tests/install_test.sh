@@ -8,7 +8,7 @@
 #   - a tree configured with CMAKE_INSTALL_LIBDIR=lib/x86_64-linux-gnu (Debian's
 #     multiarch libdir): the .pc files find the prefix three levels up, and
 #     both consumers build against it;
-#   - the installed schema is where the package says.
+#   - the schema, the man page and the bash completion are installed.
 # `install_test.sh default` runs all but the multiarch tree, `install_test.sh
 # multiarch` that one (two CTest tests, so that they run side by side).
 set -u
@@ -53,6 +53,9 @@ ok $? "pkg-config --static consumer does not build ($flags): $(tail -5 "$tmp/log
 schema=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --variable=schema lowersim)
 cmp -s "$schema" "$SRC/testdata/schema/scenario.rng"; ok $? "the .pc file's schema '$schema' is not the schema"
 grep -q 'lowersim_SCHEMA' "$prefix/lib/cmake/lowersim/lowersimConfig.cmake"; ok $? "lowersimConfig.cmake has no lowersim_SCHEMA"
+[ -s "$prefix/share/man/man1/lowersim.1" ]; ok $? "no man page in share/man/man1"
+bash -c 'source "$1" && complete -p lowersim' _ "$prefix/share/bash-completion/completions/lowersim" >/dev/null
+ok $? "no bash completion for lowersim in share/bash-completion/completions"
 
 else
 # Debian's multiarch libdir.
