@@ -1,4 +1,4 @@
-# MLIR 19 (C API), libxml2 and, for the tests, CUnit.
+# MLIR 19 (C API), Nettle (SHA-256, base64), libxml2 and, for the tests, CUnit.
 if(NOT MLIR_DIR)
   set(MLIR_DIR /usr/lib/llvm-19/lib/cmake/mlir)
 endif()
@@ -8,6 +8,9 @@ message(STATUS "MLIR ${MLIR_PACKAGE_VERSION} from ${MLIR_DIR}")
 # The MLIR C API libraries lowersim uses: the IR core and the upstream dialects
 # that Pallas kernel bodies are written in.
 set(LOWERSIM_MLIR_LIBS MLIRCAPIIR MLIRCAPIFunc MLIRCAPIArith MLIRCAPIMemRef MLIRCAPIVector)
+
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(NETTLE REQUIRED IMPORTED_TARGET nettle)
 
 find_package(LibXml2 REQUIRED)
 find_package(Threads REQUIRED)

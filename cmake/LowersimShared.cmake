@@ -53,7 +53,8 @@ lowersim_shared_library(lowersim_shared lowersim ${_lsim_object_files})
 target_include_directories(lowersim_shared
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:include>)
 target_include_directories(lowersim_shared SYSTEM PUBLIC ${MLIR_INCLUDE_DIRS})
-target_link_libraries(lowersim_shared PRIVATE ${_lsim_capi_archives} MLIR LLVM Threads::Threads m)
+target_link_libraries(lowersim_shared PRIVATE ${_lsim_capi_archives} MLIR LLVM PkgConfig::NETTLE
+  Threads::Threads m)
 set_target_properties(lowersim_shared PROPERTIES INSTALL_RPATH ${_lsim_mlir_libdir})
 
 lowersim_shared_library(lowersim_scenario_shared lowersim_scenario
