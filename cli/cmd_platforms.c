@@ -22,8 +22,10 @@ static void help(void) {
          "  --lower-for LIST       a ModuleContext for these lowering platforms: shows the\n"
          "                         canonicalized platforms and get_backend's outcome\n"
          "  --pin P                the pinned backend (jit(backend=P)) of that context\n\n"
-         "Without --backend or --fail: a cpu backend plus one for each platform named in\n"
-         "--jax-platforms (aliases expanded), each with one device.\n");
+         "A cpu backend is always registered, as JAX registers its factory on import\n"
+         "(--backend cpu=N or --fail cpu=MESSAGE replaces it). Without --backend or --fail:\n"
+         "also one for each platform named in --jax-platforms (aliases expanded), each\n"
+         "with one device.\n");
 }
 
 typedef struct options {
@@ -31,6 +33,7 @@ typedef struct options {
   const char *lower_for;
   const char *pin;
   int n_factories;
+  bool has_cpu; /* --backend cpu[=N] or --fail cpu=MESSAGE */
 } options;
 
 static int add_factory(lsim_runtime *rt, const char *spec, bool failing, lsim_error *err) {
@@ -57,10 +60,12 @@ static int add_factory(lsim_runtime *rt, const char *spec, bool failing, lsim_er
   return lsim_runtime_register_backend_factory(rt, &f, err);
 }
 
-/* The default factories: cpu plus every platform JAX_PLATFORMS names. */
-static int add_implied_factories(lsim_runtime *rt, const char *jax_platforms, lsim_error *err) {
-  int rc = add_factory(rt, "cpu", false, err);
-  if (rc || !jax_platforms)
+/* The factories not given: cpu's (JAX registers it on import) and, when no
+ * factory is given, one for every platform JAX_PLATFORMS names. */
+static int add_implied_factories(lsim_runtime *rt, const options *o, lsim_error *err) {
+  int rc = o->has_cpu ? LSIM_OK : add_factory(rt, "cpu", false, err);
+  const char *jax_platforms = o->jax_platforms;
+  if (rc || !jax_platforms || o->n_factories)
     return rc;
   char *list = strdup(jax_platforms);
   if (!list)
@@ -69,8 +74,10 @@ static int add_implied_factories(lsim_runtime *rt, const char *jax_platforms, ls
     const char *const *expanded;
     size_t n;
     lsim_expand_platform_alias(item, &expanded, &n);
-    for (size_t i = 0; i < n && !rc; i++)
-      rc = add_factory(rt, expanded ? expanded[i] : item, false, err);
+    for (size_t i = 0; i < n && !rc; i++) {
+      const char *platform = expanded ? expanded[i] : item;
+      rc = strcmp(platform, "cpu") == 0 ? LSIM_OK : add_factory(rt, platform, false, err);
+    }
   }
   free(list);
   return rc;
@@ -101,6 +108,15 @@ static void print_backends(const lsim_runtime *rt, const char *jax_platforms) {
     const lsim_backend *b = lsim_runtime_backend_at(rt, i);
     printf("  %-8s %4d device%s  priority %4d%s\n", b->platform, b->device_count,
            b->device_count == 1 ? " " : "s", b->priority, b == def ? "  <- default backend" : "");
+  }
+  const char *const *known;
+  size_t n;
+  if (!lsim_runtime_known_platforms(rt, &known, &n, NULL)) {
+    for (size_t i = 0; i < n; i++) {
+      const char *quiet = lsim_runtime_backend_error(rt, known[i]);
+      if (quiet)
+        printf("quiet failure     %s: %s\n", known[i], quiet);
+    }
   }
   for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
     printf("warning           %s\n", lsim_runtime_warning_at(rt, i));
@@ -184,11 +200,12 @@ int cmd_platforms(int argc, char **argv) {
       o.pin = value;
     } else {
       o.n_factories++;
+      o.has_cpu = o.has_cpu || strcmp(value, "cpu") == 0 || strncmp(value, "cpu=", 4) == 0;
       rc = add_factory(rt, value, strcmp(a, "--fail") == 0, &err);
     }
   }
-  if (!rc && o.n_factories == 0)
-    rc = add_implied_factories(rt, o.jax_platforms, &err);
+  if (!rc)
+    rc = add_implied_factories(rt, &o, &err);
   if (!rc) {
     print_known(rt);
     rc = lsim_runtime_backends(rt, &err);

@@ -8,7 +8,7 @@
 # the command into support/, does not compile.  Folder-local private headers
 # are included by their bare name from the folder itself.
 #
-#   support   lowersim/error.h, support/*.h (private to lowersim's libraries)
+#   support   lowersim/error.h, lowersim/version.h, support/*.h (private to lowersim's libraries)
 #   ctx       + runtime, aval, jax_profile, primitive, program, module_context,
 #               lowering_rule_context
 #   lower     + registry, lower_per_platform, jaxpr_subcomp, emit, verify,
@@ -21,7 +21,7 @@
 
 set(LOWERSIM_VIEWS_DIR ${PROJECT_BINARY_DIR}/layers)
 
-set(_support_h lowersim/error.h support/encode.h support/mlir_text.h support/options.h
+set(_support_h lowersim/error.h lowersim/version.h support/encode.h support/mlir_text.h support/options.h
     support/raise.h support/strbuf.h)
 set(_ctx_h lowersim/runtime.h lowersim/aval.h lowersim/jax_profile.h lowersim/primitive.h
     lowersim/program.h lowersim/module_context.h lowersim/lowering_rule_context.h)
@@ -60,7 +60,7 @@ function(lowersim_view name)
   endforeach()
 endfunction()
 
-set(LOWERSIM_PUBLIC_HEADERS lowersim/error.h ${_ctx_h} ${_lower_h} ${_lax_h} ${_callbacks_h}
+set(LOWERSIM_PUBLIC_HEADERS lowersim/error.h lowersim/version.h ${_ctx_h} ${_lower_h} ${_lax_h} ${_callbacks_h}
     ${_pallas_h} ${_jax_h} ${_scenario_h})
 lowersim_view(support ${_support_h})
 lowersim_view(ctx ${_support_h} ${_ctx_h})

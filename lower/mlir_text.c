@@ -27,3 +27,14 @@ int lsim_mlir_parse_module(MlirContext mlir, const char *text, MlirModule *out, 
   lsimp_strbuf_free(&said);
   return rc;
 }
+
+int lsim_mlir_reprint(MlirContext mlir, const char *text, char **out, lsim_error *err) {
+  MlirModule m;
+  *out = NULL;
+  int rc = lsim_mlir_parse_module(mlir, text, &m, err);
+  if (rc)
+    return rc;
+  *out = lsim_mlir_print(mlirModuleGetOperation(m));
+  mlirModuleDestroy(m);
+  return *out ? LSIM_OK : lsimp_fail_oom(err);
+}

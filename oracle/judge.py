@@ -20,6 +20,8 @@ def lowersim_binary(root: str) -> str:
 
 
 def run_lowersim(binary: str, path: str) -> compare.LowersimOutcome:
+  if os.environ.get("LOWERSIM_BINDINGS"):
+    return run_lowersim_bindings(binary, path)
   try:
     p = subprocess.run([binary, "lower", path], capture_output=True, timeout=LOWERSIM_TIMEOUT)
   except subprocess.TimeoutExpired:
@@ -27,6 +29,35 @@ def run_lowersim(binary: str, path: str) -> compare.LowersimOutcome:
                                    exit_code=-1)
   return compare.parse_lowersim(p.returncode, p.stdout.decode("utf-8", "replace"),
                                 p.stderr.decode("utf-8", "replace"))
+
+
+def run_lowersim_bindings(binary: str, path: str) -> compare.LowersimOutcome:
+  """lowersim's outcome through its Python bindings (python/lowersim, with the
+  libraries of `binary`'s build), in this process, instead of `lowersim
+  lower`: LOWERSIM_BINDINGS=1.  The same outcome as the command's."""
+  import sys
+  import warnings
+  os.environ.setdefault("LOWERSIM_LIBRARY_DIR", os.path.dirname(os.path.abspath(binary)))
+  python = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python")
+  if python not in sys.path:
+    sys.path.insert(0, python)
+  import lowersim
+  with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always", lowersim.JaxWarning)
+    try:
+      module, error = lowersim.lower_file(path), None
+    except lowersim.Error as e:
+      module, error = "", e
+  said = [str(w.message) for w in caught if w.category is lowersim.JaxWarning]
+  stderr = "".join(f"warning: {w}\n" for w in said)
+  if error is None:
+    return compare.LowersimOutcome("module", module=module, warnings=said, stderr=stderr)
+  if isinstance(error, lowersim.InvalidScenario):
+    return compare.LowersimOutcome("invalid", stderr=stderr + f"{error.message}\n", exit_code=2,
+                                   warnings=said)
+  return compare.LowersimOutcome("error", code=error.code, error_class=error.jax_class,
+                                 error_message=error.message, warnings=said,
+                                 stderr=stderr + f"{error}\n", exit_code=1)
 
 
 def jax_outcome(path: str, version: str | None = None) -> program.Outcome:

@@ -58,14 +58,20 @@ static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error 
   return rc;
 }
 
-/* The JAX process: which Pallas backends the scenario says are installed
- * (all, by default), and the registry of what JAX registers. */
-static int build_process(const lsim_scenario *s, lsim_runtime *rt, prepared *p, lsim_error *err) {
+/* The JAX version a run lowers as: the one the file pins (<scenario jax>),
+ * else the caller's (NULL: the newest). */
+static const lsim_jax_profile *scenario_profile(const lsim_scenario *s,
+                                                const lsim_jax_profile *fallback) {
+  return s->jax ? lsim_jax_profile_find(s->jax) : fallback;
+}
+
+/* The JAX process of version `jax`: which Pallas backends the scenario says
+ * are installed (all, by default), and the registry of what JAX registers. */
+static int build_process(const lsim_scenario *s, lsim_runtime *rt, const lsim_jax_profile *jax,
+                         prepared *p, lsim_error *err) {
   lsim_pallas_installed installed = s->has_pallas ? s->pallas : lsim_scenario_default_pallas();
   int rc = lsim_pallas_create(&installed, &p->pallas, err);
-  return rc ? rc
-            : lsim_registry_create_jax(rt, p->pallas, lsim_jax_profile_find(s->jax),
-                                       &p->registry, err);
+  return rc ? rc : lsim_registry_create_jax(rt, p->pallas, jax, &p->registry, err);
 }
 
 /* The program: each equation by its kind, in document order. */
@@ -169,7 +175,7 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   if (!rc)
     rc = build_runtime(s, &out->runtime, err);
   if (!rc)
-    rc = build_process(s, out->runtime, &p, err);
+    rc = build_process(s, out->runtime, scenario_profile(s, opts.jax), &p, err);
   p.builder.registry = p.registry;
   if (!rc)
     rc = build_program(s, &p);

@@ -2,10 +2,12 @@
  * and avals as JAX prints them. */
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
+#include "lowersim/version.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 #include "tests/suites.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Every code of scenario-and-cli.md's catalogue, with JAX's class. */
@@ -196,7 +198,23 @@ static void test_error_set(void) {
   lsim_error_clear(&err);
 }
 
+/* The library's version is the headers' and reads as MAJOR.MINOR.PATCH. */
+static void test_version(void) {
+  char expect[32];
+  snprintf(expect, sizeof expect, "%d.%d.%d", LOWERSIM_VERSION_MAJOR, LOWERSIM_VERSION_MINOR,
+           LOWERSIM_VERSION_PATCH);
+  CU_ASSERT_STRING_EQUAL(LOWERSIM_VERSION_STRING, expect);
+  CU_ASSERT_STRING_EQUAL(lsim_version(), LOWERSIM_VERSION_STRING);
+  CU_ASSERT_TRUE(LOWERSIM_VERSION_AT_LEAST(0, 0, 0));
+  CU_ASSERT_TRUE(LOWERSIM_VERSION_AT_LEAST(LOWERSIM_VERSION_MAJOR, LOWERSIM_VERSION_MINOR,
+                                           LOWERSIM_VERSION_PATCH));
+  CU_ASSERT_FALSE(LOWERSIM_VERSION_AT_LEAST(LOWERSIM_VERSION_MAJOR, LOWERSIM_VERSION_MINOR,
+                                            LOWERSIM_VERSION_PATCH + 1));
+  CU_ASSERT_FALSE(LOWERSIM_VERSION_AT_LEAST(LOWERSIM_VERSION_MAJOR + 1, 0, 0));
+}
+
 static CU_TestInfo tests[] = {
+    {"version", test_version},
     {"status kinds", test_status_kinds},
     {"lsim_error_set", test_error_set},
     {"catalogue has every contract code", test_catalogue_has_every_contract_code},

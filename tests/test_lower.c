@@ -9,6 +9,7 @@
 #include "lowersim/ffi.h"
 #include "lowersim/jax.h"
 #include "lowersim/lowering.h"
+#include "lowersim/mlir_text.h"
 #include "lowersim/registry.h"
 #include "tests/fixtures.h"
 #include "tests/suites.h"
@@ -430,12 +431,37 @@ static void test_ffi_call(void) {
   lsim_registry_destroy(reg);
 }
 
+/* lsim_mlir_reprint: a module as MLIR prints it, whatever the spacing and the
+ * generic or custom form it came in; what does not parse is invalid input. */
+static void test_mlir_reprint(void) {
+  MlirContext mlir = lsim_lowerer_mlir_context(lowerer);
+  char *a = NULL, *b = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL(lsim_mlir_reprint(mlir, "module {\n func.func @f() {\n return\n }\n}", &a, &err),
+                  LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_mlir_reprint(mlir,
+                                    "\"builtin.module\"() ({ \"func.func\"() <{function_type = "
+                                    "() -> (), sym_name = \"f\"}> ({ \"func.return\"() : () -> () "
+                                    "}) : () -> () }) : () -> ()",
+                                    &b, &err),
+                  LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(a, "module {\n  func.func @f() {\n    return\n  }\n}\n\n");
+  CU_ASSERT_STRING_EQUAL(a, b);
+  free(a);
+  free(b);
+  CU_ASSERT_EQUAL(lsim_mlir_reprint(mlir, "module {", &a, &err), LSIM_E_INVALID_INPUT);
+  CU_ASSERT_PTR_NULL(a);
+  CU_ASSERT_NSTRING_EQUAL(lsim_error_message(&err), "the module does not parse: ", 27);
+  lsim_error_clear(&err);
+}
+
 static CU_TestInfo tests[] = {
     {"lower_per_platform, every tuple and rule set", test_lower_per_platform_every_tuple},
     {"register_lowering, unknown platform", test_register_unknown_platform},
     {"_get_lowering_rules: order, gpu expansion, objects", test_get_lowering_rules},
     {"many primitives", test_many_primitives},
     {"ffi_call", test_ffi_call},
+    {"lsim_mlir_reprint", test_mlir_reprint},
     CU_TEST_INFO_NULL,
 };
 

@@ -52,6 +52,29 @@ static void test_lowering_outlives_its_run(void) {
   lsim_error_clear(&err);
 }
 
+/* lsim_scenario_run_options.jax picks the JAX version lowered as; NULL is
+ * the newest. */
+static void test_run_options_pick_the_jax_version(void) {
+  lsim_scenario *s = read_text("<scenario name='version'><lower function='f'>"
+                               "<arg dtype='f32' shape='4'/><op kind='sine' args='0'/>"
+                               "</lower></scenario>");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  lsim_lowerer *lowerer = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_lowerer_create(&lowerer, NULL), LSIM_OK);
+  const lsim_jax_profile *asked[] = {&lsim_jax_0_10_2, NULL};
+  const lsim_jax_profile *got[] = {&lsim_jax_0_10_2, lsim_jax_profile_default()};
+  for (int i = 0; i < 2; i++) {
+    lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.jax = asked[i]);
+    lsim_scenario_outcome out;
+    CU_ASSERT_EQUAL_FATAL(lsim_scenario_run(lowerer, s, &opts, &out, NULL), LSIM_OK);
+    CU_ASSERT_PTR_EQUAL(lsim_module_context_profile(lsim_lowering_module_context(out.lowering)),
+                        got[i]);
+    lsim_scenario_outcome_clear(&out);
+  }
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
+}
+
 /* A scenario's <primitive name="add"> is a new primitive: an <op kind="add">
  * after it is still lax.add_p, lowered as stablehlo.add, and a
  * <primitive name="pallas_call"> takes nothing from pallas_call. */
@@ -97,6 +120,7 @@ static void test_own_primitives_are_new_objects(void) {
 static CU_TestInfo tests[] = {
     {"a lowering outlives its run, scenario and lowerer", test_lowering_outlives_its_run},
     {"a scenario's own primitives are new objects", test_own_primitives_are_new_objects},
+    {"run options pick the JAX version", test_run_options_pick_the_jax_version},
     CU_TEST_INFO_NULL,
 };
 

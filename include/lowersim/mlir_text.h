@@ -23,6 +23,12 @@ char *lsim_mlir_print(MlirOperation op);
  * holds what MLIR's parser said. */
 int lsim_mlir_parse_module(MlirContext mlir, const char *text, MlirModule *out, lsim_error *err);
 
+/* `text` parsed as a module in `mlir` and printed back as MLIR prints it
+ * (owned: free): the form in which two implementations' modules compare.
+ * Fails as lsim_mlir_parse_module does, or with LSIM_E_NO_MEMORY; `*out` is
+ * then NULL. */
+int lsim_mlir_reprint(MlirContext mlir, const char *text, char **out, lsim_error *err);
+
 #ifdef __cplusplus
 }
 #endif

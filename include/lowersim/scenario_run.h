@@ -7,6 +7,7 @@
 #ifndef LOWERSIM_SCENARIO_RUN_H
 #define LOWERSIM_SCENARIO_RUN_H
 
+#include "lowersim/jax_profile.h"
 #include "lowersim/lowering.h"
 #include "lowersim/scenario.h"
 
@@ -19,6 +20,7 @@ typedef struct lsim_scenario_run_options {
   lsim_explain_fn explain; /* optional narration */
   void *explain_data;
   bool skip_verify;        /* benchmarks only */
+  const lsim_jax_profile *jax; /* the JAX version to lower as; NULL: the newest */
 } lsim_scenario_run_options;
 
 #define LSIM_SCENARIO_RUN_OPTIONS_INIT(...) \

@@ -1,0 +1,217 @@
+"""lowersim: JAX's multi-platform lowering, re-implemented in C, from Python.
+
+    import lowersim
+    text = lowersim.lower_file("testdata/scenarios/platform-dependent.xml")
+    try:
+      lowersim.lower_xml(xml, jax="0.10.2")
+    except lowersim.LoweringError as e:   # what JAX raises
+      print(e.code, e.jax_class, e.message)
+    except lowersim.InvalidScenario as e: # what lowersim refuses: `PATH:LINE: ...`
+      print(e.message)
+
+A lowering returns the MLIR module as text, as `lowersim lower` prints it;
+JAX's warnings (e.g. an experimental platform) are issued as
+`lowersim.JaxWarning`.  Each thread lowers with its own `Lowerer` (an MLIR
+context); the module-level functions use the calling thread's.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import os
+import threading
+import warnings
+
+from lowersim import _native
+
+__all__ = ["Error", "LoweringError", "InvalidScenario", "JaxWarning", "ErrorCode", "Lowerer",
+           "lower_file", "lower_xml", "reprint", "errors", "versions", "__version__"]
+
+__version__ = _native.text(_native.lib.lsim_version())
+
+_KIND_JAX_ERROR, _KIND_INVALID_INPUT, _KIND_NO_MEMORY = 1, 2, 3
+
+
+class Error(Exception):
+  """A failed lowering: `code` (e.g. "LSIM_E_TOO_MANY_CHANNELS"), `jax_class`
+  (the exception class JAX raises, e.g. "RuntimeError"), `message` (JAX's
+  exact text), `status` (the negative number).  str() is the line
+  `lowersim lower` prints: `CODE: ErrorClass: message`."""
+
+  def __init__(self, status: int, code: str, jax_class: str, message: str):
+    super().__init__(f"{code}: {jax_class}: {message}")
+    self.status, self.code, self.jax_class, self.message = status, code, jax_class, message
+
+
+class LoweringError(Error):
+  """An error JAX raises for this lowering (`lowersim lower` exits 1), or a
+  module lowersim itself fails to verify (LSIM_E_VERIFY)."""
+
+
+class InvalidScenario(Error):
+  """Input lowersim refuses (`lowersim lower` exits 2): a scenario that is
+  not valid, or asks for something impossible (`PATH:LINE: what is wrong`),
+  or a file that cannot be read."""
+
+
+class JaxWarning(UserWarning):
+  """A warning JAX issues while lowering (warnings.warn in xla_bridge)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ErrorCode:
+  """One row of the error catalogue (`lowersim errors`)."""
+  status: int
+  code: str
+  jax_class: str
+  template: str
+  reference: str
+
+
+def _raise(err: _native.Error) -> None:
+  lib = _native.lib
+  status = err.code
+  code = _native.text(lib.lsim_status_name(status)) or str(status)
+  message = _native.text(lib.lsim_error_message(ctypes.byref(err)))
+  jax_class = _native.text(lib.lsim_error_class(ctypes.byref(err)))
+  lib.lsim_error_clear(ctypes.byref(err))
+  kind = lib.lsim_status_kind(status)
+  if kind == _KIND_NO_MEMORY:
+    raise MemoryError(message)
+  raise (InvalidScenario if kind == _KIND_INVALID_INPUT else LoweringError)(
+      status, code, jax_class, message)
+
+
+def _profile(jax: str | None):
+  if jax is None:
+    return None
+  found = _native.lib.lsim_jax_profile_find(jax.encode())
+  if not found:
+    raise ValueError(f"lowersim models no JAX {jax!r}; it models {', '.join(versions())}")
+  return ctypes.cast(found, ctypes.c_void_p)
+
+
+class Lowerer:
+  """An MLIR context that lowerings reuse (lsim_lowerer); one per thread."""
+
+  def __init__(self):
+    self._ptr = ctypes.c_void_p()
+    err = _native.Error()
+    if _native.lib.lsim_lowerer_create(ctypes.byref(self._ptr), ctypes.byref(err)):
+      _raise(err)
+
+  def close(self) -> None:
+    if self._ptr:
+      _native.lib.lsim_lowerer_destroy(self._ptr)
+      self._ptr = ctypes.c_void_p()
+
+  def __del__(self):
+    self.close()
+
+  def __enter__(self):
+    return self
+
+  def __exit__(self, *exc):
+    self.close()
+
+  def lower_file(self, path: str | os.PathLike, jax: str | None = None) -> str:
+    """The module the scenario file lowers to, as text."""
+    scenario = ctypes.c_void_p()
+    err = _native.Error()
+    if _native.lib.lsim_scenario_read_file(os.fsencode(path), ctypes.byref(scenario),
+                                           ctypes.byref(err)):
+      _raise(err)
+    return self._lower(scenario, jax)
+
+  def lower_xml(self, text: str | bytes, jax: str | None = None, name: str = "<memory>") -> str:
+    """The module a scenario given as XML text lowers to; `name` stands for
+    the path in messages."""
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    scenario = ctypes.c_void_p()
+    err = _native.Error()
+    if _native.lib.lsim_scenario_read_memory(data, len(data), name.encode(),
+                                             ctypes.byref(scenario), ctypes.byref(err)):
+      _raise(err)
+    return self._lower(scenario, jax)
+
+  def _lower(self, scenario: ctypes.c_void_p, jax: str | None) -> str:
+    lib = _native.lib
+    err = _native.Error()
+    outcome = _native.Outcome()
+    try:
+      options = _native.RunOptions(struct_size=ctypes.sizeof(_native.RunOptions), jax=_profile(jax))
+      rc = lib.lsim_scenario_run(self._ptr, scenario, ctypes.byref(options), ctypes.byref(outcome),
+                                 ctypes.byref(err))
+      if outcome.runtime:
+        for i in range(lib.lsim_runtime_warning_count(outcome.runtime)):
+          warnings.warn(_native.text(lib.lsim_runtime_warning_at(outcome.runtime, i)), JaxWarning,
+                        stacklevel=3)
+      if rc:
+        _raise(err)
+      module = _native.take_string(lib.lsim_lowering_print(outcome.lowering))
+      if module is None:
+        raise MemoryError("lowersim: out of memory printing the module")
+      return module
+    finally:
+      lib.lsim_scenario_outcome_clear(ctypes.byref(outcome))
+      lib.lsim_scenario_destroy(scenario)
+      lib.lsim_error_clear(ctypes.byref(err))
+
+  def reprint(self, module: str) -> str:
+    """`module` (MLIR text) parsed and printed back by MLIR: the form in which
+    two implementations' modules compare (as `lowersim check --impl` does).
+    Raises InvalidScenario (LSIM_E_INVALID_INPUT) when it does not parse."""
+    out = ctypes.c_void_p()
+    err = _native.Error()
+    if _native.lib.lsim_mlir_reprint(_native.lib.lsim_lowerer_mlir_context(self._ptr),
+                                     module.encode("utf-8"), ctypes.byref(out), ctypes.byref(err)):
+      _raise(err)
+    return _native.take_string(out.value)
+
+
+_local = threading.local()
+
+
+def _lowerer() -> Lowerer:
+  if not hasattr(_local, "lowerer"):
+    _local.lowerer = Lowerer()
+  return _local.lowerer
+
+
+def lower_file(path: str | os.PathLike, jax: str | None = None) -> str:
+  """The module the scenario file lowers to (as `lowersim lower FILE` prints
+  it), lowered as JAX `jax` (one of versions(); None: the newest).  Raises
+  LoweringError or InvalidScenario."""
+  return _lowerer().lower_file(path, jax)
+
+
+def lower_xml(text: str | bytes, jax: str | None = None, name: str = "<memory>") -> str:
+  """The module a scenario given as XML text lowers to; see lower_file."""
+  return _lowerer().lower_xml(text, jax, name)
+
+
+def reprint(module: str) -> str:
+  """`module` as MLIR parses and prints it; see Lowerer.reprint."""
+  return _lowerer().reprint(module)
+
+
+def errors() -> list[ErrorCode]:
+  """The error catalogue, in table order (`lowersim errors`)."""
+  lib = _native.lib
+  rows = []
+  for i in range(lib.lsim_status_count()):
+    status = lib.lsim_status_at(i)
+    rows.append(ErrorCode(status, _native.text(lib.lsim_status_name(status)),
+                          _native.text(lib.lsim_status_class(status)),
+                          _native.text(lib.lsim_status_template(status)),
+                          _native.text(lib.lsim_status_reference(status))))
+  return rows
+
+
+def versions() -> list[str]:
+  """The JAX versions lowersim models, oldest first; the last is the default
+  of `jax=`."""
+  lib = _native.lib
+  return [_native.text(lib.lsim_jax_profile_at(i).contents.name)
+          for i in range(lib.lsim_jax_profile_count())]

@@ -1,0 +1,153 @@
+"""The bindings against the command: the same modules, the same errors.
+
+Run by CTest as python.bindings (python/tests/run.sh), with LOWERSIM the
+built command and SOURCE_DIR the repository."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import threading
+import warnings
+
+import pytest
+
+import lowersim
+
+SOURCE = pathlib.Path(os.environ.get("SOURCE_DIR", pathlib.Path(__file__).parents[2]))
+LOWERSIM = os.environ.get("LOWERSIM", str(SOURCE / "build" / "lowersim"))
+SCENARIOS = sorted((SOURCE / "testdata" / "scenarios").glob("*.xml"))
+
+SINE = ('<scenario name="sine"><lower function="f" platforms="cpu,tpu">'
+        '<arg dtype="f32" shape="4"/><op kind="sine" args="0"/></lower></scenario>')
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+  return subprocess.run([LOWERSIM, *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_lower_file_is_lowersim_lower(path):
+  """Each bundled scenario: the module `lowersim lower` prints, or the
+  exception whose str() is the error line it prints, of the class its exit
+  code says."""
+  p = cli("lower", str(path))
+  if p.returncode == 0:
+    assert lowersim.lower_file(path) == p.stdout
+    return
+  with pytest.raises(lowersim.Error) as raised:
+    lowersim.lower_file(path)
+  assert str(raised.value) == p.stderr.strip().splitlines()[-1]
+  assert isinstance(raised.value, lowersim.LoweringError if p.returncode == 1 else
+                    lowersim.InvalidScenario)
+
+
+def test_lowering_error_carries_jax_class_and_message():
+  with pytest.raises(lowersim.LoweringError) as raised:
+    lowersim.lower_file(SOURCE / "testdata" / "scenarios" / "backend-mismatch.xml")
+  e = raised.value
+  assert (e.code, e.jax_class) == ("LSIM_E_BACKEND_PLATFORM_MISMATCH", "ValueError")
+  assert e.message == ("the platform for the specified backend cpu is different from the "
+                       "lowering platform cuda")
+  assert e.status == -1
+
+
+def test_lower_xml_from_memory():
+  module = lowersim.lower_xml(SINE)
+  assert '"stablehlo.sine"' in module and "jax.uses_shape_polymorphism = true" in module
+  assert lowersim.lower_xml(SINE.encode()) == module
+
+
+def test_invalid_scenarios_name_their_line():
+  with pytest.raises(lowersim.InvalidScenario) as raised:
+    lowersim.lower_xml('<scenario name="x">\n<lower><op kind="sine" args="7"/></lower></scenario>',
+                       name="mine.xml")
+  assert raised.value.code == "LSIM_E_INVALID_INPUT"
+  assert raised.value.message.startswith("mine.xml:2: ")
+  with pytest.raises(lowersim.InvalidScenario) as raised:
+    lowersim.lower_file("/nonexistent/scenario.xml")
+  assert raised.value.code == "LSIM_E_IO"
+
+
+def test_jax_versions():
+  versions = lowersim.versions()
+  assert versions[0] == "0.10.2" and len(versions) >= 2
+  for v in versions:
+    assert lowersim.lower_xml(SINE, jax=v) == lowersim.lower_xml(SINE)
+  with pytest.raises(ValueError, match="lowersim models no JAX '0.4.0'"):
+    lowersim.lower_xml(SINE, jax="0.4.0")
+
+
+def test_errors_are_the_catalogue():
+  rows = lowersim.errors()
+  listed = [line.split()[0] for line in cli("errors").stdout.splitlines()
+            if line.startswith("LSIM_")]
+  assert [r.code for r in rows] == listed
+  mismatch = next(r for r in rows if r.code == "LSIM_E_BACKEND_PLATFORM_MISMATCH")
+  assert (mismatch.status, mismatch.jax_class) == (-1, "ValueError")
+  assert "{backend_platform}" in mismatch.template
+
+
+def test_jax_warnings_are_warnings():
+  xml = ('<scenario name="w"><runtime><backend platform="cpu"/><backend platform="oneapi"/>'
+         '</runtime><lower function="f"><arg dtype="f32" shape="4"/>'
+         '<op kind="sine" args="0"/></lower></scenario>')
+  with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    lowersim.lower_xml(xml)
+  assert [str(w.message) for w in caught if w.category is lowersim.JaxWarning] == [
+      "Platform 'oneapi' is experimental and not all JAX functionality may be correctly "
+      "supported!"]
+
+
+def test_reprint_is_mlir_printing():
+  custom = "module {\n func.func @f() {\n return\n }\n}"
+  generic = ('"builtin.module"() ({ "func.func"() <{function_type = () -> (), sym_name = "f"}> '
+             '({ "func.return"() : () -> () }) : () -> () }) : () -> ()')
+  assert lowersim.reprint(custom) == lowersim.reprint(generic)
+  module = lowersim.lower_xml(SINE)
+  assert lowersim.reprint(module) == module
+  with pytest.raises(lowersim.InvalidScenario, match="the module does not parse"):
+    lowersim.reprint("module {")
+
+
+def test_threads_lower_side_by_side():
+  """Each thread has its own lowerer (MLIR context)."""
+  expected = lowersim.lower_xml(SINE)
+  results, errors = [], []
+
+  def work():
+    try:
+      for _ in range(20):
+        results.append(lowersim.lower_xml(SINE))
+    except Exception as e:  # pragma: no cover - reported below
+      errors.append(e)
+
+  threads = [threading.Thread(target=work) for _ in range(4)]
+  for t in threads:
+    t.start()
+  for t in threads:
+    t.join()
+  assert not errors and results == [expected] * 80
+
+
+def test_lowerer_objects():
+  with lowersim.Lowerer() as lowerer:
+    assert lowerer.lower_xml(SINE) == lowersim.lower_xml(SINE)
+  lowerer.close()  # twice is harmless
+
+
+def test_version_is_the_library_version():
+  assert lowersim.__version__ == cli("--version").stdout.split()[-1]
+
+
+def test_readme_python_examples_run(capsys, monkeypatch):
+  """The README's ```python blocks run as written, from the repository."""
+  readme = (SOURCE / "README.md").read_text()
+  blocks = [block.split("\n```", 1)[0] for block in readme.split("```python\n")[1:]]
+  assert blocks
+  monkeypatch.chdir(SOURCE)
+  for block in blocks:
+    exec(compile(block, "README.md", "exec"), {})
+  assert "LSIM_E_BACKEND_PLATFORM_MISMATCH ValueError the platform" in capsys.readouterr().out
