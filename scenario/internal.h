@@ -14,6 +14,7 @@
 #include "lowersim/scenario.h"
 #include "lowersim/scenario_generate.h"
 #include "lowersim/scenario_kind.h"
+#include "support/name_index.h"
 #include "support/strbuf.h"
 
 #include <libxml/relaxng.h>
@@ -202,6 +203,7 @@ typedef struct lsimp_builder {
   size_t num_blocks, cap_blocks;
   lsim_primitive **primitives; /* the scenario's own, one per name */
   size_t num_primitives, cap_primitives;
+  lsimp_name_index primitive_index; /* name -> its place in `primitives` */
 } lsimp_builder;
 
 void lsimp_builder_free(lsimp_builder *b);
