@@ -69,6 +69,16 @@ void lsimp_xml_capture_end(const lsimp_xml_handlers *saved);
  * is owned (free); LSIM_E_IO `PATH: strerror` when it cannot be read. */
 int lsimp_scenario_load_file(const char *path, char **data, size_t *size, lsim_error *err);
 
+/* --- limits.c ------------------------------------------------------------ */
+
+/* Refuses, before libxml2 parses `data`, a NUL byte anywhere and elements
+ * beyond LSIM_SCENARIO_MAX_ATTRIBUTES, LSIM_SCENARIO_MAX_CHILDREN or
+ * LSIM_SCENARIO_MAX_DEPTH (`PATH:LINE:` errors); linear in `size`. */
+int lsimp_scenario_check_limits(const char *path, const char *data, size_t size,
+                                lsim_error *err);
+
+/* --- document.c (parsing) -------------------------------------------------- */
+
 /* Parses `data` (DTDs refused, no network) and validates it against the
  * schema.  `*out` is owned: xmlFreeDoc. */
 int lsimp_scenario_parse(const char *path, const char *data, size_t size, xmlDocPtr *out,
