@@ -5,6 +5,8 @@
  * the generated scenarios (for another judge, e.g. the oracle). */
 #include "cli.h"
 #include "fuzz/fuzz.h"
+#include "options.h"
+#include "output.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -66,47 +68,24 @@ static void usage(void) {
          DEFAULT_ITERATIONS, DEFAULT_OUT, CURRENT_FILE);
 }
 
-static bool parse_u64(const char *text, uint64_t *out) {
-  if (!text || text[0] < '0' || text[0] > '9')
-    return false;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(text, &end, 0);
-  *out = v;
-  return !*end && errno != ERANGE;
-}
-
 /* Returns -1 to go on, else the exit code. */
 static int parse_options(int argc, char **argv, options *o) {
   *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      usage();
-      return 0;
-    }
-    if (strcmp(a, "--seed") == 0 && parse_u64(v, &o->seed)) {
-      i++;
-    } else if (strcmp(a, "--iterations") == 0 && parse_u64(v, &o->iterations)) {
-      i++;
-    } else if (strcmp(a, "--isolate") == 0) {
-      o->isolate = true;
-    } else if (strcmp(a, "--out") == 0 && v && *v) {
-      o->out = v;
-      i++;
-    } else if (strcmp(a, "--emit") == 0 && v && *v) {
-      o->emit = v;
-      i++;
-    } else if (strcmp(a, "--emit") == 0) {
-      return cli_usage_error("fuzz", "--emit needs a folder name");
-    } else if (strcmp(a, "--seed") == 0 || strcmp(a, "--iterations") == 0) {
-      return cli_usage_error("fuzz", "%s needs a non-negative integer", a);
-    } else if (strcmp(a, "--out") == 0) {
-      return cli_usage_error("fuzz", "--out needs a folder name");
-    } else {
-      return cli_usage_error("fuzz", "unknown argument '%s' (see --help)", a);
-    }
-  }
+  const cli_option table[] = {
+      CLI_OPT_U64("seed", 0, &o->seed, 0, UINT64_MAX),
+      CLI_OPT_U64("iterations", 0, &o->iterations, 0, UINT64_MAX),
+      CLI_OPT_STRING("out", 0, &o->out),
+      CLI_OPT_STRING("emit", 0, &o->emit),
+      CLI_OPT_FLAG("isolate", 0, &o->isolate),
+  };
+  cli_args args;
+  int code = cli_parse("fuzz", argc, argv, table, sizeof table / sizeof table[0], usage, &args);
+  if (code)
+    return code < 0 ? 0 : code;
+  if (args.num_operands)
+    return cli_usage_error("fuzz", "unexpected argument '%s' (see --help)", args.operands[0]);
+  if (!*o->out || (o->emit && !*o->emit))
+    return cli_usage_error("fuzz", "%s needs a folder name", *o->out ? "--emit" : "--out");
   return -1;
 }
 
@@ -151,6 +130,20 @@ static void close_output(campaign *c) {
     rmdir(c->opt.out);
 }
 
+/* Writes `text` with `comment` to `path` through cli/output.c. */
+static int write_commented(const char *path, const char *text, size_t size, const char *comment,
+                           lsim_error *err) {
+  cli_output *out = cli_output_open("fuzz", path, NULL);
+  if (!out)
+    return LSIM_E_IO;
+  int rc = lsim_fuzz_write_commented(cli_output_stream(out), text, size, comment, err);
+  if (rc) {
+    cli_output_abort(out);
+    return rc;
+  }
+  return cli_output_commit(out) ? LSIM_E_IO : LSIM_OK;
+}
+
 /* Puts `s` into the in-progress file before it is checked. */
 static int save_current(campaign *c, const lsim_scenario *s, uint64_t i, lsim_error *err) {
   char *text, comment[256];
@@ -162,12 +155,7 @@ static int save_current(campaign *c, const lsim_scenario *s, uint64_t i, lsim_er
            "lowersim fuzz, seed %" PRIu64 ", iteration %" PRIu64 ": being checked. This file "
            "stays behind only if lowersim crashed on it: `lowersim lower` reproduces it.",
            c->opt.seed, i);
-  FILE *f = fopen(c->current_path, "w");
-  rc = f ? lsim_fuzz_write_commented(f, text, size, comment, err) : LSIM_E_IO;
-  if (f && fclose(f) != 0 && !rc)
-    rc = LSIM_E_IO;
-  if (rc == LSIM_E_IO)
-    fprintf(stderr, "lowersim fuzz: cannot write %s: %s\n", c->current_path, strerror(errno));
+  rc = write_commented(c->current_path, text, size, comment, err);
   free(text);
   return rc;
 }
@@ -184,13 +172,13 @@ static int write_finding(campaign *c, const lsim_scenario *s, const lsim_fuzz_re
            "), minimized from %zu to %zu equations.",
            c->opt.seed, i, from_eqns, s->num_eqns);
   char *path = path_in(c->opt.out, name);
-  FILE *f = path ? fopen(path, "w") : NULL;
-  int rc = f ? lsim_fuzz_write_finding(f, s, r, note, err) : LSIM_E_IO;
-  if (f && fclose(f) != 0 && !rc)
+  cli_output *out = path ? cli_output_open("fuzz", path, NULL) : NULL;
+  int rc = out ? lsim_fuzz_write_finding(cli_output_stream(out), s, r, note, err) : LSIM_E_IO;
+  if (out && rc)
+    cli_output_abort(out);
+  else if (out && cli_output_commit(out))
     rc = LSIM_E_IO;
-  if (rc)
-    fprintf(stderr, "fuzz: cannot write %s\n", path ? path : name);
-  else
+  if (!rc)
     fprintf(stderr, "fuzz:   minimized to %s (%zu equations)\n", path, s->num_eqns);
   c->written += !rc;
   free(path);
@@ -334,15 +322,8 @@ static int emit_scenarios(const options *o) {
       fprintf(stderr, "lowersim fuzz: out of memory\n");
       code = EXIT_INVALID_INPUT;
     }
-    FILE *f = !rc && !code ? fopen(path, "w") : NULL;
-    if (!rc && !code && (!f || fwrite(text, 1, size, f) != size)) {
-      fprintf(stderr, "lowersim fuzz: cannot write %s: %s\n", path, strerror(errno));
-      code = EXIT_INVALID_INPUT;
-    }
-    if (f && fclose(f) != 0 && !code) {
-      fprintf(stderr, "lowersim fuzz: cannot write %s: %s\n", path, strerror(errno));
-      code = EXIT_INVALID_INPUT;
-    }
+    if (!rc && !code)
+      code = cli_write_file("fuzz", path, text, size, NULL);
     if (rc && !code)
       code = cli_report(&err);
     free(path);
