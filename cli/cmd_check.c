@@ -335,7 +335,7 @@ int cmd_check(int argc, char **argv) {
   int code = cli_parse("check", argc, argv, options, 2, help, &args);
   if (code)
     return code < 0 ? 0 : code;
-  cli_walk *walk = cli_walk_create("check");
+  cli_walk *walk = cli_walk_create("check", true);
   if (!walk)
     return cli_usage_error("check", "out of memory");
   for (int i = 0; !code && i < args.num_operands; i++) {

@@ -58,14 +58,14 @@ struct cli_walk {
   const char *command;
   char **paths;
   size_t count, cap;
-  bool sorted, has_stdin;
+  bool notes, sorted, has_stdin;
   id_set files, folders;
 };
 
-cli_walk *cli_walk_create(const char *command) {
+cli_walk *cli_walk_create(const char *command, bool notes) {
   cli_walk *w = calloc(1, sizeof *w);
   if (w)
-    w->command = command;
+    w->command = command, w->notes = notes;
   return w;
 }
 
@@ -118,7 +118,8 @@ static const char *file_kind(mode_t mode) {
 }
 
 static void note(cli_walk *w, const char *path, const char *why) {
-  fprintf(stderr, "lowersim %s: skipping %s: %s\n", w->command, path, why);
+  if (w->notes)
+    fprintf(stderr, "lowersim %s: skipping %s: %s\n", w->command, path, why);
 }
 
 static int search(cli_walk *w, const char *dir, const struct stat *st);
@@ -198,7 +199,7 @@ static int compare_paths(const void *a, const void *b) {
 }
 
 char *const *cli_walk_files(cli_walk *w, size_t *count) {
-  if (!w->sorted) {
+  if (!w->sorted && w->count) {
     qsort(w->paths, w->count, sizeof *w->paths, compare_paths);
     w->sorted = true;
   }

@@ -15,8 +15,8 @@
 
 typedef struct cli_walk cli_walk;
 
-/* NULL when out of memory. */
-cli_walk *cli_walk_create(const char *command);
+/* NULL when out of memory.  `notes`: what is skipped is said on stderr. */
+cli_walk *cli_walk_create(const char *command, bool notes);
 void cli_walk_destroy(cli_walk *w);
 
 /* Adds PATH itself ("-" too), or every regular *.xml below it.  Notes go

@@ -139,6 +139,8 @@ out=$(timeout 20 "$L" check walk 2>err.txt); code=$?
 grep -q "skipping walk/f.xml: a FIFO, not a regular file" err.txt && ok || ko "no note for the FIFO: $(cat err.txt)"
 grep -q "skipping walk/a: a folder searched already" err.txt && ok || ko "no note for the loop: $(cat err.txt)"
 grep -q "skipping walk/z.xml: a symbolic link to nothing" err.txt && ok || ko "no note for the dangling link"
+# Nothing found (a sorted empty list passed NULL to qsort: found by lowersim_libfuzzer_cli).
+expect check-missing-path 2 "lowersim check: cannot read 'nowhere': No such file or directory" -- check nowhere
 
 # --- JUnit is well-formed whatever the file names hold ---------------------------------
 mkdir names && cp "$S/missing-rule.xml" names/$'ctl\x01\x1b.xml' && cp "$S/missing-rule.xml" names/$'\xff\xfe.xml'
