@@ -35,19 +35,17 @@ static double now(void) {
 
 /* --- --impl: another implementation's output against lowersim's ------------------- */
 
-/* A whole file as a string (owned), or NULL. */
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "r");
+/* All of `f` from its start as a string (owned), or NULL. */
+static char *slurp(FILE *f) {
   char *text = NULL;
   size_t size = 0;
-  FILE *out = f ? open_memstream(&text, &size) : NULL;
+  FILE *out = open_memstream(&text, &size);
   char buf[4096];
   size_t n;
-  bool ok = out != NULL;
+  bool ok = out != NULL && fseek(f, 0, SEEK_SET) == 0;
   while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
     ok = fwrite(buf, 1, n, out) == n;
-  if (f)
-    fclose(f);
+  ok = ok && !ferror(f);
   if (out)
     ok = fclose(out) == 0 && ok;
   if (!ok) {
@@ -70,9 +68,8 @@ static void shell_quote(FILE *f, const char *path) {
 }
 
 /* `command` with {scenario} replaced by the quoted path, its output sent to
- * the two files; owned, NULL when out of memory. */
-static char *impl_command(const char *command, const char *path, const char *out_path,
-                          const char *err_path) {
+ * the two descriptors; owned, NULL when out of memory. */
+static char *impl_command(const char *command, const char *path, int out_fd, int err_fd) {
   char *cmd = NULL;
   size_t size = 0;
   FILE *f = open_memstream(&cmd, &size);
@@ -87,7 +84,7 @@ static char *impl_command(const char *command, const char *path, const char *out
     shell_quote(f, path);
     p = at + strlen("{scenario}");
   }
-  fprintf(f, "\n) >%s 2>%s </dev/null", out_path, err_path);
+  fprintf(f, "\n) >/dev/fd/%d 2>/dev/fd/%d </dev/null", out_fd, err_fd);
   if (fclose(f) != 0) {
     free(cmd);
     return NULL;
@@ -99,21 +96,17 @@ static char *impl_command(const char *command, const char *path, const char *out
  * its stdout and stderr (owned, "" when empty); returns its exit status (-1:
  * it could not run). */
 static int run_impl(const char *command, const char *path, char **out, char **err) {
-  char out_path[] = "/tmp/lowersim-impl-out-XXXXXX", err_path[] = "/tmp/lowersim-impl-err-XXXXXX";
-  int fo = mkstemp(out_path), fe = mkstemp(err_path);
-  char *cmd = fo >= 0 && fe >= 0 ? impl_command(command, path, out_path, err_path) : NULL;
+  /* Anonymous files (the command writes them through /dev/fd): nothing to
+   * leave behind whatever stops lowersim. */
+  FILE *fo = tmpfile(), *fe = tmpfile();
+  char *cmd = fo && fe ? impl_command(command, path, fileno(fo), fileno(fe)) : NULL;
   int status = cmd ? system(cmd) : -1;
-  *out = *err = NULL;
-  if (fo >= 0) {
-    close(fo);
-    *out = slurp(out_path);
-    unlink(out_path);
-  }
-  if (fe >= 0) {
-    close(fe);
-    *err = slurp(err_path);
-    unlink(err_path);
-  }
+  *out = fo ? slurp(fo) : NULL;
+  *err = fe ? slurp(fe) : NULL;
+  if (fo)
+    fclose(fo);
+  if (fe)
+    fclose(fe);
   free(cmd);
   if (!*out || !*err)
     status = -1;
