@@ -349,12 +349,9 @@ int cmd_bench(int argc, char **argv) {
   double seconds = 1.0;
   const cli_option options[] = {
       CLI_OPT_DOUBLE("seconds", 0, &seconds, 0.001, 3600)};
-  cli_args args;
-  int parsed = cli_parse("bench", argc, argv, options, 1, help, &args);
+  int parsed = cli_parse_options("bench", argc, argv, options, 1, help);
   if (parsed)
     return parsed < 0 ? 0 : parsed;
-  if (args.num_operands)
-    return cli_usage_error("bench", "unexpected argument '%s' (see --help)", args.operands[0]);
   lsim_error err = LSIM_ERROR_INIT;
   lsim_runtime *rt = NULL;
   lsim_registry *reg = NULL;

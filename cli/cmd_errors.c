@@ -11,12 +11,9 @@ static void help(void) {
 }
 
 int cmd_errors(int argc, char **argv) {
-  cli_args args;
-  int parsed = cli_parse("errors", argc, argv, NULL, 0, help, &args);
+  int parsed = cli_parse_options("errors", argc, argv, NULL, 0, help);
   if (parsed)
     return parsed < 0 ? 0 : parsed;
-  if (args.num_operands)
-    return cli_usage_error("errors", "unexpected argument '%s'", args.operands[0]);
   for (size_t i = 0; i < lsim_status_count(); i++) {
     lsim_status code = lsim_status_at(i);
     printf("%-40s %5d  %-20s %s\n", lsim_status_name(code), (int)code, lsim_status_class(code),

@@ -88,12 +88,9 @@ static int parse_options(int argc, char **argv, options *o) {
       CLI_OPT_STRING("emit", 0, &o->emit),
       CLI_OPT_FLAG("isolate", 0, &o->isolate),
   };
-  cli_args args;
-  int code = cli_parse("fuzz", argc, argv, table, sizeof table / sizeof table[0], usage, &args);
+  int code = cli_parse_options("fuzz", argc, argv, table, sizeof table / sizeof table[0], usage);
   if (code)
     return code < 0 ? 0 : code;
-  if (args.num_operands)
-    return cli_usage_error("fuzz", "unexpected argument '%s' (see --help)", args.operands[0]);
   if (!*o->out || (o->emit && !*o->emit))
     return cli_usage_error("fuzz", "%s needs a folder name", *o->out ? "--emit" : "--out");
   return -1;
@@ -225,28 +222,37 @@ static size_t count_kind_text(campaign *c, const char *text) {
   return 0;
 }
 
-static size_t count_kind(campaign *c, const lsim_fuzz_result *r) {
-  char text[KIND_TEXT];
-  kind_of(r, text, sizeof text);
-  return count_kind_text(c, text);
-}
 
 /* Reports a finding; the first few of each kind are minimized and written,
  * the others only counted (the summary lists every kind). */
-static int handle_finding(campaign *c, const lsim_scenario *s, lsim_fuzz_result *r, uint64_t i,
-                          lsim_error *err) {
+/* Counts a finding of the kind `key`: true for the first few of a kind,
+ * which are then said (`what: detail`) and written; *rc is
+ * LSIM_E_NO_MEMORY when the kinds cannot be counted. */
+static bool first_of_kind(campaign *c, const char *key, const char *what, const char *detail,
+                          uint64_t i, int *rc) {
   c->findings++;
-  size_t seen = count_kind(c, r);
+  size_t seen = count_kind_text(c, key);
+  *rc = LSIM_OK;
   if (seen == SIZE_MAX) {
     fprintf(stderr, "lowersim fuzz: out of memory\n");
-    return LSIM_E_NO_MEMORY;
+    *rc = LSIM_E_NO_MEMORY;
   }
   if (seen >= MAX_PER_KIND)
-    return LSIM_OK;
-  fprintf(stderr, "fuzz: finding at iteration %" PRIu64 ": %s: %s\n", i,
-          lsim_fuzz_invariant_name(r->failed), r->detail ? r->detail : "");
+    return false;
+  fprintf(stderr, "fuzz: finding at iteration %" PRIu64 ": %s: %s\n", i, what, detail);
+  return true;
+}
+
+static int handle_finding(campaign *c, const lsim_scenario *s, lsim_fuzz_result *r, uint64_t i,
+                          lsim_error *err) {
+  char key[KIND_TEXT];
+  kind_of(r, key, sizeof key);
+  int rc;
+  if (!first_of_kind(c, key, lsim_fuzz_invariant_name(r->failed), r->detail ? r->detail : "", i,
+                     &rc))
+    return rc;
   lsim_scenario *min = NULL;
-  int rc = lsim_fuzz_minimize(c->checker, s, MINIMIZE_CHECKS, r, &min, err);
+  rc = lsim_fuzz_minimize(c->checker, s, MINIMIZE_CHECKS, r, &min, err);
   if (!rc)
     rc = write_finding(c, min, r, i, s->num_eqns, err);
   lsim_scenario_destroy(min);
@@ -260,20 +266,14 @@ static int handle_finding(campaign *c, const lsim_scenario *s, lsim_fuzz_result 
  * given, is written to DIR/KIND-SEED-I.xml as it is. */
 static int other_finding(campaign *c, const char *kind, const char *detail, const char *text,
                          size_t size, uint64_t i) {
-  c->findings++;
   char key[KIND_TEXT];
   snprintf(key, sizeof key, "%s: %.80s", kind, detail);
   for (char *p = key; *p; p++)
     if (*p >= '0' && *p <= '9')
       *p = '#';
-  size_t seen = count_kind_text(c, key);
-  if (seen == SIZE_MAX) {
-    fprintf(stderr, "lowersim fuzz: out of memory\n");
-    return LSIM_E_NO_MEMORY;
-  }
-  if (seen >= MAX_PER_KIND)
-    return LSIM_OK;
-  fprintf(stderr, "fuzz: finding at iteration %" PRIu64 ": %s: %s\n", i, kind, detail);
+  int rc;
+  if (!first_of_kind(c, key, kind, detail, i, &rc))
+    return rc;
   char name[128];
   snprintf(name, sizeof name, "%s-%" PRIu64 "-%" PRIu64 ".xml", kind, c->opt.seed, i);
   char *path = text ? path_in(c->opt.out, name) : NULL;

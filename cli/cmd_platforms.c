@@ -197,10 +197,7 @@ int cmd_platforms(int argc, char **argv) {
       CLI_OPT_STRING("lower-for", 0, &o.lower_for),
       CLI_OPT_STRING("pin", 0, &o.pin),
   };
-  cli_args args;
-  int code = cli_parse("platforms", argc, argv, table, sizeof table / sizeof table[0], help, &args);
-  if (!code && args.num_operands)
-    code = cli_usage_error("platforms", "unexpected argument '%s' (see --help)", args.operands[0]);
+  int code = cli_parse_options("platforms", argc, argv, table, sizeof table / sizeof table[0], help);
   lsim_error err = LSIM_ERROR_INIT;
   int rc = code ? LSIM_OK : lsim_runtime_create(&o.rt, &err);
   if (!code && !rc && o.jax_platforms)

@@ -198,3 +198,12 @@ char **cli_split(const char *text, char sep, size_t *count) {
   }
   return items;
 }
+
+int cli_parse_options(const char *command, int argc, char **argv, const cli_option *options,
+                      size_t num_options, void (*help)(void)) {
+  cli_args args;
+  int code = cli_parse(command, argc, argv, options, num_options, help, &args);
+  if (!code && args.num_operands)
+    code = cli_usage_error(command, "unexpected argument '%s' (see --help)", args.operands[0]);
+  return code;
+}

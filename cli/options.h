@@ -55,6 +55,11 @@ typedef struct cli_args {
 int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
               size_t num_options, void (*help)(void), cli_args *args);
 
+/* cli_parse for a subcommand that takes no operands (one is a usage
+ * error): -1, 0 or the exit code as cli_parse returns them. */
+int cli_parse_options(const char *command, int argc, char **argv, const cli_option *options,
+                      size_t num_options, void (*help)(void));
+
 /* Strict numbers: decimal digits only (no sign, space or base prefix),
  * within [min, max]; a decimal fraction (digits, one point, an optional
  * exponent; no inf, nan or hexadecimal), finite, within [min, max]. */
