@@ -110,6 +110,7 @@ struct lsim_runtime {
   size_t default_index;   /* valid when n_backends > 0 */
   backend_error *errors;  /* quiet failures */
   size_t n_errors;
+  lsimp_name_index error_index; /* platform -> its quiet failure */
   char **warnings;
   size_t n_warnings;
 
@@ -188,6 +189,7 @@ static void clear_backends(lsim_runtime *rt) {
   free(rt->errors);
   rt->errors = NULL;
   rt->n_errors = 0;
+  lsimp_name_index_clear(&rt->error_index);
 }
 
 void lsim_runtime_destroy(lsim_runtime *rt) {
@@ -207,6 +209,7 @@ void lsim_runtime_destroy(lsim_runtime *rt) {
   lsimp_name_index_free(&rt->factory_index);
   lsimp_name_index_free(&rt->known_index);
   lsimp_name_index_free(&rt->backend_index);
+  lsimp_name_index_free(&rt->error_index);
   free(rt);
 }
 
@@ -410,7 +413,8 @@ static lsim_backend *add_backend(lsim_runtime *rt, const factory *f, int priorit
 }
 
 static bool record_quiet_error(lsim_runtime *rt, const char *platform, const char *message) {
-  if (!grow(&rt->errors, rt->n_errors, sizeof(backend_error)))
+  if (!grow(&rt->errors, rt->n_errors, sizeof(backend_error)) ||
+      !lsimp_name_index_reserve(&rt->error_index, 1))
     return false;
   backend_error e = {dup_str(platform), dup_str(message)};
   if (!e.platform || !e.message) {
@@ -418,6 +422,8 @@ static bool record_quiet_error(lsim_runtime *rt, const char *platform, const cha
     free(e.message);
     return false;
   }
+  size_t first = rt->n_errors; /* a platform failing twice keeps its first error */
+  lsimp_name_index_add(&rt->error_index, e.platform, &first);
   rt->errors[rt->n_errors++] = e;
   return true;
 }
@@ -546,9 +552,9 @@ const lsim_backend *lsim_runtime_default_backend(const lsim_runtime *rt) {
 }
 
 const char *lsim_runtime_backend_error(const lsim_runtime *rt, const char *platform) {
-  for (size_t i = 0; rt && platform && i < rt->n_errors; i++)
-    if (strcmp(rt->errors[i].platform, platform) == 0)
-      return rt->errors[i].message;
+  size_t i;
+  if (rt && platform && lsimp_name_index_find(&rt->error_index, platform, &i))
+    return rt->errors[i].message;
   return NULL;
 }
 

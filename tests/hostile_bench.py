@@ -78,6 +78,15 @@ def jax_platforms(n):
             + '<op kind="sine" args="0"/>\n</lower>\n</scenario>\n')
 
 
+def quiet_failures(n):
+    """n plugin backends that fail quietly (explain reports each one's error)."""
+    return (HEAD.format(name='quiet-failures') + '<runtime><backend platform="cpu"/>'
+            + ''.join(f'<backend platform="p{i}" error="no devices" fail_quietly="true"/>'
+                      for i in range(1, n + 1))
+            + '</runtime>\n<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
+            + '<op kind="sine" args="0"/>\n</lower>\n</scenario>\n')
+
+
 def rules_distinct(n):
     """One primitive with n <rule>s over n plugin backends, lowered on cpu."""
     return (HEAD.format(name='rules-distinct') + plugin_runtime(n)
@@ -183,6 +192,7 @@ CLASSES = {
     'platforms-rules': (platforms_rules, ['lower']),
     'platforms-default': (platforms_default, ['lower']),
     'jax-platforms': (jax_platforms, ['lower']),
+    'quiet-failures': (quiet_failures, ['explain']),
     'rules-distinct': (rules_distinct, ['lower']),
     'primitives': (primitives, ['lower']),
     'branches': (branches, ['lower']),

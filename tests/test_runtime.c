@@ -138,6 +138,22 @@ static void test_many_known_platforms(void) {
   CU_ASSERT_STRING_EQUAL(b->platform, "plugin123");
   CU_ASSERT_EQUAL(b->device_count, 2);
   lsim_runtime_destroy(rt);
+  /* Quiet failures are looked up by platform too. */
+  rt = make(NULL, 0);
+  add(rt, "cpu", 1, NULL);
+  for (int i = 0; i < 5000; i++) {
+    snprintf(name, sizeof name, "quiet%d", i);
+    lsim_backend_factory f;
+    lsim_backend_factory_defaults(&f, name);
+    f.error = i % 2 ? "odd" : "even";
+    f.fail_quietly = true;
+    CU_ASSERT_EQUAL_FATAL(lsim_runtime_register_backend_factory(rt, &f, NULL), LSIM_OK);
+  }
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_backends(rt, NULL), LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(lsim_runtime_backend_error(rt, "quiet4321"), "odd");
+  CU_ASSERT_STRING_EQUAL(lsim_runtime_backend_error(rt, "quiet0"), "even");
+  CU_ASSERT_PTR_NULL(lsim_runtime_backend_error(rt, "cpu"));
+  lsim_runtime_destroy(rt);
 }
 
 /* canonicalize_platform("gpu") under every subset of {cuda, rocm, oneapi}. */
