@@ -263,6 +263,11 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
     if (!found)
       return not_found(description, platforms, 1, true, err);
   }
+  /* Only the default rule: every platform shares it, applied directly with
+   * no plan (so equations lowered for thousands of platforms cost O(1)
+   * each; the plan is made to be narrated). */
+  if (!num_platform_rules && default_rule && !lsim_module_context_explaining(ctx->module_context))
+    return default_rule->fn(ctx, args, results, params, default_rule->data, err);
   plan p;
   int rc = make_plan(description, platforms, n, platform_rules, num_platform_rules, default_rule,
                      &p, err);

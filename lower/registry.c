@@ -183,7 +183,7 @@ void lsim_get_lowering_rules(const lsim_registry *reg, const lsim_primitive *pri
   *num_out = 0;
   *default_rule = e && e->has_default ? &e->default_rule : NULL;
   size_t at;
-  for (size_t i = 0; e && i < count; i++)
+  for (size_t i = 0; e && e->num_platforms && i < count; i++)
     if (lsimp_name_index_find(&e->platform_index, platforms[i], &at))
       out[(*num_out)++] = (lsim_platform_rule){platforms[i], e->platforms[at].rule};
 }

@@ -70,6 +70,14 @@ def platforms_default(n):
             + '</lower>\n</scenario>\n')
 
 
+def platforms_equations(n):
+    """n lowering platforms and n chained sine ops (default rules only)."""
+    return (HEAD.format(name='platforms-equations')
+            + f'<lower function="f" platforms="{plist(n)}">\n<arg dtype="f32" shape="8"/>\n'
+            + ''.join(f'<op kind="sine" args="{i}"/>\n' for i in range(n))
+            + '</lower>\n</scenario>\n')
+
+
 def jax_platforms(n):
     """JAX_PLATFORMS naming n plugin backends, each declared."""
     rt = plugin_runtime(n).replace('<runtime>', f'<runtime jax_platforms="cpu,{plist(n)}">')
@@ -191,6 +199,7 @@ CLASSES = {
     'platforms-pd': (platforms_pd, ['lower']),
     'platforms-rules': (platforms_rules, ['lower']),
     'platforms-default': (platforms_default, ['lower']),
+    'platforms-equations': (platforms_equations, ['lower']),
     'jax-platforms': (jax_platforms, ['lower']),
     'quiet-failures': (quiet_failures, ['explain']),
     'rules-distinct': (rules_distinct, ['lower']),
