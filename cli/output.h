@@ -10,7 +10,9 @@
  * SIGQUIT or SIGPIPE.  A character device or a FIFO (/dev/null, /dev/stdout)
  * is written in place; a folder, a block device or a socket is refused.  A
  * file the command reads (its inputs) is never written.  Every write, flush
- * and close is checked; a failure is one line on stderr and exit code 2. */
+ * and close is checked; a failure is one line on stderr and exit code 2.
+ * Replacing is renaming: a file's other hard links keep the old contents,
+ * and a file in a folder the command cannot write to is refused. */
 #ifndef LOWERSIM_CLI_OUTPUT_H
 #define LOWERSIM_CLI_OUTPUT_H
 
