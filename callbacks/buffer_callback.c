@@ -13,26 +13,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* By input, then by place in the user's list (so a sort of pointers into
+ * that list is stable). */
 static int compare_input(const void *a, const void *b) {
-  const lsim_io_alias *x = a, *y = b;
-  return (x->input > y->input) - (x->input < y->input);
+  const lsim_io_alias *x = *(const lsim_io_alias *const *)a, *y = *(const lsim_io_alias *const *)b;
+  if (x->input != y->input)
+    return (x->input > y->input) - (x->input < y->input);
+  return (x > y) - (x < y);
 }
 
 /* `sorted(input_output_aliases.items())` of the user's dict (a repeated
- * input takes its last output), as buffer_callback checks and binds them.
- * Returns the number of entries written to `out`. */
-static size_t sorted_aliases(const lsim_io_alias *aliases, size_t n, lsim_io_alias *out) {
+ * input takes its last output), as buffer_callback checks and binds them,
+ * in O(n log n).  Writes the entries to `out` and their number to `*count`;
+ * false when out of memory. */
+static bool sorted_aliases(const lsim_io_alias *aliases, size_t n, lsim_io_alias *out,
+                           size_t *count) {
+  const lsim_io_alias **order = malloc((n ? n : 1) * sizeof *order);
+  if (!order)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    order[i] = &aliases[i];
+  qsort(order, n, sizeof *order, compare_input);
   size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    size_t j = 0;
-    while (j < k && out[j].input != aliases[i].input)
-      j++;
-    out[j] = aliases[i];
-    if (j == k)
-      k++;
-  }
-  qsort(out, k, sizeof *out, compare_input);
-  return k;
+  for (size_t i = 0; i < n; i++)
+    if (i + 1 == n || order[i + 1]->input != order[i]->input)
+      out[k++] = *order[i];
+  free(order);
+  *count = k;
+  return true;
 }
 
 static int check_alias(const lsim_aval *args, size_t num_args, const lsim_aval *results,
@@ -67,8 +75,8 @@ int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
   lsim_io_alias *sorted = malloc((num_aliases ? num_aliases : 1) * sizeof *sorted);
   if (!sorted)
     return lsimp_fail_oom(err);
-  size_t n = sorted_aliases(aliases, num_aliases, sorted);
-  int rc = LSIM_OK;
+  size_t n = 0;
+  int rc = sorted_aliases(aliases, num_aliases, sorted, &n) ? LSIM_OK : lsimp_fail_oom(err);
   for (size_t i = 0; i < n && !rc; i++)
     rc = check_alias(args, num_args, results, num_results, sorted[i], err);
   free(sorted);
@@ -145,8 +153,10 @@ static int emit_call(lsim_lowering_rule_context *ctx, const char *target,
   size_t m = p->num_aliases ? p->num_aliases : 1;
   lsim_io_alias *dict = malloc(m * sizeof *dict);
   lsim_operand_alias *aliases = malloc(m * sizeof *aliases);
-  int rc = dict && aliases ? LSIM_OK : lsimp_fail_oom(err);
-  size_t n = rc ? 0 : sorted_aliases(p->aliases, p->num_aliases, dict);
+  size_t n = 0;
+  int rc = dict && aliases && sorted_aliases(p->aliases, p->num_aliases, dict, &n)
+               ? LSIM_OK
+               : lsimp_fail_oom(err);
   for (size_t i = 0; i < n; i++)
     aliases[i] = (lsim_operand_alias){(size_t)dict[i].input, (size_t)dict[i].output};
   MlirContext mlir = ctx->ip.context;

@@ -5,6 +5,8 @@
  * builder, which adds nothing but the op).  The bench checks that both print
  * the same text. */
 #include "cli.h"
+#include "options.h"
+#include "output.h"
 #include "lowersim/buffer_callback.h"
 #include "lowersim/conditionals.h"
 #include "lowersim/emit.h"
@@ -329,26 +331,27 @@ static double time_floor(MlirContext c, void (*build)(MlirContext, MlirModule), 
   return (double)n / (now() - start);
 }
 
+static void help(void) {
+  printf("usage: lowersim bench [--seconds S]\n\n"
+         "Lowerings per second, single-threaded, of (1) a buffer_callback on cpu, (2) a\n"
+         "four-platform lax.platform_dependent whose cuda and rocm branches are shared,\n"
+         "(3) a Pallas add_one kernel on tpu with its bytecode embedded; each next to the\n"
+         "floor: the same module built, verified and printed by a bare MLIR C API loop in\n"
+         "the same MLIR context (its func.func ops made by lowersim's one function\n"
+         "builder); both must print the same text. lowersim's figures include its rule\n"
+         "lookup, contexts, verification (MLIR's and its own) and printing. Each side runs\n"
+         "in 8 alternating rounds and its best round counts. Goal: ratios of at least 0.8.\n"
+         "S (default 1, from 0.001 to 3600) is the time of all rounds of one workload.\n"
+         "The cost of hostile inputs per MB is measured by tests/hostile_bench.py.\n");
+}
+
 int cmd_bench(int argc, char **argv) {
   double seconds = 1.0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: lowersim bench [--seconds S]\n\n"
-             "Lowerings per second, single-threaded, of (1) a buffer_callback on cpu, (2) a\n"
-             "four-platform lax.platform_dependent whose cuda and rocm branches are shared,\n"
-             "(3) a Pallas add_one kernel on tpu with its bytecode embedded; each next to the\n"
-             "floor: the same module built, verified and printed by a bare MLIR C API loop in\n"
-             "the same MLIR context (its func.func ops made by lowersim's one function\n"
-             "builder); both must print the same text. lowersim's figures include its rule\n"
-             "lookup, contexts, verification (MLIR's and its own) and printing. Each side runs\n"
-             "in 8 alternating rounds and its best round counts. Goal: ratios of at least 0.8.\n");
-      return 0;
-    }
-    if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
-      seconds = atof(argv[++i]);
-    else
-      return cli_usage_error("bench", "unknown option '%s' (see --help)", argv[i]);
-  }
+  const cli_option options[] = {
+      CLI_OPT_DOUBLE("seconds", 0, &seconds, 0.001, 3600)};
+  int parsed = cli_parse_options("bench", argc, argv, options, 1, help);
+  if (parsed)
+    return parsed < 0 ? 0 : parsed;
   lsim_error err = LSIM_ERROR_INIT;
   lsim_runtime *rt = NULL;
   lsim_registry *reg = NULL;
@@ -424,16 +427,9 @@ int cmd_bench(int argc, char **argv) {
       free(b);
     }
     bool same = ours && theirs && strcmp(ours, theirs) == 0;
-    if (!same && getenv("LOWERSIM_BENCH_DUMP")) {
-      FILE *a = fopen("/tmp/bench-lowersim.mlir", "w"), *b = fopen("/tmp/bench-floor.mlir", "w");
-      if (a && ours)
-        fputs(ours, a);
-      if (b && theirs)
-        fputs(theirs, b);
-      if (a)
-        fclose(a);
-      if (b)
-        fclose(b);
+    if (!same && getenv("LOWERSIM_BENCH_DUMP") && ours && theirs) {
+      cli_write_file("bench", "/tmp/bench-lowersim.mlir", ours, strlen(ours), NULL);
+      cli_write_file("bench", "/tmp/bench-floor.mlir", theirs, strlen(theirs), NULL);
     }
     printf("%-34s %14.0f %14.0f %7.2f%s\n", workloads[w].name, rate, floor_rate,
            floor_rate > 0 ? rate / floor_rate : 0, same ? "" : "  (modules differ!)");

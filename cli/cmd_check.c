@@ -8,8 +8,9 @@
 #include <mlir-c/IR.h>
 
 #include "junit.h"
+#include "options.h"
+#include "walk.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,62 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <time.h>
-
-typedef struct file_list {
-  char **paths;
-  size_t count, cap;
-} file_list;
-
-static bool add_path(file_list *l, const char *path) {
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 64;
-    char **grown = realloc(l->paths, cap * sizeof *grown);
-    if (!grown)
-      return false;
-    l->paths = grown;
-    l->cap = cap;
-  }
-  return (l->paths[l->count] = strdup(path)) != NULL && ++l->count;
-}
-
-static bool ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), m = strlen(suffix);
-  return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-/* Collects PATH itself, or every *.xml below it. */
-static bool collect(file_list *l, const char *path) {
-  struct stat st;
-  if (stat(path, &st) != 0)
-    return false;
-  if (!S_ISDIR(st.st_mode))
-    return add_path(l, path);
-  DIR *dir = opendir(path);
-  if (!dir)
-    return false;
-  bool ok = true;
-  for (struct dirent *e; ok && (e = readdir(dir));) {
-    if (e->d_name[0] == '.')
-      continue;
-    size_t n = strlen(path) + strlen(e->d_name) + 2;
-    char *child = malloc(n);
-    if (!child) {
-      ok = false;
-      break;
-    }
-    snprintf(child, n, "%s/%s", path, e->d_name);
-    struct stat cs;
-    if (stat(child, &cs) == 0 && (S_ISDIR(cs.st_mode) || ends_with(child, ".xml")))
-      ok = collect(l, child);
-    free(child);
-  }
-  closedir(dir);
-  return ok;
-}
-
-static int compare_paths(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 typedef struct result {
   const char *path;
@@ -90,19 +35,17 @@ static double now(void) {
 
 /* --- --impl: another implementation's output against lowersim's ------------------- */
 
-/* A whole file as a string (owned), or NULL. */
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "r");
+/* All of `f` from its start as a string (owned), or NULL. */
+static char *slurp(FILE *f) {
   char *text = NULL;
   size_t size = 0;
-  FILE *out = f ? open_memstream(&text, &size) : NULL;
+  FILE *out = open_memstream(&text, &size);
   char buf[4096];
   size_t n;
-  bool ok = out != NULL;
+  bool ok = out != NULL && fseek(f, 0, SEEK_SET) == 0;
   while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
     ok = fwrite(buf, 1, n, out) == n;
-  if (f)
-    fclose(f);
+  ok = ok && !ferror(f);
   if (out)
     ok = fclose(out) == 0 && ok;
   if (!ok) {
@@ -125,9 +68,8 @@ static void shell_quote(FILE *f, const char *path) {
 }
 
 /* `command` with {scenario} replaced by the quoted path, its output sent to
- * the two files; owned, NULL when out of memory. */
-static char *impl_command(const char *command, const char *path, const char *out_path,
-                          const char *err_path) {
+ * the two descriptors; owned, NULL when out of memory. */
+static char *impl_command(const char *command, const char *path, int out_fd, int err_fd) {
   char *cmd = NULL;
   size_t size = 0;
   FILE *f = open_memstream(&cmd, &size);
@@ -142,7 +84,7 @@ static char *impl_command(const char *command, const char *path, const char *out
     shell_quote(f, path);
     p = at + strlen("{scenario}");
   }
-  fprintf(f, "\n) >%s 2>%s </dev/null", out_path, err_path);
+  fprintf(f, "\n) >/dev/fd/%d 2>/dev/fd/%d </dev/null", out_fd, err_fd);
   if (fclose(f) != 0) {
     free(cmd);
     return NULL;
@@ -154,21 +96,17 @@ static char *impl_command(const char *command, const char *path, const char *out
  * its stdout and stderr (owned, "" when empty); returns its exit status (-1:
  * it could not run). */
 static int run_impl(const char *command, const char *path, char **out, char **err) {
-  char out_path[] = "/tmp/lowersim-impl-out-XXXXXX", err_path[] = "/tmp/lowersim-impl-err-XXXXXX";
-  int fo = mkstemp(out_path), fe = mkstemp(err_path);
-  char *cmd = fo >= 0 && fe >= 0 ? impl_command(command, path, out_path, err_path) : NULL;
+  /* Anonymous files (the command writes them through /dev/fd): nothing to
+   * leave behind whatever stops lowersim. */
+  FILE *fo = tmpfile(), *fe = tmpfile();
+  char *cmd = fo && fe ? impl_command(command, path, fileno(fo), fileno(fe)) : NULL;
   int status = cmd ? system(cmd) : -1;
-  *out = *err = NULL;
-  if (fo >= 0) {
-    close(fo);
-    *out = slurp(out_path);
-    unlink(out_path);
-  }
-  if (fe >= 0) {
-    close(fe);
-    *err = slurp(err_path);
-    unlink(err_path);
-  }
+  *out = fo ? slurp(fo) : NULL;
+  *err = fe ? slurp(fe) : NULL;
+  if (fo)
+    fclose(fo);
+  if (fe)
+    fclose(fe);
   free(cmd);
   if (!*out || !*err)
     status = -1;
@@ -284,7 +222,7 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
   lsim_scenario *s = NULL;
   double start = now();
   *r = (result){.path = path, .name = path};
-  int rc = lsim_scenario_read_file(path, &s, &err);
+  int rc = cli_read_scenario(path, &s, &err);
   if (!rc && s->name)
     r->name = s->name;
   if (rc) {
@@ -308,24 +246,33 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
   return rc == LSIM_E_NO_MEMORY ? rc : LSIM_OK;
 }
 
-static bool write_junit(const char *out, const result *results, size_t n, size_t failed,
-                        double seconds) {
+static int write_junit(const char *out, const result *results, size_t n, size_t failed,
+                       double seconds, char *const *paths) {
   size_t skipped = 0;
-  for (size_t i = 0; i < n; i++)
+  cli_inputs inputs = {0};
+  bool ok = true;
+  for (size_t i = 0; i < n; i++) {
     skipped += results[i].skipped;
-  junit *j = junit_open(out, "lowersim check", n, failed, skipped, seconds);
+    ok = ok && cli_inputs_add(&inputs, paths[i]);
+  }
+  junit *j = ok ? junit_open("lowersim check", n, failed, skipped, seconds) : NULL;
   for (size_t i = 0; j && i < n; i++)
     junit_case(j, results[i].path, results[i].name, results[i].seconds, results[i].failure,
                results[i].skipped ? "no <expect>" : NULL);
-  return junit_close(j);
+  int code = junit_close(j, "check", out, &inputs);
+  cli_inputs_free(&inputs);
+  return code;
 }
 
 static void help(void) {
-  printf("usage: lowersim check PATH... [--junit OUT.xml] [--impl 'COMMAND {scenario}']\n\n"
+  printf("usage: lowersim check [--junit OUT.xml] [--impl 'COMMAND {scenario}'] PATH...\n\n"
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
-         "searched for *.xml), prints one line per failure with what differs, and ends\n"
+         "searched for *.xml, each folder once however many symbolic links lead to it,\n"
+         "each file once; what is not a regular file is skipped with a note; \"-\" is\n"
+         "standard input), prints one line per failure with what differs, and ends\n"
          "with `N passed, N failed, N skipped` (skipped: no <expect>).\n"
-         "--junit writes a JUnit XML report. Exit 0 when nothing failed.\n\n"
+         "--junit writes a JUnit XML report (\"-\": standard output). Exit 0 when\n"
+         "nothing failed.\n\n"
          "--impl runs COMMAND (a shell command; {scenario} becomes the file's path) for every\n"
          "scenario and compares its outcome with lowersim's: a module on stdout (exit 0) is\n"
          "compared after both are parsed and printed by MLIR; an error (non-zero exit) must\n"
@@ -333,71 +280,69 @@ static void help(void) {
          "does. Scenarios lowersim itself rejects as invalid are skipped.\n");
 }
 
-int cmd_check(int argc, char **argv) {
-  const char *junit_path = NULL, *impl = NULL;
-  file_list files = {0};
-  int code = 0;
-  for (int i = 1; i < argc && !code; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      help();
-      code = -1;
-    } else if (strcmp(argv[i], "--impl") == 0) {
-      if (++i >= argc)
-        code = cli_usage_error("check", "--impl needs a command");
-      else
-        impl = argv[i];
-    } else if (strcmp(argv[i], "--junit") == 0) {
-      if (++i >= argc)
-        code = cli_usage_error("check", "--junit needs a file name");
-      else
-        junit_path = argv[i];
-    } else if (argv[i][0] == '-') {
-      code = cli_usage_error("check", "unknown option '%s' (see --help)", argv[i]);
-    } else if (!collect(&files, argv[i])) {
-      code = cli_usage_error("check", "cannot read '%s'", argv[i]);
-    }
-  }
-  if (!code && files.count == 0)
-    code = cli_usage_error("check", "no scenario found (usage: lowersim check PATH...)");
-  result *results = code ? NULL : calloc(files.count, sizeof *results);
-  lsim_scenario **scenarios = code ? NULL : calloc(files.count, sizeof *scenarios);
+/* Checks every file in order, printing failures; the exit code (0, or 1
+ * when something failed, or 2 when the report cannot be written). */
+static int check_files(char *const *paths, size_t count, const char *impl,
+                       const char *junit_path) {
+  result *results = calloc(count, sizeof *results);
+  lsim_scenario **scenarios = calloc(count, sizeof *scenarios);
   lsim_lowerer *lowerer = NULL;
-  if (!code && (!results || !scenarios || lsim_lowerer_create(&lowerer, NULL)))
-    code = EXIT_LOWERING_ERROR;
+  if (!results || !scenarios || lsim_lowerer_create(&lowerer, NULL)) {
+    free(results);
+    free(scenarios);
+    return cli_usage_error("check", "out of memory");
+  }
   size_t passed = 0, failed = 0, skipped = 0;
   double start = now();
-  if (!code) {
-    qsort(files.paths, files.count, sizeof *files.paths, compare_paths);
-    for (size_t i = 0; i < files.count; i++) {
-      check_file(lowerer, impl, lsim_lowerer_mlir_context(lowerer), files.paths[i], &results[i],
-                 &scenarios[i]);
-      if (results[i].failure) {
-        printf("FAIL %s: %s\n", files.paths[i], results[i].failure);
-        failed++;
-      } else if (results[i].skipped) {
-        skipped++;
-      } else {
-        passed++;
-      }
+  for (size_t i = 0; i < count; i++) {
+    check_file(lowerer, impl, lsim_lowerer_mlir_context(lowerer), paths[i], &results[i],
+               &scenarios[i]);
+    if (results[i].failure) {
+      printf("FAIL %s: %s\n", paths[i], results[i].failure);
+      failed++;
+    } else if (results[i].skipped) {
+      skipped++;
+    } else {
+      passed++;
     }
-    if (junit_path && !write_junit(junit_path, results, files.count, failed, now() - start)) {
-      fprintf(stderr, "lowersim check: cannot write %s\n", junit_path);
-      code = EXIT_INVALID_INPUT;
-    }
-    printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
-    if (!code && failed)
-      code = EXIT_LOWERING_ERROR;
   }
-  for (size_t i = 0; i < files.count; i++) {
-    if (results)
-      free(results[i].failure);
-    if (scenarios)
-      lsim_scenario_destroy(scenarios[i]);
-    free(files.paths[i]);
+  int code = junit_path ? write_junit(junit_path, results, count, failed, now() - start, paths) : 0;
+  printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+  if (!code && failed)
+    code = EXIT_LOWERING_ERROR;
+  for (size_t i = 0; i < count; i++) {
+    free(results[i].failure);
+    lsim_scenario_destroy(scenarios[i]);
   }
   free(results);
   free(scenarios);
-  free(files.paths);
   lsim_lowerer_destroy(lowerer);
-  return code < 0 ? 0 : code;
+  return code;
+}
+
+int cmd_check(int argc, char **argv) {
+  const char *junit_path = NULL, *impl = NULL;
+  const cli_option options[] = {CLI_OPT_STRING("junit", 0, &junit_path),
+                                CLI_OPT_STRING("impl", 0, &impl)};
+  cli_args args;
+  int code = cli_parse("check", argc, argv, options, 2, help, &args);
+  if (code)
+    return code < 0 ? 0 : code;
+  cli_walk *walk = cli_walk_create("check", true);
+  if (!walk)
+    return cli_usage_error("check", "out of memory");
+  for (int i = 0; !code && i < args.num_operands; i++) {
+    if (impl && strcmp(args.operands[i], "-") == 0)
+      code = cli_usage_error("check", "--impl needs scenario files, not standard input");
+    else
+      code = cli_walk_add(walk, args.operands[i]);
+  }
+  size_t count = 0;
+  char *const *paths = cli_walk_files(walk, &count);
+  if (!code && count == 0)
+    code = cli_usage_error("check", "no scenario found (usage: lowersim check PATH...)");
+  if (!code)
+    code = check_files(paths, count, impl, junit_path);
+  cli_walk_destroy(walk);
+  return code;
 }

@@ -4,6 +4,7 @@
  * branch, channels and host callbacks, verification, then the module. */
 #include "cli.h"
 #include "lowersim/scenario_run.h"
+#include "options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,19 +89,24 @@ static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
     printf("  executed         every host callback ran once, in index order\n");
 }
 
+static void help(void) {
+  printf("usage: lowersim explain FILE\n\n"
+         "Lowers the scenario FILE (\"-\": standard input) as `lowersim lower` does and\n"
+         "narrates it in JAX's terms, then prints the module. Colour only on a terminal\n"
+         "(NO_COLOR turns it off). Exit codes as for `lower`.\n");
+}
+
 int cmd_explain(int argc, char **argv) {
-  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    printf("usage: lowersim explain FILE\n\n"
-           "Lowers the scenario FILE as `lowersim lower` does and narrates it in JAX's\n"
-           "terms, then prints the module. Colour only on a terminal (NO_COLOR turns it off).\n"
-           "Exit codes as for `lower`.\n");
-    return 0;
-  }
-  if (argc != 2)
+  cli_args args;
+  int code = cli_parse("explain", argc, argv, NULL, 0, help, &args);
+  if (code)
+    return code < 0 ? 0 : code;
+  if (args.num_operands != 1)
     return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
+  const char *path = args.operands[0];
   lsim_scenario *s = NULL;
   lsim_error err = LSIM_ERROR_INIT;
-  if (lsim_scenario_read_file(argv[1], &s, &err)) {
+  if (cli_read_scenario(path, &s, &err)) {
     fprintf(stderr, "%s\n", lsim_error_message(&err));
     lsim_error_clear(&err);
     return EXIT_INVALID_INPUT;
@@ -111,7 +117,7 @@ int cmd_explain(int argc, char **argv) {
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   }
   const style *st = n.st;
-  printf("%slowersim explain%s %s%s%s\n", st->bold, st->reset, argv[1],
+  printf("%slowersim explain%s %s%s%s\n", st->bold, st->reset, path,
          s->name ? "  scenario " : "", s->name ? s->name : "");
   if (s->description)
     printf("  %s\n", s->description);
@@ -133,7 +139,6 @@ int cmd_explain(int argc, char **argv) {
   fclose(n.text);
   fputs(n.data ? n.data : "", stdout);
   explain_summary(st, &outcome);
-  int code = 0;
   if (rc) {
     heading(st, "result");
     printf("  %s%s: %s: %s%s\n", st->red, lsim_status_name(err.code), lsim_error_class(&err),

@@ -3,8 +3,12 @@
  * (fuzz/check.c); each finding is minimized and written to DIR as a
  * scenario file that `lowersim lower` reproduces.  `--emit DIR` only writes
  * the generated scenarios (for another judge, e.g. the oracle). */
+#define _DEFAULT_SOURCE /* mkdtemp */
 #include "cli.h"
 #include "fuzz/fuzz.h"
+#include "fuzz_files.h"
+#include "options.h"
+#include "output.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -44,6 +48,7 @@ typedef struct campaign {
     size_t count;
   } *kinds; /* the kinds of findings seen, and how many of each */
   size_t num_kinds, cap_kinds;
+  char scratch[4096]; /* the output and folder cases' folder ("" until made) */
 } campaign;
 
 static void usage(void) {
@@ -59,6 +64,13 @@ static void usage(void) {
          "behind only if lowersim crashed on it.  With --isolate each check runs in a\n"
          "child process, so a crash (or a sanitizer report, or a check hanging for a\n"
          "minute) is a finding like the others, minimized and written to DIR.\n\n"
+         "Besides the generator's scenarios, some iterations check a scenario of a large\n"
+         "shape (16 to 1024 distinct platforms, branches or aliases), the scenario's text\n"
+         "with junk attributes on one element (the reader must refuse it with one\n"
+         "`NAME:LINE:` line, or read it), the scenario written with -o's output path to a\n"
+         "random kind of target (a new or old file, links, a long name, a folder, the\n"
+         "input), or a random folder tree walked as `check` walks it (loops, FIFOs,\n"
+         "dangling and duplicate links), each against what must hold.\n\n"
          "Last line: `fuzz: N iterations, M findings, R iterations/s`.\n"
          "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0) without\n"
          "lowering or checking them; last line `fuzz: N scenarios written to DIR`.\n"
@@ -66,47 +78,21 @@ static void usage(void) {
          DEFAULT_ITERATIONS, DEFAULT_OUT, CURRENT_FILE);
 }
 
-static bool parse_u64(const char *text, uint64_t *out) {
-  if (!text || text[0] < '0' || text[0] > '9')
-    return false;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(text, &end, 0);
-  *out = v;
-  return !*end && errno != ERANGE;
-}
-
 /* Returns -1 to go on, else the exit code. */
 static int parse_options(int argc, char **argv, options *o) {
   *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      usage();
-      return 0;
-    }
-    if (strcmp(a, "--seed") == 0 && parse_u64(v, &o->seed)) {
-      i++;
-    } else if (strcmp(a, "--iterations") == 0 && parse_u64(v, &o->iterations)) {
-      i++;
-    } else if (strcmp(a, "--isolate") == 0) {
-      o->isolate = true;
-    } else if (strcmp(a, "--out") == 0 && v && *v) {
-      o->out = v;
-      i++;
-    } else if (strcmp(a, "--emit") == 0 && v && *v) {
-      o->emit = v;
-      i++;
-    } else if (strcmp(a, "--emit") == 0) {
-      return cli_usage_error("fuzz", "--emit needs a folder name");
-    } else if (strcmp(a, "--seed") == 0 || strcmp(a, "--iterations") == 0) {
-      return cli_usage_error("fuzz", "%s needs a non-negative integer", a);
-    } else if (strcmp(a, "--out") == 0) {
-      return cli_usage_error("fuzz", "--out needs a folder name");
-    } else {
-      return cli_usage_error("fuzz", "unknown argument '%s' (see --help)", a);
-    }
-  }
+  const cli_option table[] = {
+      CLI_OPT_U64("seed", 0, &o->seed, 0, UINT64_MAX),
+      CLI_OPT_U64("iterations", 0, &o->iterations, 0, UINT64_MAX),
+      CLI_OPT_STRING("out", 0, &o->out),
+      CLI_OPT_STRING("emit", 0, &o->emit),
+      CLI_OPT_FLAG("isolate", 0, &o->isolate),
+  };
+  int code = cli_parse_options("fuzz", argc, argv, table, sizeof table / sizeof table[0], usage);
+  if (code)
+    return code < 0 ? 0 : code;
+  if (!*o->out || (o->emit && !*o->emit))
+    return cli_usage_error("fuzz", "%s needs a folder name", *o->out ? "--emit" : "--out");
   return -1;
 }
 
@@ -151,6 +137,20 @@ static void close_output(campaign *c) {
     rmdir(c->opt.out);
 }
 
+/* Writes `text` with `comment` to `path` through cli/output.c. */
+static int write_commented(const char *path, const char *text, size_t size, const char *comment,
+                           lsim_error *err) {
+  cli_output *out = cli_output_open("fuzz", path, NULL);
+  if (!out)
+    return LSIM_E_IO;
+  int rc = lsim_fuzz_write_commented(cli_output_stream(out), text, size, comment, err);
+  if (rc) {
+    cli_output_abort(out);
+    return rc;
+  }
+  return cli_output_commit(out) ? LSIM_E_IO : LSIM_OK;
+}
+
 /* Puts `s` into the in-progress file before it is checked. */
 static int save_current(campaign *c, const lsim_scenario *s, uint64_t i, lsim_error *err) {
   char *text, comment[256];
@@ -162,12 +162,7 @@ static int save_current(campaign *c, const lsim_scenario *s, uint64_t i, lsim_er
            "lowersim fuzz, seed %" PRIu64 ", iteration %" PRIu64 ": being checked. This file "
            "stays behind only if lowersim crashed on it: `lowersim lower` reproduces it.",
            c->opt.seed, i);
-  FILE *f = fopen(c->current_path, "w");
-  rc = f ? lsim_fuzz_write_commented(f, text, size, comment, err) : LSIM_E_IO;
-  if (f && fclose(f) != 0 && !rc)
-    rc = LSIM_E_IO;
-  if (rc == LSIM_E_IO)
-    fprintf(stderr, "lowersim fuzz: cannot write %s: %s\n", c->current_path, strerror(errno));
+  rc = write_commented(c->current_path, text, size, comment, err);
   free(text);
   return rc;
 }
@@ -184,13 +179,13 @@ static int write_finding(campaign *c, const lsim_scenario *s, const lsim_fuzz_re
            "), minimized from %zu to %zu equations.",
            c->opt.seed, i, from_eqns, s->num_eqns);
   char *path = path_in(c->opt.out, name);
-  FILE *f = path ? fopen(path, "w") : NULL;
-  int rc = f ? lsim_fuzz_write_finding(f, s, r, note, err) : LSIM_E_IO;
-  if (f && fclose(f) != 0 && !rc)
+  cli_output *out = path ? cli_output_open("fuzz", path, NULL) : NULL;
+  int rc = out ? lsim_fuzz_write_finding(cli_output_stream(out), s, r, note, err) : LSIM_E_IO;
+  if (out && rc)
+    cli_output_abort(out);
+  else if (out && cli_output_commit(out))
     rc = LSIM_E_IO;
-  if (rc)
-    fprintf(stderr, "fuzz: cannot write %s\n", path ? path : name);
-  else
+  if (!rc)
     fprintf(stderr, "fuzz:   minimized to %s (%zu equations)\n", path, s->num_eqns);
   c->written += !rc;
   free(path);
@@ -208,11 +203,9 @@ static void kind_of(const lsim_fuzz_result *r, char *out, size_t size) {
   out[k] = '\0';
 }
 
-/* How many findings of `r`'s kind were seen before this one; SIZE_MAX when
- * out of memory. */
-static size_t count_kind(campaign *c, const lsim_fuzz_result *r) {
-  char text[KIND_TEXT];
-  kind_of(r, text, sizeof text);
+/* How many findings of the kind `text` were seen before this one; SIZE_MAX
+ * when out of memory. */
+static size_t count_kind_text(campaign *c, const char *text) {
   for (size_t i = 0; i < c->num_kinds; i++)
     if (strcmp(c->kinds[i].text, text) == 0)
       return c->kinds[i].count++;
@@ -224,27 +217,42 @@ static size_t count_kind(campaign *c, const lsim_fuzz_result *r) {
     c->kinds = grown;
     c->cap_kinds = cap;
   }
-  memcpy(c->kinds[c->num_kinds].text, text, sizeof text);
+  snprintf(c->kinds[c->num_kinds].text, KIND_TEXT, "%s", text);
   c->kinds[c->num_kinds++].count = 1;
   return 0;
 }
 
+
 /* Reports a finding; the first few of each kind are minimized and written,
  * the others only counted (the summary lists every kind). */
-static int handle_finding(campaign *c, const lsim_scenario *s, lsim_fuzz_result *r, uint64_t i,
-                          lsim_error *err) {
+/* Counts a finding of the kind `key`: true for the first few of a kind,
+ * which are then said (`what: detail`) and written; *rc is
+ * LSIM_E_NO_MEMORY when the kinds cannot be counted. */
+static bool first_of_kind(campaign *c, const char *key, const char *what, const char *detail,
+                          uint64_t i, int *rc) {
   c->findings++;
-  size_t seen = count_kind(c, r);
+  size_t seen = count_kind_text(c, key);
+  *rc = LSIM_OK;
   if (seen == SIZE_MAX) {
     fprintf(stderr, "lowersim fuzz: out of memory\n");
-    return LSIM_E_NO_MEMORY;
+    *rc = LSIM_E_NO_MEMORY;
   }
   if (seen >= MAX_PER_KIND)
-    return LSIM_OK;
-  fprintf(stderr, "fuzz: finding at iteration %" PRIu64 ": %s: %s\n", i,
-          lsim_fuzz_invariant_name(r->failed), r->detail ? r->detail : "");
+    return false;
+  fprintf(stderr, "fuzz: finding at iteration %" PRIu64 ": %s: %s\n", i, what, detail);
+  return true;
+}
+
+static int handle_finding(campaign *c, const lsim_scenario *s, lsim_fuzz_result *r, uint64_t i,
+                          lsim_error *err) {
+  char key[KIND_TEXT];
+  kind_of(r, key, sizeof key);
+  int rc;
+  if (!first_of_kind(c, key, lsim_fuzz_invariant_name(r->failed), r->detail ? r->detail : "", i,
+                     &rc))
+    return rc;
   lsim_scenario *min = NULL;
-  int rc = lsim_fuzz_minimize(c->checker, s, MINIMIZE_CHECKS, r, &min, err);
+  rc = lsim_fuzz_minimize(c->checker, s, MINIMIZE_CHECKS, r, &min, err);
   if (!rc)
     rc = write_finding(c, min, r, i, s->num_eqns, err);
   lsim_scenario_destroy(min);
@@ -253,14 +261,112 @@ static int handle_finding(campaign *c, const lsim_scenario *s, lsim_fuzz_result 
 
 /* --- The campaign ------------------------------------------------------------ */
 
+/* A finding that is not a scenario (a refused text, an output or folder
+ * case): reported (the first few of a kind) and counted; `text`, when
+ * given, is written to DIR/KIND-SEED-I.xml as it is. */
+static int other_finding(campaign *c, const char *kind, const char *detail, const char *text,
+                         size_t size, uint64_t i) {
+  char key[KIND_TEXT];
+  snprintf(key, sizeof key, "%s: %.80s", kind, detail);
+  for (char *p = key; *p; p++)
+    if (*p >= '0' && *p <= '9')
+      *p = '#';
+  int rc;
+  if (!first_of_kind(c, key, kind, detail, i, &rc))
+    return rc;
+  char name[128];
+  snprintf(name, sizeof name, "%s-%" PRIu64 "-%" PRIu64 ".xml", kind, c->opt.seed, i);
+  char *path = text ? path_in(c->opt.out, name) : NULL;
+  if (path && cli_write_file("fuzz", path, text, size, NULL) == 0) {
+    fprintf(stderr, "fuzz:   written to %s\n", path);
+    c->written++;
+  }
+  free(path);
+  return LSIM_OK;
+}
+
+/* The scratch folder of the output and folder cases, made on first use. */
+static const char *scratch(campaign *c) {
+  if (!c->scratch[0]) {
+    const char *base = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(c->scratch, sizeof c->scratch, "%s/lowersim-fuzz-XXXXXX", base);
+    if (!mkdtemp(c->scratch))
+      c->scratch[0] = '\0';
+  }
+  return c->scratch[0] ? c->scratch : NULL;
+}
+
+/* What an iteration does besides checking its scenario (percent). */
+enum { LARGE = 3, ATTRIBUTES = 6, OUTPUT = 9, FOLDER = 11 };
+
+/* The hostile text of `s` (junk attributes on one element), checked
+ * through the reader. */
+static int check_attributes(campaign *c, lsim_fuzz_rng *rng, const lsim_scenario *s, uint64_t i,
+                            lsim_error *err) {
+  char *text = NULL, *hostile = NULL;
+  size_t size, hostile_size;
+  int rc = lsim_fuzz_scenario_text(s, &text, &size, err);
+  if (!rc)
+    rc = lsim_fuzz_add_attributes(rng, text, size, &hostile, &hostile_size, err);
+  lsim_fuzz_result r = {0};
+  if (!rc)
+    rc = lsim_fuzz_check_text(c->checker, s->path, hostile, hostile_size, &r, err);
+  if (!rc && r.failed)
+    rc = other_finding(c, lsim_fuzz_invariant_name(r.failed), r.detail ? r.detail : "", hostile,
+                       hostile_size, i);
+  lsim_fuzz_result_clear(&r);
+  free(text);
+  free(hostile);
+  return rc;
+}
+
+/* An output or folder case with the scenario's text. */
+static int check_files(campaign *c, lsim_fuzz_rng *rng, const lsim_scenario *s, bool output,
+                       uint64_t i, lsim_error *err) {
+  const char *dir = scratch(c);
+  char *text = NULL, detail[512];
+  size_t size;
+  int rc = dir ? lsim_fuzz_scenario_text(s, &text, &size, err) : LSIM_OK;
+  if (!dir || rc) {
+    if (!dir)
+      fprintf(stderr, "lowersim fuzz: cannot make a scratch folder: %s\n", strerror(errno));
+    return dir ? rc : LSIM_E_IO;
+  }
+  int verdict = output ? cli_fuzz_output_case(rng, dir, text, size, detail, sizeof detail)
+                       : cli_fuzz_folder_case(rng, dir, text, size, detail, sizeof detail);
+  free(text);
+  if (verdict == 2) {
+    fprintf(stderr, "lowersim fuzz: %s\n", detail);
+    return LSIM_E_IO;
+  }
+  return verdict ? other_finding(c, output ? "output" : "folder", detail, NULL, 0, i) : LSIM_OK;
+}
+
+/* The iteration's scenario: the generator's, or (LARGE percent of the
+ * time) one of a large shape. */
+static int generate(lsim_fuzz_rng *rng, bool large, const char *name, lsim_scenario **s,
+                    lsim_error *err) {
+  if (!large)
+    return lsim_fuzz_generate(rng, name, s, err);
+  char *text = NULL;
+  size_t size;
+  int rc = lsim_fuzz_generate_large(rng, name, &text, &size, err);
+  if (!rc)
+    rc = lsim_scenario_read_memory(text, size, name, s, err);
+  free(text);
+  return rc;
+}
+
 static int iterate(campaign *c, uint64_t i, lsim_error *err) {
-  lsim_fuzz_rng rng;
+  lsim_fuzz_rng rng, extra;
   lsim_fuzz_rng_seed(&rng, c->opt.seed, i);
+  lsim_fuzz_rng_seed(&extra, c->opt.seed ^ 0x686f7374696c65ull, i); /* "hostile" */
+  uint64_t what = lsim_fuzz_rng_below(&extra, 100);
   char name[64];
   snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, c->opt.seed, i);
   lsim_scenario *s = NULL;
   lsim_fuzz_result r = {0};
-  int rc = lsim_fuzz_generate(&rng, name, &s, err);
+  int rc = generate(&rng, what < LARGE, name, &s, err);
   if (!rc)
     rc = save_current(c, s, i, err);
   if (!rc)
@@ -273,6 +379,10 @@ static int iterate(campaign *c, uint64_t i, lsim_error *err) {
     if (r.failed)
       rc = handle_finding(c, s, &r, i, err);
   }
+  if (!rc && what >= LARGE && what < ATTRIBUTES)
+    rc = check_attributes(c, &extra, s, i, err);
+  else if (!rc && what >= ATTRIBUTES && what < FOLDER)
+    rc = check_files(c, &extra, s, what < OUTPUT, i, err);
   lsim_fuzz_result_clear(&r);
   lsim_scenario_destroy(s);
   return rc;
@@ -334,15 +444,8 @@ static int emit_scenarios(const options *o) {
       fprintf(stderr, "lowersim fuzz: out of memory\n");
       code = EXIT_INVALID_INPUT;
     }
-    FILE *f = !rc && !code ? fopen(path, "w") : NULL;
-    if (!rc && !code && (!f || fwrite(text, 1, size, f) != size)) {
-      fprintf(stderr, "lowersim fuzz: cannot write %s: %s\n", path, strerror(errno));
-      code = EXIT_INVALID_INPUT;
-    }
-    if (f && fclose(f) != 0 && !code) {
-      fprintf(stderr, "lowersim fuzz: cannot write %s: %s\n", path, strerror(errno));
-      code = EXIT_INVALID_INPUT;
-    }
+    if (!rc && !code)
+      code = cli_write_file("fuzz", path, text, size, NULL);
     if (rc && !code)
       code = cli_report(&err);
     free(path);
@@ -379,6 +482,8 @@ int cmd_fuzz(int argc, char **argv) {
     code = c->findings ? EXIT_LOWERING_ERROR : 0;
   lsim_fuzz_checker_destroy(c->checker);
   close_output(c);
+  if (c->scratch[0])
+    cli_fuzz_remove_tree(c->scratch);
   lsim_error_clear(&err);
   free(c->kinds);
   free(c);

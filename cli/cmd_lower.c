@@ -2,35 +2,12 @@
 #include "cli.h"
 #include "lowersim/scenario_kind.h"
 #include "lowersim/scenario_run.h"
+#include "options.h"
+#include "output.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* Writes `text` to `path` through a temporary file in the same folder, so
- * `path` is either left as it was or holds the whole text. */
-static int write_atomically(const char *path, const char *text) {
-  size_t len = strlen(path);
-  char *tmp = malloc(len + 16);
-  if (!tmp)
-    return -1;
-  snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-  int fd = mkstemp(tmp);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  bool ok = f && fputs(text, f) >= 0;
-  ok = (f ? fclose(f) == 0 : false) && ok;
-  if (!f && fd >= 0)
-    close(fd);
-  ok = ok && rename(tmp, path) == 0;
-  int saved = errno;
-  if (!ok && fd >= 0)
-    unlink(tmp);
-  free(tmp);
-  errno = saved;
-  return ok ? 0 : -1;
-}
 
 static void print_warnings(const lsim_runtime *rt) {
   for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
@@ -56,10 +33,11 @@ static void print_kinds(void) {
          "  sharding=\"mesh:N\"         NamedSharding(Mesh(jax.devices()[:N], (\"x\",)), P())\n");
 }
 
-/* Reads FILE; on failure reports and returns the exit code (2). */
+/* Reads FILE ("-": standard input); on failure reports and returns the
+ * exit code (2). */
 static int read_scenario(const char *path, lsim_scenario **s) {
   lsim_error err = LSIM_ERROR_INIT;
-  int rc = lsim_scenario_read_file(path, s, &err);
+  int rc = cli_read_scenario(path, s, &err);
   if (rc) {
     fprintf(stderr, "%s\n", lsim_error_message(&err));
     lsim_error_clear(&err);
@@ -68,33 +46,46 @@ static int read_scenario(const char *path, lsim_scenario **s) {
   return 0;
 }
 
-int cmd_lower(int argc, char **argv) {
-  const char *file = NULL, *out_path = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      printf("usage: lowersim lower FILE [-o OUT]\n\n"
-             "Lowers the scenario FILE and prints the MLIR module (or writes it to OUT).\n"
-             "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
-             "`CODE: ErrorClass: message` on stderr; 2 invalid input (`FILE:LINE: ...`).\n");
-      print_kinds();
-      return 0;
-    }
-    if (strcmp(argv[i], "-o") == 0) {
-      if (++i >= argc)
-        return cli_usage_error("lower", "-o needs a file name");
-      out_path = argv[i];
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return cli_usage_error("lower", "unknown option '%s' (see --help)", argv[i]);
-    } else if (file) {
-      return cli_usage_error("lower", "one scenario file at a time ('%s' and '%s')", file, argv[i]);
-    } else {
-      file = argv[i];
-    }
+static void help(void) {
+  printf("usage: lowersim lower [-o OUT] FILE\n\n"
+         "Lowers the scenario FILE (\"-\": standard input) and prints the MLIR module, or\n"
+         "writes it to OUT (\"-\": standard output). OUT is written only when the lowering\n"
+         "succeeds, and whole: a regular file is replaced atomically (keeping its mode),\n"
+         "a device or FIFO is written in place, the input is never overwritten.\n"
+         "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
+         "`CODE: ErrorClass: message` on stderr; 2 invalid input (`FILE:LINE: ...`) or\n"
+         "an output that cannot be written.\n");
+  print_kinds();
+}
+
+/* The module to OUT, or to standard output. */
+static int write_module(const char *file, const char *out_path, const char *text) {
+  if (!out_path) {
+    fputs(text, stdout); /* checked at the end (cli_finish_stdout) */
+    return 0;
   }
-  if (!file)
-    return cli_usage_error("lower", "no scenario file (usage: lowersim lower FILE [-o OUT])");
+  cli_inputs inputs = {0};
+  int code = cli_inputs_add(&inputs, file)
+                 ? cli_write_file("lower", out_path, text, strlen(text), &inputs)
+                 : cli_usage_error("lower", "out of memory");
+  cli_inputs_free(&inputs);
+  return code;
+}
+
+int cmd_lower(int argc, char **argv) {
+  const char *out_path = NULL;
+  const cli_option options[] = {CLI_OPT_STRING("output", 'o', &out_path)};
+  cli_args args;
+  int code = cli_parse("lower", argc, argv, options, 1, help, &args);
+  if (code)
+    return code < 0 ? 0 : code;
+  if (args.num_operands != 1)
+    return cli_usage_error("lower", args.num_operands ? "one scenario file at a time (see --help)"
+                                                      : "no scenario file (usage: lowersim lower "
+                                                        "[-o OUT] FILE)");
+  const char *file = args.operands[0];
   lsim_scenario *s = NULL;
-  int code = read_scenario(file, &s);
+  code = read_scenario(file, &s);
   if (code)
     return code;
   lsim_error err = LSIM_ERROR_INIT;
@@ -108,16 +99,7 @@ int cmd_lower(int argc, char **argv) {
   char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
   if (!rc && !text)
     rc = LSIM_E_NO_MEMORY, err.code = LSIM_E_NO_MEMORY;
-  if (rc) {
-    code = cli_report(&err);
-  } else if (out_path) {
-    if (write_atomically(out_path, text) != 0) {
-      fprintf(stderr, "%s: cannot write: %s\n", out_path, strerror(errno));
-      code = EXIT_INVALID_INPUT;
-    }
-  } else {
-    fputs(text, stdout);
-  }
+  code = rc ? cli_report(&err) : write_module(file, out_path, text);
   free(text);
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);

@@ -3,10 +3,15 @@
  * shard of it, and reports a summary table, a CSV row per case and a JUnit
  * report; `--merge` joins shards' CSV files into one report. */
 #include "cli.h"
+#include "lowersim/runtime.h"
 #include "matrix.h"
+#include "matrix_csv.h"
 
 #include "junit.h"
+#include "options.h"
+#include "output.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -19,7 +24,6 @@
 
 #define NUM_CODES 64
 #define MAX_VARIANTS 128
-#define CSV_HEADER "index,feature,variant,platforms,backend,runtime,outcome,module_hash\n"
 
 /* Code -> slot: OK 0, then the catalogue's codes in its order (1 + their
  * position), whatever their values; the last slot for anything else. */
@@ -91,18 +95,6 @@ typedef struct worker {
   int rc;
 } worker;
 
-static void write_row(FILE *f, const matrix_case *c, const matrix_outcome *o) {
-  char variant[96], platforms[64], backend[64], runtime[64];
-  matrix_variant_name(c->feature, c->variant, variant, sizeof variant);
-  matrix_case_columns(c, platforms, backend, runtime, sizeof platforms);
-  fprintf(f, "%" PRIu64 ",%s,%s,%s,%s,%s,%s,", c->index, matrix_feature_name(c->feature), variant,
-          platforms, backend, runtime, o->code ? lsim_status_name(o->code) : "OK");
-  if (o->code)
-    fputs("-\n", f);
-  else
-    fprintf(f, "%016" PRIx64 "\n", o->hash);
-}
-
 static void *work(void *arg) {
   worker *w = arg;
   lsim_lowerer *lowerer = NULL;
@@ -116,7 +108,7 @@ static void *work(void *arg) {
     matrix_outcome o = matrix_run_case(lowerer, &c);
     record(&w->st, w->spec, &c, &o);
     if (w->csv)
-      write_row(w->csv, &c, &o);
+      matrix_csv_write_row(w->csv, &c, &o);
     atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
   }
   lsim_lowerer_destroy(lowerer);
@@ -183,18 +175,19 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
          st->failures, ru.ru_maxrss / 1024.0);
 }
 
-static bool write_junit(const char *path, const stats *st, double seconds) {
+static int write_junit(const char *path, const stats *st, double seconds,
+                       const cli_inputs *inputs) {
   size_t variants = 0, failed = 0;
   for (int f = 0; f < FEATURE_COUNT; f++)
     for (int v = 0; v < MAX_VARIANTS; v++)
       if (st->variant_cases[f][v])
         variants++, failed += st->variant_failures[f][v] > 0;
-  junit *j = junit_open(path, "lowersim matrix", variants, failed, 0, seconds < 0 ? 0 : seconds);
+  junit *j = junit_open("lowersim matrix", variants, failed, 0, seconds < 0 ? 0 : seconds);
   for (int f = 0; j && f < FEATURE_COUNT; f++) {
     for (int v = 0; v < MAX_VARIANTS; v++) {
       if (!st->variant_cases[f][v])
         continue;
-      char name[96], failure[160];
+      char name[MATRIX_VARIANT_NAME_MAX], failure[160];
       matrix_variant_name((matrix_feature)f, v, name, sizeof name);
       snprintf(failure, sizeof failure,
                "%" PRIu64 " of %" PRIu64 " cases failed; first: case %" PRIu64,
@@ -203,19 +196,22 @@ static bool write_junit(const char *path, const stats *st, double seconds) {
                  st->variant_failures[f][v] ? failure : NULL, NULL);
     }
   }
-  return junit_close(j);
+  return junit_close(j, "matrix", path, inputs);
 }
 
 /* --- options ------------------------------------------------------------------------ */
 
 typedef struct options {
   matrix_spec spec;
-  int jobs;
+  uint64_t jobs, max_len;
   uint64_t shard, shards;
   uint64_t limit;
   const char *csv, *junit;
   bool merge;
-  const char **inputs;
+  char **platforms; /* --platforms, split (owned) */
+  char **features;  /* --features, split (owned) */
+  size_t num_features;
+  char **inputs;
   int num_inputs;
 } options;
 
@@ -223,7 +219,7 @@ static void help(void) {
   printf(
       "usage: lowersim matrix [--platforms LIST] [--max-len K] [--features LIST]\n"
       "                       [--jobs J] [--shard I/N] [--limit N] [--csv OUT] [--junit OUT]\n"
-      "       lowersim matrix --merge SHARD.csv... [--csv OUT] [--junit OUT]\n\n"
+      "       lowersim matrix --merge [--csv OUT] [--junit OUT] SHARD.csv...\n\n"
       "Lowers, deterministically, every case of the cartesian product of: ordered tuples of\n"
       "distinct lowering platforms of length 1..K over the platform list (default\n"
       "cpu,cuda,rocm,oneapi,tpu,gpu,metal and K=2), the pinned backend (none or each of cpu,\n"
@@ -233,98 +229,102 @@ static void help(void) {
       "and ordered io with sharding=SingleDeviceSharding(jax.devices()[0]); pallas: params\n"
       "x installed backends x flag x interpret). Every case is lowered and verified;\n"
       "its outcome is an error code or OK with a hash of the module text.\n\n"
+      "  --platforms LIST  1 to 16 distinct platform names, comma-separated\n"
+      "  --max-len K       tuples of 1 to K platforms, K from 1 to 4\n"
       "  --features LIST   any of rules,buffer_callback,python_callback,pallas\n"
-      "  --jobs J          J threads (default 1)\n"
+      "  --jobs J          J threads, from 1 to 256 (default 1)\n"
       "  --shard I/N       only the I-th of N contiguous slices (0 <= I < N): run the shards\n"
       "                    anywhere (GNU parallel, Slurm arrays, Kubernetes indexed jobs),\n"
       "                    each with --csv, then join them with --merge\n"
-      "  --limit N         only the first N cases (of the shard)\n"
-      "  --csv OUT         one row per case; --junit OUT: one test case per feature variant\n\n"
+      "  --limit N         only the first N cases (of the shard), N >= 1\n"
+      "  --csv OUT         one row per case; --junit OUT: one test case per feature variant\n"
+      "                    (\"-\": standard output; a file is replaced whole or not at all)\n\n"
+      "--merge reads the shards' CSV files (\"-\": standard input) and checks every field of\n"
+      "every row as strictly as scenario files are checked (`FILE:LINE: ...`, exit 2);\n"
+      "the shards must cover one contiguous range of cases between them.\n\n"
       "A progress bar with rate and ETA goes to stderr when it is a terminal. Exit 0 unless a\n"
       "case fails in a way that is lowersim's own fault (a verification failure).\n");
 }
 
-static int parse_list(const char *text, const char **out, size_t max, size_t *count) {
-  static char storage[1024];
-  if (strlen(text) >= sizeof storage)
-    return -1;
-  strcpy(storage, text);
-  *count = 0;
-  for (char *item = strtok(storage, ","); item; item = strtok(NULL, ",")) {
-    if (*count == max)
-      return -1;
-    out[(*count)++] = item;
+static const char *parse_shard(const char *value, void *out) {
+  options *o = out;
+  const char *slash = strchr(value, '/');
+  char first[24];
+  size_t n = slash ? (size_t)(slash - value) : 0;
+  if (!slash || n >= sizeof first)
+    return "takes I/N with 0 <= I < N";
+  memcpy(first, value, n);
+  first[n] = '\0';
+  if (!cli_parse_u64(first, 0, UINT64_MAX, &o->shard) ||
+      !cli_parse_u64(slash + 1, 1, UINT64_MAX, &o->shards) || o->shard >= o->shards)
+    return "takes I/N with 0 <= I < N";
+  return NULL;
+}
+
+/* --platforms: distinct valid names, at most MATRIX_MAX_PLATFORMS. */
+static const char *parse_platforms(const char *value, void *out) {
+  options *o = out;
+  size_t n;
+  free(o->platforms);
+  if (!(o->platforms = cli_split(value, ',', &n)))
+    return "cannot be kept: out of memory";
+  if (n > MATRIX_MAX_PLATFORMS)
+    return "takes at most 16 platforms";
+  for (size_t i = 0; i < n; i++) {
+    if (lsim_check_platform_name(o->platforms[i], NULL) != LSIM_OK)
+      return "takes platform names (1 to 63 of A-Za-z0-9_.-), comma-separated";
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(o->platforms[i], o->platforms[j]) == 0)
+        return "takes distinct platforms";
+    o->spec.platforms[i] = o->platforms[i];
   }
-  return *count ? 0 : -1;
+  o->spec.num_platforms = n;
+  return NULL;
+}
+
+static const char *parse_features(const char *value, void *out) {
+  options *o = out;
+  free(o->features);
+  if (!(o->features = cli_split(value, ',', &o->num_features)))
+    return "cannot be kept: out of memory";
+  for (int f = 0; f < FEATURE_COUNT; f++)
+    o->spec.features[f] = false;
+  for (size_t k = 0; k < o->num_features; k++) {
+    int f = 0;
+    while (f < FEATURE_COUNT && strcmp(o->features[k], matrix_feature_name((matrix_feature)f)))
+      f++;
+    if (f == FEATURE_COUNT)
+      return "takes features among rules,buffer_callback,python_callback,pallas";
+    o->spec.features[f] = true;
+  }
+  return NULL;
 }
 
 static int parse_options(int argc, char **argv, options *o) {
   matrix_spec_default(&o->spec);
   o->jobs = 1;
   o->shards = 1;
-  o->inputs = calloc((size_t)argc + 1, sizeof *o->inputs);
-  if (!o->inputs)
-    return EXIT_LOWERING_ERROR;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      help();
-      return -1;
-    }
-    if (!strcmp(a, "--merge")) {
-      o->merge = true;
-      continue;
-    }
-    if (a[0] != '-') {
-      if (!o->merge)
-        return cli_usage_error("matrix", "unexpected argument '%s' (see --help)", a);
-      o->inputs[o->num_inputs++] = a;
-      continue;
-    }
-    if (!v)
-      return cli_usage_error("matrix", "%s needs a value", a);
-    i++;
-    char *end = NULL;
-    if (!strcmp(a, "--platforms")) {
-      if (parse_list(v, o->spec.platforms, MATRIX_MAX_PLATFORMS, &o->spec.num_platforms))
-        return cli_usage_error("matrix", "bad --platforms '%s'", v);
-    } else if (!strcmp(a, "--max-len")) {
-      o->spec.max_len = (int)strtol(v, &end, 10);
-    } else if (!strcmp(a, "--features")) {
-      const char *names[FEATURE_COUNT];
-      size_t n;
-      if (parse_list(v, names, FEATURE_COUNT, &n))
-        return cli_usage_error("matrix", "bad --features '%s'", v);
-      for (int f = 0; f < FEATURE_COUNT; f++)
-        o->spec.features[f] = false;
-      for (size_t k = 0; k < n; k++) {
-        int f = 0;
-        while (f < FEATURE_COUNT && strcmp(names[k], matrix_feature_name((matrix_feature)f)))
-          f++;
-        if (f == FEATURE_COUNT)
-          return cli_usage_error("matrix", "unknown feature '%s'", names[k]);
-        o->spec.features[f] = true;
-      }
-    } else if (!strcmp(a, "--jobs")) {
-      o->jobs = (int)strtol(v, &end, 10);
-      if (*end || o->jobs < 1 || o->jobs > 256)
-        return cli_usage_error("matrix", "bad --jobs '%s'", v);
-    } else if (!strcmp(a, "--shard")) {
-      if (sscanf(v, "%" SCNu64 "/%" SCNu64, &o->shard, &o->shards) != 2 || o->shards == 0 ||
-          o->shard >= o->shards)
-        return cli_usage_error("matrix", "bad --shard '%s' (I/N with 0 <= I < N)", v);
-    } else if (!strcmp(a, "--limit")) {
-      o->limit = strtoull(v, &end, 10);
-    } else if (!strcmp(a, "--csv")) {
-      o->csv = v;
-    } else if (!strcmp(a, "--junit")) {
-      o->junit = v;
-    } else {
-      return cli_usage_error("matrix", "unknown option '%s' (see --help)", a);
-    }
-    if (end && *end)
-      return cli_usage_error("matrix", "bad number '%s' for %s", v, a);
-  }
+  o->max_len = (uint64_t)o->spec.max_len;
+  const cli_option table[] = {
+      CLI_OPT_CUSTOM("platforms", 0, parse_platforms, o),
+      CLI_OPT_U64("max-len", 0, &o->max_len, 1, MATRIX_MAX_LEN),
+      CLI_OPT_CUSTOM("features", 0, parse_features, o),
+      CLI_OPT_U64("jobs", 'j', &o->jobs, 1, 256),
+      CLI_OPT_CUSTOM("shard", 0, parse_shard, o),
+      CLI_OPT_U64("limit", 0, &o->limit, 1, UINT64_MAX),
+      CLI_OPT_STRING("csv", 0, &o->csv),
+      CLI_OPT_STRING("junit", 0, &o->junit),
+      CLI_OPT_FLAG("merge", 0, &o->merge),
+  };
+  cli_args args;
+  int code = cli_parse("matrix", argc, argv, table, sizeof table / sizeof table[0], help, &args);
+  if (code)
+    return code;
+  o->spec.max_len = (int)o->max_len;
+  o->inputs = args.operands;
+  o->num_inputs = args.num_operands;
+  if (!o->merge && o->num_inputs)
+    return cli_usage_error("matrix", "unexpected argument '%s' (see --help)", o->inputs[0]);
   if (!o->merge && !matrix_spec_finish(&o->spec))
     return cli_usage_error("matrix", "an empty matrix (check --platforms, --max-len, --features)");
   if (o->merge && o->num_inputs == 0)
@@ -333,19 +333,27 @@ static int parse_options(int argc, char **argv, options *o) {
 }
 
 /* Concatenates the workers' CSV parts into `path`, header first. */
-static bool write_csv(const char *path, worker *workers, int jobs) {
-  FILE *out = fopen(path, "w");
-  bool ok = out && fputs(CSV_HEADER, out) >= 0;
+static int write_csv(const char *path, worker *workers, int jobs) {
+  cli_output *out = cli_output_open("matrix", path, NULL);
+  if (!out)
+    return EXIT_INVALID_INPUT;
+  FILE *f = cli_output_stream(out);
+  bool ok = fputs(MATRIX_CSV_HEADER, f) >= 0;
   char buf[1 << 16];
   for (int j = 0; ok && j < jobs; j++) {
+    ok = fflush(workers[j].csv) == 0 && !ferror(workers[j].csv);
     rewind(workers[j].csv);
     size_t n;
     while (ok && (n = fread(buf, 1, sizeof buf, workers[j].csv)) > 0)
-      ok = fwrite(buf, 1, n, out) == n;
+      ok = fwrite(buf, 1, n, f) == n;
+    ok = ok && !ferror(workers[j].csv);
   }
-  if (out)
-    ok = fclose(out) == 0 && ok;
-  return ok;
+  if (!ok) {
+    fprintf(stderr, "lowersim matrix: cannot write %s: %s\n", path, strerror(errno));
+    cli_output_abort(out);
+    return EXIT_INVALID_INPUT;
+  }
+  return cli_output_commit(out);
 }
 
 static int run_matrix(options *o) {
@@ -354,21 +362,22 @@ static int run_matrix(options *o) {
   if (o->limit && hi - lo > o->limit)
     hi = lo + o->limit;
   _Atomic uint64_t done = 0;
-  worker *workers = calloc((size_t)o->jobs, sizeof *workers);
-  pthread_t *threads = calloc((size_t)o->jobs, sizeof *threads);
+  int jobs = (int)o->jobs;
+  worker *workers = calloc((size_t)jobs, sizeof *workers);
+  pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
   if (!workers || !threads)
     return EXIT_LOWERING_ERROR;
   double start = now();
   int code = 0;
-  for (int j = 0; j < o->jobs; j++) {
+  for (int j = 0; j < jobs; j++) {
     workers[j] = (worker){.spec = &o->spec, .done = &done,
-                          .lo = lo + (hi - lo) * (uint64_t)j / (uint64_t)o->jobs,
-                          .hi = lo + (hi - lo) * (uint64_t)(j + 1) / (uint64_t)o->jobs};
+                          .lo = lo + (hi - lo) * (uint64_t)j / (uint64_t)jobs,
+                          .hi = lo + (hi - lo) * (uint64_t)(j + 1) / (uint64_t)jobs};
     if (o->csv && !(workers[j].csv = tmpfile()))
       code = cli_usage_error("matrix", "cannot create a temporary file");
   }
   int started = 0;
-  for (; !code && started < o->jobs; started++)
+  for (; !code && started < jobs; started++)
     if (pthread_create(&threads[started], NULL, work, &workers[started]))
       break;
   bool tty = isatty(STDERR_FILENO);
@@ -382,7 +391,7 @@ static int run_matrix(options *o) {
   if (tty)
     progress(hi - lo, hi - lo, seconds), fputc('\n', stderr);
   stats *all = calloc(1, sizeof *all);
-  for (int j = 0; all && j < o->jobs; j++) {
+  for (int j = 0; all && j < jobs; j++) {
     merge_stats(all, &workers[j].st);
     if (workers[j].rc)
       code = EXIT_LOWERING_ERROR;
@@ -391,15 +400,15 @@ static int run_matrix(options *o) {
     printf("matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64 "/%" PRIu64
            ")\n",
            lo, hi, total, o->shard, o->shards);
-    print_summary(&o->spec, all, seconds, o->jobs);
-    if (o->csv && !write_csv(o->csv, workers, o->jobs))
-      code = cli_usage_error("matrix", "cannot write %s", o->csv);
-    if (o->junit && !write_junit(o->junit, all, seconds))
-      code = cli_usage_error("matrix", "cannot write %s", o->junit);
+    print_summary(&o->spec, all, seconds, jobs);
+    if (o->csv)
+      code = write_csv(o->csv, workers, jobs);
+    if (o->junit && !code)
+      code = write_junit(o->junit, all, seconds, NULL);
     if (!code && all->failures)
       code = EXIT_LOWERING_ERROR;
   }
-  for (int j = 0; j < o->jobs; j++)
+  for (int j = 0; j < jobs; j++)
     if (workers[j].csv)
       fclose(workers[j].csv);
   free(all);
@@ -412,143 +421,161 @@ static int run_matrix(options *o) {
 
 typedef struct shard_file {
   const char *path;
+  FILE *f;
   uint64_t first, rows;
+  bool empty; /* the header alone */
 } shard_file;
 
 static int compare_shards(const void *a, const void *b) {
   const shard_file *x = a, *y = b;
+  if (x->empty != y->empty)
+    return x->empty ? 1 : -1;
   return (x->first > y->first) - (x->first < y->first);
 }
 
-/* The variant index of a variant name within its feature, or -1. */
-static int variant_index(matrix_feature f, const char *name) {
-  char buf[96];
-  for (int v = 0; v < MAX_VARIANTS; v++) {
-    matrix_variant_name(f, v, buf, sizeof buf);
-    if (strcmp(buf, name) == 0)
-      return v;
-  }
-  return -1;
-}
-
 /* The slot of a platform in the merge's platform list, added when new
- * (shards are read in index order, so the list comes out in the run's order). */
-static const char *platform_name(matrix_spec *spec, const char *name, char names[][32]) {
+ * (shards are read in index order, so the list comes out in the run's
+ * order); NULL when the list is full. */
+static const char *platform_name(matrix_spec *spec, const char *name,
+                                 char names[][LSIM_PLATFORM_NAME_MAX + 1]) {
   for (size_t i = 0; i < spec->num_platforms; i++)
     if (strcmp(spec->platforms[i], name) == 0)
       return spec->platforms[i];
-  if (spec->num_platforms == MATRIX_MAX_PLATFORMS || strlen(name) >= 32)
+  if (spec->num_platforms == MATRIX_MAX_PLATFORMS)
     return NULL;
   size_t slot = spec->num_platforms++;
-  strcpy(names[slot], name);
+  snprintf(names[slot], sizeof names[slot], "%s", name);
   spec->platforms[slot] = names[slot];
   return names[slot];
 }
 
-/* Splits a CSV row into its 8 fields in place. */
-static bool split_row(char *line, char *field[8]) {
-  line[strcspn(line, "\n")] = '\0';
-  for (int n = 0; n < 8; n++) {
-    field[n] = line;
-    char *comma = strchr(line, ',');
-    if (n < 7 && !comma)
-      return false;
-    if (comma)
-      *comma = '\0', line = comma + 1;
+/* Reads one shard (every row checked), recording its rows into `st` and,
+ * when `csv`, copying them there.  `first_only`: reads the first row alone
+ * (for ordering).  Returns 0 or 2 with the reason printed. */
+static int read_shard(shard_file *sf, bool first_only, stats *st, matrix_spec *spec,
+                      char names[][LSIM_PLATFORM_NAME_MAX + 1], FILE *csv) {
+  if (fseek(sf->f, 0, SEEK_SET) != 0) {
+    fprintf(stderr, "lowersim matrix: cannot read %s again: %s\n", sf->path, strerror(errno));
+    return EXIT_INVALID_INPUT;
   }
-  return true;
+  matrix_csv_reader *r = matrix_csv_reader_create(sf->path, sf->f);
+  if (!r)
+    return cli_usage_error("matrix", "out of memory");
+  matrix_row row;
+  int rc, code = 0;
+  sf->rows = 0;
+  while (!code && (rc = matrix_csv_next(r, &row)) > 0) {
+    if (sf->rows++ == 0)
+      sf->first = row.c.index;
+    if (first_only)
+      break;
+    for (int i = 0; !code && i < row.c.tuple_len; i++)
+      if (!(row.c.tuple[i] = platform_name(spec, row.c.tuple[i], names)))
+        code = cli_usage_error("matrix", "the shards name more than %d platforms",
+                               MATRIX_MAX_PLATFORMS);
+    if (!code)
+      record(st, spec, &row.c, &row.o);
+    if (!code && csv)
+      matrix_csv_write_row(csv, &row.c, &row.o);
+  }
+  if (!code && rc < 0) {
+    fprintf(stderr, "%s\n", matrix_csv_error(r));
+    code = EXIT_INVALID_INPUT;
+  }
+  sf->empty = sf->rows == 0;
+  matrix_csv_reader_destroy(r);
+  return code;
 }
 
-/* Reads one shard's rows into the stats; checks its indices are contiguous. */
-static bool read_shard(shard_file *sf, stats *st, matrix_spec *spec, char names[][32]) {
-  FILE *f = fopen(sf->path, "r");
-  char line[512];
-  bool ok = f && fgets(line, sizeof line, f) && strcmp(line, CSV_HEADER) == 0;
-  uint64_t rows = 0;
-  while (ok && fgets(line, sizeof line, f)) {
-    char *field[8];
-    ok = split_row(line, field);
-    matrix_case c = {.index = ok ? strtoull(field[0], NULL, 10) : 0};
-    ok = ok && c.index == sf->first + rows++;
-    int feature = 0;
-    while (ok && feature < FEATURE_COUNT && strcmp(field[1], matrix_feature_name((matrix_feature)feature)))
-      feature++;
-    ok = ok && feature < FEATURE_COUNT;
-    c.feature = (matrix_feature)feature;
-    c.variant = ok ? variant_index(c.feature, field[2]) : -1;
-    c.tuple_len = ok && strchr(field[3], '+') ? 2 : 1;
-    c.tuple[0] = ok ? platform_name(spec, strtok(field[3], "+"), names) : NULL;
-    ok = ok && c.variant >= 0 && c.tuple[0];
-    matrix_outcome o = {.code = ok && strcmp(field[6], "OK") ? lsim_status_from_name(field[6]) : 0};
-    o.failure = matrix_is_failure(o.code);
-    if (ok)
-      record(st, spec, &c, &o);
-  }
-  if (f)
+/* Standard input copied into a temporary file, so that it can be read twice. */
+static FILE *copy_stdin(void) {
+  FILE *f = tmpfile();
+  char buf[1 << 16];
+  size_t n;
+  while (f && (n = fread(buf, 1, sizeof buf, stdin)) > 0)
+    if (fwrite(buf, 1, n, f) != n) {
+      fclose(f);
+      return NULL;
+    }
+  if (f && (ferror(stdin) || fflush(f) != 0)) {
     fclose(f);
-  sf->rows = rows;
-  return ok;
+    return NULL;
+  }
+  return f;
 }
 
-/* The first case index of a shard file (its first row), for ordering. */
-static bool first_index(shard_file *sf) {
-  FILE *f = fopen(sf->path, "r");
-  char line[512];
-  bool ok = f && fgets(line, sizeof line, f) && strcmp(line, CSV_HEADER) == 0;
-  sf->first = ok && fgets(line, sizeof line, f) ? strtoull(line, NULL, 10) : 0;
-  if (f)
-    fclose(f);
-  return ok;
+/* Opens the shards ("-" once: standard input). */
+static int open_shards(options *o, shard_file *files) {
+  int code = 0, stdin_uses = 0;
+  for (int i = 0; !code && i < o->num_inputs; i++) {
+    files[i].path = o->inputs[i];
+    bool is_stdin = strcmp(files[i].path, "-") == 0;
+    files[i].f = is_stdin ? copy_stdin() : fopen(files[i].path, "r");
+    if ((stdin_uses += is_stdin) > 1)
+      code = cli_usage_error("matrix", "standard input can be read once");
+    else if (!files[i].f)
+      code = cli_usage_error("matrix", "cannot read %s: %s", files[i].path, strerror(errno));
+  }
+  return code;
+}
+
+/* The shards ordered by their first case, checked to cover one contiguous
+ * range, then each read in order into `st` (and the merged CSV). */
+static int merge_shards(options *o, shard_file *files, stats *st, matrix_spec *seen,
+                        char names[][LSIM_PLATFORM_NAME_MAX + 1], FILE *csv) {
+  int code = 0;
+  for (int i = 0; !code && i < o->num_inputs; i++)
+    code = read_shard(&files[i], true, NULL, seen, names, NULL);
+  if (code)
+    return code;
+  qsort(files, (size_t)o->num_inputs, sizeof *files, compare_shards);
+  uint64_t next = files[0].first;
+  for (int i = 0; !code && i < o->num_inputs && !files[i].empty; i++) {
+    if (files[i].first != next)
+      return cli_usage_error("matrix", "the shards leave a gap or overlap at case %" PRIu64 " (%s)",
+                             next, files[i].path);
+    code = read_shard(&files[i], false, st, seen, names, csv);
+    next = files[i].first + files[i].rows;
+  }
+  return code;
 }
 
 static int merge(options *o) {
   stats *st = calloc(1, sizeof *st);
   shard_file *files = calloc((size_t)o->num_inputs, sizeof *files);
-  char names[MATRIX_MAX_PLATFORMS][32];
+  char names[MATRIX_MAX_PLATFORMS][LSIM_PLATFORM_NAME_MAX + 1];
   matrix_spec seen = {0};
-  int code = st && files ? 0 : EXIT_LOWERING_ERROR;
-  for (int i = 0; !code && i < o->num_inputs; i++) {
-    files[i].path = o->inputs[i];
-    if (!first_index(&files[i]))
-      code = cli_usage_error("matrix", "%s is not a matrix CSV", o->inputs[i]);
-  }
+  cli_inputs inputs = {0};
+  int code = st && files ? 0 : cli_usage_error("matrix", "out of memory");
+  for (int i = 0; !code && i < o->num_inputs; i++)
+    if (!cli_inputs_add(&inputs, o->inputs[i]))
+      code = cli_usage_error("matrix", "out of memory");
   if (!code)
-    qsort(files, (size_t)o->num_inputs, sizeof *files, compare_shards);
-  uint64_t next = code ? 0 : files[0].first;
-  for (int i = 0; !code && i < o->num_inputs; i++) {
-    if (files[i].first != next)
-      code = cli_usage_error("matrix", "the shards leave a gap or overlap at case %" PRIu64, next);
-    else if (!read_shard(&files[i], st, &seen, names))
-      code = cli_usage_error("matrix", "%s is not a matrix CSV with contiguous case indices",
-                             files[i].path);
-    next = files[i].first + files[i].rows;
-  }
+    code = open_shards(o, files);
+  cli_output *csv = NULL;
+  if (!code && o->csv && !(csv = cli_output_open("matrix", o->csv, &inputs)))
+    code = EXIT_INVALID_INPUT;
+  if (csv && fputs(MATRIX_CSV_HEADER, cli_output_stream(csv)) < 0)
+    code = cli_usage_error("matrix", "cannot write %s", o->csv);
+  if (!code)
+    code = merge_shards(o, files, st, &seen, names, csv ? cli_output_stream(csv) : NULL);
   if (!code) {
     printf("matrix: merged %d shards, cases %" PRIu64 "..%" PRIu64 "\n", o->num_inputs,
            files[0].first, files[0].first + st->cases);
     print_summary(&seen, st, -1, 1);
-    if (o->junit && !write_junit(o->junit, st, -1))
-      code = cli_usage_error("matrix", "cannot write %s", o->junit);
   }
-  if (!code && o->csv) {
-    FILE *out = fopen(o->csv, "w");
-    bool ok = out && fputs(CSV_HEADER, out) >= 0;
-    char line[512];
-    for (int i = 0; ok && i < o->num_inputs; i++) {
-      FILE *in = fopen(files[i].path, "r");
-      ok = in && fgets(line, sizeof line, in);
-      while (ok && fgets(line, sizeof line, in))
-        ok = fputs(line, out) >= 0;
-      if (in)
-        fclose(in);
-    }
-    if (out)
-      ok = fclose(out) == 0 && ok;
-    if (!ok)
-      code = cli_usage_error("matrix", "cannot write %s", o->csv);
-  }
+  if (csv && !code)
+    code = cli_output_commit(csv);
+  else
+    cli_output_abort(csv);
+  if (!code && o->junit)
+    code = write_junit(o->junit, st, -1, &inputs);
   if (!code && st->failures)
     code = EXIT_LOWERING_ERROR;
+  for (int i = 0; files && i < o->num_inputs; i++)
+    if (files[i].f)
+      fclose(files[i].f);
+  cli_inputs_free(&inputs);
   free(st);
   free(files);
   return code;
@@ -559,6 +586,7 @@ int cmd_matrix(int argc, char **argv) {
   int code = parse_options(argc, argv, &o);
   if (code == 0)
     code = o.merge ? merge(&o) : run_matrix(&o);
-  free(o.inputs);
+  free(o.platforms);
+  free(o.features);
   return code < 0 ? 0 : code;
 }

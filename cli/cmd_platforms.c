@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "lowersim/module_context.h"
 #include "lowersim/runtime.h"
+#include "options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,58 +29,80 @@ static void help(void) {
          "with one device.\n");
 }
 
+/* --backend and --fail, in the order given: each a factory. */
+typedef struct factory_spec {
+  const char *spec;
+  bool failing;
+} factory_spec;
+
 typedef struct options {
   const char *jax_platforms;
   const char *lower_for;
   const char *pin;
-  int n_factories;
-  bool has_cpu; /* --backend cpu[=N] or --fail cpu=MESSAGE */
+  factory_spec *factories;
+  size_t n_factories;
+  lsim_runtime *rt; /* for the callbacks below */
 } options;
 
-static int add_factory(lsim_runtime *rt, const char *spec, bool failing, lsim_error *err) {
-  char name[LSIM_PLATFORM_NAME_MAX + 2];
+/* P[=N]: a factory for P (JAX's priority and quietness) with N devices;
+ * F=MESSAGE (failing): one that fails with MESSAGE.  Returns what is wrong
+ * with the text, or NULL with *rc the registration's status. */
+static const char *add_factory(lsim_runtime *rt, const char *spec, bool failing, lsim_error *err,
+                               int *rc) {
   const char *eq = strchr(spec, '=');
-  size_t len = eq ? (size_t)(eq - spec) : strlen(spec);
-  if (len >= sizeof name)
-    len = sizeof name - 1;
-  memcpy(name, spec, len);
-  name[len] = '\0';
+  char *name = strndup(spec, eq ? (size_t)(eq - spec) : strlen(spec));
+  if (!name) {
+    *rc = lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
+    return NULL;
+  }
   lsim_backend_factory f;
   lsim_backend_factory_defaults(&f, name);
-  if (failing) {
+  uint64_t n = 1;
+  if (failing)
     f.error = eq ? eq + 1 : "failed";
-  } else if (eq) {
-    char *end;
-    long n = strtol(eq + 1, &end, 10);
-    if (*end || n < 0 || n > 1 << 20) {
-      fprintf(stderr, "lowersim platforms: bad device count in '%s'\n", spec);
-      return LSIM_E_INVALID_ARGUMENT;
-    }
-    f.device_count = (int)n;
+  else if (eq && !cli_parse_u64(eq + 1, 0, 1 << 20, &n)) {
+    free(name);
+    return "takes PLATFORM=DEVICES, DEVICES an integer from 0 to 1048576";
   }
-  return lsim_runtime_register_backend_factory(rt, &f, err);
+  f.device_count = (int)n;
+  *rc = lsim_runtime_register_backend_factory(rt, &f, err);
+  free(name);
+  return NULL;
 }
 
-/* The factories not given: cpu's (JAX registers it on import) and, when no
- * factory is given, one for every platform JAX_PLATFORMS names. */
-static int add_implied_factories(lsim_runtime *rt, const options *o, lsim_error *err) {
-  int rc = o->has_cpu ? LSIM_OK : add_factory(rt, "cpu", false, err);
+static bool names_cpu(const char *spec) {
+  return strcmp(spec, "cpu") == 0 || strncmp(spec, "cpu=", 4) == 0;
+}
+
+/* The factories not given: cpu's (JAX registers it on import) unless a
+ * --backend/--fail names cpu and, when no factory is given, one for every
+ * other platform JAX_PLATFORMS names. */
+static int add_implied_factories(const options *o, lsim_error *err) {
+  bool has_cpu = false;
+  for (size_t i = 0; i < o->n_factories; i++)
+    has_cpu = has_cpu || names_cpu(o->factories[i].spec);
+  int rc = LSIM_OK;
+  if (!has_cpu)
+    add_factory(o->rt, "cpu", false, err, &rc);
   const char *jax_platforms = o->jax_platforms;
   if (rc || !jax_platforms || o->n_factories)
     return rc;
-  char *list = strdup(jax_platforms);
-  if (!list)
-    return LSIM_E_NO_MEMORY;
-  for (char *item = strtok(list, ","); item && !rc; item = strtok(NULL, ",")) {
+  lsim_runtime *rt = o->rt;
+  size_t n;
+  char **items = cli_split(jax_platforms, ',', &n);
+  if (!items)
+    return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
+  for (size_t k = 0; k < n && !rc; k++) {
     const char *const *expanded;
-    size_t n;
-    lsim_expand_platform_alias(item, &expanded, &n);
-    for (size_t i = 0; i < n && !rc; i++) {
-      const char *platform = expanded ? expanded[i] : item;
-      rc = strcmp(platform, "cpu") == 0 ? LSIM_OK : add_factory(rt, platform, false, err);
+    size_t m;
+    lsim_expand_platform_alias(items[k], &expanded, &m);
+    for (size_t i = 0; i < m && !rc; i++) {
+      const char *platform = expanded ? expanded[i] : items[k];
+      if (strcmp(platform, "cpu") != 0)
+        add_factory(rt, platform, false, err, &rc);
     }
   }
-  free(list);
+  free(items);
   return rc;
 }
 
@@ -123,19 +146,17 @@ static void print_backends(const lsim_runtime *rt, const char *jax_platforms) {
 }
 
 static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *err) {
-  char *list = strdup(o->lower_for);
-  const char *names[64];
-  size_t n = 0;
-  if (!list)
-    return LSIM_E_NO_MEMORY;
-  for (char *item = strtok(list, ","); item && n < 64; item = strtok(NULL, ","))
-    names[n++] = item;
+  size_t n;
+  char **names = cli_split(o->lower_for, ',', &n);
+  if (!names)
+    return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
   const lsim_backend *pinned = NULL;
   int rc = o->pin ? lsim_runtime_get_backend(rt, o->pin, &pinned, err) : LSIM_OK;
   lsim_module_context *ctx = NULL;
   if (!rc) {
     lsim_module_context_options mo = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
-        .runtime = rt, .platforms = names, .num_platforms = n, .backend = pinned);
+        .runtime = rt, .platforms = (const char *const *)names, .num_platforms = n,
+        .backend = pinned);
     rc = lsim_module_context_create(&mo, &ctx, err);
   }
   if (!rc) {
@@ -162,61 +183,66 @@ static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *e
            (long long)channel);
   }
   lsim_module_context_destroy(ctx);
-  free(list);
+  free(names);
+  return rc;
+}
+
+/* Repeatable options: remembered in order, registered after the parse. */
+static const char *collect(options *o, const char *value, bool failing) {
+  factory_spec *grown = realloc(o->factories, (o->n_factories + 1) * sizeof *grown);
+  if (!grown)
+    return "cannot be kept: out of memory";
+  o->factories = grown;
+  o->factories[o->n_factories++] = (factory_spec){value, failing};
+  return NULL;
+}
+
+static const char *collect_backend(const char *value, void *o) { return collect(o, value, false); }
+
+static const char *collect_failing(const char *value, void *o) { return collect(o, value, true); }
+
+/* The factories of --backend/--fail, then the implied ones. */
+static int add_factories(options *o, lsim_error *err) {
+  int rc = LSIM_OK;
+  for (size_t i = 0; i < o->n_factories && !rc; i++) {
+    const char *wrong = add_factory(o->rt, o->factories[i].spec, o->factories[i].failing, err, &rc);
+    if (wrong)
+      return cli_usage_error("platforms", "--backend %s, not '%s'", wrong, o->factories[i].spec);
+  }
+  if (!rc)
+    rc = add_implied_factories(o, err);
   return rc;
 }
 
 int cmd_platforms(int argc, char **argv) {
   options o = {0};
+  const cli_option table[] = {
+      CLI_OPT_STRING("jax-platforms", 0, &o.jax_platforms),
+      CLI_OPT_CUSTOM("backend", 0, collect_backend, &o),
+      CLI_OPT_CUSTOM("fail", 0, collect_failing, &o),
+      CLI_OPT_STRING("lower-for", 0, &o.lower_for),
+      CLI_OPT_STRING("pin", 0, &o.pin),
+  };
+  int code = cli_parse_options("platforms", argc, argv, table, sizeof table / sizeof table[0], help);
   lsim_error err = LSIM_ERROR_INIT;
-  lsim_runtime *rt = NULL;
-  int rc = lsim_runtime_create(&rt, &err);
-  for (int i = 1; i < argc && !rc; i++) {
-    const char *a = argv[i];
-    const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      help();
-      lsim_runtime_destroy(rt);
-      return 0;
-    }
-    bool takes_value = strcmp(a, "--jax-platforms") == 0 || strcmp(a, "--backend") == 0 ||
-                       strcmp(a, "--fail") == 0 || strcmp(a, "--lower-for") == 0 ||
-                       strcmp(a, "--pin") == 0;
-    if (!takes_value) {
-      lsim_runtime_destroy(rt);
-      return cli_usage_error("platforms", "unknown option '%s' (see --help)", a);
-    }
-    if (!value) {
-      lsim_runtime_destroy(rt);
-      return cli_usage_error("platforms", "%s needs a value", a);
-    }
-    i++;
-    if (strcmp(a, "--jax-platforms") == 0) {
-      o.jax_platforms = value;
-      rc = lsim_runtime_set_jax_platforms(rt, value, &err);
-    } else if (strcmp(a, "--lower-for") == 0) {
-      o.lower_for = value;
-    } else if (strcmp(a, "--pin") == 0) {
-      o.pin = value;
-    } else {
-      o.n_factories++;
-      o.has_cpu = o.has_cpu || strcmp(value, "cpu") == 0 || strncmp(value, "cpu=", 4) == 0;
-      rc = add_factory(rt, value, strcmp(a, "--fail") == 0, &err);
-    }
+  int rc = code ? LSIM_OK : lsim_runtime_create(&o.rt, &err);
+  if (!code && !rc && o.jax_platforms)
+    rc = lsim_runtime_set_jax_platforms(o.rt, o.jax_platforms, &err);
+  if (!code && !rc && (rc = add_factories(&o, &err)) > 0)
+    code = rc, rc = LSIM_OK;
+  if (!code && !rc) {
+    print_known(o.rt);
+    rc = lsim_runtime_backends(o.rt, &err);
   }
-  if (!rc)
-    rc = add_implied_factories(rt, &o, &err);
-  if (!rc) {
-    print_known(rt);
-    rc = lsim_runtime_backends(rt, &err);
-  }
-  if (!rc) {
-    print_backends(rt, o.jax_platforms);
+  if (!code && !rc) {
+    print_backends(o.rt, o.jax_platforms);
     if (o.lower_for)
-      rc = show_module_context(rt, &o, &err);
+      rc = show_module_context(o.rt, &o, &err);
   }
-  int exit_code = rc ? (err.code ? cli_report(&err) : EXIT_INVALID_INPUT) : 0;
+  if (!code && rc)
+    code = err.code ? cli_report(&err) : EXIT_INVALID_INPUT;
   lsim_error_clear(&err);
-  lsim_runtime_destroy(rt);
-  return exit_code;
+  lsim_runtime_destroy(o.rt);
+  free(o.factories);
+  return code < 0 ? 0 : code;
 }

@@ -1,18 +1,65 @@
-/* cli/junit.c: JUnit XML reports with libxml2's xmlTextWriter. */
+/* cli/junit.c: JUnit XML reports with libxml2's xmlTextWriter, in memory. */
 #include "junit.h"
 
 #include <libxml/xmlwriter.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct junit {
+  xmlBufferPtr buffer;
   xmlTextWriterPtr w;
   bool ok;
 };
 
+/* The length of the UTF-8 sequence at `s` that XML 1.0 allows as a
+ * character (#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] |
+ * [#x10000-#x10FFFF]), or 0. */
+static size_t xml_char(const unsigned char *s) {
+  if (s[0] < 0x80)
+    return s[0] >= 0x20 || s[0] == '\t' || s[0] == '\n' || s[0] == '\r';
+  size_t n = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+  if (!n || s[0] > 0xF4)
+    return 0;
+  uint32_t c = s[0] & (0x7F >> n);
+  for (size_t i = 1; i < n; i++) {
+    if ((s[i] & 0xC0) != 0x80)
+      return 0;
+    c = (c << 6) | (s[i] & 0x3F);
+  }
+  static const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF) || c == 0xFFFE ||
+      c == 0xFFFF)
+    return 0;
+  return n;
+}
+
+char *junit_xml_text(const char *s) {
+  size_t len = strlen(s);
+  if (len > (SIZE_MAX - 1) / 4)
+    return NULL;
+  char *out = malloc(4 * len + 1), *o = out;
+  if (!out)
+    return NULL;
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t n = xml_char(p);
+    if (n) {
+      memcpy(o, p, n);
+      o += n, p += n;
+    } else {
+      o += sprintf(o, "\\x%02X", *p++);
+    }
+  }
+  *o = '\0';
+  return out;
+}
+
 static void attr(junit *j, const char *name, const char *value) {
-  j->ok = j->ok && xmlTextWriterWriteAttribute(j->w, BAD_CAST name, BAD_CAST value) >= 0;
+  char *text = j->ok ? junit_xml_text(value) : NULL;
+  j->ok = text && xmlTextWriterWriteAttribute(j->w, BAD_CAST name, BAD_CAST text) >= 0;
+  free(text);
 }
 
 static void attr_number(junit *j, const char *name, const char *fmt, double v) {
@@ -24,15 +71,20 @@ static void attr_number(junit *j, const char *name, const char *fmt, double v) {
 static void element_with_message(junit *j, const char *element, const char *message, bool body) {
   j->ok = j->ok && xmlTextWriterStartElement(j->w, BAD_CAST element) >= 0;
   attr(j, "message", message);
-  if (body)
-    j->ok = j->ok && xmlTextWriterWriteString(j->w, BAD_CAST message) >= 0;
+  if (body) {
+    char *text = j->ok ? junit_xml_text(message) : NULL;
+    j->ok = text && xmlTextWriterWriteString(j->w, BAD_CAST text) >= 0;
+    free(text);
+  }
   j->ok = j->ok && xmlTextWriterEndElement(j->w) >= 0;
 }
 
-junit *junit_open(const char *path, const char *suite, size_t tests, size_t failures,
-                  size_t skipped, double seconds) {
+junit *junit_open(const char *suite, size_t tests, size_t failures, size_t skipped,
+                  double seconds) {
   junit *j = calloc(1, sizeof *j);
-  if (!j || !(j->w = xmlNewTextWriterFilename(path, 0))) {
+  if (!j || !(j->buffer = xmlBufferCreate()) || !(j->w = xmlNewTextWriterMemory(j->buffer, 0))) {
+    if (j)
+      xmlBufferFree(j->buffer);
     free(j);
     return NULL;
   }
@@ -62,11 +114,20 @@ void junit_case(junit *j, const char *classname, const char *name, double second
   j->ok = j->ok && xmlTextWriterEndElement(j->w) >= 0;
 }
 
-bool junit_close(junit *j) {
-  if (!j)
-    return false;
+int junit_close(junit *j, const char *command, const char *path, const cli_inputs *inputs) {
+  if (!j) {
+    fprintf(stderr, "lowersim %s: cannot write %s: out of memory\n", command, path);
+    return 2;
+  }
   bool ok = j->ok && xmlTextWriterEndDocument(j->w) >= 0;
-  xmlFreeTextWriter(j->w);
+  xmlFreeTextWriter(j->w); /* flushes into the buffer */
+  int code = 2;
+  if (ok)
+    code = cli_write_file(command, path, xmlBufferContent(j->buffer),
+                          (size_t)xmlBufferLength(j->buffer), inputs);
+  else
+    fprintf(stderr, "lowersim %s: cannot write %s: out of memory\n", command, path);
+  xmlBufferFree(j->buffer);
   free(j);
-  return ok;
+  return code;
 }

@@ -1,5 +1,6 @@
 /* cli/main.c: the lowersim command: dispatch to subcommands. */
 #include "cli.h"
+#include "output.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,8 +41,11 @@ static void usage(FILE *out) {
 }
 
 int cli_report(const lsim_error *err) {
-  fprintf(stderr, "%s: %s: %s\n", lsim_status_name(err->code), lsim_error_class(err),
-          lsim_error_message(err));
+  if (err->code == LSIM_E_INVALID_INPUT) /* the contract's `FILE:LINE: what is wrong` */
+    fprintf(stderr, "%s\n", lsim_error_message(err));
+  else
+    fprintf(stderr, "%s: %s: %s\n", lsim_status_name(err->code), lsim_error_class(err),
+            lsim_error_message(err));
   return lsim_status_kind(err->code) == LSIM_KIND_INVALID_INPUT ? EXIT_INVALID_INPUT
                                                                  : EXIT_LOWERING_ERROR;
 }
@@ -58,7 +62,7 @@ int cli_usage_error(const char *name, const char *fmt, ...) {
 
 bool cli_use_colour(FILE *f) { return isatty(fileno(f)) && !getenv("NO_COLOR"); }
 
-int main(int argc, char **argv) {
+int cli_main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? EXIT_INVALID_INPUT : 0;
@@ -74,3 +78,4 @@ int main(int argc, char **argv) {
   usage(stderr);
   return EXIT_INVALID_INPUT;
 }
+

@@ -17,8 +17,9 @@ const char *const matrix_backends[] = {"cpu", "cuda", "rocm", "oneapi", "tpu", "
 const size_t matrix_num_backends = 6;
 
 /* The runtime always has cpu; each subset of these also initializes. */
-static const char *const optional_backends[] = {"cuda", "rocm", "oneapi", "tpu", "metal"};
+const char *const matrix_optional_backends[] = {"cuda", "rocm", "oneapi", "tpu", "metal"};
 #define NUM_OPTIONAL 5
+const size_t matrix_num_optional_backends = NUM_OPTIONAL;
 #define NUM_RUNTIMES (1u << NUM_OPTIONAL)
 #define NUM_PINS 7 /* none, or each of matrix_backends */
 
@@ -123,6 +124,10 @@ void matrix_decode(const matrix_spec *spec, uint64_t index, matrix_case *c) {
   decode_tuple(spec, t, c);
 }
 
+int matrix_feature_variants(matrix_feature f) {
+  return (unsigned)f < FEATURE_COUNT ? feature_variants[f] : 0;
+}
+
 const char *matrix_feature_name(matrix_feature f) {
   static const char *const names[] = {"rules", "buffer_callback", "python_callback", "pallas"};
   return (unsigned)f < FEATURE_COUNT ? names[f] : "?";
@@ -154,6 +159,10 @@ static const rule_set rule_sets[RULE_SETS] = {
 static const char *const params_names[] = {"none", "mosaic_tpu", "triton", "mosaic_gpu"};
 
 void matrix_variant_name(matrix_feature f, int v, char *buf, size_t size) {
+  if (v < 0 || v >= matrix_feature_variants(f)) {
+    snprintf(buf, size, "?");
+    return;
+  }
   switch (f) {
   case FEATURE_RULES:
     snprintf(buf, size, "rules/%s", rule_sets[v].name);
@@ -178,19 +187,6 @@ void matrix_variant_name(matrix_feature f, int v, char *buf, size_t size) {
   default:
     snprintf(buf, size, "?");
   }
-}
-
-void matrix_case_columns(const matrix_case *c, char *platforms, char *backend, char *runtime,
-                         size_t size) {
-  size_t used = 0;
-  platforms[0] = '\0';
-  for (int i = 0; i < c->tuple_len && used < size; i++)
-    used += (size_t)snprintf(platforms + used, size - used, i ? "+%s" : "%s", c->tuple[i]);
-  snprintf(backend, size, "%s", c->pin < 0 ? "-" : matrix_backends[c->pin]);
-  used = (size_t)snprintf(runtime, size, "cpu");
-  for (int i = 0; i < NUM_OPTIONAL && used < size; i++)
-    if (c->runtime & (1u << i))
-      used += (size_t)snprintf(runtime + used, size - used, "+%s", optional_backends[i]);
 }
 
 /* --- running a case ------------------------------------------------------------- */
@@ -221,7 +217,7 @@ static int make_runtime(case_program *cp, const matrix_case *c, lsim_error *err)
     if (i >= 0 && !(c->runtime & (1u << i)))
       continue;
     lsim_backend_factory f;
-    lsim_backend_factory_defaults(&f, i < 0 ? "cpu" : optional_backends[i]);
+    lsim_backend_factory_defaults(&f, i < 0 ? "cpu" : matrix_optional_backends[i]);
     rc = lsim_runtime_register_backend_factory(cp->runtime, &f, err);
   }
   return rc;

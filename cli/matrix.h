@@ -51,12 +51,19 @@ typedef struct matrix_case {
 
 extern const char *const matrix_backends[];          /* pin choices */
 extern const size_t matrix_num_backends;
+/* The runtime always has cpu, and each of these when its bit is set. */
+extern const char *const matrix_optional_backends[];
+extern const size_t matrix_num_optional_backends;
 
 void matrix_decode(const matrix_spec *spec, uint64_t index, matrix_case *c);
 
-/* "rules/gpu+default", "pallas/triton/installed=TR-/flag", ...: no commas. */
+/* "rules/gpu+default", "pallas/triton/installed=TR-/flag", ...: no commas,
+ * shorter than MATRIX_VARIANT_NAME_MAX. */
+#define MATRIX_VARIANT_NAME_MAX 96
 void matrix_variant_name(matrix_feature f, int variant, char *buf, size_t size);
 const char *matrix_feature_name(matrix_feature f);
+/* How many variants feature `f` has. */
+int matrix_feature_variants(matrix_feature f);
 
 /* The outcome of one case. */
 typedef struct matrix_outcome {
@@ -71,9 +78,5 @@ bool matrix_is_failure(int code);
 
 /* Lowers case `c` with `lowerer`. */
 matrix_outcome matrix_run_case(lsim_lowerer *lowerer, const matrix_case *c);
-
-/* Formats the case's columns for CSV: platforms "cuda+tpu", backend, runtime. */
-void matrix_case_columns(const matrix_case *c, char *platforms, char *backend, char *runtime,
-                         size_t size);
 
 #endif

@@ -488,17 +488,26 @@ static MlirType element_type(MlirContext mlir, lsim_dtype dtype) {
   }
 }
 
+static MlirType tensor_type(MlirContext mlir, const lsim_aval *aval) {
+  MlirType elt = element_type(mlir, aval->dtype);
+  return mlirTypeIsNull(elt)
+             ? elt
+             : mlirRankedTensorTypeGet(aval->rank, aval->dims, elt, (MlirAttribute){NULL});
+}
+
+/* The cache only saves MLIR's own uniquing: when it cannot grow, the type
+ * is made uncached, so out of memory never yields a null type. */
 MlirType lsim_module_context_aval_to_ir_type(lsim_module_context *ctx, const lsim_aval *aval) {
   shared_state *s = ctx->shared;
   if (s->n_types * 4 >= s->cap_types * 3 && !grow_type_cache(s))
-    return (MlirType){NULL};
+    return tensor_type(s->mlir, aval);
   type_cache_entry *slot = type_slot(s->types, s->cap_types, aval);
   if (!slot->used) {
-    MlirType elt = element_type(s->mlir, aval->dtype);
-    if (mlirTypeIsNull(elt))
-      return elt;
+    MlirType type = tensor_type(s->mlir, aval);
+    if (mlirTypeIsNull(type))
+      return type;
     slot->aval = *aval;
-    slot->type = mlirRankedTensorTypeGet(aval->rank, aval->dims, elt, (MlirAttribute){NULL});
+    slot->type = type;
     slot->used = true;
     s->n_types++;
   }

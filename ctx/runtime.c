@@ -3,10 +3,12 @@
  * known_platforms, canonicalize_platform, backends, _init_backend,
  * _get_backend_uncached). */
 #include "lowersim/runtime.h"
+#include "support/name_index.h"
 #include "support/options.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,20 +98,27 @@ typedef struct backend_error {
 struct lsim_runtime {
   factory *factories;
   size_t n_factories;
+  lsimp_name_index factory_index; /* platform -> its factory */
+  lsimp_name_index known_index;   /* the known platforms (is_known_platform) */
 
   char *jax_platforms; /* NULL: unset */
 
   bool initialized;
   lsim_backend *backends; /* platform points at a factory's name */
   size_t n_backends;
+  lsimp_name_index backend_index; /* platform -> its backend */
   size_t default_index;   /* valid when n_backends > 0 */
   backend_error *errors;  /* quiet failures */
   size_t n_errors;
+  lsimp_name_index error_index; /* platform -> its quiet failure */
   char **warnings;
   size_t n_warnings;
 
-  const char **known; /* cache for lsim_runtime_known_platforms */
-  size_t n_known;
+  /* known_platforms(), sorted: made by the first call after a registration
+   * and published atomically, so threads reading a const runtime agree on
+   * one list and none is lost (registration, which needs a non-const
+   * runtime, drops it). */
+  _Atomic(const char **) known;
 };
 
 static char *dup_str(const char *s) {
@@ -130,11 +139,28 @@ static bool grow(void *array, size_t n, size_t size) {
   return true;
 }
 
+/* The platforms known whatever the factories: JAX's plugins and import-time
+ * factories, and the gpu alias with what it expands to. */
+static bool add_fixed_known(lsimp_name_index *known) {
+  const char *const *lists[] = {nonexperimental_plugins, import_time_factories, gpu_platforms};
+  const size_t counts[] = {COUNT(nonexperimental_plugins), COUNT(import_time_factories),
+                           COUNT(gpu_platforms)};
+  bool ok = lsimp_name_index_set(known, "gpu", 0);
+  for (size_t l = 0; l < COUNT(lists); l++)
+    for (size_t i = 0; ok && i < counts[l]; i++)
+      ok = lsimp_name_index_set(known, lists[l][i], 0);
+  return ok;
+}
+
 int lsim_runtime_create(lsim_runtime **out, lsim_error *err) {
   if (!out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_create: out is NULL");
   *out = calloc(1, sizeof(lsim_runtime));
-  return *out ? LSIM_OK : lsimp_fail_oom(err);
+  if (*out && add_fixed_known(&(*out)->known_index))
+    return LSIM_OK;
+  lsim_runtime_destroy(*out);
+  *out = NULL;
+  return lsimp_fail_oom(err);
 }
 
 int lsim_runtime_create_default(lsim_runtime **out, lsim_error *err) {
@@ -155,6 +181,7 @@ static void clear_backends(lsim_runtime *rt) {
   free(rt->backends);
   rt->backends = NULL;
   rt->n_backends = 0;
+  lsimp_name_index_clear(&rt->backend_index);
   for (size_t i = 0; i < rt->n_errors; i++) {
     free(rt->errors[i].platform);
     free(rt->errors[i].message);
@@ -162,6 +189,7 @@ static void clear_backends(lsim_runtime *rt) {
   free(rt->errors);
   rt->errors = NULL;
   rt->n_errors = 0;
+  lsimp_name_index_clear(&rt->error_index);
 }
 
 void lsim_runtime_destroy(lsim_runtime *rt) {
@@ -177,15 +205,17 @@ void lsim_runtime_destroy(lsim_runtime *rt) {
     free(rt->warnings[i]);
   free(rt->warnings);
   free(rt->jax_platforms);
-  free(rt->known);
+  free((void *)atomic_load(&rt->known));
+  lsimp_name_index_free(&rt->factory_index);
+  lsimp_name_index_free(&rt->known_index);
+  lsimp_name_index_free(&rt->backend_index);
+  lsimp_name_index_free(&rt->error_index);
   free(rt);
 }
 
 static factory *find_factory(const lsim_runtime *rt, const char *platform) {
-  for (size_t i = 0; i < rt->n_factories; i++)
-    if (strcmp(rt->factories[i].platform, platform) == 0)
-      return &rt->factories[i];
-  return NULL;
+  size_t i;
+  return lsimp_name_index_find(&rt->factory_index, platform, &i) ? &rt->factories[i] : NULL;
 }
 
 int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_factory *given,
@@ -217,12 +247,18 @@ int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_f
       .error = f->error ? dup_str(f->error) : NULL,
   };
   factory *slot = find_factory(rt, f->platform);
+  size_t at = slot ? (size_t)(slot - rt->factories) : rt->n_factories;
   if (!copy.platform || (f->error && !copy.error) ||
-      (!slot && !grow(&rt->factories, rt->n_factories, sizeof(factory)))) {
+      (!slot && !grow(&rt->factories, rt->n_factories, sizeof(factory))) ||
+      !lsimp_name_index_reserve(&rt->factory_index, 1) ||
+      !lsimp_name_index_reserve(&rt->known_index, 1)) {
     free(copy.platform);
     free(copy.error);
     return lsimp_fail_oom(err);
   }
+  /* Both tables take the new copy of the name (an old one is freed). */
+  lsimp_name_index_set(&rt->factory_index, copy.platform, at);
+  lsimp_name_index_set(&rt->known_index, copy.platform, 0);
   if (slot) {
     free(slot->platform);
     free(slot->error);
@@ -230,8 +266,7 @@ int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_f
     slot = &rt->factories[rt->n_factories++];
   }
   *slot = copy;
-  free(rt->known);
-  rt->known = NULL;
+  free((void *)atomic_exchange(&rt->known, NULL));
   return LSIM_OK;
 }
 
@@ -271,48 +306,44 @@ static int compare_str(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Adds `s` to the known list unless it is there. */
-static void add_known(const char **list, size_t *n, const char *s) {
-  if (!in_list(s, list, *n))
-    list[(*n)++] = s;
+/* The names of known_index, sorted; NULL when out of memory.  The list
+ * ends with a NULL entry, which known_platforms does not count. */
+static const char **sorted_known(const lsim_runtime *rt) {
+  const char **list = malloc((rt->known_index.count + 1) * sizeof *list);
+  if (!list)
+    return NULL;
+  size_t n = 0;
+  for (size_t i = 0; i < rt->known_index.cap; i++)
+    if (rt->known_index.slots[i].name)
+      list[n++] = rt->known_index.slots[i].name;
+  qsort(list, n, sizeof *list, compare_str);
+  list[n] = NULL;
+  return list;
 }
 
 int lsim_runtime_known_platforms(const lsim_runtime *rt, const char *const **out, size_t *count,
                                  lsim_error *err) {
   if (!rt || !out || !count)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_known_platforms: NULL argument");
-  lsim_runtime *mut = (lsim_runtime *)rt; /* the cache only */
-  if (!mut->known) {
-    size_t cap = COUNT(nonexperimental_plugins) + COUNT(import_time_factories) + rt->n_factories +
-                 1 + COUNT(gpu_platforms);
-    const char **list = malloc(cap * sizeof(char *));
-    if (!list)
+  _Atomic(const char **) *known = &((lsim_runtime *)rt)->known;
+  const char **list = atomic_load(known);
+  if (!list) {
+    const char **made = sorted_known(rt);
+    if (!made)
       return lsimp_fail_oom(err);
-    size_t n = 0;
-    for (size_t i = 0; i < COUNT(nonexperimental_plugins); i++)
-      add_known(list, &n, nonexperimental_plugins[i]);
-    for (size_t i = 0; i < COUNT(import_time_factories); i++)
-      add_known(list, &n, import_time_factories[i]);
-    for (size_t i = 0; i < rt->n_factories; i++)
-      add_known(list, &n, rt->factories[i].platform);
-    add_known(list, &n, "gpu");
-    for (size_t i = 0; i < COUNT(gpu_platforms); i++)
-      add_known(list, &n, gpu_platforms[i]);
-    qsort(list, n, sizeof(char *), compare_str);
-    mut->known = list;
-    mut->n_known = n;
+    list = NULL;
+    if (atomic_compare_exchange_strong(known, &list, made))
+      list = made;
+    else
+      free(made); /* another thread published the same list first */
   }
-  *out = mut->known;
-  *count = mut->n_known;
+  *out = list;
+  *count = rt->known_index.count;
   return LSIM_OK;
 }
 
 bool lsim_runtime_is_known_platform(const lsim_runtime *rt, const char *platform) {
-  const char *const *known;
-  size_t n;
-  if (!platform || lsim_runtime_known_platforms(rt, &known, &n, NULL))
-    return false;
-  return in_list(platform, known, n);
+  return rt && platform && lsimp_name_index_find(&rt->known_index, platform, NULL);
 }
 
 /* --- backends() ---------------------------------------------------------- */
@@ -363,10 +394,8 @@ static int init_backend(lsim_runtime *rt, const char *platform, lsimp_strbuf *wh
 }
 
 static lsim_backend *find_backend(const lsim_runtime *rt, const char *platform) {
-  for (size_t i = 0; i < rt->n_backends; i++)
-    if (strcmp(rt->backends[i].platform, platform) == 0)
-      return &rt->backends[i];
-  return NULL;
+  size_t i;
+  return lsimp_name_index_find(&rt->backend_index, platform, &i) ? &rt->backends[i] : NULL;
 }
 
 /* Records an initialized backend; a platform initialized twice (a repeat in
@@ -374,7 +403,8 @@ static lsim_backend *find_backend(const lsim_runtime *rt, const char *platform) 
 static lsim_backend *add_backend(lsim_runtime *rt, const factory *f, int priority) {
   lsim_backend *b = find_backend(rt, f->platform);
   if (!b) {
-    if (!grow(&rt->backends, rt->n_backends, sizeof(lsim_backend)))
+    if (!grow(&rt->backends, rt->n_backends, sizeof(lsim_backend)) ||
+        !lsimp_name_index_set(&rt->backend_index, f->platform, rt->n_backends))
       return NULL;
     b = &rt->backends[rt->n_backends++];
   }
@@ -383,7 +413,8 @@ static lsim_backend *add_backend(lsim_runtime *rt, const factory *f, int priorit
 }
 
 static bool record_quiet_error(lsim_runtime *rt, const char *platform, const char *message) {
-  if (!grow(&rt->errors, rt->n_errors, sizeof(backend_error)))
+  if (!grow(&rt->errors, rt->n_errors, sizeof(backend_error)) ||
+      !lsimp_name_index_reserve(&rt->error_index, 1))
     return false;
   backend_error e = {dup_str(platform), dup_str(message)};
   if (!e.platform || !e.message) {
@@ -391,6 +422,8 @@ static bool record_quiet_error(lsim_runtime *rt, const char *platform, const cha
     free(e.message);
     return false;
   }
+  size_t first = rt->n_errors; /* a platform failing twice keeps its first error */
+  lsimp_name_index_add(&rt->error_index, e.platform, &first);
   rt->errors[rt->n_errors++] = e;
   return true;
 }
@@ -519,9 +552,9 @@ const lsim_backend *lsim_runtime_default_backend(const lsim_runtime *rt) {
 }
 
 const char *lsim_runtime_backend_error(const lsim_runtime *rt, const char *platform) {
-  for (size_t i = 0; rt && platform && i < rt->n_errors; i++)
-    if (strcmp(rt->errors[i].platform, platform) == 0)
-      return rt->errors[i].message;
+  size_t i;
+  if (rt && platform && lsimp_name_index_find(&rt->error_index, platform, &i))
+    return rt->errors[i].message;
   return NULL;
 }
 

@@ -40,6 +40,8 @@ static const struct {
                               "lsim_scenario_read_memory lowers to the same outcome and writes the "
                               "same text"},
     [LSIM_FUZZ_CRASH] = {"crash", "checking a scenario never crashes, hangs or trips a sanitizer"},
+    [LSIM_FUZZ_READER] = {"reader", "a file the reader refuses gets LSIM_E_INVALID_INPUT and one "
+                                    "line `NAME:LINE: message`"},
 };
 
 const char *lsim_fuzz_invariant_name(lsim_fuzz_invariant inv) {

@@ -73,6 +73,7 @@ typedef enum lsim_fuzz_invariant {
   LSIM_FUZZ_DETERMINISM,    /* lowering twice gives different outcomes */
   LSIM_FUZZ_ROUND_TRIP,     /* write + read gives a scenario that lowers differently */
   LSIM_FUZZ_CRASH,          /* the check crashed (isolated checkers only) */
+  LSIM_FUZZ_READER,         /* a refused file's error is not one `NAME:LINE: ...` line */
   LSIM_FUZZ_INVARIANT_COUNT
 } lsim_fuzz_invariant;
 
@@ -112,6 +113,30 @@ int lsim_fuzz_checker_isolate(lsim_fuzz_checker *c, lsim_error *err);
  * an error of the checker's own (out of memory). */
 int lsim_fuzz_check(lsim_fuzz_checker *c, const lsim_scenario *s, lsim_fuzz_result *result,
                     lsim_error *err);
+
+/* --- What the generator met too rarely (hostile.c) ------------------------- */
+
+/* The text of a scenario named `name` of a large shape: 16 to 1024 distinct
+ * platforms (a platform_dependent branch each, plugin backends with a rule
+ * each or a default rule only, JAX_PLATFORMS naming them), or as many
+ * branches of one platform, or as many aliases.  A valid scenario; `*text`
+ * owned. */
+int lsim_fuzz_generate_large(lsim_fuzz_rng *rng, const char *name, char **text, size_t *size,
+                             lsim_error *err);
+
+/* `text` with junk attributes (and namespace declarations) added to one of
+ * its start tags: a few, about the limit of 64, or thousands.  `*out`
+ * owned. */
+int lsim_fuzz_add_attributes(lsim_fuzz_rng *rng, const char *text, size_t size, char **out,
+                             size_t *out_size, lsim_error *err);
+
+/* Reads `text` as the file `name`: a scenario the reader accepts is checked
+ * as lsim_fuzz_check does; one it refuses must get LSIM_E_INVALID_INPUT and
+ * one line `NAME:LINE: ...` (LSIM_FUZZ_READER otherwise; res->code is the
+ * reader's status).  Returns 0 with `*res` filled, or the checker's own
+ * error. */
+int lsim_fuzz_check_text(lsim_fuzz_checker *c, const char *name, const char *text, size_t size,
+                         lsim_fuzz_result *res, lsim_error *err);
 
 /* --- Minimizing and reporting --------------------------------------------- */
 

@@ -6,6 +6,8 @@
 #include "lowersim/emit.h"
 #include "lowersim/jaxpr_subcomp.h"
 #include "lowersim/lower_per_platform.h"
+#include "support/alloc.h"
+#include "support/name_index.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 
@@ -80,11 +82,13 @@ static char *platform_index_description(const lsim_platform_dependent_params *p)
 }
 
 /* The platform rules of platform_index: a dict, so a platform named twice
- * keeps its first place and its later rule.  Returns their number. */
+ * keeps its first place and its later rule.  Returns their number, or
+ * SIZE_MAX when out of memory. */
 static size_t platform_index_rules(const lsim_platform_dependent_params *p,
                                    lsim_platform_rule *rules, lsim_rule *default_rule,
                                    bool *has_default) {
   size_t n = 0;
+  lsimp_name_index place = LSIMP_NAME_INDEX_INIT; /* platform -> its place in rules */
   *has_default = false;
   for (size_t b = 0; b < p->num_branches; b++) {
     lsim_rule rule = {constant_rule, (void *)(intptr_t)b};
@@ -93,14 +97,17 @@ static size_t platform_index_rules(const lsim_platform_dependent_params *p,
       *has_default = true;
     }
     for (size_t i = 0; i < p->branches[b].num_platforms; i++) {
-      size_t at = 0;
-      while (at < n && strcmp(rules[at].platform, p->branches[b].platforms[i]) != 0)
-        at++;
+      size_t at = n;
+      if (!lsimp_name_index_add(&place, p->branches[b].platforms[i], &at)) {
+        lsimp_name_index_free(&place);
+        return SIZE_MAX;
+      }
       rules[at] = (lsim_platform_rule){p->branches[b].platforms[i], rule};
       if (at == n)
         n++;
     }
   }
+  lsimp_name_index_free(&place);
   return n;
 }
 
@@ -110,16 +117,17 @@ static int lower_platform_index(lsim_lowering_rule_context *ctx,
   size_t total = 0;
   for (size_t b = 0; b < p->num_branches; b++)
     total += p->branches[b].num_platforms;
-  lsim_platform_rule *rules = malloc((total ? total : 1) * sizeof *rules);
+  lsim_platform_rule *rules = lsimp_alloc_array(total, sizeof *rules);
   char *description = platform_index_description(p);
-  if (!rules || !description) {
+  lsim_rule default_rule = {0};
+  bool has_default;
+  size_t n = rules && description ? platform_index_rules(p, rules, &default_rule, &has_default)
+                                  : SIZE_MAX;
+  if (n == SIZE_MAX) {
     free(rules);
     free(description);
     return lsimp_fail_oom(err);
   }
-  lsim_rule default_rule = {0};
-  bool has_default;
-  size_t n = platform_index_rules(p, rules, &default_rule, &has_default);
   static const lsim_aval i32_scalar = {.dtype = LSIM_DTYPE_I32};
   static const lsim_primitive platform_index_p = {.name = "platform_index"};
   lsim_lowering_rule_context index_ctx = *ctx;
@@ -139,29 +147,46 @@ static int lower_platform_index(lsim_lowering_rule_context *ctx,
 
 /* --- cond ---------------------------------------------------------------------- */
 
+/* The branch platform `name` selects: the first one naming it or the first
+ * default, whichever comes first.  `first_with` maps a platform to the first
+ * branch naming it. */
+static size_t selected_branch(const lsimp_name_index *first_with, size_t first_default,
+                              const char *name) {
+  size_t b;
+  if (lsimp_name_index_find(first_with, name, &b) && b < first_default)
+    return b;
+  return first_default;
+}
+
 /* The kept branches: those some lowering platform selects, in the order the
  * platforms first select them; kept_of[b] is branch b's kept position or
- * -1.  Returns how many are kept. */
+ * -1.  Returns how many are kept, or SIZE_MAX when out of memory. */
 static size_t keep_branches(const lsim_lowering_rule_context *ctx,
                             const lsim_platform_dependent_params *p, int *kept_of, size_t *kept) {
-  size_t n, num_kept = 0;
+  size_t n, num_kept = 0, first_default = p->num_branches;
   const char *const *platforms = lsim_lowering_rule_context_platforms(ctx, &n);
-  for (size_t b = 0; b < p->num_branches; b++)
+  lsimp_name_index first_with = LSIMP_NAME_INDEX_INIT;
+  for (size_t b = p->num_branches; b-- > 0;) {
     kept_of[b] = -1;
-  for (size_t i = 0; i < n; i++) {
-    for (size_t b = 0; b < p->num_branches; b++) {
-      if (p->branches[b].platforms && !branch_has(&p->branches[b], platforms[i]))
-        continue;
-      if (kept_of[b] < 0) {
-        kept_of[b] = (int)num_kept;
-        kept[num_kept++] = b;
-        lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                                    "cond keeps branch %zu (%s) as %zu, first selected by %s", b,
-                                    branch_name(&p->branches[b]), num_kept - 1, platforms[i]);
+    if (!p->branches[b].platforms)
+      first_default = b;
+    for (size_t i = 0; i < p->branches[b].num_platforms; i++)
+      if (!lsimp_name_index_set(&first_with, p->branches[b].platforms[i], b)) {
+        lsimp_name_index_free(&first_with);
+        return SIZE_MAX;
       }
-      break;
-    }
   }
+  for (size_t i = 0; i < n; i++) {
+    size_t b = selected_branch(&first_with, first_default, platforms[i]);
+    if (b == p->num_branches || kept_of[b] >= 0)
+      continue;
+    kept_of[b] = (int)num_kept;
+    kept[num_kept++] = b;
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                                "cond keeps branch %zu (%s) as %zu, first selected by %s", b,
+                                branch_name(&p->branches[b]), num_kept - 1, platforms[i]);
+  }
+  lsimp_name_index_free(&first_with);
   return num_kept;
 }
 
@@ -259,10 +284,10 @@ static int emit_branches(lsim_lowering_rule_context *ctx, const lsim_registry *r
 static int lower_cond(lsim_lowering_rule_context *ctx, const lsim_registry *reg,
                       const lsim_platform_dependent_params *p, MlirValue index,
                       const MlirValue *args, MlirValue *results, lsim_error *err) {
-  int *kept_of = malloc(p->num_branches * sizeof *kept_of);
-  size_t *kept = malloc(p->num_branches * sizeof *kept);
-  int rc = kept_of && kept ? LSIM_OK : lsimp_fail_oom(err);
-  size_t num_kept = rc ? 0 : keep_branches(ctx, p, kept_of, kept);
+  int *kept_of = lsimp_alloc_array(p->num_branches, sizeof *kept_of);
+  size_t *kept = lsimp_alloc_array(p->num_branches, sizeof *kept);
+  size_t num_kept = kept_of && kept ? keep_branches(ctx, p, kept_of, kept) : SIZE_MAX;
+  int rc = num_kept == SIZE_MAX ? lsimp_fail_oom(err) : LSIM_OK;
   MlirValue kept_index;
   if (!rc)
     rc = emit_kept_index(ctx, index, kept_of, p->num_branches, &kept_index, err);

@@ -2,6 +2,8 @@
  * platforms.  JAX counterpart: mlir.py lower_per_platform. */
 #include "lowersim/lower_per_platform.h"
 #include "lowersim/emit.h"
+#include "support/alloc.h"
+#include "support/name_index.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 
@@ -9,13 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static int find_platform(const char *const *platforms, size_t n, const char *p) {
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(platforms[i], p) == 0)
-      return (int)i;
-  return -1;
-}
 
 static int not_found(const char *description, const char *const *platforms, size_t n,
                      bool singular, lsim_error *err) {
@@ -36,13 +31,19 @@ static int not_found(const char *description, const char *const *platforms, size
 /* The plan: kept rules and, per lowering platform, the index of its rule.
  * JAX keeps platform -> rule index in a dict, so a platform named twice in
  * the lowering platforms has one entry; `order` lists the dict's keys in
- * insertion order. */
+ * insertion order, and `sharing` the same keys grouped by kept rule (rule k's
+ * platforms are sharing[start[k]] .. sharing[start[k + 1] - 1], in the dict's
+ * order).  Every step is linear in the number of platforms and rules: the
+ * platforms are looked up through a hash table, never by a scan. */
 typedef struct plan {
   lsim_rule *kept;
   size_t num_kept;
   int *rule_of;            /* per lowering platform (repeats share their entry) */
   const char **order;      /* distinct platforms, in the dict's order */
   size_t num_order;
+  size_t *order_at;        /* where each key first occurs in the lowering platforms */
+  const char **sharing;    /* `order` grouped by rule */
+  size_t *start;           /* per kept rule, then the end */
   int default_index;       /* the default rule's place in kept, or -1 */
 } plan;
 
@@ -50,78 +51,112 @@ static void plan_free(plan *p) {
   free(p->kept);
   free(p->rule_of);
   free(p->order);
+  free(p->order_at);
+  free(p->sharing);
+  free(p->start);
 }
 
-/* dict[platform] = k for every occurrence of platform; remembers the key. */
-static void plan_set(plan *p, const char *const *platforms, size_t n, const char *platform, int k) {
+/* The platforms sharing kept rule k, in the order JAX's dict holds them. */
+static const char *const *sharing_rule(const plan *p, size_t k, size_t *count) {
+  *count = p->start[k + 1] - p->start[k];
+  return p->sharing + p->start[k];
+}
+
+/* `first[i]`: where platform i first occurs in the lowering platforms. */
+static bool first_occurrences(const char *const *platforms, size_t n, lsimp_name_index *ix,
+                              size_t *first) {
+  for (size_t i = 0; i < n; i++) {
+    first[i] = i;
+    if (!lsimp_name_index_add(ix, platforms[i], &first[i]))
+      return false;
+  }
+  return true;
+}
+
+/* dict[platform] = k, its first occurrence standing for all of them. */
+static void plan_set(plan *p, size_t first, int k, const char *const *platforms) {
+  p->rule_of[first] = k;
+  p->order_at[p->num_order] = first;
+  p->order[p->num_order++] = platforms[first];
+}
+
+/* Every occurrence gets its first occurrence's rule, and the dict's keys
+ * are grouped by rule (a counting sort, so each group keeps the dict's
+ * order).  `next` has room for a place per kept rule. */
+static void group_by_rule(plan *p, size_t n, const size_t *first, size_t *next) {
   for (size_t i = 0; i < n; i++)
-    if (strcmp(platforms[i], platform) == 0)
-      p->rule_of[i] = k;
-  p->order[p->num_order++] = platform;
+    p->rule_of[i] = p->rule_of[first[i]];
+  for (size_t k = 0; k <= p->num_kept; k++)
+    p->start[k] = 0;
+  for (size_t o = 0; o < p->num_order; o++)
+    p->start[p->rule_of[p->order_at[o]] + 1]++;
+  for (size_t k = 0; k < p->num_kept; k++) {
+    p->start[k + 1] += p->start[k];
+    next[k] = p->start[k];
+  }
+  for (size_t o = 0; o < p->num_order; o++)
+    p->sharing[next[p->rule_of[p->order_at[o]]]++] = p->order[o];
 }
 
 static int make_plan(const char *description, const char *const *platforms, size_t n,
                      const lsim_platform_rule *platform_rules, size_t num_platform_rules,
                      const lsim_rule *default_rule, plan *p, lsim_error *err) {
   *p = (plan){.default_index = -1};
-  p->kept = malloc((n + 1) * sizeof *p->kept);
-  p->rule_of = malloc(n * sizeof *p->rule_of);
-  p->order = malloc(n * sizeof *p->order);
-  const char **without = malloc(n * sizeof *without);
-  if (!p->kept || !p->rule_of || !p->order || !without) {
-    free(without);
-    plan_free(p);
-    return lsimp_fail_oom(err);
-  }
-  for (size_t i = 0; i < n; i++)
+  p->kept = lsimp_alloc_array(n + 1, sizeof *p->kept);
+  p->rule_of = lsimp_alloc_array(n, sizeof *p->rule_of);
+  p->order = lsimp_alloc_array(n, sizeof *p->order);
+  p->order_at = lsimp_alloc_array(n, sizeof *p->order_at);
+  p->sharing = lsimp_alloc_array(n, sizeof *p->sharing);
+  p->start = lsimp_alloc_array(n + 2, sizeof *p->start);
+  const char **without = lsimp_alloc_array(n, sizeof *without);
+  size_t *first = lsimp_alloc_array(n, sizeof *first);
+  size_t *next = lsimp_alloc_array(n + 1, sizeof *next);
+  lsimp_name_index ix = LSIMP_NAME_INDEX_INIT;
+  bool ok = p->kept && p->rule_of && p->order && p->order_at && p->sharing && p->start &&
+            without && first && next && first_occurrences(platforms, n, &ix, first);
+  int rc = ok ? LSIM_OK : lsimp_fail_oom(err);
+  for (size_t i = 0; !rc && i < n; i++)
     p->rule_of[i] = -1;
-  for (size_t r = 0; r < num_platform_rules; r++) {
-    int i = find_platform(platforms, n, platform_rules[r].platform);
-    if (i < 0 || p->rule_of[i] >= 0)
+  for (size_t r = 0; !rc && r < num_platform_rules; r++) {
+    size_t i;
+    if (!lsimp_name_index_find(&ix, platform_rules[r].platform, &i) || p->rule_of[i] >= 0)
       continue;
-    plan_set(p, platforms, n, platforms[i], (int)p->num_kept);
+    plan_set(p, i, (int)p->num_kept, platforms);
     p->kept[p->num_kept++] = platform_rules[r].rule;
   }
   size_t num_without = 0;
-  for (size_t i = 0; i < n; i++)
-    if (p->rule_of[i] < 0)
+  for (size_t i = 0; !rc && i < n; i++)
+    if (p->rule_of[first[i]] < 0)
       without[num_without++] = platforms[i];
-  int rc = LSIM_OK;
-  if (num_without && !default_rule) {
+  if (!rc && num_without && !default_rule) {
     rc = not_found(description, without, num_without, false, err);
-  } else if (num_without) {
+  } else if (!rc && num_without) {
     p->default_index = (int)p->num_kept;
     for (size_t i = 0; i < n; i++)
-      if (p->rule_of[i] < 0)
-        plan_set(p, platforms, n, platforms[i], p->default_index);
+      if (first[i] == i && p->rule_of[i] < 0)
+        plan_set(p, i, p->default_index, platforms);
     p->kept[p->num_kept++] = *default_rule;
   }
+  if (!rc)
+    group_by_rule(p, n, first, next);
+  lsimp_name_index_free(&ix);
   free(without);
+  free(first);
+  free(next);
   if (rc)
     plan_free(p);
   return rc;
 }
 
-/* The platforms sharing kept rule k, in the order JAX's dict holds them. */
-static size_t sharing_rule(const plan *p, size_t k, const char *const *platforms, size_t n,
-                           const char **out) {
-  size_t count = 0;
-  for (size_t i = 0; i < p->num_order; i++)
-    if (p->rule_of[find_platform(platforms, n, p->order[i])] == (int)k)
-      out[count++] = p->order[i];
-  return count;
-}
-
-static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p,
-                         const char *const *platforms, size_t n) {
+static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p) {
   lsim_module_context *mc = ctx->module_context;
   if (!lsim_module_context_explaining(mc))
     return;
-  const char **sharing = malloc(n * sizeof *sharing);
   lsimp_strbuf line = LSIMP_STRBUF_INIT;
-  for (size_t k = 0; sharing && k < p->num_kept; k++) {
+  for (size_t k = 0; k < p->num_kept; k++) {
     lsimp_strbuf_reset(&line);
-    size_t count = sharing_rule(p, k, platforms, n, sharing);
+    size_t count;
+    const char *const *sharing = sharing_rule(p, k, &count);
     lsimp_join(&line, sharing, count, ", ");
     const char *what = (int)k == p->default_index ? "the default rule" : "the platform rule";
     if (p->num_kept == 1)
@@ -133,7 +168,6 @@ static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p,
                                 lsimp_strbuf_cstr(&line));
   }
   lsimp_strbuf_free(&line);
-  free(sharing);
 }
 
 /* The result types of the case ops: a token per ordered effect, then the
@@ -177,19 +211,18 @@ static int emit_rule_index(lsim_lowering_rule_context *ctx, const plan *p, size_
 
 /* Branch k of the second case: the kept rule, for the platforms sharing it. */
 static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size_t k,
-                            const char *const *platforms, size_t n, MlirOperation case_op,
-                            const MlirValue *args, const void *params, lsim_error *err) {
-  const char **sharing = malloc(n * sizeof *sharing);
+                            MlirOperation case_op, const MlirValue *args, const void *params,
+                            lsim_error *err) {
   size_t num_results = ctx->num_tokens_in + ctx->num_avals_out;
-  MlirValue *values = malloc((num_results ? num_results : 1) * sizeof *values);
-  MlirValue *tokens = malloc((ctx->num_tokens_in ? ctx->num_tokens_in : 1) * sizeof *tokens);
-  if (!sharing || !values || !tokens) {
-    free(sharing);
+  MlirValue *values = lsimp_alloc_array(num_results, sizeof *values);
+  MlirValue *tokens = lsimp_alloc_array(ctx->num_tokens_in, sizeof *tokens);
+  if (!values || !tokens) {
     free(values);
     free(tokens);
     return lsimp_fail_oom(err);
   }
-  size_t num_sharing = sharing_rule(p, k, platforms, n, sharing);
+  size_t num_sharing;
+  const char *const *sharing = sharing_rule(p, k, &num_sharing);
   lsim_lowering_rule_context inner =
       lsim_lowering_rule_context_with_platforms(ctx, sharing, num_sharing);
   inner.ip = lsim_insertion_point_in(&ctx->ip, lsim_case_branch(case_op, k));
@@ -210,7 +243,6 @@ static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size
       values[t] = inner.num_tokens_out ? tokens[t] : ctx->tokens_in[t];
     rc = lsim_emit_return(&inner.ip, values, num_results, err);
   }
-  free(sharing);
   free(values);
   free(tokens);
   return rc;
@@ -231,12 +263,17 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
     if (!found)
       return not_found(description, platforms, 1, true, err);
   }
+  /* Only the default rule: every platform shares it, applied directly with
+   * no plan (so equations lowered for thousands of platforms cost O(1)
+   * each; the plan is made to be narrated). */
+  if (!num_platform_rules && default_rule && !lsim_module_context_explaining(ctx->module_context))
+    return default_rule->fn(ctx, args, results, params, default_rule->data, err);
   plan p;
   int rc = make_plan(description, platforms, n, platform_rules, num_platform_rules, default_rule,
                      &p, err);
   if (rc)
     return rc;
-  narrate_plan(ctx, &p, platforms, n);
+  narrate_plan(ctx, &p);
   if (p.num_kept == 1) {
     rc = p.kept[0].fn(ctx, args, results, params, p.kept[0].data, err);
     plan_free(&p);
@@ -267,7 +304,7 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
   if (!rc)
     rc = lsim_emit_case(&ctx->ip, rule_index, types, num_types, p.num_kept, &case_op, err);
   for (size_t k = 0; k < p.num_kept && !rc; k++)
-    rc = emit_rule_branch(ctx, &p, k, platforms, n, case_op, args, params, err);
+    rc = emit_rule_branch(ctx, &p, k, case_op, args, params, err);
   if (!rc) {
     for (size_t t = 0; t < ctx->num_tokens_in && ctx->tokens_out; t++)
       ctx->tokens_out[t] = mlirOperationGetResult(case_op, (intptr_t)t);

@@ -5,6 +5,8 @@
  * the primitive's address, so a lookup is one hash whatever the number of
  * primitives. */
 #include "lowersim/registry.h"
+#include "support/alloc.h"
+#include "support/name_index.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 
@@ -22,7 +24,8 @@ typedef struct primitive_entry {
   bool has_default;
   lsim_rule default_rule;
   platform_entry *platforms; /* in registration order */
-  size_t num_platforms;
+  size_t num_platforms, cap_platforms;
+  lsimp_name_index platform_index; /* platform -> its place in `platforms` */
   bool uncacheable;          /* in mlir.py's _uncacheable_primitives */
 } primitive_entry;
 
@@ -52,6 +55,7 @@ void lsim_registry_destroy(lsim_registry *reg) {
     for (size_t j = 0; j < reg->table[i].num_platforms; j++)
       free(reg->table[i].platforms[j].platform);
     free(reg->table[i].platforms);
+    lsimp_name_index_free(&reg->table[i].platform_index);
   }
   free(reg->table);
   free(reg);
@@ -107,19 +111,19 @@ static primitive_entry *find_or_add(lsim_registry *reg, const lsim_primitive *p)
 }
 
 static int set_platform_rule(primitive_entry *e, const char *platform, lsim_rule rule) {
-  for (size_t i = 0; i < e->num_platforms; i++) {
-    if (strcmp(e->platforms[i].platform, platform) == 0) {
-      e->platforms[i].rule = rule;
-      return LSIM_OK;
-    }
+  size_t at;
+  if (lsimp_name_index_find(&e->platform_index, platform, &at)) {
+    e->platforms[at].rule = rule;
+    return LSIM_OK;
   }
-  platform_entry *grown = realloc(e->platforms, (e->num_platforms + 1) * sizeof *grown);
-  if (!grown)
+  if (!lsimp_grow_array(&e->platforms, &e->cap_platforms, e->num_platforms + 1,
+                        sizeof *e->platforms))
     return LSIM_E_NO_MEMORY;
-  e->platforms = grown;
   char *copy = strdup(platform);
-  if (!copy)
+  if (!copy || !lsimp_name_index_set(&e->platform_index, copy, e->num_platforms)) {
+    free(copy);
     return LSIM_E_NO_MEMORY;
+  }
   e->platforms[e->num_platforms++] = (platform_entry){copy, rule};
   return LSIM_OK;
 }
@@ -127,14 +131,13 @@ static int set_platform_rule(primitive_entry *e, const char *platform, lsim_rule
 /* register_lowering's check: `platform` must be a known one. */
 static int check_known(const lsim_registry *reg, const char *primitive, const char *platform,
                        lsim_error *err) {
+  if (lsim_runtime_is_known_platform(reg->runtime, platform))
+    return LSIM_OK;
   const char *const *known;
   size_t n;
   int rc = lsim_runtime_known_platforms(reg->runtime, &known, &n, err);
   if (rc)
     return rc;
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(known[i], platform) == 0)
-      return LSIM_OK;
   lsimp_strbuf list = LSIMP_STRBUF_INIT;
   lsimp_join(&list, known, n, ", ");
   rc = lsimp_strbuf_failed(&list)
@@ -203,8 +206,8 @@ void lsim_get_lowering_rules(const lsim_registry *reg, const lsim_primitive *pri
   const primitive_entry *e = find(reg, primitive);
   *num_out = 0;
   *default_rule = e && e->has_default ? &e->default_rule : NULL;
-  for (size_t i = 0; e && i < count; i++)
-    for (size_t j = 0; j < e->num_platforms; j++)
-      if (strcmp(e->platforms[j].platform, platforms[i]) == 0)
-        out[(*num_out)++] = (lsim_platform_rule){platforms[i], e->platforms[j].rule};
+  size_t at;
+  for (size_t i = 0; e && e->num_platforms && i < count; i++)
+    if (lsimp_name_index_find(&e->platform_index, platforms[i], &at))
+      out[(*num_out)++] = (lsim_platform_rule){platforms[i], e->platforms[at].rule};
 }

@@ -2,6 +2,7 @@
  * lives as long as the run, the scenario's own primitives (one per name),
  * the scenario's host callback, and errors turned into the file's. */
 #include "internal.h"
+#include "support/name_index.h"
 #include "support/raise.h"
 
 #include <stdlib.h>
@@ -28,6 +29,7 @@ void lsimp_builder_free(lsimp_builder *b) {
   for (size_t i = 0; i < b->num_primitives; i++)
     lsim_primitive_destroy(b->primitives[i]);
   free(b->primitives);
+  lsimp_name_index_free(&b->primitive_index);
 }
 
 void *lsimp_build_alloc(lsimp_builder *b, size_t n, size_t size) {
@@ -40,13 +42,14 @@ void *lsimp_build_alloc(lsimp_builder *b, size_t n, size_t size) {
 }
 
 lsim_primitive *lsimp_build_primitive(lsimp_builder *b, const char *name) {
-  for (size_t i = 0; i < b->num_primitives; i++)
-    if (strcmp(b->primitives[i]->name, name) == 0)
-      return b->primitives[i];
+  size_t at;
+  if (lsimp_name_index_find(&b->primitive_index, name, &at))
+    return b->primitives[at];
   lsim_primitive *p = NULL;
   if (lsim_primitive_create(name, &p, b->err))
     return NULL;
-  if (!keep((void ***)&b->primitives, &b->num_primitives, &b->cap_primitives, p)) {
+  if (!lsimp_name_index_set(&b->primitive_index, p->name, b->num_primitives) ||
+      !keep((void ***)&b->primitives, &b->num_primitives, &b->cap_primitives, p)) {
     lsim_primitive_destroy(p);
     lsimp_fail_oom(b->err);
     return NULL;

@@ -113,10 +113,17 @@ typedef struct diag {
   lsimp_strbuf text;
 } diag;
 
+/* libxml2's message on one line: "Input is not proper UTF-8, indicate
+ * encoding !\nBytes: 0xFF ..." has its line break turned into a space, and
+ * the trailing one dropped. */
 static void diag_set(diag *d, long line, const xmlNode *node, const char *text) {
   lsimp_strbuf_reset(&d->text);
-  lsimp_strbuf_puts(&d->text, text ? text : "unknown XML error");
-  while (d->text.len && strchr(" \t\r\n", d->text.data[d->text.len - 1]))
+  for (const char *c = text ? text : "unknown XML error"; *c; c++)
+    if (!strchr("\r\n", *c))
+      lsimp_strbuf_putc(&d->text, *c);
+    else if (d->text.len && d->text.data[d->text.len - 1] != ' ')
+      lsimp_strbuf_putc(&d->text, ' ');
+  while (d->text.len && strchr(" \t", d->text.data[d->text.len - 1]))
     d->text.data[--d->text.len] = '\0';
   d->set = true;
   d->line = line;
@@ -224,8 +231,11 @@ int lsimp_scenario_parse(const char *path, const char *data, size_t size, xmlDoc
     return lsimp_input_fail(err, path, 1, "the file is empty; a scenario is a <scenario> element");
   if (size > (size_t)LSIM_SCENARIO_MAX_BYTES)
     return too_large(err, path);
+  int rc = lsimp_scenario_check_limits(path, data, size, err);
+  if (rc)
+    return rc;
   xmlRelaxNGPtr schema;
-  int rc = lsimp_schema_get(&schema, err);
+  rc = lsimp_schema_get(&schema, err);
   if (rc)
     return rc;
   diag d = {false, 0, NULL, LSIMP_STRBUF_INIT};

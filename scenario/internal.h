@@ -14,6 +14,7 @@
 #include "lowersim/scenario.h"
 #include "lowersim/scenario_generate.h"
 #include "lowersim/scenario_kind.h"
+#include "support/name_index.h"
 #include "support/strbuf.h"
 
 #include <libxml/relaxng.h>
@@ -67,6 +68,16 @@ void lsimp_xml_capture_end(const lsimp_xml_handlers *saved);
 /* Reads a whole file, refusing one above LSIM_SCENARIO_MAX_BYTES.  `*data`
  * is owned (free); LSIM_E_IO `PATH: strerror` when it cannot be read. */
 int lsimp_scenario_load_file(const char *path, char **data, size_t *size, lsim_error *err);
+
+/* --- limits.c ------------------------------------------------------------ */
+
+/* Refuses, before libxml2 parses `data`, a NUL byte anywhere and elements
+ * beyond LSIM_SCENARIO_MAX_ATTRIBUTES, LSIM_SCENARIO_MAX_CHILDREN or
+ * LSIM_SCENARIO_MAX_DEPTH (`PATH:LINE:` errors); linear in `size`. */
+int lsimp_scenario_check_limits(const char *path, const char *data, size_t size,
+                                lsim_error *err);
+
+/* --- document.c (parsing) -------------------------------------------------- */
 
 /* Parses `data` (DTDs refused, no network) and validates it against the
  * schema.  `*out` is owned: xmlFreeDoc. */
@@ -202,6 +213,7 @@ typedef struct lsimp_builder {
   size_t num_blocks, cap_blocks;
   lsim_primitive **primitives; /* the scenario's own, one per name */
   size_t num_primitives, cap_primitives;
+  lsimp_name_index primitive_index; /* name -> its place in `primitives` */
 } lsimp_builder;
 
 void lsimp_builder_free(lsimp_builder *b);

@@ -6,6 +6,7 @@
 #include "lowersim/scenario_run.h"
 #include "internal.h"
 #include "lowersim/jax.h"
+#include "support/alloc.h"
 #include "support/options.h"
 #include "support/raise.h"
 
@@ -149,6 +150,38 @@ static int split_platforms(const lsim_scenario *s, prepared *p) {
   return LSIM_OK;
 }
 
+/* The line of the first equation whose trace-time check refuses it as an
+ * invalid argument (what the library's lowering refuses as such comes from
+ * those checks), else the <lower> line. */
+static int refused_line(const lsim_scenario *s, const lsim_program *prog) {
+  size_t num_values = lsim_program_num_values(prog), most = 0;
+  for (size_t i = 0; i < prog->num_eqns; i++)
+    most = prog->eqns[i].num_operands > most ? prog->eqns[i].num_operands : most;
+  lsim_aval *avals = lsimp_alloc_array(num_values, sizeof *avals);
+  lsim_aval *in = lsimp_alloc_array(most, sizeof *in);
+  int line = s->lower_line;
+  if (avals && in)
+    lsim_program_value_avals(prog, avals);
+  for (size_t i = 0; avals && in && i < prog->num_eqns; i++) {
+    const lsim_eqn *e = &prog->eqns[i];
+    if (!e->primitive->trace_check)
+      continue;
+    for (size_t j = 0; j < e->num_operands; j++)
+      in[j] = avals[e->operands[j]];
+    lsim_error ignored = LSIM_ERROR_INIT;
+    int rc = e->primitive->trace_check(in, e->num_operands, e->results, e->num_results, e->params,
+                                       &ignored);
+    lsim_error_clear(&ignored);
+    if (rc == LSIM_E_INVALID_ARGUMENT) {
+      line = s->eqns[i].line;
+      break;
+    }
+  }
+  free(avals);
+  free(in);
+  return line;
+}
+
 static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
                  const lsim_scenario_run_options *opts, lsim_scenario_outcome *out,
                  lsim_error *err) {
@@ -160,7 +193,7 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
       .explain = opts->explain, .explain_data = opts->explain_data,
       .skip_verify = opts->skip_verify);
   int rc = lsim_lower(lowerer, &req, &out->lowering, err);
-  return rc == LSIM_E_INVALID_ARGUMENT ? invalid(s, s->lower_line, err) : rc;
+  return rc == LSIM_E_INVALID_ARGUMENT ? invalid(s, refused_line(s, &p->program), err) : rc;
 }
 
 int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,

@@ -3,8 +3,11 @@
 #   fuzz_test.sh            `lowersim fuzz --seed 1 --iterations 300` (LOWERSIM=the command):
 #                           no finding, the documented last line, the same outcomes on a
 #                           second run of the same seed, usage errors
-#   fuzz_test.sh libfuzzer  the libFuzzer target (LIBFUZZER=its path) for a bounded number
-#                           of runs over a copy of testdata/scenarios (SOURCE_DIR=the tree)
+#   fuzz_test.sh libfuzzer  the libFuzzer targets for a bounded number of runs each: the
+#                           scenario reader and lowering (LIBFUZZER=its path) over a copy
+#                           of testdata/scenarios (SOURCE_DIR=the tree), matrix --merge's CSV
+#                           reader (LIBFUZZER_MATRIX_CSV) and the command line with a file
+#                           (LIBFUZZER_CLI), seeded by the command (LOWERSIM)
 # A finding's minimized scenario is printed; `lowersim lower` reproduces it.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -52,19 +55,20 @@ cli_tests() {
   local f bad=0
   for f in "$tmp"/emit1/*.xml; do
     "$L" lower "$f" >/dev/null 2>"$tmp/emit.err"; code=$?
-    # 2 only for what the lowering refuses (LSIM_E_INVALID_INPUT: kernels that do not
-    # fit, negative alias indices), never for the reader (a `FILE:LINE:` error)
-    if [ $code -gt 2 ] || { [ $code -eq 2 ] && ! grep -q "^LSIM_E_INVALID_INPUT: " "$tmp/emit.err"; }; then
+    # 2 only for what the lowering refuses (kernels that do not fit, negative alias
+    # indices), never for the reader: `check` reads the file (it has no <expect>)
+    if [ $code -gt 2 ] || { [ $code -eq 2 ] &&
+         [ "$("$L" check "$f" 2>&1 | tail -n 1)" != "0 passed, 0 failed, 1 skipped" ]; }; then
       bad=1; echo "--- $f (exit $code)"; cat "$tmp/emit.err"
     fi
   done
   if [ $bad -ne 0 ]; then ko "--emit: scenarios lowersim does not read"; else ok; fi
   "$L" fuzz --emit >/dev/null 2>"$tmp/usage"; code=$?
-  if [ $code -ne 2 ] || ! grep -q -- "--emit needs a folder name" "$tmp/usage"; then
+  if [ $code -ne 2 ] || ! grep -q -- "--emit needs a value" "$tmp/usage"; then
     ko "--emit without a folder: exit $code"; cat "$tmp/usage"
   else ok; fi
   "$L" fuzz --iterations x >/dev/null 2>"$tmp/usage"; code=$?
-  if [ $code -ne 2 ] || ! grep -q -- "--iterations needs a non-negative integer" "$tmp/usage"; then
+  if [ $code -ne 2 ] || ! grep -q -- "--iterations takes an integer from 0 to 18446744073709551615, not 'x'" "$tmp/usage"; then
     ko "bad --iterations: exit $code"; cat "$tmp/usage"
   else ok; fi
   "$L" fuzz --help >"$tmp/help"; code=$?
@@ -72,18 +76,49 @@ cli_tests() {
   else ok; fi
 }
 
-libfuzzer_tests() {
-  local F=${LIBFUZZER:?} SRC=${SOURCE_DIR:?} runs=${LIBFUZZER_RUNS:-20000}
-  mkdir -p "$tmp/corpus" "$tmp/artifacts"
-  cp "$SRC"/testdata/scenarios/*.xml "$tmp/corpus/"
-  "$F" -runs="$runs" -max_total_time=20 -dict="$SRC/fuzz/scenario.dict" \
-       -artifact_prefix="$tmp/artifacts/" -print_final_stats=1 "$tmp/corpus" >"$tmp/log" 2>&1
+# run_libfuzzer NAME TARGET CORPUS-DIR DICT [ENV...]: a bounded run; a crash is a failure.
+run_libfuzzer() {
+  local name=$1 target=$2 corpus=$3 dict=$4; shift 4
+  local runs=${LIBFUZZER_RUNS:-20000}
+  mkdir -p "$tmp/artifacts-$name"
+  env "$@" "$target" -runs="$runs" -max_total_time=20 -dict="$dict" \
+      -artifact_prefix="$tmp/artifacts-$name/" -print_final_stats=1 "$corpus" >"$tmp/log-$name" 2>&1
   local code=$?
   if [ $code -ne 0 ]; then
-    ko "lowersim_libfuzzer exit $code"; tail -n 40 "$tmp/log"
-    for f in "$tmp"/artifacts/*; do [ -e "$f" ] && { echo "--- $f"; cat "$f"; echo; }; done
+    ko "$name exit $code"; tail -n 40 "$tmp/log-$name"
+    for f in "$tmp"/artifacts-"$name"/*; do [ -e "$f" ] && { echo "--- $f"; cat "$f"; echo; }; done
   else
-    ok; grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$tmp/log"
+    ok; echo "$name:"; grep -E '^(Done|stat::number_of_executed_units|stat::peak_rss_mb)' "$tmp/log-$name"
+  fi
+}
+
+libfuzzer_tests() {
+  local F=${LIBFUZZER:?} SRC=${SOURCE_DIR:?}
+  mkdir -p "$tmp/corpus" "$tmp/corpus-csv" "$tmp/corpus-cli"
+  cp "$SRC"/testdata/scenarios/*.xml "$tmp/corpus/"
+  run_libfuzzer scenario "$F" "$tmp/corpus" "$SRC/fuzz/scenario.dict"
+  # The matrix CSV reader: a shard the command writes, as seed.
+  if [ -n "${LIBFUZZER_MATRIX_CSV:-}" ] && [ -n "${LOWERSIM:-}" ]; then
+    "$LOWERSIM" matrix --features rules,pallas --max-len 2 --limit 40 --csv "$tmp/corpus-csv/shard.csv" >/dev/null
+    run_libfuzzer matrix-csv "$LIBFUZZER_MATRIX_CSV" "$tmp/corpus-csv" "$SRC/cli/matrix_csv.dict"
+  fi
+  # The command line: each subcommand with a file, as seeds (arguments, then
+  # "--FILE--" and the file's bytes: cli/libfuzzer_cli.c).
+  if [ -n "${LIBFUZZER_CLI:-}" ]; then
+    local S=$SRC/testdata/scenarios c=$tmp/corpus-cli
+    { printf 'lower\nin.xml\n--FILE--\n'; cat "$S/single-platform.xml"; } >"$c/lower"
+    { printf 'lower\n-o\nout.mlir\nin.xml\n--FILE--\n'; cat "$S/pallas-tpu.xml"; } >"$c/lower-o"
+    { printf 'explain\n-\n--FILE--\n'; cat "$S/platform-dependent.xml"; } >"$c/explain"
+    { printf 'check\n.\n--junit\nj.xml\n--FILE--\n'; cat "$S/missing-rule.xml"; } >"$c/check"
+    printf 'matrix\n--platforms\ncpu,tpu\n--features\nrules\n--csv\nm.csv\n' >"$c/matrix"
+    printf 'platforms\n--jax-platforms\ncuda,cpu\n--lower-for\ngpu\n--pin\ncpu\n' >"$c/platforms"
+    printf 'fuzz\n--seed\n3\n--emit\nem\n' >"$c/fuzz"
+    printf 'errors\n' >"$c/errors"
+    if [ -n "${LOWERSIM:-}" ]; then
+      { printf 'matrix\n--merge\nin.csv\n--csv\nout.csv\n--FILE--\n'
+        "$LOWERSIM" matrix --features rules --max-len 1 --limit 10 --csv -; } >"$c/merge"
+    fi
+    run_libfuzzer cli "$LIBFUZZER_CLI" "$c" "$SRC/cli/cli.dict" LOWERSIM_FUZZ_QUIET=1
   fi
 }
 

@@ -9,6 +9,7 @@
  * survive failing allocations. */
 #include "lowersim/ffi.h"
 #include "lowersim/jax.h"
+#include "lowersim/module_context.h"
 #include "lowersim/pallas.h"
 #include "lowersim/runtime.h"
 #include "lowersim/scenario.h"
@@ -199,12 +200,37 @@ static void test_pallas_registry(void) { each_allocation_fails("pallas", pallas_
 static void test_jax_registry(void) { each_allocation_fails("jax registry", jax_registry); }
 static void test_scenario_files(void) { each_allocation_fails("scenario", read_and_write_scenario); }
 
+/* When the type cache cannot grow, aval_to_ir_type still gives the type
+ * (issue 11: it gave a null type, which six callers used unchecked). */
+static void test_aval_type_without_cache(void) {
+  static const lsim_aval x = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {4}};
+  const char *cpu[] = {"cpu"};
+  lsim_runtime *rt = NULL;
+  lsim_module_context *mc = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(&rt, NULL), LSIM_OK);
+  lsim_module_context_options o =
+      LSIM_MODULE_CONTEXT_OPTIONS_INIT(.runtime = rt, .platforms = cpu, .num_platforms = 1);
+  CU_ASSERT_EQUAL_FATAL(lsim_module_context_create(&o, &mc, NULL), LSIM_OK);
+  countdown = 1; /* the cache's first table */
+  MlirType t = lsim_module_context_aval_to_ir_type(mc, &x);
+  bool failed = countdown == 0;
+  countdown = 0;
+  CU_ASSERT_TRUE(failed);
+  CU_ASSERT_FALSE(mlirTypeIsNull(t));
+  CU_ASSERT_EQUAL(lsim_module_context_type_cache_size(mc), 0);
+  CU_ASSERT_TRUE(mlirTypeEqual(t, lsim_module_context_aval_to_ir_type(mc, &x)));
+  CU_ASSERT_EQUAL(lsim_module_context_type_cache_size(mc), 1);
+  lsim_module_context_destroy(mc);
+  lsim_runtime_destroy(rt);
+}
+
 static CU_TestInfo tests[] = {
     {"runtime: factories, backends, get_backend", test_runtime},
     {"JAX_PLATFORMS and initialization errors", test_jax_platforms},
     {"Pallas params registry", test_pallas_registry},
     {"the registry of a JAX process, own primitives", test_jax_registry},
     {"scenario read and write", test_scenario_files},
+    {"aval_to_ir_type when its cache cannot grow", test_aval_type_without_cache},
     CU_TEST_INFO_NULL,
 };
 

@@ -4,6 +4,7 @@
 #include "lowersim/runtime.h"
 #include "tests/suites.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,6 +65,94 @@ static void test_known_platforms(void) {
   CU_ASSERT_EQUAL_FATAL(lsim_runtime_known_platforms(rt, &known, &n, NULL), LSIM_OK);
   CU_ASSERT_EQUAL(n, 7);
   CU_ASSERT_STRING_EQUAL(known[3], "metal");
+  lsim_runtime_destroy(rt);
+}
+
+/* Two threads asking a const runtime for its known platforms at once get
+ * one and the same list (issue 11: the list was a cache written through the
+ * const pointer, so each thread could make its own and one leaked). */
+typedef struct known_reader {
+  const lsim_runtime *rt;
+  pthread_barrier_t *start;
+  const char *const *list;
+  int rc;
+} known_reader;
+
+static void *read_known(void *arg) {
+  known_reader *r = arg;
+  size_t n;
+  pthread_barrier_wait(r->start);
+  r->rc = lsim_runtime_known_platforms(r->rt, &r->list, &n, NULL);
+  return NULL;
+}
+
+static void test_known_platforms_two_threads(void) {
+  int different = 0;
+  for (int round = 0; round < 100; round++) {
+    lsim_runtime *rt = make(NULL, 0);
+    char name[32];
+    for (int i = 0; i < 2000; i++) { /* a list that takes a while to make */
+      snprintf(name, sizeof name, "plugin%d", (i * 7919) % 2000);
+      add(rt, name, 1, NULL);
+    }
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    known_reader a = {rt, &start, NULL, -1}, b = {rt, &start, NULL, -1};
+    pthread_t ta, tb;
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&ta, NULL, read_known, &a), 0);
+    CU_ASSERT_EQUAL_FATAL(pthread_create(&tb, NULL, read_known, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    pthread_barrier_destroy(&start);
+    CU_ASSERT_EQUAL(a.rc, LSIM_OK);
+    CU_ASSERT_EQUAL(b.rc, LSIM_OK);
+    different += a.list != b.list;
+    lsim_runtime_destroy(rt);
+  }
+  CU_ASSERT_EQUAL(different, 0);
+}
+
+/* is_known_platform is a table lookup: many plugins cost no more per
+ * question than a few (and a platform registered twice is known once). */
+static void test_many_known_platforms(void) {
+  lsim_runtime *rt = make(NULL, 0);
+  char name[32];
+  for (int i = 0; i < 5000; i++) {
+    snprintf(name, sizeof name, "plugin%d", i);
+    add(rt, name, 1, NULL);
+    add(rt, name, 2, NULL);
+  }
+  const char *const *known;
+  size_t n;
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_known_platforms(rt, &known, &n, NULL), LSIM_OK);
+  CU_ASSERT_EQUAL(n, 5000 + 6);
+  for (size_t i = 1; i < n; i++)
+    CU_ASSERT_TRUE(strcmp(known[i - 1], known[i]) < 0);
+  CU_ASSERT_TRUE(lsim_runtime_is_known_platform(rt, "plugin4999"));
+  CU_ASSERT_TRUE(lsim_runtime_is_known_platform(rt, "gpu"));
+  CU_ASSERT_FALSE(lsim_runtime_is_known_platform(rt, "plugin5000"));
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_backends(rt, NULL), LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_runtime_backend_count(rt), 5000);
+  const lsim_backend *b = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_get_backend(rt, "plugin123", &b, NULL), LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(b->platform, "plugin123");
+  CU_ASSERT_EQUAL(b->device_count, 2);
+  lsim_runtime_destroy(rt);
+  /* Quiet failures are looked up by platform too. */
+  rt = make(NULL, 0);
+  add(rt, "cpu", 1, NULL);
+  for (int i = 0; i < 5000; i++) {
+    snprintf(name, sizeof name, "quiet%d", i);
+    lsim_backend_factory f;
+    lsim_backend_factory_defaults(&f, name);
+    f.error = i % 2 ? "odd" : "even";
+    f.fail_quietly = true;
+    CU_ASSERT_EQUAL_FATAL(lsim_runtime_register_backend_factory(rt, &f, NULL), LSIM_OK);
+  }
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_backends(rt, NULL), LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(lsim_runtime_backend_error(rt, "quiet4321"), "odd");
+  CU_ASSERT_STRING_EQUAL(lsim_runtime_backend_error(rt, "quiet0"), "even");
+  CU_ASSERT_PTR_NULL(lsim_runtime_backend_error(rt, "cpu"));
   lsim_runtime_destroy(rt);
 }
 
@@ -285,6 +374,8 @@ static CU_TestInfo tests[] = {
     {"expand_platform_alias", test_expand_platform_alias},
     {"builtin platforms", test_builtin_platforms},
     {"known_platforms", test_known_platforms},
+    {"known_platforms from two threads", test_known_platforms_two_threads},
+    {"thousands of known platforms", test_many_known_platforms},
     {"canonicalize gpu under each subset", test_canonicalize_gpu_each_subset},
     {"default backend by priority", test_default_backend_by_priority},
     {"JAX_PLATFORMS order, aliases, priorities", test_jax_platforms_order_aliases_and_priorities},

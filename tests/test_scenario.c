@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -979,6 +980,116 @@ static void test_pipe_over_the_limit_is_refused(void) {
   lsim_error_clear(&err);
 }
 
+/* Each element's attributes and children are counted on the bytes, before
+ * libxml2 (issue 11: 200,000 attributes on one element kept libxml2 2.9's
+ * pairwise duplicate check busy for minutes). */
+static char *op_with_attributes(size_t n, size_t *size) {
+  const char *head = "<scenario name=\"t\">\n<lower>\n<arg dtype=\"f32\" shape=\"4\"/>\n<op";
+  const char *tail = " kind=\"sine\" args=\"0\"/>\n</lower>\n</scenario>\n";
+  char *xml = malloc(strlen(head) + 16 * n + strlen(tail) + 1), *p = xml;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(xml);
+  p += sprintf(p, "%s", head);
+  for (size_t i = 0; i < n; i++)
+    p += sprintf(p, " a%zu='%zu'", i, i);
+  p += sprintf(p, "%s", tail);
+  *size = (size_t)(p - xml);
+  return xml;
+}
+
+static void test_limits_per_element(void) {
+  size_t size;
+  char *xml = op_with_attributes(62, &size); /* 64 with kind and args */
+  check_invalid_text(xml, size, "t.xml:4: <op> has no attribute 'a0'; it takes kind, args", true);
+  free(xml);
+  xml = op_with_attributes(63, &size);
+  check_invalid_text(
+      xml, size, "t.xml:4: <op> has more than 64 attributes, the limit for an element of a scenario",
+      true);
+  free(xml);
+  clock_t start = clock();
+  xml = op_with_attributes(200000, &size);
+  check_invalid_text(
+      xml, size, "t.xml:4: <op> has more than 64 attributes, the limit for an element of a scenario",
+      true);
+  free(xml);
+  CU_ASSERT_TRUE((double)(clock() - start) / CLOCKS_PER_SEC < 2.0);
+  /* Attributes are counted on every element, quoted values skipped. */
+  check_invalid("<scenario name='t' a='>' b=\"'\" c='1' d='1' e='1' f='1' g='1' h='1' i='1' j='1' "
+                "k='1' l='1' m='1' n='1' o='1' p='1' q='1' r='1' s='1' t='1' u='1' v='1' w='1' "
+                "x='1' y='1' z='1' a1='1' b1='1' c1='1' d1='1' e1='1' f1='1' g1='1' h1='1' i1='1' "
+                "j1='1' k1='1' l1='1' m1='1' n1='1' o1='1' p1='1' q1='1' r1='1' s1='1' t1='1' "
+                "u1='1' v1='1' w1='1' x1='1' y1='1' z1='1' a2='1' b2='1' c2='1' d2='1' e2='1' "
+                "f2='1' g2='1' h2='1' i2='1' j2='1' k2='1' l2='1'><lower/></scenario>",
+                "t.xml:1: <scenario> has more than 64 attributes, the limit for an element of a "
+                "scenario");
+  /* Children: one more <op> than the limit (the <arg> is a child too). */
+  xml = many_ops(LSIM_SCENARIO_MAX_CHILDREN, "", &size);
+  check_invalid_text(xml, size,
+                     "t.xml:131075: <lower> has more than 131072 child elements, the limit for an "
+                     "element of a scenario",
+                     true);
+  free(xml);
+  xml = many_ops(LSIM_SCENARIO_MAX_CHILDREN - 1, "", &size);
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  CU_ASSERT_EQUAL(lsim_scenario_read_memory(xml, size, "t.xml", &s, &err), LSIM_OK);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  free(xml);
+  /* Comments, CDATA and processing instructions hold no elements. */
+  lsim_scenario_destroy(read_text("<scenario name=\"t\"><!-- <a b='1' c='2'> -->"
+                                  "<?pi <x/> ?><description><![CDATA[<y>]]></description>"
+                                  "<lower/></scenario>"));
+  size_t depth = LSIM_SCENARIO_MAX_DEPTH + 1;
+  char deep[4 * (LSIM_SCENARIO_MAX_DEPTH + 1) + 1];
+  for (size_t i = 0; i < depth; i++)
+    memcpy(deep + 4 * i, "\n<a>", 4);
+  deep[4 * depth] = '\0';
+  check_invalid(deep, "t.xml:66: elements nested deeper than 64, the limit for a scenario");
+}
+
+/* XML allows no NUL byte anywhere (issue 11: after the root element one
+ * made libxml2 stop reading, so what followed was ignored). */
+static void test_nul_bytes_are_refused(void) {
+  static const char after_root[] = "<scenario name=\"t\">\n<lower/>\n</scenario>\n\0junk";
+  check_invalid_text(after_root, sizeof after_root - 1,
+                     "t.xml:4: a NUL byte (at byte offset 41): XML allows none, so this is not a "
+                     "scenario file",
+                     true);
+  static const char inside[] = "<scenario name=\"t\">\0<lower/></scenario>";
+  check_invalid_text(inside, sizeof inside - 1,
+                     "t.xml:1: a NUL byte (at byte offset 19): XML allows none, so this is not a "
+                     "scenario file",
+                     true);
+}
+
+/* Every message is one line (issue 11: libxml2's invalid-UTF-8 message
+ * had a line break in it). */
+static void test_messages_are_one_line(void) {
+  const char *cases[] = {
+      "<scenario name=\"a\xff\"><lower/></scenario>",
+      "<scenario name=\"a\"><description>x\xff</description><lower/></scenario>",
+      "<scen\xff" "ario name=\"a\"><lower/></scenario>",
+      "<scenario name=\"a\"><!-- \xff --><lower/></scenario>",
+      "<scenario name=\"a\"><?pi \xff ?><lower/></scenario>",
+      "<scenario name=\"a\"><![CDATA[ \xff ]]><lower/></scenario>",
+      "<scenario \xff=\"a\"><lower/></scenario>",
+      "<scenario name=\"a\"><lower/></scenario>\xff",
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    lsim_error err = LSIM_ERROR_INIT;
+    lsim_scenario *s = NULL;
+    CU_ASSERT_EQUAL(lsim_scenario_read_memory(cases[i], strlen(cases[i]), "t.xml", &s, &err),
+                    LSIM_E_INVALID_INPUT);
+    const char *m = lsim_error_message(&err);
+    CU_ASSERT_TRUE(strncmp(m, "t.xml:1: ", 9) == 0);
+    CU_ASSERT_PTR_NULL(strchr(m, '\n'));
+    if (strchr(m, '\n'))
+      fprintf(stderr, "\ncase %zu: a message of two lines: %s\n", i, m);
+    lsim_error_clear(&err);
+  }
+}
+
 /* libxml2 counts lines in 16 bits; the reader's lines stay exact. */
 static void test_lines_past_65535(void) {
   size_t size;
@@ -1274,6 +1385,9 @@ static CU_TestInfo tests[] = {
     {"10 MB file is refused", test_ten_megabyte_file_is_refused},
     {"pipe over the limit is refused", test_pipe_over_the_limit_is_refused},
     {"lines past 65535", test_lines_past_65535},
+    {"attributes, children and depth per element", test_limits_per_element},
+    {"NUL bytes are refused", test_nul_bytes_are_refused},
+    {"messages are one line", test_messages_are_one_line},
     {"restores libxml2 handlers", test_restores_libxml_handlers},
     {"nothing is printed", test_nothing_is_printed},
     {"threads", test_threads},

@@ -225,8 +225,9 @@ int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
                                       void (*destroy)(void *), lsim_error *err);
 
 /* mlir.aval_to_ir_type: the MLIR type of an aval (`tensor<4xf32>`,
- * `tensor<i1>`), cached per module context (shared with copies).  A null
- * type on allocation failure. */
+ * `tensor<i1>`), cached per module context (shared with copies).  Never
+ * null for a valid aval: when the cache cannot grow (out of memory) the
+ * type is made without it.  Null only for a dtype lowersim does not know. */
 MlirType lsim_module_context_aval_to_ir_type(lsim_module_context *ctx, const lsim_aval *aval);
 
 /* How many distinct avals the type cache holds. */

@@ -106,11 +106,14 @@ int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_f
 int lsim_runtime_set_jax_platforms(lsim_runtime *rt, const char *jax_platforms, lsim_error *err);
 
 /* known_platforms(), sorted as Python's sorted() sorts them.  The platforms
- * cpu and tpu are always known: JAX registers their factories on import. */
+ * cpu and tpu are always known: JAX registers their factories on import.
+ * The list (borrowed, valid until the next registration) is made on the
+ * first call and published atomically, so threads may ask a const runtime
+ * at once.  Fails only when out of memory. */
 int lsim_runtime_known_platforms(const lsim_runtime *rt, const char *const **out, size_t *count,
                                  lsim_error *err);
 
-/* is_known_platform. */
+/* is_known_platform: a table lookup, which cannot fail. */
 bool lsim_runtime_is_known_platform(const lsim_runtime *rt, const char *platform);
 
 /* backends(): initializes the backends on first use, as JAX does, and may

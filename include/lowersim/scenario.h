@@ -114,6 +114,9 @@ typedef struct lsim_scenario {
 #define LSIM_SCENARIO_MAX_DEVICES (1 << 20)       /* <backend devices> */
 #define LSIM_SCENARIO_MAX_PRIORITY 1000000        /* |<backend priority>| */
 #define LSIM_SCENARIO_MAX_GRID INT32_MAX          /* <pallas_call grid> */
+#define LSIM_SCENARIO_MAX_ATTRIBUTES 64           /* attributes of one element */
+#define LSIM_SCENARIO_MAX_CHILDREN 131072         /* child elements of one element */
+#define LSIM_SCENARIO_MAX_DEPTH 64                /* elements inside elements */
 
 /* The RelaxNG schema scenario files are validated with (the text of
  * testdata/schema/scenario.rng, compiled in); static, NUL-terminated.

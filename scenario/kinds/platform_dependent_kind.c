@@ -5,6 +5,7 @@
 #include "kinds.h"
 #include "lowersim/conditionals.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,17 +55,21 @@ static void write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
   }
 }
 
-/* A comma list as an array of names (lsimp_build_alloc'd); *n its length. */
-static const char **split_names(lsimp_builder *b, const char *text, size_t *n) {
-  size_t len = strlen(text), count = 1;
+static size_t count_names(const char *text) {
+  size_t count = 1;
   for (const char *c = text; *c; c++)
     count += *c == ',';
+  return count;
+}
+
+/* Appends the names of a comma list (copied into lsimp_build_alloc'd
+ * storage) to `names`, `*n` of them so far. */
+static bool append_names(lsimp_builder *b, const char *text, const char **names, size_t *n) {
+  size_t len = strlen(text);
   char *storage = lsimp_build_alloc(b, len + 1, 1);
-  const char **names = lsimp_build_alloc(b, count, sizeof *names);
-  if (!storage || !names)
-    return NULL;
+  if (!storage)
+    return false;
   memcpy(storage, text, len + 1);
-  *n = 0;
   for (char *item = storage; item;) {
     char *comma = strchr(item, ',');
     if (comma)
@@ -72,7 +77,7 @@ static const char **split_names(lsimp_builder *b, const char *text, size_t *n) {
     names[(*n)++] = item;
     item = comma ? comma + 1 : NULL;
   }
-  return names;
+  return true;
 }
 
 /* A branch's function: its op over the equation's operands. */
@@ -91,48 +96,60 @@ static const lsim_program *branch_program(lsimp_builder *b, const lsim_scenario_
   return fn;
 }
 
-/* Appends `more` names to a joined branch's platforms. */
-static bool join(lsimp_builder *b, lsim_platform_branch *t, const char **more, size_t n) {
-  const char **merged = lsimp_build_alloc(b, t->num_platforms + n, sizeof *merged);
-  if (!merged)
-    return false;
-  memcpy(merged, t->platforms, t->num_platforms * sizeof *merged);
-  memcpy(merged + t->num_platforms, more, n * sizeof *merged);
-  t->platforms = merged;
-  t->num_platforms += n;
-  return true;
+/* lax.platform_dependent joins branches with the same function: here, the
+ * same op.  `target[i]` receives where <branch> i goes (the first branch of
+ * its op, or a branch of its own; a default stays apart) and `count[t]` the
+ * platforms branch t gets.  Returns the number of branches. */
+static size_t join_branches(const lsimp_platform_dependent_params *p, size_t *target,
+                            size_t *count, lsimp_op *op) {
+  size_t of_op[LSIMP_OP_COUNT], n = 0;
+  for (size_t o = 0; o < LSIMP_OP_COUNT; o++)
+    of_op[o] = SIZE_MAX;
+  for (size_t i = 0; i < p->num_branches; i++) {
+    const lsimp_branch *sb = &p->branches[i];
+    size_t t = sb->platforms ? of_op[sb->op] : SIZE_MAX;
+    if (t == SIZE_MAX) {
+      t = n++;
+      count[t] = 0;
+      op[t] = sb->op;
+      if (sb->platforms)
+        of_op[sb->op] = t;
+    }
+    target[i] = t;
+    count[t] += sb->platforms ? count_names(sb->platforms) : 0;
+  }
+  return n;
 }
 
-/* lax.platform_dependent joins branches with the same function: here, the
- * same op.  The default branch stays last and apart. */
 static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out) {
   const lsimp_platform_dependent_params *p = e->params;
   lsim_platform_dependent_params *params = lsimp_build_alloc(b, 1, sizeof *params);
   lsim_platform_branch *branches = lsimp_build_alloc(b, p->num_branches, sizeof *branches);
+  size_t *target = lsimp_build_alloc(b, p->num_branches, sizeof *target);
+  size_t *count = lsimp_build_alloc(b, p->num_branches, sizeof *count);
+  lsimp_op *op = lsimp_build_alloc(b, p->num_branches, sizeof *op);
   const lsim_aval *operands = lsimp_build_operand_avals(b, e);
-  if (!params || !branches || !operands)
+  if (!params || !branches || !target || !count || !op || !operands)
     return LSIM_E_NO_MEMORY;
-  size_t n = 0;
-  for (size_t i = 0; i < p->num_branches; i++) {
-    const lsimp_branch *sb = &p->branches[i];
-    size_t count = 0;
-    const char **names = sb->platforms ? split_names(b, sb->platforms, &count) : NULL;
-    if (sb->platforms && !names)
+  size_t n = join_branches(p, target, count, op);
+  const char ***names = lsimp_build_alloc(b, n, sizeof *names);
+  size_t *filled = lsimp_build_alloc(b, n, sizeof *filled);
+  if (!names || !filled)
+    return LSIM_E_NO_MEMORY;
+  for (size_t t = 0; t < n; t++)
+    if (count[t] && !(names[t] = lsimp_build_alloc(b, count[t], sizeof *names[t])))
       return LSIM_E_NO_MEMORY;
-    size_t joined = n;
-    for (size_t j = 0; sb->platforms && j < n; j++)
-      if (branches[j].platforms &&
-          branches[j].jaxpr->eqns[0].primitive == lsimp_op_primitive(sb->op))
-        joined = j;
-    if (joined < n) {
-      if (!join(b, &branches[joined], names, count))
-        return LSIM_E_NO_MEMORY;
-      continue;
-    }
-    const lsim_program *fn = branch_program(b, e, sb->op, operands);
+  for (size_t i = 0; i < p->num_branches; i++) {
+    const char *text = p->branches[i].platforms;
+    size_t t = target[i];
+    if (text && !append_names(b, text, names[t], &filled[t]))
+      return LSIM_E_NO_MEMORY;
+  }
+  for (size_t t = 0; t < n; t++) {
+    const lsim_program *fn = branch_program(b, e, op[t], operands);
     if (!fn)
       return LSIM_E_NO_MEMORY;
-    branches[n++] = (lsim_platform_branch){names, count, fn};
+    branches[t] = (lsim_platform_branch){names[t], filled[t], fn};
   }
   *params = (lsim_platform_dependent_params){branches, n};
   lsim_platform_dependent_bind(out, params);

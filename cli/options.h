@@ -1,0 +1,73 @@
+/* cli/options.h: the one option parser of every subcommand (getopt_long).
+ *
+ * A subcommand describes its options in a table; cli_parse gives each the
+ * same grammar: `--name value`, `--name=value`, a short `-x value`,
+ * unambiguous abbreviations of long names, `--` ending the options, `-` as
+ * an operand (standard input or output), `--help`/`-h` and `--version` on
+ * every subcommand.  Numbers are parsed strictly (decimal digits only, or a
+ * plain decimal fraction, within the option's range); every error is one
+ * line `lowersim COMMAND: ...` and exit code 2. */
+#ifndef LOWERSIM_CLI_OPTIONS_H
+#define LOWERSIM_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum cli_kind {
+  CLI_FLAG,   /* bool *: set to true */
+  CLI_STRING, /* const char **: the value (borrowed from argv) */
+  CLI_U64,    /* uint64_t *, within [min, max] */
+  CLI_DOUBLE, /* double *, finite, within [min_real, max_real] */
+  CLI_CUSTOM  /* parse(value, out): NULL, or what is wrong with the value */
+} cli_kind;
+
+typedef struct cli_option {
+  const char *name;  /* long name, without "--" */
+  char short_name;   /* 0: none */
+  cli_kind kind;
+  void *out;
+  uint64_t min, max;          /* CLI_U64 */
+  double min_real, max_real;  /* CLI_DOUBLE */
+  const char *(*parse)(const char *value, void *out); /* CLI_CUSTOM */
+} cli_option;
+
+/* Table rows. */
+#define CLI_OPT_FLAG(n, s, p) {.name = (n), .short_name = (s), .kind = CLI_FLAG, .out = (p)}
+#define CLI_OPT_STRING(n, s, p) {.name = (n), .short_name = (s), .kind = CLI_STRING, .out = (p)}
+#define CLI_OPT_U64(n, s, p, lo, hi)                                                          \
+  {.name = (n), .short_name = (s), .kind = CLI_U64, .out = (p), .min = (lo), .max = (hi)}
+#define CLI_OPT_DOUBLE(n, s, p, lo, hi)                                                       \
+  {.name = (n), .short_name = (s), .kind = CLI_DOUBLE, .out = (p), .min_real = (lo),          \
+   .max_real = (hi)}
+#define CLI_OPT_CUSTOM(n, s, fn, p)                                                           \
+  {.name = (n), .short_name = (s), .kind = CLI_CUSTOM, .out = (p), .parse = (fn)}
+
+/* The parse of a subcommand's arguments (argv[0] is the subcommand). */
+typedef struct cli_args {
+  char **operands; /* what is not an option, in order (into argv) */
+  int num_operands;
+} cli_args;
+
+/* Parses argv against `options`; `help` prints the subcommand's usage.
+ * Returns 0 to go on (operands in `*args`), -1 when --help or --version was
+ * answered (exit 0), or the exit code of a usage error (2, printed). */
+int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
+              size_t num_options, void (*help)(void), cli_args *args);
+
+/* cli_parse for a subcommand that takes no operands (one is a usage
+ * error): -1, 0 or the exit code as cli_parse returns them. */
+int cli_parse_options(const char *command, int argc, char **argv, const cli_option *options,
+                      size_t num_options, void (*help)(void));
+
+/* Strict numbers: decimal digits only (no sign, space or base prefix),
+ * within [min, max]; a decimal fraction (digits, one point, an optional
+ * exponent; no inf, nan or hexadecimal), finite, within [min, max]. */
+bool cli_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+bool cli_parse_double(const char *text, double min, double max, double *out);
+
+/* `text` split at each `sep`, empty items kept: one allocation holding the
+ * array and the items (free it); NULL when out of memory. */
+char **cli_split(const char *text, char sep, size_t *count);
+
+#endif

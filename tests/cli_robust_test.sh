@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# tests/cli_robust_test.sh: the command against hostile input and output (issue 11).
+# Each check is a behaviour the command did not have: the matrix's CSV reader and
+# options, bounded work, `check`'s walk, the one output path (atomic, mode kept,
+# non-regular files in place, inputs never overwritten, signals, long names, write
+# errors), JUnit for any file name, strict numbers and the option grammar.
+#   LOWERSIM=the command  SOURCE_DIR=the tree  CC=a C compiler (for the signal shim)
+set -u
+L=${LOWERSIM:?} SRC=${SOURCE_DIR:?} CC=${CC:-cc}
+S=$SRC/testdata/scenarios
+tmp=$(mktemp -d); trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+pass=0 fail=0
+ok() { pass=$((pass+1)); }
+ko() { echo "FAIL $*"; fail=$((fail+1)); }
+# expect NAME WANT_EXIT WANT_STDERR_SUBSTRING -- ARGS...
+expect() {
+  local name=$1 want=$2 needle=$3; shift 4
+  local err; err=$(timeout 120 "$L" "$@" 2>&1 >/dev/null); local got=$? # 124: it hung
+  if [ "$got" -ne "$want" ] || [[ "$err" != *"$needle"* ]]; then
+    ko "$name: exit $got (want $want), stderr: $err"
+  else ok; fi
+}
+
+# --- matrix --merge: every field checked, FILE:LINE: errors, exit 2 ------------------
+"$L" matrix --features rules --max-len 1 --limit 10 --csv s.csv >/dev/null || ko "matrix --csv"
+bad() { # NAME SED-EXPRESSION WANT-STDERR
+  sed "$2" s.csv >"$1.csv"
+  expect "merge-$1" 2 "$3" -- matrix --merge "$1.csv"
+}
+bad empty-platforms '2s/,cpu,/,,/' "empty-platforms.csv:2: platform '' is not a platform name"
+bad plus-platforms '2s/,cpu,/,+,/' "plus-platforms.csv:2: platform '' is not a platform name"
+bad unknown-variant '2s|rules/default|rules/zzz|' "unknown-variant.csv:2: variant 'rules/zzz' is not a variant of rules"
+bad other-features-variant '2s|rules/default|pure|' "other-features-variant.csv:2: variant 'pure' is not a variant of rules"
+bad unknown-outcome '2s/,OK,/,LSIM_E_BOGUS,/' "unknown-outcome.csv:2: outcome 'LSIM_E_BOGUS' is not OK or a lowersim status name"
+bad bad-hash '3s/,[0-9a-f]*$/,XYZ/' "bad-hash.csv:3: module_hash 'XYZ' is not 16 lowercase hexadecimal digits"
+bad error-with-hash '2s/,OK,/,LSIM_E_NO_LOWERING_RULE,/' "error-with-hash.csv:2: module_hash"
+bad gap '3s/^1,/5,/' "gap.csv:3: case 5 follows case 0"
+bad leading-zero '2s/^0,/00,/' "leading-zero.csv:2: index '00' is not a case number"
+bad fields '2s/,-,/,/' "fields.csv:2: a row has 8 fields"
+bad header '1s/index/idx/' "header.csv:1: not a matrix CSV"
+bad backend '2s/,-,cpu,/,gpu,cpu,/' "backend.csv:2: backend 'gpu' is not"
+bad runtime '2s/,cpu,OK/,cpu+cpu,OK/' "runtime.csv:2: runtime 'cpu+cpu' is not cpu followed by"
+bad twice '2s/,cpu,-,/,cpu+cpu,-,/' "twice.csv:2: platform 'cpu' appears twice"
+bad control '2s/,cpu,-,/,c\x01u,-,/' "control.csv:2: platform 'c\\x01u' is not a platform name"
+head -c -1 s.csv >cut.csv
+expect merge-cut-short 2 "cut.csv:11: the last line has no newline (a shard cut short?)" -- matrix --merge cut.csv
+printf 'index,feature,variant,platforms,backend,runtime,outcome,module_hash\n0,rules,%02000d\n' 0 >long.csv
+expect merge-long-line 2 "long.csv:2: the line is longer than 1024 bytes" -- matrix --merge long.csv
+printf 'index,feature,variant,platforms,backend,runtime,outcome,module_hash\n0,ru\0les\n' >nul.csv
+expect merge-nul 2 "nul.csv:2: a NUL byte" -- matrix --merge nul.csv
+"$L" matrix --merge - --csv m.csv <s.csv >/dev/null && cmp -s m.csv s.csv || ko "merge from standard input"
+ok
+
+# The output is never an input: --csv onto a shard is refused and the shard kept.
+cp s.csv a.csv
+expect merge-csv-onto-input 2 "cannot write a.csv: it is also an input of this command" -- matrix --merge a.csv --csv a.csv
+cmp -s a.csv s.csv && ok || ko "merge --csv wiped its input"
+
+# Long platform names are written whole (a 32-byte buffer overflowed: exit 139).
+A=$(printf 'a%.0s' $(seq 60)) B=$(printf 'b%.0s' $(seq 60))
+"$L" matrix --platforms "$A,$B" --max-len 2 --features rules --csv long-names.csv >/dev/null; code=$?
+[ $code -eq 0 ] && grep -q ",$B+$A,-," long-names.csv && ok || ko "long platform names: exit $code"
+"$L" matrix --platforms "$A,$B" --max-len 2 >/dev/null; code=$?
+[ $code -eq 0 ] && ok || ko "long platform names without --csv: exit $code"
+expect matrix-platform-too-long 2 "--platforms takes platform names" -- matrix --platforms "$A$B"
+expect matrix-platforms-twice 2 "--platforms takes distinct platforms" -- matrix --platforms cpu,cpu
+# --platforms and --features do not share storage (a static strtok buffer did).
+"$L" matrix --platforms cpu,tpu --features rules --csv pf.csv >/dev/null
+[ "$(cut -d, -f4 pf.csv | tail -n +2 | sort -u | tr '\n' ' ')" = "cpu cpu+tpu tpu tpu+cpu " ] && ok ||
+  ko "--platforms cpu,tpu --features rules lowers for: $(cut -d, -f4 pf.csv | sort -u | tr '\n' ' ')"
+
+# --- Strict numbers and the option grammar --------------------------------------------
+expect max-len-wraps 2 "--max-len takes an integer from 1 to 4, not '4294967297'" -- matrix --max-len 4294967297
+expect shard-trailing 2 "--shard takes I/N with 0 <= I < N, not '1/2x'" -- matrix --shard 1/2x
+expect shard-negative 2 "--shard takes I/N with 0 <= I < N, not '0/-1'" -- matrix --shard 0/-1
+expect limit-zero 2 "--limit takes an integer from 1 to" -- matrix --limit 0
+expect jobs-plus 2 "--jobs takes an integer from 1 to 256, not '+2'" -- matrix --jobs +2
+expect bench-inf 2 "--seconds takes a number from 0.001 to 3600, not 'inf'" -- bench --seconds inf
+expect bench-nan 2 "--seconds takes a number from 0.001 to 3600, not 'nan'" -- bench --seconds nan
+expect bench-hex 2 "not '0x10'" -- bench --seconds 0x10
+expect fuzz-seed-sign 2 "--seed takes an integer from 0 to" -- fuzz --seed -1
+"$L" fuzz --seed 010 --iterations 1 --emit emit >/dev/null
+[ -f emit/fuzz-10-0.xml ] && ok || ko "--seed 010 is not 10: $(ls emit)"
+expect devices-trailing 2 "not 'cuda=2x'" -- platforms --backend cuda=2x
+expect ambiguous 2 "ambiguous option '--m'" -- matrix --m 2
+expect unknown-short 2 "unknown option '-q'" -- lower -q x.xml
+"$L" lower --output=eq.mlir "$S/single-platform.xml" && cmp -s eq.mlir "$SRC/testdata/expected/single-platform.mlir" &&
+  ok || ko "--output=FILE"
+cp "$S/single-platform.xml" ./-dash.xml
+"$L" lower -o dd.mlir -- -dash.xml && cmp -s dd.mlir eq.mlir && ok || ko "-- before an operand starting with -"
+"$L" lower - <"$S/single-platform.xml" | cmp -s - eq.mlir && ok || ko "lower - (standard input)"
+"$L" lower -o - "$S/single-platform.xml" | cmp -s - eq.mlir && ok || ko "lower -o - (standard output)"
+"$L" explain - <"$S/single-platform.xml" | grep -q "^lowersim explain - " && ok || ko "explain -"
+[ "$("$L" check - <"$S/missing-rule.xml" | tail -n 1)" = "1 passed, 0 failed, 0 skipped" ] && ok || ko "check -"
+for c in lower explain check matrix fuzz bench platforms errors; do
+  out=$("$L" $c --help) && [[ "$out" == "usage: lowersim $c"* ]] || ko "$c --help"
+  [ "$("$L" $c --version)" = "$("$L" --version)" ] || ko "$c --version"
+done
+ok
+
+# --- Run-time invalid input: the offending element's FILE:LINE:, nothing else ---------
+cat >kernel.xml <<'XML'
+<?xml version="1.0"?>
+<scenario name="k">
+  <runtime>
+    <backend platform="cpu"/>
+    <backend platform="tpu"/>
+  </runtime>
+  <lower function="f" platforms="tpu">
+    <arg dtype="f32" shape="8"/>
+    <arg dtype="f32" shape="8,2"/>
+    <pallas_call args="1" kernel="add_one" grid="4">
+      <result dtype="f32" shape="8"/>
+    </pallas_call>
+  </lower>
+</scenario>
+XML
+err=$("$L" lower kernel.xml 2>&1 >/dev/null); code=$?
+[ $code -eq 2 ] && [ "$err" = "kernel.xml:10: Pallas kernel 'add_one' takes one non-empty 1-D numeric array and returns one of the same shape and dtype" ] &&
+  ok || ko "run-time invalid input: exit $code: $err"
+printf '<scenario name="t">\n<lower/>\n</scenario>\n\0<junk/>' >nul.xml
+expect nul-after-root 2 "nul.xml:4: a NUL byte" -- lower nul.xml
+
+# --- Bounded work: thousands of distinct platforms lower at once ----------------------
+{ echo '<scenario name="p"><lower platforms="'"$(seq -f 'p%g' -s, 1 4000)"'">'
+  echo '<arg dtype="f32" shape="8"/><platform_dependent args="0">'
+  seq -f '<branch platforms="p%g" op="sine"/>' 1 4000
+  echo '</platform_dependent></lower></scenario>'; } >platforms.xml
+timeout 60 "$L" lower platforms.xml >/dev/null; code=$?
+[ $code -eq 0 ] && ok || ko "4000 lowering platforms: exit $code (124: over 60 s)"
+
+# --- check: loops, non-regular files, each file once ---------------------------------
+mkdir walk && cp "$S/missing-rule.xml" walk/x.xml
+(cd walk && ln -s . a && ln -s . b && ln -s x.xml y.xml && ln -s nowhere z.xml && mkfifo f.xml)
+out=$(timeout 20 "$L" check walk 2>err.txt); code=$?
+[ $code -eq 0 ] && [ "$(tail -n 1 <<<"$out")" = "1 passed, 0 failed, 0 skipped" ] && ok ||
+  ko "check on self-links, a FIFO, a dangling link: exit $code: $out"
+grep -q "skipping walk/f.xml: a FIFO, not a regular file" err.txt && ok || ko "no note for the FIFO: $(cat err.txt)"
+grep -q "skipping walk/a: a folder searched already" err.txt && ok || ko "no note for the loop: $(cat err.txt)"
+grep -q "skipping walk/z.xml: a symbolic link to nothing" err.txt && ok || ko "no note for the dangling link"
+# Nothing found (a sorted empty list passed NULL to qsort: found by lowersim_libfuzzer_cli).
+expect check-missing-path 2 "lowersim check: cannot read 'nowhere': No such file or directory" -- check nowhere
+
+# --- JUnit is well-formed whatever the file names hold ---------------------------------
+mkdir names && cp "$S/missing-rule.xml" names/$'ctl\x01\x1b.xml' && cp "$S/missing-rule.xml" names/$'\xff\xfe.xml'
+"$L" check names --junit names.xml >/dev/null && xmllint --noout names.xml 2>/dev/null && ok ||
+  ko "JUnit for odd file names is not well-formed: $(head -c 600 names.xml)"
+grep -q 'classname="names/ctl\\x01\\x1B.xml"' names.xml && ok || ko "control characters not written as \\xNN"
+
+# --- The one output path -------------------------------------------------------------
+M=eq.mlir
+# A FIFO is written in place (it was replaced by a regular file, and its reader
+# waited for a writer that never came).
+mkfifo pipe.mlir; timeout 60 cat pipe.mlir >from-pipe.mlir & reader=$!
+timeout 60 "$L" lower "$S/single-platform.xml" -o pipe.mlir; code=$?
+wait $reader
+[ $code -eq 0 ] && [ -p pipe.mlir ] && cmp -s from-pipe.mlir $M && ok || ko "-o FIFO: exit $code"
+# A symbolic link stays one; its target gets the module.
+echo old >target.mlir; ln -s target.mlir link.mlir
+"$L" lower "$S/single-platform.xml" -o link.mlir && [ -L link.mlir ] && cmp -s target.mlir $M && ok || ko "-o symlink"
+# A new file gets 0666 less the umask; an old one keeps its mode.
+(umask 027; "$L" lower "$S/single-platform.xml" -o new.mlir)
+[ "$(stat -c %a new.mlir)" = 640 ] && ok || ko "new file mode $(stat -c %a new.mlir), want 640"
+echo old >kept.mlir; chmod 604 kept.mlir
+"$L" lower "$S/single-platform.xml" -o kept.mlir
+[ "$(stat -c %a kept.mlir)" = 604 ] && cmp -s kept.mlir $M && ok || ko "old mode $(stat -c %a kept.mlir), want 604"
+# A 250-character name (the temporary's name went past 255).
+long=$(printf 'n%.0s' $(seq 246)).mlir
+"$L" lower "$S/single-platform.xml" -o "$long" && cmp -s "$long" $M && ok || ko "-o with a 250-character name"
+# A folder is refused; the input is never the output.
+mkdir folder
+expect output-folder 2 "cannot write folder: it is a folder" -- lower "$S/single-platform.xml" -o folder
+cp "$S/single-platform.xml" self.xml
+expect output-is-input 2 "cannot write self.xml: it is also an input of this command" -- lower self.xml -o self.xml
+cmp -s self.xml "$S/single-platform.xml" && ok || ko "the input was overwritten"
+# A signal between writing and renaming leaves the old file and no temporary.
+if "$CC" -shared -fPIC -o stop.so "$SRC/tests/stop_before_rename.c" -ldl 2>/dev/null; then
+  echo old >old.mlir; cp s.csv old.csv
+  ASAN_OPTIONS=verify_asan_link_order=0 LD_PRELOAD=$PWD/stop.so "$L" lower "$S/single-platform.xml" -o old.mlir 2>/dev/null
+  code=$?
+  [ $code -eq 143 ] && [ "$(cat old.mlir)" = old ] && ok || ko "SIGTERM before rename: exit $code, old.mlir: $(head -c 40 old.mlir)"
+  ASAN_OPTIONS=verify_asan_link_order=0 STOP_SIGNAL=2 LD_PRELOAD=$PWD/stop.so "$L" matrix --merge s.csv --csv old.csv >/dev/null 2>&1
+  code=$?
+  [ $code -eq 130 ] && cmp -s old.csv s.csv && ok || ko "SIGINT before the CSV's rename: exit $code"
+  [ -z "$(ls -A | grep '^\.lowersim-')" ] && ok || ko "temporaries left: $(ls -A | grep '^\.lowersim-')"
+else
+  echo "note: no C compiler for the signal shim; skipped"
+fi
+[ -z "$(ls -A | grep -E '^\.lowersim-|\.tmp\.')" ] && ok || ko "temporaries left behind"
+
+# Write errors: never exit 0.
+for c in "lower $S/single-platform.xml" "explain $S/single-platform.xml" "check $S/missing-rule.xml" \
+         "matrix --limit 5" "platforms" "errors" "fuzz --iterations 1 --out fz" "matrix --merge s.csv"; do
+  err=$("$L" $c 2>&1 >/dev/full); code=$?
+  [ $code -eq 2 ] && [[ "$err" == *"cannot write standard output: No space left on device"* ]] || ko "$c >/dev/full: exit $code: $err"
+done
+ok
+# Outputs that fill up: a device like /dev/full of our own when root (a lowersim
+# that replaced devices would replace the system's: the old one turned /dev/null
+# and /dev/full into regular files), the system's otherwise (/dev is not writable).
+full=/dev/full
+if [ "$(id -u)" -eq 0 ]; then
+  mknod "$tmp/full" c 1 7 2>/dev/null && full=$tmp/full || full=
+fi
+if [ -n "$full" ]; then
+  expect junit-full 2 "cannot write $full: No space left on device" -- check "$S/missing-rule.xml" --junit "$full"
+  expect matrix-junit-full 2 "cannot write $full: No space left on device" -- matrix --limit 5 --junit "$full"
+  expect matrix-csv-full 2 "cannot write $full: No space left on device" -- matrix --limit 5 --csv "$full"
+  expect lower-o-full 2 "cannot write $full: No space left on device" -- lower "$S/single-platform.xml" -o "$full"
+  [ -c "$full" ] && ok || ko "$full is no longer a character device"
+else
+  echo "note: root without mknod: the tests writing to a full device are skipped"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
