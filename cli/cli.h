@@ -3,6 +3,7 @@
 #define LOWERSIM_CLI_H
 
 #include "lowersim/error.h"
+#include "lowersim/jax_profile.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +18,13 @@ int cli_report(const lsim_error *err);
 /* Prints a usage error on stderr and returns 2. */
 int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* `OPTION VALUE` of `command` (OPTION "--jax", or NULL for an argument):
+ * the JAX profile VALUE names (lsim_jax_profile_find) into *out; 0, or the
+ * exit code (2) after saying that VALUE (NULL: missing) is not a version
+ * lowersim models and which ones it does. */
+int cli_parse_jax(const char *command, const char *option, const char *value,
+                  const lsim_jax_profile **out);
+
 /* Colour: true when `f` is a terminal and NO_COLOR is unset. */
 bool cli_use_colour(FILE *f);
 
@@ -28,5 +36,6 @@ int cmd_check(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_versions(int argc, char **argv);
 
 #endif

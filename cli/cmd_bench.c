@@ -80,7 +80,6 @@ static MlirBlock bare_module(MlirContext c, MlirModule m, bool multi, const Mlir
   mlirOperationSetAttributeByName(mop, sref("sym_name"), sattr(c, "jit_f"));
   mlirOperationSetAttributeByName(mop, sref("mhlo.num_replicas"), i32attr(c, 1));
   mlirOperationSetAttributeByName(mop, sref("mhlo.num_partitions"), i32attr(c, 1));
-  mlirOperationSetAttributeByName(mop, sref("jax.uses_shape_polymorphism"), mlirBoolAttrGet(c, multi));
   MlirAttribute empty = mlirDictionaryAttrGet(c, 0, NULL);
   MlirNamedAttribute pi = nattr(c, "jax.global_constant", sattr(c, "_platform_index"));
   MlirAttribute arg_attrs[2] = {multi ? mlirDictionaryAttrGet(c, 1, &pi) : empty, empty};
@@ -331,9 +330,10 @@ static double time_floor(MlirContext c, void (*build)(MlirContext, MlirModule), 
 
 int cmd_bench(int argc, char **argv) {
   double seconds = 1.0;
+  const lsim_jax_profile *profile = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: lowersim bench [--seconds S]\n\n"
+      printf("usage: lowersim bench [--seconds S] [--jax VERSION]\n\n"
              "Lowerings per second, single-threaded, of (1) a buffer_callback on cpu, (2) a\n"
              "four-platform lax.platform_dependent whose cuda and rocm branches are shared,\n"
              "(3) a Pallas add_one kernel on tpu with its bytecode embedded; each next to the\n"
@@ -344,9 +344,14 @@ int cmd_bench(int argc, char **argv) {
              "in 8 alternating rounds and its best round counts. Goal: ratios of at least 0.8.\n");
       return 0;
     }
-    if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+    if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
       seconds = atof(argv[++i]);
-    else
+    } else if (!strcmp(argv[i], "--jax")) {
+      int code = cli_parse_jax("bench", "--jax", i + 1 < argc ? argv[i + 1] : NULL, &profile);
+      if (code)
+        return code;
+      i++;
+    } else
       return cli_usage_error("bench", "unknown option '%s' (see --help)", argv[i]);
   }
   lsim_error err = LSIM_ERROR_INIT;
@@ -358,7 +363,7 @@ int cmd_bench(int argc, char **argv) {
       LSIM_PALLAS_INSTALLED_INIT(.mosaic_tpu = true, .triton = true, .mosaic_gpu = true);
   int rc = lsim_runtime_create_default(&rt, &err);
   if (!rc) rc = lsim_pallas_create(&all, &pallas, &err);
-  if (!rc) rc = lsim_registry_create_jax(rt, pallas, NULL, &reg, &err);
+  if (!rc) rc = lsim_registry_create_jax(rt, pallas, profile, &reg, &err);
   if (!rc) rc = lsim_lowerer_create(&lowerer, &err);
   if (rc)
     return cli_report(&err);
@@ -405,7 +410,7 @@ int cmd_bench(int argc, char **argv) {
                          .eqns = &workloads[w].eqn, .num_eqns = 1};
     lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
         .registry = reg, .program = &prog, .platforms = workloads[w].platforms,
-        .num_platforms = workloads[w].num_platforms, .for_export = true);
+        .num_platforms = workloads[w].num_platforms);
     /* Alternating short rounds, best of each side: the least disturbed by
      * whatever else the machine does. */
     char *ours = NULL, *theirs = NULL;

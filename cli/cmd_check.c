@@ -77,6 +77,7 @@ static int compare_paths(const void *a, const void *b) {
 typedef struct result {
   const char *path;
   const char *name;
+  const char *jax; /* the JAX version the scenario was checked for; NULL: not read */
   double seconds;
   bool skipped;
   char *failure; /* NULL: passed */
@@ -247,10 +248,11 @@ static void compare_errors(FILE *diff, const lsim_error *err, int status, const 
  * compared after both are parsed and printed by MLIR, an error by class and
  * message.  Returns what differs (owned), or NULL when they agree. */
 static char *compare_impl(lsim_lowerer *lowerer, MlirContext mlir, const char *command,
-                          const lsim_scenario *s, bool *skipped) {
+                          const lsim_scenario *s, const lsim_scenario_run_options *opts,
+                          bool *skipped) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_scenario_outcome outcome;
-  int rc = lsim_scenario_run(lowerer, s, NULL, &outcome, &err);
+  int rc = lsim_scenario_run(lowerer, s, opts, &outcome, &err);
   char *ours = rc ? NULL : lsim_lowering_print(outcome.lowering);
   lsim_scenario_outcome_clear(&outcome);
   *skipped = rc == LSIM_E_INVALID_INPUT; /* lowersim refuses the scenario: nothing to compare */
@@ -279,23 +281,26 @@ static char *compare_impl(lsim_lowerer *lowerer, MlirContext mlir, const char *c
 
 /* Checks one file into `r` (r->failure set on failure). */
 static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir, const char *path,
-                      result *r, lsim_scenario **keep) {
+                      const lsim_jax_profile *profile, result *r, lsim_scenario **keep) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_scenario *s = NULL;
   double start = now();
   *r = (result){.path = path, .name = path};
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = profile);
   int rc = lsim_scenario_read_file(path, &s, &err);
   if (!rc && s->name)
     r->name = s->name;
+  if (!rc)
+    r->jax = lsim_scenario_profile(s, profile)->name;
   if (rc) {
     r->failure = strdup(lsim_error_message(&err));
   } else if (impl) {
-    r->failure = compare_impl(lowerer, mlir, impl, s, &r->skipped);
+    r->failure = compare_impl(lowerer, mlir, impl, s, &opts, &r->skipped);
   } else if (!s->expect.present) {
     r->skipped = true;
   } else {
     lsim_scenario_verdict v;
-    rc = lsim_scenario_check(lowerer, s, &v, &err);
+    rc = lsim_scenario_check_with(lowerer, s, &opts, &v, &err);
     if (rc)
       r->failure = strdup(lsim_error_message(&err));
     else if (!v.passed)
@@ -309,23 +314,29 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
 }
 
 static bool write_junit(const char *out, const result *results, size_t n, size_t failed,
-                        double seconds) {
+                        double seconds, const lsim_jax_profile *profile) {
   size_t skipped = 0;
   for (size_t i = 0; i < n; i++)
     skipped += results[i].skipped;
   junit *j = junit_open(out, "lowersim check", n, failed, skipped, seconds);
+  junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
   for (size_t i = 0; j && i < n; i++)
     junit_case(j, results[i].path, results[i].name, results[i].seconds, results[i].failure,
-               results[i].skipped ? "no <expect>" : NULL);
+               results[i].skipped ? "no <expect>" : NULL, results[i].jax);
   return junit_close(j);
 }
 
 static void help(void) {
-  printf("usage: lowersim check PATH... [--junit OUT.xml] [--impl 'COMMAND {scenario}']\n\n"
+  printf("usage: lowersim check PATH... [--junit OUT.xml] [--impl 'COMMAND {scenario}']\n"
+         "                      [--jax VERSION]\n\n"
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
          "searched for *.xml), prints one line per failure with what differs, and ends\n"
          "with `N passed, N failed, N skipped` (skipped: no <expect>).\n"
-         "--junit writes a JUnit XML report. Exit 0 when nothing failed.\n\n"
+         "--junit writes a JUnit XML report (the JAX version as a property of the suite and\n"
+         "of each case). Exit 0 when nothing failed.\n"
+         "--jax: the JAX version of the scenarios that name none in <scenario jax=...>\n"
+         "(default: the newest); a scenario's own jax= always wins, since its <expect>\n"
+         "holds for the JAX it names.\n\n"
          "--impl runs COMMAND (a shell command; {scenario} becomes the file's path) for every\n"
          "scenario and compares its outcome with lowersim's: a module on stdout (exit 0) is\n"
          "compared after both are parsed and printed by MLIR; an error (non-zero exit) must\n"
@@ -335,12 +346,16 @@ static void help(void) {
 
 int cmd_check(int argc, char **argv) {
   const char *junit_path = NULL, *impl = NULL;
+  const lsim_jax_profile *profile = NULL;
   file_list files = {0};
   int code = 0;
   for (int i = 1; i < argc && !code; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       help();
       code = -1;
+    } else if (strcmp(argv[i], "--jax") == 0) {
+      code = cli_parse_jax("check", "--jax", i + 1 < argc ? argv[i + 1] : NULL, &profile);
+      i++;
     } else if (strcmp(argv[i], "--impl") == 0) {
       if (++i >= argc)
         code = cli_usage_error("check", "--impl needs a command");
@@ -369,8 +384,8 @@ int cmd_check(int argc, char **argv) {
   if (!code) {
     qsort(files.paths, files.count, sizeof *files.paths, compare_paths);
     for (size_t i = 0; i < files.count; i++) {
-      check_file(lowerer, impl, lsim_lowerer_mlir_context(lowerer), files.paths[i], &results[i],
-                 &scenarios[i]);
+      check_file(lowerer, impl, lsim_lowerer_mlir_context(lowerer), files.paths[i], profile,
+                 &results[i], &scenarios[i]);
       if (results[i].failure) {
         printf("FAIL %s: %s\n", files.paths[i], results[i].failure);
         failed++;
@@ -380,7 +395,7 @@ int cmd_check(int argc, char **argv) {
         passed++;
       }
     }
-    if (junit_path && !write_junit(junit_path, results, files.count, failed, now() - start)) {
+    if (junit_path && !write_junit(junit_path, results, files.count, failed, now() - start, profile)) {
       fprintf(stderr, "lowersim check: cannot write %s\n", junit_path);
       code = EXIT_INVALID_INPUT;
     }

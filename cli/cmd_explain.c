@@ -87,18 +87,34 @@ static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
 }
 
 int cmd_explain(int argc, char **argv) {
-  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    printf("usage: lowersim explain FILE\n\n"
-           "Lowers the scenario FILE as `lowersim lower` does and narrates it in JAX's\n"
-           "terms, then prints the module. Colour only on a terminal (NO_COLOR turns it off).\n"
-           "Exit codes as for `lower`.\n");
-    return 0;
+  const char *file = NULL;
+  const lsim_jax_profile *profile = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      printf("usage: lowersim explain FILE [--jax VERSION]\n\n"
+             "Lowers the scenario FILE as `lowersim lower` does and narrates it in JAX's\n"
+             "terms (the JAX version first), then prints the module. Colour only on a\n"
+             "terminal (NO_COLOR turns it off). --jax and exit codes as for `lower`.\n");
+      return 0;
+    }
+    if (strcmp(argv[i], "--jax") == 0) {
+      int code = cli_parse_jax("explain", "--jax", i + 1 < argc ? argv[i + 1] : NULL, &profile);
+      if (code)
+        return code;
+      i++;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return cli_usage_error("explain", "unknown option '%s' (see --help)", argv[i]);
+    } else if (file) {
+      return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
+    } else {
+      file = argv[i];
+    }
   }
-  if (argc != 2)
+  if (!file)
     return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
   lsim_scenario *s = NULL;
   lsim_error err = LSIM_ERROR_INIT;
-  if (lsim_scenario_read_file(argv[1], &s, &err)) {
+  if (lsim_scenario_read_file(file, &s, &err)) {
     fprintf(stderr, "%s\n", lsim_error_message(&err));
     lsim_error_clear(&err);
     return EXIT_INVALID_INPUT;
@@ -109,13 +125,17 @@ int cmd_explain(int argc, char **argv) {
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   }
   const style *st = n.st;
-  printf("%slowersim explain%s %s%s%s\n", st->bold, st->reset, argv[1],
+  printf("%slowersim explain%s %s%s%s\n", st->bold, st->reset, file,
          s->name ? "  scenario " : "", s->name ? s->name : "");
   if (s->description)
     printf("  %s\n", s->description);
+  const lsim_jax_profile *jax = lsim_scenario_profile(s, profile);
+  printf("  JAX %s (commit %s; %s)\n", jax->name, jax->commit,
+         s->jax ? "the scenario's jax=" : profile ? "--jax" : "the newest: neither jax= nor --jax");
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
-  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.explain = on_explain, .explain_data = &n);
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
+      .explain = on_explain, .explain_data = &n, .profile = profile);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);

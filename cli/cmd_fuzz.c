@@ -28,6 +28,7 @@ typedef struct options {
   const char *out;
   const char *emit; /* write the scenarios to this folder, check nothing */
   bool isolate;     /* each check in a child process */
+  const lsim_jax_profile *jax; /* --jax: every scenario pins it; NULL: none pinned */
 } options;
 
 typedef struct campaign {
@@ -47,8 +48,8 @@ typedef struct campaign {
 } campaign;
 
 static void usage(void) {
-  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate]\n"
-         "       lowersim fuzz [--seed S] [--iterations N] --emit DIR\n\n"
+  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate] [--jax V]\n"
+         "       lowersim fuzz [--seed S] [--iterations N] [--jax V] --emit DIR\n\n"
          "Generates N random scenarios from seed S (default 1, %d iterations) and checks\n"
          "that every lowering fails with a catalogued code (never LSIM_E_VERIFY) or gives\n"
          "a module that verifies and re-parses unchanged, that lowering twice gives the\n"
@@ -62,6 +63,8 @@ static void usage(void) {
          "Last line: `fuzz: N iterations, M findings, R iterations/s`.\n"
          "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0) without\n"
          "lowering or checking them; last line `fuzz: N scenarios written to DIR`.\n"
+         "--jax V: every scenario pins JAX version V (<scenario jax=\"V\">); without it\n"
+         "none pins one, so each is lowered for the newest.\n"
          "Exit codes: 0 no finding, 1 findings, 2 invalid arguments or output folder.\n",
          DEFAULT_ITERATIONS, DEFAULT_OUT, CURRENT_FILE);
 }
@@ -78,7 +81,7 @@ static bool parse_u64(const char *text, uint64_t *out) {
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_options(int argc, char **argv, options *o) {
-  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false};
+  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false, NULL};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -88,6 +91,11 @@ static int parse_options(int argc, char **argv, options *o) {
     if (strcmp(a, "--seed") == 0 && parse_u64(v, &o->seed)) {
       i++;
     } else if (strcmp(a, "--iterations") == 0 && parse_u64(v, &o->iterations)) {
+      i++;
+    } else if (strcmp(a, "--jax") == 0) {
+      int code = cli_parse_jax("fuzz", "--jax", v, &o->jax);
+      if (code)
+        return code;
       i++;
     } else if (strcmp(a, "--isolate") == 0) {
       o->isolate = true;
@@ -118,6 +126,18 @@ static double seconds_now(void) {
 
 static size_t slot(int code) {
   return code <= 0 && code > 1 - CODE_SLOTS ? (size_t)-code : CODE_SLOTS - 1;
+}
+
+/* A generated scenario, pinned to --jax's version when given. */
+static int generate(const options *o, lsim_fuzz_rng *rng, const char *name, lsim_scenario **s,
+                    lsim_error *err) {
+  int rc = lsim_fuzz_generate(rng, name, s, err);
+  if (!rc && o->jax && !((*s)->jax = strdup(o->jax->name))) {
+    lsim_scenario_destroy(*s);
+    *s = NULL;
+    rc = lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
+  }
+  return rc;
 }
 
 /* --- The output folder ------------------------------------------------------ */
@@ -260,7 +280,7 @@ static int iterate(campaign *c, uint64_t i, lsim_error *err) {
   snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, c->opt.seed, i);
   lsim_scenario *s = NULL;
   lsim_fuzz_result r = {0};
-  int rc = lsim_fuzz_generate(&rng, name, &s, err);
+  int rc = generate(&c->opt, &rng, name, &s, err);
   if (!rc)
     rc = save_current(c, s, i, err);
   if (!rc)
@@ -327,7 +347,7 @@ static int emit_scenarios(const options *o) {
     lsim_scenario *s = NULL;
     char *text = NULL, *path = NULL;
     size_t size;
-    int rc = lsim_fuzz_generate(&rng, name, &s, &err);
+    int rc = generate(o, &rng, name, &s, &err);
     if (!rc)
       rc = lsim_fuzz_scenario_text(s, &text, &size, &err);
     if (!rc && !(path = path_in(o->emit, file))) {

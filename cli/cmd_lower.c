@@ -62,16 +62,28 @@ static int read_scenario(const char *path, lsim_scenario **s) {
 
 int cmd_lower(int argc, char **argv) {
   const char *file = NULL, *out_path = NULL;
+  const lsim_jax_profile *profile = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      printf("usage: lowersim lower FILE [-o OUT]\n\n"
+      printf("usage: lowersim lower FILE [-o OUT] [--jax VERSION]\n\n"
              "Lowers the scenario FILE and prints the MLIR module (or writes it to OUT).\n"
+             "--jax: the JAX version of a scenario that names none in <scenario jax=...>\n"
+             "(default: the newest; `lowersim versions` lists them).\n"
+             "JAX's warnings come first on stderr, one line each: `warning: CATEGORY: text`\n"
+             "(CATEGORY the warnings.warn class, e.g. DeprecationWarning, or the name of\n"
+             "the JAX logger, e.g. jax._src.xla_bridge; a newline is written \\n).\n"
              "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
-             "`CODE: ErrorClass: message` on stderr; 2 invalid input (`FILE:LINE: ...`).\n");
+             "`CODE: ErrorClass: message` on stderr (a newline is written \\n); 2 invalid\n"
+             "input (`FILE:LINE: ...`).\n");
       print_kinds();
       return 0;
     }
-    if (strcmp(argv[i], "-o") == 0) {
+    if (strcmp(argv[i], "--jax") == 0) {
+      int code = cli_parse_jax("lower", "--jax", i + 1 < argc ? argv[i + 1] : NULL, &profile);
+      if (code)
+        return code;
+      i++;
+    } else if (strcmp(argv[i], "-o") == 0) {
       if (++i >= argc)
         return cli_usage_error("lower", "-o needs a file name");
       out_path = argv[i];
@@ -84,7 +96,7 @@ int cmd_lower(int argc, char **argv) {
     }
   }
   if (!file)
-    return cli_usage_error("lower", "no scenario file (usage: lowersim lower FILE [-o OUT])");
+    return cli_usage_error("lower", "no scenario file (usage: lowersim lower FILE [-o OUT] [--jax VERSION])");
   lsim_scenario *s = NULL;
   int code = read_scenario(file, &s);
   if (code)
@@ -92,9 +104,10 @@ int cmd_lower(int argc, char **argv) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = profile);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
-    rc = lsim_scenario_run(lowerer, s, NULL, &outcome, &err);
+    rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
   if (outcome.runtime)
     print_warnings(outcome.runtime);
   char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);

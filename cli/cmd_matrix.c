@@ -182,13 +182,15 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
          st->failures, ru.ru_maxrss / 1024.0);
 }
 
-static bool write_junit(const char *path, const stats *st, double seconds) {
+static bool write_junit(const char *path, const stats *st, double seconds,
+                        const lsim_jax_profile *profile) {
   size_t variants = 0, failed = 0;
   for (int f = 0; f < FEATURE_COUNT; f++)
     for (int v = 0; v < MAX_VARIANTS; v++)
       if (st->variant_cases[f][v])
         variants++, failed += st->variant_failures[f][v] > 0;
   junit *j = junit_open(path, "lowersim matrix", variants, failed, 0, seconds < 0 ? 0 : seconds);
+  junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
   for (int f = 0; j && f < FEATURE_COUNT; f++) {
     for (int v = 0; v < MAX_VARIANTS; v++) {
       if (!st->variant_cases[f][v])
@@ -199,7 +201,7 @@ static bool write_junit(const char *path, const stats *st, double seconds) {
                "%" PRIu64 " of %" PRIu64 " cases failed; first: case %" PRIu64,
                st->variant_failures[f][v], st->variant_cases[f][v], st->first_failure[f][v]);
       junit_case(j, matrix_feature_name((matrix_feature)f), name, -1,
-                 st->variant_failures[f][v] ? failure : NULL, NULL);
+                 st->variant_failures[f][v] ? failure : NULL, NULL, NULL);
     }
   }
   return junit_close(j);
@@ -222,8 +224,11 @@ static void help(void) {
   printf(
       "usage: lowersim matrix [--platforms LIST] [--max-len K] [--features LIST]\n"
       "                       [--jobs J] [--shard I/N] [--limit N] [--csv OUT] [--junit OUT]\n"
+      "                       [--jax VERSION]\n"
       "       lowersim matrix --merge SHARD.csv... [--csv OUT] [--junit OUT]\n\n"
-      "Lowers, deterministically, every case of the cartesian product of: ordered tuples of\n"
+      "Lowers (jax.jit(f).trace(x).lower(lowering_platforms=TUPLE), for the JAX version of\n"
+      "--jax, default the newest), deterministically, every case of the cartesian product\n"
+      "of: ordered tuples of\n"
       "distinct lowering platforms of length 1..K over the platform list (default\n"
       "cpu,cuda,rocm,oneapi,tpu,gpu,metal and K=2), the pinned backend (none or each of cpu,\n"
       "cuda, rocm, oneapi, tpu, metal), the runtime (cpu plus each subset of cuda, rocm,\n"
@@ -303,6 +308,10 @@ static int parse_options(int argc, char **argv, options *o) {
           return cli_usage_error("matrix", "unknown feature '%s'", names[k]);
         o->spec.features[f] = true;
       }
+    } else if (!strcmp(a, "--jax")) {
+      int code = cli_parse_jax("matrix", "--jax", v, &o->spec.profile);
+      if (code)
+        return code;
     } else if (!strcmp(a, "--jobs")) {
       o->jobs = (int)strtol(v, &end, 10);
       if (*end || o->jobs < 1 || o->jobs > 256)
@@ -392,7 +401,7 @@ static int run_matrix(options *o) {
     print_summary(&o->spec, all, seconds, o->jobs);
     if (o->csv && !write_csv(o->csv, workers, o->jobs))
       code = cli_usage_error("matrix", "cannot write %s", o->csv);
-    if (o->junit && !write_junit(o->junit, all, seconds))
+    if (o->junit && !write_junit(o->junit, all, seconds, o->spec.profile))
       code = cli_usage_error("matrix", "cannot write %s", o->junit);
     if (!code && all->failures)
       code = EXIT_LOWERING_ERROR;
@@ -525,7 +534,7 @@ static int merge(options *o) {
     printf("matrix: merged %d shards, cases %" PRIu64 "..%" PRIu64 "\n", o->num_inputs,
            files[0].first, files[0].first + st->cases);
     print_summary(&seen, st, -1, 1);
-    if (o->junit && !write_junit(o->junit, st, -1))
+    if (o->junit && !write_junit(o->junit, st, -1, o->spec.profile))
       code = cli_usage_error("matrix", "cannot write %s", o->junit);
   }
   if (!code && o->csv) {

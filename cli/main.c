@@ -20,6 +20,7 @@ static const command commands[] = {
     {"matrix", cmd_matrix, "lower every platform combination of a feature matrix"},
     {"fuzz", cmd_fuzz, "random scenarios checked against lowersim's invariants"},
     {"bench", cmd_bench, "lowering throughput against a bare MLIR C API floor"},
+    {"versions", cmd_versions, "the JAX versions modelled, and what differs between two"},
     {"platforms", cmd_platforms, "known platforms, aliases and a simulated runtime's backends"},
     {"errors", cmd_errors, "the error catalogue: codes, JAX exception classes, messages"},
 };
@@ -54,6 +55,20 @@ int cli_usage_error(const char *name, const char *fmt, ...) {
   va_end(ap);
   fprintf(stderr, "\n");
   return EXIT_INVALID_INPUT;
+}
+
+int cli_parse_jax(const char *name, const char *option, const char *value,
+                  const lsim_jax_profile **out) {
+  *out = value ? lsim_jax_profile_find(value) : NULL;
+  if (*out)
+    return 0;
+  if (!value)
+    return cli_usage_error(name, "%s needs a JAX version (see `lowersim versions`)", option);
+  char known[512];
+  lsim_jax_profile_names(known, sizeof known);
+  return cli_usage_error(name, "%s%s'%s' is not a JAX version lowersim models (it models %s; see "
+                         "`lowersim versions`)", option ? option : "", option ? " " : "", value,
+                         known);
 }
 
 bool cli_use_colour(FILE *f) { return isatty(fileno(f)) && !getenv("NO_COLOR"); }

@@ -68,11 +68,13 @@ int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_e
   copier c = {false};
   d->path = copy_string(&c, s->path);
   d->name = copy_string(&c, s->name);
+  d->jax = copy_string(&c, s->jax);
   d->description = copy_string(&c, s->description);
   copy_runtime(&c, &d->runtime);
   d->function = copy_string(&c, s->function);
   d->platforms = copy_string(&c, s->platforms);
   d->backend = copy_string(&c, s->backend);
+  d->disabled_checks = copy_string(&c, s->disabled_checks);
   d->args = copy_array(&c, s->args, s->num_args, sizeof *s->args);
   d->eqns = s->eqns ? calloc(s->num_eqns + 1, sizeof *d->eqns) : NULL;
   c.oom = c.oom || (s->eqns && !d->eqns);

@@ -194,7 +194,7 @@ static int lower_branch(lsim_lowering_rule_context *ctx, const lsim_registry *re
   if (!results)
     return lsimp_fail_oom(err);
   lsim_token_set tokens = {num_tokens ? ctx->tokens_in[0] : (MlirValue){NULL}, num_tokens};
-  lsim_subcomp_inputs in = {args, &tokens, ctx->dim_var_values, ctx->num_dim_var_values};
+  lsim_subcomp_inputs in = {args, &tokens, ctx->dim_var_values, ctx->num_dim_var_values, NULL};
   int rc = lsim_jaxpr_subcomp(ctx->module_context, reg, branch->jaxpr, &ip, &in,
                               results + num_tokens, err);
   if (!rc && num_tokens)

@@ -5,6 +5,7 @@
 #include "lowersim/emit.h"
 #include "lowersim/jaxpr_subcomp.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -111,8 +112,11 @@ static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const l
   int rc = args && results ? LSIM_OK : lsimp_fail_oom(err);
   for (size_t i = 0; !rc && i < num_args; i++)
     args[i] = mlirBlockGetArgument(ip->block, (intptr_t)(b + i));
+  lsimp_strbuf stack = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&stack, "jit(%s)", fun->jaxpr->function_name ? fun->jaxpr->function_name : "f");
+  rc = rc ? rc : lsimp_strbuf_failed(&stack) ? lsimp_fail_oom(err) : LSIM_OK;
   lsim_subcomp_inputs in = {args, &tokens, fun->platform_index ? &platform_index : NULL,
-                            fun->platform_index ? 1 : 0};
+                            fun->platform_index ? 1 : 0, lsimp_strbuf_cstr(&stack)};
   size_t first = fun->token ? 1 : 0;
   if (!rc)
     rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + first, err);
@@ -120,6 +124,7 @@ static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const l
     results[0] = tokens.token;
   if (!rc)
     rc = lsim_emit_op(ip, "func.return", results, num_out, NULL, 0, NULL, 0, 0, NULL, err);
+  lsimp_strbuf_free(&stack);
   free(args);
   free(results);
   return rc;

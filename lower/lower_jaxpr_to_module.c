@@ -2,7 +2,7 @@
  * JAX counterpart: mlir.py lower_jaxpr_to_module (for one partition and
  * the straight-line programs lowersim describes): the ModuleContext, the
  * donation checks and aliases, the module's attributes, main, and
- * verification; jax.uses_shape_polymorphism is _export.py's. */
+ * verification. */
 #include "lower_jaxpr_to_module.h"
 #include "donation.h"
 #include "lower_jaxpr_to_fun.h"
@@ -20,18 +20,15 @@ static void set_attribute(MlirOperation op, const char *name, MlirAttribute valu
   mlirOperationSetAttributeByName(op, mlirStringRefCreateFromCString(name), value);
 }
 
-/* sym_name, mhlo.num_replicas and mhlo.num_partitions; for export,
- * jax.uses_shape_polymorphism (true exactly when main takes the platform
- * index). */
-static void set_module_attributes(lsim_module_context *mc, const char *name, bool multi) {
+/* sym_name, mhlo.num_replicas and mhlo.num_partitions (jax.export adds
+ * jax.uses_shape_polymorphism afterwards: export.c). */
+static void set_module_attributes(lsim_module_context *mc, const char *name) {
   MlirOperation module = mlirModuleGetOperation(lsim_module_context_module(mc));
   MlirContext mlir = lsim_module_context_mlir_context(mc);
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
   set_attribute(module, "sym_name", lsim_string_attr(mlir, name));
   set_attribute(module, "mhlo.num_replicas", mlirIntegerAttrGet(i32, 1));
   set_attribute(module, "mhlo.num_partitions", mlirIntegerAttrGet(i32, 1));
-  if (lsim_module_context_lowering_parameters(mc)->for_export)
-    set_attribute(module, "jax.uses_shape_polymorphism", mlirBoolAttrGet(mlir, multi));
 }
 
 static void narrate_start(lsim_module_context *mc) {
@@ -80,7 +77,7 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
   lsimp_fun fun = {"main", jaxpr, avals, num_values, &d, n > 1,
                     lsim_program_has_ordered_effects(jaxpr)};
   if (!rc) {
-    set_module_attributes(mc, req->module_name, fun.platform_index);
+    set_module_attributes(mc, req->module_name);
     rc = lsimp_lower_jaxpr_to_fun(mc, req->registry, &fun, err);
   }
   if (!rc && req->verify)

@@ -6,6 +6,7 @@
  * LoweringResult. */
 #include "lowersim/lowering.h"
 #include "lowersim/mlir_text.h"
+#include "export.h"
 #include "lower_jaxpr_to_module.h"
 #include "sanitize_name.h"
 #include "support/options.h"
@@ -168,6 +169,11 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_
   lsimp_module_request module = {name, prog, req->registry, &context, !req->skip_verify};
   rc = lsimp_lower_jaxpr_to_module(&module, mc, err);
   free(name);
+  if (!rc && req->for_export &&
+      (rc = lsimp_export(*mc, req->disabled_checks, req->num_disabled_checks, err))) {
+    lsim_module_context_destroy(*mc);
+    *mc = NULL;
+  }
   return rc;
 }
 

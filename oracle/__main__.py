@@ -54,7 +54,7 @@ def cmd_lower(argv: list[str]) -> int:
   except sc.InvalidScenario as e:
     print(e, file=sys.stderr)
     return 2
-  if a.jax:
+  if a.jax and s.jax is None:
     s.jax = a.jax
   try:
     program.check_expressible(s)

@@ -20,8 +20,11 @@ def lowersim_binary(root: str) -> str:
 
 
 def run_lowersim(binary: str, path: str) -> compare.LowersimOutcome:
+  """`lowersim lower --jax 0.10.2 PATH`: a scenario that pins no JAX version
+  is lowered for the oracle's (one that pins another is not expressible)."""
   try:
-    p = subprocess.run([binary, "lower", path], capture_output=True, timeout=LOWERSIM_TIMEOUT)
+    p = subprocess.run([binary, "lower", "--jax", program.JAX_VERSION, path],
+                       capture_output=True, timeout=LOWERSIM_TIMEOUT)
   except subprocess.TimeoutExpired:
     return compare.LowersimOutcome("crash", stderr=f"lowersim lower took over {LOWERSIM_TIMEOUT} s",
                                    exit_code=-1)
@@ -30,13 +33,14 @@ def run_lowersim(binary: str, path: str) -> compare.LowersimOutcome:
 
 
 def jax_outcome(path: str, version: str | None = None) -> program.Outcome:
-  """The scenario on JAX (`version` overrides the scenario's jax= profile).
+  """The scenario on JAX (`version`, when given, is the version of a
+  scenario that pins none; a scenario's own jax= wins, as in lowersim).
   Must run in a fresh process (a fork-server child)."""
   try:
     s = sc.read_file(path)
   except sc.InvalidScenario as e:
     return program.Outcome(kind="invalid", reason=str(e))
-  if version:
+  if version and s.jax is None:
     s.jax = version
   try:
     program.check_expressible(s)

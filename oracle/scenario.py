@@ -392,8 +392,15 @@ class _Reader:
     if "backend" in lower.attrs:
       s.backend = self.platform_list(lower, "backend", lower.attrs["backend"])[0]
     s.export = bool(self.boolean(lower, "export", False))
-    dc = lower.attrs.get("disabled_checks", "")
-    s.disabled_checks = [x for x in dc.split(",") if x]
+    dc = lower.attrs.get("disabled_checks")
+    if dc is not None and not s.export:
+      self.fail(lower, "<lower> disabled_checks= goes with export=\"true\"")
+    s.disabled_checks = [x for x in (dc or "").split(",") if x]
+    for c in s.disabled_checks:
+      if c != "platform" and not (c.startswith("custom_call:") and len(c) > len("custom_call:")):
+        self.fail(lower, f"<lower> disabled_checks=\"{dc}\": '{c}' is not a disabled safety "
+                  "check (DisabledSafetyCheck.platform() is 'platform', "
+                  "DisabledSafetyCheck.custom_call(TARGET) is 'custom_call:TARGET')")
     for c in lower.children:
       if c.tag == "arg":
         s.args.append(Arg(self.aval(c), bool(self.boolean(c, "donated", False))))

@@ -125,6 +125,10 @@ class StandInClient:
     self._raw_platform = platform
     self.platform_version = f"lowersim oracle stand-in for {platform}"
     self.runtime_type = "stand-in"
+    # jax.export serializes the module for the default backend with Shardy
+    # kept when the client says so (_export.py _module_to_bytecode); jaxlib's
+    # clients say True.
+    self.serialize_with_sdy = True
     self._devices = [StandInDevice(self, i) for i in range(device_count)]
     self._real = None
 

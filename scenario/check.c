@@ -44,6 +44,12 @@ static void compare_module(const lsim_scenario_expect *x, const char *text, lsim
 
 int lsim_scenario_check(lsim_lowerer *lowerer, const lsim_scenario *s,
                         lsim_scenario_verdict *verdict, lsim_error *err) {
+  return lsim_scenario_check_with(lowerer, s, NULL, verdict, err);
+}
+
+int lsim_scenario_check_with(lsim_lowerer *lowerer, const lsim_scenario *s,
+                             const lsim_scenario_run_options *options,
+                             lsim_scenario_verdict *verdict, lsim_error *err) {
   if (!lowerer || !s || !verdict)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_check: NULL argument");
   *verdict = (lsim_scenario_verdict){0};
@@ -51,7 +57,7 @@ int lsim_scenario_check(lsim_lowerer *lowerer, const lsim_scenario *s,
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "%s: the scenario has no <expect>", s->path);
   lsim_error got = LSIM_ERROR_INIT;
   lsim_scenario_outcome outcome;
-  int rc = lsim_scenario_run(lowerer, s, NULL, &outcome, &got);
+  int rc = lsim_scenario_run(lowerer, s, options, &outcome, &got);
   lsimp_strbuf diff = LSIMP_STRBUF_INIT;
   if (rc == LSIM_E_NO_MEMORY) {
     lsimp_error_move(err, &got);

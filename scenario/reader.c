@@ -6,6 +6,7 @@
  * Values are numbered as in a jaxpr: the args, then every result of every
  * equation in order.  The reader keeps a table of their avals as it goes. */
 #include "internal.h"
+#include "lowersim/jax_profile.h"
 #include "lowersim/runtime.h"
 #include "support/raise.h"
 
@@ -93,6 +94,29 @@ static int read_return(lsimp_reader *r, const xmlNode *node) {
   return rc;
 }
 
+/* disabled_checks="custom_call:t,platform": each as str(DisabledSafetyCheck). */
+static int read_disabled_checks(lsimp_reader *r, const xmlNode *node, const char *list) {
+  if (!list || !*list)
+    return LSIM_OK;
+  char *copy = strdup(list);
+  if (!copy)
+    return lsimp_fail_oom(r->err);
+  int rc = LSIM_OK;
+  for (char *item = copy; item && !rc;) {
+    char *comma = strchr(item, ',');
+    if (comma)
+      *comma = '\0';
+    lsim_error detail = LSIM_ERROR_INIT;
+    if (lsim_check_disabled_safety_check(item, &detail))
+      rc = lsimp_read_fail(r, node, "<lower> disabled_checks=\"%s\": %s", list,
+                           lsim_error_message(&detail));
+    lsim_error_clear(&detail);
+    item = comma ? comma + 1 : NULL;
+  }
+  free(copy);
+  return rc;
+}
+
 static int read_lower_attributes(lsimp_reader *r, const xmlNode *node) {
   lsim_scenario *s = r->s;
   s->lower_line = (int)lsimp_xml_line(node);
@@ -103,7 +127,15 @@ static int read_lower_attributes(lsimp_reader *r, const xmlNode *node) {
     rc = lsimp_fail_oom(r->err);
   if (!rc)
     rc = lsimp_attr_platforms(r, node, "platforms", true, &s->platforms);
-  return rc ? rc : lsimp_attr_platforms(r, node, "backend", false, &s->backend);
+  if (!rc)
+    rc = lsimp_attr_platforms(r, node, "backend", false, &s->backend);
+  if (!rc)
+    rc = lsimp_attr_bool(r, node, "export", false, &s->for_export, NULL);
+  if (!rc)
+    rc = lsimp_attr_string(r, node, "disabled_checks", &s->disabled_checks);
+  if (!rc && s->disabled_checks && !s->for_export)
+    rc = lsimp_read_fail(r, node, "<lower> disabled_checks= goes with export=\"true\"");
+  return rc ? rc : read_disabled_checks(r, node, s->disabled_checks);
 }
 
 static int read_lower(lsimp_reader *r, const xmlNode *node) {
@@ -188,6 +220,16 @@ static int read_scenario(lsimp_reader *r, const xmlNode *root) {
   lsim_scenario *s = r->s;
   s->pallas = lsim_scenario_default_pallas();
   int rc = lsimp_attr_required(r, root, "name", &s->name);
+  if (!rc)
+    rc = lsimp_attr_string(r, root, "jax", &s->jax);
+  if (!rc && s->jax && !lsim_jax_profile_find(s->jax)) {
+    char known[512];
+    lsim_jax_profile_names(known, sizeof known);
+    rc = lsimp_read_fail(r, root,
+                         "<scenario> jax=\"%s\" is not a JAX version lowersim models (%s; see "
+                         "`lowersim versions`)",
+                         s->jax, known);
+  }
   const xmlNode *lower = find_child(root, "lower");
   if (!rc && !lower)
     rc = lsimp_read_fail(r, root, "<scenario> needs a <lower> element");

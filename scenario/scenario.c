@@ -41,6 +41,7 @@ void lsim_scenario_destroy(lsim_scenario *s) {
     return;
   free(s->path);
   free(s->name);
+  free(s->jax);
   free(s->description);
   free(s->runtime.jax_platforms);
   for (size_t i = 0; s->runtime.backends && i < s->runtime.num_backends; i++) {
@@ -51,6 +52,7 @@ void lsim_scenario_destroy(lsim_scenario *s) {
   free(s->function);
   free(s->platforms);
   free(s->backend);
+  free(s->disabled_checks);
   free(s->args);
   for (size_t i = 0; s->eqns && i < s->num_eqns; i++)
     lsim_scenario_eqn_clear(&s->eqns[i]);

@@ -20,6 +20,8 @@ typedef struct prepared {
   lsim_program program;
   const char **platforms; /* the lowering platforms, split (in the builder's storage) */
   size_t num_platforms;
+  const char **disabled_checks; /* export's, split likewise */
+  size_t num_disabled_checks;
 } prepared;
 
 static void prepared_free(prepared *p) {
@@ -58,10 +60,17 @@ static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error 
 
 /* The JAX process: which Pallas backends the scenario says are installed
  * (all, by default), and the registry of what JAX registers. */
-static int build_process(const lsim_scenario *s, lsim_runtime *rt, prepared *p, lsim_error *err) {
+static int build_process(const lsim_scenario *s, lsim_runtime *rt,
+                         const lsim_jax_profile *profile, prepared *p, lsim_error *err) {
   lsim_pallas_installed installed = s->has_pallas ? s->pallas : lsim_scenario_default_pallas();
   int rc = lsim_pallas_create(&installed, &p->pallas, err);
-  return rc ? rc : lsim_registry_create_jax(rt, p->pallas, NULL, &p->registry, err);
+  return rc ? rc : lsim_registry_create_jax(rt, p->pallas, profile, &p->registry, err);
+}
+
+const lsim_jax_profile *lsim_scenario_profile(const lsim_scenario *s,
+                                              const lsim_jax_profile *fallback) {
+  const lsim_jax_profile *pinned = s && s->jax ? lsim_jax_profile_find(s->jax) : NULL;
+  return lsim_jax_profile_or_default(pinned ? pinned : fallback);
 }
 
 /* The program: each equation by its kind, in document order. */
@@ -98,26 +107,31 @@ static int build_program(const lsim_scenario *s, prepared *p) {
   return LSIM_OK;
 }
 
-/* platforms="cuda,tpu" as names. */
-static int split_platforms(const lsim_scenario *s, prepared *p) {
-  if (!s->platforms)
+/* A comma list ("cuda,tpu") as names, in the builder's storage. */
+static int split_list(prepared *p, const char *list, const char ***out, size_t *count) {
+  if (!list || !*list)
     return LSIM_OK;
-  size_t len = strlen(s->platforms), n = 1;
-  for (const char *c = s->platforms; *c; c++)
+  size_t len = strlen(list), n = 1;
+  for (const char *c = list; *c; c++)
     n += *c == ',';
   char *storage = lsimp_build_alloc(&p->builder, len + 1, 1);
-  p->platforms = lsimp_build_alloc(&p->builder, n, sizeof *p->platforms);
-  if (!storage || !p->platforms)
+  *out = lsimp_build_alloc(&p->builder, n, sizeof **out);
+  if (!storage || !*out)
     return LSIM_E_NO_MEMORY;
-  memcpy(storage, s->platforms, len + 1);
+  memcpy(storage, list, len + 1);
   for (char *item = storage; item;) {
     char *comma = strchr(item, ',');
     if (comma)
       *comma = '\0';
-    p->platforms[p->num_platforms++] = item;
+    (*out)[(*count)++] = item;
     item = comma ? comma + 1 : NULL;
   }
   return LSIM_OK;
+}
+
+static int split_platforms(const lsim_scenario *s, prepared *p) {
+  int rc = s->platforms ? split_list(p, s->platforms, &p->platforms, &p->num_platforms) : LSIM_OK;
+  return rc ? rc : split_list(p, s->disabled_checks, &p->disabled_checks, &p->num_disabled_checks);
 }
 
 static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
@@ -126,7 +140,8 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
   lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
       .registry = p->registry, .program = &p->program, .platforms = p->platforms,
       .num_platforms = p->num_platforms, .backend = s->backend,
-      .for_export = s->platforms != NULL, /* explicit platforms: export(platforms=...) */
+      .for_export = s->for_export, .disabled_checks = p->disabled_checks,
+      .num_disabled_checks = p->num_disabled_checks,
       .explain = opts->explain, .explain_data = opts->explain_data,
       .skip_verify = opts->skip_verify);
   int rc = lsim_lower(lowerer, &req, &out->lowering, err);
@@ -142,10 +157,11 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   *out = (lsim_scenario_outcome){0};
   int rc = lsimp_options_copy(&opts, sizeof opts, options, "lsim_scenario_run_options", err);
   prepared p = {.builder = {.s = s, .err = err}};
+  out->profile = lsim_scenario_profile(s, rc ? NULL : opts.profile);
   if (!rc)
     rc = build_runtime(s, &out->runtime, err);
   if (!rc)
-    rc = build_process(s, out->runtime, &p, err);
+    rc = build_process(s, out->runtime, out->profile, &p, err);
   p.builder.registry = p.registry;
   if (!rc)
     rc = build_program(s, &p);

@@ -55,6 +55,9 @@ static void write_lower(lsimp_writer *wr, const lsim_scenario *s) {
   lsimp_write_attr(wr, "function", s->function ? s->function : "f");
   lsimp_write_attr(wr, "platforms", s->platforms);
   lsimp_write_attr(wr, "backend", s->backend);
+  if (s->for_export)
+    lsimp_write_bool(wr, "export", true);
+  lsimp_write_attr(wr, "disabled_checks", s->disabled_checks);
   for (size_t i = 0; i < s->num_args; i++) {
     lsimp_write_start(wr, "arg");
     lsimp_write_aval(wr, &s->args[i].aval);
@@ -87,6 +90,7 @@ static void write_scenario(lsimp_writer *wr, const lsim_scenario *s) {
   wr->failed = wr->failed || xmlTextWriterStartDocument(wr->w, NULL, "UTF-8", NULL) < 0;
   lsimp_write_start(wr, "scenario");
   lsimp_write_attr_required(wr, "name", s->name);
+  lsimp_write_attr(wr, "jax", s->jax);
   if (s->description)
     text_element(wr, "description", s->description);
   if (s->runtime.present)

@@ -697,7 +697,7 @@ static void test_schema_violations(void) {
   check_invalid("<scenario name=\"t\"><lower/><execute/><execute/></scenario>",
                 "t.xml:1: <execute> is not allowed here, in <scenario> after <execute>");
   check_invalid("<scenario name=\"t\" xml:lang=\"en\"><lower/></scenario>",
-                "t.xml:1: <scenario> has no attribute 'xml:lang'; it takes name");
+                "t.xml:1: <scenario> has no attribute 'xml:lang'; it takes name, jax");
 }
 
 static void test_unknown_elements(void) {

@@ -315,11 +315,12 @@ class Corpus:
 
     def add(self, folder, stem, description, *, eqns, expect, runtime=None, pallas=None,
             args=(arg(),), function="f", platforms=None, backend=None, ret=None,
-            execute=False):
+            execute=False, export=False, jax=None):
         path = f"{folder}/{stem}.xml"
         if path in self.files:
             raise SystemExit(f"duplicate scenario {path}")
-        out = ['<?xml version="1.0"?>', f'<scenario name={attr(folder + "-" + stem)}>']
+        pin = f" jax={attr(jax)}" if jax is not None else ""
+        out = ['<?xml version="1.0"?>', f'<scenario name={attr(folder + "-" + stem)}{pin}>']
         wrapped = textwrap.fill(" ".join(description.split()), width=92,
                                 initial_indent="", subsequent_indent="  ",
                                 break_on_hyphens=False, break_long_words=False)
@@ -354,6 +355,8 @@ class Corpus:
             head += f" platforms={attr(platforms)}"
         if backend is not None:
             head += f" backend={attr(backend)}"
+        if export:
+            head += ' export="true"'
         out.append(head + ">")
         for dtype, shape, donated in args:
             line = f'    <arg dtype="{dtype}" shape="{shape}"'
@@ -1169,8 +1172,9 @@ def gen_lowering(c):
         model = lower_per_platform_model(plats, registered_order(plats, expanded), bool(default))
         assert model[0] == "ok"
         kept = [default if t == "<default>" else t for t in model[1]]
-        contains = ['jax.global_constant = "_platform_index"', "jax.uses_shape_polymorphism = true"]
-        absent = []
+        # lowering_platforms=: jit(f).trace(x).lower(...) has no jax.uses_shape_polymorphism.
+        contains = ['jax.global_constant = "_platform_index"']
+        absent = ["jax.uses_shape_polymorphism"]
         if len(kept) == 1:
             contains.append(target(kept[0]))
             absent.append('"stablehlo.case"')
@@ -1495,7 +1499,7 @@ def gen_module_names(c):
           f"jax/_src/export/_export.py: a multi-platform export has the _platform_index "
           "dimension variable, so jax.uses_shape_polymorphism = true; main's first argument "
           "is the platform index.",
-          platforms="cpu,tpu", eqns=[op("sine", "0")],
+          platforms="cpu,tpu", export=True, eqns=[op("sine", "0")],
           expect=ok(["jax.uses_shape_polymorphism = true",
                      'func.func public @main(%arg0: tensor<i32> {jax.global_constant = '
                      '"_platform_index"}, %arg1: tensor<4xf32>)']))

@@ -49,6 +49,14 @@ typedef enum lsim_status {
   LSIM_E_NO_DEFAULT_BACKEND = -27,
   LSIM_E_PALLAS_FOREIGN_PARAMS = -28,
 
+  /* jit, export and tracing (issue 10, area A: -40 to -59). */
+  LSIM_E_EXPORT_HOST_CALLBACKS = -40,
+  LSIM_E_EXPORT_CUSTOM_CALL = -41,
+  LSIM_E_DTYPE = -42,
+  LSIM_E_DTYPE_AT = -43,
+  LSIM_E_DTYPE_MISMATCH = -44,
+  LSIM_E_SHAPE_MISMATCH = -45,
+
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,
   LSIM_E_NO_MEMORY = -101,

@@ -40,8 +40,12 @@ typedef struct lsim_lowering_request {
   const char *const *platforms;    /* lowering platforms; 0 of them: the default backend's */
   size_t num_platforms;
   const char *backend;             /* pinned backend (jit(backend=...)), or NULL */
-  bool for_export;                 /* jax.export: LoweringParameters.for_export, and the
-                                      module says jax.uses_shape_polymorphism */
+  bool for_export;                 /* jax.export.export(jit(f), platforms=...)(*args):
+                                      LoweringParameters.for_export, then export's checks
+                                      and its jax.uses_shape_polymorphism */
+  const char *const *disabled_checks; /* with for_export: DisabledSafetyCheck's, each as
+                                         str() spells it: "platform", "custom_call:T" */
+  size_t num_disabled_checks;
   lsim_explain_fn explain;         /* optional narration (lowersim explain) */
   void *explain_data;
   bool skip_verify;                /* benchmarks only: no verification */
@@ -49,6 +53,11 @@ typedef struct lsim_lowering_request {
 
 #define LSIM_LOWERING_REQUEST_INIT(...) \
   {.struct_size = sizeof(lsim_lowering_request), __VA_ARGS__}
+
+/* Whether `check` spells a jax.export DisabledSafetyCheck: "platform" or
+ * "custom_call:TARGET" (TARGET "ALL" allows every target); else
+ * LSIM_E_INVALID_ARGUMENT saying what the spellings are. */
+int lsim_check_disabled_safety_check(const char *check, lsim_error *err);
 
 /* A lowered module and its module context. */
 typedef struct lsim_lowering lsim_lowering;

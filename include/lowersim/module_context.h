@@ -181,6 +181,8 @@ const lsim_host_callback *lsim_module_context_host_callback_at(const lsim_module
  * (destroy may be NULL).  On failure `object` is destroyed at once. */
 int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
                                       void (*destroy)(void *), lsim_error *err);
+/* How many keepalives the lowering added (jax.export refuses any). */
+size_t lsim_module_context_keepalive_count(const lsim_module_context *ctx);
 
 /* mlir.aval_to_ir_type: the MLIR type of an aval (`tensor<4xf32>`,
  * `tensor<i1>`), cached per module context (shared with copies).  A null

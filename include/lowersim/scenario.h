@@ -84,6 +84,8 @@ typedef struct lsim_scenario_expect {
 typedef struct lsim_scenario {
   char *path;            /* as given to the reader ("<memory>" for buffers) */
   char *name;
+  char *jax;             /* <scenario jax=...>: the JAX version it pins, as written (a
+                            profile's name or commit, lsim_jax_profile_find); NULL: none */
   char *description;     /* <description> text, optional */
   lsim_scenario_runtime runtime;
   bool has_pallas;       /* <pallas> given */
@@ -92,6 +94,9 @@ typedef struct lsim_scenario {
   char *function;        /* <lower function=...>, default "f" */
   char *platforms;       /* comma list as written; NULL: the default backend's platform */
   char *backend;         /* pinned backend; NULL: none */
+  bool for_export;       /* <lower export="true">: jax.export.export(jax.jit(f), ...) */
+  char *disabled_checks; /* export's disabled_checks= as written ("custom_call:t,platform");
+                            NULL: none */
   int lower_line;
   lsim_scenario_arg *args;
   size_t num_args;

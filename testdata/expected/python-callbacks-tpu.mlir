@@ -1,4 +1,4 @@
-module @jit_callbacks attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+module @jit_callbacks attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: !stablehlo.token {jax.token = true}, %arg1: tensor<4xf32>) -> (!stablehlo.token {jax.token = true}, tensor<4xf32> {jax.result_info = "result[0]"}, tensor<0xf32> {jax.result_info = "result[1]"}) {
     %0 = "stablehlo.create_token"() : () -> !stablehlo.token
     %1 = "stablehlo.send"(%arg1, %0) {channel_handle = #stablehlo.channel_handle<handle = 2, type = 2>, is_host_transfer = true, mhlo.frontend_attributes = {_xla_host_transfer_handler_name = "pjrt_rendezvous", _xla_host_transfer_rendezvous = "2"}} : (tensor<4xf32>, !stablehlo.token) -> !stablehlo.token
