@@ -39,6 +39,19 @@ static void print_warnings(const lsim_runtime *rt) {
 
 /* The equation elements of the format, from its table of kinds. */
 static void print_kinds(void) {
+  static const char *const lower_attrs[][2] = {
+      {"<lower>", "jax.jit(f).trace(*args).lower()"},
+      {"platforms=\"a,b\"", ".lower(lowering_platforms=(\"a\", \"b\"))"},
+      {"backend=\"x\"", "jax.jit(f, backend=\"x\") (deprecated in JAX: it warns)"},
+      {"export=\"true\"", "jax.export.export(jax.jit(f), platforms=...)(*args): host callbacks"},
+      {"", "and unstable custom-call targets refused, jax.uses_shape_polymorphism set"},
+      {"disabled_checks=", "with export: DisabledSafetyCheck's as str() spells them,"},
+      {"", "\"custom_call:TARGET\" (TARGET ALL: any) and \"platform\""},
+      {"<scenario jax=\"V\">", "the JAX version the scenario pins (`lowersim versions`)"},
+  };
+  printf("\nWhat <lower> stands for:\n");
+  for (size_t i = 0; i < sizeof lower_attrs / sizeof lower_attrs[0]; i++)
+    printf("  %-20s %s\n", lower_attrs[i][0], lower_attrs[i][1]);
   printf("\nThe equations of <lower>, one element each:\n");
   for (size_t i = 0; i < lsim_scenario_kind_count(); i++) {
     const lsim_scenario_kind *kind = lsim_scenario_kind_at(i);
