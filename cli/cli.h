@@ -4,6 +4,7 @@
 
 #include "lowersim/error.h"
 #include "lowersim/jax_profile.h"
+#include "lowersim/runtime.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,8 +12,16 @@
 /* Exit codes of the command-line contract. */
 enum { EXIT_LOWERING_ERROR = 1, EXIT_INVALID_INPUT = 2 };
 
-/* Prints `CODE: ErrorClass: message` on stderr and returns the exit code for
- * it: 2 for invalid input or arguments, 1 for every other failure. */
+/* Writes `text` and a newline, each newline inside written as \n, so that it
+ * is one line (as `python -m oracle lower` writes JAX's messages). */
+void cli_put_line(FILE *f, const char *text);
+
+/* The runtime's warnings, one line each: `warning: CATEGORY: text`. */
+void cli_print_warnings(FILE *f, const lsim_runtime *rt);
+
+/* Prints `CODE: ErrorClass: message` on stderr (one line: cli_put_line) and
+ * returns the exit code for it: 2 for invalid input or arguments, 1 for every
+ * other failure. */
 int cli_report(const lsim_error *err);
 
 /* Prints a usage error on stderr and returns 2. */

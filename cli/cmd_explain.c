@@ -44,8 +44,9 @@ static void explain_runtime(const style *st, const lsim_scenario *s, const lsim_
   heading(st, "runtime (xla_bridge)");
   printf("  JAX_PLATFORMS    %s\n",
          s->runtime.jax_platforms ? s->runtime.jax_platforms : "(unset: every factory is tried)");
-  if (!s->runtime.present)
-    printf("  factories        (no <runtime>: one cpu backend with one device)\n");
+  printf("  factories        cpu and tpu (registered on import; tpu fails quietly without "
+         "libtpu)%s\n",
+         s->runtime.num_backends ? ", then the scenario's" : "");
   size_t n = lsim_runtime_backend_count(rt);
   const lsim_backend *def = lsim_runtime_default_backend(rt);
   for (size_t i = 0; i < n; i++) {
@@ -61,8 +62,11 @@ static void explain_runtime(const style *st, const lsim_scenario *s, const lsim_
     if (e)
       printf("  %-16s %-8s failed quietly: %s\n", "", s->runtime.backends[i].platform, e);
   }
-  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
-    printf("  %swarning          %s%s\n", st->yellow, lsim_runtime_warning_at(rt, i), st->reset);
+  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++) {
+    printf("  %swarning          %s: ", st->yellow, lsim_runtime_warning_category(rt, i));
+    fputs(st->reset, stdout);
+    cli_put_line(stdout, lsim_runtime_warning_at(rt, i));
+  }
 }
 
 static void explain_request(const style *st, const lsim_scenario *s) {
@@ -154,8 +158,9 @@ int cmd_explain(int argc, char **argv) {
   int code = 0;
   if (rc) {
     heading(st, "result");
-    printf("  %s%s: %s: %s%s\n", st->red, lsim_status_name(err.code), lsim_error_class(&err),
-           lsim_error_message(&err), st->reset);
+    printf("  %s%s: %s: ", st->red, lsim_status_name(err.code), lsim_error_class(&err));
+    fputs(st->reset, stdout);
+    cli_put_line(stdout, lsim_error_message(&err));
     fflush(stdout);
     code = cli_report(&err);
   } else {

@@ -32,11 +32,6 @@ static int write_atomically(const char *path, const char *text) {
   return ok ? 0 : -1;
 }
 
-static void print_warnings(const lsim_runtime *rt) {
-  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
-    fprintf(stderr, "warning: %s\n", lsim_runtime_warning_at(rt, i));
-}
-
 /* The equation elements of the format, from its table of kinds. */
 static void print_kinds(void) {
   static const char *const lower_attrs[][2] = {
@@ -122,7 +117,7 @@ int cmd_lower(int argc, char **argv) {
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
   if (outcome.runtime)
-    print_warnings(outcome.runtime);
+    cli_print_warnings(stderr, outcome.runtime);
   char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
   if (!rc && !text)
     rc = LSIM_E_NO_MEMORY, err.code = LSIM_E_NO_MEMORY;

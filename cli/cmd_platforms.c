@@ -14,7 +14,10 @@ static void help(void) {
   printf("usage: lowersim platforms [--jax-platforms LIST] [--backend PLATFORM[=DEVICES]]...\n"
          "                          [--fail PLATFORM=MESSAGE]... [--lower-for LIST [--pin PLATFORM]]\n\n"
          "Prints the known platforms and aliases, then initializes a simulated runtime\n"
-         "and prints its backends, the default backend, quiet failures and warnings.\n\n"
+         "and prints its backends, the default backend, quiet failures and warnings.\n"
+         "The runtime starts as a JAX process's: the cpu and tpu factories xla_bridge\n"
+         "registers on import (tpu fails quietly, as without libtpu); --backend and --fail\n"
+         "for cpu or tpu replace them.\n\n"
          "  --jax-platforms LIST   the JAX_PLATFORMS value, e.g. cuda,cpu\n"
          "  --backend P[=N]        a backend factory for P with N devices (default 1);\n"
          "                         priorities and quietness are JAX's for P\n"
@@ -22,7 +25,7 @@ static void help(void) {
          "  --lower-for LIST       a ModuleContext for these lowering platforms: shows the\n"
          "                         canonicalized platforms and get_backend's outcome\n"
          "  --pin P                the pinned backend (jit(backend=P)) of that context\n\n"
-         "Without --backend or --fail: a cpu backend plus one for each platform named in\n"
+         "Without --backend or --fail: a working backend for each platform named in\n"
          "--jax-platforms (aliases expanded), each with one device.\n");
 }
 
@@ -57,10 +60,11 @@ static int add_factory(lsim_runtime *rt, const char *spec, bool failing, lsim_er
   return lsim_runtime_register_backend_factory(rt, &f, err);
 }
 
-/* The default factories: cpu plus every platform JAX_PLATFORMS names. */
+/* The default factories: JAX's, plus a working one for every platform
+ * JAX_PLATFORMS names. */
 static int add_implied_factories(lsim_runtime *rt, const char *jax_platforms, lsim_error *err) {
-  int rc = add_factory(rt, "cpu", false, err);
-  if (rc || !jax_platforms)
+  int rc = LSIM_OK;
+  if (!jax_platforms)
     return rc;
   char *list = strdup(jax_platforms);
   if (!list)
@@ -102,8 +106,10 @@ static void print_backends(const lsim_runtime *rt, const char *jax_platforms) {
     printf("  %-8s %4d device%s  priority %4d%s\n", b->platform, b->device_count,
            b->device_count == 1 ? " " : "s", b->priority, b == def ? "  <- default backend" : "");
   }
-  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
-    printf("warning           %s\n", lsim_runtime_warning_at(rt, i));
+  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++) {
+    printf("warning           %s: ", lsim_runtime_warning_category(rt, i));
+    cli_put_line(stdout, lsim_runtime_warning_at(rt, i));
+  }
 }
 
 static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *err) {
@@ -154,7 +160,7 @@ int cmd_platforms(int argc, char **argv) {
   options o = {0};
   lsim_error err = LSIM_ERROR_INIT;
   lsim_runtime *rt = NULL;
-  int rc = lsim_runtime_create(&rt, &err);
+  int rc = lsim_runtime_create_default(&rt, &err);
   for (int i = 1; i < argc && !rc; i++) {
     const char *a = argv[i];
     const char *value = i + 1 < argc ? argv[i + 1] : NULL;

@@ -40,9 +40,26 @@ static void usage(FILE *out) {
                "they mean where the format is silent, and testdata/scenarios/ has examples.\n");
 }
 
+void cli_put_line(FILE *f, const char *text) {
+  for (const char *c = text; *c; c++) {
+    if (*c == '\n')
+      fputs("\\n", f);
+    else
+      fputc(*c, f);
+  }
+  fputc('\n', f);
+}
+
+void cli_print_warnings(FILE *f, const lsim_runtime *rt) {
+  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++) {
+    fprintf(f, "warning: %s: ", lsim_runtime_warning_category(rt, i));
+    cli_put_line(f, lsim_runtime_warning_at(rt, i));
+  }
+}
+
 int cli_report(const lsim_error *err) {
-  fprintf(stderr, "%s: %s: %s\n", lsim_status_name(err->code), lsim_error_class(err),
-          lsim_error_message(err));
+  fprintf(stderr, "%s: %s: ", lsim_status_name(err->code), lsim_error_class(err));
+  cli_put_line(stderr, lsim_error_message(err));
   return lsim_status_kind(err->code) == LSIM_KIND_INVALID_INPUT ? EXIT_INVALID_INPUT
                                                                  : EXIT_LOWERING_ERROR;
 }

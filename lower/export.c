@@ -7,7 +7,9 @@
  * a DisabledSafetyCheck.custom_call names them).  The offending ops are
  * quoted as str(op) prints them there: MLIR's custom form of
  * stablehlo.custom_call, numbered as MLIR's printer numbers values (named
- * constants %c/%cst, %argN, %N, %N#i), then " at " and the op's location. */
+ * constants %c/%cst, %argN, %N, %N#i), then " at " and the op's location.
+ * The module is then what Exported.mlir_module() gives: read back from its
+ * serialization. */
 #include "export.h"
 #include "lowersim/lowering.h"
 #include "lowersim/emit.h"
@@ -384,6 +386,109 @@ static int check_module(lsim_module_context *mc, const char *const *disabled, si
   return rc;
 }
 
+/* --- what the serialized module looks like read back ---------------------------------- */
+
+/* Exported.mlir_module() is the module serialized as a portable artifact
+ * (VHLO) and read back (jaxlib's deserialize_portable_artifact), which
+ * changes it in two ways: an empty backend_config of stablehlo.custom_call
+ * is dropped (VHLO's default), and constants are uniqued and hoisted as
+ * MLIR's OperationFolder does: in a post-order walk of each function, a
+ * stablehlo.constant equal (value and type) to one already seen is replaced
+ * by it; a new one moves to the front of the function's entry block unless
+ * it is there already, first or right after another uniqued constant.
+ * (Checked live at 0.10.2: nothing is folded or CSE'd otherwise.) */
+typedef struct uniquer {
+  MlirBlock entry;
+  MlirOperation *constants;
+  size_t n, cap;
+  bool failed;
+} uniquer;
+
+static bool owned(const uniquer *u, MlirOperation op) {
+  for (size_t i = 0; !mlirOperationIsNull(op) && i < u->n; i++)
+    if (mlirOperationEqual(u->constants[i], op))
+      return true;
+  return false;
+}
+
+static MlirOperation known_constant(const uniquer *u, MlirOperation op) {
+  MlirAttribute value = mlirOperationGetAttributeByName(op, ref("value"));
+  MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  for (size_t i = 0; i < u->n; i++) {
+    MlirOperation c = u->constants[i];
+    if (mlirTypeEqual(type, mlirValueGetType(mlirOperationGetResult(c, 0))) &&
+        mlirAttributeEqual(value, mlirOperationGetAttributeByName(c, ref("value"))))
+      return c;
+  }
+  return (MlirOperation){NULL};
+}
+
+/* The op before `op` in its block (the C API has no getPrevNode). */
+static MlirOperation prev_in_block(MlirOperation op) {
+  MlirOperation prev = {NULL};
+  for (MlirOperation o = mlirBlockGetFirstOperation(mlirOperationGetBlock(op));
+       !mlirOperationIsNull(o) && !mlirOperationEqual(o, op); o = mlirOperationGetNextInBlock(o))
+    prev = o;
+  return prev;
+}
+
+static void insert_constant(uniquer *u, MlirOperation op) {
+  MlirOperation known = known_constant(u, op);
+  if (!mlirOperationIsNull(known)) {
+    mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), mlirOperationGetResult(known, 0));
+    mlirOperationDestroy(op);
+    return;
+  }
+  MlirOperation front = mlirBlockGetFirstOperation(u->entry);
+  bool in_entry = mlirBlockEqual(mlirOperationGetBlock(op), u->entry);
+  if (!in_entry || (!mlirOperationEqual(front, op) && !owned(u, prev_in_block(op))))
+    mlirOperationMoveBefore(op, front);
+  if (u->n == u->cap) {
+    MlirOperation *grown = realloc(u->constants, (u->cap = u->cap * 2 + 8) * sizeof *grown);
+    if (!grown) {
+      u->failed = true;
+      return;
+    }
+    u->constants = grown;
+  }
+  u->constants[u->n++] = op;
+}
+
+/* Post-order: the nested regions' ops, then the op itself. */
+static void read_back(uniquer *u, MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && !u->failed; r++)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b), next; !mlirOperationIsNull(o); o = next) {
+        next = mlirOperationGetNextInBlock(o);
+        read_back(u, o);
+      }
+  if (is_op(op, "stablehlo.custom_call")) {
+    MlirAttribute config = mlirOperationGetAttributeByName(op, ref("backend_config"));
+    if (mlirAttributeIsAString(config) && mlirStringAttrGetValue(config).length == 0)
+      mlirOperationRemoveAttributeByName(op, ref("backend_config"));
+  } else if (is_op(op, "stablehlo.constant") && mlirOperationGetNumResults(op) == 1 &&
+             !u->failed) {
+    insert_constant(u, op);
+  }
+}
+
+static int serialization_round_trip(lsim_module_context *mc, lsim_error *err) {
+  MlirBlock body = mlirModuleGetBody(lsim_module_context_module(mc));
+  bool failed = false;
+  for (MlirOperation f = mlirBlockGetFirstOperation(body); !mlirOperationIsNull(f);
+       f = mlirOperationGetNextInBlock(f)) {
+    if (!is_op(f, "func.func") || mlirOperationGetNumRegions(f) != 1)
+      continue;
+    uniquer u = {mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0)), NULL, 0, 0, false};
+    if (!mlirBlockIsNull(u.entry))
+      read_back(&u, f);
+    failed = failed || u.failed;
+    free(u.constants);
+  }
+  return failed ? lsimp_fail_oom(err) : LSIM_OK;
+}
+
 int lsimp_export(lsim_module_context *mc, const char *const *disabled, size_t num_disabled,
                  lsim_error *err) {
   for (size_t i = 0; i < num_disabled; i++) {
@@ -405,5 +510,6 @@ int lsimp_export(lsim_module_context *mc, const char *const *disabled, size_t nu
                                   mlirBoolAttrGet(lsim_module_context_mlir_context(mc), n > 1));
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "jax.uses_shape_polymorphism = %s",
                               n > 1 ? "true (several platforms)" : "false");
-  return check_module(mc, disabled, num_disabled, err);
+  int rc = check_module(mc, disabled, num_disabled, err);
+  return rc ? rc : serialization_round_trip(mc, err);
 }

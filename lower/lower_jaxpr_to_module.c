@@ -43,8 +43,13 @@ static void narrate_start(lsim_module_context *mc) {
                               "lowering platforms (canonicalized): %s%s",
                               lsimp_strbuf_cstr(&line),
                               n > 1 ? "  -> main takes the platform index first" : "");
-  lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "pinned backend: %s",
-                              pinned ? pinned->platform : "none (jit without backend=)");
+  if (pinned)
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
+                                "ModuleContext.backend: %s (jit(backend=)'s, or the default "
+                                "device's)",
+                                pinned->platform);
+  else
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "ModuleContext.backend: None");
   lsimp_strbuf_free(&line);
 }
 

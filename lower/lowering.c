@@ -1,9 +1,12 @@
 /* lower/lowering.c: the lowerer, lsim_lower and the lowering it gives.
- * JAX counterparts: jit(f).trace(*args).lower(): the checks tracing makes
- * (each primitive's bind), pxla's device assignment (the pinned backend,
- * else the default device's, whose platform is the lowering platform when
- * none are given), then mlir.py lower_jaxpr_to_module; a lowering is its
- * LoweringResult. */
+ * JAX counterparts: jax.jit(f, backend=...) (its deprecation warning, and
+ * the backend resolved when tracing starts), jit(f).trace(*args) (the
+ * checks tracing makes, each primitive's bind), .lower(): pxla's device
+ * assignment (the pinned backend, else the default device's, which
+ * initializes every backend; its platform is the lowering platform when none
+ * are given), then mlir.py lower_jaxpr_to_module; with for_export,
+ * export/_export.py's default platform (before tracing) and checks.  A
+ * lowering is its LoweringResult. */
 #include "lowersim/lowering.h"
 #include "lowersim/mlir_text.h"
 #include "export.h"
@@ -112,23 +115,54 @@ static int trace(const lsim_program *prog, lsim_error *err) {
   return rc;
 }
 
-/* The pinned backend, then the lowering platforms (the default backend's
- * platform when none are given). */
-static int device_assignment(const lsim_lowering_request *req, lsim_runtime *rt,
-                             const lsim_backend **pinned, const char *const **platforms,
-                             size_t *n, lsim_error *err) {
-  *pinned = NULL;
-  int rc = req->backend ? lsim_runtime_get_backend(rt, req->backend, pinned, err) : LSIM_OK;
+/* pjit.py _parse_jit_arguments: jax.jit(f, backend=...) warns (the text names
+ * "cpu" whatever the backend; the same at 0.10.2 and at cec06d116c). */
+static const char jit_backend_deprecated[] =
+    "backend and device argument on jit is deprecated. You can use `jax.device_put(..., "
+    "jax.local_devices(backend=\"cpu\")[0])` on the inputs to the jitted function to get the "
+    "same behavior.";
+
+/* Where the lowering runs: the pinned backend (jit(backend=), resolved when
+ * tracing starts), else the default device's backend (pxla
+ * _get_and_check_device_assignment -> get_default_device, which initializes
+ * every backend); and the lowering platforms: the request's, else export's
+ * default_export_platform() (looked up before tracing), else the device's
+ * platform (jit's `lowering_platforms or (backend.platform,)`). */
+typedef struct placement {
+  const lsim_backend *device;
+  const char *const *platforms;
+  size_t num_platforms;
+  const char *export_platform; /* export without platforms=: the default backend's */
+} placement;
+
+/* What happens before the function is traced: jax.jit's deprecation
+ * warning, export's default platform, jit(backend=)'s backend. */
+static int before_trace(const lsim_lowering_request *req, lsim_runtime *rt, placement *at,
+                        lsim_error *err) {
+  int rc = req->backend ? lsim_runtime_warn(rt, "DeprecationWarning", jit_backend_deprecated, err)
+                        : LSIM_OK;
+  if (!rc && req->for_export && req->num_platforms == 0) {
+    const lsim_backend *def = NULL;
+    rc = lsim_runtime_get_backend(rt, NULL, &def, err);
+    at->export_platform = rc ? NULL : def->platform;
+  }
+  if (!rc && req->backend)
+    rc = lsim_runtime_get_backend(rt, req->backend, &at->device, err);
+  return rc;
+}
+
+/* After tracing: the default device (when nothing is pinned), then the
+ * lowering platforms. */
+static int device_assignment(const lsim_lowering_request *req, lsim_runtime *rt, placement *at,
+                             lsim_error *err) {
+  int rc = at->device ? LSIM_OK : lsim_runtime_get_backend(rt, NULL, &at->device, err);
   if (rc)
     return rc;
-  *platforms = req->platforms;
-  *n = req->num_platforms;
-  if (*n == 0) {
-    const lsim_backend *b = *pinned;
-    if (!b && (rc = lsim_runtime_get_backend(rt, NULL, &b, err)))
-      return rc;
-    *platforms = &b->platform;
-    *n = 1;
+  at->platforms = req->platforms;
+  at->num_platforms = req->num_platforms;
+  if (at->num_platforms == 0) {
+    at->platforms = at->export_platform ? &at->export_platform : &at->device->platform;
+    at->num_platforms = 1;
   }
   return LSIM_OK;
 }
@@ -146,14 +180,11 @@ static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, lsim_lowering
   return LSIM_OK;
 }
 
-/* Lowers `req` (its program checked) once the backend is known. */
-static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_module_context **mc,
-                        lsim_error *err) {
+/* Lowers `req` (its program checked and traced) once the device is known. */
+static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, placement *at,
+                        lsim_module_context **mc, lsim_error *err) {
   lsim_runtime *rt = lsim_registry_runtime(req->registry);
-  const lsim_backend *pinned = NULL;
-  const char *const *platforms = NULL;
-  size_t n = 0;
-  int rc = device_assignment(req, rt, &pinned, &platforms, &n, err);
+  int rc = device_assignment(req, rt, at, err);
   if (rc)
     return rc;
   const lsim_program *prog = req->program;
@@ -162,8 +193,9 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_
     return lsimp_fail_oom(err);
   lsim_lowering_parameters params = LSIM_LOWERING_PARAMETERS_INIT(.for_export = req->for_export);
   lsim_module_context_options context = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
-          .runtime = rt, .profile = lsim_registry_profile(req->registry), .platforms = platforms,
-          .num_platforms = n, .backend = pinned, .mlir_context = l->shared->mlir,
+          .runtime = rt, .profile = lsim_registry_profile(req->registry),
+          .platforms = at->platforms, .num_platforms = at->num_platforms, .backend = at->device,
+          .mlir_context = l->shared->mlir,
           .lowering_parameters = &params, .explain = req->explain,
           .explain_data = req->explain_data);
   lsimp_module_request module = {name, prog, req->registry, &context, !req->skip_verify};
@@ -190,11 +222,14 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lsim_lower: the request needs a registry and a program");
   rc = lsim_program_check(req.program, err);
+  placement at = {0};
+  if (!rc)
+    rc = before_trace(&req, lsim_registry_runtime(req.registry), &at, err);
   if (!rc)
     rc = trace(req.program, err);
   lsim_module_context *mc = NULL;
   if (!rc)
-    rc = lower_module(l, &req, &mc, err);
+    rc = lower_module(l, &req, &at, &mc, err);
   return rc ? rc : make_lowering(l, mc, out, err);
 }
 

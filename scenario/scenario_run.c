@@ -36,10 +36,12 @@ static int invalid(const lsim_scenario *s, int line, lsim_error *err) {
                         line, lsim_error_message(err));
 }
 
-static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error *err) {
-  if (!s->runtime.present)
-    return lsim_runtime_create_default(out, err);
-  int rc = lsim_runtime_create(out, err);
+/* The JAX process's runtime (cpu and tpu registered on import), then the
+ * scenario's backends: cpu and tpu replace JAX's factories in place, the
+ * others are plugins registered after them. */
+static int build_runtime(const lsim_scenario *s, const lsim_jax_profile *profile,
+                         lsim_runtime **out, lsim_error *err) {
+  int rc = lsim_runtime_create_jax(profile, out, err);
   for (size_t i = 0; !rc && i < s->runtime.num_backends; i++) {
     const lsim_scenario_backend *b = &s->runtime.backends[i];
     lsim_backend_factory f;
@@ -159,7 +161,7 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   prepared p = {.builder = {.s = s, .err = err}};
   out->profile = lsim_scenario_profile(s, rc ? NULL : opts.profile);
   if (!rc)
-    rc = build_runtime(s, &out->runtime, err);
+    rc = build_runtime(s, out->profile, &out->runtime, err);
   if (!rc)
     rc = build_process(s, out->runtime, out->profile, &p, err);
   p.builder.registry = p.registry;
