@@ -98,8 +98,13 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n;
 }
 
+/* has_side_effect=True is an effect: jit keeps the call unused. */
+static bool kept_when_unused(const void *params) {
+  return ((const lsim_buffer_callback_params *)params)->has_side_effect;
+}
+
 const lsim_primitive lsim_buffer_callback_p = {"buffer_callback", buffer_callback_check,
-                                               explain_params};
+                                               explain_params, kept_when_unused};
 
 /* wrapped_callback: runs the user's callback (the lowering's copy of it),
  * which must return nothing. */

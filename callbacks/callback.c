@@ -200,8 +200,9 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return snprintf(buf, size, "ordered=%s", p->ordered ? "True" : "False");
 }
 
-const lsim_primitive lsim_pure_callback_p = {"pure_callback", NULL, NULL};
-const lsim_primitive lsim_io_callback_p = {"io_callback", NULL, explain_params};
+const lsim_primitive lsim_pure_callback_p = {"pure_callback", NULL, NULL, NULL};
+/* io_callback has an IO effect, ordered or not: jit keeps it unused. */
+const lsim_primitive lsim_io_callback_p = {"io_callback", NULL, explain_params, lsim_always_kept};
 
 /* pure_callback's lowering: no side effect, no token. */
 static int pure_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,

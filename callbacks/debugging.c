@@ -12,7 +12,9 @@ static int explain_params(const void *params, char *buf, size_t size) {
                   p->partitioned ? "True" : "False");
 }
 
-const lsim_primitive lsim_debug_callback_p = {"debug_callback", NULL, explain_params};
+/* debug_callback has the debug effect: jit keeps it. */
+const lsim_primitive lsim_debug_callback_p = {"debug_callback", NULL, explain_params,
+                                              lsim_always_kept};
 
 /* debug_callback_lowering: emit_python_callback with a side effect,
  * returning a token, partitioned as asked. */

@@ -38,6 +38,8 @@ static void print_kinds(void) {
       {"<lower>", "jax.jit(f).trace(*args).lower()"},
       {"platforms=\"a,b\"", ".lower(lowering_platforms=(\"a\", \"b\"))"},
       {"backend=\"x\"", "jax.jit(f, backend=\"x\") (deprecated in JAX: it warns)"},
+      {"keep_unused=\"true\"", "jax.jit(f, keep_unused=True): no dead-code elimination (by"},
+      {"", "default jit drops effect-free equations and arguments nothing uses)"},
       {"export=\"true\"", "jax.export.export(jax.jit(f), platforms=...)(*args): host callbacks"},
       {"", "and unstable custom-call targets refused, jax.uses_shape_polymorphism set"},
       {"disabled_checks=", "with export: DisabledSafetyCheck's as str() spells them,"},

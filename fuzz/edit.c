@@ -58,6 +58,7 @@ static void copy_expect(copier *c, lsim_scenario_expect *x) {
   x->message = copy_string(c, x->message);
   x->contains = copy_strings(c, x->contains, x->num_contains);
   x->absent = copy_strings(c, x->absent, x->num_absent);
+  x->warnings = copy_strings(c, x->warnings, x->num_warnings);
 }
 
 int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_error *err) {

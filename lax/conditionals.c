@@ -51,7 +51,7 @@ static int explain_params(const void *params, char *buf, size_t size) {
 }
 
 const lsim_primitive lsim_platform_dependent_p = {"platform_dependent", platform_dependent_check,
-                                                  explain_params};
+                                                  explain_params, NULL};
 
 /* --- platform_index ------------------------------------------------------------ */
 

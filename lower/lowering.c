@@ -9,6 +9,7 @@
  * lowering is its LoweringResult. */
 #include "lowersim/lowering.h"
 #include "lowersim/mlir_text.h"
+#include "dce.h"
 #include "export.h"
 #include "lower_jaxpr_to_module.h"
 #include "sanitize_name.h"
@@ -20,6 +21,7 @@
 
 #include <locale.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The MLIR context a lowerer and its lowerings share: it goes with the last
@@ -180,14 +182,47 @@ static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, lsim_lowering
   return LSIM_OK;
 }
 
-/* Lowers `req` (its program checked and traced) once the device is known. */
-static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, placement *at,
-                        lsim_module_context **mc, lsim_error *err) {
+/* pxla._dce_jaxpr, narrated. */
+static int dce(const lsim_lowering_request *req, lsimp_dce_result *out, lsim_error *err) {
+  int rc = lsimp_dce(req->program, req->keep_unused, out, err);
+  if (rc || !req->explain || (!out->dropped_eqns && !out->dropped_args))
+    return rc;
+  const lsim_program *prog = req->program;
+  char line[LSIM_AVAL_TEXT_MAX + 160];
+  snprintf(line, sizeof line,
+           "jit's dead-code elimination (pxla._dce_jaxpr): %zu equation%s and %zu argument%s "
+           "dropped",
+           out->dropped_eqns, out->dropped_eqns == 1 ? "" : "s", out->dropped_args,
+           out->dropped_args == 1 ? "" : "s");
+  req->explain(req->explain_data, LSIM_EXPLAIN_STEP, 0, line);
+  for (size_t i = 0; i < prog->num_eqns; i++) {
+    if (out->kept_eqn[i])
+      continue;
+    snprintf(line, sizeof line, "equation %zu (%s): no result is used and it has no effects", i,
+             prog->eqns[i].primitive->name);
+    req->explain(req->explain_data, LSIM_EXPLAIN_DECISION, 0, line);
+  }
+  for (size_t a = 0; !req->keep_unused && a < prog->num_args; a++) {
+    if (out->used_value[a])
+      continue;
+    char aval[LSIM_AVAL_TEXT_MAX];
+    snprintf(line, sizeof line, "argument %zu (%s%s): unused (keep_unused=False)", a,
+             lsim_aval_format(&prog->args[a], aval, sizeof aval),
+             prog->donated && prog->donated[a] ? ", donated" : "");
+    req->explain(req->explain_data, LSIM_EXPLAIN_DECISION, 0, line);
+  }
+  return rc;
+}
+
+/* Lowers `prog` (req's program checked, traced and DCE'd) once the device is
+ * known. */
+static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req,
+                        const lsim_program *prog, placement *at, lsim_module_context **mc,
+                        lsim_error *err) {
   lsim_runtime *rt = lsim_registry_runtime(req->registry);
   int rc = device_assignment(req, rt, at, err);
   if (rc)
     return rc;
-  const lsim_program *prog = req->program;
   char *name = lsimp_module_name(prog->function_name ? prog->function_name : "f", l->utf8);
   if (!name)
     return lsimp_fail_oom(err);
@@ -227,9 +262,13 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
     rc = before_trace(&req, lsim_registry_runtime(req.registry), &at, err);
   if (!rc)
     rc = trace(req.program, err);
+  lsimp_dce_result kept = {0};
+  if (!rc)
+    rc = dce(&req, &kept, err);
   lsim_module_context *mc = NULL;
   if (!rc)
-    rc = lower_module(l, &req, &at, &mc, err);
+    rc = lower_module(l, &req, &kept.program, &at, &mc, err);
+  lsimp_dce_free(&kept);
   return rc ? rc : make_lowering(l, mc, out, err);
 }
 

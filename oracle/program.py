@@ -6,6 +6,7 @@ the module, or the exception JAX raised, and the warnings JAX gave.
 
 What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
   <lower function="f">         jax.jit(f).trace(*args).lower()
+  keep_unused="true"           jax.jit(f, keep_unused=True)
   backend="x"                  jax.jit(f, backend="x")
   platforms="a,b"              .lower(lowering_platforms=("a", "b"))
   export="true"                jax.export.export(jax.jit(f), platforms=...,
@@ -366,6 +367,8 @@ def lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
   donate = tuple(i for i, a in enumerate(s.args) if a.donated)
   args = [_struct(a.aval) for a in s.args]
   jit_kwargs: dict[str, Any] = {"donate_argnums": donate}
+  if s.keep_unused:
+    jit_kwargs["keep_unused"] = True
   if s.backend is not None:
     jit_kwargs["backend"] = s.backend
   if s.export:

@@ -127,6 +127,7 @@ class Scenario:
   function: str = "f"
   platforms: Optional[list[str]] = None
   backend: Optional[str] = None
+  keep_unused: bool = False
   export: bool = False
   disabled_checks: list[str] = field(default_factory=list)
   args: list[Arg] = field(default_factory=list)
@@ -391,6 +392,7 @@ class _Reader:
       s.platforms = self.platform_list(lower, "platforms", lower.attrs["platforms"])
     if "backend" in lower.attrs:
       s.backend = self.platform_list(lower, "backend", lower.attrs["backend"])[0]
+    s.keep_unused = bool(self.boolean(lower, "keep_unused", False))
     s.export = bool(self.boolean(lower, "export", False))
     dc = lower.attrs.get("disabled_checks")
     if dc is not None and not s.export:

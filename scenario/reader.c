@@ -130,6 +130,8 @@ static int read_lower_attributes(lsimp_reader *r, const xmlNode *node) {
   if (!rc)
     rc = lsimp_attr_platforms(r, node, "backend", false, &s->backend);
   if (!rc)
+    rc = lsimp_attr_bool(r, node, "keep_unused", false, &s->keep_unused, NULL);
+  if (!rc)
     rc = lsimp_attr_bool(r, node, "export", false, &s->for_export, NULL);
   if (!rc)
     rc = lsimp_attr_string(r, node, "disabled_checks", &s->disabled_checks);
@@ -213,6 +215,9 @@ static int read_expect(lsimp_reader *r, const xmlNode *node) {
   if (!rc)
     x->absent = lsimp_read_children(r, node, "absent", NULL, sizeof *x->absent, read_text, NULL,
                               &x->num_absent, &rc);
+  if (!rc)
+    x->warnings = lsimp_read_children(r, node, "warning", NULL, sizeof *x->warnings, read_text,
+                                      NULL, &x->num_warnings, &rc);
   return rc ? rc : check_expect(r, node);
 }
 

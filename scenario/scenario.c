@@ -62,5 +62,6 @@ void lsim_scenario_destroy(lsim_scenario *s) {
   free(s->expect.message);
   free_strings(s->expect.contains, s->expect.num_contains);
   free_strings(s->expect.absent, s->expect.num_absent);
+  free_strings(s->expect.warnings, s->expect.num_warnings);
   free(s);
 }

@@ -142,7 +142,8 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
   lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
       .registry = p->registry, .program = &p->program, .platforms = p->platforms,
       .num_platforms = p->num_platforms, .backend = s->backend,
-      .for_export = s->for_export, .disabled_checks = p->disabled_checks,
+      .keep_unused = s->keep_unused, .for_export = s->for_export,
+      .disabled_checks = p->disabled_checks,
       .num_disabled_checks = p->num_disabled_checks,
       .explain = opts->explain, .explain_data = opts->explain_data,
       .skip_verify = opts->skip_verify);

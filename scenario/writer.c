@@ -55,6 +55,8 @@ static void write_lower(lsimp_writer *wr, const lsim_scenario *s) {
   lsimp_write_attr(wr, "function", s->function ? s->function : "f");
   lsimp_write_attr(wr, "platforms", s->platforms);
   lsimp_write_attr(wr, "backend", s->backend);
+  if (s->keep_unused)
+    lsimp_write_bool(wr, "keep_unused", true);
   if (s->for_export)
     lsimp_write_bool(wr, "export", true);
   lsimp_write_attr(wr, "disabled_checks", s->disabled_checks);
@@ -83,6 +85,8 @@ static void write_expect(lsimp_writer *wr, const lsim_scenario_expect *x) {
     text_element(wr, "contains", x->contains[i]);
   for (size_t i = 0; i < x->num_absent; i++)
     text_element(wr, "absent", x->absent[i]);
+  for (size_t i = 0; i < x->num_warnings; i++)
+    text_element(wr, "warning", x->warnings[i]);
   lsimp_write_end(wr);
 }
 

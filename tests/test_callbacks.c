@@ -356,8 +356,9 @@ static void test_execute_in_index_order(void) {
       {.primitive = &lsim_buffer_callback_p, .operands = &operand0, .num_operands = 1,
        .results = &f32_4, .num_results = 1, .params = &b},
   };
+  static const size_t outputs[] = {1, 2, 3}; /* all used: jit drops none */
   lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = eqns,
-                       .num_eqns = 3};
+                       .num_eqns = 3, .has_outputs = true, .outputs = outputs, .num_outputs = 3};
   const char *cpu = "cpu";
   lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = registry, .program = &prog,
                                .platforms = &cpu, .num_platforms = 1, .backend = cpu);

@@ -25,7 +25,7 @@ static void test_lowering_outlives_its_run(void) {
       "<arg dtype='f32' shape='4'/>"
       "<pure_callback args='0'><result dtype='f32' shape='4'/></pure_callback>"
       "<buffer_callback args='0' returns_value='true'><result dtype='f32' shape='4'/>"
-      "</buffer_callback></lower></scenario>");
+      "</buffer_callback><return values='1,2'/></lower></scenario>");
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
   lsim_lowerer *lowerer = NULL;
   CU_ASSERT_EQUAL_FATAL(lsim_lowerer_create(&lowerer, NULL), LSIM_OK);

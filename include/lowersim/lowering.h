@@ -2,10 +2,11 @@
  * lowering it gives.
  *
  * lsim_lower is jax.jit(f).trace(*args).lower(lowering_platforms=...): the
- * checks JAX makes while tracing, the pinned or default backend (pxla's
- * device assignment), then mlir.py's lower_jaxpr_to_module (donation, the
- * main function, each equation through jaxpr_subcomp and
- * lower_per_platform, verification).  A lowering is mlir.py's
+ * checks JAX makes while tracing, jit's dead-code elimination (equations
+ * nothing uses and that have no effects, then unused arguments), the pinned
+ * or default backend (pxla's device assignment), then mlir.py's
+ * lower_jaxpr_to_module (donation, the main function, each equation
+ * through jaxpr_subcomp and lower_per_platform, verification).  A lowering is mlir.py's
  * LoweringResult: the module and its module context (host callbacks,
  * channels, keepalives); it owns what it references. */
 #ifndef LOWERSIM_LOWERING_H
@@ -40,6 +41,8 @@ typedef struct lsim_lowering_request {
   const char *const *platforms;    /* lowering platforms; 0 of them: the default backend's */
   size_t num_platforms;
   const char *backend;             /* pinned backend (jit(backend=...)), or NULL */
+  bool keep_unused;                /* jit(keep_unused=True): no dead-code elimination (no
+                                      argument or equation is dropped) */
   bool for_export;                 /* jax.export.export(jit(f), platforms=...)(*args):
                                       LoweringParameters.for_export, then export's checks
                                       and its jax.uses_shape_polymorphism */

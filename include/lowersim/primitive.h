@@ -13,6 +13,7 @@
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -31,11 +32,22 @@ typedef int (*lsim_trace_check_fn)(const lsim_aval *avals_in, size_t num_in,
  * not fit); returns what snprintf returns.  For narration (lowersim explain). */
 typedef int (*lsim_explain_params_fn)(const void *params, char *buf, size_t size);
 
+/* Whether jit's dead-code elimination (pe.dce_jaxpr) keeps an equation none
+ * of whose results is used: it has effects (pe.has_effects: io_callback,
+ * debug_callback, a buffer_callback or ffi_call with has_side_effect), or
+ * its primitive's dce rule keeps it (pallas_call's).  An equation with an
+ * ordered effect is always kept. */
+typedef bool (*lsim_kept_when_unused_fn)(const void *params);
+
 typedef struct lsim_primitive {
   const char *name;                      /* the description in lowering errors */
   lsim_trace_check_fn trace_check;       /* NULL: none */
   lsim_explain_params_fn explain_params; /* NULL: no params */
+  lsim_kept_when_unused_fn kept_when_unused; /* NULL: effect-free, dropped when unused */
 } lsim_primitive;
+
+/* A kept_when_unused for primitives that always have effects. */
+bool lsim_always_kept(const void *params);
 
 /* core.Primitive(name): a new primitive without checks or params (owned:
  * lsim_primitive_destroy).  `name` is copied; it must not be empty. */

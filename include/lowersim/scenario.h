@@ -78,6 +78,8 @@ typedef struct lsim_scenario_expect {
   size_t num_contains;
   char **absent;
   size_t num_absent;
+  char **warnings;       /* <warning>: `CATEGORY: text`, in order; none: not checked */
+  size_t num_warnings;
   int line;
 } lsim_scenario_expect;
 
@@ -94,6 +96,7 @@ typedef struct lsim_scenario {
   char *function;        /* <lower function=...>, default "f" */
   char *platforms;       /* comma list as written; NULL: the default backend's platform */
   char *backend;         /* pinned backend; NULL: none */
+  bool keep_unused;      /* <lower keep_unused="true">: jax.jit(f, keep_unused=True) */
   bool for_export;       /* <lower export="true">: jax.export.export(jax.jit(f), ...) */
   char *disabled_checks; /* export's disabled_checks= as written ("custom_call:t,platform");
                             NULL: none */
