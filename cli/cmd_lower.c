@@ -40,6 +40,8 @@ static void print_kinds(void) {
       {"backend=\"x\"", "jax.jit(f, backend=\"x\") (deprecated in JAX: it warns)"},
       {"keep_unused=\"true\"", "jax.jit(f, keep_unused=True): no dead-code elimination (by"},
       {"", "default jit drops effect-free equations and arguments nothing uses)"},
+      {"enable_x64=", "jax_enable_x64 (default: on when a value is 64-bit): the platform"},
+      {"", "index is then tensor<i64>"},
       {"export=\"true\"", "jax.export.export(jax.jit(f), platforms=...)(*args): host callbacks"},
       {"", "and unstable custom-call targets refused, jax.uses_shape_polymorphism set"},
       {"disabled_checks=", "with export: DisabledSafetyCheck's as str() spells them,"},

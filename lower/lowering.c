@@ -89,34 +89,6 @@ MlirContext lsim_lowerer_mlir_context(const lsim_lowerer *l) { return l->shared-
 
 /* --- lsim_lower ----------------------------------------------------------------- */
 
-/* What JAX raises while tracing, before any lowering: every equation's
- * trace-time check (its primitive's, as bind runs it), in program order. */
-static int trace(const lsim_program *prog, lsim_error *err) {
-  size_t num_values = lsim_program_num_values(prog);
-  lsim_aval *avals = malloc((num_values + 1) * sizeof *avals);
-  lsim_aval *in = NULL;
-  int rc = avals ? LSIM_OK : lsimp_fail_oom(err);
-  if (!rc)
-    lsim_program_value_avals(prog, avals);
-  for (size_t i = 0; i < prog->num_eqns && !rc; i++) {
-    const lsim_eqn *e = &prog->eqns[i];
-    if (!e->primitive->trace_check)
-      continue;
-    lsim_aval *grown = realloc(in, (e->num_operands + 1) * sizeof *in);
-    if (!grown)
-      rc = lsimp_fail_oom(err);
-    in = grown ? grown : in;
-    for (size_t j = 0; !rc && j < e->num_operands; j++)
-      in[j] = avals[e->operands[j]];
-    if (!rc)
-      rc = e->primitive->trace_check(in, e->num_operands, e->results, e->num_results, e->params,
-                                     err);
-  }
-  free(in);
-  free(avals);
-  return rc;
-}
-
 /* pjit.py _parse_jit_arguments: jax.jit(f, backend=...) warns (the text names
  * "cpu" whatever the backend; the same at 0.10.2 and at cec06d116c). */
 static const char jit_backend_deprecated[] =
@@ -226,7 +198,8 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req,
   char *name = lsimp_module_name(prog->function_name ? prog->function_name : "f", l->utf8);
   if (!name)
     return lsimp_fail_oom(err);
-  lsim_lowering_parameters params = LSIM_LOWERING_PARAMETERS_INIT(.for_export = req->for_export);
+  lsim_lowering_parameters params = LSIM_LOWERING_PARAMETERS_INIT(
+      .for_export = req->for_export, .enable_x64 = req->enable_x64);
   lsim_module_context_options context = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
           .runtime = rt, .profile = lsim_registry_profile(req->registry),
           .platforms = at->platforms, .num_platforms = at->num_platforms, .backend = at->device,
@@ -261,7 +234,7 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
   if (!rc)
     rc = before_trace(&req, lsim_registry_runtime(req.registry), &at, err);
   if (!rc)
-    rc = trace(req.program, err);
+    rc = lsim_program_trace(req.program, err);
   lsimp_dce_result kept = {0};
   if (!rc)
     rc = dce(&req, &kept, err);

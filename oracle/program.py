@@ -430,7 +430,8 @@ def lower(s: sc.Scenario) -> Outcome:
   except NotExpressible as e:
     return Outcome(kind="not_expressible", reason=str(e))
   import jax
-  jax.config.update("jax_enable_x64", _needs_x64(s))
+  jax.config.update("jax_enable_x64",
+                    s.enable_x64 if s.enable_x64 is not None else _needs_x64(s))
   # A scenario's program has no Python source: locations (which jax.export
   # quotes in its custom-call error) carry only the name stack, as
   # lowersim's do.

@@ -128,6 +128,7 @@ class Scenario:
   platforms: Optional[list[str]] = None
   backend: Optional[str] = None
   keep_unused: bool = False
+  enable_x64: Optional[bool] = None
   export: bool = False
   disabled_checks: list[str] = field(default_factory=list)
   args: list[Arg] = field(default_factory=list)
@@ -393,6 +394,7 @@ class _Reader:
     if "backend" in lower.attrs:
       s.backend = self.platform_list(lower, "backend", lower.attrs["backend"])[0]
     s.keep_unused = bool(self.boolean(lower, "keep_unused", False))
+    s.enable_x64 = self.boolean(lower, "enable_x64", None)
     s.export = bool(self.boolean(lower, "export", False))
     dc = lower.attrs.get("disabled_checks")
     if dc is not None and not s.export:
@@ -414,6 +416,9 @@ class _Reader:
         if v is None:
           self.fail(c, "<return> needs the attribute 'values'")
         s.returns = self.indices(c, "values", v)
+    if s.enable_x64 is False and any(a.dtype in ("i64", "u64", "f64") for a in s.values()):
+      self.fail(lower, "<lower enable_x64=\"false\"> has a 64-bit value: JAX without "
+                "jax_enable_x64 has no 64-bit arrays")
     return s
 
 

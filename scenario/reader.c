@@ -132,6 +132,8 @@ static int read_lower_attributes(lsimp_reader *r, const xmlNode *node) {
   if (!rc)
     rc = lsimp_attr_bool(r, node, "keep_unused", false, &s->keep_unused, NULL);
   if (!rc)
+    rc = lsimp_attr_bool(r, node, "enable_x64", false, &s->enable_x64, &s->has_enable_x64);
+  if (!rc)
     rc = lsimp_attr_bool(r, node, "export", false, &s->for_export, NULL);
   if (!rc)
     rc = lsimp_attr_string(r, node, "disabled_checks", &s->disabled_checks);
@@ -165,6 +167,10 @@ static int read_lower(lsimp_reader *r, const xmlNode *node) {
     else if (lsimp_is_element(c, "return"))
       rc = read_return(r, c);
   }
+  if (!rc && s->has_enable_x64 && !s->enable_x64 && lsim_scenario_has_64bit_values(s))
+    rc = lsimp_read_fail(r, node,
+                         "<lower enable_x64=\"false\"> has a 64-bit value: JAX without "
+                         "jax_enable_x64 has no 64-bit arrays");
   return rc;
 }
 

@@ -25,6 +25,22 @@ bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *a
   return false;
 }
 
+static bool is_64bit(lsim_dtype d) {
+  return d == LSIM_DTYPE_I64 || d == LSIM_DTYPE_U64 || d == LSIM_DTYPE_F64;
+}
+
+bool lsim_scenario_has_64bit_values(const lsim_scenario *s) {
+  lsim_aval aval;
+  for (size_t i = 0; s && lsim_scenario_value_aval(s, i, &aval); i++)
+    if (is_64bit(aval.dtype))
+      return true;
+  return false;
+}
+
+bool lsim_scenario_enable_x64(const lsim_scenario *s) {
+  return s->has_enable_x64 ? s->enable_x64 : lsim_scenario_has_64bit_values(s);
+}
+
 static void free_strings(char **strings, size_t n) {
   for (size_t i = 0; strings && i < n; i++)
     free(strings[i]);

@@ -57,6 +57,8 @@ static void write_lower(lsimp_writer *wr, const lsim_scenario *s) {
   lsimp_write_attr(wr, "backend", s->backend);
   if (s->keep_unused)
     lsimp_write_bool(wr, "keep_unused", true);
+  if (s->has_enable_x64)
+    lsimp_write_bool(wr, "enable_x64", s->enable_x64);
   if (s->for_export)
     lsimp_write_bool(wr, "export", true);
   lsimp_write_attr(wr, "disabled_checks", s->disabled_checks);

@@ -137,11 +137,12 @@ static const catalogue_entry catalogue[] = {
         "lax/lax.py naryop_dtype_rule"),
     ROW(LSIM_E_DTYPE_MISMATCH, "TypeError",
         "lax.{primitive} requires arguments to have the same dtypes, got {dtypes}. (Tip: "
-        "jnp.{primitive} is a similar function that does automatic type promotion on inputs).",
+        "jnp.{jnp_name} is a similar function that does automatic type promotion on inputs).",
         "lax/lax.py check_same_dtypes"),
     ROW(LSIM_E_SHAPE_MISMATCH, "TypeError",
         "{primitive} got incompatible shapes for broadcasting: {shapes}.",
-        "lax/lax.py broadcasting_shape_rule"),
+        "lax/lax.py broadcasting_shape_rule (ranks differ: '{primitive}: arrays must have the "
+        "same number of dimensions, got {ranks}')"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

@@ -43,6 +43,8 @@ typedef struct lsim_lowering_request {
   const char *backend;             /* pinned backend (jit(backend=...)), or NULL */
   bool keep_unused;                /* jit(keep_unused=True): no dead-code elimination (no
                                       argument or equation is dropped) */
+  bool enable_x64;                 /* jax_enable_x64 (needed for 64-bit avals): the
+                                      platform index is an int64 */
   bool for_export;                 /* jax.export.export(jit(f), platforms=...)(*args):
                                       LoweringParameters.for_export, then export's checks
                                       and its jax.uses_shape_polymorphism */

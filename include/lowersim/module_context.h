@@ -82,6 +82,9 @@ typedef void (*lsim_explain_fn)(void *data, lsim_explain_kind kind, int depth, c
 typedef struct lsim_lowering_parameters {
   size_t struct_size; /* LSIM_LOWERING_PARAMETERS_INIT */
   bool for_export;    /* lowering for jax.export (LoweringParameters.for_export) */
+  bool enable_x64;    /* jax_enable_x64: dtypes.default_int_dtype() is int64, so main's
+                         platform-index argument is tensor<i64> (converted to i32 where
+                         lower_per_platform dispatches on it) */
 } lsim_lowering_parameters;
 
 #define LSIM_LOWERING_PARAMETERS_INIT(...) \

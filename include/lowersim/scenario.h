@@ -97,6 +97,9 @@ typedef struct lsim_scenario {
   char *platforms;       /* comma list as written; NULL: the default backend's platform */
   char *backend;         /* pinned backend; NULL: none */
   bool keep_unused;      /* <lower keep_unused="true">: jax.jit(f, keep_unused=True) */
+  bool has_enable_x64;   /* <lower enable_x64=...> given; else jax_enable_x64 is on exactly
+                            when some value has a 64-bit dtype */
+  bool enable_x64;
   bool for_export;       /* <lower export="true">: jax.export.export(jax.jit(f), ...) */
   char *disabled_checks; /* export's disabled_checks= as written ("custom_call:t,platform");
                             NULL: none */
@@ -145,6 +148,14 @@ int lsim_scenario_write(const lsim_scenario *s, FILE *out, lsim_error *err);
 /* The scenario's values: args first, then every result of every equation.
  * `*aval` receives value `index`'s aval; false when out of range. */
 bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *aval);
+
+/* Whether a value of `s` (an arg or an equation's result) has a 64-bit
+ * dtype, which JAX can express only with jax_enable_x64. */
+bool lsim_scenario_has_64bit_values(const lsim_scenario *s);
+
+/* Whether `s` lowers with jax_enable_x64: its enable_x64=, else
+ * lsim_scenario_has_64bit_values. */
+bool lsim_scenario_enable_x64(const lsim_scenario *s);
 
 /* What an absent <pallas> means: every backend installed, the flag unset. */
 lsim_pallas_installed lsim_scenario_default_pallas(void);
