@@ -50,36 +50,16 @@ def jax_outcome(path: str, version: str | None = None) -> program.Outcome:
   return program.lower(s)
 
 
-# lowersim's own priorities (ctx/runtime.c lsim_backend_factory_defaults).
-LOWERSIM_PRIORITY = {"cpu": 0, "tpu": 300, "cuda": 500, "rocm": 500}
 BUILTIN_PRIMITIVES = {"sin", "cos", "neg", "exp", "add", "mul", "sub", "platform_dependent",
                       "platform_index", "cond", "buffer_callback", "pure_callback", "io_callback",
                       "debug_callback", "pallas_call"}
 
 
-def lowersim_default_backend(s: sc.Scenario):
-  """The default backend lowersim's model picks without JAX_PLATFORMS: the
-  declared backends in declaration order, strictly higher priority wins."""
-  if not s.runtime.present:
-    return "cpu"
-  if s.runtime.jax_platforms:
-    return None
-  best, best_p = None, -1000
-  for b in s.runtime.backends:
-    if b.error is not None or b.devices == 0:
-      continue
-    p = b.priority if b.priority is not None else LOWERSIM_PRIORITY.get(b.platform, 400)
-    if p > best_p:
-      best, best_p = b.platform, p
-  return best
-
-
 def context_of(s: sc.Scenario, out: program.Outcome) -> list[str]:
-  """What in the scenario explains any difference it shows."""
+  """What in the scenario explains any difference it shows.  (lowersim's
+  runtime is JAX's registry, so the default backend is JAX's by
+  construction: a different one would show as differences of its own.)"""
   ctx = []
-  low_default = lowersim_default_backend(s)
-  if out.default_backend and low_default and out.default_backend != low_default:
-    ctx.append(f"default backend: JAX {out.default_backend}, lowersim {low_default}")
   used = set()
   for e in s.eqns:
     used.add(sc.OP_KINDS[e.op][0] if e.kind == "op" else e.kind)
