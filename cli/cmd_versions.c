@@ -10,13 +10,103 @@
 #include <string.h>
 
 static void help(void) {
-  printf("usage: lowersim versions [VERSION [VERSION]]\n\n"
+  printf("usage: lowersim versions [VERSION [VERSION]] [--json]\n\n"
          "Without arguments, lists the JAX versions lowersim models (oldest first; the\n"
          "newest is the default of every command that lowers). With one version, prints\n"
          "every version-dependent fact of it; with two, every fact whose value differs\n"
          "between them, with the JAX commit or tag that changed it: a changelog of the\n"
          "lowering behaviour lowersim models. A version is named as jax.__version__ names\n"
-         "it, or by a prefix of its commit (at least 7 hex digits).\n");
+         "it, or by a prefix of its commit (at least 7 hex digits).\n"
+         "--json prints the same as one JSON object: \"versions\" (each with its facts'\n"
+         "values) and \"facts\" (name, meaning, changed_by, jax_code, and, for two\n"
+         "versions, whether it differs).\n");
+}
+
+static void json_string(const char *s) {
+  putchar('"');
+  for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
+    if (*c == '"' || *c == '\\')
+      printf("\\%c", *c);
+    else if (*c < 0x20)
+      printf("\\u%04x", *c);
+    else
+      putchar(*c);
+  }
+  putchar('"');
+}
+
+static void json_value(const lsim_jax_fact *f, const lsim_jax_profile *p) {
+  const void *v = lsim_jax_fact_value(f, p);
+  switch (f->type) {
+  case LSIM_JAX_FACT_STRING:
+    if (*(const char *const *)v)
+      json_string(*(const char *const *)v);
+    else
+      printf("null");
+    break;
+  case LSIM_JAX_FACT_BOOL:
+    printf(*(const bool *)v ? "true" : "false");
+    break;
+  case LSIM_JAX_FACT_INT:
+    printf("%d", *(const int *)v);
+    break;
+  case LSIM_JAX_FACT_STRINGS: {
+    const lsim_jax_strings *l = v;
+    putchar('[');
+    for (size_t i = 0; i < l->count; i++) {
+      if (i)
+        putchar(',');
+      json_string(l->items[i]);
+    }
+    putchar(']');
+    break;
+  }
+  }
+}
+
+/* The profiles chosen (all when none is), their facts, and the fact rows. */
+static int print_json(const lsim_jax_profile *const *chosen, int n) {
+  size_t count = n ? (size_t)n : lsim_jax_profile_count();
+  printf("{\"default\":");
+  json_string(lsim_jax_profile_default()->name);
+  printf(",\"versions\":[");
+  for (size_t i = 0; i < count; i++) {
+    const lsim_jax_profile *p = n ? chosen[i] : lsim_jax_profile_at(i);
+    printf("%s{\"name\":", i ? "," : "");
+    json_string(p->name);
+    printf(",\"commit\":");
+    json_string(p->commit);
+    printf(",\"date\":");
+    json_string(p->date);
+    printf(",\"summary\":");
+    json_string(p->summary);
+    printf(",\"facts\":{");
+    for (size_t k = 0; k < lsim_jax_fact_count(); k++) {
+      const lsim_jax_fact *f = lsim_jax_fact_at(k);
+      printf("%s", k ? "," : "");
+      json_string(f->name);
+      putchar(':');
+      json_value(f, p);
+    }
+    printf("}}");
+  }
+  printf("],\"facts\":[");
+  for (size_t k = 0; k < lsim_jax_fact_count(); k++) {
+    const lsim_jax_fact *f = lsim_jax_fact_at(k);
+    printf("%s{\"name\":", k ? "," : "");
+    json_string(f->name);
+    printf(",\"meaning\":");
+    json_string(f->meaning);
+    printf(",\"changed_by\":");
+    json_string(f->changed_by);
+    printf(",\"jax_code\":");
+    json_string(f->jax_code);
+    if (n == 2)
+      printf(",\"differs\":%s", lsim_jax_fact_equal(f, chosen[0], chosen[1]) ? "false" : "true");
+    putchar('}');
+  }
+  printf("]}\n");
+  return 0;
 }
 
 static void print_value(const lsim_jax_fact *f, const lsim_jax_profile *p) {
@@ -99,10 +189,15 @@ static int two_profiles(const lsim_jax_profile *a, const lsim_jax_profile *b) {
 int cmd_versions(int argc, char **argv) {
   const lsim_jax_profile *chosen[2] = {NULL, NULL};
   int n = 0;
+  bool json = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       help();
       return 0;
+    }
+    if (strcmp(argv[i], "--json") == 0) {
+      json = true;
+      continue;
     }
     if (n == 2)
       return cli_usage_error("versions", "at most two versions (usage: lowersim versions [A [B]])");
@@ -110,6 +205,8 @@ int cmd_versions(int argc, char **argv) {
     if (code)
       return code;
   }
+  if (json)
+    return print_json(chosen, n);
   if (n == 0)
     return list_profiles();
   return n == 1 ? one_profile(chosen[0]) : two_profiles(chosen[0], chosen[1]);

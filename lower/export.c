@@ -41,6 +41,25 @@ int lsim_check_disabled_safety_check(const char *check, lsim_error *err) {
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
+/* A growable list of ops; `failed` once an allocation failed. */
+typedef struct op_list {
+  MlirOperation *items;
+  size_t n, cap;
+  bool failed;
+} op_list;
+
+static void op_list_push(op_list *l, MlirOperation op) {
+  if (l->n == l->cap) {
+    MlirOperation *grown = realloc(l->items, (l->cap = l->cap * 2 + 8) * sizeof *grown);
+    if (!grown) {
+      l->failed = true;
+      return;
+    }
+    l->items = grown;
+  }
+  l->items[l->n++] = op;
+}
+
 static bool is_op(MlirOperation op, const char *name) {
   MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
   return n.length == strlen(name) && memcmp(n.data, name, n.length) == 0;
@@ -307,9 +326,7 @@ typedef struct module_check {
   const char *const *disabled;
   size_t num_disabled;
   bool all_allowed;
-  MlirOperation *offending;
-  size_t n, cap;
-  bool failed;
+  op_list offending;
 } module_check;
 
 static bool allowed(const module_check *c, MlirStringRef target) {
@@ -333,17 +350,8 @@ static MlirStringRef target_of(MlirOperation op) {
 
 /* walk_operations: the op, then each region's blocks' ops, in order. */
 static void walk(module_check *c, MlirOperation op) {
-  if (is_op(op, "stablehlo.custom_call") && !c->all_allowed && !allowed(c, target_of(op))) {
-    if (c->n == c->cap) {
-      MlirOperation *grown = realloc(c->offending, (c->cap = c->cap * 2 + 4) * sizeof *grown);
-      if (!grown) {
-        c->failed = true;
-        return;
-      }
-      c->offending = grown;
-    }
-    c->offending[c->n++] = op;
-  }
+  if (is_op(op, "stablehlo.custom_call") && !c->all_allowed && !allowed(c, target_of(op)))
+    op_list_push(&c->offending, op);
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
     for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
          !mlirBlockIsNull(b); b = mlirBlockGetNextInRegion(b))
@@ -360,29 +368,30 @@ static int check_module(lsim_module_context *mc, const char *const *disabled, si
   for (size_t i = 0; i < n; i++)
     c.all_allowed = c.all_allowed || strcmp(disabled[i], "custom_call:ALL") == 0;
   walk(&c, module);
-  if (c.failed) {
-    free(c.offending);
+  if (c.offending.failed) {
+    free(c.offending.items);
     return lsimp_fail_oom(err);
   }
-  if (c.n == 0)
+  size_t n_offending = c.offending.n;
+  if (n_offending == 0)
     return LSIM_OK;
   namer nm = {0};
   number_region(&nm, module, mlirOperationGetRegion(module, 0), (ids){0, 0, 0}, 0);
   lsimp_strbuf ops = LSIMP_STRBUF_INIT;
-  for (size_t i = 0; i < c.n; i++) {
+  for (size_t i = 0; i < n_offending; i++) {
     if (i)
       lsimp_strbuf_putc(&ops, '\n');
-    print_custom_call(&ops, &nm, c.offending[i], target_of(c.offending[i]));
+    print_custom_call(&ops, &nm, c.offending.items[i], target_of(c.offending.items[i]));
   }
   int rc = nm.failed || lsimp_strbuf_failed(&ops)
                ? lsimp_fail_oom(err)
                : lsimp_raise(err, LSIM_E_EXPORT_CUSTOM_CALL, lsimp_strbuf_cstr(&ops));
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
-                              "export: %zu custom call%s outside the stable targets", c.n,
-                              c.n == 1 ? "" : "s");
+                              "export: %zu custom call%s outside the stable targets", n_offending,
+                              n_offending == 1 ? "" : "s");
   lsimp_strbuf_free(&ops);
   namer_free(&nm);
-  free(c.offending);
+  free(c.offending.items);
   return rc;
 }
 
@@ -390,8 +399,9 @@ static int check_module(lsim_module_context *mc, const char *const *disabled, si
 
 /* Exported.mlir_module() is the module serialized as a portable artifact
  * (VHLO) and read back (jaxlib's deserialize_portable_artifact), which
- * changes it in two ways: an empty backend_config of stablehlo.custom_call
- * is dropped (VHLO's default), and constants are uniqued and hoisted as
+ * changes it in two ways: an empty backend_config, operand_layouts or
+ * result_layouts of stablehlo.custom_call is dropped (VHLO's defaults), and
+ * constants are uniqued and hoisted as
  * MLIR's OperationFolder does: in a post-order walk of each function, a
  * stablehlo.constant equal (value and type) to one already seen is replaced
  * by it; a new one moves to the front of the function's entry block unless
@@ -399,14 +409,12 @@ static int check_module(lsim_module_context *mc, const char *const *disabled, si
  * (Checked live at 0.10.2: nothing is folded or CSE'd otherwise.) */
 typedef struct uniquer {
   MlirBlock entry;
-  MlirOperation *constants;
-  size_t n, cap;
-  bool failed;
+  op_list constants;
 } uniquer;
 
 static bool owned(const uniquer *u, MlirOperation op) {
-  for (size_t i = 0; !mlirOperationIsNull(op) && i < u->n; i++)
-    if (mlirOperationEqual(u->constants[i], op))
+  for (size_t i = 0; !mlirOperationIsNull(op) && i < u->constants.n; i++)
+    if (mlirOperationEqual(u->constants.items[i], op))
       return true;
   return false;
 }
@@ -414,8 +422,8 @@ static bool owned(const uniquer *u, MlirOperation op) {
 static MlirOperation known_constant(const uniquer *u, MlirOperation op) {
   MlirAttribute value = mlirOperationGetAttributeByName(op, ref("value"));
   MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
-  for (size_t i = 0; i < u->n; i++) {
-    MlirOperation c = u->constants[i];
+  for (size_t i = 0; i < u->constants.n; i++) {
+    MlirOperation c = u->constants.items[i];
     if (mlirTypeEqual(type, mlirValueGetType(mlirOperationGetResult(c, 0))) &&
         mlirAttributeEqual(value, mlirOperationGetAttributeByName(c, ref("value"))))
       return c;
@@ -443,20 +451,12 @@ static void insert_constant(uniquer *u, MlirOperation op) {
   bool in_entry = mlirBlockEqual(mlirOperationGetBlock(op), u->entry);
   if (!in_entry || (!mlirOperationEqual(front, op) && !owned(u, prev_in_block(op))))
     mlirOperationMoveBefore(op, front);
-  if (u->n == u->cap) {
-    MlirOperation *grown = realloc(u->constants, (u->cap = u->cap * 2 + 8) * sizeof *grown);
-    if (!grown) {
-      u->failed = true;
-      return;
-    }
-    u->constants = grown;
-  }
-  u->constants[u->n++] = op;
+  op_list_push(&u->constants, op);
 }
 
 /* Post-order: the nested regions' ops, then the op itself. */
 static void read_back(uniquer *u, MlirOperation op) {
-  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && !u->failed; r++)
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op) && !u->constants.failed; r++)
     for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
          b = mlirBlockGetNextInRegion(b))
       for (MlirOperation o = mlirBlockGetFirstOperation(b), next; !mlirOperationIsNull(o); o = next) {
@@ -467,10 +467,103 @@ static void read_back(uniquer *u, MlirOperation op) {
     MlirAttribute config = mlirOperationGetAttributeByName(op, ref("backend_config"));
     if (mlirAttributeIsAString(config) && mlirStringAttrGetValue(config).length == 0)
       mlirOperationRemoveAttributeByName(op, ref("backend_config"));
+    for (const char *const *name = (const char *const[]){"operand_layouts", "result_layouts", NULL};
+         *name; name++) {
+      MlirAttribute layouts = mlirOperationGetAttributeByName(op, ref(*name));
+      if (mlirAttributeIsAArray(layouts) && mlirArrayAttrGetNumElements(layouts) == 0)
+        mlirOperationRemoveAttributeByName(op, ref(*name));
+    }
   } else if (is_op(op, "stablehlo.constant") && mlirOperationGetNumResults(op) == 1 &&
-             !u->failed) {
+             !u->constants.failed) {
     insert_constant(u, op);
   }
+}
+
+/* The stablehlo ops of lowersim's modules that have no side effects
+ * (Pure, or RecursiveMemoryEffects over pure regions: case, while). */
+static bool side_effect_free(MlirOperation op) {
+  static const char *const pure[] = {
+      "stablehlo.sine",     "stablehlo.cosine",      "stablehlo.exponential",
+      "stablehlo.negate",   "stablehlo.add",         "stablehlo.multiply",
+      "stablehlo.subtract", "stablehlo.convert",     "stablehlo.broadcast_in_dim",
+      "stablehlo.compare",  "stablehlo.select",      "stablehlo.slice",
+      "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice", "stablehlo.constant",
+      "stablehlo.return",   "stablehlo.iota",        "stablehlo.reshape"};
+  for (size_t i = 0; i < sizeof pure / sizeof pure[0]; i++)
+    if (is_op(op, pure[i]))
+      return true;
+  if (!is_op(op, "stablehlo.case") && !is_op(op, "stablehlo.while"))
+    return false;
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
+           o = mlirOperationGetNextInBlock(o))
+        if (!side_effect_free(o))
+          return false;
+  return true;
+}
+
+static bool unused(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
+      return false;
+  return mlirOperationGetNumResults(op) > 0;
+}
+
+static void constants_used(MlirOperation op, op_list *out) {
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
+    MlirValue v = mlirOperationGetOperand(op, k);
+    if (mlirValueIsAOpResult(v) && is_op(mlirOpResultGetOwner(v), "stablehlo.constant"))
+      op_list_push(out, mlirOpResultGetOwner(v));
+  }
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
+           o = mlirOperationGetNextInBlock(o))
+        constants_used(o, out);
+}
+
+/* The rewrite driver erases trivially dead ops (unused results, no side
+ * effects), and, as each goes, the ops defining its operands when they die
+ * with it; a constant that was unused from the start (never on the worklist)
+ * stays.  Erases the dead non-constant ops below `op`, then the constants
+ * their erasure left unused, until nothing changes. */
+static bool erase_dead(MlirOperation root) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    op_list dead = {0};
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
+           o = mlirOperationGetNextInBlock(o))
+        if (!is_op(o, "stablehlo.constant") && unused(o) && side_effect_free(o))
+          op_list_push(&dead, o);
+    for (size_t i = 0; i < dead.n; i++) {
+      /* The constants this op and the ops in its regions use, which may
+       * die with it. */
+      op_list operands = {0};
+      constants_used(dead.items[i], &operands);
+      if (operands.failed || dead.failed) {
+        free(operands.items);
+        free(dead.items);
+        return false;
+      }
+      mlirOperationDestroy(dead.items[i]);
+      for (size_t k = 0; k < operands.n; k++) {
+        bool seen = false;
+        for (size_t j = 0; j < k; j++)
+          seen = seen || mlirOperationEqual(operands.items[j], operands.items[k]);
+        if (!seen && unused(operands.items[k]))
+          mlirOperationDestroy(operands.items[k]);
+      }
+      free(operands.items);
+      changed = true;
+    }
+    free(dead.items);
+  }
+  return true;
 }
 
 static int serialization_round_trip(lsim_module_context *mc, lsim_error *err) {
@@ -480,11 +573,13 @@ static int serialization_round_trip(lsim_module_context *mc, lsim_error *err) {
        f = mlirOperationGetNextInBlock(f)) {
     if (!is_op(f, "func.func") || mlirOperationGetNumRegions(f) != 1)
       continue;
-    uniquer u = {mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0)), NULL, 0, 0, false};
-    if (!mlirBlockIsNull(u.entry))
+    uniquer u = {mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0)), {NULL, 0, 0, false}};
+    if (!mlirBlockIsNull(u.entry)) {
       read_back(&u, f);
-    failed = failed || u.failed;
-    free(u.constants);
+      failed = failed || !erase_dead(f);
+    }
+    failed = failed || u.constants.failed;
+    free(u.constants.items);
   }
   return failed ? lsimp_fail_oom(err) : LSIM_OK;
 }

@@ -45,9 +45,7 @@ static void narrate_start(lsim_module_context *mc) {
                               n > 1 ? "  -> main takes the platform index first" : "");
   if (pinned)
     lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
-                                "ModuleContext.backend: %s (jit(backend=)'s, or the default "
-                                "device's)",
-                                pinned->platform);
+                                "ModuleContext.backend: %s (the device's)", pinned->platform);
   else
     lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "ModuleContext.backend: None");
   lsimp_strbuf_free(&line);

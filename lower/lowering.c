@@ -125,13 +125,27 @@ static int before_trace(const lsim_lowering_request *req, lsim_runtime *rt, plac
   return rc;
 }
 
-/* After tracing: the default device (when nothing is pinned), then the
- * lowering platforms. */
-static int device_assignment(const lsim_lowering_request *req, lsim_runtime *rt, placement *at,
-                             lsim_error *err) {
-  int rc = at->device ? LSIM_OK : lsim_runtime_get_backend(rt, NULL, &at->device, err);
+/* After tracing and dead-code elimination: pxla
+ * _get_and_check_device_assignment.  jit(backend=) became the in and out
+ * shardings of the kept arguments and the outputs; with none of them (no
+ * argument kept, nothing returned) no sharding names a device and the
+ * default device is taken after all.  Then the lowering platforms. */
+static int device_assignment(const lsim_lowering_request *req, const lsim_program *prog,
+                             lsim_runtime *rt, placement *at, lsim_error *err) {
+  if (at->device && prog->num_args == 0 && lsim_program_num_outputs(prog) == 0)
+    at->device = NULL;
+  bool pinned = at->device != NULL;
+  int rc = pinned ? LSIM_OK : lsim_runtime_get_backend(rt, NULL, &at->device, err);
   if (rc)
     return rc;
+  if (req->explain) {
+    char line[LSIM_PLATFORM_NAME_MAX + 160];
+    snprintf(line, sizeof line, "device assignment: %s's first device (%s)",
+             at->device->platform,
+             pinned ? "jit(backend=...)'s, the shardings of the arguments and outputs"
+                    : "get_default_device(), after initializing the backends");
+    req->explain(req->explain_data, LSIM_EXPLAIN_STEP, 0, line);
+  }
   at->platforms = req->platforms;
   at->num_platforms = req->num_platforms;
   if (at->num_platforms == 0) {
@@ -192,7 +206,7 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req,
                         const lsim_program *prog, placement *at, lsim_module_context **mc,
                         lsim_error *err) {
   lsim_runtime *rt = lsim_registry_runtime(req->registry);
-  int rc = device_assignment(req, rt, at, err);
+  int rc = device_assignment(req, prog, rt, at, err);
   if (rc)
     return rc;
   char *name = lsimp_module_name(prog->function_name ? prog->function_name : "f", l->utf8);

@@ -101,6 +101,12 @@ CAUSES = [
           "nvvm barriers and bulk copies); lowersim's is a func with vector.load/store",
           "jax/_src/pallas/mosaic_gpu/lowering.py: lower_pipelined_jaxpr_to_module; "
           "jax/experimental/mosaic/gpu/core.py: _lower_as_gpu_kernel"),
+    Cause("export-quotes-triton", r"^error values: ValueError: Cannot serialize code with custom calls.*__gpu\$xla\.gpu\.triton",
+          "jax.export refuses the unstable Triton call and quotes it, with its ir (the kernel's "
+          "bytecode, written by another MLIR: kernel-producer), so the messages differ in the "
+          "payload only",
+          "jax/_src/export/_export.py: _check_module; "
+          "jax/_src/pallas/triton/pallas_call_registration.py"),
     Cause("triton-kernel", r"^kernel \(__gpu\$xla\.gpu\.triton\)",
           "the Triton kernel's body differs",
           "jax/_src/pallas/triton/lowering.py: lower_jaxpr_to_triton_module"),

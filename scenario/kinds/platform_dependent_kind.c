@@ -91,48 +91,71 @@ static const lsim_program *branch_program(lsimp_builder *b, const lsim_scenario_
   return fn;
 }
 
-/* Appends `more` names to a joined branch's platforms. */
-static bool join(lsimp_builder *b, lsim_platform_branch *t, const char **more, size_t n) {
-  const char **merged = lsimp_build_alloc(b, t->num_platforms + n, sizeof *merged);
-  if (!merged)
-    return false;
-  memcpy(merged, t->platforms, t->num_platforms * sizeof *merged);
-  memcpy(merged + t->num_platforms, more, n * sizeof *merged);
-  t->platforms = merged;
-  t->num_platforms += n;
-  return true;
-}
-
-/* lax.platform_dependent joins branches with the same function: here, the
- * same op.  The default branch stays last and apart. */
+/* lax.platform_dependent(*args, default=..., **per_platform): the scenario's
+ * branches in document order fill the per_platform dict (a platform named
+ * again keeps its first place and takes the later op, so a branch whose
+ * platforms were all named again is no branch at all); then JAX joins the
+ * dict's entries with the same function (here, the same op) in order; the
+ * default branch stays last and apart, even when its op is a platform's. */
 static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out) {
   const lsimp_platform_dependent_params *p = e->params;
   lsim_platform_dependent_params *params = lsimp_build_alloc(b, 1, sizeof *params);
   lsim_platform_branch *branches = lsimp_build_alloc(b, p->num_branches, sizeof *branches);
   const lsim_aval *operands = lsimp_build_operand_avals(b, e);
-  if (!params || !branches || !operands)
+  size_t total = 0;
+  const char ***names = lsimp_build_alloc(b, p->num_branches, sizeof *names);
+  size_t *counts = lsimp_build_alloc(b, p->num_branches, sizeof *counts);
+  if (!params || !branches || !operands || !names || !counts)
     return LSIM_E_NO_MEMORY;
-  size_t n = 0;
+  const lsimp_branch *def = NULL;
   for (size_t i = 0; i < p->num_branches; i++) {
     const lsimp_branch *sb = &p->branches[i];
-    size_t count = 0;
-    const char **names = sb->platforms ? split_names(b, sb->platforms, &count) : NULL;
-    if (sb->platforms && !names)
+    if (!sb->platforms) {
+      def = sb;
+    } else if (!(names[i] = split_names(b, sb->platforms, &counts[i]))) {
       return LSIM_E_NO_MEMORY;
-    size_t joined = n;
-    for (size_t j = 0; sb->platforms && j < n; j++)
-      if (branches[j].platforms &&
-          branches[j].jaxpr->eqns[0].primitive == lsimp_op_primitive(sb->op))
-        joined = j;
-    if (joined < n) {
-      if (!join(b, &branches[joined], names, count))
-        return LSIM_E_NO_MEMORY;
-      continue;
     }
-    const lsim_program *fn = branch_program(b, e, sb->op, operands);
+    total += counts[i];
+  }
+  /* The dict: each platform once, in first-mention order, with its last op. */
+  const char **keys = lsimp_build_alloc(b, total, sizeof *keys);
+  lsimp_op *ops = lsimp_build_alloc(b, total, sizeof *ops);
+  if (total && (!keys || !ops))
+    return LSIM_E_NO_MEMORY;
+  size_t k = 0;
+  for (size_t i = 0; i < p->num_branches; i++) {
+    for (size_t j = 0; j < counts[i]; j++) {
+      size_t at = 0;
+      while (at < k && strcmp(keys[at], names[i][j]) != 0)
+        at++;
+      if (at == k)
+        keys[k++] = names[i][j];
+      ops[at] = p->branches[i].op;
+    }
+  }
+  /* Joined by op, in the order of first appearance. */
+  const char ***lists = lsimp_build_alloc(b, p->num_branches, sizeof *lists);
+  if (!lists)
+    return LSIM_E_NO_MEMORY;
+  size_t n = 0;
+  for (size_t d = 0; d < k; d++) {
+    size_t g = 0;
+    while (g < n && branches[g].jaxpr->eqns[0].primitive != lsimp_op_primitive(ops[d]))
+      g++;
+    if (g == n) {
+      lists[n] = lsimp_build_alloc(b, k, sizeof *lists[n]);
+      const lsim_program *fn = branch_program(b, e, ops[d], operands);
+      if (!lists[n] || !fn)
+        return LSIM_E_NO_MEMORY;
+      branches[n++] = (lsim_platform_branch){lists[g], 0, fn};
+    }
+    lists[g][branches[g].num_platforms++] = keys[d];
+  }
+  if (def) {
+    const lsim_program *fn = branch_program(b, e, def->op, operands);
     if (!fn)
       return LSIM_E_NO_MEMORY;
-    branches[n++] = (lsim_platform_branch){names, count, fn};
+    branches[n++] = (lsim_platform_branch){NULL, 0, fn};
   }
   *params = (lsim_platform_dependent_params){branches, n};
   lsim_platform_dependent_bind(out, params);
