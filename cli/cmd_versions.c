@@ -35,6 +35,12 @@ static void json_string(const char *s) {
   putchar('"');
 }
 
+/* `,"key":"value"`. */
+static void json_field(const char *key, const char *value) {
+  printf(",\"%s\":", key);
+  json_string(value);
+}
+
 static void json_value(const lsim_jax_fact *f, const lsim_jax_profile *p) {
   const void *v = lsim_jax_fact_value(f, p);
   switch (f->type) {
@@ -74,12 +80,9 @@ static int print_json(const lsim_jax_profile *const *chosen, int n) {
     const lsim_jax_profile *p = n ? chosen[i] : lsim_jax_profile_at(i);
     printf("%s{\"name\":", i ? "," : "");
     json_string(p->name);
-    printf(",\"commit\":");
-    json_string(p->commit);
-    printf(",\"date\":");
-    json_string(p->date);
-    printf(",\"summary\":");
-    json_string(p->summary);
+    json_field("commit", p->commit);
+    json_field("date", p->date);
+    json_field("summary", p->summary);
     printf(",\"facts\":{");
     for (size_t k = 0; k < lsim_jax_fact_count(); k++) {
       const lsim_jax_fact *f = lsim_jax_fact_at(k);
@@ -95,12 +98,9 @@ static int print_json(const lsim_jax_profile *const *chosen, int n) {
     const lsim_jax_fact *f = lsim_jax_fact_at(k);
     printf("%s{\"name\":", k ? "," : "");
     json_string(f->name);
-    printf(",\"meaning\":");
-    json_string(f->meaning);
-    printf(",\"changed_by\":");
-    json_string(f->changed_by);
-    printf(",\"jax_code\":");
-    json_string(f->jax_code);
+    json_field("meaning", f->meaning);
+    json_field("changed_by", f->changed_by);
+    json_field("jax_code", f->jax_code);
     if (n == 2)
       printf(",\"differs\":%s", lsim_jax_fact_equal(f, chosen[0], chosen[1]) ? "false" : "true");
     putchar('}');

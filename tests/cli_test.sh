@@ -53,6 +53,8 @@ else pass=$((pass+1)); fi
 check() { # check NAME CONDITION-EXIT-CODE (0 = pass) MESSAGE
   if [ "$2" -eq 0 ]; then pass=$((pass+1)); else echo "FAIL $1: $3"; fail=$((fail+1)); fi
 }
+"$L" versions 0.10.2 1e1c6a8f --json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert len(d["versions"]) == 2 and any(f["differs"] for f in d["facts"])'
+check versions-json $? "versions --json is not the JSON it should be"
 out=$("$L" versions 0.10.2 0.11.1.dev20260827+1e1c6a8fc0)
 [[ "$out" == *"environment.python_requires"*"changed by 5ab345f1b4"* && "$out" == *" facts differ."* ]]
 check versions-changelog $? "$out"
