@@ -106,9 +106,15 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n;
 }
 
-const lsim_primitive lsim_buffer_callback_p = {
-    .name = "buffer_callback", .trace_check = buffer_callback_check,
-    .explain_params = explain_params};
+/* has_side_effect=True is an effect: jit keeps the call unused. */
+static bool kept_when_unused(const void *params) {
+  return ((const lsim_buffer_callback_params *)params)->has_side_effect;
+}
+
+const lsim_primitive lsim_buffer_callback_p = {.name = "buffer_callback",
+                                               .trace_check = buffer_callback_check,
+                                               .explain_params = explain_params,
+                                               .kept_when_unused = kept_when_unused};
 
 /* wrapped_callback: runs the user's callback (the lowering's copy of it),
  * which must return nothing. */

@@ -280,8 +280,11 @@ const lsim_effect lsim_ordered_io_effect = {
 
 const lsim_primitive lsim_pure_callback_p = {.name = "pure_callback",
                                              .explain_params = explain_pure_params};
-const lsim_primitive lsim_io_callback_p = {
-    .name = "io_callback", .explain_params = explain_params, .ordered_effect = &lsim_ordered_io_effect};
+/* io_callback has an IO effect, ordered or not: jit keeps it unused. */
+const lsim_primitive lsim_io_callback_p = {.name = "io_callback",
+                                           .explain_params = explain_params,
+                                           .ordered_effect = &lsim_ordered_io_effect,
+                                           .kept_when_unused = lsim_always_kept};
 
 /* pure_callback's lowering: no side effect, no token. */
 static int pure_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,

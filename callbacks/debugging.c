@@ -16,9 +16,11 @@ static int explain_params(const void *params, char *buf, size_t size) {
 const lsim_effect lsim_ordered_debug_effect = {
     .name = "OrderedDebug", .type = "jax._src.debugging.OrderedDebugEffect", .shardable = false};
 
+/* debug_callback has the debug effect: jit keeps it. */
 const lsim_primitive lsim_debug_callback_p = {.name = "debug_callback",
                                               .explain_params = explain_params,
-                                              .ordered_effect = &lsim_ordered_debug_effect};
+                                              .ordered_effect = &lsim_ordered_debug_effect,
+                                              .kept_when_unused = lsim_always_kept};
 
 /* debug_callback_lowering: emit_python_callback with a side effect,
  * returning a token, partitioned as asked; under jit (a ShardingContext) an

@@ -4,6 +4,8 @@
 
 #include "lowersim/error.h"
 #include "lowersim/scenario.h"
+#include "lowersim/jax_profile.h"
+#include "lowersim/runtime.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,9 +13,16 @@
 /* Exit codes of the command-line contract. */
 enum { EXIT_LOWERING_ERROR = 1, EXIT_INVALID_INPUT = 2 };
 
+/* Writes `text` and a newline, each newline inside written as \n, so that it
+ * is one line (as `python -m oracle lower` writes JAX's messages). */
+void cli_put_line(FILE *f, const char *text);
+
+/* The runtime's warnings, one line each: `warning: CATEGORY: text`. */
+void cli_print_warnings(FILE *f, const lsim_runtime *rt);
+
 /* Prints `CODE: ErrorClass: message` on stderr (invalid input: its
- * `FILE:LINE: message` alone) and returns the exit code for it: 2 for
- * invalid input or arguments, 1 for every other failure. */
+ * `FILE:LINE: message` alone), one line (cli_put_line), and returns the exit
+ * code for it: 2 for invalid input or arguments, 1 for every other failure. */
 int cli_report(const lsim_error *err);
 
 /* Prints a usage error on stderr and returns 2. */
@@ -28,6 +37,13 @@ int cli_read_scenario(const char *path, lsim_scenario **out, lsim_error *err);
  * (cli_finish_stdout). */
 int cli_main(int argc, char **argv);
 
+/* `OPTION VALUE` of `command` (OPTION "--jax", or NULL for an argument):
+ * the JAX profile VALUE names (lsim_jax_profile_find) into *out; 0, or the
+ * exit code (2) after saying that VALUE (NULL: missing) is not a version
+ * lowersim models and which ones it does. */
+int cli_parse_jax(const char *command, const char *option, const char *value,
+                  const lsim_jax_profile **out);
+
 /* Colour: true when `f` is a terminal and NO_COLOR is unset. */
 bool cli_use_colour(FILE *f);
 
@@ -39,5 +55,6 @@ int cmd_check(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_versions(int argc, char **argv);
 
 #endif

@@ -82,7 +82,6 @@ static MlirBlock bare_module(MlirContext c, MlirModule m, bool multi, const Mlir
   mlirOperationSetAttributeByName(mop, sref("sym_name"), sattr(c, "jit_f"));
   mlirOperationSetAttributeByName(mop, sref("mhlo.num_replicas"), i32attr(c, 1));
   mlirOperationSetAttributeByName(mop, sref("mhlo.num_partitions"), i32attr(c, 1));
-  mlirOperationSetAttributeByName(mop, sref("jax.uses_shape_polymorphism"), mlirBoolAttrGet(c, multi));
   MlirAttribute empty = mlirDictionaryAttrGet(c, 0, NULL);
   MlirNamedAttribute pi = nattr(c, "jax.global_constant", sattr(c, "_platform_index"));
   MlirAttribute arg_attrs[2] = {multi ? mlirDictionaryAttrGet(c, 1, &pi) : empty, empty};
@@ -332,7 +331,7 @@ static double time_floor(MlirContext c, void (*build)(MlirContext, MlirModule), 
 }
 
 static void help(void) {
-  printf("usage: lowersim bench [--seconds S]\n\n"
+  printf("usage: lowersim bench [--seconds S] [--jax VERSION]\n\n"
          "Lowerings per second, single-threaded, of (1) a buffer_callback on cpu, (2) a\n"
          "four-platform lax.platform_dependent whose cuda and rocm branches are shared,\n"
          "(3) a Pallas add_one kernel on tpu with its bytecode embedded; each next to the\n"
@@ -347,11 +346,15 @@ static void help(void) {
 
 int cmd_bench(int argc, char **argv) {
   double seconds = 1.0;
-  const cli_option options[] = {
-      CLI_OPT_DOUBLE("seconds", 0, &seconds, 0.001, 3600)};
-  int parsed = cli_parse_options("bench", argc, argv, options, 1, help);
+  const char *jax = NULL;
+  const lsim_jax_profile *profile = NULL;
+  const cli_option options[] = {CLI_OPT_DOUBLE("seconds", 0, &seconds, 0.001, 3600),
+                                CLI_OPT_STRING("jax", 0, &jax)};
+  int parsed = cli_parse_options("bench", argc, argv, options, 2, help);
   if (parsed)
     return parsed < 0 ? 0 : parsed;
+  if (jax && (parsed = cli_parse_jax("bench", "--jax", jax, &profile)))
+    return parsed;
   lsim_error err = LSIM_ERROR_INIT;
   lsim_runtime *rt = NULL;
   lsim_registry *reg = NULL;
@@ -361,7 +364,7 @@ int cmd_bench(int argc, char **argv) {
       LSIM_PALLAS_INSTALLED_INIT(.mosaic_tpu = true, .triton = true, .mosaic_gpu = true);
   int rc = lsim_runtime_create_default(&rt, &err);
   if (!rc) rc = lsim_pallas_create(&all, &pallas, &err);
-  if (!rc) rc = lsim_registry_create_jax(rt, pallas, NULL, &reg, &err);
+  if (!rc) rc = lsim_registry_create_jax(rt, pallas, profile, &reg, &err);
   if (!rc) rc = lsim_lowerer_create(&lowerer, &err);
   if (rc)
     return cli_report(&err);
@@ -408,7 +411,7 @@ int cmd_bench(int argc, char **argv) {
                          .eqns = &workloads[w].eqn, .num_eqns = 1};
     lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
         .registry = reg, .program = &prog, .platforms = workloads[w].platforms,
-        .num_platforms = workloads[w].num_platforms, .for_export = true);
+        .num_platforms = workloads[w].num_platforms);
     /* Alternating short rounds, best of each side: the least disturbed by
      * whatever else the machine does. */
     char *ours = NULL, *theirs = NULL;

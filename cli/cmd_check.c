@@ -22,6 +22,7 @@
 typedef struct result {
   const char *path;
   const char *name;
+  const char *jax; /* the JAX version the scenario was checked for; NULL: not read */
   double seconds;
   bool skipped;
   char *failure; /* NULL: passed */
@@ -185,10 +186,11 @@ static void compare_errors(FILE *diff, const lsim_error *err, int status, const 
  * compared after both are parsed and printed by MLIR, an error by class and
  * message.  Returns what differs (owned), or NULL when they agree. */
 static char *compare_impl(lsim_lowerer *lowerer, MlirContext mlir, const char *command,
-                          const lsim_scenario *s, bool *skipped) {
+                          const lsim_scenario *s, const lsim_scenario_run_options *opts,
+                          bool *skipped) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_scenario_outcome outcome;
-  int rc = lsim_scenario_run(lowerer, s, NULL, &outcome, &err);
+  int rc = lsim_scenario_run(lowerer, s, opts, &outcome, &err);
   char *ours = rc ? NULL : lsim_lowering_print(outcome.lowering);
   lsim_scenario_outcome_clear(&outcome);
   *skipped = rc == LSIM_E_INVALID_INPUT; /* lowersim refuses the scenario: nothing to compare */
@@ -217,23 +219,26 @@ static char *compare_impl(lsim_lowerer *lowerer, MlirContext mlir, const char *c
 
 /* Checks one file into `r` (r->failure set on failure). */
 static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir, const char *path,
-                      result *r, lsim_scenario **keep) {
+                      const lsim_jax_profile *profile, result *r, lsim_scenario **keep) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_scenario *s = NULL;
   double start = now();
   *r = (result){.path = path, .name = path};
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = profile);
   int rc = cli_read_scenario(path, &s, &err);
   if (!rc && s->name)
     r->name = s->name;
+  if (!rc)
+    r->jax = lsim_scenario_profile(s, profile)->name;
   if (rc) {
     r->failure = strdup(lsim_error_message(&err));
   } else if (impl) {
-    r->failure = compare_impl(lowerer, mlir, impl, s, &r->skipped);
+    r->failure = compare_impl(lowerer, mlir, impl, s, &opts, &r->skipped);
   } else if (!s->expect.present) {
     r->skipped = true;
   } else {
     lsim_scenario_verdict v;
-    rc = lsim_scenario_check(lowerer, s, &v, &err);
+    rc = lsim_scenario_check_with(lowerer, s, &opts, &v, &err);
     if (rc)
       r->failure = strdup(lsim_error_message(&err));
     else if (!v.passed)
@@ -247,7 +252,7 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
 }
 
 static int write_junit(const char *out, const result *results, size_t n, size_t failed,
-                       double seconds, char *const *paths) {
+                       double seconds, char *const *paths, const lsim_jax_profile *profile) {
   size_t skipped = 0;
   cli_inputs inputs = {0};
   bool ok = true;
@@ -256,23 +261,28 @@ static int write_junit(const char *out, const result *results, size_t n, size_t 
     ok = ok && cli_inputs_add(&inputs, paths[i]);
   }
   junit *j = ok ? junit_open("lowersim check", n, failed, skipped, seconds) : NULL;
+  junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
   for (size_t i = 0; j && i < n; i++)
     junit_case(j, results[i].path, results[i].name, results[i].seconds, results[i].failure,
-               results[i].skipped ? "no <expect>" : NULL);
+               results[i].skipped ? "no <expect>" : NULL, results[i].jax);
   int code = junit_close(j, "check", out, &inputs);
   cli_inputs_free(&inputs);
   return code;
 }
 
 static void help(void) {
-  printf("usage: lowersim check [--junit OUT.xml] [--impl 'COMMAND {scenario}'] PATH...\n\n"
+  printf("usage: lowersim check [--junit OUT.xml] [--impl 'COMMAND {scenario}']\n"
+         "                      [--jax VERSION] PATH...\n\n"
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
          "searched for *.xml, each folder once however many symbolic links lead to it,\n"
          "each file once; what is not a regular file is skipped with a note; \"-\" is\n"
          "standard input), prints one line per failure with what differs, and ends\n"
          "with `N passed, N failed, N skipped` (skipped: no <expect>).\n"
-         "--junit writes a JUnit XML report (\"-\": standard output). Exit 0 when\n"
-         "nothing failed.\n\n"
+         "--junit writes a JUnit XML report (\"-\": standard output; the JAX version as\n"
+         "a property of the suite and of each case). Exit 0 when nothing failed.\n"
+         "--jax: the JAX version of the scenarios that name none in <scenario jax=...>\n"
+         "(default: the newest); a scenario's own jax= always wins, since its <expect>\n"
+         "holds for the JAX it names.\n\n"
          "--impl runs COMMAND (a shell command; {scenario} becomes the file's path) for every\n"
          "scenario and compares its outcome with lowersim's: a module on stdout (exit 0) is\n"
          "compared after both are parsed and printed by MLIR; an error (non-zero exit) must\n"
@@ -283,7 +293,7 @@ static void help(void) {
 /* Checks every file in order, printing failures; the exit code (0, or 1
  * when something failed, or 2 when the report cannot be written). */
 static int check_files(char *const *paths, size_t count, const char *impl,
-                       const char *junit_path) {
+                       const char *junit_path, const lsim_jax_profile *profile) {
   result *results = calloc(count, sizeof *results);
   lsim_scenario **scenarios = calloc(count, sizeof *scenarios);
   lsim_lowerer *lowerer = NULL;
@@ -295,7 +305,7 @@ static int check_files(char *const *paths, size_t count, const char *impl,
   size_t passed = 0, failed = 0, skipped = 0;
   double start = now();
   for (size_t i = 0; i < count; i++) {
-    check_file(lowerer, impl, lsim_lowerer_mlir_context(lowerer), paths[i], &results[i],
+    check_file(lowerer, impl, lsim_lowerer_mlir_context(lowerer), paths[i], profile, &results[i],
                &scenarios[i]);
     if (results[i].failure) {
       printf("FAIL %s: %s\n", paths[i], results[i].failure);
@@ -306,7 +316,8 @@ static int check_files(char *const *paths, size_t count, const char *impl,
       passed++;
     }
   }
-  int code = junit_path ? write_junit(junit_path, results, count, failed, now() - start, paths) : 0;
+  int code = junit_path ? write_junit(junit_path, results, count, failed, now() - start, paths, profile)
+                        : 0;
   printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
   if (!code && failed)
     code = EXIT_LOWERING_ERROR;
@@ -321,13 +332,16 @@ static int check_files(char *const *paths, size_t count, const char *impl,
 }
 
 int cmd_check(int argc, char **argv) {
-  const char *junit_path = NULL, *impl = NULL;
+  const char *junit_path = NULL, *impl = NULL, *jax = NULL;
+  const lsim_jax_profile *profile = NULL;
   const cli_option options[] = {CLI_OPT_STRING("junit", 0, &junit_path),
-                                CLI_OPT_STRING("impl", 0, &impl)};
+                                CLI_OPT_STRING("impl", 0, &impl), CLI_OPT_STRING("jax", 0, &jax)};
   cli_args args;
-  int code = cli_parse("check", argc, argv, options, 2, help, &args);
+  int code = cli_parse("check", argc, argv, options, 3, help, &args);
   if (code)
     return code < 0 ? 0 : code;
+  if (jax && (code = cli_parse_jax("check", "--jax", jax, &profile)))
+    return code;
   cli_walk *walk = cli_walk_create("check", true);
   if (!walk)
     return cli_usage_error("check", "out of memory");
@@ -342,7 +356,7 @@ int cmd_check(int argc, char **argv) {
   if (!code && count == 0)
     code = cli_usage_error("check", "no scenario found (usage: lowersim check PATH...)");
   if (!code)
-    code = check_files(paths, count, impl, junit_path);
+    code = check_files(paths, count, impl, junit_path, profile);
   cli_walk_destroy(walk);
   return code;
 }

@@ -45,8 +45,9 @@ static void explain_runtime(const style *st, const lsim_scenario *s, const lsim_
   heading(st, "runtime (xla_bridge)");
   printf("  JAX_PLATFORMS    %s\n",
          s->runtime.jax_platforms ? s->runtime.jax_platforms : "(unset: every factory is tried)");
-  if (!s->runtime.present)
-    printf("  factories        (no <runtime>: one cpu backend with one device)\n");
+  printf("  factories        cpu and tpu (registered on import; tpu fails quietly without "
+         "libtpu)%s\n",
+         s->runtime.num_backends ? ", then the scenario's" : "");
   size_t n = lsim_runtime_backend_count(rt);
   const lsim_backend *def = lsim_runtime_default_backend(rt);
   for (size_t i = 0; i < n; i++) {
@@ -62,8 +63,11 @@ static void explain_runtime(const style *st, const lsim_scenario *s, const lsim_
     if (e)
       printf("  %-16s %-8s failed quietly: %s\n", "", s->runtime.backends[i].platform, e);
   }
-  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
-    printf("  %swarning          %s%s\n", st->yellow, lsim_runtime_warning_at(rt, i), st->reset);
+  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++) {
+    printf("  %swarning          %s: ", st->yellow, lsim_runtime_warning_category(rt, i));
+    fputs(st->reset, stdout);
+    cli_put_line(stdout, lsim_runtime_warning_at(rt, i));
+  }
 }
 
 static void explain_request(const style *st, const lsim_scenario *s) {
@@ -90,17 +94,23 @@ static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
 }
 
 static void help(void) {
-  printf("usage: lowersim explain FILE\n\n"
+  printf("usage: lowersim explain [--jax VERSION] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) as `lowersim lower` does and\n"
-         "narrates it in JAX's terms, then prints the module. Colour only on a terminal\n"
-         "(NO_COLOR turns it off). Exit codes as for `lower`.\n");
+         "narrates it in JAX's terms (the JAX version first), then prints the module.\n"
+         "Colour only on a terminal (NO_COLOR turns it off). --jax and exit codes as for\n"
+         "`lower`.\n");
 }
 
 int cmd_explain(int argc, char **argv) {
+  const char *jax_name = NULL;
+  const lsim_jax_profile *profile = NULL;
+  const cli_option options[] = {CLI_OPT_STRING("jax", 0, &jax_name)};
   cli_args args;
-  int code = cli_parse("explain", argc, argv, NULL, 0, help, &args);
+  int code = cli_parse("explain", argc, argv, options, 1, help, &args);
   if (code)
     return code < 0 ? 0 : code;
+  if (jax_name && (code = cli_parse_jax("explain", "--jax", jax_name, &profile)))
+    return code;
   if (args.num_operands != 1)
     return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
   const char *path = args.operands[0];
@@ -121,9 +131,13 @@ int cmd_explain(int argc, char **argv) {
          s->name ? "  scenario " : "", s->name ? s->name : "");
   if (s->description)
     printf("  %s\n", s->description);
+  const lsim_jax_profile *jax = lsim_scenario_profile(s, profile);
+  printf("  JAX %s (commit %s; %s)\n", jax->name, jax->commit,
+         s->jax ? "the scenario's jax=" : profile ? "--jax" : "the newest: neither jax= nor --jax");
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
-  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.explain = on_explain, .explain_data = &n);
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
+      .explain = on_explain, .explain_data = &n, .profile = profile);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
@@ -141,8 +155,9 @@ int cmd_explain(int argc, char **argv) {
   explain_summary(st, &outcome);
   if (rc) {
     heading(st, "result");
-    printf("  %s%s: %s: %s%s\n", st->red, lsim_status_name(err.code), lsim_error_class(&err),
-           lsim_error_message(&err), st->reset);
+    printf("  %s%s: %s: ", st->red, lsim_status_name(err.code), lsim_error_class(&err));
+    fputs(st->reset, stdout);
+    cli_put_line(stdout, lsim_error_message(&err));
     fflush(stdout);
     code = cli_report(&err);
   } else {

@@ -32,6 +32,7 @@ typedef struct options {
   const char *out;
   const char *emit; /* write the scenarios to this folder, check nothing */
   bool isolate;     /* each check in a child process */
+  const lsim_jax_profile *jax; /* --jax: every scenario pins it; NULL: none pinned */
 } options;
 
 typedef struct campaign {
@@ -52,8 +53,8 @@ typedef struct campaign {
 } campaign;
 
 static void usage(void) {
-  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate]\n"
-         "       lowersim fuzz [--seed S] [--iterations N] --emit DIR\n\n"
+  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate] [--jax V]\n"
+         "       lowersim fuzz [--seed S] [--iterations N] [--jax V] --emit DIR\n\n"
          "Generates N random scenarios from seed S (default 1, %d iterations) and checks\n"
          "that every lowering fails with a catalogued code (never LSIM_E_VERIFY) or gives\n"
          "a module that verifies and re-parses unchanged, that lowering twice gives the\n"
@@ -74,23 +75,29 @@ static void usage(void) {
          "Last line: `fuzz: N iterations, M findings, R iterations/s`.\n"
          "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0) without\n"
          "lowering or checking them; last line `fuzz: N scenarios written to DIR`.\n"
+         "--jax V: every scenario pins JAX version V (<scenario jax=\"V\">); without it\n"
+         "none pins one, so each is lowered for the newest.\n"
          "Exit codes: 0 no finding, 1 findings, 2 invalid arguments or output folder.\n",
          DEFAULT_ITERATIONS, DEFAULT_OUT, CURRENT_FILE);
 }
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_options(int argc, char **argv, options *o) {
-  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false};
+  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false, NULL};
+  const char *jax = NULL;
   const cli_option table[] = {
       CLI_OPT_U64("seed", 0, &o->seed, 0, UINT64_MAX),
       CLI_OPT_U64("iterations", 0, &o->iterations, 0, UINT64_MAX),
       CLI_OPT_STRING("out", 0, &o->out),
       CLI_OPT_STRING("emit", 0, &o->emit),
       CLI_OPT_FLAG("isolate", 0, &o->isolate),
+      CLI_OPT_STRING("jax", 0, &jax),
   };
   int code = cli_parse_options("fuzz", argc, argv, table, sizeof table / sizeof table[0], usage);
   if (code)
     return code < 0 ? 0 : code;
+  if (jax && (code = cli_parse_jax("fuzz", "--jax", jax, &o->jax)))
+    return code;
   if (!*o->out || (o->emit && !*o->emit))
     return cli_usage_error("fuzz", "%s needs a folder name", *o->out ? "--emit" : "--out");
   return -1;
@@ -342,18 +349,26 @@ static int check_files(campaign *c, lsim_fuzz_rng *rng, const lsim_scenario *s, 
   return verdict ? other_finding(c, output ? "output" : "folder", detail, NULL, 0, i) : LSIM_OK;
 }
 
-/* The iteration's scenario: the generator's, or (LARGE percent of the
- * time) one of a large shape. */
-static int generate(lsim_fuzz_rng *rng, bool large, const char *name, lsim_scenario **s,
-                    lsim_error *err) {
-  if (!large)
-    return lsim_fuzz_generate(rng, name, s, err);
-  char *text = NULL;
-  size_t size;
-  int rc = lsim_fuzz_generate_large(rng, name, &text, &size, err);
-  if (!rc)
-    rc = lsim_scenario_read_memory(text, size, name, s, err);
-  free(text);
+/* The iteration's scenario: the generator's, or (when `large`) one of a
+ * large shape; pinned to --jax's version when given. */
+static int generate(const options *o, lsim_fuzz_rng *rng, bool large, const char *name,
+                    lsim_scenario **s, lsim_error *err) {
+  int rc;
+  if (large) {
+    char *text = NULL;
+    size_t size;
+    rc = lsim_fuzz_generate_large(rng, name, &text, &size, err);
+    if (!rc)
+      rc = lsim_scenario_read_memory(text, size, name, s, err);
+    free(text);
+  } else {
+    rc = lsim_fuzz_generate(rng, name, s, err);
+  }
+  if (!rc && o->jax && !(*s)->jax && !((*s)->jax = strdup(o->jax->name))) {
+    lsim_scenario_destroy(*s);
+    *s = NULL;
+    rc = lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
+  }
   return rc;
 }
 
@@ -366,7 +381,7 @@ static int iterate(campaign *c, uint64_t i, lsim_error *err) {
   snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, c->opt.seed, i);
   lsim_scenario *s = NULL;
   lsim_fuzz_result r = {0};
-  int rc = generate(&rng, what < LARGE, name, &s, err);
+  int rc = generate(&c->opt, &rng, what < LARGE, name, &s, err);
   if (!rc)
     rc = save_current(c, s, i, err);
   if (!rc)
@@ -437,7 +452,7 @@ static int emit_scenarios(const options *o) {
     lsim_scenario *s = NULL;
     char *text = NULL, *path = NULL;
     size_t size;
-    int rc = lsim_fuzz_generate(&rng, name, &s, &err);
+    int rc = generate(o, &rng, false, name, &s, &err);
     if (!rc)
       rc = lsim_fuzz_scenario_text(s, &text, &size, &err);
     if (!rc && !(path = path_in(o->emit, file))) {

@@ -9,13 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void print_warnings(const lsim_runtime *rt) {
-  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
-    fprintf(stderr, "warning: %s\n", lsim_runtime_warning_at(rt, i));
-}
-
-/* The equation elements of the format, from its table of kinds. */
+/* The equation elements of the format, from its table of kinds, after what
+ * <lower>'s attributes and the sharding values stand for. */
 static void print_kinds(void) {
+  static const char *const lower_attrs[][2] = {
+      {"<lower>", "jax.jit(f).trace(*args).lower()"},
+      {"platforms=\"a,b\"", ".lower(lowering_platforms=(\"a\", \"b\"))"},
+      {"backend=\"x\"", "jax.jit(f, backend=\"x\") (deprecated in JAX: it warns)"},
+      {"devices=\"N\"", "jit(f, in_shardings=NamedSharding(Mesh(jax.devices()[:N], (\"x\",)),"},
+      {"", "P()))"},
+      {"keep_unused=\"true\"", "jax.jit(f, keep_unused=True): no dead-code elimination (by"},
+      {"", "default jit drops effect-free equations and arguments nothing uses)"},
+      {"enable_x64=", "jax_enable_x64 (default: on when a value is 64-bit): the platform"},
+      {"", "index is then tensor<i64>"},
+      {"export=\"true\"", "jax.export.export(jax.jit(f), platforms=...)(*args): host callbacks"},
+      {"", "and unstable custom-call targets refused, jax.uses_shape_polymorphism set"},
+      {"disabled_checks=", "with export: DisabledSafetyCheck's as str() spells them,"},
+      {"", "\"custom_call:TARGET\" (TARGET ALL: any) and \"platform\""},
+      {"<scenario jax=\"V\">", "the JAX version the scenario pins (`lowersim versions`)"},
+      {"sharding=\"device:K\"", "SingleDeviceSharding(jax.devices()[K]) (<pure_callback>,"},
+      {"", "<io_callback>)"},
+      {"sharding=\"scalar_mesh:K\"", "NamedSharding(Mesh(jax.devices()[K], ()), P())"},
+      {"sharding=\"mesh:N\"", "NamedSharding(Mesh(jax.devices()[:N], (\"x\",)), P())"},
+  };
+  printf("\nWhat <lower> stands for:\n");
+  for (size_t i = 0; i < sizeof lower_attrs / sizeof lower_attrs[0]; i++)
+    printf("  %-22s %s\n", lower_attrs[i][0], lower_attrs[i][1]);
   printf("\nThe equations of <lower>, one element each:\n");
   for (size_t i = 0; i < lsim_scenario_kind_count(); i++) {
     const lsim_scenario_kind *kind = lsim_scenario_kind_at(i);
@@ -23,14 +42,6 @@ static void print_kinds(void) {
     printf("  <%s>%*s %s\n", element, (int)(20 - strlen(element)), "",
            lsim_scenario_kind_summary(kind));
   }
-  printf("\nSharding and versions:\n"
-         "  <scenario jax=\"0.10.2\">   the JAX version profile (absent: the newest)\n"
-         "  <lower devices=\"N\">       jit(f, in_shardings=NamedSharding(Mesh(jax.devices()[:N],"
-         " (\"x\",)), P()))\n"
-         "  sharding=\"device:K\"       SingleDeviceSharding(jax.devices()[K]) "
-         "(<pure_callback>, <io_callback>)\n"
-         "  sharding=\"scalar_mesh:K\"  NamedSharding(Mesh(jax.devices()[K], ()), P())\n"
-         "  sharding=\"mesh:N\"         NamedSharding(Mesh(jax.devices()[:N], (\"x\",)), P())\n");
 }
 
 /* Reads FILE ("-": standard input); on failure reports and returns the
@@ -47,14 +58,19 @@ static int read_scenario(const char *path, lsim_scenario **s) {
 }
 
 static void help(void) {
-  printf("usage: lowersim lower [-o OUT] FILE\n\n"
+  printf("usage: lowersim lower [-o OUT] [--jax VERSION] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) and prints the MLIR module, or\n"
          "writes it to OUT (\"-\": standard output). OUT is written only when the lowering\n"
          "succeeds, and whole: a regular file is replaced atomically (keeping its mode),\n"
          "a device or FIFO is written in place, the input is never overwritten.\n"
+         "--jax: the JAX version of a scenario that names none in <scenario jax=...>\n"
+         "(default: the newest; `lowersim versions` lists them).\n"
+         "JAX's warnings come first on stderr, one line each: `warning: CATEGORY: text`\n"
+         "(CATEGORY the warnings.warn class, e.g. DeprecationWarning, or the name of\n"
+         "the JAX logger, e.g. jax._src.xla_bridge; a newline is written \\n).\n"
          "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
-         "`CODE: ErrorClass: message` on stderr; 2 invalid input (`FILE:LINE: ...`) or\n"
-         "an output that cannot be written.\n");
+         "`CODE: ErrorClass: message` on stderr (a newline is written \\n); 2 invalid\n"
+         "input (`FILE:LINE: ...`) or an output that cannot be written.\n");
   print_kinds();
 }
 
@@ -73,16 +89,20 @@ static int write_module(const char *file, const char *out_path, const char *text
 }
 
 int cmd_lower(int argc, char **argv) {
-  const char *out_path = NULL;
-  const cli_option options[] = {CLI_OPT_STRING("output", 'o', &out_path)};
+  const char *out_path = NULL, *jax = NULL;
+  const lsim_jax_profile *profile = NULL;
+  const cli_option options[] = {CLI_OPT_STRING("output", 'o', &out_path),
+                                CLI_OPT_STRING("jax", 0, &jax)};
   cli_args args;
-  int code = cli_parse("lower", argc, argv, options, 1, help, &args);
+  int code = cli_parse("lower", argc, argv, options, 2, help, &args);
   if (code)
     return code < 0 ? 0 : code;
+  if (jax && (code = cli_parse_jax("lower", "--jax", jax, &profile)))
+    return code;
   if (args.num_operands != 1)
     return cli_usage_error("lower", args.num_operands ? "one scenario file at a time (see --help)"
                                                       : "no scenario file (usage: lowersim lower "
-                                                        "[-o OUT] FILE)");
+                                                        "[-o OUT] [--jax VERSION] FILE)");
   const char *file = args.operands[0];
   lsim_scenario *s = NULL;
   code = read_scenario(file, &s);
@@ -91,11 +111,12 @@ int cmd_lower(int argc, char **argv) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = profile);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
-    rc = lsim_scenario_run(lowerer, s, NULL, &outcome, &err);
+    rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
   if (outcome.runtime)
-    print_warnings(outcome.runtime);
+    cli_print_warnings(stderr, outcome.runtime);
   char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
   if (!rc && !text)
     rc = LSIM_E_NO_MEMORY, err.code = LSIM_E_NO_MEMORY;

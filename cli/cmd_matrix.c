@@ -176,13 +176,14 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
 }
 
 static int write_junit(const char *path, const stats *st, double seconds,
-                       const cli_inputs *inputs) {
+                       const cli_inputs *inputs, const lsim_jax_profile *profile) {
   size_t variants = 0, failed = 0;
   for (int f = 0; f < FEATURE_COUNT; f++)
     for (int v = 0; v < MAX_VARIANTS; v++)
       if (st->variant_cases[f][v])
         variants++, failed += st->variant_failures[f][v] > 0;
   junit *j = junit_open("lowersim matrix", variants, failed, 0, seconds < 0 ? 0 : seconds);
+  junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
   for (int f = 0; j && f < FEATURE_COUNT; f++) {
     for (int v = 0; v < MAX_VARIANTS; v++) {
       if (!st->variant_cases[f][v])
@@ -193,7 +194,7 @@ static int write_junit(const char *path, const stats *st, double seconds,
                "%" PRIu64 " of %" PRIu64 " cases failed; first: case %" PRIu64,
                st->variant_failures[f][v], st->variant_cases[f][v], st->first_failure[f][v]);
       junit_case(j, matrix_feature_name((matrix_feature)f), name, -1,
-                 st->variant_failures[f][v] ? failure : NULL, NULL);
+                 st->variant_failures[f][v] ? failure : NULL, NULL, NULL);
     }
   }
   return junit_close(j, "matrix", path, inputs);
@@ -219,8 +220,11 @@ static void help(void) {
   printf(
       "usage: lowersim matrix [--platforms LIST] [--max-len K] [--features LIST]\n"
       "                       [--jobs J] [--shard I/N] [--limit N] [--csv OUT] [--junit OUT]\n"
-      "       lowersim matrix --merge [--csv OUT] [--junit OUT] SHARD.csv...\n\n"
-      "Lowers, deterministically, every case of the cartesian product of: ordered tuples of\n"
+      "                       [--jax VERSION]\n"
+      "       lowersim matrix --merge [--csv OUT] [--junit OUT] [--jax VERSION] SHARD.csv...\n\n"
+      "Lowers (jax.jit(f).trace(x).lower(lowering_platforms=TUPLE), for the JAX version of\n"
+      "--jax, default the newest), deterministically, every case of the cartesian product\n"
+      "of: ordered tuples of\n"
       "distinct lowering platforms of length 1..K over the platform list (default\n"
       "cpu,cuda,rocm,oneapi,tpu,gpu,metal and K=2), the pinned backend (none or each of cpu,\n"
       "cuda, rocm, oneapi, tpu, metal), the runtime (cpu plus each subset of cuda, rocm,\n"
@@ -237,6 +241,8 @@ static void help(void) {
       "                    anywhere (GNU parallel, Slurm arrays, Kubernetes indexed jobs),\n"
       "                    each with --csv, then join them with --merge\n"
       "  --limit N         only the first N cases (of the shard), N >= 1\n"
+      "  --jax VERSION     the JAX version modelled (default: the newest; see\n"
+      "                    `lowersim versions`)\n"
       "  --csv OUT         one row per case; --junit OUT: one test case per feature variant\n"
       "                    (\"-\": standard output; a file is replaced whole or not at all)\n\n"
       "--merge reads the shards' CSV files (\"-\": standard input) and checks every field of\n"
@@ -305,6 +311,7 @@ static int parse_options(int argc, char **argv, options *o) {
   o->jobs = 1;
   o->shards = 1;
   o->max_len = (uint64_t)o->spec.max_len;
+  const char *jax = NULL;
   const cli_option table[] = {
       CLI_OPT_CUSTOM("platforms", 0, parse_platforms, o),
       CLI_OPT_U64("max-len", 0, &o->max_len, 1, MATRIX_MAX_LEN),
@@ -315,10 +322,13 @@ static int parse_options(int argc, char **argv, options *o) {
       CLI_OPT_STRING("csv", 0, &o->csv),
       CLI_OPT_STRING("junit", 0, &o->junit),
       CLI_OPT_FLAG("merge", 0, &o->merge),
+      CLI_OPT_STRING("jax", 0, &jax),
   };
   cli_args args;
   int code = cli_parse("matrix", argc, argv, table, sizeof table / sizeof table[0], help, &args);
   if (code)
+    return code;
+  if (jax && (code = cli_parse_jax("matrix", "--jax", jax, &o->spec.profile)))
     return code;
   o->spec.max_len = (int)o->max_len;
   o->inputs = args.operands;
@@ -404,7 +414,7 @@ static int run_matrix(options *o) {
     if (o->csv)
       code = write_csv(o->csv, workers, jobs);
     if (o->junit && !code)
-      code = write_junit(o->junit, all, seconds, NULL);
+      code = write_junit(o->junit, all, seconds, NULL, o->spec.profile);
     if (!code && all->failures)
       code = EXIT_LOWERING_ERROR;
   }
@@ -569,7 +579,7 @@ static int merge(options *o) {
   else
     cli_output_abort(csv);
   if (!code && o->junit)
-    code = write_junit(o->junit, st, -1, &inputs);
+    code = write_junit(o->junit, st, -1, &inputs, o->spec.profile);
   if (!code && st->failures)
     code = EXIT_LOWERING_ERROR;
   for (int i = 0; files && i < o->num_inputs; i++)

@@ -15,7 +15,10 @@ static void help(void) {
   printf("usage: lowersim platforms [--jax-platforms LIST] [--backend PLATFORM[=DEVICES]]...\n"
          "                          [--fail PLATFORM=MESSAGE]... [--lower-for LIST [--pin PLATFORM]]\n\n"
          "Prints the known platforms and aliases, then initializes a simulated runtime\n"
-         "and prints its backends, the default backend, quiet failures and warnings.\n\n"
+         "and prints its backends, the default backend, quiet failures and warnings.\n"
+         "The runtime starts as a JAX process's: the cpu and tpu factories xla_bridge\n"
+         "registers on import (tpu fails quietly, as without libtpu); --backend and --fail\n"
+         "for cpu or tpu replace them.\n\n"
          "  --jax-platforms LIST   the JAX_PLATFORMS value, e.g. cuda,cpu\n"
          "  --backend P[=N]        a backend factory for P with N devices (default 1);\n"
          "                         priorities and quietness are JAX's for P\n"
@@ -23,10 +26,8 @@ static void help(void) {
          "  --lower-for LIST       a ModuleContext for these lowering platforms: shows the\n"
          "                         canonicalized platforms and get_backend's outcome\n"
          "  --pin P                the pinned backend (jit(backend=P)) of that context\n\n"
-         "A cpu backend is always registered, as JAX registers its factory on import\n"
-         "(--backend cpu=N or --fail cpu=MESSAGE replaces it). Without --backend or --fail:\n"
-         "also one for each platform named in --jax-platforms (aliases expanded), each\n"
-         "with one device.\n");
+         "Without --backend or --fail: a working backend for each platform named in\n"
+         "--jax-platforms (aliases expanded), each with one device.\n");
 }
 
 /* --backend and --fail, in the order given: each a factory. */
@@ -70,20 +71,11 @@ static const char *add_factory(lsim_runtime *rt, const char *spec, bool failing,
   return NULL;
 }
 
-static bool names_cpu(const char *spec) {
-  return strcmp(spec, "cpu") == 0 || strncmp(spec, "cpu=", 4) == 0;
-}
-
-/* The factories not given: cpu's (JAX registers it on import) unless a
- * --backend/--fail names cpu and, when no factory is given, one for every
- * other platform JAX_PLATFORMS names. */
+/* The factories not given (JAX's own, cpu and tpu, are the runtime's from
+ * the start): when no factory is given, a working one for every other
+ * platform JAX_PLATFORMS names. */
 static int add_implied_factories(const options *o, lsim_error *err) {
-  bool has_cpu = false;
-  for (size_t i = 0; i < o->n_factories; i++)
-    has_cpu = has_cpu || names_cpu(o->factories[i].spec);
   int rc = LSIM_OK;
-  if (!has_cpu)
-    add_factory(o->rt, "cpu", false, err, &rc);
   const char *jax_platforms = o->jax_platforms;
   if (rc || !jax_platforms || o->n_factories)
     return rc;
@@ -141,8 +133,10 @@ static void print_backends(const lsim_runtime *rt, const char *jax_platforms) {
         printf("quiet failure     %s: %s\n", known[i], quiet);
     }
   }
-  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++)
-    printf("warning           %s\n", lsim_runtime_warning_at(rt, i));
+  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++) {
+    printf("warning           %s: ", lsim_runtime_warning_category(rt, i));
+    cli_put_line(stdout, lsim_runtime_warning_at(rt, i));
+  }
 }
 
 static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *err) {
@@ -225,7 +219,7 @@ int cmd_platforms(int argc, char **argv) {
   };
   int code = cli_parse_options("platforms", argc, argv, table, sizeof table / sizeof table[0], help);
   lsim_error err = LSIM_ERROR_INIT;
-  int rc = code ? LSIM_OK : lsim_runtime_create(&o.rt, &err);
+  int rc = code ? LSIM_OK : lsim_runtime_create_default(&o.rt, &err);
   if (!code && !rc && o.jax_platforms)
     rc = lsim_runtime_set_jax_platforms(o.rt, o.jax_platforms, &err);
   if (!code && !rc && (rc = add_factories(&o, &err)) > 0)

@@ -100,13 +100,28 @@ junit *junit_open(const char *suite, size_t tests, size_t failures, size_t skipp
   return j;
 }
 
+static void properties(junit *j, const char *name, const char *value) {
+  j->ok = j->ok && xmlTextWriterStartElement(j->w, BAD_CAST "properties") >= 0 &&
+          xmlTextWriterStartElement(j->w, BAD_CAST "property") >= 0;
+  attr(j, "name", name);
+  attr(j, "value", value);
+  j->ok = j->ok && xmlTextWriterEndElement(j->w) >= 0 && xmlTextWriterEndElement(j->w) >= 0;
+}
+
+void junit_property(junit *j, const char *name, const char *value) {
+  if (j)
+    properties(j, name, value);
+}
+
 void junit_case(junit *j, const char *classname, const char *name, double seconds,
-                const char *failure, const char *skipped) {
+                const char *failure, const char *skipped, const char *jax) {
   j->ok = j->ok && xmlTextWriterStartElement(j->w, BAD_CAST "testcase") >= 0;
   attr(j, "classname", classname);
   attr(j, "name", name);
   if (seconds >= 0)
     attr_number(j, "time", "%.6f", seconds);
+  if (jax)
+    properties(j, "jax", jax);
   if (skipped)
     element_with_message(j, "skipped", skipped, false);
   if (failure)

@@ -18,10 +18,15 @@ typedef struct junit junit;
 junit *junit_open(const char *suite, size_t tests, size_t failures, size_t skipped,
                   double seconds);
 
+/* A <property> of the suite (name="jax": the JAX version a run models);
+ * only before the first case. */
+void junit_property(junit *j, const char *name, const char *value);
+
 /* One <testcase>; `seconds` < 0 leaves the time out; `failure` and
- * `skipped` (messages) may be NULL. */
+ * `skipped` (messages) may be NULL; `jax` (may be NULL) becomes the case's
+ * <properties><property name="jax" value="..."/></properties>. */
 void junit_case(junit *j, const char *classname, const char *name, double seconds,
-                const char *failure, const char *skipped);
+                const char *failure, const char *skipped, const char *jax);
 
 /* Ends the report, writes it to `path` (cli_write_file) and frees it.
  * Returns 0, or 2 with the reason printed (`j` NULL: out of memory). */

@@ -21,6 +21,7 @@ static const command commands[] = {
     {"matrix", cmd_matrix, "lower every platform combination of a feature matrix"},
     {"fuzz", cmd_fuzz, "random scenarios checked against lowersim's invariants"},
     {"bench", cmd_bench, "lowering throughput against a bare MLIR C API floor"},
+    {"versions", cmd_versions, "the JAX versions modelled, and what differs between two"},
     {"platforms", cmd_platforms, "known platforms, aliases and a simulated runtime's backends"},
     {"errors", cmd_errors, "the error catalogue: codes, JAX exception classes, messages"},
 };
@@ -40,12 +41,27 @@ static void usage(FILE *out) {
                "they mean where the format is silent, and testdata/scenarios/ has examples.\n");
 }
 
+void cli_put_line(FILE *f, const char *text) {
+  for (const char *c = text; *c; c++) {
+    if (*c == '\n')
+      fputs("\\n", f);
+    else
+      fputc(*c, f);
+  }
+  fputc('\n', f);
+}
+
+void cli_print_warnings(FILE *f, const lsim_runtime *rt) {
+  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++) {
+    fprintf(f, "warning: %s: ", lsim_runtime_warning_category(rt, i));
+    cli_put_line(f, lsim_runtime_warning_at(rt, i));
+  }
+}
+
 int cli_report(const lsim_error *err) {
-  if (err->code == LSIM_E_INVALID_INPUT) /* the contract's `FILE:LINE: what is wrong` */
-    fprintf(stderr, "%s\n", lsim_error_message(err));
-  else
-    fprintf(stderr, "%s: %s: %s\n", lsim_status_name(err->code), lsim_error_class(err),
-            lsim_error_message(err));
+  if (err->code != LSIM_E_INVALID_INPUT) /* the contract's `FILE:LINE: what is wrong` alone */
+    fprintf(stderr, "%s: %s: ", lsim_status_name(err->code), lsim_error_class(err));
+  cli_put_line(stderr, lsim_error_message(err));
   return lsim_status_kind(err->code) == LSIM_KIND_INVALID_INPUT ? EXIT_INVALID_INPUT
                                                                  : EXIT_LOWERING_ERROR;
 }
@@ -58,6 +74,20 @@ int cli_usage_error(const char *name, const char *fmt, ...) {
   va_end(ap);
   fprintf(stderr, "\n");
   return EXIT_INVALID_INPUT;
+}
+
+int cli_parse_jax(const char *name, const char *option, const char *value,
+                  const lsim_jax_profile **out) {
+  *out = value ? lsim_jax_profile_find(value) : NULL;
+  if (*out)
+    return 0;
+  if (!value)
+    return cli_usage_error(name, "%s needs a JAX version (see `lowersim versions`)", option);
+  char known[512];
+  lsim_jax_profile_names(known, sizeof known);
+  return cli_usage_error(name, "%s%s'%s' is not a JAX version lowersim models (it models %s; see "
+                         "`lowersim versions`)", option ? option : "", option ? " " : "", value,
+                         known);
 }
 
 bool cli_use_colour(FILE *f) { return isatty(fileno(f)) && !getenv("NO_COLOR"); }

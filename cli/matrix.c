@@ -102,6 +102,7 @@ static void decode_tuple(const matrix_spec *spec, size_t t, matrix_case *c) {
 void matrix_decode(const matrix_spec *spec, uint64_t index, matrix_case *c) {
   memset(c, 0, sizeof *c);
   c->index = index;
+  c->profile = spec->profile;
   c->tuple_len = 0;
   uint64_t rest = index;
   size_t t = (size_t)(rest % spec->num_tuples);
@@ -233,7 +234,8 @@ static int make_process(case_program *cp, const matrix_case *c, lsim_error *err)
         .mosaic_tpu = installed & 1, .triton = installed & 2, .mosaic_gpu = installed & 4,
         .use_mosaic_gpu = c->variant & 2);
   int rc = lsim_pallas_create(&all, &cp->pallas, err);
-  return rc ? rc : lsim_registry_create_jax(cp->runtime, cp->pallas, NULL, &cp->registry, err);
+  return rc ? rc
+            : lsim_registry_create_jax(cp->runtime, cp->pallas, c->profile, &cp->registry, err);
 }
 
 /* register_lowering(my_op, ffi_lowering(target), platform) per rule. */
@@ -333,8 +335,9 @@ bool matrix_is_failure(int code) {
   return kind != LSIM_KIND_OK && kind != LSIM_KIND_JAX_ERROR;
 }
 
-/* Lowers the case as jax.export(jax.jit(f), platforms=tuple)(x), pinned to
- * its backend when it has one; `*text` receives the module (owned). */
+/* Lowers the case as jax.jit(f).trace(x).lower(lowering_platforms=tuple),
+ * jax.jit(f, backend=pin) when it has a pinned backend; `*text` receives the
+ * module (owned). */
 static int lower_case(lsim_lowerer *lowerer, const matrix_case *c, char **text, lsim_error *err) {
   case_program cp = {0};
   int rc = make_runtime(&cp, c, err);
@@ -347,7 +350,7 @@ static int lower_case(lsim_lowerer *lowerer, const matrix_case *c, char **text, 
     lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
         .registry = cp.registry, .program = &cp.program, .platforms = c->tuple,
         .num_platforms = (size_t)c->tuple_len,
-        .backend = c->pin < 0 ? NULL : matrix_backends[c->pin], .for_export = true);
+        .backend = c->pin < 0 ? NULL : matrix_backends[c->pin]);
     rc = lsim_lower(lowerer, &req, &low, err);
   }
   if (!rc && !(*text = lsim_lowering_print(low)))

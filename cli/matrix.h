@@ -5,6 +5,8 @@
 
 #include "lowersim/lowering.h"
 
+#include "lowersim/jax_profile.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +27,7 @@ typedef struct matrix_spec {
   size_t num_platforms;
   int max_len;                                 /* tuples of length 1..max_len */
   bool features[FEATURE_COUNT];
+  const lsim_jax_profile *profile;             /* --jax; NULL: the newest */
   /* derived */
   size_t num_tuples;
   size_t num_variants;
@@ -47,6 +50,7 @@ typedef struct matrix_case {
   int tuple_len;
   int pin;                          /* -1: none, else an index into matrix_backends */
   unsigned runtime;                 /* bit i: matrix_optional_backends[i] initializes */
+  const lsim_jax_profile *profile;  /* the spec's */
 } matrix_case;
 
 extern const char *const matrix_backends[];          /* pin choices */

@@ -1,21 +1,91 @@
-/* ctx/jax_profile.c: the JAX versions lowersim models, newest last.  A fact
- * of JAX's that depends on the version becomes a field of lsim_jax_profile,
- * filled in each row with what that version does. */
+/* ctx/jax_profile.c: the JAX versions lowersim models (newest last) and
+ * the table of facts that describes each field of lsim_jax_profile.  A fact
+ * of JAX's that depends on the version is a field: its value in each profile
+ * below, and its row in `facts` (what it means, the JAX commit or tag that
+ * changed it, its type), from which `lowersim versions` prints and compares
+ * the profiles. */
 #include "lowersim/jax_profile.h"
+#include "support/strbuf.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define STRINGS(a) {(a), COUNT(a)}
+
+/* --- values shared by several profiles ------------------------------------- */
+
+/* export/_export.py _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE, sorted: the same
+ * 88 names at jax-v0.10.2, jax-v0.11.0 and cec06d116c (2026-08-08). */
+static const char *const stable_custom_call_targets[] = {
+    "AllocateBuffer", "ApproxTopK", "Eigh", "LuDecomposition",
+    "ProductOfElementaryHouseholderReflectors", "Qr", "SPMDFullToShardShape",
+    "SPMDShardToFullShape", "Sharding", "annotate_device_placement",
+    "cu_lu_pivots_to_permutation", "cu_threefry2x32_ffi", "cusolver_geqrf_ffi",
+    "cusolver_gesvd_ffi", "cusolver_gesvdj_ffi", "cusolver_getrf_ffi", "cusolver_orgqr_ffi",
+    "cusolver_potrf_ffi", "cusolver_syevd_ffi", "cusolver_sytrd_ffi", "cusparse_gtsv2_ffi",
+    "hip_lu_pivots_to_permutation", "hip_threefry2x32_ffi", "hipsolver_geqrf_ffi",
+    "hipsolver_gesdd_ffi", "hipsolver_gesvd_ffi", "hipsolver_gesvdj_ffi", "hipsolver_getrf_ffi",
+    "hipsolver_orgqr_ffi", "hipsolver_potrf_ffi", "hipsolver_syevd_ffi", "hipsolver_sytrd_ffi",
+    "lapack_cgees_ffi", "lapack_cgeev_ffi", "lapack_cgehrd_ffi", "lapack_cgeqrf_ffi",
+    "lapack_cgesdd_ffi", "lapack_cgetrf_ffi", "lapack_cgtsv_ffi", "lapack_cheevd_ffi",
+    "lapack_chetrd_ffi", "lapack_cpotrf_ffi", "lapack_ctrsm_ffi", "lapack_cungqr_ffi",
+    "lapack_dgees_ffi", "lapack_dgeev_ffi", "lapack_dgehrd_ffi", "lapack_dgeqrf_ffi",
+    "lapack_dgesdd_ffi", "lapack_dgetrf_ffi", "lapack_dgtsv_ffi", "lapack_dorgqr_ffi",
+    "lapack_dpotrf_ffi", "lapack_dsyevd_ffi", "lapack_dsytrd_ffi", "lapack_dtrsm_ffi",
+    "lapack_sgees_ffi", "lapack_sgeev_ffi", "lapack_sgehrd_ffi", "lapack_sgeqrf_ffi",
+    "lapack_sgesdd_ffi", "lapack_sgetrf_ffi", "lapack_sgtsv_ffi", "lapack_sorgqr_ffi",
+    "lapack_spotrf_ffi", "lapack_ssyevd_ffi", "lapack_ssytrd_ffi", "lapack_strsm_ffi",
+    "lapack_zgees_ffi", "lapack_zgeev_ffi", "lapack_zgehrd_ffi", "lapack_zgeqrf_ffi",
+    "lapack_zgesdd_ffi", "lapack_zgetrf_ffi", "lapack_zgtsv_ffi", "lapack_zheevd_ffi",
+    "lapack_zhetrd_ffi", "lapack_zpotrf_ffi", "lapack_ztrsm_ffi", "lapack_zungqr_ffi",
+    "mosaic_gpu_v2", "shape_assertion", "stablehlo.dynamic_approx_top_k",
+    "stablehlo.dynamic_reduce_window", "stablehlo.dynamic_rng_bit_generator",
+    "stablehlo.dynamic_top_k", "tf.call_tf_function", "tpu_custom_call",
+};
+
+/* jaxlib's make_tpu_client on a machine without libtpu (0.10.2 and 0.11.0
+ * alike; xla_bridge records it as the tpu factory's quiet failure). */
+static const char tpu_without_libtpu[] =
+    "INTERNAL: Failed to open libtpu.so: libtpu.so: cannot open shared object file: No such "
+    "file or directory";
+
+/* --- the profiles ---------------------------------------------------------- */
 
 const lsim_jax_profile lsim_jax_0_10_2 = {
     .name = "0.10.2",
-    /* Host callbacks, sharding and effects. */
+    .commit = "990e6a0b84",
+    .date = "2026-06-17",
+    .summary = "tag jax-v0.10.2, the newest release for Python 3.11; checked live by the oracle",
+    .python_requires = ">=3.11",
+    .minimum_jaxlib = "0.10.1",
+    .export_stable_custom_call_targets = STRINGS(stable_custom_call_targets),
+    .tpu_factory_error = tpu_without_libtpu,
     .use_shardy_partitioner = true,
     .buffer_callback_oneapi = false,
     .uncached_multi_platform_type_error = true,
 };
 
+/* The seeds' JAX: commit 1e1c6a8fc06dfcd1247076ec5cae4640cea5d7bb, after
+ * 0.11.0, not in the mirror (whose HEAD, cec06d116c of 2026-08-08, is taken
+ * to equal it except where a seed shows otherwise).  jax/version.py
+ * _version_from_git_tree names a source checkout
+ * "{_version}.dev{author date, %Y%m%d}+{git %h}": _version is "0.11.1" on
+ * main after 0.11.0, and %h is 10 hex digits in the JAX repository (37 554
+ * commits).  The author date is not in the seeds: 20260827 is the day the
+ * seeds were analysed, an upper bound.  lsim_jax_profile_find also takes
+ * the commit ("1e1c6a8f"). */
 const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
-    .name = "0.11.1.dev20260827+1e1c6a8f",
-    /* Host callbacks, sharding and effects. */
+    .name = "0.11.1.dev20260827+1e1c6a8fc0",
+    .commit = "1e1c6a8fc0",
+    .date = "2026-08-27",
+    .summary = "main after 0.11.0, the seeds' commit; read from the source (mirror HEAD "
+               "cec06d116c, run on jaxlib 0.11.0) and the seeds",
+    .python_requires = ">=3.12",
+    .minimum_jaxlib = "0.11.0",
+    .export_stable_custom_call_targets = STRINGS(stable_custom_call_targets),
+    .tpu_factory_error = tpu_without_libtpu,
     .use_shardy_partitioner = true,
     .buffer_callback_oneapi = true, /* seed 004, buffer_callback.py L239-248 */
     .uncached_multi_platform_type_error = true,
@@ -23,23 +93,169 @@ const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
 
 static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827};
 
-#define NUM_PROFILES (sizeof profiles / sizeof profiles[0])
+/* --- the facts --------------------------------------------------------------- */
 
-size_t lsim_jax_profile_count(void) { return NUM_PROFILES; }
+#define FACT(field, type) LSIM_JAX_FACT_##type, offsetof(lsim_jax_profile, field)
+
+static const lsim_jax_fact facts[] = {
+    /* the environment */
+    {"environment.python_requires", "the Python versions this JAX installs on (setup.py)",
+     "5ab345f1b4 (2026-06-18) \"Drop support for Python 3.11 for the next JAX release (0.11.0 "
+     "on July 15).\"",
+     "setup.py: python_requires", FACT(python_requires, STRING)},
+    {"environment.minimum_jaxlib", "the oldest jaxlib this JAX runs on",
+     "a1521744c6 (2026-07-16) \"Prepare for JAX release 0.11.0\" (tag jax-v0.11.0)",
+     "jax/version.py: _minimum_jaxlib_version", FACT(minimum_jaxlib, STRING)},
+
+    /* jit, export and the runtime */
+    {"export.stable_custom_call_targets",
+     "custom-call targets jax.export serializes without DisabledSafetyCheck.custom_call", "",
+     "jax/_src/export/_export.py: _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE, _check_module",
+     FACT(export_stable_custom_call_targets, STRINGS)},
+    {"runtime.tpu_factory_error",
+     "what the tpu factory xla_bridge registers on import raises without libtpu (a quiet "
+     "failure)",
+     "", "jax/_src/xla_bridge.py: register_backend_factory('tpu', ..., fail_quietly=True)",
+     FACT(tpu_factory_error, STRING)},
+
+    /* host callbacks, sharding and effects */
+    {"callbacks.use_shardy_partitioner",
+     "jax_use_shardy_partitioner's default: callbacks carry sdy.sharding and the module sdy.mesh",
+     "df8e17a549 (2025-07-20), before 0.10.2", "jax/_src/config.py: use_shardy_partitioner",
+     FACT(use_shardy_partitioner, BOOL)},
+    {"callbacks.buffer_callback_oneapi",
+     "buffer_callback lowers on oneapi (xla_buffer_python_gpu_callback, _cmd_buffer)",
+     "1e1c6a8fc0 (the seeds' commit; not at jax-v0.11.0)",
+     "jax/_src/buffer_callback.py: _buffer_callback_lowering", FACT(buffer_callback_oneapi, BOOL)},
+    {"callbacks.uncached_multi_platform_type_error",
+     "an uncacheable primitive (debug_callback) with two kept rules raises TypeError in "
+     "lower_per_platform",
+     "38581b7f80 (2025-09-22), before 0.10.2", "jax/_src/interpreters/mlir.py: lower_per_platform",
+     FACT(uncached_multi_platform_type_error, BOOL)},
+};
+
+/* --- lookups ----------------------------------------------------------------- */
+
+size_t lsim_jax_profile_count(void) { return COUNT(profiles); }
 
 const lsim_jax_profile *lsim_jax_profile_at(size_t i) {
-  return i < NUM_PROFILES ? profiles[i] : NULL;
+  return i < COUNT(profiles) ? profiles[i] : NULL;
+}
+
+static bool is_hex_prefix(const char *name, const char *commit) {
+  size_t n = strlen(name);
+  if (n < 7 || n > 40)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+      return false;
+  /* The profile keeps 10 digits; a longer prefix must agree with them. */
+  size_t m = strlen(commit);
+  return strncmp(name, commit, n < m ? n : m) == 0;
 }
 
 const lsim_jax_profile *lsim_jax_profile_find(const char *name) {
-  for (size_t i = 0; name && i < NUM_PROFILES; i++)
+  for (size_t i = 0; name && i < COUNT(profiles); i++)
     if (strcmp(profiles[i]->name, name) == 0)
+      return profiles[i];
+  for (size_t i = 0; name && i < COUNT(profiles); i++)
+    if (is_hex_prefix(name, profiles[i]->commit))
       return profiles[i];
   return NULL;
 }
 
-const lsim_jax_profile *lsim_jax_profile_default(void) { return profiles[NUM_PROFILES - 1]; }
+const lsim_jax_profile *lsim_jax_profile_default(void) { return profiles[COUNT(profiles) - 1]; }
 
 const lsim_jax_profile *lsim_jax_profile_or_default(const lsim_jax_profile *profile) {
   return profile ? profile : lsim_jax_profile_default();
+}
+
+size_t lsim_jax_profile_names(char *buf, size_t size) {
+  size_t n = 0;
+  for (size_t i = 0; i < COUNT(profiles); i++) {
+    const char *sep = i ? ", " : "";
+    for (const char *parts[] = {sep, profiles[i]->name}, **p = parts; p < parts + 2; p++)
+      for (const char *c = *p; *c; c++, n++)
+        if (buf && n + 1 < size)
+          buf[n] = *c;
+  }
+  if (buf && size)
+    buf[n < size ? n : size - 1] = '\0';
+  return n;
+}
+
+size_t lsim_jax_fact_count(void) { return COUNT(facts); }
+
+const lsim_jax_fact *lsim_jax_fact_at(size_t i) { return i < COUNT(facts) ? &facts[i] : NULL; }
+
+const lsim_jax_fact *lsim_jax_fact_find(const char *name) {
+  for (size_t i = 0; name && i < COUNT(facts); i++)
+    if (strcmp(facts[i].name, name) == 0)
+      return &facts[i];
+  return NULL;
+}
+
+const void *lsim_jax_fact_value(const lsim_jax_fact *fact, const lsim_jax_profile *profile) {
+  return (const char *)lsim_jax_profile_or_default(profile) + fact->offset;
+}
+
+static bool same_string(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+bool lsim_jax_fact_equal(const lsim_jax_fact *fact, const lsim_jax_profile *a,
+                         const lsim_jax_profile *b) {
+  const void *va = lsim_jax_fact_value(fact, a), *vb = lsim_jax_fact_value(fact, b);
+  switch (fact->type) {
+  case LSIM_JAX_FACT_STRING:
+    return same_string(*(const char *const *)va, *(const char *const *)vb);
+  case LSIM_JAX_FACT_BOOL:
+    return *(const bool *)va == *(const bool *)vb;
+  case LSIM_JAX_FACT_INT:
+    return *(const int *)va == *(const int *)vb;
+  case LSIM_JAX_FACT_STRINGS: {
+    const lsim_jax_strings *la = va, *lb = vb;
+    if (la->count != lb->count)
+      return false;
+    for (size_t i = 0; i < la->count; i++)
+      if (!same_string(la->items[i], lb->items[i]))
+        return false;
+    return true;
+  }
+  }
+  return false;
+}
+
+char *lsim_jax_fact_format(const lsim_jax_fact *fact, const lsim_jax_profile *profile) {
+  const void *v = lsim_jax_fact_value(fact, profile);
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  switch (fact->type) {
+  case LSIM_JAX_FACT_STRING: {
+    const char *s = *(const char *const *)v;
+    if (s)
+      lsimp_py_str(&sb, s);
+    else
+      lsimp_strbuf_puts(&sb, "None");
+    break;
+  }
+  case LSIM_JAX_FACT_BOOL:
+    lsimp_strbuf_puts(&sb, *(const bool *)v ? "True" : "False");
+    break;
+  case LSIM_JAX_FACT_INT:
+    lsimp_strbuf_printf(&sb, "%d", *(const int *)v);
+    break;
+  case LSIM_JAX_FACT_STRINGS: {
+    const lsim_jax_strings *l = v;
+    lsimp_py_list(&sb, l->items, l->count);
+    break;
+  }
+  }
+  return lsimp_strbuf_take(&sb);
+}
+
+bool lsim_jax_strings_contain(const lsim_jax_strings *list, const char *name) {
+  for (size_t i = 0; list && name && i < list->count; i++)
+    if (strcmp(list->items[i], name) == 0)
+      return true;
+  return false;
 }

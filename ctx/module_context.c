@@ -396,6 +396,10 @@ const lsim_host_callback *lsim_module_context_host_callback_at(const lsim_module
   return i < ctx->shared->n_callbacks ? &ctx->shared->callbacks[i].cb : NULL;
 }
 
+size_t lsim_module_context_keepalive_count(const lsim_module_context *ctx) {
+  return ctx ? ctx->shared->n_keepalives : 0;
+}
+
 int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
                                       void (*destroy)(void *), lsim_error *err) {
   if (!ctx)

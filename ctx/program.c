@@ -1,7 +1,9 @@
 /* ctx/program.c: straight-line jaxprs (core.Jaxpr): values numbered args
  * first, then every equation's results. */
 #include "lowersim/program.h"
+#include "support/raise.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int lsim_program_check(const lsim_program *prog, lsim_error *err) {
@@ -97,4 +99,30 @@ void lsim_program_value_avals(const lsim_program *prog, lsim_aval *out) {
       memcpy(out + k, e->results, e->num_results * sizeof *out);
     k += e->num_results;
   }
+}
+
+int lsim_program_trace(const lsim_program *prog, lsim_error *err) {
+  size_t num_values = lsim_program_num_values(prog);
+  lsim_aval *avals = malloc((num_values + 1) * sizeof *avals);
+  lsim_aval *in = NULL;
+  int rc = avals ? LSIM_OK : lsimp_fail_oom(err);
+  if (!rc)
+    lsim_program_value_avals(prog, avals);
+  for (size_t i = 0; i < prog->num_eqns && !rc; i++) {
+    const lsim_eqn *e = &prog->eqns[i];
+    if (!e->primitive->trace_check)
+      continue;
+    lsim_aval *grown = realloc(in, (e->num_operands + 1) * sizeof *in);
+    if (!grown)
+      rc = lsimp_fail_oom(err);
+    in = grown ? grown : in;
+    for (size_t j = 0; !rc && j < e->num_operands; j++)
+      in[j] = avals[e->operands[j]];
+    if (!rc)
+      rc = e->primitive->trace_check(in, e->num_operands, e->results, e->num_results, e->params,
+                                     err);
+  }
+  free(in);
+  free(avals);
+  return rc;
 }

@@ -16,6 +16,8 @@ static const char *const builtin_platforms[] = {"cpu", "cuda", "rocm", "oneapi",
 static const char *const gpu_platforms[] = {"cuda", "rocm", "oneapi"};
 /* xla_bridge: _nonexperimental_plugins. */
 static const char *const nonexperimental_plugins[] = {"cuda", "rocm"};
+/* The jax_plugins packages: xb.register_plugin(name, priority=500). */
+static const char *const jax_plugins[] = {"cuda", "rocm", "oneapi"};
 /* Factories JAX registers on import whatever is installed. */
 static const char *const import_time_factories[] = {"cpu", "tpu"};
 
@@ -71,11 +73,9 @@ void lsim_backend_factory_defaults(lsim_backend_factory *f, const char *platform
   } else if (strcmp(platform, "tpu") == 0) {
     f->priority = 300;
     f->fail_quietly = true;
-  } else if (in_list(platform, nonexperimental_plugins, COUNT(nonexperimental_plugins))) {
-    f->priority = 500;
   } else {
-    f->priority = 400;
-    f->experimental = true;
+    f->priority = in_list(platform, jax_plugins, COUNT(jax_plugins)) ? 500 : 400;
+    f->experimental = !in_list(platform, nonexperimental_plugins, COUNT(nonexperimental_plugins));
   }
 }
 
@@ -95,6 +95,11 @@ typedef struct backend_error {
   char *message;
 } backend_error;
 
+typedef struct warning {
+  char *category;
+  char *message;
+} warning;
+
 struct lsim_runtime {
   factory *factories;
   size_t n_factories;
@@ -111,7 +116,7 @@ struct lsim_runtime {
   backend_error *errors;  /* quiet failures */
   size_t n_errors;
   lsimp_name_index error_index; /* platform -> its quiet failure */
-  char **warnings;
+  warning *warnings;
   size_t n_warnings;
 
   /* known_platforms(), sorted: made by the first call after a registration
@@ -163,18 +168,25 @@ int lsim_runtime_create(lsim_runtime **out, lsim_error *err) {
   return lsimp_fail_oom(err);
 }
 
-int lsim_runtime_create_default(lsim_runtime **out, lsim_error *err) {
+int lsim_runtime_create_jax(const lsim_jax_profile *profile, lsim_runtime **out,
+                            lsim_error *err) {
   int rc = lsim_runtime_create(out, err);
-  if (rc)
-    return rc;
-  lsim_backend_factory cpu;
-  lsim_backend_factory_defaults(&cpu, "cpu");
-  rc = lsim_runtime_register_backend_factory(*out, &cpu, err);
-  if (rc) {
+  for (size_t i = 0; !rc && i < COUNT(import_time_factories); i++) {
+    lsim_backend_factory f;
+    lsim_backend_factory_defaults(&f, import_time_factories[i]);
+    if (strcmp(import_time_factories[i], "tpu") == 0)
+      f.error = lsim_jax_profile_or_default(profile)->tpu_factory_error;
+    rc = lsim_runtime_register_backend_factory(*out, &f, err);
+  }
+  if (rc && out && *out) {
     lsim_runtime_destroy(*out);
     *out = NULL;
   }
   return rc;
+}
+
+int lsim_runtime_create_default(lsim_runtime **out, lsim_error *err) {
+  return lsim_runtime_create_jax(NULL, out, err);
 }
 
 static void clear_backends(lsim_runtime *rt) {
@@ -201,8 +213,10 @@ void lsim_runtime_destroy(lsim_runtime *rt) {
     free(rt->factories[i].error);
   }
   free(rt->factories);
-  for (size_t i = 0; i < rt->n_warnings; i++)
-    free(rt->warnings[i]);
+  for (size_t i = 0; i < rt->n_warnings; i++) {
+    free(rt->warnings[i].category);
+    free(rt->warnings[i].message);
+  }
   free(rt->warnings);
   free(rt->jax_platforms);
   free((void *)atomic_load(&rt->known));
@@ -348,19 +362,32 @@ bool lsim_runtime_is_known_platform(const lsim_runtime *rt, const char *platform
 
 /* --- backends() ---------------------------------------------------------- */
 
-static bool add_warning(lsim_runtime *rt, const char *platform) {
-  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
-  lsimp_strbuf_printf(&sb,
-                     "Platform '%s' is experimental and not all JAX functionality may be "
-                     "correctly supported!",
-                     platform);
-  char *w = lsimp_strbuf_take(&sb);
-  if (!w || !grow(&rt->warnings, rt->n_warnings, sizeof(char *))) {
-    free(w);
+static bool add_warning(lsim_runtime *rt, const char *category, const char *message) {
+  warning w = {dup_str(category), dup_str(message)};
+  if (!w.category || !w.message || !grow(&rt->warnings, rt->n_warnings, sizeof(warning))) {
+    free(w.category);
+    free(w.message);
     return false;
   }
   rt->warnings[rt->n_warnings++] = w;
   return true;
+}
+
+/* A WARNING record of xla_bridge's logger (`fmt` with one %s). */
+static bool log_warning(lsim_runtime *rt, const char *fmt, const char *value) {
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&sb, fmt, value);
+  bool ok = !lsimp_strbuf_failed(&sb) && add_warning(rt, LSIM_XLA_BRIDGE_LOGGER,
+                                                     lsimp_strbuf_cstr(&sb));
+  lsimp_strbuf_free(&sb);
+  return ok;
+}
+
+int lsim_runtime_warn(lsim_runtime *rt, const char *category, const char *message,
+                      lsim_error *err) {
+  if (!rt || !category || !message)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_warn: NULL argument");
+  return add_warning(rt, category, message) ? LSIM_OK : lsimp_fail_oom(err);
 }
 
 /* _init_backend: on failure `why` receives the exception text. */
@@ -379,7 +406,9 @@ static int init_backend(lsim_runtime *rt, const char *platform, lsimp_strbuf *wh
     lsimp_strbuf_putc(why, '.');
     return LSIM_E_BACKEND_INIT;
   }
-  if (f->experimental && !add_warning(rt, platform))
+  if (f->experimental &&
+      !log_warning(rt, "Platform '%s' is experimental and not all JAX functionality may be "
+                       "correctly supported!", platform))
     return LSIM_E_NO_MEMORY;
   if (f->error) {
     lsimp_strbuf_puts(why, f->error);
@@ -483,6 +512,20 @@ static const char *registration_name(const registration *r, char *buf, size_t si
   return buf;
 }
 
+/* _suggest_missing_backends (Linux): a visible NVIDIA GPU (a registered
+ * cuda factory) without a cuda backend.  jaxlib's _jax has no
+ * GpuAllocatorConfig (0.10.2 and 0.11.0), so the message does not depend on
+ * the quiet failure.  (The TPU suggestion needs TPU chips on the PCI bus,
+ * which lowersim's machine has none of.) */
+static bool suggest_missing_backends(lsim_runtime *rt) {
+  if (find_backend(rt, "cuda") || !find_factory(rt, "cuda"))
+    return true;
+  return log_warning(rt,
+                     "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib "
+                     "is not installed. Falling back to %s.",
+                     rt->backends[rt->default_index].platform);
+}
+
 static int initialize(lsim_runtime *rt, lsim_error *err) {
   registration *regs;
   size_t n;
@@ -495,6 +538,10 @@ static int initialize(lsim_runtime *rt, lsim_error *err) {
     char name[LSIM_PLATFORM_NAME_MAX + 1];
     const char *platform = registration_name(&regs[i], name, sizeof name);
     const factory *made = NULL;
+    /* hardware_utils.has_visible_nvidia_gpu(): a GPU is visible exactly when
+     * a cuda factory (a CUDA plugin) is registered. */
+    if (strcmp(platform, "cuda") == 0 && !find_factory(rt, "cuda"))
+      continue;
     lsimp_strbuf_reset(&why);
     rc = init_backend(rt, platform, &why, &made);
     if (rc == LSIM_OK) {
@@ -520,10 +567,12 @@ static int initialize(lsim_runtime *rt, lsim_error *err) {
   }
   lsimp_strbuf_free(&why);
   free(regs);
+  if (rc == LSIM_OK && rt->n_backends == 0)
+    rc = lsimp_raise0(err, LSIM_E_NO_DEFAULT_BACKEND);
+  else if (rc == LSIM_OK && !rt->jax_platforms && !suggest_missing_backends(rt))
+    rc = LSIM_E_NO_MEMORY;
   if (rc == LSIM_E_NO_MEMORY)
     lsimp_fail_oom(err);
-  else if (rc == LSIM_OK && rt->n_backends == 0)
-    rc = lsimp_raise0(err, LSIM_E_NO_DEFAULT_BACKEND);
   /* As in JAX, backends that came up before a failure stay; with none, the
    * next call tries again. */
   rt->initialized = rt->n_backends > 0;
@@ -561,7 +610,11 @@ const char *lsim_runtime_backend_error(const lsim_runtime *rt, const char *platf
 size_t lsim_runtime_warning_count(const lsim_runtime *rt) { return rt ? rt->n_warnings : 0; }
 
 const char *lsim_runtime_warning_at(const lsim_runtime *rt, size_t i) {
-  return rt && i < rt->n_warnings ? rt->warnings[i] : NULL;
+  return rt && i < rt->n_warnings ? rt->warnings[i].message : NULL;
+}
+
+const char *lsim_runtime_warning_category(const lsim_runtime *rt, size_t i) {
+  return rt && i < rt->n_warnings ? rt->warnings[i].category : NULL;
 }
 
 /* --- canonicalize_platform and get_backend ------------------------------- */

@@ -58,6 +58,7 @@ static void copy_expect(copier *c, lsim_scenario_expect *x) {
   x->message = copy_string(c, x->message);
   x->contains = copy_strings(c, x->contains, x->num_contains);
   x->absent = copy_strings(c, x->absent, x->num_absent);
+  x->warnings = copy_strings(c, x->warnings, x->num_warnings);
 }
 
 int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_error *err) {
@@ -68,12 +69,14 @@ int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_e
   copier c = {false};
   d->path = copy_string(&c, s->path);
   d->name = copy_string(&c, s->name);
+  d->jax = copy_string(&c, s->jax);
   d->description = copy_string(&c, s->description);
   d->jax = copy_string(&c, s->jax);
   copy_runtime(&c, &d->runtime);
   d->function = copy_string(&c, s->function);
   d->platforms = copy_string(&c, s->platforms);
   d->backend = copy_string(&c, s->backend);
+  d->disabled_checks = copy_string(&c, s->disabled_checks);
   d->args = copy_array(&c, s->args, s->num_args, sizeof *s->args);
   d->eqns = s->eqns ? calloc(s->num_eqns + 1, sizeof *d->eqns) : NULL;
   c.oom = c.oom || (s->eqns && !d->eqns);

@@ -109,6 +109,16 @@ static void gen_lower(gen *g) {
     s->backend = copy_text(g, pick(g, platforms, NUM_PLATFORMS));
   if (chance(g, 10))
     s->devices = 1 + (int)below(g, 3);
+  s->keep_unused = chance(g, 10);
+  s->has_enable_x64 = chance(g, 5);
+  s->enable_x64 = s->has_enable_x64; /* "false" with a 64-bit value would be invalid */
+  if (chance(g, 15)) {
+    static const char *const checks[] = {"platform", "custom_call:ALL", "custom_call:k_cpu",
+                                         "custom_call:my_target", "platform,custom_call:k_tpu"};
+    s->for_export = true;
+    if (chance(g, 30))
+      s->disabled_checks = copy_text(g, pick(g, checks, COUNT(checks)));
+  }
   size_t n = (size_t)below(g, MAX_ARGS + 1);
   s->args = lsim_scenario_gen_alloc(&g->g, n, sizeof *s->args);
   for (size_t i = 0; s->args && i < n; i++) {

@@ -174,6 +174,22 @@ static bool clear_jax_platforms(lsim_scenario *s) {
 static bool clear_platforms(lsim_scenario *s) { return clear_string(&s->platforms); }
 static bool clear_backend(lsim_scenario *s) { return clear_string(&s->backend); }
 
+static bool clear_flag(bool *flag) {
+  bool had = *flag;
+  *flag = false;
+  return had;
+}
+static bool clear_keep_unused(lsim_scenario *s) { return clear_flag(&s->keep_unused); }
+static bool clear_enable_x64(lsim_scenario *s) {
+  s->enable_x64 = false;
+  return clear_flag(&s->has_enable_x64);
+}
+static bool clear_export(lsim_scenario *s) {
+  clear_string(&s->disabled_checks);
+  return clear_flag(&s->for_export);
+}
+static bool clear_disabled_checks(lsim_scenario *s) { return clear_string(&s->disabled_checks); }
+
 static bool clear_execute(lsim_scenario *s) {
   bool had = s->execute;
   s->execute = false;
@@ -205,9 +221,10 @@ static bool plain_function(lsim_scenario *s) {
   return true;
 }
 
-static const setting_fn settings[] = {clear_runtime, clear_jax_platforms, clear_platforms,
-                                      clear_backend, clear_execute,       clear_pallas,
-                                      clear_return,  plain_function};
+static const setting_fn settings[] = {
+    clear_runtime, clear_jax_platforms, clear_platforms,   clear_backend,
+    clear_execute, clear_pallas,        clear_return,      plain_function,
+    clear_export,  clear_disabled_checks, clear_keep_unused, clear_enable_x64};
 
 static size_t count_settings(const lsim_scenario *s) {
   (void)s;

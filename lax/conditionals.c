@@ -27,7 +27,9 @@ static bool branch_has(const lsim_platform_branch *b, const char *platform) {
   return false;
 }
 
-/* lax.platform_dependent refuses a `gpu` key while tracing. */
+/* lax.platform_dependent refuses a `gpu` key while joining its branches,
+ * then switch traces each branch in order (the joined per-platform ones,
+ * the default last), whose equations check their operands. */
 static int platform_dependent_check(const lsim_aval *avals_in, size_t num_in,
                                     const lsim_aval *avals_out, size_t num_out,
                                     const void *params, lsim_error *err) {
@@ -36,7 +38,11 @@ static int platform_dependent_check(const lsim_aval *avals_in, size_t num_in,
   for (size_t b = 0; b < p->num_branches; b++)
     if (branch_has(&p->branches[b], "gpu"))
       return lsimp_raise0(err, LSIM_E_PLATFORM_DEPENDENT_GPU);
-  return LSIM_OK;
+  int rc = LSIM_OK;
+  for (size_t b = 0; !rc && b < p->num_branches; b++)
+    if (p->branches[b].jaxpr)
+      rc = lsim_program_trace(p->branches[b].jaxpr, err);
+  return rc;
 }
 
 /* `branches=(sin, cos, neg)`: the branches' functions, default last. */
@@ -224,7 +230,7 @@ static int lower_branch(lsim_lowering_rule_context *ctx, const lsim_registry *re
   MlirValue token = num_tokens ? ctx->tokens_in[0] : (MlirValue){NULL};
   size_t kinds = lsim_program_ordered_effects(branch->jaxpr, &kind, 1);
   lsim_token_set tokens = {&kind, &token, num_tokens && kinds ? 1 : 0};
-  lsim_subcomp_inputs in = {args, &tokens, ctx->dim_var_values, ctx->num_dim_var_values};
+  lsim_subcomp_inputs in = {args, &tokens, ctx->dim_var_values, ctx->num_dim_var_values, NULL};
   int rc = lsim_jaxpr_subcomp(ctx->module_context, reg, branch->jaxpr, &ip, &in,
                               results + num_tokens, err);
   if (!rc && num_tokens)

@@ -61,8 +61,15 @@ static int explain_params(const void *params, char *buf, size_t size) {
                   p->has_side_effect ? "True" : "False", p->target_name);
 }
 
-const lsim_primitive lsim_ffi_call_p = {
-    .name = "ffi_call", .trace_check = ffi_call_check, .explain_params = explain_params};
+/* has_side_effect=True is an effect: jit keeps the call unused. */
+static bool kept_when_unused(const void *params) {
+  return ((const lsim_ffi_call_params *)params)->has_side_effect;
+}
+
+const lsim_primitive lsim_ffi_call_p = {.name = "ffi_call",
+                                        .trace_check = ffi_call_check,
+                                        .explain_params = explain_params,
+                                        .kept_when_unused = kept_when_unused};
 
 /* ffi_call_lowering: ffi_lowering(target_name, has_side_effect=...,
  * operand_output_aliases=dict(input_output_aliases)), which are none. */

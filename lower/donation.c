@@ -46,10 +46,47 @@ int lsimp_check_donation(const lsim_program *prog, const char *const *platforms,
   return rc;
 }
 
+/* lower_jaxpr_to_module's warnings.warn (UserWarning) naming every donated
+ * argument that got neither an alias nor a donor slot, as str(aval), with
+ * "Donation is not implemented for (platforms,)." when no lowering platform
+ * supports donation. */
+static int warn_unusable(lsim_module_context *mc, const lsim_program *prog,
+                         const lsimp_donation *d, bool supported, const char *const *platforms,
+                         size_t n_platforms, lsim_error *err) {
+  lsimp_strbuf msg = LSIMP_STRBUF_INIT;
+  size_t unusable = 0;
+  for (size_t i = 0; prog->donated && i < prog->num_args; i++) {
+    if (prog->donated[i] && d->alias_of[i] < 0 && !d->donor[i]) {
+      char text[LSIM_AVAL_TEXT_MAX];
+      lsimp_strbuf_puts(&msg, unusable++ ? ", " : "Some donated buffers were not usable: ");
+      lsimp_strbuf_puts(&msg, lsim_aval_str(&prog->args[i], text, sizeof text));
+    }
+  }
+  if (!unusable)
+    return LSIM_OK;
+  lsimp_strbuf_puts(&msg, ".\n");
+  if (!supported) {
+    lsimp_strbuf_puts(&msg, "Donation is not implemented for ");
+    lsimp_py_tuple(&msg, platforms, n_platforms);
+    lsimp_strbuf_puts(&msg, ".\n");
+  }
+  lsimp_strbuf_puts(&msg, "See an explanation at https://docs.jax.dev/en/latest/faq.html#buffer-donation.");
+  int rc = lsimp_strbuf_failed(&msg)
+               ? lsimp_fail_oom(err)
+               : lsim_runtime_warn(lsim_module_context_runtime(mc), "UserWarning",
+                                   lsimp_strbuf_cstr(&msg), err);
+  if (!rc)
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "warning (UserWarning): %s",
+                                lsimp_strbuf_cstr(&msg));
+  lsimp_strbuf_free(&msg);
+  return rc;
+}
+
 /* A donated argument aliases the first unclaimed output of the same aval
  * (tf.aliasing_output); the others become buffer donors when an unaliased
  * output of the same size remains (jax.buffer_donor); the rest are not
- * usable.  Nothing is donated when no lowering platform supports donation. */
+ * usable and JAX warns about them.  Nothing is donated when no lowering
+ * platform supports donation. */
 int lsimp_set_up_aliases(lsim_module_context *mc, const lsim_program *prog,
                          const lsim_aval *avals, size_t num_values, lsimp_donation *d,
                          lsim_error *err) {
@@ -91,15 +128,7 @@ int lsimp_set_up_aliases(lsim_module_context *mc, const lsim_program *prog,
       }
     }
   }
-  for (size_t i = 0; prog->donated && i < prog->num_args; i++) {
-    if (prog->donated[i] && d->alias_of[i] < 0 && !d->donor[i]) {
-      char text[LSIM_AVAL_TEXT_MAX];
-      lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
-                                  "warning: %sSome donated buffers were not usable: %s.",
-                                  supported ? "" : "Donation is not implemented for these platforms. ",
-                                  lsim_aval_str(&prog->args[i], text, sizeof text));
-    }
-  }
+  int rc = warn_unusable(mc, prog, d, supported, platforms, n_platforms, err);
   free(claimed);
-  return LSIM_OK;
+  return rc;
 }

@@ -95,6 +95,20 @@ static lsim_lowering_rule_context rule_context(const subcomp *sc, const lsim_eqn
   return ctx;
 }
 
+/* NameLoc("jit(f)/<primitive>") around the insertion point's location. */
+static MlirLocation name_location(const subcomp *sc, const lsim_eqn *e) {
+  lsimp_strbuf name = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&name, "%s/%s", sc->in->name_stack, e->primitive->name);
+  MlirLocation loc = lsimp_strbuf_failed(&name)
+                         ? sc->ip->location
+                         : mlirLocationNameGet(sc->ip->context,
+                                               mlirStringRefCreateFromCString(
+                                                   lsimp_strbuf_cstr(&name)),
+                                               sc->ip->location);
+  lsimp_strbuf_free(&name);
+  return loc;
+}
+
 static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_result,
                      lsim_error *err) {
   size_t n;
@@ -117,6 +131,8 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
     narrate_lookup(sc, rules, num_rules, default_rule);
     MlirValue token_out = {NULL};
     lsim_lowering_rule_context ctx = rule_context(sc, e, avals_in, &token_out);
+    if (sc->in->name_stack)
+      ctx.ip.location = name_location(sc, e);
     rc = lsim_lower_per_platform(&ctx, e->primitive->name, rules, num_rules, default_rule, args,
                                  sc->values + first_result, e->params, err);
     if (!rc && ctx.num_tokens_out)

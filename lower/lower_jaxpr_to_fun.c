@@ -6,6 +6,7 @@
 #include "lowersim/jaxpr_subcomp.h"
 #include "lowersim/sharding.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -84,7 +85,11 @@ static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signatu
     return lsimp_fail_oom(err);
   size_t a = 0, r = 0;
   if (fun->platform_index) {
-    sig->in[a] = lsim_i32_scalar_type(mlir);
+    /* lower_jaxpr_to_fun's dim_var_avals: dtypes.default_int_dtype(). */
+    sig->in[a] = lsim_module_context_lowering_parameters(mc)->enable_x64
+                     ? mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(mlir, 64),
+                                               mlirAttributeGetNull())
+                     : lsim_i32_scalar_type(mlir);
     sig->arg_attrs[a++] =
         dict1(mlir, "jax.global_constant", lsim_string_attr(mlir, "_platform_index"));
   }
@@ -131,12 +136,16 @@ static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const l
     results[t] = mlirBlockGetArgument(ip->block, (intptr_t)b++);
   for (size_t i = 0; !rc && i < num_args; i++)
     args[i] = mlirBlockGetArgument(ip->block, (intptr_t)(b + i));
+  lsimp_strbuf stack = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&stack, "jit(%s)", fun->jaxpr->function_name ? fun->jaxpr->function_name : "f");
+  rc = rc ? rc : lsimp_strbuf_failed(&stack) ? lsimp_fail_oom(err) : LSIM_OK;
   lsim_subcomp_inputs in = {args, &tokens, fun->platform_index ? &platform_index : NULL,
-                            fun->platform_index ? 1 : 0};
+                            fun->platform_index ? 1 : 0, lsimp_strbuf_cstr(&stack)};
   if (!rc)
     rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + n, err);
   if (!rc)
     rc = lsim_emit_op(ip, "func.return", results, num_out, NULL, 0, NULL, 0, 0, NULL, err);
+  lsimp_strbuf_free(&stack);
   free(args);
   free(results);
   return rc;

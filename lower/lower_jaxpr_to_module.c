@@ -2,7 +2,7 @@
  * JAX counterpart: mlir.py lower_jaxpr_to_module (for one partition and
  * the straight-line programs lowersim describes): the ModuleContext, the
  * donation checks and aliases, the module's attributes, main, and
- * verification; jax.uses_shape_polymorphism is _export.py's. */
+ * verification. */
 #include "lower_jaxpr_to_module.h"
 #include "donation.h"
 #include "lower_jaxpr_to_fun.h"
@@ -22,10 +22,9 @@ static void set_attribute(MlirOperation op, const char *name, MlirAttribute valu
 }
 
 /* sym_name, mhlo.num_replicas (1 under jit) and mhlo.num_partitions (the
- * device count); for export,
- * jax.uses_shape_polymorphism (true exactly when main takes the platform
- * index). */
-static void set_module_attributes(lsim_module_context *mc, const char *name, bool multi) {
+ * device count); jax.export adds jax.uses_shape_polymorphism afterwards
+ * (export.c). */
+static void set_module_attributes(lsim_module_context *mc, const char *name) {
   MlirOperation module = mlirModuleGetOperation(lsim_module_context_module(mc));
   MlirContext mlir = lsim_module_context_mlir_context(mc);
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
@@ -33,8 +32,6 @@ static void set_module_attributes(lsim_module_context *mc, const char *name, boo
   set_attribute(module, "mhlo.num_replicas", mlirIntegerAttrGet(i32, 1));
   set_attribute(module, "mhlo.num_partitions",
                 mlirIntegerAttrGet(i32, (int64_t)lsim_module_context_num_devices(mc)));
-  if (lsim_module_context_lowering_parameters(mc)->for_export)
-    set_attribute(module, "jax.uses_shape_polymorphism", mlirBoolAttrGet(mlir, multi));
 }
 
 static void narrate_start(lsim_module_context *mc) {
@@ -49,8 +46,11 @@ static void narrate_start(lsim_module_context *mc) {
                               "lowering platforms (canonicalized): %s%s",
                               lsimp_strbuf_cstr(&line),
                               n > 1 ? "  -> main takes the platform index first" : "");
-  lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "pinned backend: %s",
-                              pinned ? pinned->platform : "none (jit without backend=)");
+  if (pinned)
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
+                                "ModuleContext.backend: %s (the device's)", pinned->platform);
+  else
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "ModuleContext.backend: None");
   size_t devices = lsim_module_context_num_devices(mc);
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
                               "device assignment: %zu device%s  -> mhlo.num_partitions = %zu",
@@ -130,7 +130,7 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
   lsimp_fun fun = {"main", jaxpr, avals, num_values, &d, n > 1, effects, num_effects,
                    req->arg_mesh, req->result_mesh};
   if (!rc) {
-    set_module_attributes(mc, req->module_name, fun.platform_index);
+    set_module_attributes(mc, req->module_name);
     rc = lsimp_lower_jaxpr_to_fun(mc, req->registry, &fun, err);
   }
   if (!rc)

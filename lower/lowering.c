@@ -1,11 +1,16 @@
 /* lower/lowering.c: the lowerer, lsim_lower and the lowering it gives.
- * JAX counterparts: jit(f).trace(*args).lower(): the checks tracing makes
- * (each primitive's bind), pxla's device assignment (the pinned backend,
- * else the default device's, whose platform is the lowering platform when
- * none are given), then mlir.py lower_jaxpr_to_module; a lowering is its
- * LoweringResult. */
+ * JAX counterparts: jax.jit(f, backend=...) (its deprecation warning, and
+ * the backend resolved when tracing starts), jit(f).trace(*args) (the
+ * checks tracing makes, each primitive's bind), .lower(): pxla's device
+ * assignment (the pinned backend, else the default device's, which
+ * initializes every backend; its platform is the lowering platform when none
+ * are given), then mlir.py lower_jaxpr_to_module; with for_export,
+ * export/_export.py's default platform (before tracing) and checks.  A
+ * lowering is its LoweringResult. */
 #include "lowersim/lowering.h"
 #include "lowersim/mlir_text.h"
+#include "dce.h"
+#include "export.h"
 #include "lower_jaxpr_to_module.h"
 #include "sanitize_name.h"
 #include "support/options.h"
@@ -17,6 +22,7 @@
 
 #include <locale.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* The MLIR context a lowerer and its lowerings share: it goes with the last
@@ -84,58 +90,78 @@ MlirContext lsim_lowerer_mlir_context(const lsim_lowerer *l) { return l->shared-
 
 /* --- lsim_lower ----------------------------------------------------------------- */
 
-/* What JAX raises while tracing, before any lowering: every equation's
- * trace-time check (its primitive's, as bind runs it), in program order. */
-static int trace(const lsim_program *prog, lsim_error *err) {
-  size_t num_values = lsim_program_num_values(prog);
-  lsim_aval *avals = malloc((num_values + 1) * sizeof *avals);
-  lsim_aval *in = NULL;
-  int rc = avals ? LSIM_OK : lsimp_fail_oom(err);
-  if (!rc)
-    lsim_program_value_avals(prog, avals);
-  for (size_t i = 0; i < prog->num_eqns && !rc; i++) {
-    const lsim_eqn *e = &prog->eqns[i];
-    if (!e->primitive->trace_check)
-      continue;
-    lsim_aval *grown = realloc(in, (e->num_operands + 1) * sizeof *in);
-    if (!grown)
-      rc = lsimp_fail_oom(err);
-    in = grown ? grown : in;
-    for (size_t j = 0; !rc && j < e->num_operands; j++)
-      in[j] = avals[e->operands[j]];
-    if (!rc)
-      rc = e->primitive->trace_check(in, e->num_operands, e->results, e->num_results, e->params,
-                                     err);
+/* pjit.py _parse_jit_arguments: jax.jit(f, backend=...) warns (the text names
+ * "cpu" whatever the backend; the same at 0.10.2 and at cec06d116c). */
+static const char jit_backend_deprecated[] =
+    "backend and device argument on jit is deprecated. You can use `jax.device_put(..., "
+    "jax.local_devices(backend=\"cpu\")[0])` on the inputs to the jitted function to get the "
+    "same behavior.";
+
+/* Where the lowering runs: the pinned backend (jit(backend=), resolved when
+ * tracing starts), else the default device's backend (pxla
+ * _get_and_check_device_assignment -> get_default_device, which initializes
+ * every backend); and the lowering platforms: the request's, else export's
+ * default_export_platform() (looked up before tracing), else the device's
+ * platform (jit's `lowering_platforms or (backend.platform,)`). */
+typedef struct placement {
+  const lsim_backend *device;
+  const char *const *platforms;
+  size_t num_platforms;
+  const char *export_platform; /* export without platforms=: the default backend's */
+} placement;
+
+/* What happens before the function is traced: jax.jit's deprecation
+ * warning, export's default platform, jit(backend=)'s backend. */
+static int before_trace(const lsim_lowering_request *req, lsim_runtime *rt, placement *at,
+                        lsim_error *err) {
+  int rc = req->backend ? lsim_runtime_warn(rt, "DeprecationWarning", jit_backend_deprecated, err)
+                        : LSIM_OK;
+  if (!rc && req->for_export && req->num_platforms == 0) {
+    const lsim_backend *def = NULL;
+    rc = lsim_runtime_get_backend(rt, NULL, &def, err);
+    at->export_platform = rc ? NULL : def->platform;
   }
-  free(in);
-  free(avals);
+  if (!rc && req->backend)
+    rc = lsim_runtime_get_backend(rt, req->backend, &at->device, err);
   return rc;
 }
 
-/* in_shardings over the request's devices apply when there are args to
- * shard (pxla.py _get_and_check_device_assignment sees no sharding else). */
-static bool sharded(const lsim_lowering_request *req) {
-  return req->num_devices && req->program->num_args;
+/* in_shardings over the request's devices apply when the kept program has
+ * args to shard (pxla.py _get_and_check_device_assignment sees no sharding
+ * else). */
+static bool sharded(const lsim_lowering_request *req, const lsim_program *prog) {
+  return req->num_devices && prog->num_args;
 }
 
-/* The pinned backend (jit(backend=), or the sharded devices'), then the
- * lowering platforms (the default backend's platform when none are
- * given). */
-static int device_assignment(const lsim_lowering_request *req, lsim_runtime *rt,
-                             const lsim_backend **pinned, const char *const **platforms,
-                             size_t *n, lsim_error *err) {
-  *pinned = sharded(req) ? req->devices[0].backend : NULL;
-  int rc = req->backend ? lsim_runtime_get_backend(rt, req->backend, pinned, err) : LSIM_OK;
+/* After tracing and dead-code elimination: pxla
+ * _get_and_check_device_assignment.  jit(backend=) became the in and out
+ * shardings of the kept arguments and the outputs; with none of them (no
+ * argument kept, nothing returned) no sharding names a device and the
+ * default device is taken after all.  in_shardings over devices name their
+ * backend.  Then the lowering platforms. */
+static int device_assignment(const lsim_lowering_request *req, const lsim_program *prog,
+                             lsim_runtime *rt, placement *at, lsim_error *err) {
+  if (at->device && prog->num_args == 0 && lsim_program_num_outputs(prog) == 0)
+    at->device = NULL;
+  if (sharded(req, prog))
+    at->device = req->devices[0].backend;
+  bool pinned = at->device != NULL;
+  int rc = pinned ? LSIM_OK : lsim_runtime_get_backend(rt, NULL, &at->device, err);
   if (rc)
     return rc;
-  *platforms = req->platforms;
-  *n = req->num_platforms;
-  if (*n == 0) {
-    const lsim_backend *b = *pinned;
-    if (!b && (rc = lsim_runtime_get_backend(rt, NULL, &b, err)))
-      return rc;
-    *platforms = &b->platform;
-    *n = 1;
+  if (req->explain) {
+    char line[LSIM_PLATFORM_NAME_MAX + 160];
+    snprintf(line, sizeof line, "device assignment: %s's first device (%s)",
+             at->device->platform,
+             pinned ? "jit(backend=...)'s, the shardings of the arguments and outputs"
+                    : "get_default_device(), after initializing the backends");
+    req->explain(req->explain_data, LSIM_EXPLAIN_STEP, 0, line);
+  }
+  at->platforms = req->platforms;
+  at->num_platforms = req->num_platforms;
+  if (at->num_platforms == 0) {
+    at->platforms = at->export_platform ? &at->export_platform : &at->device->platform;
+    at->num_platforms = 1;
   }
   return LSIM_OK;
 }
@@ -204,29 +230,61 @@ static int check_ordered_effects(const lsim_program *prog, size_t num_devices, l
   return rc;
 }
 
-/* Lowers `req` (its program checked) once the backend is known. */
-static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_module_context **mc,
-                        lsim_error *err) {
-  lsim_runtime *rt = lsim_registry_runtime(req->registry);
-  const lsim_backend *pinned = NULL;
-  const char *const *platforms = NULL;
-  size_t n = 0;
-  int rc = device_assignment(req, rt, &pinned, &platforms, &n, err);
-  size_t num_devices = sharded(req) ? req->num_devices : 1;
-  if (!rc)
-    rc = check_ordered_effects(req->program, num_devices, err);
-  if (rc)
+/* pxla._dce_jaxpr, narrated. */
+static int dce(const lsim_lowering_request *req, lsimp_dce_result *out, lsim_error *err) {
+  int rc = lsimp_dce(req->program, req->keep_unused, out, err);
+  if (rc || !req->explain || (!out->dropped_eqns && !out->dropped_args))
     return rc;
   const lsim_program *prog = req->program;
+  char line[LSIM_AVAL_TEXT_MAX + 160];
+  snprintf(line, sizeof line,
+           "jit's dead-code elimination (pxla._dce_jaxpr): %zu equation%s and %zu argument%s "
+           "dropped",
+           out->dropped_eqns, out->dropped_eqns == 1 ? "" : "s", out->dropped_args,
+           out->dropped_args == 1 ? "" : "s");
+  req->explain(req->explain_data, LSIM_EXPLAIN_STEP, 0, line);
+  for (size_t i = 0; i < prog->num_eqns; i++) {
+    if (out->kept_eqn[i])
+      continue;
+    snprintf(line, sizeof line, "equation %zu (%s): no result is used and it has no effects", i,
+             prog->eqns[i].primitive->name);
+    req->explain(req->explain_data, LSIM_EXPLAIN_DECISION, 0, line);
+  }
+  for (size_t a = 0; !req->keep_unused && a < prog->num_args; a++) {
+    if (out->used_value[a])
+      continue;
+    char aval[LSIM_AVAL_TEXT_MAX];
+    snprintf(line, sizeof line, "argument %zu (%s%s): unused (keep_unused=False)", a,
+             lsim_aval_format(&prog->args[a], aval, sizeof aval),
+             prog->donated && prog->donated[a] ? ", donated" : "");
+    req->explain(req->explain_data, LSIM_EXPLAIN_DECISION, 0, line);
+  }
+  return rc;
+}
+
+/* Lowers `prog` (req's program checked, traced and DCE'd) once the device is
+ * known. */
+static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req,
+                        const lsim_program *prog, placement *at, lsim_module_context **mc,
+                        lsim_error *err) {
+  lsim_runtime *rt = lsim_registry_runtime(req->registry);
+  int rc = device_assignment(req, prog, rt, at, err);
+  size_t num_devices = sharded(req, prog) ? req->num_devices : 1;
+  if (!rc)
+    rc = check_ordered_effects(prog, num_devices, err);
+  if (rc)
+    return rc;
   char *name = lsimp_module_name(prog->function_name ? prog->function_name : "f", l->utf8);
   if (!name)
     return lsimp_fail_oom(err);
-  lsim_lowering_parameters params = LSIM_LOWERING_PARAMETERS_INIT(.for_export = req->for_export);
+  lsim_lowering_parameters params = LSIM_LOWERING_PARAMETERS_INIT(
+      .for_export = req->for_export, .enable_x64 = req->enable_x64);
   lsim_module_context_options context = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
-          .runtime = rt, .profile = lsim_registry_profile(req->registry), .platforms = platforms,
-          .num_platforms = n, .backend = pinned,
-          .device_assignment = sharded(req) ? req->devices : NULL,
-          .num_devices = sharded(req) ? req->num_devices : 0, .mlir_context = l->shared->mlir,
+          .runtime = rt, .profile = lsim_registry_profile(req->registry),
+          .platforms = at->platforms, .num_platforms = at->num_platforms, .backend = at->device,
+          .device_assignment = sharded(req, prog) ? req->devices : NULL,
+          .num_devices = sharded(req, prog) ? req->num_devices : 0,
+          .mlir_context = l->shared->mlir,
           .lowering_parameters = &params, .explain = req->explain,
           .explain_data = req->explain_data);
   /* jit(backend=) gives every arg and result a SingleDeviceSharding of the
@@ -238,10 +296,15 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_
    * unspecified. */
   lsim_mesh axis = {.kind = LSIM_MESH_AXIS, .size = (int64_t)num_devices};
   lsimp_module_request module = {name, prog, req->registry, &context,
-                                 sharded(req) ? &axis : single_device, single_device,
+                                 sharded(req, prog) ? &axis : single_device, single_device,
                                  !req->skip_verify};
   rc = lsimp_lower_jaxpr_to_module(&module, mc, err);
   free(name);
+  if (!rc && req->for_export &&
+      (rc = lsimp_export(*mc, req->disabled_checks, req->num_disabled_checks, err))) {
+    lsim_module_context_destroy(*mc);
+    *mc = NULL;
+  }
   return rc;
 }
 
@@ -258,13 +321,20 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lsim_lower: the request needs a registry and a program");
   rc = lsim_program_check(req.program, err);
+  placement at = {0};
   if (!rc)
     rc = check_devices(&req, err);
   if (!rc)
-    rc = trace(req.program, err);
+    rc = before_trace(&req, lsim_registry_runtime(req.registry), &at, err);
+  if (!rc)
+    rc = lsim_program_trace(req.program, err);
+  lsimp_dce_result kept = {0};
+  if (!rc)
+    rc = dce(&req, &kept, err);
   lsim_module_context *mc = NULL;
   if (!rc)
-    rc = lower_module(l, &req, &mc, err);
+    rc = lower_module(l, &req, &kept.program, &at, &mc, err);
+  lsimp_dce_free(&kept);
   return rc ? rc : make_lowering(l, mc, out, err);
 }
 

@@ -54,7 +54,7 @@ def cmd_lower(argv: list[str]) -> int:
   except sc.InvalidScenario as e:
     print(e, file=sys.stderr)
     return 2
-  if a.jax:
+  if a.jax and s.jax is None:
     s.jax = a.jax
   try:
     program.check_expressible(s)
@@ -64,7 +64,7 @@ def cmd_lower(argv: list[str]) -> int:
   standins.install(s)
   out = program.lower(s)
   for w in out.warnings:
-    print("warning: " + w.replace("\n", "\\n"), file=sys.stderr)
+    print("warning: " + w.replace("\n", "\\n"), file=sys.stderr)  # `CATEGORY: text`
   if out.kind == "not_expressible":
     print(f"not expressible in JAX {_jax_version()}: {out.reason}", file=sys.stderr)
     return 3

@@ -49,10 +49,18 @@ class LowersimOutcome:
 _ERROR_LINE = re.compile(r"^(LSIM_E_[A-Z0-9_]+): ([A-Za-z_][A-Za-z0-9_.]*): ", re.M)
 
 
+def one_line(text: str) -> str:
+  """A message as the lowersim CLI (and `python -m oracle lower`) writes it
+  on one line: each newline as \\n."""
+  return text.replace("\n", "\\n")
+
+
 def parse_lowersim(exit_code: int, stdout: str, stderr: str) -> LowersimOutcome:
   """`lowersim lower`'s contract: 0 and a module on stdout; 1 and
   `CODE: ErrorClass: message` on stderr; 2 invalid input.  Lines of stderr
-  starting `warning: ` are warnings."""
+  starting `warning: ` are warnings (`CATEGORY: text`).  Messages and
+  warnings are one line each (a newline written \\n): they are compared
+  with JAX's written the same way (one_line)."""
   warnings = [l[len("warning: "):] for l in stderr.splitlines() if l.startswith("warning: ")]
   if exit_code == 0:
     return LowersimOutcome("module", module=stdout, warnings=warnings, stderr=stderr)
@@ -530,6 +538,8 @@ def verdict(path: str, low: LowersimOutcome, jax_out: Outcome) -> Verdict:
     v.status, v.summary = "oracle_error", "the oracle's reader refuses a scenario lowersim reads: " + jax_out.reason
     return v
   diffs: list[str] = []
+  jax_out = dataclasses.replace(jax_out, error_message=one_line(jax_out.error_message),
+                                warnings=[one_line(w) for w in jax_out.warnings])
   if low.kind != jax_out.kind:
     v.classes.append(f"outcome: lowersim {_outcome_class(low)}; JAX {_outcome_class(jax_out)}")
     diffs.append(f"lowersim: {_describe(low)}\nJAX:      {_describe(jax_out)}")

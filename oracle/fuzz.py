@@ -243,7 +243,8 @@ def _candidates(root: sc.Node):
     yield r
   # optional attributes
   optional = {"runtime": ["jax_platforms"], "backend": ["priority", "fail_quietly", "error", "devices"],
-              "lower": ["platforms", "backend", "function"], "arg": ["donated"],
+              "lower": ["platforms", "backend", "function", "export", "disabled_checks",
+                        "keep_unused", "enable_x64"], "arg": ["donated"],
               "pallas_call": ["compiler_params", "interpret", "constants", "grid"],
               "buffer_callback": ["side_effect", "command_buffer", "returns_value"],
               "io_callback": ["ordered"], "debug_callback": ["ordered", "partitioned"],

@@ -20,10 +20,13 @@ def lowersim_binary(root: str) -> str:
 
 
 def run_lowersim(binary: str, path: str) -> compare.LowersimOutcome:
+  """`lowersim lower --jax 0.10.2 PATH`: a scenario that pins no JAX version
+  is lowered for the oracle's (one that pins another is not expressible)."""
   if os.environ.get("LOWERSIM_BINDINGS"):
     return run_lowersim_bindings(binary, path)
   try:
-    p = subprocess.run([binary, "lower", path], capture_output=True, timeout=LOWERSIM_TIMEOUT)
+    p = subprocess.run([binary, "lower", "--jax", program.JAX_VERSION, path],
+                       capture_output=True, timeout=LOWERSIM_TIMEOUT)
   except subprocess.TimeoutExpired:
     return compare.LowersimOutcome("crash", stderr=f"lowersim lower took over {LOWERSIM_TIMEOUT} s",
                                    exit_code=-1)
@@ -45,7 +48,7 @@ def run_lowersim_bindings(binary: str, path: str) -> compare.LowersimOutcome:
   with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always", lowersim.JaxWarning)
     try:
-      module, error = lowersim.lower_file(path), None
+      module, error = lowersim.lower_file(path, jax=program.JAX_VERSION), None
     except lowersim.Error as e:
       module, error = "", e
   said = [str(w.message) for w in caught if w.category is lowersim.JaxWarning]
@@ -61,13 +64,14 @@ def run_lowersim_bindings(binary: str, path: str) -> compare.LowersimOutcome:
 
 
 def jax_outcome(path: str, version: str | None = None) -> program.Outcome:
-  """The scenario on JAX (`version` overrides the scenario's jax= profile).
+  """The scenario on JAX (`version`, when given, is the version of a
+  scenario that pins none; a scenario's own jax= wins, as in lowersim).
   Must run in a fresh process (a fork-server child)."""
   try:
     s = sc.read_file(path)
   except sc.InvalidScenario as e:
     return program.Outcome(kind="invalid", reason=str(e))
-  if version:
+  if version and s.jax is None:
     s.jax = version
   try:
     program.check_expressible(s)
@@ -77,36 +81,16 @@ def jax_outcome(path: str, version: str | None = None) -> program.Outcome:
   return program.lower(s)
 
 
-# lowersim's own priorities (ctx/runtime.c lsim_backend_factory_defaults).
-LOWERSIM_PRIORITY = {"cpu": 0, "tpu": 300, "cuda": 500, "rocm": 500}
 BUILTIN_PRIMITIVES = {"sin", "cos", "neg", "exp", "add", "mul", "sub", "platform_dependent",
                       "platform_index", "cond", "buffer_callback", "pure_callback", "io_callback",
                       "debug_callback", "pallas_call"}
 
 
-def lowersim_default_backend(s: sc.Scenario):
-  """The default backend lowersim's model picks without JAX_PLATFORMS: the
-  declared backends in declaration order, strictly higher priority wins."""
-  if not s.runtime.present:
-    return "cpu"
-  if s.runtime.jax_platforms:
-    return None
-  best, best_p = None, -1000
-  for b in s.runtime.backends:
-    if b.error is not None or b.devices == 0:
-      continue
-    p = b.priority if b.priority is not None else LOWERSIM_PRIORITY.get(b.platform, 400)
-    if p > best_p:
-      best, best_p = b.platform, p
-  return best
-
-
 def context_of(s: sc.Scenario, out: program.Outcome) -> list[str]:
-  """What in the scenario explains any difference it shows."""
+  """What in the scenario explains any difference it shows.  (lowersim's
+  runtime is JAX's registry, so the default backend is JAX's by
+  construction: a different one would show as differences of its own.)"""
   ctx = []
-  low_default = lowersim_default_backend(s)
-  if out.default_backend and low_default and out.default_backend != low_default:
-    ctx.append(f"default backend: JAX {out.default_backend}, lowersim {low_default}")
   used = set()
   for e in s.eqns:
     used.add(sc.OP_KINDS[e.op][0] if e.kind == "op" else e.kind)

@@ -6,12 +6,15 @@ the module, or the exception JAX raised, and the warnings JAX gave.
 
 What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
   <lower function="f">         jax.jit(f).trace(*args).lower()
+  keep_unused="true"           jax.jit(f, keep_unused=True)
   backend="x"                  jax.jit(f, backend="x")
   devices="N"                  jax.jit(f, in_shardings=NamedSharding(
                                Mesh(jax.devices()[:N], ("x",)), P()))
   platforms="a,b"              .lower(lowering_platforms=("a", "b"))
   export="true"                jax.export.export(jax.jit(f), platforms=...,
-                               disabled_checks=...)(*args).mlir_module()
+                               disabled_checks=[...])(*args).mlir_module();
+                               "platform" is DisabledSafetyCheck.platform(),
+                               "custom_call:T" DisabledSafetyCheck.custom_call(T)
   <arg donated="true">         donate_argnums
   <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
   <primitive>                  core.Primitive(name) (multiple results), an
@@ -56,6 +59,13 @@ import numpy as np
 from oracle import scenario as sc
 
 JAX_VERSION = "0.10.2"
+JAX_COMMIT = "990e6a0b84"  # tag jax-v0.10.2; lowersim also takes a commit prefix for jax=
+
+
+def is_oracle_version(name: str) -> bool:
+  return name == JAX_VERSION or (7 <= len(name) <= 40 and
+                                 all(c in "0123456789abcdef" for c in name) and
+                                 name[:10] == JAX_COMMIT[:len(name)])
 
 
 @dataclasses.dataclass
@@ -109,18 +119,8 @@ def _zeros(aval: sc.Aval):
 # --- What JAX cannot express ----------------------------------------------------
 
 def check_expressible(s: sc.Scenario) -> None:
-  if s.jax is not None and s.jax != JAX_VERSION:
+  if s.jax is not None and not is_oracle_version(s.jax):
     raise NotExpressible(f"version: the scenario is for JAX {s.jax}; the oracle is JAX {JAX_VERSION}")
-  declared = {b.platform for b in s.runtime.backends} if s.runtime.present else {"cpu"}
-  jp = s.runtime.jax_platforms if s.runtime.present else None
-  if "cpu" not in declared:
-    listed = []
-    for p in (jp or "").split(","):
-      listed += ["cuda", "rocm", "oneapi"] if p == "gpu" else [p]
-    if not jp or "cpu" in listed:
-      raise NotExpressible(
-          "no cpu backend: JAX registers its cpu factory on import (xla_bridge.py) and "
-          "initializes it unless JAX_PLATFORMS leaves cpu out; the scenario declares none")
   for e in s.eqns:
     if e.kind == "pallas_call" and e.kernel not in ("add_one", "copy"):
       raise NotExpressible(f"Pallas kernel {e.kernel!r}: the oracle knows add_one and copy")
@@ -353,33 +353,36 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
 # --- Warnings ------------------------------------------------------------------
 
 class _LogCapture(logging.Handler):
-  def __init__(self):
+  def __init__(self, out: list[str]):
     super().__init__(level=logging.WARNING)
-    self.records: list[str] = []
+    self.out = out
 
   def emit(self, record):
-    self.records.append(record.getMessage())
+    self.out.append(f"{record.name}: {record.getMessage()}")
 
 
 @contextlib.contextmanager
 def capture_warnings(out: list[str]):
-  """JAX's warnings: `warnings.warn` (deprecations, unusable donations) and
-  WARNING records of the jax loggers (xla_bridge's experimental-plugin
-  warning, _suggest_missing_backends)."""
-  handler = _LogCapture()
+  """JAX's warnings, in the order given, each as `CATEGORY: text` (the
+  lowersim CLI's `warning: CATEGORY: text` lines): `warnings.warn`
+  (CATEGORY its class: DeprecationWarning for jit(backend=), UserWarning
+  for unusable donations) and WARNING records of the jax loggers (CATEGORY
+  the logger's name: jax._src.xla_bridge's experimental-plugin and
+  _suggest_missing_backends warnings)."""
+  handler = _LogCapture(out)
   logger = logging.getLogger("jax")
   logger.addHandler(handler)
   old_propagate = logger.propagate
   logger.propagate = False
-  with warnings.catch_warnings(record=True) as caught:
+  with warnings.catch_warnings():
     warnings.simplefilter("always")
+    warnings.showwarning = (lambda message, category, filename, lineno, file=None, line=None:
+                            out.append(f"{category.__name__}: {message}"))
     try:
       yield
     finally:
       logger.removeHandler(handler)
       logger.propagate = old_propagate
-      out.extend(handler.records)
-      out.extend(str(w.message) for w in caught)
 
 
 # --- Lowering ------------------------------------------------------------------
@@ -406,15 +409,21 @@ def lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
   jit_kwargs: dict[str, Any] = {"donate_argnums": donate}
   if s.devices is not None:
     jit_kwargs["in_shardings"] = in_shardings(s)
+  if s.keep_unused:
+    jit_kwargs["keep_unused"] = True
   if s.backend is not None:
     jit_kwargs["backend"] = s.backend
   if s.export:
     from jax import export
-    checks = [getattr(export.DisabledSafetyCheck, c)() for c in s.disabled_checks]
+    checks = [export.DisabledSafetyCheck.platform() if c == "platform"
+              else export.DisabledSafetyCheck.custom_call(c[len("custom_call:"):])
+              for c in s.disabled_checks]
     exp = export.export(jax.jit(f, **jit_kwargs),
                         platforms=tuple(s.platforms) if s.platforms else None,
                         disabled_checks=checks)(*args)
-    module = exp.mlir_module()
+    from oracle import mlir_text
+    # Exported.mlir_module() is the text of the serialized module, read back.
+    module = mlir_text.parse(exp.mlir_module(), mlir_text.context())
     seconds = time.perf_counter() - start
     return module, exp, seconds, callbacks
   traced = jax.jit(f, **jit_kwargs).trace(*args)
@@ -463,7 +472,12 @@ def lower(s: sc.Scenario) -> Outcome:
   except NotExpressible as e:
     return Outcome(kind="not_expressible", reason=str(e))
   import jax
-  jax.config.update("jax_enable_x64", _needs_x64(s))
+  jax.config.update("jax_enable_x64",
+                    s.enable_x64 if s.enable_x64 is not None else _needs_x64(s))
+  # A scenario's program has no Python source: locations (which jax.export
+  # quotes in its custom-call error) carry only the name stack, as
+  # lowersim's do.
+  jax.config.update("jax_traceback_in_locations_limit", 0)
   with capture_warnings(out.warnings):
     try:
       module, lowered, seconds, callbacks = lower_module(s)

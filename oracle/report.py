@@ -137,7 +137,8 @@ def write_junit(path: str, judged: list[Judged], seconds: float) -> None:
   with open(path, "w", encoding="utf-8") as f:
     f.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
     f.write(f' <testsuite name="lowersim oracle (JAX 0.10.2)" tests="{len(judged)}" '
-            f'failures="{failures}" skipped="{skipped}" time="{seconds:.3f}">\n')
+            f'failures="{failures}" skipped="{skipped}" time="{seconds:.3f}">\n'
+            '  <properties><property name="jax" value="0.10.2"/></properties>\n')
     for j in judged:
       v = j.v
       f.write(f'  <testcase classname={q(folder_of(v.path))} name={q(v.path)} '
@@ -156,5 +157,7 @@ def write_junit(path: str, judged: list[Judged], seconds: float) -> None:
 
 
 def write_json(path: str, judged: list[Judged]) -> None:
+  """Every verdict, with the JAX version it was judged for ("jax_version")."""
   with open(path, "w", encoding="utf-8") as f:
-    json.dump([dict(j.v.to_json(), column=j.column, stale=j.stale) for j in judged], f, indent=1)
+    json.dump([dict(j.v.to_json(), column=j.column, stale=j.stale, jax_version="0.10.2")
+               for j in judged], f, indent=1)

@@ -129,6 +129,8 @@ class Scenario:
   platforms: Optional[list[str]] = None
   backend: Optional[str] = None
   devices: Optional[int] = None  # <lower devices="N">: in_shardings over jax.devices()[:N]
+  keep_unused: bool = False
+  enable_x64: Optional[bool] = None
   export: bool = False
   disabled_checks: list[str] = field(default_factory=list)
   args: list[Arg] = field(default_factory=list)
@@ -408,9 +410,18 @@ class _Reader:
     if "backend" in lower.attrs:
       s.backend = self.platform_list(lower, "backend", lower.attrs["backend"])[0]
     s.devices = self.integer(lower, "devices", 1, 1 << 20, None)
+    s.keep_unused = bool(self.boolean(lower, "keep_unused", False))
+    s.enable_x64 = self.boolean(lower, "enable_x64", None)
     s.export = bool(self.boolean(lower, "export", False))
-    dc = lower.attrs.get("disabled_checks", "")
-    s.disabled_checks = [x for x in dc.split(",") if x]
+    dc = lower.attrs.get("disabled_checks")
+    if dc is not None and not s.export:
+      self.fail(lower, "<lower> disabled_checks= goes with export=\"true\"")
+    s.disabled_checks = [x for x in (dc or "").split(",") if x]
+    for c in s.disabled_checks:
+      if c != "platform" and not (c.startswith("custom_call:") and len(c) > len("custom_call:")):
+        self.fail(lower, f"<lower> disabled_checks=\"{dc}\": '{c}' is not a disabled safety "
+                  "check (DisabledSafetyCheck.platform() is 'platform', "
+                  "DisabledSafetyCheck.custom_call(TARGET) is 'custom_call:TARGET')")
     for c in lower.children:
       if c.tag == "arg":
         s.args.append(Arg(self.aval(c), bool(self.boolean(c, "donated", False))))
@@ -422,6 +433,9 @@ class _Reader:
         if v is None:
           self.fail(c, "<return> needs the attribute 'values'")
         s.returns = self.indices(c, "values", v)
+    if s.enable_x64 is False and any(a.dtype in ("i64", "u64", "f64") for a in s.values()):
+      self.fail(lower, "<lower enable_x64=\"false\"> has a 64-bit value: JAX without "
+                "jax_enable_x64 has no 64-bit arrays")
     return s
 
 

@@ -126,6 +126,10 @@ class StandInClient:
     self._raw_platform = platform
     self.platform_version = f"lowersim oracle stand-in for {platform}"
     self.runtime_type = "stand-in"
+    # jax.export serializes the module for the default backend with Shardy
+    # kept when the client says so (_export.py _module_to_bytecode); jaxlib's
+    # clients say True.
+    self.serialize_with_sdy = True
     self._devices = [StandInDevice(self, i) for i in range(device_count)]
     self._real = None
 
@@ -187,10 +191,10 @@ def install_runtime(runtime) -> None:
   experimental flag JAX would give it (registration_defaults) unless the
   scenario overrides them.  JAX's own import-time registrations of cpu and
   tpu stay for the platforms the scenario does not declare: in every JAX
-  process they are known platforms, and their factories are the real ones
-  (the tpu factory fails quietly on a machine without a TPU; the oracle
-  refuses scenarios in which JAX would initialize its real cpu backend, see
-  oracle/program.py).
+  process they are known platforms, first in the registry's order, and their
+  factories are the real ones (JAX's real cpu client with one device; the
+  tpu factory fails quietly on a machine without libtpu), which lowersim
+  models the same way (lsim_runtime_create_jax).
   """
   xb._clear_backends()
   xb.get_backend.cache_clear()
@@ -225,7 +229,8 @@ def _install_nvidia_gpu_visibility(visible: bool) -> None:
   /dev/nvidia0): `backends()` skips a cuda factory when no NVIDIA GPU is
   visible, and `_suggest_missing_backends` warns when one is but cuda did
   not come up.  The scenario's machine has an NVIDIA GPU exactly when it
-  declares a cuda backend."""
+  declares a cuda backend (a CUDA plugin installed), as lowersim's runtime
+  assumes (a registered cuda factory means a visible GPU)."""
   hardware_utils.has_visible_nvidia_gpu = lambda: visible
 
 

@@ -175,8 +175,11 @@ static int explain_params(const void *params, char *buf, size_t size) {
                   p->has_constants ? " constants=True" : "");
 }
 
-const lsim_primitive lsim_pallas_call_p = {
-    .name = "pallas_call", .trace_check = pallas_call_check, .explain_params = explain_params};
+/* pallas_call.py _pallas_call_dce_rule keeps the call whatever is used. */
+const lsim_primitive lsim_pallas_call_p = {.name = "pallas_call",
+                                           .trace_check = pallas_call_check,
+                                           .explain_params = explain_params,
+                                           .kept_when_unused = lsim_always_kept};
 
 static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                                 MlirValue *results, const void *params, void *pallas,

@@ -42,8 +42,37 @@ static void compare_module(const lsim_scenario_expect *x, const char *text, lsim
   }
 }
 
+/* The run's warnings, `CATEGORY: text` each, against <warning>s. */
+static void compare_warnings(const lsim_scenario_expect *x, const lsim_runtime *rt,
+                             lsimp_strbuf *diff) {
+  size_t n = lsim_runtime_warning_count(rt);
+  lsimp_strbuf got = LSIMP_STRBUF_INIT;
+  bool same = n == x->num_warnings;
+  for (size_t i = 0; i < n; i++) {
+    size_t start = got.len;
+    lsimp_strbuf_printf(&got, "%s%s: %s", i ? "; " : "", lsim_runtime_warning_category(rt, i),
+                        lsim_runtime_warning_at(rt, i));
+    const char *one = lsimp_strbuf_cstr(&got) + start + (i ? 2 : 0);
+    same = same && strcmp(one, x->warnings[i]) == 0;
+  }
+  if (!same) {
+    lsimp_strbuf_puts(diff, "expected the warnings ");
+    for (size_t i = 0; i < x->num_warnings; i++)
+      lsimp_strbuf_printf(diff, "%s\"%s\"", i ? ", " : "", x->warnings[i]);
+    lsimp_strbuf_printf(diff, "%s, got %s", x->num_warnings ? "" : "(none)",
+                        n ? lsimp_strbuf_cstr(&got) : "none");
+  }
+  lsimp_strbuf_free(&got);
+}
+
 int lsim_scenario_check(lsim_lowerer *lowerer, const lsim_scenario *s,
                         lsim_scenario_verdict *verdict, lsim_error *err) {
+  return lsim_scenario_check_with(lowerer, s, NULL, verdict, err);
+}
+
+int lsim_scenario_check_with(lsim_lowerer *lowerer, const lsim_scenario *s,
+                             const lsim_scenario_run_options *options,
+                             lsim_scenario_verdict *verdict, lsim_error *err) {
   if (!lowerer || !s || !verdict)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_check: NULL argument");
   *verdict = (lsim_scenario_verdict){0};
@@ -51,7 +80,7 @@ int lsim_scenario_check(lsim_lowerer *lowerer, const lsim_scenario *s,
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "%s: the scenario has no <expect>", s->path);
   lsim_error got = LSIM_ERROR_INIT;
   lsim_scenario_outcome outcome;
-  int rc = lsim_scenario_run(lowerer, s, NULL, &outcome, &got);
+  int rc = lsim_scenario_run(lowerer, s, options, &outcome, &got);
   lsimp_strbuf diff = LSIMP_STRBUF_INIT;
   if (rc == LSIM_E_NO_MEMORY) {
     lsimp_error_move(err, &got);
@@ -71,6 +100,8 @@ int lsim_scenario_check(lsim_lowerer *lowerer, const lsim_scenario *s,
       lsimp_strbuf_puts(&diff, "out of memory printing the module");
     free(text);
   }
+  if (diff.len == 0 && s->expect.num_warnings)
+    compare_warnings(&s->expect, outcome.runtime, &diff);
   verdict->passed = diff.len == 0 && !lsimp_strbuf_failed(&diff);
   verdict->difference = verdict->passed ? NULL : lsimp_strbuf_take(&diff);
   lsimp_strbuf_free(&diff);

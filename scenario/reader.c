@@ -94,6 +94,29 @@ static int read_return(lsimp_reader *r, const xmlNode *node) {
   return rc;
 }
 
+/* disabled_checks="custom_call:t,platform": each as str(DisabledSafetyCheck). */
+static int read_disabled_checks(lsimp_reader *r, const xmlNode *node, const char *list) {
+  if (!list || !*list)
+    return LSIM_OK;
+  char *copy = strdup(list);
+  if (!copy)
+    return lsimp_fail_oom(r->err);
+  int rc = LSIM_OK;
+  for (char *item = copy; item && !rc;) {
+    char *comma = strchr(item, ',');
+    if (comma)
+      *comma = '\0';
+    lsim_error detail = LSIM_ERROR_INIT;
+    if (lsim_check_disabled_safety_check(item, &detail))
+      rc = lsimp_read_fail(r, node, "<lower> disabled_checks=\"%s\": %s", list,
+                           lsim_error_message(&detail));
+    lsim_error_clear(&detail);
+    item = comma ? comma + 1 : NULL;
+  }
+  free(copy);
+  return rc;
+}
+
 static int read_lower_attributes(lsimp_reader *r, const xmlNode *node) {
   lsim_scenario *s = r->s;
   s->lower_line = (int)lsimp_xml_line(node);
@@ -108,7 +131,19 @@ static int read_lower_attributes(lsimp_reader *r, const xmlNode *node) {
   if (!rc)
     rc = lsimp_attr_int(r, node, "devices", 1, LSIM_SCENARIO_MAX_DEVICES, 0, &devices, NULL);
   s->devices = (int)devices;
-  return rc ? rc : lsimp_attr_platforms(r, node, "backend", false, &s->backend);
+  if (!rc)
+    rc = lsimp_attr_platforms(r, node, "backend", false, &s->backend);
+  if (!rc)
+    rc = lsimp_attr_bool(r, node, "keep_unused", false, &s->keep_unused, NULL);
+  if (!rc)
+    rc = lsimp_attr_bool(r, node, "enable_x64", false, &s->enable_x64, &s->has_enable_x64);
+  if (!rc)
+    rc = lsimp_attr_bool(r, node, "export", false, &s->for_export, NULL);
+  if (!rc)
+    rc = lsimp_attr_string(r, node, "disabled_checks", &s->disabled_checks);
+  if (!rc && s->disabled_checks && !s->for_export)
+    rc = lsimp_read_fail(r, node, "<lower> disabled_checks= goes with export=\"true\"");
+  return rc ? rc : read_disabled_checks(r, node, s->disabled_checks);
 }
 
 static int read_lower(lsimp_reader *r, const xmlNode *node) {
@@ -136,6 +171,10 @@ static int read_lower(lsimp_reader *r, const xmlNode *node) {
     else if (lsimp_is_element(c, "return"))
       rc = read_return(r, c);
   }
+  if (!rc && s->has_enable_x64 && !s->enable_x64 && lsim_scenario_has_64bit_values(s))
+    rc = lsimp_read_fail(r, node,
+                         "<lower enable_x64=\"false\"> has a 64-bit value: JAX without "
+                         "jax_enable_x64 has no 64-bit arrays");
   return rc;
 }
 
@@ -186,6 +225,9 @@ static int read_expect(lsimp_reader *r, const xmlNode *node) {
   if (!rc)
     x->absent = lsimp_read_children(r, node, "absent", NULL, sizeof *x->absent, read_text, NULL,
                               &x->num_absent, &rc);
+  if (!rc)
+    x->warnings = lsimp_read_children(r, node, "warning", NULL, sizeof *x->warnings, read_text,
+                                      NULL, &x->num_warnings, &rc);
   return rc ? rc : check_expect(r, node);
 }
 
@@ -199,7 +241,9 @@ static int read_jax(lsimp_reader *r, const xmlNode *root) {
     lsimp_strbuf_printf(&known, "%s%s", i ? ", " : "", lsim_jax_profile_at(i)->name);
   rc = lsimp_strbuf_failed(&known)
            ? lsimp_fail_oom(r->err)
-           : lsimp_read_fail(r, root, "<scenario> jax=\"%s\" is not a JAX version lowersim models (%s)",
+           : lsimp_read_fail(r, root,
+                             "<scenario> jax=\"%s\" is not a JAX version lowersim models (%s; "
+                             "see `lowersim versions`)",
                              r->s->jax, lsimp_strbuf_cstr(&known));
   lsimp_strbuf_free(&known);
   return rc;

@@ -25,6 +25,22 @@ bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *a
   return false;
 }
 
+static bool is_64bit(lsim_dtype d) {
+  return d == LSIM_DTYPE_I64 || d == LSIM_DTYPE_U64 || d == LSIM_DTYPE_F64;
+}
+
+bool lsim_scenario_has_64bit_values(const lsim_scenario *s) {
+  lsim_aval aval;
+  for (size_t i = 0; s && lsim_scenario_value_aval(s, i, &aval); i++)
+    if (is_64bit(aval.dtype))
+      return true;
+  return false;
+}
+
+bool lsim_scenario_enable_x64(const lsim_scenario *s) {
+  return s->has_enable_x64 ? s->enable_x64 : lsim_scenario_has_64bit_values(s);
+}
+
 static void free_strings(char **strings, size_t n) {
   for (size_t i = 0; strings && i < n; i++)
     free(strings[i]);
@@ -41,6 +57,7 @@ void lsim_scenario_destroy(lsim_scenario *s) {
     return;
   free(s->path);
   free(s->name);
+  free(s->jax);
   free(s->description);
   free(s->jax);
   free(s->runtime.jax_platforms);
@@ -52,6 +69,7 @@ void lsim_scenario_destroy(lsim_scenario *s) {
   free(s->function);
   free(s->platforms);
   free(s->backend);
+  free(s->disabled_checks);
   free(s->args);
   for (size_t i = 0; s->eqns && i < s->num_eqns; i++)
     lsim_scenario_eqn_clear(&s->eqns[i]);
@@ -61,5 +79,6 @@ void lsim_scenario_destroy(lsim_scenario *s) {
   free(s->expect.message);
   free_strings(s->expect.contains, s->expect.num_contains);
   free_strings(s->expect.absent, s->expect.num_absent);
+  free_strings(s->expect.warnings, s->expect.num_warnings);
   free(s);
 }

@@ -23,6 +23,8 @@ typedef struct prepared {
   size_t num_platforms;
   lsim_device *devices;   /* <lower devices>: jax.devices()[:N] (in the builder's storage) */
   size_t num_devices;
+  const char **disabled_checks; /* export's, split likewise */
+  size_t num_disabled_checks;
 } prepared;
 
 static void prepared_free(prepared *p) {
@@ -37,10 +39,12 @@ static int invalid(const lsim_scenario *s, int line, lsim_error *err) {
                         line, lsim_error_message(err));
 }
 
-static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error *err) {
-  if (!s->runtime.present)
-    return lsim_runtime_create_default(out, err);
-  int rc = lsim_runtime_create(out, err);
+/* The JAX process's runtime (cpu and tpu registered on import), then the
+ * scenario's backends: cpu and tpu replace JAX's factories in place, the
+ * others are plugins registered after them. */
+static int build_runtime(const lsim_scenario *s, const lsim_jax_profile *profile,
+                         lsim_runtime **out, lsim_error *err) {
+  int rc = lsim_runtime_create_jax(profile, out, err);
   for (size_t i = 0; !rc && i < s->runtime.num_backends; i++) {
     const lsim_scenario_backend *b = &s->runtime.backends[i];
     lsim_backend_factory f;
@@ -59,20 +63,19 @@ static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error 
   return rc;
 }
 
-/* The JAX version a run lowers as: the one the file pins (<scenario jax>),
- * else the caller's (NULL: the newest). */
-static const lsim_jax_profile *scenario_profile(const lsim_scenario *s,
-                                                const lsim_jax_profile *fallback) {
-  return s->jax ? lsim_jax_profile_find(s->jax) : fallback;
-}
-
-/* The JAX process of version `jax`: which Pallas backends the scenario says
- * are installed (all, by default), and the registry of what JAX registers. */
-static int build_process(const lsim_scenario *s, lsim_runtime *rt, const lsim_jax_profile *jax,
-                         prepared *p, lsim_error *err) {
+/* The JAX process: which Pallas backends the scenario says are installed
+ * (all, by default), and the registry of what JAX registers. */
+static int build_process(const lsim_scenario *s, lsim_runtime *rt,
+                         const lsim_jax_profile *profile, prepared *p, lsim_error *err) {
   lsim_pallas_installed installed = s->has_pallas ? s->pallas : lsim_scenario_default_pallas();
   int rc = lsim_pallas_create(&installed, &p->pallas, err);
-  return rc ? rc : lsim_registry_create_jax(rt, p->pallas, jax, &p->registry, err);
+  return rc ? rc : lsim_registry_create_jax(rt, p->pallas, profile, &p->registry, err);
+}
+
+const lsim_jax_profile *lsim_scenario_profile(const lsim_scenario *s,
+                                              const lsim_jax_profile *fallback) {
+  const lsim_jax_profile *pinned = s && s->jax ? lsim_jax_profile_find(s->jax) : NULL;
+  return lsim_jax_profile_or_default(pinned ? pinned : fallback);
 }
 
 /* The program: each equation by its kind, in document order. */
@@ -128,23 +131,23 @@ static int resolve_devices(const lsim_scenario *s, prepared *p, lsim_error *err)
   return LSIM_OK;
 }
 
-/* platforms="cuda,tpu" as names. */
-static int split_platforms(const lsim_scenario *s, prepared *p) {
-  if (!s->platforms)
+/* A comma list ("cuda,tpu") as names, in the builder's storage. */
+static int split_list(prepared *p, const char *list, const char ***out, size_t *count) {
+  if (!list || !*list)
     return LSIM_OK;
-  size_t len = strlen(s->platforms), n = 1;
-  for (const char *c = s->platforms; *c; c++)
+  size_t len = strlen(list), n = 1;
+  for (const char *c = list; *c; c++)
     n += *c == ',';
   char *storage = lsimp_build_alloc(&p->builder, len + 1, 1);
-  p->platforms = lsimp_build_alloc(&p->builder, n, sizeof *p->platforms);
-  if (!storage || !p->platforms)
+  *out = lsimp_build_alloc(&p->builder, n, sizeof **out);
+  if (!storage || !*out)
     return LSIM_E_NO_MEMORY;
-  memcpy(storage, s->platforms, len + 1);
+  memcpy(storage, list, len + 1);
   for (char *item = storage; item;) {
     char *comma = strchr(item, ',');
     if (comma)
       *comma = '\0';
-    p->platforms[p->num_platforms++] = item;
+    (*out)[(*count)++] = item;
     item = comma ? comma + 1 : NULL;
   }
   return LSIM_OK;
@@ -182,6 +185,11 @@ static int refused_line(const lsim_scenario *s, const lsim_program *prog) {
   return line;
 }
 
+static int split_platforms(const lsim_scenario *s, prepared *p) {
+  int rc = s->platforms ? split_list(p, s->platforms, &p->platforms, &p->num_platforms) : LSIM_OK;
+  return rc ? rc : split_list(p, s->disabled_checks, &p->disabled_checks, &p->num_disabled_checks);
+}
+
 static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
                  const lsim_scenario_run_options *opts, lsim_scenario_outcome *out,
                  lsim_error *err) {
@@ -189,7 +197,10 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
       .registry = p->registry, .program = &p->program, .platforms = p->platforms,
       .num_platforms = p->num_platforms, .backend = s->backend, .devices = p->devices,
       .num_devices = p->num_devices,
-      .for_export = s->platforms != NULL, /* explicit platforms: export(platforms=...) */
+      .keep_unused = s->keep_unused, .enable_x64 = lsim_scenario_enable_x64(s),
+      .for_export = s->for_export,
+      .disabled_checks = p->disabled_checks,
+      .num_disabled_checks = p->num_disabled_checks,
       .explain = opts->explain, .explain_data = opts->explain_data,
       .skip_verify = opts->skip_verify);
   int rc = lsim_lower(lowerer, &req, &out->lowering, err);
@@ -205,10 +216,11 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   *out = (lsim_scenario_outcome){0};
   int rc = lsimp_options_copy(&opts, sizeof opts, options, "lsim_scenario_run_options", err);
   prepared p = {.builder = {.s = s, .err = err}};
+  out->profile = lsim_scenario_profile(s, rc ? NULL : opts.profile);
   if (!rc)
-    rc = build_runtime(s, &out->runtime, err);
+    rc = build_runtime(s, out->profile, &out->runtime, err);
   if (!rc)
-    rc = build_process(s, out->runtime, scenario_profile(s, opts.jax), &p, err);
+    rc = build_process(s, out->runtime, out->profile, &p, err);
   p.builder.registry = p.registry;
   if (!rc)
     rc = build_program(s, &p);

@@ -57,6 +57,13 @@ static void write_lower(lsimp_writer *wr, const lsim_scenario *s) {
   lsimp_write_attr(wr, "backend", s->backend);
   if (s->devices)
     lsimp_write_int(wr, "devices", s->devices);
+  if (s->keep_unused)
+    lsimp_write_bool(wr, "keep_unused", true);
+  if (s->has_enable_x64)
+    lsimp_write_bool(wr, "enable_x64", s->enable_x64);
+  if (s->for_export)
+    lsimp_write_bool(wr, "export", true);
+  lsimp_write_attr(wr, "disabled_checks", s->disabled_checks);
   for (size_t i = 0; i < s->num_args; i++) {
     lsimp_write_start(wr, "arg");
     lsimp_write_aval(wr, &s->args[i].aval);
@@ -82,6 +89,8 @@ static void write_expect(lsimp_writer *wr, const lsim_scenario_expect *x) {
     text_element(wr, "contains", x->contains[i]);
   for (size_t i = 0; i < x->num_absent; i++)
     text_element(wr, "absent", x->absent[i]);
+  for (size_t i = 0; i < x->num_warnings; i++)
+    text_element(wr, "warning", x->warnings[i]);
   lsimp_write_end(wr);
 }
 

@@ -137,6 +137,30 @@ static const catalogue_entry catalogue[] = {
         "pjit.py _parse_jit_arguments"),
     ROW(LSIM_E_DEVICE_INDEX, "IndexError", "list index out of range",
         "the program's jax.devices()[i] for a device the default backend does not have"),
+    ROW(LSIM_E_EXPORT_HOST_CALLBACKS, "NotImplementedError",
+        "serialization of host_callbacks is not yet implemented",
+        "export/_export.py _check_lowering"),
+    ROW(LSIM_E_EXPORT_CUSTOM_CALL, "ValueError",
+        "Cannot serialize code with custom calls whose targets have no compatibility "
+        "guarantees. See "
+        "https://docs.jax.dev/en/latest/export/export.html#compatibility-guarantees-for-custom-"
+        "calls. Examples are:\n{ops}.\n",
+        "export/_export.py _check_module"),
+    ROW(LSIM_E_DTYPE, "TypeError",
+        "{primitive} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}.",
+        "lax/lax.py naryop_dtype_rule (one operand)"),
+    ROW(LSIM_E_DTYPE_AT, "TypeError",
+        "{primitive} does not accept dtype {dtype} at position {position}. Accepted dtypes at "
+        "position {position} are subtypes of {accepted}.",
+        "lax/lax.py naryop_dtype_rule"),
+    ROW(LSIM_E_DTYPE_MISMATCH, "TypeError",
+        "lax.{primitive} requires arguments to have the same dtypes, got {dtypes}. (Tip: "
+        "jnp.{jnp_name} is a similar function that does automatic type promotion on inputs).",
+        "lax/lax.py check_same_dtypes"),
+    ROW(LSIM_E_SHAPE_MISMATCH, "TypeError",
+        "{primitive} got incompatible shapes for broadcasting: {shapes}.",
+        "lax/lax.py broadcasting_shape_rule (ranks differ: '{primitive}: arrays must have the "
+        "same number of dimensions, got {ranks}')"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

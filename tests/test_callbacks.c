@@ -38,11 +38,16 @@ static const lsim_aval i32_scalar = {.dtype = LSIM_DTYPE_I32};
 static const size_t operand0 = 0;
 
 /* Lowers one callback equation over f32[4] with `reg` for `p` (count
- * platforms). */
+ * platforms).  One platform without `backend` is lowered as
+ * jax.jit(f, backend=p[0]): under jit the callbacks need the ModuleContext's
+ * backend to be the lowering platform's (the default device is the
+ * runtime's default, cuda). */
 static int lower_eqn(const lsim_registry *reg, const lsim_primitive *primitive,
                      const void *params, bool ordered, const lsim_aval *results,
                      size_t num_results, const char *const *p, size_t count, const char *backend,
                      lsim_lowering **out, lsim_error *err) {
+  if (!backend && count == 1)
+    backend = p[0];
   lsim_eqn eqn = {.primitive = primitive, .operands = &operand0, .num_operands = 1,
                   .results = results, .num_results = num_results, .params = params,
                   .ordered_effect = ordered};
@@ -317,7 +322,7 @@ static void lower_io_callbacks(size_t count, int *rc_out, lsim_error *err, int64
                        .num_eqns = count};
   const char *tpu = "tpu";
   lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = registry, .program = &prog,
-                               .platforms = &tpu, .num_platforms = 1);
+                               .platforms = &tpu, .num_platforms = 1, .backend = tpu);
   lsim_lowering *low = NULL;
   *rc_out = lsim_lower(lowerer, &req, &low, err);
   *channels = low ? lsim_module_context_channel_count(lsim_lowering_module_context(low)) : -1;
@@ -368,11 +373,12 @@ static void test_execute_in_index_order(void) {
       {.primitive = &lsim_buffer_callback_p, .operands = &operand0, .num_operands = 1,
        .results = &f32_4, .num_results = 1, .params = &b},
   };
+  static const size_t outputs[] = {1, 2, 3}; /* all used: jit drops none */
   lsim_program prog = {.function_name = "f", .args = &f32_4, .num_args = 1, .eqns = eqns,
-                       .num_eqns = 3};
+                       .num_eqns = 3, .has_outputs = true, .outputs = outputs, .num_outputs = 3};
   const char *cpu = "cpu";
   lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = registry, .program = &prog,
-                               .platforms = &cpu, .num_platforms = 1);
+                               .platforms = &cpu, .num_platforms = 1, .backend = cpu);
   lsim_lowering *low = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   CU_ASSERT_EQUAL_FATAL(lsim_lower(lowerer, &req, &low, &err), LSIM_OK);

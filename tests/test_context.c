@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const lowering_platforms[] = {"cpu", "cuda", "rocm", "oneapi",
@@ -428,7 +429,56 @@ static void test_bad_input(void) {
   lsim_runtime_destroy(rt);
 }
 
+/* The profile table: lookup by name and by commit, and the facts. */
+static void test_jax_profiles(void) {
+  CU_ASSERT_EQUAL(lsim_jax_profile_count(), 2);
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("0.10.2"), &lsim_jax_0_10_2);
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("0.11.1.dev20260827+1e1c6a8fc0"),
+                      &lsim_jax_0_11_1_dev20260827);
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("1e1c6a8"), &lsim_jax_0_11_1_dev20260827);
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("1e1c6a8fc06dfcd1247076ec5cae4640cea5d7bb"),
+                      &lsim_jax_0_11_1_dev20260827);
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("990e6a0b84"), &lsim_jax_0_10_2);
+  CU_ASSERT_PTR_NULL(lsim_jax_profile_find("1e1c6a")); /* fewer than 7 digits */
+  CU_ASSERT_PTR_NULL(lsim_jax_profile_find("1e1c6a8fc1"));
+  CU_ASSERT_PTR_NULL(lsim_jax_profile_find("0.10"));
+  CU_ASSERT_PTR_NULL(lsim_jax_profile_find(NULL));
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_default(), &lsim_jax_0_11_1_dev20260827);
+  char names[128];
+  size_t n = lsim_jax_profile_names(names, sizeof names);
+  CU_ASSERT_STRING_EQUAL(names, "0.10.2, 0.11.1.dev20260827+1e1c6a8fc0");
+  CU_ASSERT_EQUAL(n, strlen(names));
+  char tiny[5];
+  CU_ASSERT_EQUAL(lsim_jax_profile_names(tiny, sizeof tiny), n);
+  CU_ASSERT_STRING_EQUAL(tiny, "0.10");
+  /* Every fact row points at a field of the type it says; each has a
+   * meaning and a JAX location, and a changed_by exactly when it differs. */
+  for (size_t i = 0; i < lsim_jax_fact_count(); i++) {
+    const lsim_jax_fact *f = lsim_jax_fact_at(i);
+    CU_ASSERT_PTR_EQUAL(lsim_jax_fact_find(f->name), f);
+    CU_ASSERT(*f->meaning && *f->jax_code);
+    bool differ = !lsim_jax_fact_equal(f, &lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827);
+    CU_ASSERT_EQUAL(differ, *f->changed_by != '\0');
+    char *text = lsim_jax_fact_format(f, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    free(text);
+  }
+  CU_ASSERT_PTR_NULL(lsim_jax_fact_at(lsim_jax_fact_count()));
+  const lsim_jax_fact *py = lsim_jax_fact_find("environment.python_requires");
+  char *a = lsim_jax_fact_format(py, &lsim_jax_0_10_2);
+  CU_ASSERT_STRING_EQUAL(a, "'>=3.11'");
+  free(a);
+  const lsim_jax_strings *stable = lsim_jax_fact_value(
+      lsim_jax_fact_find("export.stable_custom_call_targets"), &lsim_jax_0_10_2);
+  CU_ASSERT_EQUAL(stable->count, 88);
+  CU_ASSERT(lsim_jax_strings_contain(stable, "tpu_custom_call"));
+  CU_ASSERT(lsim_jax_strings_contain(stable, "mosaic_gpu_v2"));
+  CU_ASSERT(!lsim_jax_strings_contain(stable, "__gpu$xla.gpu.triton"));
+  CU_ASSERT(!lsim_jax_strings_contain(stable, "xla_ffi_python_cpu_callback"));
+}
+
 static CU_TestInfo tests[] = {
+    {"JAX profiles and their facts", test_jax_profiles},
     {"get_backend, every combination", test_get_backend_every_combination},
     {"new_channel limit and shared counter", test_new_channel_limit_and_shared_counter},
     {"host callbacks, keepalives, replace", test_host_callbacks_keepalives_replace},

@@ -12,6 +12,7 @@
 #include "lowersim/mlir_text.h"
 #include "lowersim/registry.h"
 #include "tests/fixtures.h"
+#include "lowersim/lax.h"
 #include "tests/suites.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -455,7 +456,56 @@ static void test_mlir_reprint(void) {
   lsim_error_clear(&err);
 }
 
+/* lax's shape and dtype rules, as binding a binary op checks them while
+ * tracing (the messages are JAX 0.10.2's, checked live). */
+#define AV(d, r, ...) {.dtype = (d), .rank = (r), .dims = {__VA_ARGS__}}
+static void test_lax_binary_rules(void) {
+  lsim_registry *reg = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_registry_create_jax(runtime, NULL, NULL, &reg, NULL), LSIM_OK);
+  static const struct {
+    const lsim_primitive *p;
+    lsim_aval a, b;
+    int code;
+    const char *message;
+  } cases[] = {
+      {&lsim_add_p, AV(LSIM_DTYPE_F32, 1, 4), AV(LSIM_DTYPE_I32, 1, 4), LSIM_E_DTYPE_MISMATCH,
+       "lax.add requires arguments to have the same dtypes, got float32, int32. (Tip: jnp.add is "
+       "a similar function that does automatic type promotion on inputs)."},
+      {&lsim_sub_p, AV(LSIM_DTYPE_BF16, 1, 4), AV(LSIM_DTYPE_F16, 1, 4), LSIM_E_DTYPE_MISMATCH,
+       "lax.sub requires arguments to have the same dtypes, got bfloat16, float16. (Tip: "
+       "jnp.subtract is a similar function that does automatic type promotion on inputs)."},
+      {&lsim_add_p, AV(LSIM_DTYPE_F32, 1, 4), AV(LSIM_DTYPE_F32, 1, 3), LSIM_E_SHAPE_MISMATCH,
+       "add got incompatible shapes for broadcasting: (4,), (3,)."},
+      {&lsim_add_p, AV(LSIM_DTYPE_BOOL, 2, 2, 3), AV(LSIM_DTYPE_F32, 2, 3, 2),
+       LSIM_E_SHAPE_MISMATCH, "add got incompatible shapes for broadcasting: (2, 3), (3, 2)."},
+      {&lsim_add_p, AV(LSIM_DTYPE_F32, 1, 4), AV(LSIM_DTYPE_F32, 2, 2, 2), LSIM_E_SHAPE_MISMATCH,
+       "add: arrays must have the same number of dimensions, got {1, 2}"},
+      {&lsim_mul_p, AV(LSIM_DTYPE_F32, 1, 4), AV(LSIM_DTYPE_BOOL, 1, 4), LSIM_E_DTYPE_AT,
+       "mul does not accept dtype bool at position 1. Accepted dtypes at position 1 are subtypes "
+       "of integer, floating, complexfloating."},
+      {&lsim_mul_p, AV(LSIM_DTYPE_F32, 0, 0), AV(LSIM_DTYPE_F32, 1, 4), LSIM_E_INVALID_ARGUMENT,
+       "mul of a rank-0 and a rank-1 operand: lax's implicit scalar broadcasting is not modelled"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    lsim_aval args[2] = {cases[i].a, cases[i].b};
+    static const size_t operands[] = {0, 1};
+    lsim_eqn eqn = {.primitive = cases[i].p, .operands = operands, .num_operands = 2,
+                    .results = &args[0], .num_results = 1};
+    lsim_program prog = {.function_name = "f", .args = args, .num_args = 2, .eqns = &eqn,
+                         .num_eqns = 1};
+    lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(.registry = reg, .program = &prog);
+    lsim_lowering *low = NULL;
+    lsim_error err = LSIM_ERROR_INIT;
+    CU_ASSERT_EQUAL(lsim_lower(lowerer, &req, &low, &err), cases[i].code);
+    CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), cases[i].message);
+    CU_ASSERT_PTR_NULL(low);
+    lsim_error_clear(&err);
+  }
+  lsim_registry_destroy(reg);
+}
+
 static CU_TestInfo tests[] = {
+    {"lax binary ops: shape and dtype rules", test_lax_binary_rules},
     {"lower_per_platform, every tuple and rule set", test_lower_per_platform_every_tuple},
     {"register_lowering, unknown platform", test_register_unknown_platform},
     {"_get_lowering_rules: order, gpu expansion, objects", test_get_lowering_rules},

@@ -25,7 +25,7 @@ static void test_lowering_outlives_its_run(void) {
       "<arg dtype='f32' shape='4'/>"
       "<pure_callback args='0'><result dtype='f32' shape='4'/></pure_callback>"
       "<buffer_callback args='0' returns_value='true'><result dtype='f32' shape='4'/>"
-      "</buffer_callback></lower></scenario>");
+      "</buffer_callback><return values='1,2'/></lower></scenario>");
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
   lsim_lowerer *lowerer = NULL;
   CU_ASSERT_EQUAL_FATAL(lsim_lowerer_create(&lowerer, NULL), LSIM_OK);
@@ -52,7 +52,7 @@ static void test_lowering_outlives_its_run(void) {
   lsim_error_clear(&err);
 }
 
-/* lsim_scenario_run_options.jax picks the JAX version lowered as; NULL is
+/* lsim_scenario_run_options.profile picks the JAX version lowered as; NULL is
  * the newest. */
 static void test_run_options_pick_the_jax_version(void) {
   lsim_scenario *s = read_text("<scenario name='version'><lower function='f'>"
@@ -64,7 +64,7 @@ static void test_run_options_pick_the_jax_version(void) {
   const lsim_jax_profile *asked[] = {&lsim_jax_0_10_2, NULL};
   const lsim_jax_profile *got[] = {&lsim_jax_0_10_2, lsim_jax_profile_default()};
   for (int i = 0; i < 2; i++) {
-    lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.jax = asked[i]);
+    lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = asked[i]);
     lsim_scenario_outcome out;
     CU_ASSERT_EQUAL_FATAL(lsim_scenario_run(lowerer, s, &opts, &out, NULL), LSIM_OK);
     CU_ASSERT_PTR_EQUAL(lsim_module_context_profile(lsim_lowering_module_context(out.lowering)),

@@ -331,6 +331,69 @@ static void test_no_backend_at_all(void) {
   lsim_runtime_destroy(rt);
 }
 
+/* A JAX process's runtime: cpu and tpu registered on import, first; the
+ * tpu failing quietly with the profile's no-libtpu text; plugins after
+ * them; oneapi at 500 and experimental; a visible NVIDIA GPU exactly when
+ * a cuda factory is registered. */
+static void test_jax_process(void) {
+  lsim_runtime *rt = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_jax(&lsim_jax_0_10_2, &rt, &err), LSIM_OK);
+  add(rt, "oneapi", 1, NULL);
+  add(rt, "cpu", 2, NULL); /* replaces JAX's cpu factory, keeping its place */
+  CU_ASSERT_EQUAL(lsim_runtime_get_backend(rt, "tpu", &(const lsim_backend *){NULL}, &err),
+                  LSIM_E_BACKEND_FAILED);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "Backend 'tpu' failed to initialize: INTERNAL: Failed to open libtpu.so: "
+                         "libtpu.so: cannot open shared object file: No such file or directory. "
+                         "Available backends are ['cpu', 'oneapi']");
+  CU_ASSERT_STRING_EQUAL(lsim_runtime_backend_at(rt, 0)->platform, "cpu");
+  CU_ASSERT_EQUAL(lsim_runtime_backend_at(rt, 0)->device_count, 2);
+  CU_ASSERT_STRING_EQUAL(lsim_runtime_default_backend(rt)->platform, "oneapi");
+  CU_ASSERT_EQUAL(lsim_runtime_default_backend(rt)->priority, 500);
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_warning_count(rt), 1);
+  CU_ASSERT_STRING_EQUAL(lsim_runtime_warning_category(rt, 0), "jax._src.xla_bridge");
+  lsim_runtime_destroy(rt);
+
+  /* Factories are listed in registry order, cpu and tpu first. */
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(&rt, &err), LSIM_OK);
+  add(rt, "rocm", 1, NULL);
+  CU_ASSERT_EQUAL(lsim_runtime_set_jax_platforms(rt, "metal", &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_runtime_backends(rt, &err), LSIM_E_BACKEND_INIT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "Unable to initialize backend 'metal': Backend 'metal' is not in the list "
+                         "of known backends: ['cpu', 'tpu', 'rocm']. (set JAX_PLATFORMS='' to "
+                         "automatically choose an available backend)");
+  lsim_runtime_destroy(rt);
+
+  /* JAX_PLATFORMS=cuda without a cuda factory: no visible GPU, cuda is
+   * skipped, nothing comes up. */
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(&rt, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_runtime_set_jax_platforms(rt, "cuda", &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_runtime_backends(rt, &err), LSIM_E_NO_DEFAULT_BACKEND);
+  CU_ASSERT_EQUAL(lsim_runtime_warning_count(rt), 0);
+  lsim_runtime_destroy(rt);
+
+  /* A registered cuda that fails quietly: _suggest_missing_backends. */
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(&rt, &err), LSIM_OK);
+  lsim_backend_factory f;
+  lsim_backend_factory_defaults(&f, "cuda");
+  f.fail_quietly = true;
+  f.error = "no GPU";
+  CU_ASSERT_EQUAL(lsim_runtime_register_backend_factory(rt, &f, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsim_runtime_backends(rt, &err), LSIM_OK);
+  CU_ASSERT_EQUAL_FATAL(lsim_runtime_warning_count(rt), 1);
+  CU_ASSERT_STRING_EQUAL(lsim_runtime_warning_at(rt, 0),
+                         "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib "
+                         "is not installed. Falling back to cpu.");
+  CU_ASSERT_EQUAL(lsim_runtime_warn(rt, "UserWarning", "w", &err), LSIM_OK);
+  CU_ASSERT_STRING_EQUAL(lsim_runtime_warning_category(rt, 1), "UserWarning");
+  CU_ASSERT_PTR_NULL(lsim_runtime_warning_category(rt, 2));
+  CU_ASSERT_EQUAL(lsim_runtime_warn(rt, NULL, "w", &err), LSIM_E_INVALID_ARGUMENT);
+  lsim_error_clear(&err);
+  lsim_runtime_destroy(rt);
+}
+
 static void test_bad_input(void) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_runtime *rt = make((const char *[]){"cpu"}, 1);
@@ -371,6 +434,7 @@ static void test_bad_input(void) {
 }
 
 static CU_TestInfo tests[] = {
+    {"a JAX process's runtime", test_jax_process},
     {"expand_platform_alias", test_expand_platform_alias},
     {"builtin platforms", test_builtin_platforms},
     {"known_platforms", test_known_platforms},

@@ -697,11 +697,22 @@ static void test_schema_violations(void) {
       "t.xml:6: <default> has no attribute 'target'; it takes op");
   check_invalid("<scenario name=\"t\"><lower/><execute/><execute/></scenario>",
                 "t.xml:1: <execute> is not allowed here, in <scenario> after <execute>");
+  check_invalid("<scenario name=\"t\"><lower enable_x64=\"false\"><arg dtype=\"i64\" "
+                "shape=\"2\"/></lower></scenario>",
+                "t.xml:1: <lower enable_x64=\"false\"> has a 64-bit value: JAX without "
+                "jax_enable_x64 has no 64-bit arrays");
+  check_invalid("<scenario name=\"t\" jax=\"0.9\"><lower/></scenario>",
+                "t.xml:1: <scenario> jax=\"0.9\" is not a JAX version lowersim models (0.10.2, "
+                "0.11.1.dev20260827+1e1c6a8fc0; see `lowersim versions`)");
+  check_invalid("<scenario name=\"t\"><lower disabled_checks=\"platform\"/></scenario>",
+                "t.xml:1: <lower> disabled_checks= goes with export=\"true\"");
+  check_invalid("<scenario name=\"t\"><lower export=\"true\" disabled_checks=\"custom_call:\"/>"
+                "</scenario>",
+                "t.xml:1: <lower> disabled_checks=\"custom_call:\": 'custom_call:' is not a "
+                "disabled safety check (DisabledSafetyCheck.platform() is 'platform', "
+                "DisabledSafetyCheck.custom_call(TARGET) is 'custom_call:TARGET')");
   check_invalid("<scenario name=\"t\" xml:lang=\"en\"><lower/></scenario>",
                 "t.xml:1: <scenario> has no attribute 'xml:lang'; it takes name, jax");
-  check_invalid("<scenario name=\"t\" jax=\"0.4.30\"><lower/></scenario>",
-                "t.xml:1: <scenario> jax=\"0.4.30\" is not a JAX version lowersim models "
-                "(0.10.2, 0.11.1.dev20260827+1e1c6a8f)");
 }
 
 static void test_unknown_elements(void) {

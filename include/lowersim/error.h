@@ -56,6 +56,13 @@ typedef enum lsim_status {
   LSIM_E_ORDERED_EFFECTS_DEVICES = -43,
   LSIM_E_JIT_BACKEND_IN_SHARDINGS = -44,
   LSIM_E_DEVICE_INDEX = -45,
+  /* jit, export and tracing (from -70). */
+  LSIM_E_EXPORT_HOST_CALLBACKS = -70,
+  LSIM_E_EXPORT_CUSTOM_CALL = -71,
+  LSIM_E_DTYPE = -72,
+  LSIM_E_DTYPE_AT = -73,
+  LSIM_E_DTYPE_MISMATCH = -74,
+  LSIM_E_SHAPE_MISMATCH = -75,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,

@@ -1,8 +1,18 @@
-/* lowersim/jax_profile.h: the JAX versions lowersim models.
+/* lowersim/jax_profile.h: the JAX versions lowersim models, and every fact
+ * of JAX's that depends on the version, in one table.
  *
- * A profile names one JAX release or commit.  Every fact of JAX's that
- * depends on its version is to be a field of this one table, next to the
- * version it belongs to (ctx/jax_profile.c), in blocks by area.  Functions that take a profile accept NULL for the newest. */
+ * A profile names one JAX release or commit (lsim_jax_profile, one row per
+ * version, ctx/jax_profile.c); each version-dependent fact is one field of
+ * it, described by a row of the fact table (lsim_jax_fact: its name, what it
+ * means, the JAX commit or tag that changed it, and its type, from which its
+ * value is printed and compared).  `lowersim versions A B` is generated from
+ * the fact table: nothing lists the differences a second time.  Code reads a
+ * fact from the profile of its module context or registry, never by testing
+ * a version name.  Functions that take a profile accept NULL for the newest.
+ *
+ * Adding a fact: a field in the block of its area below (with a comment
+ * naming the JAX tag or commit that changed it), its value in each profile
+ * and one row of the fact table (ctx/jax_profile.c). */
 #ifndef LOWERSIM_JAX_PROFILE_H
 #define LOWERSIM_JAX_PROFILE_H
 
@@ -13,11 +23,34 @@
 extern "C" {
 #endif
 
-typedef struct lsim_jax_profile {
-  const char *name; /* as jax.__version__ spells it: "0.10.2" */
+/* A list of names (a fact's value). */
+typedef struct lsim_jax_strings {
+  const char *const *items;
+  size_t count;
+} lsim_jax_strings;
 
-  /* --- Host callbacks, sharding and effects (callback.py, debugging.py,
-   * buffer_callback.py, mlir.py) --- */
+typedef struct lsim_jax_profile {
+  /* --- the version ------------------------------------------------------ */
+  const char *name;    /* as jax.__version__ spells it: "0.10.2" */
+  const char *commit;  /* the JAX commit, as git abbreviates it there (10 hex digits) */
+  const char *date;    /* the commit's date, YYYY-MM-DD */
+  const char *summary; /* one line: what this version is and how it was checked */
+
+  /* --- the environment (setup.py, jax/version.py) ----------------------- */
+  const char *python_requires; /* setup.py python_requires: '>=3.12' since 5ab345f1b4 */
+  const char *minimum_jaxlib;  /* jax/version.py _minimum_jaxlib_version */
+
+  /* --- jit, export and the runtime (xla_bridge.py, pxla.py, pjit.py,
+   *     export/_export.py, lax.py) -------------------------------------- */
+  /* export/_export.py _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE: the targets
+   * _check_module lets through (the same 88 at 0.10.2 and at cec06d116c). */
+  lsim_jax_strings export_stable_custom_call_targets;
+  /* What xla_bridge's tpu factory (registered on import, fail_quietly)
+   * raises on a machine without libtpu (jaxlib's make_tpu_client). */
+  const char *tpu_factory_error;
+
+  /* --- host callbacks, sharding and effects (callback.py, debugging.py,
+   *     buffer_callback.py, mlir.py) ------------------------------------ */
   /* config.py jax_use_shardy_partitioner's default (True since df8e17a549,
    * 2025-07-20): callbacks carry sdy.sharding (maximal on a device) and the
    * module sdy.mesh ops; else mhlo.sharding = "{maximal device=0}". */
@@ -33,19 +66,24 @@ typedef struct lsim_jax_profile {
    * raises TypeError once two rules are kept (since 38581b7f80, 2025-09-22;
    * still at 0.11.0 and HEAD). */
   bool uncached_multi_platform_type_error;
+
+  /* Other areas add their blocks here, each with a header like the one above. */
 } lsim_jax_profile;
 
-/* JAX 0.10.2, the newest release for Python 3.11 (the oracle's). */
+/* JAX 0.10.2 (990e6a0b84, 2026-06-17), the newest release for Python 3.11:
+ * the oracle's. */
 extern const lsim_jax_profile lsim_jax_0_10_2;
-/* JAX at commit 1e1c6a8f (2026-08-27), the seeds' version, named as
- * jax/version.py _version_from_git_tree names it. */
+/* JAX at commit 1e1c6a8fc0 (late August 2026), the seeds' version, named as
+ * jax/version.py _version_from_git_tree names a source checkout (see
+ * ctx/jax_profile.c for the date). */
 extern const lsim_jax_profile lsim_jax_0_11_1_dev20260827;
 
 /* The profiles, oldest first: lsim_jax_profile_count() of them. */
 size_t lsim_jax_profile_count(void);
 const lsim_jax_profile *lsim_jax_profile_at(size_t i); /* NULL past the end */
 
-/* The profile named `name`, or NULL. */
+/* The profile `name` names: its version string, or a prefix of at least 7
+ * hex digits of its commit.  NULL when none does. */
 const lsim_jax_profile *lsim_jax_profile_find(const char *name);
 
 /* The newest profile: what NULL stands for. */
@@ -53,6 +91,50 @@ const lsim_jax_profile *lsim_jax_profile_default(void);
 
 /* `profile`, or the newest when it is NULL. */
 const lsim_jax_profile *lsim_jax_profile_or_default(const lsim_jax_profile *profile);
+
+/* The profiles' names, ", "-joined ("0.10.2, 0.11.1.dev..."), for messages
+ * about an unknown version, into `buf` (`size` bytes, NUL-terminated, cut
+ * short when it does not fit; NULL to measure).  Returns the full length. */
+size_t lsim_jax_profile_names(char *buf, size_t size);
+
+/* --- The facts ----------------------------------------------------------- */
+
+typedef enum lsim_jax_fact_type {
+  LSIM_JAX_FACT_STRING,  /* const char * (NULL: none) */
+  LSIM_JAX_FACT_BOOL,    /* bool */
+  LSIM_JAX_FACT_INT,     /* int */
+  LSIM_JAX_FACT_STRINGS, /* lsim_jax_strings */
+} lsim_jax_fact_type;
+
+typedef struct lsim_jax_fact {
+  const char *name;       /* dotted, by area: "export.stable_custom_call_targets" */
+  const char *meaning;    /* what the value says, one sentence */
+  const char *changed_by; /* the JAX commit or tag that changed it between the
+                             profiles (commit, date, title), or "" when no
+                             modelled profiles differ */
+  const char *jax_code;   /* where JAX has it: file: function or name */
+  lsim_jax_fact_type type;
+  size_t offset;          /* offsetof(lsim_jax_profile, the field) */
+} lsim_jax_fact;
+
+size_t lsim_jax_fact_count(void);
+const lsim_jax_fact *lsim_jax_fact_at(size_t i); /* NULL past the end */
+const lsim_jax_fact *lsim_jax_fact_find(const char *name);
+
+/* Whether the fact has the same value in both profiles. */
+bool lsim_jax_fact_equal(const lsim_jax_fact *fact, const lsim_jax_profile *a,
+                         const lsim_jax_profile *b);
+
+/* The fact's value in `profile` as text (owned, caller frees; NULL when out
+ * of memory): a string in quotes, true/false, a number, a list as
+ * ['a', 'b']. */
+char *lsim_jax_fact_format(const lsim_jax_fact *fact, const lsim_jax_profile *profile);
+
+/* The value itself, for code that reads a fact by its row. */
+const void *lsim_jax_fact_value(const lsim_jax_fact *fact, const lsim_jax_profile *profile);
+
+/* Whether `name` is in the list. */
+bool lsim_jax_strings_contain(const lsim_jax_strings *list, const char *name);
 
 #ifdef __cplusplus
 }

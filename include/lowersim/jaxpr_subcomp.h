@@ -35,6 +35,10 @@ typedef struct lsim_subcomp_inputs {
   lsim_token_set *tokens;
   const MlirValue *dim_var_values;
   size_t num_dim_var_values;
+  /* The name stack ("jit(f)"): each equation's ops get the location
+   * NameLoc("jit(f)/<primitive>"), as JAX's source_info_to_location names
+   * them when locations carry no Python frames; NULL: `ip`'s location. */
+  const char *name_stack;
 } lsim_subcomp_inputs;
 
 /* jaxpr_subcomp(ctx, jaxpr, tokens, *args, dim_var_values): lowers every

@@ -2,10 +2,11 @@
  * lowering it gives.
  *
  * lsim_lower is jax.jit(f).trace(*args).lower(lowering_platforms=...): the
- * checks JAX makes while tracing, the pinned or default backend (pxla's
- * device assignment), then mlir.py's lower_jaxpr_to_module (donation, the
- * main function, each equation through jaxpr_subcomp and
- * lower_per_platform, verification).  A lowering is mlir.py's
+ * checks JAX makes while tracing, jit's dead-code elimination (equations
+ * nothing uses and that have no effects, then unused arguments), the pinned
+ * or default backend (pxla's device assignment), then mlir.py's
+ * lower_jaxpr_to_module (donation, the main function, each equation
+ * through jaxpr_subcomp and lower_per_platform, verification).  A lowering is mlir.py's
  * LoweringResult: the module and its module context (host callbacks,
  * channels, keepalives); it owns what it references. */
 #ifndef LOWERSIM_LOWERING_H
@@ -47,8 +48,16 @@ typedef struct lsim_lowering_request {
    * first device). */
   const lsim_device *devices;
   size_t num_devices;
-  bool for_export;                 /* jax.export: LoweringParameters.for_export, and the
-                                      module says jax.uses_shape_polymorphism */
+  bool keep_unused;                /* jit(keep_unused=True): no dead-code elimination (no
+                                      argument or equation is dropped) */
+  bool enable_x64;                 /* jax_enable_x64 (needed for 64-bit avals): the
+                                      platform index is an int64 */
+  bool for_export;                 /* jax.export.export(jit(f), platforms=...)(*args):
+                                      LoweringParameters.for_export, then export's checks
+                                      and its jax.uses_shape_polymorphism */
+  const char *const *disabled_checks; /* with for_export: DisabledSafetyCheck's, each as
+                                         str() spells it: "platform", "custom_call:T" */
+  size_t num_disabled_checks;
   lsim_explain_fn explain;         /* optional narration (lowersim explain) */
   void *explain_data;
   bool skip_verify;                /* benchmarks only: no verification */
@@ -56,6 +65,11 @@ typedef struct lsim_lowering_request {
 
 #define LSIM_LOWERING_REQUEST_INIT(...) \
   {.struct_size = sizeof(lsim_lowering_request), __VA_ARGS__}
+
+/* Whether `check` spells a jax.export DisabledSafetyCheck: "platform" or
+ * "custom_call:TARGET" (TARGET "ALL" allows every target); else
+ * LSIM_E_INVALID_ARGUMENT saying what the spellings are. */
+int lsim_check_disabled_safety_check(const char *check, lsim_error *err);
 
 /* A lowered module and its module context. */
 typedef struct lsim_lowering lsim_lowering;

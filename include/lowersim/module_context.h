@@ -99,6 +99,9 @@ typedef struct lsim_mesh {
 typedef struct lsim_lowering_parameters {
   size_t struct_size; /* LSIM_LOWERING_PARAMETERS_INIT */
   bool for_export;    /* lowering for jax.export (LoweringParameters.for_export) */
+  bool enable_x64;    /* jax_enable_x64: dtypes.default_int_dtype() is int64, so main's
+                         platform-index argument is tensor<i64> (converted to i32 where
+                         lower_per_platform dispatches on it) */
 } lsim_lowering_parameters;
 
 #define LSIM_LOWERING_PARAMETERS_INIT(...) \
@@ -223,6 +226,8 @@ const lsim_host_callback *lsim_module_context_host_callback_at(const lsim_module
  * (destroy may be NULL).  On failure `object` is destroyed at once. */
 int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
                                       void (*destroy)(void *), lsim_error *err);
+/* How many keepalives the lowering added (jax.export refuses any). */
+size_t lsim_module_context_keepalive_count(const lsim_module_context *ctx);
 
 /* mlir.aval_to_ir_type: the MLIR type of an aval (`tensor<4xf32>`,
  * `tensor<i1>`), cached per module context (shared with copies).  Never

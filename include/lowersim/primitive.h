@@ -41,13 +41,24 @@ typedef struct lsim_effect {
   bool shardable;    /* in effects.shardable_ordered_effects: allowed on several devices */
 } lsim_effect;
 
+/* Whether jit's dead-code elimination (pe.dce_jaxpr) keeps an equation none
+ * of whose results is used: it has effects (pe.has_effects: io_callback,
+ * debug_callback, a buffer_callback or ffi_call with has_side_effect), or
+ * its primitive's dce rule keeps it (pallas_call's).  An equation with an
+ * ordered effect is always kept. */
+typedef bool (*lsim_kept_when_unused_fn)(const void *params);
+
 typedef struct lsim_primitive {
   const char *name;                      /* the description in lowering errors */
   lsim_trace_check_fn trace_check;       /* NULL: none */
   lsim_explain_params_fn explain_params; /* NULL: no params */
   const lsim_effect *ordered_effect;     /* the kind of its equations' ordered effect; NULL:
                                             a kind of the primitive's own */
+  lsim_kept_when_unused_fn kept_when_unused; /* NULL: effect-free, dropped when unused */
 } lsim_primitive;
+
+/* A kept_when_unused for primitives that always have effects. */
+bool lsim_always_kept(const void *params);
 
 /* core.Primitive(name): a new primitive without checks or params (owned:
  * lsim_primitive_destroy).  `name` is copied; it must not be empty. */

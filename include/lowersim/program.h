@@ -79,6 +79,12 @@ size_t lsim_program_ordered_effects(const lsim_program *program, lsim_effect_kin
 size_t lsim_program_num_outputs(const lsim_program *program);
 size_t lsim_program_output(const lsim_program *program, size_t num_values, size_t i);
 
+/* What JAX raises while tracing the program, before any lowering: every
+ * equation's trace-time check (its primitive's, as bind runs it: lax's shape
+ * and dtype rules, platform_dependent's gpu key and its branches, ...), in
+ * program order.  `program` is checked (lsim_program_check). */
+int lsim_program_trace(const lsim_program *program, lsim_error *err);
+
 /* Writes the aval of every value (lsim_program_num_values of them) to `out`. */
 void lsim_program_value_avals(const lsim_program *program, lsim_aval *out);
 

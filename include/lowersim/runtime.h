@@ -12,6 +12,7 @@
 #define LOWERSIM_RUNTIME_H
 
 #include "lowersim/error.h"
+#include "lowersim/jax_profile.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,8 +59,10 @@ typedef struct lsim_backend_factory {
   {.struct_size = sizeof(lsim_backend_factory), __VA_ARGS__}
 
 /* Fills `f` with what JAX registers for `platform`: cpu priority 0 (loud);
- * tpu 300 (quiet); cuda and rocm 500 (loud PJRT plugins); any other platform
- * a PJRT plugin with priority 400, loud and experimental.  One device, no
+ * tpu 300 (quiet); cuda, rocm and oneapi 500 (the jax_plugins packages'
+ * register_plugin(priority=500), loud; oneapi experimental, not in
+ * _nonexperimental_plugins); any other platform a PJRT plugin with
+ * register_plugin's priority 400, loud and experimental.  One device, no
  * error.  `platform` is borrowed. */
 void lsim_backend_factory_defaults(lsim_backend_factory *f, const char *platform);
 
@@ -86,8 +89,16 @@ typedef struct lsim_runtime lsim_runtime;
 /* Creates an empty runtime (owned: destroy with lsim_runtime_destroy). */
 int lsim_runtime_create(lsim_runtime **out, lsim_error *err);
 
-/* Creates the runtime a scenario gets without <runtime>: one cpu backend
- * with one device. */
+/* Creates the runtime of a JAX process of version `profile` (NULL: the
+ * newest) on a machine with a CPU and without libtpu: the factories
+ * xla_bridge registers on import, first in registry order, cpu (one
+ * device, priority 0) and tpu (priority 300, fail_quietly, failing with
+ * profile->tpu_factory_error).  Registering cpu or tpu again replaces them
+ * in place; plugins come after them. */
+int lsim_runtime_create_jax(const lsim_jax_profile *profile, lsim_runtime **out, lsim_error *err);
+
+/* lsim_runtime_create_jax for the newest JAX: what a scenario without
+ * <runtime> gets. */
 int lsim_runtime_create_default(lsim_runtime **out, lsim_error *err);
 
 void lsim_runtime_destroy(lsim_runtime *rt);
@@ -119,7 +130,11 @@ bool lsim_runtime_is_known_platform(const lsim_runtime *rt, const char *platform
 /* backends(): initializes the backends on first use, as JAX does, and may
  * fail with LSIM_E_BACKEND_INIT or LSIM_E_NO_DEFAULT_BACKEND.  As in JAX, a
  * failure after some backends came up leaves those backends in place for
- * later calls. */
+ * later calls.  An NVIDIA GPU is visible (hardware_utils.has_visible_nvidia_gpu)
+ * exactly when a cuda factory is registered: a JAX_PLATFORMS naming cuda
+ * without one skips it silently, and without JAX_PLATFORMS a registered cuda
+ * that did not come up (it failed quietly) logs _suggest_missing_backends'
+ * warning. */
 int lsim_runtime_backends(lsim_runtime *rt, lsim_error *err);
 
 /* The initialized backends in initialization order (after a successful
@@ -133,10 +148,20 @@ const lsim_backend *lsim_runtime_default_backend(const lsim_runtime *rt);
 /* The error a quietly failing factory recorded for `platform`, or NULL. */
 const char *lsim_runtime_backend_error(const lsim_runtime *rt, const char *platform);
 
-/* Warnings logged while initializing (e.g. the experimental-plugin warning),
- * in order.  Borrowed. */
+/* The warnings of the process, in the order given: Python's
+ * warnings.warn(message, category) and the WARNING records of JAX's loggers
+ * (the category is then the logger's name, e.g. "jax._src.xla_bridge" for
+ * the experimental-plugin warning).  Both strings are copied. */
+int lsim_runtime_warn(lsim_runtime *rt, const char *category, const char *message,
+                      lsim_error *err);
+
+/* The warnings so far: message and category of the i-th.  Borrowed. */
 size_t lsim_runtime_warning_count(const lsim_runtime *rt);
 const char *lsim_runtime_warning_at(const lsim_runtime *rt, size_t i);
+const char *lsim_runtime_warning_category(const lsim_runtime *rt, size_t i);
+
+/* The logger xla_bridge's warnings come from. */
+#define LSIM_XLA_BRIDGE_LOGGER "jax._src.xla_bridge"
 
 /* canonicalize_platform: a non-alias is returned unchanged (without
  * initializing anything); "gpu" becomes the first of cuda, rocm, oneapi with

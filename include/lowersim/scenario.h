@@ -78,14 +78,17 @@ typedef struct lsim_scenario_expect {
   size_t num_contains;
   char **absent;
   size_t num_absent;
+  char **warnings;       /* <warning>: `CATEGORY: text`, in order; none: not checked */
+  size_t num_warnings;
   int line;
 } lsim_scenario_expect;
 
 typedef struct lsim_scenario {
   char *path;            /* as given to the reader ("<memory>" for buffers) */
   char *name;
+  char *jax;             /* <scenario jax=...>: the JAX version it pins, as written (a
+                            profile's name or commit, lsim_jax_profile_find); NULL: none */
   char *description;     /* <description> text, optional */
-  char *jax;             /* <scenario jax="...">: the JAX version profile's name; NULL: the newest */
   lsim_scenario_runtime runtime;
   bool has_pallas;       /* <pallas> given */
   lsim_pallas_installed pallas; /* every backend installed, the flag unset, by default */
@@ -95,6 +98,13 @@ typedef struct lsim_scenario {
   char *backend;         /* pinned backend; NULL: none */
   int devices;           /* <lower devices="N">: jit's in_shardings replicate the args over
                             jax.devices()[:N] (a mesh with axis "x"); 0: none */
+  bool keep_unused;      /* <lower keep_unused="true">: jax.jit(f, keep_unused=True) */
+  bool has_enable_x64;   /* <lower enable_x64=...> given; else jax_enable_x64 is on exactly
+                            when some value has a 64-bit dtype */
+  bool enable_x64;
+  bool for_export;       /* <lower export="true">: jax.export.export(jax.jit(f), ...) */
+  char *disabled_checks; /* export's disabled_checks= as written ("custom_call:t,platform");
+                            NULL: none */
   int lower_line;
   lsim_scenario_arg *args;
   size_t num_args;
@@ -143,6 +153,14 @@ int lsim_scenario_write(const lsim_scenario *s, FILE *out, lsim_error *err);
 /* The scenario's values: args first, then every result of every equation.
  * `*aval` receives value `index`'s aval; false when out of range. */
 bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *aval);
+
+/* Whether a value of `s` (an arg or an equation's result) has a 64-bit
+ * dtype, which JAX can express only with jax_enable_x64. */
+bool lsim_scenario_has_64bit_values(const lsim_scenario *s);
+
+/* Whether `s` lowers with jax_enable_x64: its enable_x64=, else
+ * lsim_scenario_has_64bit_values. */
+bool lsim_scenario_enable_x64(const lsim_scenario *s);
 
 /* What an absent <pallas> means: every backend installed, the flag unset. */
 lsim_pallas_installed lsim_scenario_default_pallas(void);

@@ -20,7 +20,10 @@ typedef struct lsim_scenario_run_options {
   lsim_explain_fn explain; /* optional narration */
   void *explain_data;
   bool skip_verify;        /* benchmarks only */
-  const lsim_jax_profile *jax; /* the JAX version to lower as; NULL: the newest */
+  /* The JAX version of a scenario that names none (`--jax`); NULL: the
+   * newest.  A scenario's own <scenario jax=...> always wins: the file
+   * names the JAX its expectations hold for. */
+  const lsim_jax_profile *profile;
 } lsim_scenario_run_options;
 
 #define LSIM_SCENARIO_RUN_OPTIONS_INIT(...) \
@@ -31,6 +34,7 @@ typedef struct lsim_scenario_outcome {
   lsim_runtime *runtime;   /* owned by the outcome */
   lsim_lowering *lowering; /* NULL when the lowering failed */
   bool executed;           /* host callbacks were run */
+  const lsim_jax_profile *profile; /* the JAX version the run modelled */
 } lsim_scenario_outcome;
 
 /* Lowers `s` with `lowerer` (options may be NULL).  The lowering (owned by
@@ -45,6 +49,11 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
 
 void lsim_scenario_outcome_clear(lsim_scenario_outcome *out);
 
+/* The JAX version `s` is lowered for: its jax= profile, else `fallback`,
+ * else the newest.  (The reader has checked that jax= names a profile.) */
+const lsim_jax_profile *lsim_scenario_profile(const lsim_scenario *s,
+                                              const lsim_jax_profile *fallback);
+
 /* A scenario's <expect> against what lowering it gives. */
 typedef struct lsim_scenario_verdict {
   bool passed;
@@ -56,6 +65,10 @@ typedef struct lsim_scenario_verdict {
  * memory; a scenario without <expect> is LSIM_E_INVALID_ARGUMENT). */
 int lsim_scenario_check(lsim_lowerer *lowerer, const lsim_scenario *s,
                         lsim_scenario_verdict *verdict, lsim_error *err);
+/* The same with run options (the default profile). */
+int lsim_scenario_check_with(lsim_lowerer *lowerer, const lsim_scenario *s,
+                             const lsim_scenario_run_options *options,
+                             lsim_scenario_verdict *verdict, lsim_error *err);
 void lsim_scenario_verdict_clear(lsim_scenario_verdict *verdict);
 
 #ifdef __cplusplus

@@ -140,7 +140,7 @@ class Lowerer:
     err = _native.Error()
     outcome = _native.Outcome()
     try:
-      options = _native.RunOptions(struct_size=ctypes.sizeof(_native.RunOptions), jax=_profile(jax))
+      options = _native.RunOptions(struct_size=ctypes.sizeof(_native.RunOptions), profile=_profile(jax))
       rc = lib.lsim_scenario_run(self._ptr, scenario, ctypes.byref(options), ctypes.byref(outcome),
                                  ctypes.byref(err))
       if outcome.runtime:

@@ -62,7 +62,7 @@ class Error(ctypes.Structure):
 class Outcome(ctypes.Structure):
   """lsim_scenario_outcome."""
   _fields_ = [("runtime", ctypes.c_void_p), ("lowering", ctypes.c_void_p),
-              ("executed", ctypes.c_bool)]
+              ("executed", ctypes.c_bool), ("profile", ctypes.c_void_p)]
 
 
 class RunOptions(ctypes.Structure):
@@ -70,7 +70,7 @@ class RunOptions(ctypes.Structure):
   fields this caller knows)."""
   _fields_ = [("struct_size", ctypes.c_size_t), ("explain", ctypes.c_void_p),
               ("explain_data", ctypes.c_void_p), ("skip_verify", ctypes.c_bool),
-              ("jax", ctypes.c_void_p)]
+              ("profile", ctypes.c_void_p)]
 
 
 class MlirContext(ctypes.Structure):

@@ -4,6 +4,7 @@
  * op are the same function, and JAX joins them. */
 #include "kinds.h"
 #include "lowersim/conditionals.h"
+#include "support/name_index.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,21 +56,17 @@ static void write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
   }
 }
 
-static size_t count_names(const char *text) {
-  size_t count = 1;
+/* A comma list as an array of names (lsimp_build_alloc'd); *n its length. */
+static const char **split_names(lsimp_builder *b, const char *text, size_t *n) {
+  size_t len = strlen(text), count = 1;
   for (const char *c = text; *c; c++)
     count += *c == ',';
-  return count;
-}
-
-/* Appends the names of a comma list (copied into lsimp_build_alloc'd
- * storage) to `names`, `*n` of them so far. */
-static bool append_names(lsimp_builder *b, const char *text, const char **names, size_t *n) {
-  size_t len = strlen(text);
   char *storage = lsimp_build_alloc(b, len + 1, 1);
-  if (!storage)
-    return false;
+  const char **names = lsimp_build_alloc(b, count, sizeof *names);
+  if (!storage || !names)
+    return NULL;
   memcpy(storage, text, len + 1);
+  *n = 0;
   for (char *item = storage; item;) {
     char *comma = strchr(item, ',');
     if (comma)
@@ -77,7 +74,7 @@ static bool append_names(lsimp_builder *b, const char *text, const char **names,
     names[(*n)++] = item;
     item = comma ? comma + 1 : NULL;
   }
-  return true;
+  return names;
 }
 
 /* A branch's function: its op over the equation's operands. */
@@ -96,60 +93,74 @@ static const lsim_program *branch_program(lsimp_builder *b, const lsim_scenario_
   return fn;
 }
 
-/* lax.platform_dependent joins branches with the same function: here, the
- * same op.  `target[i]` receives where <branch> i goes (the first branch of
- * its op, or a branch of its own; a default stays apart) and `count[t]` the
- * platforms branch t gets.  Returns the number of branches. */
-static size_t join_branches(const lsimp_platform_dependent_params *p, size_t *target,
-                            size_t *count, lsimp_op *op) {
-  size_t of_op[LSIMP_OP_COUNT], n = 0;
-  for (size_t o = 0; o < LSIMP_OP_COUNT; o++)
-    of_op[o] = SIZE_MAX;
-  for (size_t i = 0; i < p->num_branches; i++) {
-    const lsimp_branch *sb = &p->branches[i];
-    size_t t = sb->platforms ? of_op[sb->op] : SIZE_MAX;
-    if (t == SIZE_MAX) {
-      t = n++;
-      count[t] = 0;
-      op[t] = sb->op;
-      if (sb->platforms)
-        of_op[sb->op] = t;
-    }
-    target[i] = t;
-    count[t] += sb->platforms ? count_names(sb->platforms) : 0;
-  }
-  return n;
-}
-
+/* lax.platform_dependent(*args, default=..., **per_platform): the scenario's
+ * branches in document order fill the per_platform dict (a platform named
+ * again keeps its first place and takes the later op, so a branch whose
+ * platforms were all named again is no branch at all); then JAX joins the
+ * dict's entries with the same function (here, the same op) in order; the
+ * default branch stays last and apart, even when its op is a platform's. */
 static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out) {
   const lsimp_platform_dependent_params *p = e->params;
   lsim_platform_dependent_params *params = lsimp_build_alloc(b, 1, sizeof *params);
   lsim_platform_branch *branches = lsimp_build_alloc(b, p->num_branches, sizeof *branches);
-  size_t *target = lsimp_build_alloc(b, p->num_branches, sizeof *target);
-  size_t *count = lsimp_build_alloc(b, p->num_branches, sizeof *count);
-  lsimp_op *op = lsimp_build_alloc(b, p->num_branches, sizeof *op);
   const lsim_aval *operands = lsimp_build_operand_avals(b, e);
-  if (!params || !branches || !target || !count || !op || !operands)
+  size_t total = 0;
+  const char ***names = lsimp_build_alloc(b, p->num_branches, sizeof *names);
+  size_t *counts = lsimp_build_alloc(b, p->num_branches, sizeof *counts);
+  if (!params || !branches || !operands || !names || !counts)
     return LSIM_E_NO_MEMORY;
-  size_t n = join_branches(p, target, count, op);
-  const char ***names = lsimp_build_alloc(b, n, sizeof *names);
-  size_t *filled = lsimp_build_alloc(b, n, sizeof *filled);
-  if (!names || !filled)
-    return LSIM_E_NO_MEMORY;
-  for (size_t t = 0; t < n; t++)
-    if (count[t] && !(names[t] = lsimp_build_alloc(b, count[t], sizeof *names[t])))
-      return LSIM_E_NO_MEMORY;
+  const lsimp_branch *def = NULL;
   for (size_t i = 0; i < p->num_branches; i++) {
-    const char *text = p->branches[i].platforms;
-    size_t t = target[i];
-    if (text && !append_names(b, text, names[t], &filled[t]))
+    const lsimp_branch *sb = &p->branches[i];
+    if (!sb->platforms) {
+      def = sb;
+    } else if (!(names[i] = split_names(b, sb->platforms, &counts[i]))) {
       return LSIM_E_NO_MEMORY;
+    }
+    total += counts[i];
   }
-  for (size_t t = 0; t < n; t++) {
-    const lsim_program *fn = branch_program(b, e, op[t], operands);
+  /* The dict: each platform once, in first-mention order, with its last op. */
+  const char **keys = lsimp_build_alloc(b, total, sizeof *keys);
+  lsimp_op *ops = lsimp_build_alloc(b, total, sizeof *ops);
+  if (total && (!keys || !ops))
+    return LSIM_E_NO_MEMORY;
+  lsimp_name_index seen = LSIMP_NAME_INDEX_INIT; /* platform -> its place in the dict */
+  if (!lsimp_name_index_reserve(&seen, total))
+    return LSIM_E_NO_MEMORY;
+  size_t k = 0;
+  for (size_t i = 0; i < p->num_branches; i++) {
+    for (size_t j = 0; j < counts[i]; j++) {
+      size_t at = k;
+      lsimp_name_index_add(&seen, names[i][j], &at); /* reserved: cannot fail */
+      if (at == k)
+        keys[k++] = names[i][j];
+      ops[at] = p->branches[i].op;
+    }
+  }
+  lsimp_name_index_free(&seen);
+  /* Joined by op, in the order of first appearance. */
+  const char ***lists = lsimp_build_alloc(b, p->num_branches, sizeof *lists);
+  if (!lists)
+    return LSIM_E_NO_MEMORY;
+  size_t n = 0;
+  for (size_t d = 0; d < k; d++) {
+    size_t g = 0;
+    while (g < n && branches[g].jaxpr->eqns[0].primitive != lsimp_op_primitive(ops[d]))
+      g++;
+    if (g == n) {
+      lists[n] = lsimp_build_alloc(b, k, sizeof *lists[n]);
+      const lsim_program *fn = branch_program(b, e, ops[d], operands);
+      if (!lists[n] || !fn)
+        return LSIM_E_NO_MEMORY;
+      branches[n++] = (lsim_platform_branch){lists[g], 0, fn};
+    }
+    lists[g][branches[g].num_platforms++] = keys[d];
+  }
+  if (def) {
+    const lsim_program *fn = branch_program(b, e, def->op, operands);
     if (!fn)
       return LSIM_E_NO_MEMORY;
-    branches[t] = (lsim_platform_branch){names[t], filled[t], fn};
+    branches[n++] = (lsim_platform_branch){NULL, 0, fn};
   }
   *params = (lsim_platform_dependent_params){branches, n};
   lsim_platform_dependent_bind(out, params);

@@ -1,4 +1,4 @@
-module @jit_f attributes {jax.uses_shape_polymorphism = true, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
   func.func public @main(%arg0: tensor<i32> {jax.global_constant = "_platform_index"}, %arg1: tensor<4xf32>) -> (tensor<4xf32> {jax.result_info = "result"}) {
     %0 = "stablehlo.case"(%arg0) ({
       %4 = "stablehlo.constant"() {value = dense<2> : tensor<i32>} : () -> tensor<i32>

@@ -1,0 +1,213 @@
+/* cli/cmd_versions.c: `lowersim versions [A [B]]`: the JAX versions lowersim
+ * models, every fact of one, or the facts that differ between two, each
+ * with the JAX commit or tag that changed it.  Everything printed comes
+ * from the profile and fact tables (lowersim/jax_profile.h). */
+#include "cli.h"
+#include "lowersim/jax_profile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void) {
+  printf("usage: lowersim versions [VERSION [VERSION]] [--json]\n\n"
+         "Without arguments, lists the JAX versions lowersim models (oldest first; the\n"
+         "newest is the default of every command that lowers). With one version, prints\n"
+         "every version-dependent fact of it; with two, every fact whose value differs\n"
+         "between them, with the JAX commit or tag that changed it: a changelog of the\n"
+         "lowering behaviour lowersim models. A version is named as jax.__version__ names\n"
+         "it, or by a prefix of its commit (at least 7 hex digits).\n"
+         "--json prints the same as one JSON object: \"versions\" (each with its facts'\n"
+         "values) and \"facts\" (name, meaning, changed_by, jax_code, and, for two\n"
+         "versions, whether it differs).\n");
+}
+
+static void json_string(const char *s) {
+  putchar('"');
+  for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
+    if (*c == '"' || *c == '\\')
+      printf("\\%c", *c);
+    else if (*c < 0x20)
+      printf("\\u%04x", *c);
+    else
+      putchar(*c);
+  }
+  putchar('"');
+}
+
+/* `,"key":"value"`. */
+static void json_field(const char *key, const char *value) {
+  printf(",\"%s\":", key);
+  json_string(value);
+}
+
+static void json_value(const lsim_jax_fact *f, const lsim_jax_profile *p) {
+  const void *v = lsim_jax_fact_value(f, p);
+  switch (f->type) {
+  case LSIM_JAX_FACT_STRING:
+    if (*(const char *const *)v)
+      json_string(*(const char *const *)v);
+    else
+      printf("null");
+    break;
+  case LSIM_JAX_FACT_BOOL:
+    printf(*(const bool *)v ? "true" : "false");
+    break;
+  case LSIM_JAX_FACT_INT:
+    printf("%d", *(const int *)v);
+    break;
+  case LSIM_JAX_FACT_STRINGS: {
+    const lsim_jax_strings *l = v;
+    putchar('[');
+    for (size_t i = 0; i < l->count; i++) {
+      if (i)
+        putchar(',');
+      json_string(l->items[i]);
+    }
+    putchar(']');
+    break;
+  }
+  }
+}
+
+/* The profiles chosen (all when none is), their facts, and the fact rows. */
+static int print_json(const lsim_jax_profile *const *chosen, int n) {
+  size_t count = n ? (size_t)n : lsim_jax_profile_count();
+  printf("{\"default\":");
+  json_string(lsim_jax_profile_default()->name);
+  printf(",\"versions\":[");
+  for (size_t i = 0; i < count; i++) {
+    const lsim_jax_profile *p = n ? chosen[i] : lsim_jax_profile_at(i);
+    printf("%s{\"name\":", i ? "," : "");
+    json_string(p->name);
+    json_field("commit", p->commit);
+    json_field("date", p->date);
+    json_field("summary", p->summary);
+    printf(",\"facts\":{");
+    for (size_t k = 0; k < lsim_jax_fact_count(); k++) {
+      const lsim_jax_fact *f = lsim_jax_fact_at(k);
+      printf("%s", k ? "," : "");
+      json_string(f->name);
+      putchar(':');
+      json_value(f, p);
+    }
+    printf("}}");
+  }
+  printf("],\"facts\":[");
+  for (size_t k = 0; k < lsim_jax_fact_count(); k++) {
+    const lsim_jax_fact *f = lsim_jax_fact_at(k);
+    printf("%s{\"name\":", k ? "," : "");
+    json_string(f->name);
+    json_field("meaning", f->meaning);
+    json_field("changed_by", f->changed_by);
+    json_field("jax_code", f->jax_code);
+    if (n == 2)
+      printf(",\"differs\":%s", lsim_jax_fact_equal(f, chosen[0], chosen[1]) ? "false" : "true");
+    putchar('}');
+  }
+  printf("]}\n");
+  return 0;
+}
+
+static void print_value(const lsim_jax_fact *f, const lsim_jax_profile *p) {
+  char *text = lsim_jax_fact_format(f, p);
+  printf("  %-34s %s\n", p->name, text ? text : "(out of memory)");
+  free(text);
+}
+
+/* The names one list has and the other lacks, as a Python list. */
+static void print_missing(const char *label, const lsim_jax_strings *from,
+                          const lsim_jax_strings *other) {
+  size_t n = 0;
+  for (size_t i = 0; i < from->count; i++)
+    if (!lsim_jax_strings_contain(other, from->items[i]))
+      printf("%s'%s'", n++ ? ", " : label, from->items[i]);
+  if (n)
+    printf("]\n");
+}
+
+static void print_difference(const lsim_jax_fact *f, const lsim_jax_profile *a,
+                             const lsim_jax_profile *b) {
+  printf("\n%s\n  %s\n", f->name, f->meaning);
+  if (f->type == LSIM_JAX_FACT_STRINGS) {
+    const lsim_jax_strings *la = lsim_jax_fact_value(f, a), *lb = lsim_jax_fact_value(f, b);
+    char label[128];
+    snprintf(label, sizeof label, "  only in %s: [", a->name);
+    print_missing(label, la, lb);
+    snprintf(label, sizeof label, "  only in %s: [", b->name);
+    print_missing(label, lb, la);
+    if (la->count == lb->count)
+      printf("  (the same names in another order)\n");
+  } else {
+    print_value(f, a);
+    print_value(f, b);
+  }
+  printf("  changed by %s\n", *f->changed_by ? f->changed_by : "(not recorded)");
+  printf("  in JAX: %s\n", f->jax_code);
+}
+
+static int list_profiles(void) {
+  printf("JAX versions lowersim models, oldest first (choose one with --jax VERSION or\n"
+         "<scenario jax=\"VERSION\">; the newest is the default):\n");
+  for (size_t i = 0; i < lsim_jax_profile_count(); i++) {
+    const lsim_jax_profile *p = lsim_jax_profile_at(i);
+    printf("  %-31s %s  %s%s\n      %s\n", p->name, p->commit, p->date,
+           p == lsim_jax_profile_default() ? "  (default)" : "", p->summary);
+  }
+  printf("%zu version-dependent facts each: `lowersim versions A` prints them, `lowersim "
+         "versions A B` those that differ.\n",
+         lsim_jax_fact_count());
+  return 0;
+}
+
+static int one_profile(const lsim_jax_profile *p) {
+  printf("JAX %s (commit %s, %s): %s\n", p->name, p->commit, p->date, p->summary);
+  for (size_t i = 0; i < lsim_jax_fact_count(); i++) {
+    const lsim_jax_fact *f = lsim_jax_fact_at(i);
+    char *text = lsim_jax_fact_format(f, p);
+    printf("\n%s\n  %s\n  %s\n", f->name, f->meaning, text ? text : "(out of memory)");
+    free(text);
+  }
+  return 0;
+}
+
+static int two_profiles(const lsim_jax_profile *a, const lsim_jax_profile *b) {
+  printf("Behaviour that differs between JAX %s (%s) and JAX %s (%s):\n", a->name, a->commit,
+         b->name, b->commit);
+  size_t differ = 0;
+  for (size_t i = 0; i < lsim_jax_fact_count(); i++) {
+    const lsim_jax_fact *f = lsim_jax_fact_at(i);
+    if (!lsim_jax_fact_equal(f, a, b)) {
+      print_difference(f, a, b);
+      differ++;
+    }
+  }
+  printf("\n%zu of %zu facts differ.\n", differ, lsim_jax_fact_count());
+  return 0;
+}
+
+int cmd_versions(int argc, char **argv) {
+  const lsim_jax_profile *chosen[2] = {NULL, NULL};
+  int n = 0;
+  bool json = false;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      help();
+      return 0;
+    }
+    if (strcmp(argv[i], "--json") == 0) {
+      json = true;
+      continue;
+    }
+    if (n == 2)
+      return cli_usage_error("versions", "at most two versions (usage: lowersim versions [A [B]])");
+    int code = cli_parse_jax("versions", NULL, argv[i], &chosen[n++]);
+    if (code)
+      return code;
+  }
+  if (json)
+    return print_json(chosen, n);
+  if (n == 0)
+    return list_profiles();
+  return n == 1 ? one_profile(chosen[0]) : two_profiles(chosen[0], chosen[1]);
+}
