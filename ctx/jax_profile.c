@@ -120,8 +120,9 @@ static const lsim_jax_fact facts[] = {
 
     /* host callbacks, sharding and effects */
     {"callbacks.use_shardy_partitioner",
-     "jax_use_shardy_partitioner's default: callbacks carry sdy.sharding and the module sdy.mesh",
-     "df8e17a549 (2025-07-20), before 0.10.2", "jax/_src/config.py: use_shardy_partitioner",
+     "jax_use_shardy_partitioner's default: callbacks carry sdy.sharding and the module sdy.mesh "
+     "(True since df8e17a549, 2025-07-20)",
+     "", "jax/_src/config.py: use_shardy_partitioner",
      FACT(use_shardy_partitioner, BOOL)},
     {"callbacks.buffer_callback_oneapi",
      "buffer_callback lowers on oneapi (xla_buffer_python_gpu_callback, _cmd_buffer)",
@@ -129,8 +130,8 @@ static const lsim_jax_fact facts[] = {
      "jax/_src/buffer_callback.py: _buffer_callback_lowering", FACT(buffer_callback_oneapi, BOOL)},
     {"callbacks.uncached_multi_platform_type_error",
      "an uncacheable primitive (debug_callback) with two kept rules raises TypeError in "
-     "lower_per_platform",
-     "38581b7f80 (2025-09-22), before 0.10.2", "jax/_src/interpreters/mlir.py: lower_per_platform",
+     "lower_per_platform (since 38581b7f80, 2025-09-22)",
+     "", "jax/_src/interpreters/mlir.py: lower_per_platform",
      FACT(uncached_multi_platform_type_error, BOOL)},
 };
 

@@ -71,7 +71,6 @@ int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_e
   d->name = copy_string(&c, s->name);
   d->jax = copy_string(&c, s->jax);
   d->description = copy_string(&c, s->description);
-  d->jax = copy_string(&c, s->jax);
   copy_runtime(&c, &d->runtime);
   d->function = copy_string(&c, s->function);
   d->platforms = copy_string(&c, s->platforms);

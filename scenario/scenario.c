@@ -29,11 +29,16 @@ static bool is_64bit(lsim_dtype d) {
   return d == LSIM_DTYPE_I64 || d == LSIM_DTYPE_U64 || d == LSIM_DTYPE_F64;
 }
 
+/* Every value once, in one pass (not by index: lsim_scenario_value_aval is
+ * linear in the equations). */
 bool lsim_scenario_has_64bit_values(const lsim_scenario *s) {
-  lsim_aval aval;
-  for (size_t i = 0; s && lsim_scenario_value_aval(s, i, &aval); i++)
-    if (is_64bit(aval.dtype))
+  for (size_t a = 0; s && a < s->num_args; a++)
+    if (is_64bit(s->args[a].aval.dtype))
       return true;
+  for (size_t i = 0; s && i < s->num_eqns; i++)
+    for (size_t r = 0; r < s->eqns[i].num_results; r++)
+      if (is_64bit(s->eqns[i].results[r].dtype))
+        return true;
   return false;
 }
 
@@ -59,7 +64,6 @@ void lsim_scenario_destroy(lsim_scenario *s) {
   free(s->name);
   free(s->jax);
   free(s->description);
-  free(s->jax);
   free(s->runtime.jax_platforms);
   for (size_t i = 0; s->runtime.backends && i < s->runtime.num_backends; i++) {
     free(s->runtime.backends[i].platform);

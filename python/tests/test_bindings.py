@@ -19,7 +19,7 @@ SOURCE = pathlib.Path(os.environ.get("SOURCE_DIR", pathlib.Path(__file__).parent
 LOWERSIM = os.environ.get("LOWERSIM", str(SOURCE / "build" / "lowersim"))
 SCENARIOS = sorted((SOURCE / "testdata" / "scenarios").glob("*.xml"))
 
-SINE = ('<scenario name="sine"><lower function="f" platforms="cpu,tpu">'
+SINE = ('<scenario name="sine"><lower function="f" platforms="cpu,tpu" export="true">'
         '<arg dtype="f32" shape="4"/><op kind="sine" args="0"/></lower></scenario>')
 
 

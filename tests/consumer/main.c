@@ -13,7 +13,7 @@
 #include <string.h>
 
 static const char scenario[] =
-    "<scenario name=\"sine\"><lower platforms=\"cpu,tpu\"><arg dtype=\"f32\" shape=\"4\"/>"
+    "<scenario name=\"sine\"><lower platforms=\"cpu,tpu\" export=\"true\"><arg dtype=\"f32\" shape=\"4\"/>"
     "<op kind=\"sine\" args=\"0\"/></lower></scenario>";
 
 static int lower_buffer_callback_for_tpu(void) {
