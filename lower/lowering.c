@@ -164,7 +164,7 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_
           .runtime = rt, .profile = lsim_registry_profile(req->registry), .platforms = platforms,
           .num_platforms = n, .backend = pinned, .mlir_context = l->shared->mlir,
           .lowering_parameters = &params, .explain = req->explain,
-          .explain_data = req->explain_data);
+          .explain_data = req->explain_data, .abstract_device = req->abstract_device);
   lsimp_module_request module = {name, prog, req->registry, &context, !req->skip_verify};
   rc = lsimp_lower_jaxpr_to_module(&module, mc, err);
   free(name);

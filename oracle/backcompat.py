@@ -31,7 +31,7 @@ SCENARIOS = {
     ("pallas.triton_add_one", "data_2024_05_02"): (
         "test_triton_add_one: add_one on f32[8], blocks of (1,) over grid 8, Triton; lowersim's "
         "kernel takes the whole array as one block",
-        """<scenario name="backcompat-triton-add-one">
+        """<scenario name="backcompat-triton-add-one" jax="0.10.2">
   <runtime><backend platform="cpu"/><backend platform="cuda"/></runtime>
   <pallas use_mosaic_gpu="false"/>
   <lower function="func" platforms="cuda">
@@ -43,7 +43,7 @@ SCENARIOS = {
     ("pallas.mosaic_gpu_add_one", "data_2026_02_18"): (
         "test_mosaic_gpu_add_one: pl.pallas_call(add_one) on f32[256], grid 2, "
         "plgpu.CompilerParams()",
-        """<scenario name="backcompat-mosaic-gpu-add-one">
+        """<scenario name="backcompat-mosaic-gpu-add-one" jax="0.10.2">
   <runtime><backend platform="cpu"/><backend platform="cuda"/></runtime>
   <lower function="add_one" platforms="cuda">
     <arg dtype="f32" shape="256"/>

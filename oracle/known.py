@@ -126,9 +126,9 @@ CAUSES = [
           "a Triton kernel JAX serialized in 2024 no longer parses in 0.10.2's Triton dialect "
           "(Triton promises no IR compatibility; JAX skips that back-compat test)",
           "tests/pallas/export_back_compat_pallas_test.py: test_triton_add_one (skipped)"),
-    Cause("kernel-producer", r"^serialization: bytecode version/producer$",
-          "kernel bytecode written by MLIR 19.1.7 (lowersim) vs jaxlib's MLIR (producer "
-          "MLIR23.0.0git)",
+    Cause("kernel-bytecode-version", r"^serialization: bytecode version$",
+          "a kernel's bytecode has another version than JAX writes (the producer string, "
+          "MLIR19.1.7 against MLIR23.0.0git, is not compared: it only names the writer)",
           "jax/_src/tpu_custom_call.py: _lower_mosaic_module_to_asm (write_bytecode); "
           "jax/_src/pallas/triton/pallas_call_registration.py; jax/experimental/mosaic/gpu/core.py"),
     Cause("mosaic-serde", r"Mosaic's deserializer",
@@ -142,6 +142,12 @@ CAUSES = [
     Cause("mosaic-gpu-hash", r"kernel_hash is the SHA-256",
           "the kernel_hash of mosaic_gpu_v2's config is not the SHA-256 of the module on one side",
           "jax/experimental/mosaic/gpu/core.py: _kernel_to_custom_call (kernel_id = sha256(module_asm))"),
+    Cause("mosaic-version-export", r"^kernel \(tpu_custom_call\) module: \}\) \{stable_mosaic\.version = N",
+          "the Mosaic TPU kernel is serialized at the forward-compatible stable_mosaic.version "
+          "(11 at 0.10.2) by lowersim, at the serializer's own (15) by JAX: lowersim still lowers "
+          "platforms= as jax.export (LoweringParameters.for_export, the export-attribute cause), "
+          "and get_ir_version takes the forward-compatible version for an export",
+          "jax/_src/tpu_custom_call.py: get_ir_version (ctx.is_forward_compat())"),
     Cause("mosaic-kernel", r"^kernel \(tpu_custom_call\)",
           "the Mosaic TPU kernel's body differs: JAX broadcasts the scalar 1, stores with "
           "tpu.vector_store after a swap's load, marks tpu.core_type and pipeline_mode, and "

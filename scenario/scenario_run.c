@@ -48,6 +48,8 @@ static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error 
     if (b->has_fail_quietly)
       f.fail_quietly = b->fail_quietly;
     f.error = b->error;
+    f.device_kind = b->device_kind;
+    f.compute_capability = b->compute_capability;
     if ((rc = lsim_runtime_register_backend_factory(*out, &f, err)) == LSIM_E_INVALID_ARGUMENT)
       rc = invalid(s, b->line, err);
   }
@@ -61,7 +63,8 @@ static int build_runtime(const lsim_scenario *s, lsim_runtime **out, lsim_error 
 static int build_process(const lsim_scenario *s, lsim_runtime *rt, prepared *p, lsim_error *err) {
   lsim_pallas_installed installed = s->has_pallas ? s->pallas : lsim_scenario_default_pallas();
   int rc = lsim_pallas_create(&installed, &p->pallas, err);
-  return rc ? rc : lsim_registry_create_jax(rt, p->pallas, NULL, &p->registry, err);
+  const lsim_jax_profile *profile = s->jax ? lsim_jax_profile_find(s->jax) : NULL;
+  return rc ? rc : lsim_registry_create_jax(rt, p->pallas, profile, &p->registry, err);
 }
 
 /* The program: each equation by its kind, in document order. */
@@ -128,7 +131,8 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
       .num_platforms = p->num_platforms, .backend = s->backend,
       .for_export = s->platforms != NULL, /* explicit platforms: export(platforms=...) */
       .explain = opts->explain, .explain_data = opts->explain_data,
-      .skip_verify = opts->skip_verify);
+      .skip_verify = opts->skip_verify,
+      .abstract_device = s->has_abstract_device ? &s->abstract_device : NULL);
   int rc = lsim_lower(lowerer, &req, &out->lowering, err);
   return rc == LSIM_E_INVALID_ARGUMENT ? invalid(s, s->lower_line, err) : rc;
 }

@@ -52,6 +52,12 @@ typedef struct lsim_backend_factory {
   bool fail_quietly;  /* a failure is recorded, not raised */
   bool experimental;  /* initializing it logs JAX's experimental warning */
   const char *error;  /* non-NULL: the factory raises this message */
+  /* What the backend's devices report (Device.device_kind,
+   * Device.compute_capability: "major.minor" or a ROCm "gfx..."); NULL:
+   * lsim_default_device_kind and lsim_default_compute_capability of the
+   * platform. */
+  const char *device_kind;
+  const char *compute_capability;
 } lsim_backend_factory;
 
 #define LSIM_BACKEND_FACTORY_INIT(...) \
@@ -69,7 +75,19 @@ typedef struct lsim_backend {
   const char *platform;
   int device_count;
   int priority;
+  const char *device_kind;        /* every device's Device.device_kind */
+  const char *compute_capability; /* Device.compute_capability; NULL: none */
 } lsim_backend;
+
+/* The kind a device of `platform` reports when its factory names none: the
+ * oracle's stand-in devices' ("TPU v5 lite" for tpu, a v5e; the platform's
+ * name otherwise, as cpu devices report "cpu").  Static. */
+const char *lsim_default_device_kind(const char *platform);
+
+/* The compute capability a device of `platform` reports when its factory
+ * names none: "9.0" (an H100) for cuda, "gfx942" (an MI300) for rocm, NULL
+ * (no such attribute) otherwise.  Static. */
+const char *lsim_default_compute_capability(const char *platform);
 
 /* --- The runtime --------------------------------------------------------- */
 
@@ -122,8 +140,13 @@ const lsim_backend *lsim_runtime_default_backend(const lsim_runtime *rt);
 /* The error a quietly failing factory recorded for `platform`, or NULL. */
 const char *lsim_runtime_backend_error(const lsim_runtime *rt, const char *platform);
 
-/* Warnings logged while initializing (e.g. the experimental-plugin warning),
- * in order.  Borrowed. */
+/* Records a warning the process gives (warnings.warn, a WARNING log): JAX's
+ * warnings are the process's, so they live here, with those logged while
+ * initializing.  `message` is copied; fails only with LSIM_E_NO_MEMORY. */
+int lsim_runtime_warn(lsim_runtime *rt, const char *message, lsim_error *err);
+
+/* Warnings logged while initializing (e.g. the experimental-plugin warning)
+ * and given by lowerings (lsim_runtime_warn), in order.  Borrowed. */
 size_t lsim_runtime_warning_count(const lsim_runtime *rt);
 const char *lsim_runtime_warning_at(const lsim_runtime *rt, size_t i);
 
