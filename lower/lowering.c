@@ -159,7 +159,8 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req, lsim_
   char *name = lsimp_module_name(prog->function_name ? prog->function_name : "f", l->utf8);
   if (!name)
     return lsimp_fail_oom(err);
-  lsim_lowering_parameters params = LSIM_LOWERING_PARAMETERS_INIT(.for_export = req->for_export);
+  lsim_lowering_parameters params = LSIM_LOWERING_PARAMETERS_INIT(.for_export = req->for_export,
+                                                                  .enable_x64 = req->enable_x64);
   lsim_module_context_options context = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
           .runtime = rt, .profile = lsim_registry_profile(req->registry), .platforms = platforms,
           .num_platforms = n, .backend = pinned, .mlir_context = l->shared->mlir,

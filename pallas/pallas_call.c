@@ -4,6 +4,7 @@
  * and the lazy imports of the backends' pallas_call_registration modules,
  * each registering its CompilerParams class on first import. */
 #include "lowersim/pallas_call.h"
+#include "interpret.h"
 #include "kernels.h"
 #include "lowersim/emit.h"
 #include "lowersim/lower_per_platform.h"
@@ -159,23 +160,6 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   return run_backend(ctx, b, args, results, p, err);
 }
 
-/* interpret=True: the kernel evaluated as ordinary HLO, on any platform. */
-static int interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
-                              MlirValue *results, const lsim_pallas_call_params *p,
-                              lsim_error *err) {
-  if (strcmp(p->kernel, "copy") == 0) {
-    results[0] = args[0];
-    return LSIM_OK;
-  }
-  MlirType type;
-  MlirValue one;
-  int rc = lsim_lowering_rule_context_out_types(ctx, &type, err);
-  if (!rc)
-    rc = lsim_emit_ones(&ctx->ip, type, &one, err);
-  MlirValue operands[] = {args[0], one};
-  return rc ? rc : lsim_emit_elementwise(&ctx->ip, "stablehlo.add", operands, 2, &results[0], err);
-}
-
 /* --- pallas_call_p ------------------------------------------------------------- */
 
 /* Tracing the kernel (pallas_call.py _trace_kernel_to_jaxpr): a kernel that
@@ -211,8 +195,8 @@ static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue
   const lsim_pallas_call_params *p = params;
   if (p->interpret) {
     lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                                "interpret=True: the kernel lowers as plain HLO");
-    return interpret_lowering(ctx, args, results, p, err);
+                                "interpret=True: Pallas's HLO interpreter, a loop over the grid");
+    return lsimp_interpret_lowering(ctx, args, results, p, err);
   }
   pallas_rule_data not_rocm = {pallas, false}, rocm = {pallas, true};
   const lsim_platform_rule platform_rules[] = {

@@ -123,6 +123,16 @@ static int split_platforms(const lsim_scenario *s, prepared *p) {
   return LSIM_OK;
 }
 
+/* jax_enable_x64 is on when a value of the program is 64-bit (JAX would
+ * otherwise make it 32-bit). */
+static bool needs_x64(const lsim_scenario *s) {
+  lsim_aval aval;
+  for (size_t i = 0; lsim_scenario_value_aval(s, i, &aval); i++)
+    if (lsim_dtype_itemsize(aval.dtype) == 8)
+      return true;
+  return false;
+}
+
 static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
                  const lsim_scenario_run_options *opts, lsim_scenario_outcome *out,
                  lsim_error *err) {
@@ -132,7 +142,8 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
       .for_export = s->platforms != NULL, /* explicit platforms: export(platforms=...) */
       .explain = opts->explain, .explain_data = opts->explain_data,
       .skip_verify = opts->skip_verify,
-      .abstract_device = s->has_abstract_device ? &s->abstract_device : NULL);
+      .abstract_device = s->has_abstract_device ? &s->abstract_device : NULL,
+      .enable_x64 = needs_x64(s));
   int rc = lsim_lower(lowerer, &req, &out->lowering, err);
   return rc == LSIM_E_INVALID_ARGUMENT ? invalid(s, s->lower_line, err) : rc;
 }

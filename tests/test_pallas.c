@@ -334,7 +334,7 @@ static MlirAttribute attr_of(MlirOperation op, const char *name) {
 }
 
 typedef struct summary {
-  size_t num_custom_calls, num_adds, num_cases;
+  size_t num_custom_calls, num_whiles, num_cases;
   MlirOperation custom_calls[8];
 } summary;
 
@@ -344,16 +344,16 @@ static MlirWalkResult summarize_op(MlirOperation op, void *data) {
     if (s->num_custom_calls < 8)
       s->custom_calls[s->num_custom_calls] = op;
     s->num_custom_calls++;
-  } else if (op_is(op, "stablehlo.add")) {
-    s->num_adds++;
+  } else if (op_is(op, "stablehlo.while")) {
+    s->num_whiles++;
   } else if (op_is(op, "stablehlo.case")) {
     s->num_cases++;
   }
   return MlirWalkResultAdvance;
 }
 
-/* The custom calls (in pre-order: case branches in branch order), adds and
- * cases of a lowered module. */
+/* The custom calls (in pre-order: case branches in branch order), while
+ * loops (the HLO interpreter's) and cases of a lowered module. */
 static summary summarize(const lsim_lowering *low) {
   summary s = {0};
   mlirOperationWalk(mlirModuleGetOperation(lsim_lowering_module(low)), summarize_op, &s,
@@ -424,12 +424,13 @@ static bool matches(const char *what, int rc, const lsim_error *err, const lsim_
              low ? " (and a lowering)" : "");
   } else if (low) {
     summary s = summarize(low);
-    snprintf(got, sizeof got, "ok: %zu custom calls, %zu adds", s.num_custom_calls, s.num_adds);
+    snprintf(got, sizeof got, "ok: %zu custom calls, %zu while loops", s.num_custom_calls,
+             s.num_whiles);
     bool interpret = want->num_targets == 1 && want->targets[0][0] == '\0';
     if (interpret) {
-      ok = ok && s.num_custom_calls == 0 && s.num_adds == 1;
+      ok = ok && s.num_custom_calls == 0 && s.num_whiles == 1;
     } else {
-      ok = ok && s.num_custom_calls == want->num_targets && s.num_adds == 0 &&
+      ok = ok && s.num_custom_calls == want->num_targets && s.num_whiles == 0 &&
            s.num_cases == (want->num_targets > 1 ? 2u : 0u);
       for (size_t i = 0; ok && i < want->num_targets; i++) {
         MlirOperation call = s.custom_calls[i];

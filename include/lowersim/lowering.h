@@ -48,6 +48,7 @@ typedef struct lsim_lowering_request {
   /* The use_abstract_mesh block the lowering runs in (borrowed, for the
    * call only); NULL: none. */
   const lsim_abstract_device *abstract_device;
+  bool enable_x64;                 /* jax_enable_x64 */
 } lsim_lowering_request;
 
 #define LSIM_LOWERING_REQUEST_INIT(...) \

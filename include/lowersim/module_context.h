@@ -95,6 +95,8 @@ typedef struct lsim_abstract_device {
 typedef struct lsim_lowering_parameters {
   size_t struct_size; /* LSIM_LOWERING_PARAMETERS_INIT */
   bool for_export;    /* lowering for jax.export (LoweringParameters.for_export) */
+  bool enable_x64;    /* the jax_enable_x64 config the lowering runs under (Python
+                         integer literals are int64 then) */
 } lsim_lowering_parameters;
 
 #define LSIM_LOWERING_PARAMETERS_INIT(...) \
