@@ -4,6 +4,7 @@
  * scenario file that `lowersim lower` reproduces.  `--emit DIR` only writes
  * the generated scenarios (for another judge, e.g. the oracle). */
 #include "cli.h"
+#include "lowersim/scenario_kind.h"
 #include "fuzz/fuzz.h"
 
 #include <errno.h>
@@ -28,6 +29,7 @@ typedef struct options {
   const char *out;
   const char *emit; /* write the scenarios to this folder, check nothing */
   bool isolate;     /* each check in a child process */
+  const char *focus; /* --focus ELEMENT: mostly equations of that kind */
 } options;
 
 typedef struct campaign {
@@ -47,8 +49,8 @@ typedef struct campaign {
 } campaign;
 
 static void usage(void) {
-  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate]\n"
-         "       lowersim fuzz [--seed S] [--iterations N] --emit DIR\n\n"
+  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--focus ELEMENT] [--out DIR] [--isolate]\n"
+         "       lowersim fuzz [--seed S] [--iterations N] [--focus ELEMENT] --emit DIR\n\n"
          "Generates N random scenarios from seed S (default 1, %d iterations) and checks\n"
          "that every lowering fails with a catalogued code (never LSIM_E_VERIFY) or gives\n"
          "a module that verifies and re-parses unchanged, that lowering twice gives the\n"
@@ -60,6 +62,9 @@ static void usage(void) {
          "child process, so a crash (or a sanitizer report, or a check hanging for a\n"
          "minute) is a finding like the others, minimized and written to DIR.\n\n"
          "Last line: `fuzz: N iterations, M findings, R iterations/s`.\n"
+         "--focus ELEMENT (e.g. pallas_call) makes most equations of that kind and the\n"
+         "runtime a cpu with up to three accelerators that come up, so that the\n"
+         "scenarios reach that kind's lowering.\n"
          "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0) without\n"
          "lowering or checking them; last line `fuzz: N scenarios written to DIR`.\n"
          "Exit codes: 0 no finding, 1 findings, 2 invalid arguments or output folder.\n",
@@ -78,7 +83,7 @@ static bool parse_u64(const char *text, uint64_t *out) {
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_options(int argc, char **argv, options *o) {
-  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false};
+  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false, NULL};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -97,6 +102,11 @@ static int parse_options(int argc, char **argv, options *o) {
     } else if (strcmp(a, "--emit") == 0 && v && *v) {
       o->emit = v;
       i++;
+    } else if (strcmp(a, "--focus") == 0 && v && lsim_scenario_kind_find(v)) {
+      o->focus = v;
+      i++;
+    } else if (strcmp(a, "--focus") == 0) {
+      return cli_usage_error("fuzz", "--focus needs an equation element (see lowersim lower --help)");
     } else if (strcmp(a, "--emit") == 0) {
       return cli_usage_error("fuzz", "--emit needs a folder name");
     } else if (strcmp(a, "--seed") == 0 || strcmp(a, "--iterations") == 0) {
@@ -260,7 +270,7 @@ static int iterate(campaign *c, uint64_t i, lsim_error *err) {
   snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, c->opt.seed, i);
   lsim_scenario *s = NULL;
   lsim_fuzz_result r = {0};
-  int rc = lsim_fuzz_generate(&rng, name, &s, err);
+  int rc = lsim_fuzz_generate_focused(&rng, name, c->opt.focus, &s, err);
   if (!rc)
     rc = save_current(c, s, i, err);
   if (!rc)
@@ -327,7 +337,7 @@ static int emit_scenarios(const options *o) {
     lsim_scenario *s = NULL;
     char *text = NULL, *path = NULL;
     size_t size;
-    int rc = lsim_fuzz_generate(&rng, name, &s, &err);
+    int rc = lsim_fuzz_generate_focused(&rng, name, o->focus, &s, &err);
     if (!rc)
       rc = lsim_fuzz_scenario_text(s, &text, &size, &err);
     if (!rc && !(path = path_in(o->emit, file))) {

@@ -104,6 +104,12 @@ CAUSES = [
           "anything, so an initialization failure or an experimental-plugin warning comes "
           "first; lowersim initializes backends only when a lowering asks for one",
           "jax/_src/interpreters/pxla.py: get_default_device -> xla_bridge.backends"),
+    Cause("lazy-init-warning-order", r"^warnings in another order$",
+          "JAX initializes every backend when the lowering starts, so an experimental plugin's "
+          "warning comes before any lowering warning (e.g. Mosaic GPU's DeprecationWarning); "
+          "lowersim initializes backends when a lowering first asks for one (the "
+          "eager-backend-init cause), which can be after",
+          "jax/_src/interpreters/pxla.py: get_default_device -> xla_bridge.backends"),
     Cause("trace-before-init", r"warning only lowersim gives: Platform '…' is experimental",
           "JAX failed while tracing, before any backend was initialized, so it gave no "
           "experimental-plugin warning; lowersim initialized backends first",

@@ -124,34 +124,66 @@ static bool has_symbol(MlirModule module, const char *name) {
   return false;
 }
 
-/* func.func private @name(%pred: tensor<i1>, %a: `a`, %b: tensor<i32>) ->
- * tensor<i32>: jnp.where's lowering, `a` converted to i32 when it is not. */
-static int add_where(lsim_module_context *mc, const char *name, MlirType a, lsim_error *err) {
+/* func.func private @name([%platform_index,] %pred: tensor<i1>, %a: `a`,
+ * %b: tensor<i32>) -> tensor<i32>: jnp.where's lowering (mlir.lower_fun
+ * caches it per module), which takes the module's platform index first in a
+ * multi-platform lowering; `a` is converted to i32 when `convert` (the
+ * second where's weakly typed 0). */
+static int add_where(const lsim_lowering_rule_context *ctx, const char *name, MlirType a,
+                     bool convert, lsim_error *err) {
+  lsim_module_context *mc = ctx->module_context;
   if (has_symbol(lsim_module_context_module(mc), name))
     return LSIM_OK;
   lsim_insertion_point module = lsim_module_context_insertion_point(mc);
   MlirContext mlir = module.context;
   MlirType i32 = scalar_type(mlirIntegerTypeGet(mlir, 32));
-  MlirType inputs[] = {scalar_type(mlirIntegerTypeGet(mlir, 1)), a, i32};
-  lsim_func f = {.name = name, .visibility = "private", .inputs = inputs, .num_inputs = 3,
-                 .results = &i32, .num_results = 1};
+  size_t k = ctx->num_dim_var_values;
+  MlirType inputs[8];
+  MlirAttribute arg_attrs[8];
+  MlirNamedAttribute global = lsim_named(mlir, "jax.global_constant",
+                                         lsim_string_attr(mlir, "_platform_index"));
+  for (size_t i = 0; i < k && i < 5; i++) {
+    inputs[i] = mlirValueGetType(ctx->dim_var_values[i]);
+    arg_attrs[i] = mlirDictionaryAttrGet(mlir, 1, &global);
+  }
+  MlirType rest[] = {scalar_type(mlirIntegerTypeGet(mlir, 1)), a, i32};
+  for (size_t i = 0; i < 3; i++) {
+    inputs[k + i] = rest[i];
+    arg_attrs[k + i] = mlirDictionaryAttrGet(mlir, 0, NULL);
+  }
+  lsim_func f = {.name = name, .visibility = "private", .inputs = inputs, .num_inputs = k + 3,
+                 .results = &i32, .num_results = 1, .arg_attrs = k ? arg_attrs : NULL};
   MlirBlock body;
   int rc = lsim_emit_func(&module, &f, NULL, &body, err);
   if (rc)
     return rc;
   emitter e = {lsim_insertion_point_in(&module, body), err, LSIM_OK};
-  MlirValue value = mlirBlockGetArgument(body, 1);
-  if (!mlirTypeEqual(a, i32))
+  MlirValue value = mlirBlockGetArgument(body, (intptr_t)k + 1);
+  if (convert)
     e.rc = lsim_emit_convert(&e.at, value, i32, &value, err);
-  MlirValue result = select_(&e, mlirBlockGetArgument(body, 0), value, mlirBlockGetArgument(body, 2));
+  MlirValue result = select_(&e, mlirBlockGetArgument(body, (intptr_t)k), value,
+                             mlirBlockGetArgument(body, (intptr_t)k + 2));
   if (!e.rc)
     e.rc = lsim_emit_op(&e.at, "func.return", &result, 1, NULL, 0, NULL, 0, 0, NULL, err);
   return e.rc;
 }
 
+/* func.call @name(platform index..., args...). */
+static MlirValue call_where(emitter *e, const lsim_lowering_rule_context *ctx, const char *name,
+                            MlirValue pred, MlirValue a, MlirValue b) {
+  MlirValue operands[8], out = {NULL};
+  size_t k = ctx->num_dim_var_values < 5 ? ctx->num_dim_var_values : 5;
+  for (size_t i = 0; i < k; i++)
+    operands[i] = ctx->dim_var_values[i];
+  operands[k] = pred, operands[k + 1] = a, operands[k + 2] = b;
+  MlirType i32 = scalar_type(mlirIntegerTypeGet(e->at.context, 32));
+  EMIT(lsim_emit_call(&e->at, name, operands, k + 3, i32, &out, e->err));
+  return out;
+}
+
 /* The loop's body: one grid step. */
-static void emit_step(emitter *e, MlirBlock body, const lsim_pallas_call_params *p,
-                      lsim_dtype dtype, int64_t size, bool x64) {
+static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlock body,
+                      const lsim_pallas_call_params *p, lsim_dtype dtype, int64_t size, bool x64) {
   MlirContext mlir = e->at.context;
   e->at.block = body;
   MlirValue counter = mlirBlockGetArgument(body, 0), index = mlirBlockGetArgument(body, 1);
@@ -172,16 +204,11 @@ static void emit_step(emitter *e, MlirBlock body, const lsim_pallas_call_params 
   MlirValue out2 = store_block(e, out, y, size);
   MlirValue next_counter = add(e, counter, i32(e, 1));
   MlirValue next_index = add(e, index, i32(e, 1));
-  MlirType i32_type = scalar_type(mlirIntegerTypeGet(mlir, 32));
   MlirValue always = int_constant(e, 1, 1);
-  MlirValue where_args[] = {always, next_index, index};
-  MlirValue stepped = {NULL};
-  EMIT(lsim_emit_call(&e->at, "_where", where_args, 3, i32_type, &stepped, e->err));
+  MlirValue stepped = call_where(e, ctx, "_where", always, next_index, index);
   MlirValue wrap = compare(e, stepped, i32(e, p->grid), "EQ");
   MlirValue zero = int_constant(e, x64 ? 64 : 32, 0);
-  MlirValue wrap_args[] = {wrap, zero, stepped};
-  MlirValue wrapped = {NULL};
-  EMIT(lsim_emit_call(&e->at, "_where_0", wrap_args, 3, i32_type, &wrapped, e->err));
+  MlirValue wrapped = call_where(e, ctx, "_where_0", wrap, zero, stepped);
   MlirValue results[] = {next_counter, wrapped, in2, out2};
   EMIT(lsim_emit_return(&e->at, results, 4, e->err));
 }
@@ -193,9 +220,10 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   MlirContext mlir = ctx->ip.context;
   bool x64 = lsim_module_context_lowering_parameters(mc)->enable_x64;
   MlirType i32_type = scalar_type(mlirIntegerTypeGet(mlir, 32));
-  int rc = add_where(mc, "_where", i32_type, err);
+  int rc = add_where(ctx, "_where", i32_type, false, err);
   if (!rc)
-    rc = add_where(mc, "_where_0", scalar_type(mlirIntegerTypeGet(mlir, x64 ? 64 : 32)), err);
+    rc = add_where(ctx, "_where_0", scalar_type(mlirIntegerTypeGet(mlir, x64 ? 64 : 32)), true,
+                   err);
   if (rc)
     return rc;
   const lsim_aval *aval = &ctx->avals_in[0];
@@ -223,7 +251,7 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   if (in_cond.rc)
     return in_cond.rc;
   emitter in_body = {lsim_insertion_point_in(&ctx->ip, body), err, LSIM_OK};
-  emit_step(&in_body, body, p, aval->dtype, size, x64);
+  emit_step(&in_body, ctx, body, p, aval->dtype, size, x64);
   if (in_body.rc)
     return in_body.rc;
   results[0] = mlirOperationGetResult(loop, 3);

@@ -166,16 +166,17 @@ static MlirBlock add_func(builder *b, MlirBlock module_body, lsim_func *f) {
 /* --- Mosaic TPU (the serialized form) ------------------------------------------ */
 
 /* func.func @transform_i(%i: i32) -> i32: the block index map `lambda i:
- * (0,)`, lowered with the index's constant twice (the map's jaxpr constant
- * and its result). */
-static void add_transform(builder *b, MlirBlock module_body, int i) {
+ * (0,)`: its literal 0 (int64 under jax_enable_x64, and then the result is
+ * too), then an i32 0 that goes unused. */
+static void add_transform(builder *b, MlirBlock module_body, int i, bool x64) {
   MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  MlirType index = mlirIntegerTypeGet(b->mlir, x64 ? 64 : 32);
   char name[32];
   snprintf(name, sizeof name, "transform_%d", i);
   lsim_func f = {.op_name = "func.func", .name = name, .inputs = &i32, .num_inputs = 1,
-                 .results = &i32, .num_results = 1};
+                 .results = &index, .num_results = 1};
   add_func(b, module_body, &f);
-  MlirValue zero = constant_i32(b, 0);
+  MlirValue zero = constant(b, mlirIntegerAttrGet(index, 0));
   constant_i32(b, 0);
   op0(b, "func.return", &zero, 1, NULL, 0);
 }
@@ -223,6 +224,8 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
   /* x_ref[...]: get */
   MlirValue at[] = {x_ref, constant(b, mlirIntegerAttrGet(index, 0))};
   MlirValue y = op1(b, "vector.load", at, 2, vector, NULL, 0);
+  if (spec->mesh_operand) /* load_aval != aval_out: the ref's aval has the mesh */
+    y = op1(b, "vector.shape_cast", &y, 1, vector, NULL, 0);
   if (kind == KERNEL_ADD_ONE) { /* + 1: the scalar broadcast */
     MlirValue one = scalar_one(b, block->dtype);
     MlirValue ones = op1(b, "vector.broadcast", &one, 1, vector, NULL, 0);
@@ -239,8 +242,8 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
   MlirValue store[] = {y, o_ref, out_at[1]};
   op0(b, "tpu.vector_store", store, 3, store_attrs, 3);
   op0(b, "func.return", NULL, 0, NULL, 0);
-  add_transform(b, module_body, 0);
-  add_transform(b, module_body, 1);
+  add_transform(b, module_body, 0, spec->x64);
+  add_transform(b, module_body, 1, spec->x64);
   mlirOperationSetAttributeByName(
       mlirModuleGetOperation(module), mlirStringRefCreateFromCString("stable_mosaic.version"),
       mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), spec->mosaic_version));
@@ -321,10 +324,12 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   MlirBlock body = add_func(b, mlirModuleGetBody(module), &f);
   if (b->rc)
     return;
-  /* _process_grid_to_3d_grid: one program id; a grid above the y/z limit is
-   * collapsed, its index recovered with remui (the divui goes unused). */
+  /* _process_grid_to_3d_grid: one program id (_program_id: the constant 0
+   * for a grid of one step); a grid above the y/z limit is collapsed, its
+   * index recovered with remui (the divui goes unused). */
   MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, 0));
-  MlirValue pid = op1(b, "tt.get_program_id", NULL, 0, i32, &axis, 1);
+  MlirValue pid = spec->grid == 1 ? constant_i32(b, 0)
+                                  : op1(b, "tt.get_program_id", NULL, 0, i32, &axis, 1);
   if (spec->grid > LSIMP_TRITON_YZ_LIMIT) {
     MlirValue operands[] = {pid, constant_i32(b, spec->grid)};
     op1(b, "arith.remui", operands, 2, i32, NULL, 0);

@@ -43,6 +43,9 @@ typedef struct lsimp_kernel_spec {
   const lsim_aval *block;   /* the block: the whole 1-D array */
   int64_t grid;             /* steps of the 1-D grid */
   int mosaic_version;       /* Mosaic TPU: the stable_mosaic.version serialized at */
+  bool mesh_operand;        /* Mosaic TPU: the operand's aval carries the abstract mesh, so
+                               the get's load is shape_cast to it */
+  bool x64;                 /* jax_enable_x64: the index maps' literals are int64 */
 } lsimp_kernel_spec;
 
 /* Triton's launch grid limits (triton/lowering.py _process_grid_to_3d_grid):

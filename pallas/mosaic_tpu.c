@@ -48,7 +48,10 @@ int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
   (void)data;
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
   char *json = NULL;
-  lsimp_kernel_spec spec = {.flavor = LSIMP_KERNEL_MOSAIC_TPU};
+  lsimp_kernel_spec spec = {
+      .flavor = LSIMP_KERNEL_MOSAIC_TPU,
+      .mesh_operand = ctx->in_abstract_mesh && ctx->in_abstract_mesh[0],
+      .x64 = lsim_module_context_lowering_parameters(ctx->module_context)->enable_x64};
   int rc = lsimp_tpu_info(ctx, err);
   if (!rc)
     rc = ir_version(ctx, &spec.mosaic_version, err);

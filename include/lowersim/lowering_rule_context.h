@@ -33,6 +33,10 @@ typedef struct lsim_lowering_rule_context {
   size_t num_dim_var_values;
   const char *const *platforms;    /* override for a branch of a multi-platform lowering */
   size_t num_platforms;            /* 0: no override */
+  /* Per operand: its aval carries the abstract mesh of the lowering's
+   * use_abstract_mesh block (JAX gives it to the avals the traced function
+   * computes, not to its arguments'); NULL: no operand's does. */
+  const bool *in_abstract_mesh;
 } lsim_lowering_rule_context;
 
 /* A rule context for `primitive` over the module context, emitting at `ip`,

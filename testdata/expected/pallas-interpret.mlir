@@ -69,8 +69,9 @@ module @jit_f attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitio
     return %0 : tensor<i32>
   }
   func.func private @_where_0(%arg0: tensor<i1>, %arg1: tensor<i32>, %arg2: tensor<i32>) -> tensor<i32> {
-    %0 = "stablehlo.select"(%arg0, %arg1, %arg2) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
-    return %0 : tensor<i32>
+    %0 = "stablehlo.convert"(%arg1) : (tensor<i32>) -> tensor<i32>
+    %1 = "stablehlo.select"(%arg0, %0, %arg2) : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    return %1 : tensor<i32>
   }
 }
 
