@@ -67,7 +67,11 @@ static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signatu
     return lsimp_fail_oom(err);
   size_t a = 0, r = 0;
   if (fun->platform_index) {
-    sig->in[a] = lsim_i32_scalar_type(mlir);
+    /* dtypes.default_int_dtype(): int64 under jax_enable_x64 */
+    sig->in[a] = lsim_module_context_lowering_parameters(mc)->enable_x64
+                     ? mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(mlir, 64),
+                                               mlirAttributeGetNull())
+                     : lsim_i32_scalar_type(mlir);
     sig->arg_attrs[a++] =
         dict1(mlir, "jax.global_constant", lsim_string_attr(mlir, "_platform_index"));
   }

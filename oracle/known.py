@@ -46,10 +46,6 @@ CAUSES = [
           "another object and lax/pallas primitives keep their own rules",
           "jax/_src/core.py: Primitive; jax/_src/interpreters/mlir.py: register_lowering (keyed "
           "by the primitive object)", kind="context"),
-    Cause("x64-platform-index", r"^platform index: lowersim tensor<i32>, JAX tensor<i64>$",
-          "with jax_enable_x64 (needed for 64-bit dtypes) main's platform-index argument is "
-          "tensor<i64>: JAX types it dtypes.default_int_dtype(); lowersim always tensor<i32>",
-          "jax/_src/interpreters/mlir.py: lower_jaxpr_to_fun (dim_var_avals)"),
     Cause("export-attribute", r"^uses_shape_polymorphism$",
           "lowersim adds jax.uses_shape_polymorphism for platforms=; jit(f).trace(*args)"
           ".lower(lowering_platforms=...) does not (only jax.export sets it)",
@@ -82,14 +78,6 @@ CAUSES = [
           "skips cuda silently and, with nothing else, fails `assert _default_backend is not "
           "None`; lowersim reports cuda as not a known backend",
           "jax/_src/xla_bridge.py: backends (has_visible_nvidia_gpu)"),
-    Cause("triton-registration-lazy", r"(Compiler params for platform gpu cannot be used for tpu lowering\.; JAX|"
-          r"JAX AssertionError \(no message\) in jax/_src/pallas/mosaic)",
-          "in 0.10.2 Triton's compiler-params class is registered only when "
-          "triton/pallas_call_registration.py is first imported (the first gpu lowering); "
-          "jax.experimental.pallas.triton does not import it, so on tpu get_lowering_rule "
-          "finds nothing and Mosaic TPU's rule asserts on the foreign params",
-          "jax/_src/pallas/pallas_call.py: tpu_lowering; "
-          "jax/_src/pallas/mosaic/pallas_call_registration.py: pallas_call_tpu_lowering_rule"),
     Cause("default-device-backend", r"(specified backend \S+ is different from the lowering platform|"
           r"outcome: lowersim RuntimeError: (Unknown backend|Backend '…' failed)[^;]*; JAX module|"
           r"outcome: lowersim module; JAX ValueError: the platform for the specified backend)",
@@ -124,23 +112,10 @@ CAUSES = [
           "lowersim gives buffer_callback a oneapi target (seed 004, newer JAX); 0.10.2 knows "
           "cpu, cuda and rocm only",
           "jax/_src/buffer_callback.py: _buffer_callback_lowering"),
-    Cause("triton-kernel-invalid", r"kernel \(__gpu\$xla\.gpu\.triton\): lowersim's kernel does not parse or verify",
-          "lowersim's Triton kernel does not parse or verify in jaxlib's Triton dialect "
-          "(e.g. tt.load without operandSegmentSizes)",
-          "jax/_src/pallas/triton/lowering.py: lower_jaxpr_to_triton_module"),
     Cause("triton-kernel-old", r"kernel \(__gpu\$xla\.gpu\.triton\): JAX's kernel does not parse",
           "a Triton kernel JAX serialized in 2024 no longer parses in 0.10.2's Triton dialect "
           "(Triton promises no IR compatibility; JAX skips that back-compat test)",
           "tests/pallas/export_back_compat_pallas_test.py: test_triton_add_one (skipped)"),
-    Cause("kernel-bytecode-version", r"^serialization: bytecode version$",
-          "a kernel's bytecode has another version than JAX writes (the producer string, "
-          "MLIR19.1.7 against MLIR23.0.0git, is not compared: it only names the writer)",
-          "jax/_src/tpu_custom_call.py: _lower_mosaic_module_to_asm (write_bytecode); "
-          "jax/_src/pallas/triton/pallas_call_registration.py; jax/experimental/mosaic/gpu/core.py"),
-    Cause("mosaic-serde", r"Mosaic's deserializer",
-          "lowersim's Mosaic TPU kernel is not in Mosaic's serialized form (the mosaic-serde "
-          "pass, versioned stable_mosaic. op names), so the TPU runtime's deserializer rejects it",
-          "jax/_src/tpu_custom_call.py: _lower_mosaic_module_to_asm (mosaic-serde{serialize=true})"),
     Cause("mosaic-gpu-serde", r"Mosaic GPU's deserializer",
           "lowersim's Mosaic GPU kernel is not in Mosaic GPU's serialized form "
           "(mosaic_gpu-serde), so the runtime's deserializer rejects it",
@@ -154,40 +129,11 @@ CAUSES = [
           "platforms= as jax.export (LoweringParameters.for_export, the export-attribute cause), "
           "and get_ir_version takes the forward-compatible version for an export",
           "jax/_src/tpu_custom_call.py: get_ir_version (ctx.is_forward_compat())"),
-    Cause("mosaic-kernel", r"^kernel \(tpu_custom_call\)",
-          "the Mosaic TPU kernel's body differs: JAX broadcasts the scalar 1, stores with "
-          "tpu.vector_store after a swap's load, marks tpu.core_type and pipeline_mode, and "
-          "writes stable_mosaic.version 15 (lowersim 11)",
-          "jax/_src/pallas/mosaic/lowering.py: lower_jaxpr_to_module; "
-          "jax/_src/pallas/mosaic/pallas_call_registration.py: pallas_call_tpu_lowering_rule"),
     Cause("mosaic-gpu-kernel", r"^kernel \(mosaic_gpu_v2\)",
           "JAX's Mosaic GPU kernel is the fully lowered launch (gpu.launch, TMA descriptors, "
           "nvvm barriers and bulk copies); lowersim's is a func with vector.load/store",
           "jax/_src/pallas/mosaic_gpu/lowering.py: lower_pipelined_jaxpr_to_module; "
           "jax/experimental/mosaic/gpu/core.py: _lower_as_gpu_kernel"),
-    Cause("triton-kernel", r"^kernel \(__gpu\$xla\.gpu\.triton\)",
-          "the Triton kernel's body differs",
-          "jax/_src/pallas/triton/lowering.py: lower_jaxpr_to_triton_module"),
-    Cause("mosaic-gpu-warpgroup", r"Only copies transferring a number of bytes divisible by the warpgroup size",
-          "Mosaic GPU cannot copy a block smaller than a warpgroup's 128 bytes (e.g. f32[8]); "
-          "lowersim emits a kernel for any size",
-          "jax/_src/pallas/mosaic_gpu/primitives.py: _copy_gmem_to_smem_lowering"),
-    Cause("mosaic-gpu-deprecated", r"Using ``pl\.pallas_call`` for Mosaic GPU kernels is deprecated",
-          "pl.pallas_call lowered with Mosaic GPU warns (DeprecationWarning) in 0.10.2",
-          "jax/_src/pallas/pallas_call.py: _pallas_call_lowering (gpu_lowering)"),
-    Cause("pallas-tpu-device-kind", r"Unsupported TPU device kind",
-          "Mosaic TPU's lowering needs the default device to be a TPU of a known kind "
-          "(tpu_info.get_tpu_info); with a cpu default device JAX refuses",
-          "jax/_src/pallas/mosaic/tpu_info.py: get_tpu_info; "
-          "jax/_src/pallas/mosaic/lowering.py: _check_block_mappings"),
-    Cause("pallas-interpret", r"^ops: only JAX has .*stablehlo\.",
-          "interpret=True lowers through Pallas's HLO interpreter (a while loop over the grid "
-          "with dynamic slices); lowersim lowers the kernel's computation directly",
-          "jax/_src/pallas/hlo_interpreter.py: pallas_call_hlo_interpret"),
-    Cause("pallas-constants", r"captures constants",
-          "a kernel that captures an array fails while tracing (with the kernel's source "
-          "location), before lowering's 'Cannot lower a pallas_call with constants.'",
-          "jax/_src/pallas/pallas_call.py: _trace_kernel_to_jaxpr"),
     Cause("multi-platform-tuple-bug", r"can only concatenate list",
           "JAX 0.10.2 fails with a TypeError in lower_per_platform's case branch when the "
           "rule's avals_out is a tuple (debug_callback lowered for several platforms): a JAX "
@@ -201,14 +147,6 @@ CAUSES = [
           "JAX warns (warnings.warn) about donations it cannot use; lowersim only narrates it "
           "in `explain`",
           "jax/_src/interpreters/mlir.py: lower_jaxpr_to_module"),
-    Cause("triton-power-of-2", r"Triton lowering currently requires that all operations have array arguments and results whose size is a power of",
-          "Pallas's Triton lowering requires power-of-2 array sizes; lowersim emits a kernel "
-          "for any size",
-          "jax/_src/pallas/triton/lowering.py: _check_tensor_size"),
-    Cause("mosaic-gpu-arch", r"Mosaic GPU does not yet support AMD ROCm devices\. Got compute_capability",
-          "Mosaic GPU reads the default device's compute capability: with a ROCm default "
-          "device (a stand-in reports gfx942) it refuses, even when lowering for cuda",
-          "jax/experimental/mosaic/gpu/core.py: _infer_arch", kind="oracle mapping"),
     Cause("dce", r"(^ops: only lowersim has|^main's signature|^outcome: lowersim [A-Za-z]+Error: .*; JAX module$|"
           r"^error values: NotImplementedError: MLIR translation rule)",
           "jit drops equations whose results are unused and have no effects, and unused "
