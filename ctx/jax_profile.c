@@ -39,8 +39,8 @@ const lsim_jax_profile lsim_jax_0_10_2 = {
     .pallas_mosaic_fwd_compat_version = 11,
     .pallas_mosaic_serde_version = 15,
     .pallas_gpu_device_kinds = NULL,
-    .pallas_gpu_info_gfx_abstract_kind = false,
     .pallas_triton_deprecated = false,
+    .pallas_mosaic_gpu_warpgroup_semantics = false,
 };
 
 const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
@@ -51,8 +51,8 @@ const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
     .pallas_mosaic_fwd_compat_version = 13,
     .pallas_mosaic_serde_version = 15,
     .pallas_gpu_device_kinds = gpu_kinds_seed,
-    .pallas_gpu_info_gfx_abstract_kind = true,
     .pallas_triton_deprecated = true,
+    .pallas_mosaic_gpu_warpgroup_semantics = true,
 };
 
 static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827};

@@ -28,8 +28,10 @@ static const char *decimal(char *buf, long long v) {
 
 /* What Mosaic GPU refuses while lowering the kernel, in its order:
  * _lower_as_gpu_kernel's shared memory (two buffers, each aligned to 1024
- * bytes, and the pipeline's barrier); the copy of a block into shared
- * memory (a multiple of the warpgroup's 128 bytes, at most 256 elements, a
+ * bytes, and the pipeline's barrier); with warpgroup semantics (from
+ * 32915de40f) layout inference, which needs the loads to fill the
+ * warpgroup's 128 threads; the copy of a block into shared memory (before
+ * it, a multiple of the warpgroup's 128 bytes; at most 256 elements, a
  * dtype TMA can move); the load into registers (one element per thread of
  * the warpgroup, so a multiple of 128 elements); the add (no arithmetic on
  * 8-bit types). */
@@ -44,7 +46,11 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
   if (smem > MAX_SMEM_BYTES)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_SMEM, decimal(a, smem),
                        decimal(b, MAX_SMEM_BYTES));
-  if (bytes % WARPGROUP)
+  bool warpgroup_semantics =
+      lsim_module_context_profile(ctx->module_context)->pallas_mosaic_gpu_warpgroup_semantics;
+  if (warpgroup_semantics && n % WARPGROUP)
+    return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE);
+  if (!warpgroup_semantics && bytes % WARPGROUP)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_WARPGROUP, decimal(a, bytes));
   if (n > MAX_ASYNC_COPY_ELEMENTS) {
     snprintf(text, sizeof text, "(%lld,)", (long long)n);

@@ -95,10 +95,11 @@ static int gpu_info(const lsim_lowering_rule_context *ctx, bool *known, lsim_err
   if (rc)
     return rc;
   /* get_device_kind */
+  /* (A gfx abstract kind equal to the default device's is taken as it is
+   * from 0aad96ff9a; the kind is then known either way.) */
   const char *kind = device->device_kind;
   const char *cc = device->compute_capability;
-  if (abstract && ((profile->pallas_gpu_info_gfx_abstract_kind &&
-                    starts_with(abstract->device_kind, "gfx")) ||
+  if (abstract && (starts_with(abstract->device_kind, "gfx") ||
                    strcmp(abstract->device_kind, device->device_kind) != 0))
     kind = abstract->device_kind;
   else if (cc && starts_with(cc, "gfx"))

@@ -168,6 +168,10 @@ static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_PALLAS_TRITON_GRID, "AssertionError",
         "Cannot fix pallas kernel launch grid within CUDA limits",
         "§6 pallas/triton/lowering.py _process_grid_to_3d_grid"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE, "ValueError",
+        "Failed to infer a possible set of layouts. This should only happen if user-provided "
+        "layout casts are unsatisfiable.",
+        "§6 experimental/mosaic/gpu/layout_inference.py (warpgroup semantics, from 32915de40f)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

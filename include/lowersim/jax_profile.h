@@ -48,13 +48,14 @@ typedef struct lsim_jax_profile {
    * 9a42858685 (2026-06-30, 0.11.0).  NULL: the old way; else the GPU kinds
    * gpu_info.GpuVersion knows, NULL terminated. */
   const char *const *pallas_gpu_device_kinds;
-  /* gpu_info.get_device_kind takes an abstract device_kind starting "gfx"
-   * as it is, even when it equals the default device's: 0aad96ff9a
-   * (2026-07-16, after 0.11.0). */
-  bool pallas_gpu_info_gfx_abstract_kind;
   /* gpu_lowering warns (DeprecationWarning) when it picks Triton itself:
    * c486c9d985 (2026-07-13, 0.11.0). */
   bool pallas_triton_deprecated;
+  /* Mosaic GPU lowers pl.pallas_call kernels with warpgroup semantics and
+   * layout inference: 32915de40f "[Mosaic GPU] Turn WG on by default."
+   * (2026-07-16, 0.11.0).  A block whose loads do not fill a warpgroup then
+   * fails layout inference, before the copy checks. */
+  bool pallas_mosaic_gpu_warpgroup_semantics;
 } lsim_jax_profile;
 
 /* JAX 0.10.2, the newest release for Python 3.11 (the oracle's). */
