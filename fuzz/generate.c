@@ -156,10 +156,17 @@ static void gen_array(gen *g, lsim_aval *a) {
 
 static void gen_lower(gen *g) {
   lsim_scenario *s = g->s;
+  /* A focused campaign lowers mostly for the platforms every kind has rules
+   * for, rarely with jit(backend=). */
+  static const char *const main_platforms[] = {"cpu", "tpu", "cuda", "rocm"};
+  bool main_only = g->focus && chance(g, 85);
   s->function = copy_text(g, pick(g, function_names, COUNT(function_names)));
   if (chance(g, 75))
-    s->platforms = lsim_scenario_gen_name_list(&g->g, MAX_LIST, platforms, NUM_PLATFORMS);
-  if (chance(g, 15))
+    s->platforms = main_only ? lsim_scenario_gen_name_list(&g->g, 3, main_platforms,
+                                                           COUNT(main_platforms))
+                             : lsim_scenario_gen_name_list(&g->g, MAX_LIST, platforms,
+                                                           NUM_PLATFORMS);
+  if (chance(g, g->focus ? 3 : 15))
     s->backend = copy_text(g, pick(g, platforms, NUM_PLATFORMS));
   if (chance(g, 20)) {
     s->has_abstract_device = true;
@@ -176,7 +183,7 @@ static void gen_lower(gen *g) {
       gen_array(g, &a->aval);
     else
       lsim_scenario_gen_aval(&g->g, &a->aval);
-    a->donated = chance(g, 15);
+    a->donated = chance(g, g->focus ? 3 : 15);
     lsim_scenario_gen_define(&g->g, &a->aval);
   }
   size_t m = g->focus ? 1 + (size_t)below(g, 3) : (size_t)below(g, MAX_EQNS + 1);

@@ -12,8 +12,9 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                disabled_checks=...)(*args).mlir_module()
   <abstract_device>            the lowering (and the export) inside
                                jax.sharding.use_abstract_mesh(AbstractMesh(
-                               (1,), ("x",), abstract_device=AbstractDevice(
-                               device_kind, num_cores, platform)))
+                               (1,), ("x",), axis_types=(AxisType.Auto,),
+                               abstract_device=AbstractDevice(device_kind,
+                               num_cores, platform)))
   <arg donated="true">         donate_argnums
   <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
   <primitive>                  core.Primitive(name) (multiple results), an
@@ -367,8 +368,11 @@ def abstract_mesh(s: sc.Scenario):
     return contextlib.nullcontext()
   device = jax.sharding.AbstractDevice(device_kind=d.device_kind, num_cores=d.num_cores,
                                        platform=d.platform)
-  return jax.sharding.use_abstract_mesh(
-      jax.sharding.AbstractMesh((1,), ("x",), abstract_device=device))
+  # An Auto axis, so that the mesh is only where Pallas finds its device:
+  # jit takes a mesh with an Explicit axis as the computation's (its default
+  # axis type changed after 0.10.2).
+  return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh(
+      (1,), ("x",), axis_types=(jax.sharding.AxisType.Auto,), abstract_device=device))
 
 
 def lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):

@@ -33,6 +33,8 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
   (void)data;
   size_t n;
   const char *const *platforms = lsim_lowering_rule_context_platforms(ctx, &n);
+  if (n != 1) /* [lowering_platform] = ...: cuda listed twice shares one rule */
+    return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_PLATFORMS);
   bool rocm = strcmp(platforms[0], "rocm") == 0;
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
   lsimp_kernel_spec spec = {.flavor = LSIMP_KERNEL_TRITON};

@@ -172,6 +172,10 @@ static const catalogue_entry catalogue[] = {
         "Failed to infer a possible set of layouts. This should only happen if user-provided "
         "layout casts are unsatisfiable.",
         "§6 experimental/mosaic/gpu/layout_inference.py (warpgroup semantics, from 32915de40f)"),
+    ROW(LSIM_E_PALLAS_TRITON_PLATFORMS, "ValueError",
+        "too many values to unpack (expected 1)",
+        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering ([lowering_platform] = "
+        "ctx.platforms or ctx.module_context.platforms: a platform listed twice)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",
