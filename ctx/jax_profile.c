@@ -41,6 +41,8 @@ const lsim_jax_profile lsim_jax_0_10_2 = {
     .pallas_gpu_device_kinds = NULL,
     .pallas_triton_deprecated = false,
     .pallas_mosaic_gpu_warpgroup_semantics = false,
+    .pallas_mosaic_gpu_serde_version = 6,
+    .pallas_mosaic_gpu_fwd_compat_version = 2,
 };
 
 const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
@@ -53,6 +55,8 @@ const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
     .pallas_gpu_device_kinds = gpu_kinds_seed,
     .pallas_triton_deprecated = true,
     .pallas_mosaic_gpu_warpgroup_semantics = true,
+    .pallas_mosaic_gpu_serde_version = 7,
+    .pallas_mosaic_gpu_fwd_compat_version = 6,
 };
 
 static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827};

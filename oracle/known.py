@@ -31,6 +31,11 @@ class Cause:
   what: str             # what differs, in one sentence
   jax_code: str         # the JAX 0.10.2 code behind it (file: function)
   kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle (how the oracle maps a scenario)
+  requires: str = ""    # regex: the cause explains a class only beside a class matching it
+
+  def explains(self, c: str, classes: list[str]) -> bool:
+    return bool(re.search(self.pattern, c)) and (
+        not self.requires or any(re.search(self.requires, o) for o in classes if o != c))
 
 
 CAUSES = [
@@ -102,6 +107,14 @@ CAUSES = [
           "JAX failed while tracing, before any backend was initialized, so it gave no "
           "experimental-plugin warning; lowersim initialized backends first",
           "jax/_src/pjit.py: _infer_params (tracing) before pxla.lower_sharding_computation"),
+    Cause("mosaic-gpu-warning-not-reached",
+          r"^warning only (JAX|lowersim) gives: Using ``pl\.pallas_call`` for Mosaic GPU kernels is deprecated",
+          "one side failed before Mosaic GPU's lowering ran (JAX while tracing, e.g. the "
+          "lax-dtype-rules cause, or either side on a check the other makes later: error-order, "
+          "dce), so only the other warns that pl.pallas_call for Mosaic GPU is deprecated",
+          "jax/_src/pallas/mosaic_gpu/pallas_call_registration.py: pallas_call_lowering "
+          "(warnings.warn before lowering)",
+          requires=r"^(outcome|error|error values): "),
     Cause("factory-order", r"^error values: .*(Platforms present are|Available backends are|not in the list of known backends)",
           "xla_bridge's registry is a dict in which cpu and tpu come first (registered on "
           "import, and kept when the scenario does not declare them), so backends "
@@ -112,28 +125,16 @@ CAUSES = [
           "lowersim gives buffer_callback a oneapi target (seed 004, newer JAX); 0.10.2 knows "
           "cpu, cuda and rocm only",
           "jax/_src/buffer_callback.py: _buffer_callback_lowering"),
-    Cause("triton-kernel-old", r"kernel \(__gpu\$xla\.gpu\.triton\): JAX's kernel does not parse",
+    Cause("triton-kernel-old", r"^back-compat: kernel \(__gpu\$xla\.gpu\.triton\): JAX's kernel does not parse",
           "a Triton kernel JAX serialized in 2024 no longer parses in 0.10.2's Triton dialect "
           "(Triton promises no IR compatibility; JAX skips that back-compat test)",
           "tests/pallas/export_back_compat_pallas_test.py: test_triton_add_one (skipped)"),
-    Cause("mosaic-gpu-serde", r"Mosaic GPU's deserializer",
-          "lowersim's Mosaic GPU kernel is not in Mosaic GPU's serialized form "
-          "(mosaic_gpu-serde), so the runtime's deserializer rejects it",
-          "jax/experimental/mosaic/gpu/core.py: _run_serde_pass (serialize=True)"),
-    Cause("mosaic-gpu-hash", r"kernel_hash is the SHA-256",
-          "the kernel_hash of mosaic_gpu_v2's config is not the SHA-256 of the module on one side",
-          "jax/experimental/mosaic/gpu/core.py: _kernel_to_custom_call (kernel_id = sha256(module_asm))"),
     Cause("mosaic-version-export", r"^kernel \(tpu_custom_call\) module: \}\) \{stable_mosaic\.version = N",
           "the Mosaic TPU kernel is serialized at the forward-compatible stable_mosaic.version "
           "(11 at 0.10.2) by lowersim, at the serializer's own (15) by JAX: lowersim still lowers "
           "platforms= as jax.export (LoweringParameters.for_export, the export-attribute cause), "
           "and get_ir_version takes the forward-compatible version for an export",
           "jax/_src/tpu_custom_call.py: get_ir_version (ctx.is_forward_compat())"),
-    Cause("mosaic-gpu-kernel", r"^kernel \(mosaic_gpu_v2\)",
-          "JAX's Mosaic GPU kernel is the fully lowered launch (gpu.launch, TMA descriptors, "
-          "nvvm barriers and bulk copies); lowersim's is a func with vector.load/store",
-          "jax/_src/pallas/mosaic_gpu/lowering.py: lower_pipelined_jaxpr_to_module; "
-          "jax/experimental/mosaic/gpu/core.py: _lower_as_gpu_kernel"),
     Cause("multi-platform-tuple-bug", r"can only concatenate list",
           "JAX 0.10.2 fails with a TypeError in lower_per_platform's case branch when the "
           "rule's avals_out is a tuple (debug_callback lowered for several platforms): a JAX "
@@ -153,11 +154,21 @@ CAUSES = [
           "arguments (keep_unused=False); lowersim lowers every equation and keeps every "
           "argument (so it also raises errors of equations JAX never lowers)",
           "jax/_src/interpreters/pxla.py: _dce_jaxpr / prune_unused_inputs"),
-    Cause("backcompat-wrapper", r"^(ops: only JAX has func\.call,func\.func,func\.return|module: \"…\"\(\) <\{sym_name = \"…\"\}> \(\{)$",
-          "a stored back-compat module has another shape than today's lowering of the "
-          "program: the 2024 Triton export calls a private @wrapped function, the Mosaic GPU "
-          "one is named jit_wrapped (the test's own wrapper)",
-          "jax/_src/internal_test_util/export_back_compat_test_util.py: run_one_test"),
+    Cause("backcompat-wrapper", r"^back-compat: ops: only JAX has func\.call,func\.func,func\.return$",
+          "the 2024 Triton export calls the test's wrapper as a private @wrapped function "
+          "(nested jit was exported as a call then; 0.10.2 inlines it): the test's code, not "
+          "lowersim's",
+          "jax/_src/internal_test_util/export_back_compat_test_util.py: run_one_test",
+          kind="oracle mapping"),
+    Cause("backcompat-codegen", r"^back-compat: (kernel \(mosaic_gpu_v2\) |serialization: kernel_hash|"
+          r"module: % = \"…\"\(%\) <\{backend_config = )",
+          "the Mosaic GPU data is JAX's export of 2026-02-18, not 0.10.2's lowering: Mosaic GPU "
+          "then made 256-byte TMA descriptors and no reinterpret_cast, the custom call had no "
+          "backend_config attribute, and the stored kernel_hash is not the SHA-256 of the stored "
+          "module; lowersim matches 0.10.2 on the same program "
+          "(testdata/conformance/pallas/cuda-mosaic-gpu-backcompat-program.xml)",
+          "jax/_src/internal_test_util/export_back_compat_test_data/pallas/mosaic_gpu_add_one.py: "
+          "data_2026_02_18", kind="oracle mapping"),
     Cause("error-order", r"^error: ",
           "both fail, with different errors: the checks run in another order (JAX resolves "
           "jit(backend=) before tracing, runs every trace-time rule of the function, "
@@ -172,7 +183,7 @@ def causes_of(classes: list[str], context: tuple = ()) -> list[Cause]:
   out = []
   for c in list(context) + list(classes):
     for cause in CAUSES:
-      if re.search(cause.pattern, c) and cause not in out:
+      if cause.explains(c, list(classes)) and cause not in out:
         out.append(cause)
         break
   return out
@@ -183,7 +194,7 @@ def unexplained(classes: list[str], context: tuple = ()) -> list[str]:
   different default backend, a shadowed built-in) explains everything."""
   if any(re.search(x.pattern, c) for c in context for x in CAUSES if x.kind == "context"):
     return []
-  return [c for c in classes if not any(re.search(x.pattern, c) for x in CAUSES)]
+  return [c for c in classes if not any(x.explains(c, classes) for x in CAUSES)]
 
 
 @dataclasses.dataclass

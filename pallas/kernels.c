@@ -9,7 +9,8 @@
  *   Triton: what pallas/triton/lowering.py emits (program id, the index
  *     maps' block offsets, pointer arithmetic, tt.load, the swap's tt.load
  *     and tt.store);
- *   Mosaic GPU: func + arith + vector on memrefs (not yet JAX's module).
+ *   Mosaic GPU: the fully lowered launch JAX's Mosaic GPU emits, rendered
+ *     from JAX's own module (pallas/mosaic_gpu_kernel.c).
  * Every op is built generically, unregistered, with its attributes parsed as
  * text, in a context that loads no dialect: MLIR 19's bytecode encodes a
  * registered op's properties in a way jaxlib's MLIR no longer reads, while
@@ -359,36 +360,6 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   op0(b, "tt.return", NULL, 0, NULL, 0);
 }
 
-/* --- Mosaic GPU: func + vector on memrefs -------------------------------------- */
-
-static void build_mosaic_gpu_kernel(builder *b, MlirModule module, kernel_kind kind,
-                                    const lsimp_kernel_spec *spec) {
-  const lsim_aval *block = spec->block;
-  MlirType elt = parse_type(b, lsimp_kernel_element_type(block->dtype));
-  if (b->rc)
-    return;
-  MlirType memref =
-      mlirMemRefTypeGet(elt, block->rank, block->dims, (MlirAttribute){NULL}, (MlirAttribute){NULL});
-  MlirType vector = mlirVectorTypeGet(block->rank, block->dims, elt);
-  MlirType inputs[] = {memref, memref};
-  lsim_func f = {.op_name = "func.func", .name = kernel_names[kind], .inputs = inputs,
-                 .num_inputs = 2};
-  MlirBlock body = add_func(b, mlirModuleGetBody(module), &f);
-  if (b->rc)
-    return;
-  MlirValue zero = constant(b, mlirIntegerAttrGet(mlirIndexTypeGet(b->mlir), 0));
-  MlirValue load_operands[] = {mlirBlockGetArgument(body, 0), zero};
-  MlirValue y = op1(b, "vector.load", load_operands, 2, vector, NULL, 0);
-  if (kind == KERNEL_ADD_ONE) {
-    MlirValue one = scalar_one(b, block->dtype);
-    MlirValue ones = op1(b, "vector.broadcast", &one, 1, vector, NULL, 0);
-    y = add(b, y, ones, vector, is_float(block->dtype));
-  }
-  MlirValue store_operands[] = {y, mlirBlockGetArgument(body, 1), zero};
-  op0(b, "vector.store", store_operands, 3, NULL, 0);
-  op0(b, "func.return", NULL, 0, NULL, 0);
-}
-
 MlirContext lsimp_kernel_context(void) {
   MlirContext mlir = mlirContextCreateWithThreading(false);
   mlirContextSetAllowUnregisteredDialects(mlir, true);
@@ -402,6 +373,8 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, M
   if (!spec || !find_kernel(spec->kernel, &kind) || !block || block->rank != 1 || spec->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsimp_pallas_build_kernel: unknown kernel, or not a 1-D block and grid");
+  if (spec->flavor == LSIMP_KERNEL_MOSAIC_GPU)
+    return lsimp_mosaic_gpu_kernel(mlir, spec, kind == KERNEL_ADD_ONE, out, err);
   MlirLocation loc = mlirLocationUnknownGet(mlir);
   MlirModule module = mlirModuleCreateEmpty(loc);
   builder b = {.mlir = mlir, .at = {mlir, {NULL}, loc}, .prefix = "", .err = err};
@@ -414,7 +387,6 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, M
     build_triton_kernel(&b, module, kind, spec);
     break;
   case LSIMP_KERNEL_MOSAIC_GPU:
-    build_mosaic_gpu_kernel(&b, module, kind, spec);
     break;
   }
   if (!b.rc && !mlirOperationVerify(mlirModuleGetOperation(module)))

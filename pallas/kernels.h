@@ -24,7 +24,7 @@
 typedef enum lsimp_kernel_flavor {
   LSIMP_KERNEL_MOSAIC_TPU, /* Mosaic's serialized form (stable_mosaic. ops on VMEM memrefs) */
   LSIMP_KERNEL_TRITON,     /* tt.func over pointers, tt.load/tt.store */
-  LSIMP_KERNEL_MOSAIC_GPU, /* func/arith/vector on memrefs */
+  LSIMP_KERNEL_MOSAIC_GPU, /* the lowered launch (pallas/mosaic_gpu_kernel.mlir), serialized */
 } lsimp_kernel_flavor;
 
 /* Checks that `kernel` exists and fits its operands and results
@@ -42,10 +42,14 @@ typedef struct lsimp_kernel_spec {
   lsimp_kernel_flavor flavor;
   const lsim_aval *block;   /* the block: the whole 1-D array */
   int64_t grid;             /* steps of the 1-D grid */
-  int mosaic_version;       /* Mosaic TPU: the stable_mosaic.version serialized at */
+  int mosaic_version;       /* Mosaic TPU / GPU: the stable_mosaic.version or
+                               stable_mosaic_gpu.version serialized at */
   bool mesh_operand;        /* Mosaic TPU: the operand's aval carries the abstract mesh, so
                                the get's load is shape_cast to it */
-  bool x64;                 /* jax_enable_x64: the index maps' literals are int64 */
+  bool x64;                 /* jax_enable_x64: the index maps' literals are int64 (Mosaic
+                               GPU: so is the grid index) */
+  int arch_major, arch_minor; /* Mosaic GPU: the GPU's compute capability */
+  bool warpgroup;           /* Mosaic GPU: lowered with warpgroup semantics */
 } lsimp_kernel_spec;
 
 /* Triton's launch grid limits (triton/lowering.py _process_grid_to_3d_grid):
@@ -60,6 +64,15 @@ typedef struct lsimp_kernel_spec {
  * so that its ops stay unregistered (lsimp_kernel_context). */
 int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, MlirModule *out,
                               lsim_error *err);
+
+/* pallas/mosaic_gpu_kernel.mlir, embedded (pallas/CMakeLists.txt). */
+extern const unsigned char lsimp_mosaic_gpu_kernel_mlir[];
+extern const size_t lsimp_mosaic_gpu_kernel_mlir_size;
+
+/* Mosaic GPU's module for `spec` (add_one or copy), rendered from the
+ * template and parsed in `mlir` (pallas/mosaic_gpu_kernel.c). */
+int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, bool add_one,
+                            MlirModule *out, lsim_error *err);
 
 /* A context for kernels (owned): threading off, unregistered dialects
  * allowed, no dialect loaded. */

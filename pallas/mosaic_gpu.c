@@ -1,7 +1,10 @@
 /* pallas/mosaic_gpu.c: the Mosaic GPU backend's pallas_call lowering.
  * JAX counterpart: pallas/mosaic_gpu/pallas_call_registration.py
- * pallas_call_lowering: mosaic_gpu_v2 with the module's bytecode and its
- * SHA-256 as kernel_hash. */
+ * pallas_call_lowering: mosaic_gpu_v2 with the kernel module (the launch
+ * jax/experimental/mosaic/gpu/core.py lowers it to) serialized as
+ * _lower_as_gpu_kernel does: the mosaic_gpu-serde form at the profile's
+ * version (the forward-compatible one for jax.export), bytecode version 0,
+ * and the SHA-256 of those bytes as kernel_hash. */
 #include "lowersim/mosaic_gpu.h"
 #include "backend.h"
 #include "target.h"
@@ -74,9 +77,16 @@ int lsim_mosaic_gpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
                                          void *data, lsim_error *err) {
   (void)data;
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
-  lsimp_kernel_spec spec = {.flavor = LSIMP_KERNEL_MOSAIC_GPU};
-  int major, minor;
-  int rc = lsimp_mosaic_gpu_arch(ctx, &major, &minor, err);
+  const lsim_module_context *mc = ctx->module_context;
+  const lsim_jax_profile *profile = lsim_module_context_profile(mc);
+  bool fwd = lsim_module_context_lowering_parameters(mc)->for_export;
+  lsimp_kernel_spec spec = {
+      .flavor = LSIMP_KERNEL_MOSAIC_GPU,
+      .mosaic_version = fwd ? profile->pallas_mosaic_gpu_fwd_compat_version
+                            : profile->pallas_mosaic_gpu_serde_version,
+      .x64 = lsim_module_context_lowering_parameters(mc)->enable_x64,
+      .warpgroup = profile->pallas_mosaic_gpu_warpgroup_semantics};
+  int rc = lsimp_mosaic_gpu_arch(ctx, &spec.arch_major, &spec.arch_minor, err);
   if (!rc)
     rc = check_kernel(ctx, p, err);
   if (!rc)

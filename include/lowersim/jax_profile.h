@@ -56,6 +56,14 @@ typedef struct lsim_jax_profile {
    * (2026-07-16, 0.11.0).  A block whose loads do not fill a warpgroup then
    * fails layout inference, before the copy checks. */
   bool pallas_mosaic_gpu_warpgroup_semantics;
+  /* mosaic_gpu-serde's kVersion (jaxlib/mosaic/gpu/serde.cc), the
+   * stable_mosaic_gpu.version a Mosaic GPU kernel is serialized at: 6, then
+   * 7 from 4656473b67 (2026-08-05, after 0.11.0). */
+  int pallas_mosaic_gpu_serde_version;
+  /* mosaic/gpu/core.py FWD_COMPAT_IR_VERSION, the version for jax.export
+   * (ctx.is_forward_compat()): 2, then 6 from 7a6b8927fe (2026-07-31, after
+   * 0.11.0). */
+  int pallas_mosaic_gpu_fwd_compat_version;
 } lsim_jax_profile;
 
 /* JAX 0.10.2, the newest release for Python 3.11 (the oracle's). */
