@@ -185,57 +185,81 @@ static void floor_platform_dependent(MlirContext c, MlirModule m) {
 }
 
 
-/* The add_one Mosaic TPU kernel of an f32[8] block over a grid of 4. */
+/* The add_one Mosaic TPU kernel of an f32[8] block over a grid of 4, in
+ * Mosaic's serialized form (every op `stable_mosaic.<op>`, unregistered, in
+ * a context of its own), at the newest profile's forward-compatible
+ * version, 13 (a jax.export-style lowering). */
 static MlirModule bare_tpu_kernel(MlirContext c) {
   MlirLocation loc = mlirLocationUnknownGet(c);
   MlirModule k = mlirModuleCreateEmpty(loc);
   MlirBlock top = mlirModuleGetBody(k);
   int64_t n = 8;
-  MlirType f32 = mlirF32TypeGet(c), i32 = mlirIntegerTypeGet(c, 32);
+  MlirType f32 = mlirF32TypeGet(c), i32 = mlirIntegerTypeGet(c, 32), index = mlirIndexTypeGet(c);
   MlirAttribute vmem = mlirAttributeParseGet(c, sref("#tpu.memory_space<vmem>"));
   MlirType memref = mlirMemRefTypeGet(f32, 1, &n, (MlirAttribute){NULL}, vmem);
   MlirType vec = mlirVectorTypeGet(1, &n, f32);
   MlirType ins[] = {i32, memref, memref};
   MlirNamedAttribute attrs[] = {
-      nattr(c, "iteration_bounds", mlirAttributeParseGet(c, sref("array<i64: 4>"))),
       nattr(c, "dimension_semantics",
             mlirAttributeParseGet(c, sref("[#tpu.dimension_semantics<arbitrary>]"))),
+      nattr(c, "iteration_bounds", mlirAttributeParseGet(c, sref("array<i64: 4>"))),
       nattr(c, "scalar_prefetch", mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), 0)),
       nattr(c, "scratch_operands", mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), 0)),
+      nattr(c, "tpu.core_type", mlirAttributeParseGet(c, sref("#tpu.core_type<tc>"))),
       nattr(c, "window_params",
-            mlirAttributeParseGet(c, sref("[{transform_indices = @transform_0, window_bounds = "
-                                          "array<i64: 8>}, {transform_indices = @transform_1, "
-                                          "window_bounds = array<i64: 8>}]"))),
+            mlirAttributeParseGet(
+                c, sref("[{pipeline_mode = #tpu.pipeline_mode<synchronous>, transform_indices = "
+                        "@transform_0, window_bounds = array<i64: 8>}, {pipeline_mode = "
+                        "#tpu.pipeline_mode<synchronous>, transform_indices = @transform_1, "
+                        "window_bounds = array<i64: 8>}]"))),
   };
   lsim_insertion_point at_top = {c, top, loc};
-  lsim_func kernel = {.name = "add_one", .inputs = ins, .num_inputs = 3, .extra = attrs,
-                      .num_extra = 5};
+  lsim_func kernel = {.op_name = "stable_mosaic.func.func", .name = "add_one", .inputs = ins,
+                      .num_inputs = 3, .extra = attrs, .num_extra = 6};
   MlirBlock b = {NULL};
   lsim_emit_func(&at_top, &kernel, NULL, &b, NULL);
-  MlirNamedAttribute zero_attr = nattr(c, "value", mlirIntegerAttrGet(mlirIndexTypeGet(c), 0));
-  MlirType index = mlirIndexTypeGet(c);
-  MlirValue zero = mlirOperationGetResult(bare_op(b, loc, "arith.constant", NULL, 0, &index, 1, &zero_attr, 1, 0), 0);
+  MlirNamedAttribute zero_attr = nattr(c, "value", mlirIntegerAttrGet(index, 0));
+  MlirValue zero = mlirOperationGetResult(
+      bare_op(b, loc, "stable_mosaic.arith.constant", NULL, 0, &index, 1, &zero_attr, 1, 0), 0);
   MlirValue load_in[] = {mlirBlockGetArgument(b, 1), zero};
-  MlirValue x = mlirOperationGetResult(bare_op(b, loc, "vector.load", load_in, 2, &vec, 1, NULL, 0, 0), 0);
-  MlirNamedAttribute one_attr =
-      nattr(c, "value", mlirDenseElementsAttrSplatGet(vec, mlirFloatAttrDoubleGet(c, f32, 1.0)));
-  MlirValue one = mlirOperationGetResult(bare_op(b, loc, "arith.constant", NULL, 0, &vec, 1, &one_attr, 1, 0), 0);
-  MlirValue add_in[] = {x, one};
-  MlirValue y = mlirOperationGetResult(bare_op(b, loc, "arith.addf", add_in, 2, &vec, 1, NULL, 0, 0), 0);
-  MlirValue store_in[] = {y, mlirBlockGetArgument(b, 2), zero};
-  bare_op(b, loc, "vector.store", store_in, 3, NULL, 0, NULL, 0, 0);
-  bare_op(b, loc, "func.return", NULL, 0, NULL, 0, NULL, 0, 0);
+  MlirValue x = mlirOperationGetResult(
+      bare_op(b, loc, "stable_mosaic.vector.load", load_in, 2, &vec, 1, NULL, 0, 0), 0);
+  MlirNamedAttribute one_attr = nattr(c, "value", mlirFloatAttrDoubleGet(c, f32, 1.0));
+  MlirValue one = mlirOperationGetResult(
+      bare_op(b, loc, "stable_mosaic.arith.constant", NULL, 0, &f32, 1, &one_attr, 1, 0), 0);
+  MlirValue ones = mlirOperationGetResult(
+      bare_op(b, loc, "stable_mosaic.vector.broadcast", &one, 1, &vec, 1, NULL, 0, 0), 0);
+  MlirValue add_in[] = {x, ones};
+  MlirNamedAttribute fastmath =
+      nattr(c, "fastmath", mlirAttributeParseGet(c, sref("#arith.fastmath<none>")));
+  MlirValue y = mlirOperationGetResult(
+      bare_op(b, loc, "stable_mosaic.arith.addf", add_in, 2, &vec, 1, &fastmath, 1, 0), 0);
+  MlirValue zero2 = mlirOperationGetResult(
+      bare_op(b, loc, "stable_mosaic.arith.constant", NULL, 0, &index, 1, &zero_attr, 1, 0), 0);
+  MlirValue old_in[] = {mlirBlockGetArgument(b, 2), zero2};
+  bare_op(b, loc, "stable_mosaic.vector.load", old_in, 2, &vec, 1, NULL, 0, 0);
+  MlirNamedAttribute store_attrs[] = {
+      nattr(c, "add", mlirBoolAttrGet(c, 0)),
+      nattr(c, "operandSegmentSizes", mlirAttributeParseGet(c, sref("array<i32: 1, 1, 1, 0>"))),
+      nattr(c, "strides", mlirAttributeParseGet(c, sref("array<i32>"))),
+  };
+  MlirValue store_in[] = {y, mlirBlockGetArgument(b, 2), zero2};
+  bare_op(b, loc, "stable_mosaic.tpu.vector_store", store_in, 3, NULL, 0, store_attrs, 3, 0);
+  bare_op(b, loc, "stable_mosaic.func.return", NULL, 0, NULL, 0, NULL, 0, 0);
   for (int i = 0; i < 2; i++) {
-    lsim_func transform = {.name = i ? "transform_1" : "transform_0", .inputs = &i32,
+    lsim_func transform = {.op_name = "stable_mosaic.func.func",
+                           .name = i ? "transform_1" : "transform_0", .inputs = &i32,
                            .num_inputs = 1, .results = &i32, .num_results = 1};
     MlirBlock fb = {NULL};
     lsim_emit_func(&at_top, &transform, NULL, &fb, NULL);
     MlirNamedAttribute z = nattr(c, "value", mlirIntegerAttrGet(i32, 0));
-    MlirValue zv = mlirOperationGetResult(bare_op(fb, loc, "arith.constant", NULL, 0, &i32, 1, &z, 1, 0), 0);
-    bare_op(fb, loc, "func.return", &zv, 1, NULL, 0, NULL, 0, 0);
+    MlirValue zv = mlirOperationGetResult(
+        bare_op(fb, loc, "stable_mosaic.arith.constant", NULL, 0, &i32, 1, &z, 1, 0), 0);
+    bare_op(fb, loc, "stable_mosaic.arith.constant", NULL, 0, &i32, 1, &z, 1, 0);
+    bare_op(fb, loc, "stable_mosaic.func.return", &zv, 1, NULL, 0, NULL, 0, 0);
   }
   mlirOperationSetAttributeByName(mlirModuleGetOperation(k), sref("stable_mosaic.version"),
-                                  mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), 11));
+                                  mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), 13));
   return k;
 }
 
@@ -244,7 +268,9 @@ static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length
 /* (3) pallas_call(add_one, grid=4) on tpu: the kernel, its bytecode in
  * base64 in the tpu_custom_call's JSON config. */
 static void floor_pallas_tpu(MlirContext c, MlirModule m) {
-  MlirModule kernel = bare_tpu_kernel(c);
+  MlirContext kc = mlirContextCreateWithThreading(false);
+  mlirContextSetAllowUnregisteredDialects(kc, true);
+  MlirModule kernel = bare_tpu_kernel(kc);
   mlirOperationVerify(mlirModuleGetOperation(kernel));
   char *bytes = NULL;
   size_t size = 0;
@@ -254,6 +280,7 @@ static void floor_pallas_tpu(MlirContext c, MlirModule m) {
   mlirOperationWriteBytecodeWithConfig(mlirModuleGetOperation(kernel), config, write_to_file, f);
   mlirBytecodeWriterConfigDestroy(config);
   mlirModuleDestroy(kernel);
+  mlirContextDestroy(kc);
   fclose(f);
   char *json = lsim_tpu_custom_call_config(bytes, size);
   MlirType t = f32_tensor(c, 8);
@@ -404,6 +431,9 @@ int cmd_bench(int argc, char **argv) {
   lsim_buffer_callback_bind(&workloads[0].eqn, &bc);
   lsim_platform_dependent_bind(&workloads[1].eqn, &pd);
   lsim_pallas_call_bind(&workloads[2].eqn, &pc);
+  /* The lowerings run under use_abstract_mesh with a TPU v5e: Mosaic TPU reads
+   * the TPU's kind, and the runtime's one device is a cpu. */
+  static const lsim_abstract_device tpu_v5e = {"tpu", "TPU v5 lite", 1};
   printf("%-34s %14s %14s %7s\n", "workload (single thread)", "lowersim/s", "bare MLIR/s", "ratio");
   int code = 0;
   for (size_t w = 0; w < sizeof workloads / sizeof workloads[0]; w++) {
@@ -411,7 +441,7 @@ int cmd_bench(int argc, char **argv) {
                          .eqns = &workloads[w].eqn, .num_eqns = 1};
     lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
         .registry = reg, .program = &prog, .platforms = workloads[w].platforms,
-        .num_platforms = workloads[w].num_platforms);
+        .num_platforms = workloads[w].num_platforms, .abstract_device = &tpu_v5e);
     /* Alternating short rounds, best of each side: the least disturbed by
      * whatever else the machine does. */
     char *ours = NULL, *theirs = NULL;

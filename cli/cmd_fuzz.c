@@ -5,6 +5,7 @@
  * the generated scenarios (for another judge, e.g. the oracle). */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "cli.h"
+#include "lowersim/scenario_kind.h"
 #include "fuzz/fuzz.h"
 #include "fuzz_files.h"
 #include "options.h"
@@ -33,6 +34,7 @@ typedef struct options {
   const char *emit; /* write the scenarios to this folder, check nothing */
   bool isolate;     /* each check in a child process */
   const lsim_jax_profile *jax; /* --jax: every scenario pins it; NULL: none pinned */
+  const char *focus; /* --focus ELEMENT: mostly equations of that kind */
 } options;
 
 typedef struct campaign {
@@ -53,8 +55,9 @@ typedef struct campaign {
 } campaign;
 
 static void usage(void) {
-  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--out DIR] [--isolate] [--jax V]\n"
-         "       lowersim fuzz [--seed S] [--iterations N] [--jax V] --emit DIR\n\n"
+  printf("usage: lowersim fuzz [--seed S] [--iterations N] [--focus ELEMENT] [--out DIR]\n"
+         "                     [--isolate] [--jax V]\n"
+         "       lowersim fuzz [--seed S] [--iterations N] [--focus ELEMENT] [--jax V] --emit DIR\n\n"
          "Generates N random scenarios from seed S (default 1, %d iterations) and checks\n"
          "that every lowering fails with a catalogued code (never LSIM_E_VERIFY) or gives\n"
          "a module that verifies and re-parses unchanged, that lowering twice gives the\n"
@@ -73,6 +76,9 @@ static void usage(void) {
          "input), or a random folder tree walked as `check` walks it (loops, FIFOs,\n"
          "dangling and duplicate links), each against what must hold.\n\n"
          "Last line: `fuzz: N iterations, M findings, R iterations/s`.\n"
+         "--focus ELEMENT (e.g. pallas_call) makes most equations of that kind and the\n"
+         "runtime a cpu with up to three accelerators that come up, so that the\n"
+         "scenarios reach that kind's lowering.\n"
          "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0) without\n"
          "lowering or checking them; last line `fuzz: N scenarios written to DIR`.\n"
          "--jax V: every scenario pins JAX version V (<scenario jax=\"V\">); without it\n"
@@ -83,7 +89,7 @@ static void usage(void) {
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_options(int argc, char **argv, options *o) {
-  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false, NULL};
+  *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false, NULL, NULL};
   const char *jax = NULL;
   const cli_option table[] = {
       CLI_OPT_U64("seed", 0, &o->seed, 0, UINT64_MAX),
@@ -92,12 +98,16 @@ static int parse_options(int argc, char **argv, options *o) {
       CLI_OPT_STRING("emit", 0, &o->emit),
       CLI_OPT_FLAG("isolate", 0, &o->isolate),
       CLI_OPT_STRING("jax", 0, &jax),
+      CLI_OPT_STRING("focus", 0, &o->focus),
   };
   int code = cli_parse_options("fuzz", argc, argv, table, sizeof table / sizeof table[0], usage);
   if (code)
     return code < 0 ? 0 : code;
   if (jax && (code = cli_parse_jax("fuzz", "--jax", jax, &o->jax)))
     return code;
+  if (o->focus && !lsim_scenario_kind_find(o->focus))
+    return cli_usage_error("fuzz", "--focus needs an equation element, not '%s' (see lowersim "
+                           "lower --help)", o->focus);
   if (!*o->out || (o->emit && !*o->emit))
     return cli_usage_error("fuzz", "%s needs a folder name", *o->out ? "--emit" : "--out");
   return -1;
@@ -362,7 +372,7 @@ static int generate(const options *o, lsim_fuzz_rng *rng, bool large, const char
       rc = lsim_scenario_read_memory(text, size, name, s, err);
     free(text);
   } else {
-    rc = lsim_fuzz_generate(rng, name, s, err);
+    rc = lsim_fuzz_generate_focused(rng, name, o->focus, s, err);
   }
   if (!rc && o->jax && !(*s)->jax && !((*s)->jax = strdup(o->jax->name))) {
     lsim_scenario_destroy(*s);

@@ -12,14 +12,15 @@ static const struct {
   const char *name;  /* JAX's short name */
   const char *mlir;  /* MLIR element type */
   const char *numpy; /* numpy's dtype.name */
+  int itemsize;      /* numpy's dtype.itemsize */
 } dtypes[LSIM_DTYPE_COUNT] = {
-    [LSIM_DTYPE_BOOL] = {"bool", "i1", "bool"},       [LSIM_DTYPE_I8] = {"i8", "i8", "int8"},
-    [LSIM_DTYPE_I16] = {"i16", "i16", "int16"},       [LSIM_DTYPE_I32] = {"i32", "i32", "int32"},
-    [LSIM_DTYPE_I64] = {"i64", "i64", "int64"},       [LSIM_DTYPE_U8] = {"u8", "ui8", "uint8"},
-    [LSIM_DTYPE_U16] = {"u16", "ui16", "uint16"},     [LSIM_DTYPE_U32] = {"u32", "ui32", "uint32"},
-    [LSIM_DTYPE_U64] = {"u64", "ui64", "uint64"},     [LSIM_DTYPE_F16] = {"f16", "f16", "float16"},
-    [LSIM_DTYPE_BF16] = {"bf16", "bf16", "bfloat16"}, [LSIM_DTYPE_F32] = {"f32", "f32", "float32"},
-    [LSIM_DTYPE_F64] = {"f64", "f64", "float64"},
+    [LSIM_DTYPE_BOOL] = {"bool", "i1", "bool", 1},       [LSIM_DTYPE_I8] = {"i8", "i8", "int8", 1},
+    [LSIM_DTYPE_I16] = {"i16", "i16", "int16", 2},       [LSIM_DTYPE_I32] = {"i32", "i32", "int32", 4},
+    [LSIM_DTYPE_I64] = {"i64", "i64", "int64", 8},       [LSIM_DTYPE_U8] = {"u8", "ui8", "uint8", 1},
+    [LSIM_DTYPE_U16] = {"u16", "ui16", "uint16", 2},     [LSIM_DTYPE_U32] = {"u32", "ui32", "uint32", 4},
+    [LSIM_DTYPE_U64] = {"u64", "ui64", "uint64", 8},     [LSIM_DTYPE_F16] = {"f16", "f16", "float16", 2},
+    [LSIM_DTYPE_BF16] = {"bf16", "bf16", "bfloat16", 2}, [LSIM_DTYPE_F32] = {"f32", "f32", "float32", 4},
+    [LSIM_DTYPE_F64] = {"f64", "f64", "float64", 8},
 };
 
 static bool valid_dtype(lsim_dtype d) { return (unsigned)d < LSIM_DTYPE_COUNT; }
@@ -29,6 +30,8 @@ const char *lsim_dtype_name(lsim_dtype dtype) { return valid_dtype(dtype) ? dtyp
 const char *lsim_dtype_numpy_name(lsim_dtype dtype) {
   return valid_dtype(dtype) ? dtypes[dtype].numpy : NULL;
 }
+
+int lsim_dtype_itemsize(lsim_dtype dtype) { return valid_dtype(dtype) ? dtypes[dtype].itemsize : 0; }
 
 const char *lsim_dtype_mlir_name(lsim_dtype dtype) {
   return valid_dtype(dtype) ? dtypes[dtype].mlir : NULL;

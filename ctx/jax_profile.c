@@ -51,6 +51,28 @@ static const char tpu_without_libtpu[] =
     "INTERNAL: Failed to open libtpu.so: libtpu.so: cannot open shared object file: No such "
     "file or directory";
 
+/* tpu_info.chip_version_from_device_kind's cases (jax/_src/pallas/mosaic/
+ * tpu_info.py at 0.10.2; jax/_src/tpu_info.py at the seed). */
+static const char *const tpu_kinds_0_10_2[] = {
+    "TPU v2", "TPU v3", "TPU v4", "TPU v4 lite", "TPU v5e", "TPU v5 lite", "TPU v5", "TPU v5p",
+    "TPU v6e", "TPU v6 lite", "TPU7", "TPU7x", "TPU8i"};
+static const char *const tpu_kinds_seed[] = {
+    "TPU v2", "TPU v3", "TPU v4", "TPU v4 lite", "TPU v5e", "TPU v5 lite", "TPU v5",
+    "TPU v5p", "TPU v6e", "TPU v6 lite", "TPU7", "TPU7x", "TPU8i", "TPU8t"};
+
+/* gpu_info.GpuVersion's values (jax/_src/pallas/triton/gpu_info.py, the same
+ * from 0.11.0 to the seed). */
+static const char *const gpu_kinds_seed[] = {
+    "NVIDIA A10", "NVIDIA A30", "NVIDIA A100", "NVIDIA H100", "NVIDIA H200",
+    "NVIDIA GH200", "NVIDIA B200", "NVIDIA GB200", "NVIDIA B300", "NVIDIA GB300",
+    "NVIDIA GB10", "NVIDIA L4", "NVIDIA L40", "Tesla T4", "NVIDIA GeForce RTX 4090",
+    "NVIDIA RTX PRO 4500", "NVIDIA RTX PRO 5000", "NVIDIA RTX PRO 6000", "NVIDIA Thor"};
+
+#define TPU_KIND_HINT                                                                              \
+  ". If you are not running on a TPU device, you need to wrap your code in a "                    \
+  "`jax.sharding.use_abstract_mesh` context manager whose `AbstractMesh` argument specifies "     \
+  "the exact TPU version you intend to target."
+
 /* --- the profiles ---------------------------------------------------------- */
 
 const lsim_jax_profile lsim_jax_0_10_2 = {
@@ -65,6 +87,16 @@ const lsim_jax_profile lsim_jax_0_10_2 = {
     .use_shardy_partitioner = true,
     .buffer_callback_oneapi = false,
     .uncached_multi_platform_type_error = true,
+    .pallas_triton_registered_on_import = false,
+    .pallas_tpu_device_kind_hint = "",
+    .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_10_2),
+    .pallas_mosaic_fwd_compat_version = 11,
+    .pallas_mosaic_serde_version = 15,
+    .pallas_triton_gpu_info = false,
+    .pallas_triton_deprecated = false,
+    .pallas_mosaic_gpu_warpgroup_semantics = false,
+    .pallas_mosaic_gpu_serde_version = 6,
+    .pallas_mosaic_gpu_fwd_compat_version = 2,
 };
 
 /* The seeds' JAX: commit 1e1c6a8fc06dfcd1247076ec5cae4640cea5d7bb, after
@@ -89,6 +121,17 @@ const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
     .use_shardy_partitioner = true,
     .buffer_callback_oneapi = true, /* seed 004, buffer_callback.py L239-248 */
     .uncached_multi_platform_type_error = true,
+    .pallas_triton_registered_on_import = true,
+    .pallas_tpu_device_kind_hint = TPU_KIND_HINT,
+    .pallas_tpu_device_kinds = STRINGS(tpu_kinds_seed),
+    .pallas_mosaic_fwd_compat_version = 13,
+    .pallas_mosaic_serde_version = 15,
+    .pallas_triton_gpu_info = true,
+    .pallas_gpu_device_kinds = STRINGS(gpu_kinds_seed),
+    .pallas_triton_deprecated = true,
+    .pallas_mosaic_gpu_warpgroup_semantics = true,
+    .pallas_mosaic_gpu_serde_version = 7,
+    .pallas_mosaic_gpu_fwd_compat_version = 6,
 };
 
 static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827};
@@ -133,6 +176,49 @@ static const lsim_jax_fact facts[] = {
      "lower_per_platform (since 38581b7f80, 2025-09-22)",
      "", "jax/_src/interpreters/mlir.py: lower_per_platform",
      FACT(uncached_multi_platform_type_error, BOOL)},
+    /* Pallas */
+    {"pallas.triton_registered_on_import",
+     "Triton's CompilerParams are registered when jax.experimental.pallas.triton is imported "
+     "(before: Triton params on tpu reach Mosaic TPU's rule, which asserts)",
+     "8fde3f3846 (2026-06-24)", "jax/_src/pallas/triton/pallas_call_registration.py",
+     FACT(pallas_triton_registered_on_import, BOOL)},
+    {"pallas.tpu_device_kind_hint",
+     "what follows \"Unsupported TPU device kind: KIND\" (the use_abstract_mesh hint)",
+     "1ebd186c61 (2026-08-03)", "jax/_src/pallas/mosaic/tpu_info.py: get_tpu_info",
+     FACT(pallas_tpu_device_kind_hint, STRING)},
+    {"pallas.tpu_device_kinds", "the TPU device kinds Pallas's tpu_info knows",
+     "a92b670a41 (2026-07-21): TPU8t", "jax/_src/tpu_info.py: chip_version_from_device_kind",
+     FACT(pallas_tpu_device_kinds, STRINGS)},
+    {"pallas.mosaic_fwd_compat_version",
+     "stable_mosaic.version of a Mosaic TPU kernel for export or without a TPU backend",
+     "6e8d8e4f62 (2026-06-30, jax-v0.11.0)",
+     "jax/_src/tpu_custom_call.py: _FWD_COMPAT_VERSION", FACT(pallas_mosaic_fwd_compat_version, INT)},
+    {"pallas.mosaic_serde_version", "stable_mosaic.version of a Mosaic TPU kernel otherwise", "",
+     "jaxlib/mosaic/dialect/tpu/transforms/serde.h: kVersion",
+     FACT(pallas_mosaic_serde_version, INT)},
+    {"pallas.triton_gpu_info",
+     "Triton takes its GPU from gpu_info.get_gpu_info() (the abstract mesh's or the default "
+     "device; an unknown kind is a RuntimeError), not jax.local_devices(backend=\"gpu\")",
+     "9a42858685 (2026-06-30, jax-v0.11.0)",
+     "jax/_src/pallas/triton/pallas_call_registration.py: pallas_call_lowering",
+     FACT(pallas_triton_gpu_info, BOOL)},
+    {"pallas.gpu_device_kinds", "the GPU kinds gpu_info.GpuVersion knows",
+     "9a42858685 (2026-06-30, jax-v0.11.0)", "jax/_src/pallas/triton/gpu_info.py: GpuVersion",
+     FACT(pallas_gpu_device_kinds, STRINGS)},
+    {"pallas.triton_deprecated",
+     "gpu_lowering warns (DeprecationWarning) when it picks Triton itself",
+     "c486c9d985 (2026-07-13, jax-v0.11.0)", "jax/_src/pallas/pallas_call.py: gpu_lowering",
+     FACT(pallas_triton_deprecated, BOOL)},
+    {"pallas.mosaic_gpu_warpgroup_semantics",
+     "Mosaic GPU lowers kernels with warpgroup semantics and layout inference",
+     "32915de40f (2026-07-16, jax-v0.11.0) \"[Mosaic GPU] Turn WG on by default.\"",
+     "jax/_src/pallas/mosaic_gpu/core.py", FACT(pallas_mosaic_gpu_warpgroup_semantics, BOOL)},
+    {"pallas.mosaic_gpu_serde_version", "stable_mosaic_gpu.version a Mosaic GPU kernel is "
+     "serialized at", "4656473b67 (2026-08-05)", "jaxlib/mosaic/gpu/serde.cc: kVersion",
+     FACT(pallas_mosaic_gpu_serde_version, INT)},
+    {"pallas.mosaic_gpu_fwd_compat_version", "the Mosaic GPU version for jax.export",
+     "7a6b8927fe (2026-07-31)", "jax/experimental/mosaic/gpu/core.py: FWD_COMPAT_IR_VERSION",
+     FACT(pallas_mosaic_gpu_fwd_compat_version, INT)},
 };
 
 /* --- lookups ----------------------------------------------------------------- */

@@ -52,6 +52,8 @@ typedef struct shared_state {
   size_t num_devices;
   lsim_mesh *meshes;    /* in the order first named */
   size_t n_meshes, cap_meshes;
+  bool has_abstract_device;
+  lsim_abstract_device abstract_device; /* its strings owned */
 } shared_state;
 
 struct lsim_module_context {
@@ -76,6 +78,8 @@ static void shared_release(shared_state *s) {
   free(s->devices);
   free(s->meshes);
   free(s->types);
+  free((char *)s->abstract_device.platform);
+  free((char *)s->abstract_device.device_kind);
   if (!mlirModuleIsNull(s->module))
     mlirModuleDestroy(s->module);
   if (s->owns_mlir)
@@ -157,6 +161,19 @@ static int copy_params(lsim_lowering_parameters *out, const lsim_lowering_parame
   return lsimp_options_copy(out, sizeof *out, given, "lsim_lowering_parameters", err);
 }
 
+static int set_abstract_device(shared_state *s, const lsim_abstract_device *given,
+                               lsim_error *err) {
+  if (!given->platform || !given->device_kind || given->num_cores < 0)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "an abstract device needs a platform, a device kind and num_cores >= 0");
+  s->abstract_device.platform = strdup(given->platform);
+  s->abstract_device.device_kind = strdup(given->device_kind);
+  s->abstract_device.num_cores = given->num_cores;
+  s->has_abstract_device = true;
+  return s->abstract_device.platform && s->abstract_device.device_kind ? LSIM_OK
+                                                                       : lsimp_fail_oom(err);
+}
+
 int lsim_module_context_create(const lsim_module_context_options *given,
                                lsim_module_context **out, lsim_error *err) {
   lsim_module_context_options options;
@@ -183,6 +200,8 @@ int lsim_module_context_create(const lsim_module_context_options *given,
     ctx->shared->explain = options.explain;
     ctx->shared->explain_data = options.explain_data;
     rc = set_devices(ctx->shared, options.device_assignment, options.num_devices, err);
+    if (!rc && options.abstract_device)
+      rc = set_abstract_device(ctx->shared, options.abstract_device, err);
   }
   if (rc) {
     lsim_module_context_destroy(ctx);
@@ -247,6 +266,10 @@ const lsim_backend *lsim_module_context_pinned_backend(const lsim_module_context
 
 const lsim_jax_profile *lsim_module_context_profile(const lsim_module_context *ctx) {
   return ctx->profile;
+}
+
+const lsim_abstract_device *lsim_module_context_abstract_device(const lsim_module_context *ctx) {
+  return ctx->shared->has_abstract_device ? &ctx->shared->abstract_device : NULL;
 }
 
 const lsim_lowering_parameters *

@@ -79,6 +79,27 @@ void lsim_backend_factory_defaults(lsim_backend_factory *f, const char *platform
   }
 }
 
+const char *lsim_default_device_kind(const char *platform) {
+  return strcmp(platform, "tpu") == 0 ? "TPU v5 lite" : platform;
+}
+
+const char *lsim_default_compute_capability(const char *platform) {
+  if (strcmp(platform, "cuda") == 0)
+    return "9.0";
+  return strcmp(platform, "rocm") == 0 ? "gfx942" : NULL;
+}
+
+/* "major.minor" (CUDA) or "gfx" and an architecture name (ROCm). */
+static bool compute_capability_ok(const char *cc) {
+  size_t n = strspn(cc, "0123456789");
+  if (n > 0 && n < 10 && cc[n] == '.') {
+    size_t m = strspn(cc + n + 1, "0123456789");
+    return m > 0 && m < 10 && cc[n + 1 + m] == '\0';
+  }
+  return strncmp(cc, "gfx", 3) == 0 && cc[3] &&
+         strspn(cc + 3, "0123456789abcdefghijklmnopqrstuvwxyz") == strlen(cc + 3);
+}
+
 /* --- The runtime --------------------------------------------------------- */
 
 typedef struct factory {
@@ -88,6 +109,8 @@ typedef struct factory {
   bool fail_quietly;
   bool experimental;
   char *error;
+  char *device_kind;
+  char *compute_capability; /* NULL: the devices have none */
 } factory;
 
 typedef struct backend_error {
@@ -189,6 +212,13 @@ int lsim_runtime_create_default(lsim_runtime **out, lsim_error *err) {
   return lsim_runtime_create_jax(NULL, out, err);
 }
 
+static void free_factory(factory *f) {
+  free(f->platform);
+  free(f->error);
+  free(f->device_kind);
+  free(f->compute_capability);
+}
+
 static void clear_backends(lsim_runtime *rt) {
   free(rt->backends);
   rt->backends = NULL;
@@ -208,10 +238,8 @@ void lsim_runtime_destroy(lsim_runtime *rt) {
   if (!rt)
     return;
   clear_backends(rt);
-  for (size_t i = 0; i < rt->n_factories; i++) {
-    free(rt->factories[i].platform);
-    free(rt->factories[i].error);
-  }
+  for (size_t i = 0; i < rt->n_factories; i++)
+    free_factory(&rt->factories[i]);
   free(rt->factories);
   for (size_t i = 0; i < rt->n_warnings; i++) {
     free(rt->warnings[i].category);
@@ -252,6 +280,13 @@ int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_f
   if (rt->initialized)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "Backend %s already initialized",
                      f->platform);
+  if (f->compute_capability && !compute_capability_ok(f->compute_capability))
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "compute capability '%s' is neither major.minor nor gfx...",
+                          f->compute_capability);
+  const char *kind = f->device_kind ? f->device_kind : lsim_default_device_kind(f->platform);
+  const char *cc =
+      f->compute_capability ? f->compute_capability : lsim_default_compute_capability(f->platform);
   factory copy = {
       .platform = dup_str(f->platform),
       .device_count = f->device_count,
@@ -259,23 +294,24 @@ int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_f
       .fail_quietly = f->fail_quietly,
       .experimental = f->experimental,
       .error = f->error ? dup_str(f->error) : NULL,
+      .device_kind = dup_str(kind),
+      .compute_capability = cc ? dup_str(cc) : NULL,
   };
   factory *slot = find_factory(rt, f->platform);
   size_t at = slot ? (size_t)(slot - rt->factories) : rt->n_factories;
-  if (!copy.platform || (f->error && !copy.error) ||
+  if (!copy.platform || (f->error && !copy.error) || !copy.device_kind ||
+      (cc && !copy.compute_capability) ||
       (!slot && !grow(&rt->factories, rt->n_factories, sizeof(factory))) ||
       !lsimp_name_index_reserve(&rt->factory_index, 1) ||
       !lsimp_name_index_reserve(&rt->known_index, 1)) {
-    free(copy.platform);
-    free(copy.error);
+    free_factory(&copy);
     return lsimp_fail_oom(err);
   }
   /* Both tables take the new copy of the name (an old one is freed). */
   lsimp_name_index_set(&rt->factory_index, copy.platform, at);
   lsimp_name_index_set(&rt->known_index, copy.platform, 0);
   if (slot) {
-    free(slot->platform);
-    free(slot->error);
+    free_factory(slot);
   } else {
     slot = &rt->factories[rt->n_factories++];
   }
@@ -437,7 +473,8 @@ static lsim_backend *add_backend(lsim_runtime *rt, const factory *f, int priorit
       return NULL;
     b = &rt->backends[rt->n_backends++];
   }
-  *b = (lsim_backend){f->platform, f->device_count, priority};
+  *b = (lsim_backend){f->platform, f->device_count, priority, f->device_kind,
+                      f->compute_capability};
   return b;
 }
 

@@ -43,6 +43,8 @@ static void copy_runtime(copier *c, lsim_scenario_runtime *rt) {
   for (size_t i = 0; rt->backends && i < rt->num_backends; i++) {
     rt->backends[i].platform = copy_string(c, rt->backends[i].platform);
     rt->backends[i].error = copy_string(c, rt->backends[i].error);
+    rt->backends[i].device_kind = copy_string(c, rt->backends[i].device_kind);
+    rt->backends[i].compute_capability = copy_string(c, rt->backends[i].compute_capability);
   }
 }
 
@@ -76,6 +78,8 @@ int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_e
   d->platforms = copy_string(&c, s->platforms);
   d->backend = copy_string(&c, s->backend);
   d->disabled_checks = copy_string(&c, s->disabled_checks);
+  d->abstract_device.platform = copy_string(&c, s->abstract_device.platform);
+  d->abstract_device.device_kind = copy_string(&c, s->abstract_device.device_kind);
   d->args = copy_array(&c, s->args, s->num_args, sizeof *s->args);
   d->eqns = s->eqns ? calloc(s->num_eqns + 1, sizeof *d->eqns) : NULL;
   c.oom = c.oom || (s->eqns && !d->eqns);

@@ -9,6 +9,7 @@
  * kernels that do not fit) is generated on purpose, at lower rates. */
 #include "internal.h"
 #include "lowersim/scenario_generate.h"
+#include "lowersim/scenario_kind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,13 @@ static const char *const function_names[] = {"f",
                                              "\xc3\xaf"
                                              "code"};
 static const char *const descriptions[] = {"generated", "a < b & \"c\" > 'd'", "tab\there"};
+/* Device kinds Pallas's backends read: TPUs JAX knows, one it does not,
+ * GPUs gpu_info knows, a ROCm architecture, a cpu. */
+static const char *const device_kinds[] = {"TPU v5 lite", "TPU v4", "TPU7x", "TPU v9",
+                                           "NVIDIA H100 80GB HBM3", "Tesla T4", "gfx942",
+                                           "cpu", "cuda"};
+static const char *const compute_capabilities[] = {"9.0", "8.0", "10.0", "gfx90a"};
+static const char *const abstract_platforms[] = {"tpu", "gpu", "cuda", "rocm", "cpu"};
 
 #define NUM_PLATFORMS LSIM_SCENARIO_GEN_NUM_PLATFORMS
 static const char *const *const platforms = lsim_scenario_gen_platforms;
@@ -44,6 +52,7 @@ static const char *const *const platforms = lsim_scenario_gen_platforms;
 typedef struct gen {
   lsim_scenario_gen g;
   lsim_scenario *s;
+  const lsim_scenario_kind *focus; /* NULL: every kind alike */
 } gen;
 
 static uint64_t draw(void *rng, uint64_t n) { return lsim_fuzz_rng_below(rng, n); }
@@ -70,10 +79,47 @@ static void gen_backend(gen *g, lsim_scenario_backend *b, bool *used) {
     b->error = copy_text(g, pick(g, backend_errors, COUNT(backend_errors)));
   b->has_fail_quietly = chance(g, 50);
   b->fail_quietly = b->has_fail_quietly && chance(g, 60);
+  if (chance(g, 10))
+    b->device_kind = copy_text(g, pick(g, device_kinds, COUNT(device_kinds)));
+  if (chance(g, 8))
+    b->compute_capability =
+        copy_text(g, pick(g, compute_capabilities, COUNT(compute_capabilities)));
+}
+
+/* A focused campaign's machine: a cpu (as every JAX process has), then up to
+ * three accelerators that come up, some with device kinds of their own. */
+static void gen_tame_runtime(gen *g) {
+  static const char *const accelerators[] = {"tpu", "cuda", "rocm", "oneapi", "metal"};
+  lsim_scenario_runtime *rt = &g->s->runtime;
+  rt->present = true;
+  size_t extra = (size_t)below(g, 4);
+  rt->backends = lsim_scenario_gen_alloc(&g->g, 1 + extra, sizeof *rt->backends);
+  if (!rt->backends)
+    return;
+  rt->backends[rt->num_backends++] = (lsim_scenario_backend){.platform = copy_text(g, "cpu"),
+                                                             .devices = 1};
+  bool used[COUNT(accelerators)] = {false};
+  for (size_t i = 0; i < extra; i++) {
+    size_t k = below(g, COUNT(accelerators));
+    if (used[k])
+      continue;
+    used[k] = true;
+    lsim_scenario_backend *b = &rt->backends[rt->num_backends++];
+    *b = (lsim_scenario_backend){.platform = copy_text(g, accelerators[k]), .devices = 1};
+    if (chance(g, 25))
+      b->device_kind = copy_text(g, pick(g, device_kinds, COUNT(device_kinds)));
+    if (chance(g, 15))
+      b->compute_capability =
+          copy_text(g, pick(g, compute_capabilities, COUNT(compute_capabilities)));
+  }
 }
 
 static void gen_runtime(gen *g) {
   lsim_scenario_runtime *rt = &g->s->runtime;
+  if (g->focus) {
+    gen_tame_runtime(g);
+    return;
+  }
   if (!chance(g, 80))
     return;
   rt->present = true;
@@ -100,12 +146,27 @@ static void gen_pallas(gen *g) {
   s->pallas.use_mosaic_gpu = chance(g, 30);
 }
 
+/* A focused campaign's argument: one non-empty 1-D array of a numeric
+ * dtype, of a size kernels care about. */
+static void gen_array(gen *g, lsim_aval *a) {
+  static const int64_t sizes[] = {1, 3, 6, 8, 16, 64, 128, 128, 256, 256, 384, 30000};
+  *a = (lsim_aval){.dtype = (lsim_dtype)(1 + below(g, LSIM_DTYPE_COUNT - 1)), .rank = 1,
+                   .dims = {sizes[below(g, COUNT(sizes))]}};
+}
+
 static void gen_lower(gen *g) {
   lsim_scenario *s = g->s;
+  /* A focused campaign lowers mostly for the platforms every kind has rules
+   * for, rarely with jit(backend=). */
+  static const char *const main_platforms[] = {"cpu", "tpu", "cuda", "rocm"};
+  bool main_only = g->focus && chance(g, 85);
   s->function = copy_text(g, pick(g, function_names, COUNT(function_names)));
   if (chance(g, 75))
-    s->platforms = lsim_scenario_gen_name_list(&g->g, MAX_LIST, platforms, NUM_PLATFORMS);
-  if (chance(g, 15))
+    s->platforms = main_only ? lsim_scenario_gen_name_list(&g->g, 3, main_platforms,
+                                                           COUNT(main_platforms))
+                             : lsim_scenario_gen_name_list(&g->g, MAX_LIST, platforms,
+                                                           NUM_PLATFORMS);
+  if (chance(g, g->focus ? 3 : 15))
     s->backend = copy_text(g, pick(g, platforms, NUM_PLATFORMS));
   if (chance(g, 10))
     s->devices = 1 + (int)below(g, 3);
@@ -119,18 +180,31 @@ static void gen_lower(gen *g) {
     if (chance(g, 30))
       s->disabled_checks = copy_text(g, pick(g, checks, COUNT(checks)));
   }
-  size_t n = (size_t)below(g, MAX_ARGS + 1);
+  if (chance(g, 20)) {
+    s->has_abstract_device = true;
+    s->abstract_device.platform =
+        copy_text(g, pick(g, abstract_platforms, COUNT(abstract_platforms)));
+    s->abstract_device.device_kind = copy_text(g, pick(g, device_kinds, COUNT(device_kinds)));
+    s->abstract_device.num_cores = chance(g, 50) ? 1 : chance(g, 50) ? 2 : 0;
+  }
+  size_t n = g->focus ? 1 + (size_t)below(g, 2) : (size_t)below(g, MAX_ARGS + 1);
   s->args = lsim_scenario_gen_alloc(&g->g, n, sizeof *s->args);
   for (size_t i = 0; s->args && i < n; i++) {
     lsim_scenario_arg *a = &s->args[s->num_args++];
-    lsim_scenario_gen_aval(&g->g, &a->aval);
-    a->donated = chance(g, 15);
+    if (g->focus && chance(g, 85))
+      gen_array(g, &a->aval);
+    else
+      lsim_scenario_gen_aval(&g->g, &a->aval);
+    a->donated = chance(g, g->focus ? 3 : 15);
     lsim_scenario_gen_define(&g->g, &a->aval);
   }
-  size_t m = (size_t)below(g, MAX_EQNS + 1);
+  size_t m = g->focus ? 1 + (size_t)below(g, 3) : (size_t)below(g, MAX_EQNS + 1);
   s->eqns = lsim_scenario_gen_alloc(&g->g, m, sizeof *s->eqns);
-  for (size_t i = 0; s->eqns && i < m && !g->g.oom; i++)
-    lsim_scenario_gen_eqn(&g->g, &s->eqns[s->num_eqns++]);
+  for (size_t i = 0; s->eqns && i < m && !g->g.oom; i++) {
+    lsim_scenario_eqn *e = &s->eqns[s->num_eqns++];
+    if (!g->focus || chance(g, 20) || !lsim_scenario_gen_eqn_of_kind(&g->g, g->focus, e))
+      lsim_scenario_gen_eqn(&g->g, e);
+  }
 }
 
 /* <return values=...>: sometimes, with 0 to 3 values. */
@@ -146,7 +220,17 @@ static void gen_return(gen *g) {
 }
 
 int lsim_fuzz_generate(lsim_fuzz_rng *rng, const char *name, lsim_scenario **out, lsim_error *err) {
-  gen g = {.g = {.below = draw, .rng = rng}, .s = calloc(1, sizeof(lsim_scenario))};
+  return lsim_fuzz_generate_focused(rng, name, NULL, out, err);
+}
+
+int lsim_fuzz_generate_focused(lsim_fuzz_rng *rng, const char *name, const char *focus,
+                               lsim_scenario **out, lsim_error *err) {
+  gen g = {.g = {.below = draw, .rng = rng}, .s = calloc(1, sizeof(lsim_scenario)),
+           .focus = focus ? lsim_scenario_kind_find(focus) : NULL};
+  if (focus && !g.focus) {
+    free(g.s);
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "no equation element <%s>", focus);
+  }
   if (g.s) {
     g.s->path = copy_text(&g, name);
     g.s->name = copy_text(&g, name);

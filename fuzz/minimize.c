@@ -105,11 +105,17 @@ static bool drop_part(lsim_scenario *s, size_t i, int *rc, lsim_error *err) {
 
 static size_t count_backends(const lsim_scenario *s) { return s->runtime.num_backends; }
 
+static void free_backend(lsim_scenario_backend *b) {
+  free(b->platform);
+  free(b->error);
+  free(b->device_kind);
+  free(b->compute_capability);
+}
+
 static bool drop_backend(lsim_scenario *s, size_t i, int *rc, lsim_error *err) {
   (void)rc, (void)err;
   lsim_scenario_runtime *rt = &s->runtime;
-  free(rt->backends[i].platform);
-  free(rt->backends[i].error);
+  free_backend(&rt->backends[i]);
   remove_item(rt->backends, &rt->num_backends, sizeof *rt->backends, i);
   return true;
 }
@@ -158,10 +164,8 @@ static bool clear_runtime(lsim_scenario *s) {
   lsim_scenario_runtime *rt = &s->runtime;
   if (!rt->present)
     return false;
-  for (size_t i = 0; i < rt->num_backends; i++) {
-    free(rt->backends[i].platform);
-    free(rt->backends[i].error);
-  }
+  for (size_t i = 0; i < rt->num_backends; i++)
+    free_backend(&rt->backends[i]);
   free(rt->backends);
   free(rt->jax_platforms);
   *rt = (lsim_scenario_runtime){0};
@@ -203,6 +207,15 @@ static bool clear_pallas(lsim_scenario *s) {
   return had;
 }
 
+static bool clear_abstract_device(lsim_scenario *s) {
+  bool had = s->has_abstract_device;
+  free((char *)s->abstract_device.platform);
+  free((char *)s->abstract_device.device_kind);
+  s->abstract_device = (lsim_abstract_device){NULL, NULL, 0};
+  s->has_abstract_device = false;
+  return had;
+}
+
 static bool clear_return(lsim_scenario *s) {
   bool had = s->has_return;
   free(s->returns);
@@ -222,9 +235,10 @@ static bool plain_function(lsim_scenario *s) {
 }
 
 static const setting_fn settings[] = {
-    clear_runtime, clear_jax_platforms, clear_platforms,   clear_backend,
-    clear_execute, clear_pallas,        clear_return,      plain_function,
-    clear_export,  clear_disabled_checks, clear_keep_unused, clear_enable_x64};
+    clear_runtime,         clear_jax_platforms, clear_platforms,   clear_backend,
+    clear_abstract_device, clear_execute,       clear_pallas,      clear_return,
+    plain_function,        clear_export,        clear_disabled_checks, clear_keep_unused,
+    clear_enable_x64};
 
 static size_t count_settings(const lsim_scenario *s) {
   (void)s;

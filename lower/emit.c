@@ -172,6 +172,101 @@ int lsim_emit_elementwise(const lsim_insertion_point *ip, const char *name,
   return rc;
 }
 
+int lsim_emit_constant(const lsim_insertion_point *ip, MlirAttribute value, MlirValue *out,
+                       lsim_error *err) {
+  return emit_constant(ip, value, out, err);
+}
+
+/* One op with one result; *out its value. */
+static int emit1(const lsim_insertion_point *ip, const char *name, const MlirValue *operands,
+                 size_t n, MlirType type, const MlirNamedAttribute *attrs, size_t num_attrs,
+                 MlirValue *out, lsim_error *err) {
+  MlirOperation op;
+  int rc = lsim_emit_op(ip, name, operands, n, &type, 1, attrs, num_attrs, 0, &op, err);
+  if (rc == LSIM_OK)
+    *out = mlirOperationGetResult(op, 0);
+  return rc;
+}
+
+static MlirAttribute parse(MlirContext mlir, const char *text) {
+  return mlirAttributeParseGet(mlir, mlirStringRefCreateFromCString(text));
+}
+
+int lsim_emit_broadcast_scalar(const lsim_insertion_point *ip, MlirValue scalar, MlirType type,
+                               MlirValue *out, lsim_error *err) {
+  MlirNamedAttribute dims =
+      lsim_named(ip->context, "broadcast_dimensions", parse(ip->context, "array<i64>"));
+  return emit1(ip, "stablehlo.broadcast_in_dim", &scalar, 1, type, &dims, 1, out, err);
+}
+
+int lsim_emit_compare_signed(const lsim_insertion_point *ip, MlirValue a, MlirValue b,
+                             const char *direction, MlirValue *out, lsim_error *err) {
+  char text[64];
+  snprintf(text, sizeof text, "#stablehlo<comparison_direction %s>", direction);
+  MlirNamedAttribute attrs[] = {
+      lsim_named(ip->context, "compare_type",
+                 parse(ip->context, "#stablehlo<comparison_type SIGNED>")),
+      lsim_named(ip->context, "comparison_direction", parse(ip->context, text)),
+  };
+  MlirValue operands[] = {a, b};
+  MlirType i1 = mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(ip->context, 1),
+                                        mlirAttributeGetNull());
+  return emit1(ip, "stablehlo.compare", operands, 2, i1, attrs, 2, out, err);
+}
+
+int lsim_emit_select(const lsim_insertion_point *ip, MlirValue pred, MlirValue on_true,
+                     MlirValue on_false, MlirValue *out, lsim_error *err) {
+  MlirValue operands[] = {pred, on_true, on_false};
+  return emit1(ip, "stablehlo.select", operands, 3, mlirValueGetType(on_true), NULL, 0, out,
+               err);
+}
+
+int lsim_emit_dynamic_slice(const lsim_insertion_point *ip, MlirValue operand, MlirValue start,
+                            int64_t size, MlirValue *out, lsim_error *err) {
+  MlirNamedAttribute sizes =
+      lsim_named(ip->context, "slice_sizes", mlirDenseI64ArrayGet(ip->context, 1, &size));
+  MlirValue operands[] = {operand, start};
+  MlirType type = mlirValueGetType(operand);
+  MlirType sliced = mlirRankedTensorTypeGet(1, &size, mlirShapedTypeGetElementType(type),
+                                            mlirAttributeGetNull());
+  return emit1(ip, "stablehlo.dynamic_slice", operands, 2, sliced, &sizes, 1, out, err);
+}
+
+int lsim_emit_dynamic_update_slice(const lsim_insertion_point *ip, MlirValue operand,
+                                   MlirValue update, MlirValue start, MlirValue *out,
+                                   lsim_error *err) {
+  MlirValue operands[] = {operand, update, start};
+  return emit1(ip, "stablehlo.dynamic_update_slice", operands, 3, mlirValueGetType(operand),
+               NULL, 0, out, err);
+}
+
+int lsim_emit_call(const lsim_insertion_point *ip, const char *callee, const MlirValue *operands,
+                   size_t num_operands, MlirType result, MlirValue *out, lsim_error *err) {
+  MlirNamedAttribute attr = lsim_named(
+      ip->context, "callee", mlirFlatSymbolRefAttrGet(ip->context, ref(callee)));
+  return emit1(ip, "func.call", operands, num_operands, result, &attr, 1, out, err);
+}
+
+int lsim_emit_while(const lsim_insertion_point *ip, const MlirValue *operands, size_t count,
+                    MlirOperation *out, MlirBlock *cond, MlirBlock *body, lsim_error *err) {
+  MlirType types[8];
+  if (count > 8)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_emit_while: more than 8 operands");
+  for (size_t i = 0; i < count; i++)
+    types[i] = mlirValueGetType(operands[i]);
+  int rc = lsim_emit_op(ip, "stablehlo.while", operands, count, types, count, NULL, 0, 2, out,
+                        err);
+  if (rc)
+    return rc;
+  MlirBlock *blocks[] = {cond, body};
+  for (int r = 0; r < 2; r++) {
+    *blocks[r] = mlirRegionGetFirstBlock(mlirOperationGetRegion(*out, r));
+    for (size_t i = 0; i < count; i++)
+      mlirBlockAddArgument(*blocks[r], types[i], ip->location);
+  }
+  return LSIM_OK;
+}
+
 int lsim_emit_convert(const lsim_insertion_point *ip, MlirValue value, MlirType type,
                       MlirValue *out, lsim_error *err) {
   MlirOperation op;

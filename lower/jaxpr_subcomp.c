@@ -18,6 +18,7 @@ typedef struct subcomp {
   const lsim_subcomp_inputs *in;
   lsim_aval *avals;  /* per value */
   MlirValue *values; /* per value */
+  size_t num_args;   /* the values that are the jaxpr's arguments */
 } subcomp;
 
 /* `equation 0: pallas_call[kernel=add_one grid=4](f32[8]) -> (f32[8])`, as
@@ -117,10 +118,13 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
   lsim_platform_rule *rules = malloc(n * sizeof *rules);
   lsim_aval *avals_in = malloc(m * sizeof *avals_in);
   MlirValue *args = malloc(m * sizeof *args);
-  int rc = rules && avals_in && args ? LSIM_OK : lsimp_fail_oom(err);
+  bool *in_mesh = malloc(m * sizeof *in_mesh);
+  int rc = rules && avals_in && args && in_mesh ? LSIM_OK : lsimp_fail_oom(err);
+  bool abstract = lsim_module_context_abstract_device(sc->mc) != NULL;
   for (size_t i = 0; !rc && i < e->num_operands; i++) {
     avals_in[i] = sc->avals[e->operands[i]];
     args[i] = sc->values[e->operands[i]];
+    in_mesh[i] = abstract && e->operands[i] >= sc->num_args;
   }
   narrate_eqn(sc, index, e);
   if (!rc) {
@@ -133,6 +137,7 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
     lsim_lowering_rule_context ctx = rule_context(sc, e, avals_in, &token_out);
     if (sc->in->name_stack)
       ctx.ip.location = name_location(sc, e);
+    ctx.in_abstract_mesh = in_mesh;
     rc = lsim_lower_per_platform(&ctx, e->primitive->name, rules, num_rules, default_rule, args,
                                  sc->values + first_result, e->params, err);
     if (!rc && ctx.num_tokens_out)
@@ -142,6 +147,7 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
   free(rules);
   free(avals_in);
   free(args);
+  free(in_mesh);
   return rc;
 }
 
@@ -150,7 +156,7 @@ int lsim_jaxpr_subcomp(lsim_module_context *mc, const lsim_registry *reg,
                        const lsim_subcomp_inputs *in, MlirValue *outs, lsim_error *err) {
   size_t num_values = lsim_program_num_values(jaxpr);
   subcomp sc = {mc, reg, ip, in, malloc((num_values + 1) * sizeof(lsim_aval)),
-                malloc((num_values + 1) * sizeof(MlirValue))};
+                malloc((num_values + 1) * sizeof(MlirValue)), jaxpr->num_args};
   int rc = sc.avals && sc.values ? LSIM_OK : lsimp_fail_oom(err);
   if (!rc) {
     lsim_program_value_avals(jaxpr, sc.avals);

@@ -286,7 +286,7 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req,
           .num_devices = sharded(req, prog) ? req->num_devices : 0,
           .mlir_context = l->shared->mlir,
           .lowering_parameters = &params, .explain = req->explain,
-          .explain_data = req->explain_data);
+          .explain_data = req->explain_data, .abstract_device = req->abstract_device);
   /* jit(backend=) gives every arg and result a SingleDeviceSharding of the
    * backend's first device (pjit.py _create_sharding_with_device_backend):
    * replicated over the empty mesh. */

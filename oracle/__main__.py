@@ -82,6 +82,8 @@ def cmd_run(argv: list[str]) -> int:
   ap.add_argument("--jax", default=None, help="the JAX version profile (only 0.10.2 is installed)")
   ap.add_argument("--fuzz", type=int, default=0, metavar="N", help="also N fuzz scenarios")
   ap.add_argument("--seed", type=int, default=1)
+  ap.add_argument("--fuzz-kind", default=None, metavar="ELEMENT",
+                  help="fuzz only scenarios with this equation element (e.g. pallas_call)")
   ap.add_argument("--minimize", type=int, default=12, metavar="K",
                   help="minimize at most K fuzz findings (default 12)")
   ap.add_argument("--timings", action="store_true")

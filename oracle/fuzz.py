@@ -29,15 +29,35 @@ MAX_MINIMIZED = 12
 MINIMIZE_CHECKS = 120
 
 
-def emit(binary: str, seed: int, n: int, folder: str) -> list[str]:
+def emit(binary: str, seed: int, n: int, folder: str, focus: Optional[str] = None) -> list[str]:
   shutil.rmtree(folder, ignore_errors=True)
   os.makedirs(os.path.dirname(folder), exist_ok=True)
-  p = subprocess.run([binary, "fuzz", "--seed", str(seed), "--iterations", str(n), "--emit", folder],
-                     capture_output=True, text=True)
+  p = subprocess.run([binary, "fuzz", "--seed", str(seed), "--iterations", str(n), "--emit", folder]
+                     + (["--focus", focus] if focus else []), capture_output=True, text=True)
   if p.returncode != 0:
     raise RuntimeError(f"lowersim fuzz --emit failed: {p.stderr.strip()}")
   return sorted((os.path.join(folder, f) for f in os.listdir(folder)),
                 key=lambda p: int(p.rsplit("-", 1)[1].split(".")[0]))
+
+
+def _for_the_oracle(paths: list[str], n: int, kind: Optional[str], version: str) -> list[str]:
+  """The first `n` scenarios (with a `<kind>` equation, when given), each
+  made a scenario of the oracle's JAX: a generated scenario names no profile,
+  so lowersim would lower it with its newest; `jax=` makes both sides lower
+  the same JAX.  The others are removed."""
+  kept = []
+  for path in paths:
+    with open(path, encoding="utf-8") as f:
+      text = f.read()
+    if len(kept) < n and (kind is None or f"<{kind} " in text or f"<{kind}>" in text):
+      if ' jax="' not in text.split(">", 2)[1]:
+        text = text.replace("<scenario name=", f'<scenario jax="{version}" name=', 1)
+      with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+      kept.append(path)
+    else:
+      os.remove(path)
+  return kept
 
 
 def findings_of(v: compare.Verdict) -> list[str]:
@@ -55,7 +75,10 @@ def campaign(a) -> tuple[str, int, int]:
   binary = judge.lowersim_binary(root)
   folder = os.path.join(a.out, "fuzz", "scenarios")
   start = time.monotonic()
-  paths = emit(binary, a.seed, a.fuzz, folder)
+  kind = getattr(a, "fuzz_kind", None)
+  from oracle.program import JAX_VERSION
+  paths = _for_the_oracle(emit(binary, a.seed, a.fuzz * (2 if kind else 1), folder, kind),
+                          a.fuzz, kind, a.jax or JAX_VERSION)
   tasks = [{"path": p, "lowersim": binary, "jax": a.jax} for p in paths]
   status = collections.Counter()
   classes = collections.Counter()
@@ -78,7 +101,8 @@ def campaign(a) -> tuple[str, int, int]:
     if (i + 1) % 1000 == 0:
       print(f"oracle fuzz: {i + 1}/{len(tasks)}", file=sys.stderr, flush=True)
   judged_seconds = time.monotonic() - start
-  lines = [f"{len(paths)} scenarios from `lowersim fuzz --seed {a.seed} --emit`, judged in "
+  lines = [f"{len(paths)} scenarios from `lowersim fuzz --seed {a.seed} --emit`"
+           + (f" --focus {kind} with a <{kind}>" if kind else "") + ", judged in "
            f"{judged_seconds:.0f} s ({len(paths) / max(judged_seconds, 1e-9):.1f} scenarios/s, "
            f"{a.jobs} at a time)",
            "outcomes: " + ", ".join(f"{n} {s}" for s, n in status.most_common())]

@@ -32,6 +32,11 @@ class Cause:
   jax_code: str         # the JAX 0.10.2 code behind it (file: function)
   kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle mapping | context | version (the
                           # scenario names no JAX version and lowersim's newest differs from 0.10.2)
+  requires: str = ""    # regex: the cause explains a class only beside a class matching it
+
+  def explains(self, c: str, classes: list[str]) -> bool:
+    return bool(re.search(self.pattern, c)) and (
+        not self.requires or any(re.search(self.requires, o) for o in classes if o != c))
 
 
 CAUSES = [
@@ -41,14 +46,6 @@ CAUSES = [
           "another object and lax/pallas primitives keep their own rules",
           "jax/_src/core.py: Primitive; jax/_src/interpreters/mlir.py: register_lowering (keyed "
           "by the primitive object)", kind="context"),
-    Cause("triton-registration-lazy", r"(Compiler params for platform gpu cannot be used for tpu lowering\.; JAX|"
-          r"JAX AssertionError \(no message\) in jax/_src/pallas/mosaic)",
-          "in 0.10.2 Triton's compiler-params class is registered only when "
-          "triton/pallas_call_registration.py is first imported (the first gpu lowering); "
-          "jax.experimental.pallas.triton does not import it, so on tpu get_lowering_rule "
-          "finds nothing and Mosaic TPU's rule asserts on the foreign params",
-          "jax/_src/pallas/pallas_call.py: tpu_lowering; "
-          "jax/_src/pallas/mosaic/pallas_call_registration.py: pallas_call_tpu_lowering_rule"),
     Cause("trace-before-init", r"warning only lowersim gives: (jax\._src\.xla_bridge: )?Platform '…' is experimental",
           "JAX failed while tracing (a Pallas kernel capturing constants fails at trace time), "
           "before any backend was initialized, so it gave no experimental-plugin warning; "
@@ -61,83 +58,50 @@ CAUSES = [
           "seeds' JAX, whose buffer_callback has a oneapi target); 0.10.2 knows cpu, cuda and "
           "rocm only (lowersim's 0.10.2 profile agrees: jax=\"0.10.2\" or --jax 0.10.2)",
           "jax/_src/buffer_callback.py: _buffer_callback_lowering", kind="version"),
-    Cause("triton-kernel-invalid", r"kernel \(__gpu\$xla\.gpu\.triton\): lowersim's kernel does not parse or verify",
-          "lowersim's Triton kernel does not parse or verify in jaxlib's Triton dialect "
-          "(e.g. tt.load without operandSegmentSizes)",
-          "jax/_src/pallas/triton/lowering.py: lower_jaxpr_to_triton_module"),
     Cause("triton-kernel-old", r"kernel \(__gpu\$xla\.gpu\.triton\): JAX's kernel does not parse",
           "a Triton kernel JAX serialized in 2024 no longer parses in 0.10.2's Triton dialect "
           "(Triton promises no IR compatibility; JAX skips that back-compat test)",
           "tests/pallas/export_back_compat_pallas_test.py: test_triton_add_one (skipped)"),
-    Cause("kernel-producer", r"^serialization: bytecode version/producer$",
-          "kernel bytecode written by MLIR 19.1.7 (lowersim) vs jaxlib's MLIR (producer "
-          "MLIR23.0.0git)",
-          "jax/_src/tpu_custom_call.py: _lower_mosaic_module_to_asm (write_bytecode); "
-          "jax/_src/pallas/triton/pallas_call_registration.py; jax/experimental/mosaic/gpu/core.py"),
-    Cause("mosaic-serde", r"Mosaic's deserializer",
-          "lowersim's Mosaic TPU kernel is not in Mosaic's serialized form (the mosaic-serde "
-          "pass, versioned stable_mosaic. op names), so the TPU runtime's deserializer rejects it",
-          "jax/_src/tpu_custom_call.py: _lower_mosaic_module_to_asm (mosaic-serde{serialize=true})"),
-    Cause("mosaic-gpu-serde", r"Mosaic GPU's deserializer",
-          "lowersim's Mosaic GPU kernel is not in Mosaic GPU's serialized form "
-          "(mosaic_gpu-serde), so the runtime's deserializer rejects it",
-          "jax/experimental/mosaic/gpu/core.py: _run_serde_pass (serialize=True)"),
-    Cause("mosaic-gpu-hash", r"kernel_hash is the SHA-256",
-          "the kernel_hash of mosaic_gpu_v2's config is not the SHA-256 of the module on one side",
-          "jax/experimental/mosaic/gpu/core.py: _kernel_to_custom_call (kernel_id = sha256(module_asm))"),
-    Cause("mosaic-kernel", r"^kernel \(tpu_custom_call\)",
-          "the Mosaic TPU kernel's body differs: JAX broadcasts the scalar 1, stores with "
-          "tpu.vector_store after a swap's load, marks tpu.core_type and pipeline_mode, and "
-          "writes stable_mosaic.version 15 (lowersim 11)",
-          "jax/_src/pallas/mosaic/lowering.py: lower_jaxpr_to_module; "
-          "jax/_src/pallas/mosaic/pallas_call_registration.py: pallas_call_tpu_lowering_rule"),
-    Cause("mosaic-gpu-kernel", r"^kernel \(mosaic_gpu_v2\)",
-          "JAX's Mosaic GPU kernel is the fully lowered launch (gpu.launch, TMA descriptors, "
-          "nvvm barriers and bulk copies); lowersim's is a func with vector.load/store",
-          "jax/_src/pallas/mosaic_gpu/lowering.py: lower_pipelined_jaxpr_to_module; "
-          "jax/experimental/mosaic/gpu/core.py: _lower_as_gpu_kernel"),
     Cause("export-quotes-triton", r"^error values: ValueError: Cannot serialize code with custom calls.*__gpu\$xla\.gpu\.triton",
           "jax.export refuses the unstable Triton call and quotes it, with its ir (the kernel's "
           "bytecode, written by another MLIR: kernel-producer), so the messages differ in the "
           "payload only",
           "jax/_src/export/_export.py: _check_module; "
           "jax/_src/pallas/triton/pallas_call_registration.py"),
-    Cause("triton-kernel", r"^kernel \(__gpu\$xla\.gpu\.triton\)",
-          "the Triton kernel's body differs",
-          "jax/_src/pallas/triton/lowering.py: lower_jaxpr_to_triton_module"),
-    Cause("mosaic-gpu-warpgroup", r"Only copies transferring a number of bytes divisible by the warpgroup size",
-          "Mosaic GPU cannot copy a block smaller than a warpgroup's 128 bytes (e.g. f32[8]); "
-          "lowersim emits a kernel for any size",
-          "jax/_src/pallas/mosaic_gpu/primitives.py: _copy_gmem_to_smem_lowering"),
-    Cause("mosaic-gpu-deprecated", r"Using ``pl\.pallas_call`` for Mosaic GPU kernels is deprecated",
-          "pl.pallas_call lowered with Mosaic GPU warns (DeprecationWarning) in 0.10.2",
-          "jax/_src/pallas/pallas_call.py: _pallas_call_lowering (gpu_lowering)"),
-    Cause("pallas-tpu-device-kind", r"Unsupported TPU device kind",
-          "Mosaic TPU's lowering needs the default device to be a TPU of a known kind "
-          "(tpu_info.get_tpu_info); with a cpu default device JAX refuses",
-          "jax/_src/pallas/mosaic/tpu_info.py: get_tpu_info; "
-          "jax/_src/pallas/mosaic/lowering.py: _check_block_mappings"),
-    Cause("pallas-interpret", r"^ops: only JAX has .*stablehlo\.",
-          "interpret=True lowers through Pallas's HLO interpreter (a while loop over the grid "
-          "with dynamic slices); lowersim lowers the kernel's computation directly",
-          "jax/_src/pallas/hlo_interpreter.py: pallas_call_hlo_interpret"),
-    Cause("pallas-constants", r"captures constants",
-          "a kernel that captures an array fails while tracing (with the kernel's source "
-          "location), before lowering's 'Cannot lower a pallas_call with constants.'",
-          "jax/_src/pallas/pallas_call.py: _trace_kernel_to_jaxpr"),
-    Cause("triton-power-of-2", r"Triton lowering currently requires that all operations have array arguments and results whose size is a power of",
-          "Pallas's Triton lowering requires power-of-2 array sizes; lowersim emits a kernel "
-          "for any size",
-          "jax/_src/pallas/triton/lowering.py: _check_tensor_size"),
-    Cause("mosaic-gpu-arch", r"Mosaic GPU does not yet support AMD ROCm devices\. Got compute_capability",
-          "Mosaic GPU reads the default device's compute capability: with a ROCm default "
-          "device (a stand-in reports gfx942) it refuses, even when lowering for cuda",
-          "jax/experimental/mosaic/gpu/core.py: _infer_arch", kind="oracle mapping"),
     Cause("backcompat-wrapper", r"^(ops: only JAX has func\.call,func\.func,func\.return|module: \"…\"\(\) <\{sym_name = \"…\"\}> \(\{)$",
           "a stored back-compat module has another shape than today's lowering of the "
           "program: the 2024 Triton export calls a private @wrapped function, the Mosaic GPU "
           "one is named jit_wrapped (the test's own wrapper)",
           "jax/_src/internal_test_util/export_back_compat_test_util.py: run_one_test"),
+    Cause("backcompat-codegen", r"^back-compat: (kernel \(mosaic_gpu_v2\) |serialization: kernel_hash|"
+          r"module: % = \"…\"\(%\) <\{backend_config = )",
+          "the Mosaic GPU data is JAX's export of 2026-02-18, not 0.10.2's lowering: Mosaic GPU "
+          "then made 256-byte TMA descriptors and no reinterpret_cast, the custom call had no "
+          "backend_config attribute, and the stored kernel_hash is not the SHA-256 of the stored "
+          "module; lowersim matches 0.10.2 on the same program "
+          "(testdata/conformance/pallas/cuda-mosaic-gpu-backcompat-program.xml)",
+          "jax/_src/internal_test_util/export_back_compat_test_data/pallas/mosaic_gpu_add_one.py: "
+          "data_2026_02_18", kind="oracle mapping"),
+    Cause("lazy-init-warning-order", r"^warnings in another order$",
+          "JAX initializes every backend when the lowering starts, so an experimental plugin's "
+          "warning comes before any lowering warning (e.g. Mosaic GPU's DeprecationWarning); "
+          "lowersim initializes backends when a lowering first asks for one (the "
+          "eager-backend-init cause), which can be after",
+          "jax/_src/interpreters/pxla.py: get_default_device -> xla_bridge.backends"),
+    Cause("mosaic-gpu-warning-not-reached",
+          r"^warning only (JAX|lowersim) gives: Using ``pl\.pallas_call`` for Mosaic GPU kernels is deprecated",
+          "one side failed before Mosaic GPU's lowering ran (JAX while tracing, e.g. the "
+          "lax-dtype-rules cause, or either side on a check the other makes later: error-order, "
+          "dce), so only the other warns that pl.pallas_call for Mosaic GPU is deprecated",
+          "jax/_src/pallas/mosaic_gpu/pallas_call_registration.py: pallas_call_lowering "
+          "(warnings.warn before lowering)",
+          requires=r"^(outcome|error|error values): "),
+    Cause("mosaic-version-export", r"^kernel \(tpu_custom_call\) module: \}\) \{stable_mosaic\.version = N",
+          "the Mosaic TPU kernel is serialized at the forward-compatible stable_mosaic.version "
+          "(11 at 0.10.2) by lowersim, at the serializer's own (15) by JAX: lowersim still lowers "
+          "platforms= as jax.export (LoweringParameters.for_export, the export-attribute cause), "
+          "and get_ir_version takes the forward-compatible version for an export",
+          "jax/_src/tpu_custom_call.py: get_ir_version (ctx.is_forward_compat())"),
 ]
 
 
@@ -145,7 +109,7 @@ def causes_of(classes: list[str], context: tuple = ()) -> list[Cause]:
   out = []
   for c in list(context) + list(classes):
     for cause in CAUSES:
-      if re.search(cause.pattern, c) and cause not in out:
+      if cause.explains(c, list(classes)) and cause not in out:
         out.append(cause)
         break
   return out
@@ -156,7 +120,7 @@ def unexplained(classes: list[str], context: tuple = ()) -> list[str]:
   different default backend, a shadowed built-in) explains everything."""
   if any(re.search(x.pattern, c) for c in context for x in CAUSES if x.kind == "context"):
     return []
-  return [c for c in classes if not any(re.search(x.pattern, c) for x in CAUSES)]
+  return [c for c in classes if not any(x.explains(c, classes) for x in CAUSES)]
 
 
 @dataclasses.dataclass

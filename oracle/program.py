@@ -15,6 +15,11 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                disabled_checks=[...])(*args).mlir_module();
                                "platform" is DisabledSafetyCheck.platform(),
                                "custom_call:T" DisabledSafetyCheck.custom_call(T)
+  <abstract_device>            the lowering (and the export) inside
+                               jax.sharding.use_abstract_mesh(AbstractMesh(
+                               (1,), ("x",), axis_types=(AxisType.Auto,),
+                               abstract_device=AbstractDevice(device_kind,
+                               num_cores, platform)))
   <arg donated="true">         donate_argnums
   <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
   <primitive>                  core.Primitive(name) (multiple results), an
@@ -397,9 +402,30 @@ def _innermost_jax_frame(exc: BaseException) -> str:
   return where
 
 
+def abstract_mesh(s: sc.Scenario):
+  """<abstract_device>: the use_abstract_mesh block the lowering runs in
+  (a one-device mesh of that device), else no block."""
+  import jax
+  d = s.abstract_device
+  if d is None:
+    return contextlib.nullcontext()
+  device = jax.sharding.AbstractDevice(device_kind=d.device_kind, num_cores=d.num_cores,
+                                       platform=d.platform)
+  # An Auto axis, so that the mesh is only where Pallas finds its device:
+  # jit takes a mesh with an Explicit axis as the computation's (its default
+  # axis type changed after 0.10.2).
+  return jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh(
+      (1,), ("x",), axis_types=(jax.sharding.AxisType.Auto,), abstract_device=device))
+
+
 def lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
   """Traces and lowers the scenario's program; returns (module, lowered or
   exported, seconds).  Raises what JAX raises."""
+  with abstract_mesh(s):
+    return _lower_module(s, callbacks)
+
+
+def _lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
   import jax
   callbacks = callbacks or _Callbacks()
   start = time.perf_counter()

@@ -6,7 +6,6 @@ indices, dtypes, shapes, op arities) and reports a problem as
 `PATH:LINE: what is wrong`, as `lowersim lower` does; lowersim's reader
 stays the authority on validity (the oracle compares only scenarios that
 lowersim reads).  It also reads what lowersim's schema does not have yet:
-`<scenario jax="...">` (the JAX version profile) and
 `<lower export="true" disabled_checks="...">` (jax.export instead of jit).
 """
 
@@ -54,7 +53,16 @@ class Backend:
   priority: Optional[int] = None
   error: Optional[str] = None
   fail_quietly: Optional[bool] = None
+  device_kind: Optional[str] = None         # None: the stand-in's (oracle/standins.py)
+  compute_capability: Optional[str] = None  # None: the stand-in's
   line: int = 0
+
+
+@dataclass
+class AbstractDevice:
+  platform: str
+  device_kind: str
+  num_cores: Optional[int] = None
 
 
 @dataclass
@@ -70,7 +78,7 @@ class Pallas:
   mosaic_tpu: bool = True
   triton: bool = True
   mosaic_gpu: bool = True
-  use_mosaic_gpu: bool = False
+  use_mosaic_gpu: bool = True  # jax_pallas_use_mosaic_gpu's default (config.py)
 
 
 @dataclass
@@ -133,6 +141,7 @@ class Scenario:
   enable_x64: Optional[bool] = None
   export: bool = False
   disabled_checks: list[str] = field(default_factory=list)
+  abstract_device: Optional[AbstractDevice] = None
   args: list[Arg] = field(default_factory=list)
   eqns: list[Eqn] = field(default_factory=list)
   returns: Optional[list[int]] = None
@@ -394,11 +403,12 @@ class _Reader:
               platform=p, devices=self.integer(b, "devices", 0, 1 << 20, 1),
               priority=self.integer(b, "priority", -1000000, 1000000, None),
               error=b.attrs.get("error"), fail_quietly=self.boolean(b, "fail_quietly", None),
-              line=b.line))
+              device_kind=b.attrs.get("device_kind"),
+              compute_capability=b.attrs.get("compute_capability"), line=b.line))
       elif c.tag == "pallas":
         s.pallas = Pallas(True, self.boolean(c, "mosaic_tpu", True), self.boolean(c, "triton", True),
                           self.boolean(c, "mosaic_gpu", True),
-                          self.boolean(c, "use_mosaic_gpu", False))
+                          self.boolean(c, "use_mosaic_gpu", True))
       elif c.tag == "execute":
         s.execute = True
     fn = lower.attrs.get("function")
@@ -428,6 +438,10 @@ class _Reader:
         self.values.append(s.args[-1].aval)
       elif c.tag in EQUATIONS:
         s.eqns.append(self.eqn(c))
+      elif c.tag == "abstract_device":
+        s.abstract_device = AbstractDevice(
+            self.required(c, "platform"), self.required(c, "device_kind"),
+            self.integer(c, "num_cores", 1, 1 << 20, None))
       elif c.tag == "return":
         v = c.attrs.get("values")
         if v is None:

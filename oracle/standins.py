@@ -74,7 +74,8 @@ class StandInDevice:
   device: platform, kind, id, process index, client, core count and memory
   kinds."""
 
-  def __init__(self, client: "StandInClient", index: int):
+  def __init__(self, client: "StandInClient", index: int, device_kind: str | None = None,
+               compute_capability: str | None = None):
     self.client = client
     self.id = index
     self.local_hardware_id = index
@@ -82,13 +83,20 @@ class StandInDevice:
     self.task_id = 0
     self.host_id = 0
     self.platform = client.platform
-    self.device_kind = STANDIN_TPU_DEVICE_KIND if client.platform == "tpu" else client.platform
+    self.device_kind = device_kind or (
+        STANDIN_TPU_DEVICE_KIND if client.platform == "tpu" else client.platform)
     self.num_cores = 1
     self.core_on_chip = 0
-    if client.platform in STANDIN_COMPUTE_CAPABILITY:
+    cc = compute_capability or STANDIN_COMPUTE_CAPABILITY.get(client.platform)
+    if cc is not None:
       # Pallas's Triton and Mosaic GPU lowerings read it
       # (triton/pallas_call_registration.py, mosaic/gpu/core.py _infer_arch).
-      self.compute_capability = STANDIN_COMPUTE_CAPABILITY[client.platform]
+      self.compute_capability = cc
+
+  def __getattr__(self, name):
+    # A jaxlib Device without an attribute raises a bare AttributeError (its
+    # __getattr__ asks the PJRT device's attribute map).
+    raise AttributeError()
 
   def __repr__(self) -> str:
     return f"StandInDevice(platform={self.platform!r}, id={self.id})"
@@ -121,7 +129,8 @@ class StandInClient:
   object (`make_python_callback_from_host_send_and_recv`); that is delegated
   to a real CPU client, made on first use."""
 
-  def __init__(self, platform: str, device_count: int):
+  def __init__(self, platform: str, device_count: int, device_kind: str | None = None,
+               compute_capability: str | None = None):
     self.platform = platform
     self._raw_platform = platform
     self.platform_version = f"lowersim oracle stand-in for {platform}"
@@ -130,7 +139,8 @@ class StandInClient:
     # kept when the client says so (_export.py _module_to_bytecode); jaxlib's
     # clients say True.
     self.serialize_with_sdy = True
-    self._devices = [StandInDevice(self, i) for i in range(device_count)]
+    self._devices = [StandInDevice(self, i, device_kind, compute_capability)
+                     for i in range(device_count)]
     self._real = None
 
   def __repr__(self) -> str:
@@ -166,14 +176,16 @@ class StandInClient:
     return self._real.make_python_callback_from_host_send_and_recv(*args, **kwargs)
 
 
-def _standin_factory(platform: str, device_count: int, error: str | None):
+def _standin_factory(b):
   """A backend factory for `register_backend_factory`: raises the scenario's
-  error, or returns a stand-in client."""
+  error, or returns a stand-in client whose devices report the scenario's
+  device kind and compute capability."""
 
   def factory():
-    if error is not None:
-      raise RuntimeError(error)
-    return StandInClient(platform, device_count)
+    if b.error is not None:
+      raise RuntimeError(b.error)
+    return StandInClient(b.platform, b.devices, getattr(b, "device_kind", None),
+                         getattr(b, "compute_capability", None))
 
   factory._lowersim_standin = True  # type: ignore[attr-defined]
   return factory
@@ -206,7 +218,7 @@ def install_runtime(runtime) -> None:
     if b.fail_quietly is not None:
       fail_quietly = b.fail_quietly
     xb.register_backend_factory(
-        b.platform, _standin_factory(b.platform, b.devices, b.error),
+        b.platform, _standin_factory(b),
         priority=priority, fail_quietly=fail_quietly, experimental=experimental)
   config.update("jax_platforms", runtime.jax_platforms if runtime.present else None)
   _install_nvidia_gpu_visibility(any(b.platform == "cuda" for b in backends))

@@ -29,13 +29,18 @@ static void narrate_kernel(lsim_lowering_rule_context *ctx, MlirModule kernel) {
 }
 
 int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
-                          lsimp_kernel_flavor flavor, bool version0, lsimp_strbuf *bytes,
+                          lsimp_kernel_spec spec, bool version0, lsimp_strbuf *bytes,
                           lsim_error *err) {
   MlirModule kernel;
-  int rc = lsimp_pallas_build_kernel(ctx->ip.context, p->kernel, flavor, &ctx->avals_in[0],
-                                     p->grid, &kernel, err);
-  if (rc)
+  spec.kernel = p->kernel;
+  spec.block = &ctx->avals_in[0];
+  spec.grid = p->grid;
+  MlirContext mlir = lsimp_kernel_context();
+  int rc = lsimp_pallas_build_kernel(mlir, &spec, &kernel, err);
+  if (rc) {
+    mlirContextDestroy(mlir);
     return rc;
+  }
   narrate_kernel(ctx, kernel);
   MlirOperation op = mlirModuleGetOperation(kernel);
   if (version0) {
@@ -50,6 +55,7 @@ int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_cal
     mlirOperationWriteBytecode(op, lsimp_strbuf_append_mlir, bytes);
   }
   mlirModuleDestroy(kernel);
+  mlirContextDestroy(mlir);
   if (!rc && lsimp_strbuf_failed(bytes))
     rc = lsimp_fail_oom(err);
   return rc;

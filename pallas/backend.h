@@ -11,11 +11,12 @@
 
 #include <stdbool.h>
 
-/* Builds the call's kernel for its operand's block, narrates it and
- * serializes it as MLIR bytecode into `bytes` (desired_version 0 for the
- * Mosaic serializations, else the default). */
+/* Builds the call's kernel (`spec` with its kernel, block and grid filled
+ * in from the call), narrates it and serializes it as MLIR bytecode into
+ * `bytes` (desired_version 0 for the Mosaic serializations, else the
+ * default). */
 int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
-                          lsimp_kernel_flavor flavor, bool version0, lsimp_strbuf *bytes,
+                          lsimp_kernel_spec spec, bool version0, lsimp_strbuf *bytes,
                           lsim_error *err);
 
 /* The custom call of a pallas_call: one result per output aval, row-major

@@ -1,20 +1,28 @@
 /* pallas/kernels.c: lowersim's kernel library.  Each kernel is built with
- * the MLIR C API as the module its backend would carry: Mosaic TPU's
- * (func + arith + vector on VMEM memrefs, with the window parameters
- * Pallas's TPU lowering attaches), Triton's (tt.func over pointers; tt ops
- * built generically) and Mosaic GPU's (func + arith + vector on memrefs).
- * JAX counterparts: pallas/mosaic/lowering.py, pallas/triton/lowering.py,
- * pallas/mosaic_gpu/lowering.py for real kernels. */
+ * the MLIR C API op for op as JAX lowers the same Pallas kernel:
+ *   Mosaic TPU: what pallas/mosaic/lowering.py emits for `o_ref[...] =
+ *     x_ref[...] + 1` (a get, the add of a broadcast scalar, a swap whose
+ *     load goes unused), already in the form tpu_custom_call.py's
+ *     mosaic-serde{serialize=true} pass gives it: every op renamed
+ *     `stable_mosaic.<op>` with all its attributes as plain attributes, and
+ *     the module's stable_mosaic.version;
+ *   Triton: what pallas/triton/lowering.py emits (program id, the index
+ *     maps' block offsets, pointer arithmetic, tt.load, the swap's tt.load
+ *     and tt.store);
+ *   Mosaic GPU: the fully lowered launch JAX's Mosaic GPU emits, rendered
+ *     from JAX's own module (pallas/mosaic_gpu_kernel.c).
+ * Every op is built generically, unregistered, with its attributes parsed as
+ * text, in a context that loads no dialect: MLIR 19's bytecode encodes a
+ * registered op's properties in a way jaxlib's MLIR no longer reads, while
+ * an unregistered op's attributes, and attributes of dialects it does not
+ * know (written as their text), jaxlib reads as its own dialects' ops and
+ * attributes. */
 #include "kernels.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
-#include <mlir-c/Dialect/Arith.h>
-#include <mlir-c/Dialect/Func.h>
-#include <mlir-c/Dialect/MemRef.h>
-#include <mlir-c/Dialect/Vector.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -52,21 +60,46 @@ int lsimp_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, siz
 
 /* --- building ops --------------------------------------------------------- */
 
-/* Where a kernel's ops go, and the first failure (later ops are skipped). */
+/* Where a kernel's ops go, the prefix of their names (Mosaic's serialized
+ * form), and the first failure (later ops are skipped). */
 typedef struct builder {
   MlirContext mlir;
   lsim_insertion_point at;
+  const char *prefix;
   lsim_error *err;
   int rc;
 } builder;
 
+static MlirAttribute parse_attr(builder *b, const char *text) {
+  MlirAttribute a = mlirAttributeParseGet(b->mlir, mlirStringRefCreateFromCString(text));
+  if (mlirAttributeIsNull(a) && !b->rc)
+    b->rc = lsim_error_set(b->err, LSIM_E_VERIFY, "MLIR 19 does not parse the attribute %s", text);
+  return a;
+}
+
+static MlirType parse_type(builder *b, const char *text) {
+  MlirType t = mlirTypeParseGet(b->mlir, mlirStringRefCreateFromCString(text));
+  if (mlirTypeIsNull(t) && !b->rc)
+    b->rc = lsim_error_set(b->err, LSIM_E_VERIFY, "MLIR 19 does not parse the type %s", text);
+  return t;
+}
+
+/* An op named prefix + `name` with at most one result. */
 static MlirValue op1(builder *b, const char *name, const MlirValue *operands, size_t n,
                      MlirType result, const MlirNamedAttribute *attrs, size_t num_attrs) {
+  char full[96];
+  snprintf(full, sizeof full, "%s%s", b->prefix, name);
   MlirOperation op = {NULL};
+  bool has_result = !mlirTypeIsNull(result);
   if (!b->rc)
-    b->rc = lsim_emit_op(&b->at, name, operands, n, mlirTypeIsNull(result) ? NULL : &result,
-                         mlirTypeIsNull(result) ? 0 : 1, attrs, num_attrs, 0, &op, b->err);
-  return b->rc || mlirTypeIsNull(result) ? (MlirValue){NULL} : mlirOperationGetResult(op, 0);
+    b->rc = lsim_emit_op(&b->at, full, operands, n, has_result ? &result : NULL, has_result,
+                         attrs, num_attrs, 0, &op, b->err);
+  return b->rc || !has_result ? (MlirValue){NULL} : mlirOperationGetResult(op, 0);
+}
+
+static void op0(builder *b, const char *name, const MlirValue *operands, size_t n,
+                const MlirNamedAttribute *attrs, size_t num_attrs) {
+  op1(b, name, operands, n, (MlirType){NULL}, attrs, num_attrs);
 }
 
 static MlirValue constant(builder *b, MlirAttribute value) {
@@ -74,9 +107,11 @@ static MlirValue constant(builder *b, MlirAttribute value) {
   return op1(b, "arith.constant", NULL, 0, mlirAttributeGetType(value), &a, 1);
 }
 
-/* The kernel's element type: arith and the kernel dialects take signless
- * integers, so unsigned dtypes become iN there (as in Pallas kernels). */
-static const char *kernel_elt_name(lsim_dtype dtype) {
+static MlirValue constant_i32(builder *b, int64_t v) {
+  return constant(b, mlirIntegerAttrGet(mlirIntegerTypeGet(b->mlir, 32), v));
+}
+
+const char *lsimp_kernel_element_type(lsim_dtype dtype) {
   switch (dtype) {
   case LSIM_DTYPE_U8: return "i8";
   case LSIM_DTYPE_U16: return "i16";
@@ -86,186 +121,277 @@ static const char *kernel_elt_name(lsim_dtype dtype) {
   }
 }
 
-static MlirType elt_type(MlirContext mlir, lsim_dtype dtype) {
-  return mlirTypeParseGet(mlir, mlirStringRefCreateFromCString(kernel_elt_name(dtype)));
-}
-
-/* A splat of one in `type` (a vector or tensor of the element type). */
-static MlirAttribute ones(MlirContext mlir, MlirType type, lsim_dtype dtype) {
-  MlirType elt = elt_type(mlir, dtype);
-  MlirAttribute one = mlirTypeIsAFloat(elt) ? mlirFloatAttrDoubleGet(mlir, elt, 1.0)
-                                            : mlirIntegerAttrGet(elt, 1);
-  return mlirDenseElementsAttrSplatGet(type, one);
-}
-
 static bool is_float(lsim_dtype d) {
   return d == LSIM_DTYPE_F16 || d == LSIM_DTYPE_BF16 || d == LSIM_DTYPE_F32 || d == LSIM_DTYPE_F64;
 }
 
-/* The kernel's computation on a loaded value: x + 1, or x. */
-static MlirValue compute(builder *b, kernel_kind kind, MlirValue x, MlirType type,
-                         lsim_dtype dtype) {
-  if (kind == KERNEL_COPY)
-    return x;
-  MlirValue operands[] = {x, constant(b, ones(b->mlir, type, dtype))};
-  return op1(b, is_float(dtype) ? "arith.addf" : "arith.addi", operands, 2, type, NULL, 0);
+/* The scalar 1 of the element type (`x + 1` in the kernel). */
+static MlirValue scalar_one(builder *b, lsim_dtype dtype) {
+  MlirType elt = parse_type(b, lsimp_kernel_element_type(dtype));
+  if (b->rc)
+    return (MlirValue){NULL};
+  return constant(b, is_float(dtype) ? mlirFloatAttrDoubleGet(b->mlir, elt, 1.0)
+                                     : mlirIntegerAttrGet(elt, 1));
 }
 
-/* A function (`op_name`: func.func or tt.func) named `name` in the module
- * body with `num_extra` more attributes; returns its body. */
-static MlirBlock add_func(builder *b, MlirBlock module_body, const char *op_name, const char *name,
-                          const MlirType *inputs, size_t n_in, const MlirType *outputs,
-                          size_t n_out, const MlirNamedAttribute *extra, size_t num_extra) {
+/* arith.addf {fastmath = none} or arith.addi {overflowFlags = none}. */
+static MlirValue add(builder *b, MlirValue x, MlirValue y, MlirType type, bool is_fp) {
+  MlirNamedAttribute flags =
+      is_fp ? lsim_named(b->mlir, "fastmath", parse_attr(b, "#arith.fastmath<none>"))
+            : lsim_named(b->mlir, "overflowFlags", parse_attr(b, "#arith.overflow<none>"));
+  MlirValue operands[] = {x, y};
+  return op1(b, is_fp ? "arith.addf" : "arith.addi", operands, 2, type, &flags, 1);
+}
+
+static MlirValue muli(builder *b, MlirValue x, MlirValue y, MlirType type) {
+  MlirNamedAttribute flags =
+      lsim_named(b->mlir, "overflowFlags", parse_attr(b, "#arith.overflow<none>"));
+  MlirValue operands[] = {x, y};
+  return op1(b, "arith.muli", operands, 2, type, &flags, 1);
+}
+
+/* A function (`f->op_name` under the prefix) in the module body; returns
+ * its body. */
+static MlirBlock add_func(builder *b, MlirBlock module_body, lsim_func *f) {
+  char name[64];
+  snprintf(name, sizeof name, "%s%s", b->prefix, f->op_name);
+  f->op_name = name;
   lsim_insertion_point module = lsim_insertion_point_in(&b->at, module_body);
-  lsim_func f = {.op_name = op_name, .name = name, .inputs = inputs, .num_inputs = n_in,
-                 .results = outputs, .num_results = n_out, .extra = extra,
-                 .num_extra = num_extra};
   MlirBlock body = {NULL};
   if (!b->rc)
-    b->rc = lsim_emit_func(&module, &f, NULL, &body, b->err);
+    b->rc = lsim_emit_func(&module, f, NULL, &body, b->err);
+  b->at.block = body;
   return body;
 }
 
-static void at_block(builder *b, MlirBlock block) { b->at.block = block; }
+/* --- Mosaic TPU (the serialized form) ------------------------------------------ */
 
-/* --- Mosaic TPU and Mosaic GPU: func + vector on memrefs -------------------- */
-
-static MlirAttribute parse_attr(MlirContext mlir, const char *text) {
-  return mlirAttributeParseGet(mlir, mlirStringRefCreateFromCString(text));
-}
-
-/* func.func @transform_i(%i: i32) -> i32: the block index (always 0: the
- * block is the whole array). */
-static void add_transform(builder *b, MlirBlock module_body, int i) {
+/* func.func @transform_i(%i: i32) -> i32: the block index map `lambda i:
+ * (0,)`: its literal 0 (int64 under jax_enable_x64, and then the result is
+ * too), then an i32 0 that goes unused. */
+static void add_transform(builder *b, MlirBlock module_body, int i, bool x64) {
   MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  MlirType index = mlirIntegerTypeGet(b->mlir, x64 ? 64 : 32);
   char name[32];
   snprintf(name, sizeof name, "transform_%d", i);
-  MlirBlock body = add_func(b, module_body, "func.func", name, &i32, 1, &i32, 1, NULL, 0);
-  at_block(b, body);
-  MlirValue zero = constant(b, mlirIntegerAttrGet(i32, 0));
-  op1(b, "func.return", &zero, 1, (MlirType){NULL}, NULL, 0);
+  lsim_func f = {.op_name = "func.func", .name = name, .inputs = &i32, .num_inputs = 1,
+                 .results = &index, .num_results = 1};
+  add_func(b, module_body, &f);
+  MlirValue zero = constant(b, mlirIntegerAttrGet(index, 0));
+  constant_i32(b, 0);
+  op0(b, "func.return", &zero, 1, NULL, 0);
 }
 
-static void build_memref_kernel(builder *b, MlirModule module, kernel_kind kind,
-                                const lsim_aval *block, int64_t grid, bool tpu) {
+static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind kind,
+                                    const lsimp_kernel_spec *spec) {
   MlirContext mlir = b->mlir;
-  MlirBlock module_body = mlirModuleGetBody(module);
-  MlirType elt = elt_type(mlir, block->dtype);
-  MlirAttribute space = tpu ? parse_attr(mlir, "#tpu.memory_space<vmem>") : (MlirAttribute){NULL};
-  MlirType memref = mlirMemRefTypeGet(elt, block->rank, block->dims, (MlirAttribute){NULL}, space);
-  MlirType vector = mlirVectorTypeGet(block->rank, block->dims, elt);
+  const lsim_aval *block = spec->block;
+  char text[320];
+  long long n = (long long)block->dims[0];
+  const char *elt = lsimp_kernel_element_type(block->dtype);
+  MlirAttribute vmem = parse_attr(b, "#tpu.memory_space<vmem>");
+  MlirType elt_type = parse_type(b, elt);
+  if (b->rc)
+    return;
+  MlirType memref = mlirMemRefTypeGet(elt_type, 1, block->dims, (MlirAttribute){NULL}, vmem);
+  MlirType vector = mlirVectorTypeGet(1, block->dims, elt_type);
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
   MlirType inputs[] = {i32, memref, memref};
-  MlirNamedAttribute extra[6] = {{{NULL}, {NULL}}};
-  size_t n_extra = 0;
-  if (tpu) {
-    char text[256];
-    snprintf(text, sizeof text, "array<i64: %lld>", (long long)grid);
-    extra[n_extra++] = lsim_named(mlir, "iteration_bounds", parse_attr(mlir, text));
-    extra[n_extra++] = lsim_named(mlir, "dimension_semantics",
-                                  parse_attr(mlir, "[#tpu.dimension_semantics<arbitrary>]"));
-    extra[n_extra++] = lsim_named(mlir, "scalar_prefetch",
-                                  mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0));
-    extra[n_extra++] = lsim_named(mlir, "scratch_operands",
-                                  mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0));
-    snprintf(text, sizeof text,
-             "[{transform_indices = @transform_0, window_bounds = array<i64: %lld>}, "
-             "{transform_indices = @transform_1, window_bounds = array<i64: %lld>}]",
-             (long long)block->dims[0], (long long)block->dims[0]);
-    extra[n_extra++] = lsim_named(mlir, "window_params", parse_attr(mlir, text));
+  snprintf(text, sizeof text, "array<i64: %lld>", (long long)spec->grid);
+  MlirAttribute bounds = parse_attr(b, text);
+  snprintf(text, sizeof text,
+           "[{pipeline_mode = #tpu.pipeline_mode<synchronous>, transform_indices = @transform_0, "
+           "window_bounds = array<i64: %lld>}, {pipeline_mode = "
+           "#tpu.pipeline_mode<synchronous>, transform_indices = @transform_1, window_bounds = "
+           "array<i64: %lld>}]",
+           n, n);
+  MlirNamedAttribute extra[] = {
+      lsim_named(mlir, "dimension_semantics",
+                 parse_attr(b, "[#tpu.dimension_semantics<arbitrary>]")),
+      lsim_named(mlir, "iteration_bounds", bounds),
+      lsim_named(mlir, "scalar_prefetch", mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0)),
+      lsim_named(mlir, "scratch_operands", mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0)),
+      lsim_named(mlir, "tpu.core_type", parse_attr(b, "#tpu.core_type<tc>")),
+      lsim_named(mlir, "window_params", parse_attr(b, text)),
+  };
+  MlirBlock module_body = mlirModuleGetBody(module);
+  lsim_func f = {.op_name = "func.func", .name = kernel_names[kind], .inputs = inputs,
+                 .num_inputs = 3, .extra = extra, .num_extra = 6};
+  MlirBlock body = add_func(b, module_body, &f);
+  if (b->rc)
+    return;
+  MlirValue x_ref = mlirBlockGetArgument(body, 1), o_ref = mlirBlockGetArgument(body, 2);
+  MlirType index = mlirIndexTypeGet(mlir);
+  /* x_ref[...]: get */
+  MlirValue at[] = {x_ref, constant(b, mlirIntegerAttrGet(index, 0))};
+  MlirValue y = op1(b, "vector.load", at, 2, vector, NULL, 0);
+  if (spec->mesh_operand) /* load_aval != aval_out: the ref's aval has the mesh */
+    y = op1(b, "vector.shape_cast", &y, 1, vector, NULL, 0);
+  if (kind == KERNEL_ADD_ONE) { /* + 1: the scalar broadcast */
+    MlirValue one = scalar_one(b, block->dtype);
+    MlirValue ones = op1(b, "vector.broadcast", &one, 1, vector, NULL, 0);
+    y = add(b, y, ones, vector, is_float(block->dtype));
   }
-  const char *name = kernel_names[kind];
-  MlirBlock body = add_func(b, module_body, "func.func", name, tpu ? inputs : inputs + 1,
-                            tpu ? 3 : 2, NULL, 0, extra, n_extra);
-  at_block(b, body);
-  MlirValue x_ref = mlirBlockGetArgument(body, tpu ? 1 : 0);
-  MlirValue o_ref = mlirBlockGetArgument(body, tpu ? 2 : 1);
-  MlirValue zero = constant(b, mlirIntegerAttrGet(mlirIndexTypeGet(mlir), 0));
-  MlirValue load_operands[] = {x_ref, zero};
-  MlirValue x = op1(b, "vector.load", load_operands, 2, vector, NULL, 0);
-  MlirValue y = compute(b, kind, x, vector, block->dtype);
-  MlirValue store_operands[] = {y, o_ref, zero};
-  op1(b, "vector.store", store_operands, 3, (MlirType){NULL}, NULL, 0);
-  op1(b, "func.return", NULL, 0, (MlirType){NULL}, NULL, 0);
-  if (tpu) {
-    add_transform(b, module_body, 0);
-    add_transform(b, module_body, 1);
-    MlirOperation m = mlirModuleGetOperation(module);
-    mlirOperationSetAttributeByName(m, mlirStringRefCreateFromCString("stable_mosaic.version"),
-                                    mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 11));
-  }
+  /* o_ref[...] = y: swap, whose load of the old value goes unused */
+  MlirValue out_at[] = {o_ref, constant(b, mlirIntegerAttrGet(index, 0))};
+  op1(b, "vector.load", out_at, 2, vector, NULL, 0);
+  MlirNamedAttribute store_attrs[] = {
+      lsim_named(mlir, "add", mlirBoolAttrGet(mlir, 0)),
+      lsim_named(mlir, "operandSegmentSizes", parse_attr(b, "array<i32: 1, 1, 1, 0>")),
+      lsim_named(mlir, "strides", parse_attr(b, "array<i32>")),
+  };
+  MlirValue store[] = {y, o_ref, out_at[1]};
+  op0(b, "tpu.vector_store", store, 3, store_attrs, 3);
+  op0(b, "func.return", NULL, 0, NULL, 0);
+  add_transform(b, module_body, 0, spec->x64);
+  add_transform(b, module_body, 1, spec->x64);
+  mlirOperationSetAttributeByName(
+      mlirModuleGetOperation(module), mlirStringRefCreateFromCString("stable_mosaic.version"),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), spec->mosaic_version));
 }
 
-/* --- Triton: tt ops over pointers ---------------------------------------------- */
+/* --- Triton ------------------------------------------------------------------- */
 
-static MlirType parse_type(MlirContext mlir, const char *text) {
-  return mlirTypeParseGet(mlir, mlirStringRefCreateFromCString(text));
+/* The offsets of a block's elements, as _compute_offsets_from_indices
+ * computes them: (make_range + block start) * stride 1 + 0. */
+static MlirValue block_offsets(builder *b, MlirValue start, MlirType offsets_type, int64_t n) {
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  MlirValue zero = constant_i32(b, 0);
+  MlirValue base = op1(b, "tt.splat", &zero, 1, offsets_type, NULL, 0);
+  MlirNamedAttribute range[] = {
+      lsim_named(b->mlir, "end", mlirIntegerAttrGet(i32, n)),
+      lsim_named(b->mlir, "start", mlirIntegerAttrGet(i32, 0)),
+  };
+  MlirValue iota = op1(b, "tt.make_range", NULL, 0, offsets_type, range, 2);
+  MlirValue starts = op1(b, "tt.splat", &start, 1, offsets_type, NULL, 0);
+  MlirValue indices = add(b, iota, starts, offsets_type, false);
+  MlirValue one = constant_i32(b, 1);
+  MlirValue strides = op1(b, "tt.splat", &one, 1, offsets_type, NULL, 0);
+  MlirValue scaled = muli(b, indices, strides, offsets_type);
+  return add(b, base, scaled, offsets_type, false);
+}
+
+/* tt.load of the block at `base` + `offsets`; *ptrs receives the pointers. */
+static MlirValue block_load(builder *b, MlirValue base, MlirValue offsets, MlirType ptrs_type,
+                            MlirType values_type, MlirValue *ptrs) {
+  MlirValue splat = op1(b, "tt.splat", &base, 1, ptrs_type, NULL, 0);
+  MlirValue addr[] = {splat, offsets};
+  *ptrs = op1(b, "tt.addptr", addr, 2, ptrs_type, NULL, 0);
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  MlirNamedAttribute attrs[] = {
+      lsim_named(b->mlir, "cache", mlirIntegerAttrGet(i32, 1)),
+      lsim_named(b->mlir, "evict", mlirIntegerAttrGet(i32, 1)),
+      lsim_named(b->mlir, "isVolatile", mlirBoolAttrGet(b->mlir, 0)),
+      lsim_named(b->mlir, "operandSegmentSizes", parse_attr(b, "array<i32: 1, 0, 0>")),
+  };
+  return op1(b, "tt.load", ptrs, 1, values_type, attrs, 4);
+}
+
+/* A block's first element: its index (0) times its size. */
+static MlirValue block_start(builder *b, int64_t n) {
+  MlirValue index = constant_i32(b, 0);
+  MlirValue size = constant_i32(b, n);
+  return muli(b, index, size, mlirIntegerTypeGet(b->mlir, 32));
 }
 
 static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
-                                const lsim_aval *block) {
+                                const lsimp_kernel_spec *spec) {
   MlirContext mlir = b->mlir;
+  const lsim_aval *block = spec->block;
   char text[96];
-  const char *elt_name = kernel_elt_name(block->dtype);
+  const char *elt = lsimp_kernel_element_type(block->dtype);
   long long n = (long long)block->dims[0];
-  snprintf(text, sizeof text, "!tt.ptr<%s>", elt_name);
-  MlirType ptr = parse_type(mlir, text);
-  snprintf(text, sizeof text, "tensor<%lldx!tt.ptr<%s>>", n, elt_name);
-  MlirType ptrs = parse_type(mlir, text);
+  snprintf(text, sizeof text, "!tt.ptr<%s>", elt);
+  MlirType ptr = parse_type(b, text);
+  snprintf(text, sizeof text, "tensor<%lldx!tt.ptr<%s>>", n, elt);
+  MlirType ptrs_type = parse_type(b, text);
+  snprintf(text, sizeof text, "tensor<%lldxi32>", n);
+  MlirType offsets_type = parse_type(b, text);
+  snprintf(text, sizeof text, "tensor<%lldx%s>", n, elt);
+  MlirType values_type = parse_type(b, text);
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
-  MlirType offsets_type = mlirRankedTensorTypeGet(1, block->dims, i32, (MlirAttribute){NULL});
-  MlirType values_type = mlirRankedTensorTypeGet(1, block->dims, elt_type(mlir, block->dtype),
-                                                 (MlirAttribute){NULL});
+  if (b->rc)
+    return;
+  mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
+                                  mlirStringRefCreateFromCString("sym_name"),
+                                  lsim_string_attr(mlir, kernel_names[kind]));
+  MlirNamedAttribute divisibility =
+      lsim_named(mlir, "tt.divisibility", mlirIntegerAttrGet(i32, 32));
+  MlirAttribute arg_attr = mlirDictionaryAttrGet(mlir, 1, &divisibility);
   MlirType inputs[] = {ptr, ptr};
-  MlirNamedAttribute extra[] = {
-      lsim_named(mlir, "sym_visibility", lsim_string_attr(mlir, "public")),
-      lsim_named(mlir, "noinline", mlirBoolAttrGet(mlir, 0)),
-  };
-  MlirBlock body = add_func(b, mlirModuleGetBody(module), "tt.func", kernel_names[kind], inputs,
-                            2, NULL, 0, extra, 2);
-  at_block(b, body);
-  MlirNamedAttribute range[] = {
-      lsim_named(mlir, "start", mlirIntegerAttrGet(i32, 0)),
-      lsim_named(mlir, "end", mlirIntegerAttrGet(i32, n)),
-  };
+  MlirAttribute arg_attrs[] = {arg_attr, arg_attr};
+  lsim_func f = {.op_name = "tt.func", .name = kernel_names[kind], .visibility = "public",
+                 .inputs = inputs, .num_inputs = 2, .arg_attrs = arg_attrs};
+  MlirBlock body = add_func(b, mlirModuleGetBody(module), &f);
+  if (b->rc)
+    return;
+  /* _process_grid_to_3d_grid: one program id (_program_id: the constant 0
+   * for a grid of one step); a grid above the y/z limit is collapsed, its
+   * index recovered with remui (the divui goes unused). */
   MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, 0));
-  op1(b, "tt.get_program_id", NULL, 0, i32, &axis, 1);
-  MlirValue offsets = op1(b, "tt.make_range", NULL, 0, offsets_type, range, 2);
-  MlirValue in_base = mlirBlockGetArgument(body, 0), out_base = mlirBlockGetArgument(body, 1);
-  MlirValue in_ptrs = op1(b, "tt.splat", &in_base, 1, ptrs, NULL, 0);
-  MlirValue in_addr[] = {in_ptrs, offsets};
-  MlirValue in_at = op1(b, "tt.addptr", in_addr, 2, ptrs, NULL, 0);
-  MlirValue x = op1(b, "tt.load", &in_at, 1, values_type, NULL, 0);
-  MlirValue y = compute(b, kind, x, values_type, block->dtype);
-  MlirValue out_ptrs = op1(b, "tt.splat", &out_base, 1, ptrs, NULL, 0);
-  MlirValue out_addr[] = {out_ptrs, offsets};
-  MlirValue out_at = op1(b, "tt.addptr", out_addr, 2, ptrs, NULL, 0);
-  MlirValue store[] = {out_at, y};
-  op1(b, "tt.store", store, 2, (MlirType){NULL}, NULL, 0);
-  op1(b, "tt.return", NULL, 0, (MlirType){NULL}, NULL, 0);
+  MlirValue pid = spec->grid == 1 ? constant_i32(b, 0)
+                                  : op1(b, "tt.get_program_id", NULL, 0, i32, &axis, 1);
+  if (spec->grid > LSIMP_TRITON_YZ_LIMIT) {
+    MlirValue operands[] = {pid, constant_i32(b, spec->grid)};
+    op1(b, "arith.remui", operands, 2, i32, NULL, 0);
+    op1(b, "arith.divui", operands, 2, i32, NULL, 0);
+  }
+  /* The index maps: block index 0 times the block size, input then output. */
+  MlirValue in_start = block_start(b, n), out_start = block_start(b, n);
+  MlirValue in_ptrs, out_ptrs;
+  MlirValue in_offsets = block_offsets(b, in_start, offsets_type, n);
+  MlirValue x =
+      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, ptrs_type, values_type, &in_ptrs);
+  MlirValue y = x;
+  if (kind == KERNEL_ADD_ONE) {
+    MlirValue one = scalar_one(b, block->dtype);
+    MlirValue ones = op1(b, "tt.splat", &one, 1, values_type, NULL, 0);
+    y = add(b, x, ones, values_type, is_float(block->dtype));
+  }
+  /* The swap: the old value is loaded, then the new one stored. */
+  MlirValue out_offsets = block_offsets(b, out_start, offsets_type, n);
+  block_load(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, &out_ptrs);
+  MlirNamedAttribute store_attrs[] = {
+      lsim_named(mlir, "cache", mlirIntegerAttrGet(i32, 1)),
+      lsim_named(mlir, "evict", mlirIntegerAttrGet(i32, 1)),
+  };
+  MlirValue store[] = {out_ptrs, y};
+  op0(b, "tt.store", store, 2, store_attrs, 2);
+  op0(b, "tt.return", NULL, 0, NULL, 0);
 }
 
-int lsimp_pallas_build_kernel(MlirContext mlir, const char *kernel, lsimp_kernel_flavor flavor,
-                              const lsim_aval *block, int64_t grid, MlirModule *out,
+MlirContext lsimp_kernel_context(void) {
+  MlirContext mlir = mlirContextCreateWithThreading(false);
+  mlirContextSetAllowUnregisteredDialects(mlir, true);
+  return mlir;
+}
+
+int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, MlirModule *out,
                               lsim_error *err) {
   kernel_kind kind;
-  if (!find_kernel(kernel, &kind) || !block || block->rank != 1 || grid < 1)
+  const lsim_aval *block = spec ? spec->block : NULL;
+  if (!spec || !find_kernel(spec->kernel, &kind) || !block || block->rank != 1 || spec->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsimp_pallas_build_kernel: unknown kernel, or not a 1-D block and grid");
-  MlirDialectHandle dialects[] = {mlirGetDialectHandle__func__(), mlirGetDialectHandle__arith__(),
-                                  mlirGetDialectHandle__vector__(),
-                                  mlirGetDialectHandle__memref__()};
-  for (size_t i = 0; i < sizeof dialects / sizeof dialects[0]; i++)
-    mlirDialectHandleLoadDialect(dialects[i], mlir);
+  if (spec->flavor == LSIMP_KERNEL_MOSAIC_GPU)
+    return lsimp_mosaic_gpu_kernel(mlir, spec, kind == KERNEL_ADD_ONE, out, err);
   MlirLocation loc = mlirLocationUnknownGet(mlir);
   MlirModule module = mlirModuleCreateEmpty(loc);
-  builder b = {.mlir = mlir, .at = {mlir, {NULL}, loc}, .err = err};
-  if (flavor == LSIMP_KERNEL_TRITON)
-    build_triton_kernel(&b, module, kind, block);
-  else
-    build_memref_kernel(&b, module, kind, block, grid, flavor == LSIMP_KERNEL_MOSAIC_TPU);
+  builder b = {.mlir = mlir, .at = {mlir, {NULL}, loc}, .prefix = "", .err = err};
+  switch (spec->flavor) {
+  case LSIMP_KERNEL_MOSAIC_TPU:
+    b.prefix = "stable_mosaic.";
+    build_mosaic_tpu_kernel(&b, module, kind, spec);
+    break;
+  case LSIMP_KERNEL_TRITON:
+    build_triton_kernel(&b, module, kind, spec);
+    break;
+  case LSIMP_KERNEL_MOSAIC_GPU:
+    break;
+  }
   if (!b.rc && !mlirOperationVerify(mlirModuleGetOperation(module)))
-    b.rc = lsim_error_set(err, LSIM_E_VERIFY, "the %s kernel module fails MLIR verification", kernel);
+    b.rc = lsim_error_set(err, LSIM_E_VERIFY, "the %s kernel module fails MLIR verification",
+                          spec->kernel);
   if (b.rc) {
     mlirModuleDestroy(module);
     return b.rc;

@@ -1,7 +1,8 @@
 /* pallas/kernels.h: lowersim's kernel library.  Private to pallas/.
  *
- * Each kernel is built with the MLIR C API as the module its backend would
- * carry, for a block of the whole (1-D) array over a 1-D grid. */
+ * Each kernel is built with the MLIR C API as the module its backend
+ * carries for a block of the whole (1-D) array over a 1-D grid, op for op as
+ * JAX's lowering of the same Pallas kernel emits it. */
 #ifndef LSIMP_PALLAS_KERNELS_H
 #define LSIMP_PALLAS_KERNELS_H
 
@@ -10,13 +11,20 @@
 
 #include <mlir-c/IR.h>
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where JAX's messages say a library kernel is defined (debug_info's
+ * func_src_info "add_one at kernels.py:1"): the kernels are the Python
+ * functions of the README, each compiled from its own text under the file
+ * name kernels.py, as the oracle (oracle/program.py KERNEL_SOURCE) does. */
+#define LSIMP_KERNEL_SOURCE "kernels.py:1"
+
 typedef enum lsimp_kernel_flavor {
-  LSIMP_KERNEL_MOSAIC_TPU, /* func/arith/vector on memrefs in VMEM, Mosaic's window params */
+  LSIMP_KERNEL_MOSAIC_TPU, /* Mosaic's serialized form (stable_mosaic. ops on VMEM memrefs) */
   LSIMP_KERNEL_TRITON,     /* tt.func over pointers, tt.load/tt.store */
-  LSIMP_KERNEL_MOSAIC_GPU, /* func/arith/vector on memrefs */
+  LSIMP_KERNEL_MOSAIC_GPU, /* the lowered launch (pallas/mosaic_gpu_kernel.mlir), serialized */
 } lsimp_kernel_flavor;
 
 /* Checks that `kernel` exists and fits its operands and results
@@ -24,10 +32,50 @@ typedef enum lsimp_kernel_flavor {
 int lsimp_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, size_t num_in,
                               const lsim_aval *avals_out, size_t num_out, lsim_error *err);
 
-/* Builds `kernel` for a block of `block`'s shape over a grid of `grid`
- * steps, verified, as a new module (owned by the caller) in `mlir`. */
-int lsimp_pallas_build_kernel(MlirContext mlir, const char *kernel, lsimp_kernel_flavor flavor,
-                              const lsim_aval *block, int64_t grid, MlirModule *out,
+/* The element type of `dtype` in a kernel: arith and the kernel dialects
+ * take signless integers, so unsigned dtypes are iN there ("i32" for u32). */
+const char *lsimp_kernel_element_type(lsim_dtype dtype);
+
+/* What a kernel is built for. */
+typedef struct lsimp_kernel_spec {
+  const char *kernel;       /* "add_one" or "copy" */
+  lsimp_kernel_flavor flavor;
+  const lsim_aval *block;   /* the block: the whole 1-D array */
+  int64_t grid;             /* steps of the 1-D grid */
+  int mosaic_version;       /* Mosaic TPU / GPU: the stable_mosaic.version or
+                               stable_mosaic_gpu.version serialized at */
+  bool mesh_operand;        /* Mosaic TPU: the operand's aval carries the abstract mesh, so
+                               the get's load is shape_cast to it */
+  bool x64;                 /* jax_enable_x64: the index maps' literals are int64 (Mosaic
+                               GPU: so is the grid index) */
+  int arch_major, arch_minor; /* Mosaic GPU: the GPU's compute capability */
+  bool warpgroup;           /* Mosaic GPU: lowered with warpgroup semantics */
+} lsimp_kernel_spec;
+
+/* Triton's launch grid limits (triton/lowering.py _process_grid_to_3d_grid):
+ * a grid dimension above the y/z limit is collapsed into grid_x, which must
+ * stay below 2**31 - 1. */
+#define LSIMP_TRITON_YZ_LIMIT 65535
+#define LSIMP_TRITON_X_LIMIT 2147483647
+
+/* Builds the kernel `spec` describes, verified, as a new module (owned by
+ * the caller) in `mlir`: a context that allows unregistered dialects and
+ * has none of the kernel's dialects loaded (func, arith, vector, memref),
+ * so that its ops stay unregistered (lsimp_kernel_context). */
+int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, MlirModule *out,
                               lsim_error *err);
+
+/* pallas/mosaic_gpu_kernel.mlir, embedded (pallas/CMakeLists.txt). */
+extern const unsigned char lsimp_mosaic_gpu_kernel_mlir[];
+extern const size_t lsimp_mosaic_gpu_kernel_mlir_size;
+
+/* Mosaic GPU's module for `spec` (add_one or copy), rendered from the
+ * template and parsed in `mlir` (pallas/mosaic_gpu_kernel.c). */
+int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, bool add_one,
+                            MlirModule *out, lsim_error *err);
+
+/* A context for kernels (owned): threading off, unregistered dialects
+ * allowed, no dialect loaded. */
+MlirContext lsimp_kernel_context(void);
 
 #endif

@@ -1,19 +1,96 @@
 /* pallas/mosaic_gpu.c: the Mosaic GPU backend's pallas_call lowering.
  * JAX counterpart: pallas/mosaic_gpu/pallas_call_registration.py
- * pallas_call_lowering: mosaic_gpu_v2 with the module's bytecode and its
- * SHA-256 as kernel_hash. */
+ * pallas_call_lowering: mosaic_gpu_v2 with the kernel module (the launch
+ * jax/experimental/mosaic/gpu/core.py lowers it to) serialized as
+ * _lower_as_gpu_kernel does: the mosaic_gpu-serde form at the profile's
+ * version (the forward-compatible one for jax.export), bytecode version 0,
+ * and the SHA-256 of those bytes as kernel_hash. */
 #include "lowersim/mosaic_gpu.h"
 #include "backend.h"
+#include "target.h"
 #include "support/encode.h"
+#include "support/raise.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+
+#include <stdio.h>
+#include <string.h>
+
+/* Hopper's shared memory (gpu's max_smem_bytes for sm_90). */
+#define MAX_SMEM_BYTES 232448
+/* Async copies move at most this many elements along a dimension. */
+#define MAX_ASYNC_COPY_ELEMENTS 256
+/* A warpgroup: 128 threads, one element each for a loaded array. */
+#define WARPGROUP 128
+
+/* A count as Python prints it, into `buf` (24 bytes). */
+static const char *decimal(char *buf, long long v) {
+  snprintf(buf, 24, "%lld", v);
+  return buf;
+}
+
+/* What Mosaic GPU refuses while lowering the kernel, in its order:
+ * _lower_as_gpu_kernel's shared memory (two buffers, each aligned to 1024
+ * bytes, and the pipeline's barrier); with warpgroup semantics (from
+ * 32915de40f) layout inference, which needs the loads to fill the
+ * warpgroup's 128 threads; the copy of a block into shared memory (before
+ * it, a multiple of the warpgroup's 128 bytes; at most 256 elements, a
+ * dtype TMA can move); the load into registers (one element per thread of
+ * the warpgroup, so a multiple of 128 elements); the add (no arithmetic on
+ * 8-bit types). */
+static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
+                        lsim_error *err) {
+  const lsim_aval *block = &ctx->avals_in[0];
+  int64_t n = block->dims[0];
+  int64_t itemsize = lsim_dtype_itemsize(block->dtype);
+  int64_t bytes = n * itemsize;
+  int64_t smem = 2 * ((bytes + 1023) / 1024 * 1024) + 8;
+  char a[24], b[24], text[96];
+  if (smem > MAX_SMEM_BYTES)
+    return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_SMEM, decimal(a, smem),
+                       decimal(b, MAX_SMEM_BYTES));
+  bool warpgroup_semantics =
+      lsim_module_context_profile(ctx->module_context)->pallas_mosaic_gpu_warpgroup_semantics;
+  if (warpgroup_semantics && n % WARPGROUP)
+    return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE);
+  if (!warpgroup_semantics && bytes % WARPGROUP)
+    return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_WARPGROUP, decimal(a, bytes));
+  if (n > MAX_ASYNC_COPY_ELEMENTS) {
+    snprintf(text, sizeof text, "(%lld,)", (long long)n);
+    return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_ASYNC_COPY, text);
+  }
+  if (block->dtype == LSIM_DTYPE_F64)
+    return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_TMA_DTYPE, "f64");
+  if (n % WARPGROUP) {
+    snprintf(text, sizeof text,
+             "memref<%lldx%s, strided<[1], offset: ?>, #gpu.address_space<workgroup>>",
+             (long long)n, lsimp_kernel_element_type(block->dtype));
+    return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT, text, decimal(a, n));
+  }
+  if (itemsize == 1 && strcmp(p->kernel, "add_one") == 0)
+    return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_8BIT);
+  return LSIM_OK;
+}
 
 int lsim_mosaic_gpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                                          MlirValue *results, const lsim_pallas_call_params *p,
                                          void *data, lsim_error *err) {
   (void)data;
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
-  int rc = lsimp_kernel_bytecode(ctx, p, LSIMP_KERNEL_MOSAIC_GPU, true, &bytes, err);
+  const lsim_module_context *mc = ctx->module_context;
+  const lsim_jax_profile *profile = lsim_module_context_profile(mc);
+  bool fwd = lsim_module_context_lowering_parameters(mc)->for_export;
+  lsimp_kernel_spec spec = {
+      .flavor = LSIMP_KERNEL_MOSAIC_GPU,
+      .mosaic_version = fwd ? profile->pallas_mosaic_gpu_fwd_compat_version
+                            : profile->pallas_mosaic_gpu_serde_version,
+      .x64 = lsim_module_context_lowering_parameters(mc)->enable_x64,
+      .warpgroup = profile->pallas_mosaic_gpu_warpgroup_semantics};
+  int rc = lsimp_mosaic_gpu_arch(ctx, &spec.arch_major, &spec.arch_minor, err);
+  if (!rc)
+    rc = check_kernel(ctx, p, err);
+  if (!rc)
+    rc = lsimp_kernel_bytecode(ctx, p, spec, true, &bytes, err);
   if (!rc) {
     MlirContext mlir = ctx->ip.context;
     uint8_t digest[32];

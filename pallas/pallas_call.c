@@ -4,6 +4,7 @@
  * and the lazy imports of the backends' pallas_call_registration modules,
  * each registering its CompilerParams class on first import. */
 #include "lowersim/pallas_call.h"
+#include "interpret.h"
 #include "kernels.h"
 #include "lowersim/emit.h"
 #include "lowersim/lower_per_platform.h"
@@ -69,6 +70,22 @@ static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas_backend b,
   return backends[b].rule(ctx, args, results, p, NULL, err);
 }
 
+#define MOSAIC_GPU_DEPRECATED                                                                      \
+  "Using ``pl.pallas_call`` for Mosaic GPU kernels is deprecated. Support for that will be "      \
+  "removed in a future JAX version. Please migrate to ``plgpu.kernel``."
+#define TRITON_DEPRECATED                                                                          \
+  "The Pallas Triton backend is deprecated and will be removed in a future JAX version. To keep " \
+  "using Pallas on GPU, please migrate to the Mosaic GPU backend. To keep using Triton, switch "  \
+  "to the official Triton bindings and jax_triton."
+
+/* deprecations.warn(...): a DeprecationWarning of the process. */
+static int warn(lsim_lowering_rule_context *ctx, const char *message, lsim_error *err) {
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                              "DeprecationWarning: %s", message);
+  return lsim_runtime_warn(lsim_module_context_runtime(ctx->module_context), "DeprecationWarning",
+                           message, err);
+}
+
 static int cpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
                         const void *params, void *data, lsim_error *err) {
   (void)ctx, (void)args, (void)results, (void)params, (void)data;
@@ -101,7 +118,8 @@ static int tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
  * installed and asked for (its params, or none and the flag), Triton when
  * installed and asked for (its params, or none and no flag); the count when
  * neither. */
-static int choose_gpu_backend(lsim_pallas *pallas, const lsim_pallas_call_params *p, bool rocm,
+static int choose_gpu_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pallas,
+                              const lsim_pallas_call_params *p, bool rocm,
                               lsim_pallas_backend *out, lsim_error *err) {
   bool flag = lsim_pallas_use_mosaic_gpu(pallas), imported;
   *out = LSIM_PALLAS_BACKEND_COUNT;
@@ -111,12 +129,16 @@ static int choose_gpu_backend(lsim_pallas *pallas, const lsim_pallas_call_params
     if (rocm)
       return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
     *out = LSIM_PALLAS_MOSAIC_GPU;
+    rc = warn(ctx, MOSAIC_GPU_DEPRECATED, err);
   }
   if (!rc)
     rc = import_registration(pallas, LSIM_PALLAS_TRITON, &imported, err);
   if (!rc && imported &&
-      (p->compiler_params == &lsim_triton_compiler_params || (!p->compiler_params && !flag)))
+      (p->compiler_params == &lsim_triton_compiler_params || (!p->compiler_params && !flag))) {
     *out = LSIM_PALLAS_TRITON;
+    if (lsim_module_context_profile(ctx->module_context)->pallas_triton_deprecated)
+      rc = warn(ctx, TRITON_DEPRECATED, err);
+  }
   return rc;
 }
 
@@ -131,7 +153,7 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
       return rc ? rc : run_registered(ctx, rule, args, results, p, err);
   }
   lsim_pallas_backend b;
-  int rc = choose_gpu_backend(d->pallas, p, d->rocm, &b, err);
+  int rc = choose_gpu_backend(ctx, d->pallas, p, d->rocm, &b, err);
   if (rc)
     return rc;
   if (b == LSIM_PALLAS_BACKEND_COUNT)
@@ -139,31 +161,22 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   return run_backend(ctx, b, args, results, p, err);
 }
 
-/* interpret=True: the kernel evaluated as ordinary HLO, on any platform. */
-static int interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
-                              MlirValue *results, const lsim_pallas_call_params *p,
-                              lsim_error *err) {
-  if (strcmp(p->kernel, "copy") == 0) {
-    results[0] = args[0];
-    return LSIM_OK;
-  }
-  MlirType type;
-  MlirValue one = {NULL};
-  int rc = lsim_lowering_rule_context_out_types(ctx, &type, err);
-  if (!rc)
-    rc = lsim_emit_ones(&ctx->ip, type, &one, err);
-  MlirValue operands[] = {args[0], one};
-  return rc ? rc : lsim_emit_elementwise(&ctx->ip, "stablehlo.add", operands, 2, &results[0], err);
-}
-
 /* --- pallas_call_p ------------------------------------------------------------- */
 
+/* Tracing the kernel (pallas_call.py _trace_kernel_to_jaxpr): a kernel that
+ * captures an array fails here, before any lowering.  The constant a
+ * library kernel captures is an array like its operand. */
 static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsim_aval *avals_out,
                              size_t num_out, const void *params, lsim_error *err) {
   const lsim_pallas_call_params *p = params;
   if (p->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a pallas_call grid has at least one step");
-  return lsimp_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, err);
+  int rc = lsimp_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, err);
+  if (rc || !p->has_constants)
+    return rc;
+  char aval[LSIM_AVAL_TEXT_MAX];
+  return lsimp_raise(err, LSIM_E_PALLAS_CAPTURED_CONSTANTS, p->kernel, LSIMP_KERNEL_SOURCE,
+                     lsim_aval_format(&avals_in[0], aval, sizeof aval));
 }
 
 /* `kernel=add_one grid=4 interpret=False compiler_params=None`. */
@@ -185,12 +198,10 @@ static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue
                                 MlirValue *results, const void *params, void *pallas,
                                 lsim_error *err) {
   const lsim_pallas_call_params *p = params;
-  if (p->has_constants)
-    return lsimp_raise0(err, LSIM_E_PALLAS_CONSTANTS);
   if (p->interpret) {
     lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                                "interpret=True: the kernel lowers as plain HLO");
-    return interpret_lowering(ctx, args, results, p, err);
+                                "interpret=True: Pallas's HLO interpreter, a loop over the grid");
+    return lsimp_interpret_lowering(ctx, args, results, p, err);
   }
   pallas_rule_data not_rocm = {pallas, false}, rocm = {pallas, true};
   const lsim_platform_rule platform_rules[] = {
@@ -208,7 +219,9 @@ int lsim_register_pallas_call_rules(lsim_registry *reg, lsim_pallas *pallas, lsi
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lsim_register_pallas_call_rules: NULL argument");
   bool imported;
-  int rc = import_registration(pallas, LSIM_PALLAS_TRITON, &imported, err);
+  int rc = LSIM_OK;
+  if (lsim_registry_profile(reg)->pallas_triton_registered_on_import)
+    rc = import_registration(pallas, LSIM_PALLAS_TRITON, &imported, err);
   return rc ? rc
             : lsim_register_lowering(reg, &lsim_pallas_call_p,
                                      (lsim_rule){pallas_call_lowering, pallas}, NULL, err);

@@ -4,10 +4,28 @@
  * the `ir` entry of mhlo.backend_config. */
 #include "lowersim/triton.h"
 #include "backend.h"
+#include "target.h"
+#include "support/raise.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 
+#include <stdio.h>
 #include <string.h>
+
+/* lower_jaxpr_to_triton_module's checks: the launch grid
+ * (_process_grid_to_3d_grid), then every array's size (_check_tensor_size:
+ * the block's, a power of 2). */
+static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
+                        lsim_error *err) {
+  if (p->grid >= LSIMP_TRITON_X_LIMIT)
+    return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_GRID);
+  int64_t size = lsim_aval_size(&ctx->avals_in[0]);
+  if ((size & (size - 1)) == 0)
+    return LSIM_OK;
+  char shape[32];
+  snprintf(shape, sizeof shape, "(%lld,)", (long long)size);
+  return lsimp_raise(err, LSIM_E_PALLAS_TRITON_POWER_OF_2, shape);
+}
 
 int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                                      MlirValue *results, const lsim_pallas_call_params *p,
@@ -15,9 +33,16 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
   (void)data;
   size_t n;
   const char *const *platforms = lsim_lowering_rule_context_platforms(ctx, &n);
+  if (n != 1) /* [lowering_platform] = ...: cuda listed twice shares one rule */
+    return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_PLATFORMS);
   bool rocm = strcmp(platforms[0], "rocm") == 0;
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
-  int rc = lsimp_kernel_bytecode(ctx, p, LSIMP_KERNEL_TRITON, false, &bytes, err);
+  lsimp_kernel_spec spec = {.flavor = LSIMP_KERNEL_TRITON};
+  int rc = lsimp_triton_gpu(ctx, rocm, err);
+  if (!rc)
+    rc = check_kernel(ctx, p, err);
+  if (!rc)
+    rc = lsimp_kernel_bytecode(ctx, p, spec, false, &bytes, err);
   if (!rc) {
     MlirContext mlir = ctx->ip.context;
     MlirNamedAttribute config[] = {

@@ -45,6 +45,10 @@ static int read_backend(lsimp_reader *r, const xmlNode *node, void *item, const 
     rc = lsimp_attr_bool(r, node, "fail_quietly", false, &b->fail_quietly, &b->has_fail_quietly);
   if (!rc)
     rc = lsimp_attr_string(r, node, "error", &b->error);
+  if (!rc)
+    rc = lsimp_attr_string(r, node, "device_kind", &b->device_kind);
+  if (!rc)
+    rc = lsimp_attr_string(r, node, "compute_capability", &b->compute_capability);
   b->devices = rc ? 1 : (int)devices;
   b->priority = rc ? 0 : (int)priority;
   return rc;
@@ -70,7 +74,7 @@ static int read_pallas(lsimp_reader *r, const xmlNode *node) {
     rc = lsimp_attr_bool(r, node, "triton", true, &p->triton, NULL);
   if (!rc)
     rc = lsimp_attr_bool(r, node, "mosaic_gpu", true, &p->mosaic_gpu, NULL);
-  return rc ? rc : lsimp_attr_bool(r, node, "use_mosaic_gpu", false, &p->use_mosaic_gpu, NULL);
+  return rc ? rc : lsimp_attr_bool(r, node, "use_mosaic_gpu", true, &p->use_mosaic_gpu, NULL);
 }
 
 static int read_arg(lsimp_reader *r, const xmlNode *node, lsim_scenario_arg *arg) {
@@ -79,6 +83,27 @@ static int read_arg(lsimp_reader *r, const xmlNode *node, lsim_scenario_arg *arg
   if (!rc)
     rc = lsimp_attr_bool(r, node, "donated", false, &arg->donated, NULL);
   return rc ? rc : lsimp_define_value(r, &arg->aval);
+}
+
+/* <abstract_device platform device_kind num_cores>. */
+static int read_abstract_device(lsimp_reader *r, const xmlNode *node) {
+  lsim_scenario *s = r->s;
+  lsim_abstract_device *d = &s->abstract_device;
+  char *platform = NULL, *kind = NULL;
+  long long cores;
+  s->has_abstract_device = true;
+  s->abstract_device_line = (int)lsimp_xml_line(node);
+  int rc = lsimp_attr_required(r, node, "platform", &platform);
+  d->platform = platform;
+  if (!rc)
+    rc = lsimp_check_platform(r, node, "platform", platform, platform);
+  if (!rc)
+    rc = lsimp_attr_required(r, node, "device_kind", &kind);
+  d->device_kind = kind;
+  if (!rc)
+    rc = lsimp_attr_int(r, node, "num_cores", 1, 1 << 20, 0, &cores, NULL);
+  d->num_cores = rc ? 0 : (int)cores;
+  return rc;
 }
 
 static int read_return(lsimp_reader *r, const xmlNode *node) {
@@ -170,6 +195,8 @@ static int read_lower(lsimp_reader *r, const xmlNode *node) {
       rc = lsimp_read_eqn(r, c, &s->eqns[eqn++]);
     else if (lsimp_is_element(c, "return"))
       rc = read_return(r, c);
+    else if (lsimp_is_element(c, "abstract_device"))
+      rc = read_abstract_device(r, c);
   }
   if (!rc && s->has_enable_x64 && !s->enable_x64 && lsim_scenario_has_64bit_values(s))
     rc = lsimp_read_fail(r, node,

@@ -53,8 +53,8 @@ static void free_strings(char **strings, size_t n) {
 }
 
 lsim_pallas_installed lsim_scenario_default_pallas(void) {
-  return (lsim_pallas_installed)LSIM_PALLAS_INSTALLED_INIT(.mosaic_tpu = true, .triton = true,
-                                                           .mosaic_gpu = true);
+  return (lsim_pallas_installed)LSIM_PALLAS_INSTALLED_INIT(
+      .mosaic_tpu = true, .triton = true, .mosaic_gpu = true, .use_mosaic_gpu = true);
 }
 
 void lsim_scenario_destroy(lsim_scenario *s) {
@@ -68,12 +68,16 @@ void lsim_scenario_destroy(lsim_scenario *s) {
   for (size_t i = 0; s->runtime.backends && i < s->runtime.num_backends; i++) {
     free(s->runtime.backends[i].platform);
     free(s->runtime.backends[i].error);
+    free(s->runtime.backends[i].device_kind);
+    free(s->runtime.backends[i].compute_capability);
   }
   free(s->runtime.backends);
   free(s->function);
   free(s->platforms);
   free(s->backend);
   free(s->disabled_checks);
+  free((char *)s->abstract_device.platform);
+  free((char *)s->abstract_device.device_kind);
   free(s->args);
   for (size_t i = 0; s->eqns && i < s->num_eqns; i++)
     lsim_scenario_eqn_clear(&s->eqns[i]);

@@ -62,6 +62,10 @@ static int64_t random_dim(lsim_scenario_gen *g, bool small) {
     return 1 + (int64_t)lsim_scenario_gen_below(g, 2);
   if (lsim_scenario_gen_chance(g, 4))
     return 0;
+  /* Sizes kernels care about: a warpgroup's 128 elements (Mosaic GPU), a
+   * power of 2 (Triton), Mosaic GPU's copy limit of 256. */
+  if (lsim_scenario_gen_chance(g, 8))
+    return lsim_scenario_gen_chance(g, 60) ? 128 : lsim_scenario_gen_chance(g, 50) ? 256 : 384;
   return lsim_scenario_gen_chance(g, 2) ? (int64_t)1 << 20
                                         : 1 + (int64_t)lsim_scenario_gen_below(g, 8);
 }

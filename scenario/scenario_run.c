@@ -55,6 +55,8 @@ static int build_runtime(const lsim_scenario *s, const lsim_jax_profile *profile
     if (b->has_fail_quietly)
       f.fail_quietly = b->fail_quietly;
     f.error = b->error;
+    f.device_kind = b->device_kind;
+    f.compute_capability = b->compute_capability;
     if ((rc = lsim_runtime_register_backend_factory(*out, &f, err)) == LSIM_E_INVALID_ARGUMENT)
       rc = invalid(s, b->line, err);
   }
@@ -202,7 +204,8 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
       .disabled_checks = p->disabled_checks,
       .num_disabled_checks = p->num_disabled_checks,
       .explain = opts->explain, .explain_data = opts->explain_data,
-      .skip_verify = opts->skip_verify);
+      .skip_verify = opts->skip_verify,
+      .abstract_device = s->has_abstract_device ? &s->abstract_device : NULL);
   int rc = lsim_lower(lowerer, &req, &out->lowering, err);
   return rc == LSIM_E_INVALID_ARGUMENT ? invalid(s, refused_line(s, &p->program), err) : rc;
 }

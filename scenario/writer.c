@@ -36,6 +36,8 @@ static void write_runtime(lsimp_writer *wr, const lsim_scenario_runtime *rt) {
     lsimp_write_attr(wr, "error", b->error);
     if (b->has_fail_quietly)
       lsimp_write_bool(wr, "fail_quietly", b->fail_quietly);
+    lsimp_write_attr(wr, "device_kind", b->device_kind);
+    lsimp_write_attr(wr, "compute_capability", b->compute_capability);
     lsimp_write_end(wr);
   }
   lsimp_write_end(wr);
@@ -64,6 +66,15 @@ static void write_lower(lsimp_writer *wr, const lsim_scenario *s) {
   if (s->for_export)
     lsimp_write_bool(wr, "export", true);
   lsimp_write_attr(wr, "disabled_checks", s->disabled_checks);
+  if (s->has_abstract_device) {
+    const lsim_abstract_device *d = &s->abstract_device;
+    lsimp_write_start(wr, "abstract_device");
+    lsimp_write_attr_required(wr, "platform", d->platform);
+    lsimp_write_attr_required(wr, "device_kind", d->device_kind);
+    if (d->num_cores)
+      lsimp_write_int(wr, "num_cores", d->num_cores);
+    lsimp_write_end(wr);
+  }
   for (size_t i = 0; i < s->num_args; i++) {
     lsimp_write_start(wr, "arg");
     lsimp_write_aval(wr, &s->args[i].aval);

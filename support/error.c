@@ -161,6 +161,63 @@ static const catalogue_entry catalogue[] = {
         "{primitive} got incompatible shapes for broadcasting: {shapes}.",
         "lax/lax.py broadcasting_shape_rule (ranks differ: '{primitive}: arrays must have the "
         "same number of dimensions, got {ranks}')"),
+    ROW(LSIM_E_PALLAS_CAPTURED_CONSTANTS, "ValueError",
+        "The kernel function in the pallas_call {kernel} at {source} captures constants "
+        "[{avals}]. You should pass them as inputs.",
+        "§6 pallas/pallas_call.py _trace_kernel_to_jaxpr (at trace time)"),
+    ROW(LSIM_E_PALLAS_TPU_DEVICE_KIND, "ValueError",
+        "Unsupported TPU device kind: {device_kind}{hint}",
+        "§6 pallas/mosaic/tpu_info.py get_tpu_info (the hint from 1ebd186c61)"),
+    ROW(LSIM_E_PALLAS_TRITON_POWER_OF_2, "ValueError",
+        "The Pallas Triton lowering currently requires that all operations have array arguments "
+        "and results whose size is a power of 2. Encountered an array of shape {shape}",
+        "§6 pallas/triton/lowering.py _check_tensor_size"),
+    ROW(LSIM_E_PALLAS_TRITON_NO_GPU, "RuntimeError",
+        "No supported GPU devices found, please specify an abstract GPU device using "
+        "AbstractDevice. See jax.sharding.use_abstract_mesh method for example.",
+        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering (from 9a42858685)"),
+    ROW(LSIM_E_PALLAS_TRITON_ARCH, "ValueError",
+        "invalid literal for int() with base 10: '{arch}'",
+        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering (int(arch_name), "
+        "before 9a42858685)"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_ARCH, "ValueError",
+        "Mosaic GPU does not yet support AMD ROCm devices. Got compute_capability: {arch}",
+        "§6 experimental/mosaic/gpu/core.py _infer_arch"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_WARPGROUP, "NotImplementedError",
+        "Only copies transferring a number of bytes divisible by the warpgroup size are "
+        "supported. Got bytes={bytes} but warpgroup size is 128",
+        "§6 pallas/mosaic_gpu/primitives.py _copy_gmem_to_smem_lowering"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT, "ValueError",
+        "{memref} must have a number of elements that is a multiple of 128 (got {count})",
+        "§6 experimental/mosaic/gpu/fragmented_array.py (the WGMMA-row layout of a load)"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_8BIT, "NotImplementedError",
+        "Pointwise operations on 8-bit types are unsupported (except bitwise operations). "
+        "Upcast to a 16- or 32-bit type before performing the operation.",
+        "§6 experimental/mosaic/gpu/fragmented_array.py _pointwise"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_TMA_DTYPE, "ValueError",
+        "unsupported TMA dtype {dtype}",
+        "§6 experimental/mosaic/gpu/launch_context.py (TMA descriptors)"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_SMEM, "ValueError",
+        "Mosaic GPU kernel exceeds available shared memory: smem_bytes={bytes} > "
+        "max_smem_bytes={max}",
+        "§6 experimental/mosaic/gpu/core.py _lower_as_gpu_kernel"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_ASYNC_COPY, "ValueError",
+        "Async copies only support copying <=256 elements along each dimension, got {shape}",
+        "§6 experimental/mosaic/gpu/launch_context.py async_copy"),
+    ROW(LSIM_E_PALLAS_NO_COMPUTE_CAPABILITY, "AttributeError", "",
+        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering (a jaxlib Device "
+        "without compute_capability raises a bare AttributeError)"),
+    ROW(LSIM_E_PALLAS_TRITON_GRID, "AssertionError",
+        "Cannot fix pallas kernel launch grid within CUDA limits",
+        "§6 pallas/triton/lowering.py _process_grid_to_3d_grid"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE, "ValueError",
+        "Failed to infer a possible set of layouts. This should only happen if user-provided "
+        "layout casts are unsatisfiable.",
+        "§6 experimental/mosaic/gpu/layout_inference.py (warpgroup semantics, from 32915de40f)"),
+    ROW(LSIM_E_PALLAS_TRITON_PLATFORMS, "ValueError",
+        "too many values to unpack (expected 1)",
+        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering ([lowering_platform] = "
+        "ctx.platforms or ctx.module_context.platforms: a platform listed twice)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

@@ -111,7 +111,7 @@ out=$("$L" explain "$SRC/testdata/scenarios/platform-dependent.xml"); code=$?
    "$out" == *"kept rule 2: the default rule for cpu"* && "$out" == *"module (verified)"* ]]
 check explain-platform-dependent $? "exit $code: $out"
 out=$("$L" explain "$SRC/testdata/scenarios/pallas-tpu.xml"); code=$?
-[[ $code -eq 0 && "$out" == *"kernel module:"* && "$out" == *"func.func @add_one"* ]]
+[[ $code -eq 0 && "$out" == *"kernel module:"* && "$out" == *"\"stable_mosaic.func.func\"()"* && "$out" == *"sym_name = \"add_one\""* ]]
 check explain-pallas-kernel $? "exit $code"
 out=$("$L" explain "$SRC/testdata/scenarios/buffer-callback-cuda.xml")
 [[ "$out" == *"add_host_callback(buffer_callback) -> index 2"* ]]; check explain-host-callbacks $? "no host callback narration"

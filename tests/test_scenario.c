@@ -405,7 +405,9 @@ static void test_defaults(void) {
   CU_ASSERT_EQUAL(s->runtime.num_backends, 0);
   CU_ASSERT_FALSE(s->has_pallas);
   CU_ASSERT_TRUE(s->pallas.mosaic_tpu && s->pallas.triton && s->pallas.mosaic_gpu);
-  CU_ASSERT_FALSE(s->pallas.use_mosaic_gpu);
+  CU_ASSERT_TRUE(s->pallas.use_mosaic_gpu); /* JAX's default (config.py) */
+  CU_ASSERT_PTR_NULL(s->jax);
+  CU_ASSERT_FALSE(s->has_abstract_device);
   CU_ASSERT_STRING_EQUAL(s->function, "f");
   CU_ASSERT_PTR_NULL(s->platforms);
   CU_ASSERT_PTR_NULL(s->backend);
@@ -428,10 +430,11 @@ static void test_element_defaults(void) {
   CU_ASSERT_TRUE(s->runtime.present);
   CU_ASSERT_PTR_NULL(s->runtime.jax_platforms);
   const lsim_scenario_backend *b = &s->runtime.backends[0];
-  CU_ASSERT_TRUE(b->devices == 1 && !b->has_priority && !b->has_fail_quietly && !b->error);
+  CU_ASSERT_TRUE(b->devices == 1 && !b->has_priority && !b->has_fail_quietly && !b->error &&
+                 !b->device_kind && !b->compute_capability);
   CU_ASSERT_TRUE(s->has_pallas);
   CU_ASSERT_TRUE(s->pallas.mosaic_tpu && s->pallas.triton && s->pallas.mosaic_gpu);
-  CU_ASSERT_FALSE(s->pallas.use_mosaic_gpu);
+  CU_ASSERT_TRUE(s->pallas.use_mosaic_gpu);
   CU_ASSERT_FALSE(s->args[0].donated);
   const lsim_scenario_eqn *e = s->eqns;
   const lsimp_primitive_params *p = PARAMS(e[0], lsimp_primitive_params);

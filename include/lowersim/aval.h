@@ -70,6 +70,9 @@ char *lsim_aval_format(const lsim_aval *aval, char *buf, size_t size);
  * (str_short with the dtype's numpy name); returns buf. */
 char *lsim_aval_str(const lsim_aval *aval, char *buf, size_t size);
 
+/* numpy's dtype.itemsize: bytes per element (0 for an invalid dtype). */
+int lsim_dtype_itemsize(lsim_dtype dtype);
+
 /* numpy's dtype name: "float32", "bfloat16", "bool". */
 const char *lsim_dtype_numpy_name(lsim_dtype dtype);
 

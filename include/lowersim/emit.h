@@ -69,6 +69,11 @@ lsim_insertion_point lsim_insertion_point_in(const lsim_insertion_point *ip, Mli
 int lsim_emit_constant_i32(const lsim_insertion_point *ip, int32_t value, MlirValue *out,
                            lsim_error *err);
 
+/* stablehlo.constant of `value` (a dense elements attribute; the result has
+ * its type). */
+int lsim_emit_constant(const lsim_insertion_point *ip, MlirAttribute value, MlirValue *out,
+                       lsim_error *err);
+
 /* stablehlo.constant of zeros of `type` (a ranked tensor type). */
 int lsim_emit_zeros(const lsim_insertion_point *ip, MlirType type, MlirValue *out,
                     lsim_error *err);
@@ -86,6 +91,33 @@ int lsim_emit_elementwise(const lsim_insertion_point *ip, const char *name,
 /* stablehlo.convert of `value` to `type`. */
 int lsim_emit_convert(const lsim_insertion_point *ip, MlirValue value, MlirType type,
                       MlirValue *out, lsim_error *err);
+
+/* The ops of Pallas's HLO interpreter (jnp and lax lowerings in JAX):
+ * stablehlo.broadcast_in_dim of a scalar to `type` (broadcast_dimensions =
+ * array<i64>); stablehlo.compare with comparison_direction `direction`
+ * ("LT", "EQ") and compare_type SIGNED; stablehlo.select;
+ * stablehlo.dynamic_slice of `operand` (rank 1) at `start` with slice_sizes
+ * [`size`]; stablehlo.dynamic_update_slice of `update` into `operand` at
+ * `start`; func.call of `callee` with one result. */
+int lsim_emit_broadcast_scalar(const lsim_insertion_point *ip, MlirValue scalar, MlirType type,
+                               MlirValue *out, lsim_error *err);
+int lsim_emit_compare_signed(const lsim_insertion_point *ip, MlirValue a, MlirValue b,
+                             const char *direction, MlirValue *out, lsim_error *err);
+int lsim_emit_select(const lsim_insertion_point *ip, MlirValue pred, MlirValue on_true,
+                     MlirValue on_false, MlirValue *out, lsim_error *err);
+int lsim_emit_dynamic_slice(const lsim_insertion_point *ip, MlirValue operand, MlirValue start,
+                            int64_t size, MlirValue *out, lsim_error *err);
+int lsim_emit_dynamic_update_slice(const lsim_insertion_point *ip, MlirValue operand,
+                                   MlirValue update, MlirValue start, MlirValue *out,
+                                   lsim_error *err);
+int lsim_emit_call(const lsim_insertion_point *ip, const char *callee, const MlirValue *operands,
+                   size_t num_operands, MlirType result, MlirValue *out, lsim_error *err);
+
+/* stablehlo.while over `operands`: *cond and *body receive its two blocks,
+ * each taking the operands' types as arguments (the caller fills them,
+ * ending each in stablehlo.return). */
+int lsim_emit_while(const lsim_insertion_point *ip, const MlirValue *operands, size_t count,
+                    MlirOperation *out, MlirBlock *cond, MlirBlock *body, lsim_error *err);
 
 /* stablehlo.case over `index` (tensor<i32>) with `num_branches` branches;
  * lsim_case_branch gives branch i's block, to fill and end with

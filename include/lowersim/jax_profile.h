@@ -67,6 +67,55 @@ typedef struct lsim_jax_profile {
    * still at 0.11.0 and HEAD). */
   bool uncached_multi_platform_type_error;
 
+  /* --- Pallas (pallas/): pallas_call.py, the backends' registrations,
+   * tpu_info.py, tpu_custom_call.py, triton/gpu_info.py --------------------- */
+
+  /* Triton's CompilerParams class is registered when
+   * jax.experimental.pallas.triton is imported (it imports
+   * CUSTOM_CALL_TARGET_NAME from triton/pallas_call_registration.py), not only
+   * by the first gpu lowering that picks Triton: 8fde3f3846 (2026-06-24,
+   * after 0.10.2).  Before, Triton params reaching tpu_lowering find no rule
+   * and Mosaic TPU's rule asserts on them. */
+  bool pallas_triton_registered_on_import;
+  /* What tpu_info.get_tpu_info appends to "Unsupported TPU device kind:
+   * {kind}": nothing, then the use_abstract_mesh hint from 1ebd186c61
+   * (2026-08-03, after 0.11.0). */
+  const char *pallas_tpu_device_kind_hint;
+  /* The device kinds tpu_info.chip_version_from_device_kind knows; "TPU8t"
+   * from a92b670a41 (2026-07-21, after 0.11.0). */
+  lsim_jax_strings pallas_tpu_device_kinds;
+  /* tpu_custom_call._FWD_COMPAT_VERSION: the stable_mosaic.version a Mosaic
+   * TPU kernel is serialized at for jax.export or without a TPU backend
+   * (get_backend(optional=True) is None): 11, then 13 from 6e8d8e4f62
+   * (2026-06-30, 0.11.0). */
+  int pallas_mosaic_fwd_compat_version;
+  /* MosaicSerdePass::kVersion (jaxlib/mosaic/dialect/tpu/transforms/
+   * serde.h), the version otherwise: 15 at every modelled version. */
+  int pallas_mosaic_serde_version;
+  /* Triton takes the GPU from gpu_info.get_gpu_info() (the abstract mesh's
+   * device or the default device; an unknown kind is a RuntimeError)
+   * instead of jax.local_devices(backend="gpu") with a 9.0 fallback:
+   * 9a42858685 (2026-06-30, 0.11.0). */
+  bool pallas_triton_gpu_info;
+  /* With pallas_triton_gpu_info: the GPU kinds gpu_info.GpuVersion knows. */
+  lsim_jax_strings pallas_gpu_device_kinds;
+  /* gpu_lowering warns (DeprecationWarning) when it picks Triton itself:
+   * c486c9d985 (2026-07-13, 0.11.0). */
+  bool pallas_triton_deprecated;
+  /* Mosaic GPU lowers pl.pallas_call kernels with warpgroup semantics and
+   * layout inference: 32915de40f "[Mosaic GPU] Turn WG on by default."
+   * (2026-07-16, 0.11.0).  A block whose loads do not fill a warpgroup then
+   * fails layout inference, before the copy checks. */
+  bool pallas_mosaic_gpu_warpgroup_semantics;
+  /* mosaic_gpu-serde's kVersion (jaxlib/mosaic/gpu/serde.cc), the
+   * stable_mosaic_gpu.version a Mosaic GPU kernel is serialized at: 6, then
+   * 7 from 4656473b67 (2026-08-05, after 0.11.0). */
+  int pallas_mosaic_gpu_serde_version;
+  /* mosaic/gpu/core.py FWD_COMPAT_IR_VERSION, the version for jax.export
+   * (ctx.is_forward_compat()): 2, then 6 from 7a6b8927fe (2026-07-31, after
+   * 0.11.0). */
+  int pallas_mosaic_gpu_fwd_compat_version;
+
   /* Other areas add their blocks here, each with a header like the one above. */
 } lsim_jax_profile;
 

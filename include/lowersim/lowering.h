@@ -61,6 +61,9 @@ typedef struct lsim_lowering_request {
   lsim_explain_fn explain;         /* optional narration (lowersim explain) */
   void *explain_data;
   bool skip_verify;                /* benchmarks only: no verification */
+  /* The use_abstract_mesh block the lowering runs in (borrowed, for the
+   * call only); NULL: none. */
+  const lsim_abstract_device *abstract_device;
 } lsim_lowering_request;
 
 #define LSIM_LOWERING_REQUEST_INIT(...) \

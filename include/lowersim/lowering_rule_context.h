@@ -36,6 +36,10 @@ typedef struct lsim_lowering_rule_context {
   size_t num_platforms;            /* 0: no override */
   bool uncached; /* lowered through mlir.py _uncached_lowering (the primitive is not
                     cacheable): JAX's avals_out is then a tuple, not a list */
+  /* Per operand: its aval carries the abstract mesh of the lowering's
+   * use_abstract_mesh block (JAX gives it to the avals the traced function
+   * computes, not to its arguments'); NULL: no operand's does. */
+  const bool *in_abstract_mesh;
 } lsim_lowering_rule_context;
 
 /* A rule context for `primitive` over the module context, emitting at `ip`,

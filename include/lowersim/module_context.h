@@ -93,6 +93,19 @@ typedef struct lsim_mesh {
   int64_t size;   /* LSIM_MESH_AXIS: the axis size */
 } lsim_mesh;
 
+/* --- The abstract device -------------------------------------------------- */
+
+/* jax.sharding.AbstractDevice: inside `with use_abstract_mesh(AbstractMesh(
+ * ..., abstract_device=AbstractDevice(device_kind, num_cores, platform)))`
+ * get_abstract_mesh().abstract_device, which Pallas's backends read instead
+ * of the default device (tpu_info.get_device_kind, gpu_info.get_device_kind,
+ * Mosaic GPU's _infer_arch).  It carries no compute capability. */
+typedef struct lsim_abstract_device {
+  const char *platform;
+  const char *device_kind;
+  int num_cores; /* 0: None */
+} lsim_abstract_device;
+
 /* --- ModuleContext ------------------------------------------------------- */
 
 /* mlir.LoweringParameters. */
@@ -101,7 +114,8 @@ typedef struct lsim_lowering_parameters {
   bool for_export;    /* lowering for jax.export (LoweringParameters.for_export) */
   bool enable_x64;    /* jax_enable_x64: dtypes.default_int_dtype() is int64, so main's
                          platform-index argument is tensor<i64> (converted to i32 where
-                         lower_per_platform dispatches on it) */
+                         lower_per_platform dispatches on it), and Python integer
+                         literals are int64 */
 } lsim_lowering_parameters;
 
 #define LSIM_LOWERING_PARAMETERS_INIT(...) \
@@ -124,6 +138,9 @@ typedef struct lsim_module_context_options {
   const lsim_lowering_parameters *lowering_parameters; /* copied; NULL: the defaults */
   lsim_explain_fn explain;        /* optional narration, shared with copies */
   void *explain_data;
+  /* The use_abstract_mesh block the lowering runs in (copied, shared with
+   * copies); NULL: none. */
+  const lsim_abstract_device *abstract_device;
 } lsim_module_context_options;
 
 #define LSIM_MODULE_CONTEXT_OPTIONS_INIT(...) \
@@ -167,6 +184,8 @@ const char *const *lsim_module_context_platforms(const lsim_module_context *ctx,
 lsim_runtime *lsim_module_context_runtime(const lsim_module_context *ctx);
 const lsim_backend *lsim_module_context_pinned_backend(const lsim_module_context *ctx);
 const lsim_jax_profile *lsim_module_context_profile(const lsim_module_context *ctx);
+/* mesh_lib.get_abstract_mesh().abstract_device (borrowed), or NULL. */
+const lsim_abstract_device *lsim_module_context_abstract_device(const lsim_module_context *ctx);
 const lsim_lowering_parameters *
 lsim_module_context_lowering_parameters(const lsim_module_context *ctx);
 

@@ -53,6 +53,12 @@ typedef struct lsim_backend_factory {
   bool fail_quietly;  /* a failure is recorded, not raised */
   bool experimental;  /* initializing it logs JAX's experimental warning */
   const char *error;  /* non-NULL: the factory raises this message */
+  /* What the backend's devices report (Device.device_kind,
+   * Device.compute_capability: "major.minor" or a ROCm "gfx..."); NULL:
+   * lsim_default_device_kind and lsim_default_compute_capability of the
+   * platform. */
+  const char *device_kind;
+  const char *compute_capability;
 } lsim_backend_factory;
 
 #define LSIM_BACKEND_FACTORY_INIT(...) \
@@ -72,6 +78,8 @@ typedef struct lsim_backend {
   const char *platform;
   int device_count;
   int priority;
+  const char *device_kind;        /* every device's Device.device_kind */
+  const char *compute_capability; /* Device.compute_capability; NULL: none */
 } lsim_backend;
 
 /* A device of an initialized backend (an xc.Device): its backend
@@ -81,6 +89,16 @@ typedef struct lsim_device {
   const lsim_backend *backend;
   int id;
 } lsim_device;
+
+/* The kind a device of `platform` reports when its factory names none: the
+ * oracle's stand-in devices' ("TPU v5 lite" for tpu, a v5e; the platform's
+ * name otherwise, as cpu devices report "cpu").  Static. */
+const char *lsim_default_device_kind(const char *platform);
+
+/* The compute capability a device of `platform` reports when its factory
+ * names none: "9.0" (an H100) for cuda, "gfx942" (an MI300) for rocm, NULL
+ * (no such attribute) otherwise.  Static. */
+const char *lsim_default_compute_capability(const char *platform);
 
 /* --- The runtime --------------------------------------------------------- */
 

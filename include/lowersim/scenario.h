@@ -16,6 +16,7 @@
 
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
+#include "lowersim/module_context.h"
 #include "lowersim/pallas.h"
 
 #include <stdbool.h>
@@ -35,6 +36,8 @@ typedef struct lsim_scenario_backend {
   bool has_fail_quietly;
   bool fail_quietly;
   char *error;          /* NULL: the backend initializes */
+  char *device_kind;    /* NULL: lsim_default_device_kind */
+  char *compute_capability; /* NULL: lsim_default_compute_capability */
   int line;
 } lsim_scenario_backend;
 
@@ -91,7 +94,7 @@ typedef struct lsim_scenario {
   char *description;     /* <description> text, optional */
   lsim_scenario_runtime runtime;
   bool has_pallas;       /* <pallas> given */
-  lsim_pallas_installed pallas; /* every backend installed, the flag unset, by default */
+  lsim_pallas_installed pallas; /* every backend installed, the flag set, by default */
 
   char *function;        /* <lower function=...>, default "f" */
   char *platforms;       /* comma list as written; NULL: the default backend's platform */
@@ -106,6 +109,9 @@ typedef struct lsim_scenario {
   char *disabled_checks; /* export's disabled_checks= as written ("custom_call:t,platform");
                             NULL: none */
   int lower_line;
+  bool has_abstract_device; /* <abstract_device>: lowered inside use_abstract_mesh */
+  lsim_abstract_device abstract_device; /* its strings owned */
+  int abstract_device_line;
   lsim_scenario_arg *args;
   size_t num_args;
   lsim_scenario_eqn *eqns;
@@ -162,7 +168,8 @@ bool lsim_scenario_has_64bit_values(const lsim_scenario *s);
  * lsim_scenario_has_64bit_values. */
 bool lsim_scenario_enable_x64(const lsim_scenario *s);
 
-/* What an absent <pallas> means: every backend installed, the flag unset. */
+/* What an absent <pallas> means: every backend installed, and
+ * jax_pallas_use_mosaic_gpu at JAX's default, True. */
 lsim_pallas_installed lsim_scenario_default_pallas(void);
 
 /* Frees `s` and everything it holds; NULL is accepted. */

@@ -1,0 +1,911 @@
+// pallas/mosaic_gpu_kernel.mlir: the module JAX's Mosaic GPU pallas_call
+// lowering emits for lowersim's kernels (add_one, copy) on a 1-D block that
+// is the whole array, as JAX 0.10.2 (//! legacy) and the seed's warpgroup
+// semantics (//! warpgroup, from 32915de40f) write it: generic ops, each of
+// which lowersim renames `stable_mosaic_gpu.<op>` (the mosaic_gpu-serde
+// pass's serialized form, every attribute a plain attribute, as that pass
+// leaves them).  Taken from JAX's own output (jax/experimental/mosaic/gpu/
+// core.py _lower_as_gpu_kernel: the launch with its TMA descriptor, the
+// pipeline's barrier, the block's copy into shared memory, the kernel on
+// registers, the copy back) and parametrised.  pallas/mosaic_gpu.c renders
+// it:
+//   @NAME@    a value: KERNEL (add_one, copy), T (element type), N (block
+//             elements), G (grid steps), ISZ (bytes per element), BYTES,
+//             TX (BYTES / 128), AL / AL2 (a buffer's shared memory, BYTES
+//             rounded up to 1024, and twice that), SMEM (AL2 + the 8-byte
+//             barrier), PER (elements per register: min(8 / ISZ, N / 128)),
+//             TMA (launch_context._tma_dma_type), IW (the grid index's
+//             width, 64 under jax_enable_x64), ONE / ADD / FLAGS (the
+//             kernel's + 1), Y / Y1 (what the kernel stores), MAJOR /
+//             MINOR (the GPU's compute capability), VERSION
+//             (stable_mosaic_gpu.version);
+//   ?X        a line only when: A add_one; 1 / 2 one / two registers per
+//             thread (N / (128 * PER)); W / N an element wider than / of one
+//             byte; C a constant of the launch's cache, hoisted to the
+//             top in the reverse order of first use: dropped, and its uses
+//             renamed, when a later C line makes the same constant (the
+//             grid's, when it is 1 or 128).
+//! legacy
+"builtin.module"() <{sym_name = "@KERNEL@"}> ({
+  "func.func"() ({
+  }) {function_type = (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> (), sym_name = "mosaic_gpu_init_tma_desc", sym_visibility = "private"} : () -> ()
+  "llvm.mlir.global"() ({
+  }) {addr_space = 4 : i32, global_type = !llvm.array<0 x i8>, linkage = #llvm.linkage<external>, sym_name = "global_scratch", visibility_ = 0 : i64} : () -> ()
+  "func.func"() ({
+  ^bb0(%arg0: !llvm.ptr, %arg1: !llvm.ptr):
+    %0 = "builtin.unrealized_conversion_cast"(%arg0) : (!llvm.ptr) -> !gpu.async.token
+    %1 = "llvm.getelementptr"(%arg1) {elem_type = !llvm.ptr, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    %2 = "llvm.load"(%1) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.ptr
+    %3 = "llvm.mlir.undef"() : () -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %4 = "llvm.insertvalue"(%3, %2) {position = array<i64: 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %5 = "llvm.insertvalue"(%4, %2) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %6 = "llvm.mlir.constant"() {value = 0 : i64} : () -> i64
+    %7 = "llvm.insertvalue"(%5, %6) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %8 = "llvm.mlir.constant"() {value = @N@ : i64} : () -> i64
+    %9 = "llvm.insertvalue"(%7, %8) {position = array<i64: 3, 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %10 = "llvm.mlir.constant"() {value = 1 : i64} : () -> i64
+    %11 = "llvm.insertvalue"(%9, %10) {position = array<i64: 4, 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %12 = "builtin.unrealized_conversion_cast"(%11) {mosaic_gpu.from_kernel_arg_idx = 0 : i32, mosaic_gpu.original_kernel_arg} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> memref<@N@x@T@>
+    %13 = "llvm.getelementptr"(%arg1) {elem_type = !llvm.ptr, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    %14 = "llvm.load"(%13) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.ptr
+    %15 = "llvm.mlir.undef"() : () -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %16 = "llvm.insertvalue"(%15, %14) {position = array<i64: 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %17 = "llvm.insertvalue"(%16, %14) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %18 = "llvm.mlir.constant"() {value = 0 : i64} : () -> i64
+    %19 = "llvm.insertvalue"(%17, %18) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %20 = "llvm.mlir.constant"() {value = @N@ : i64} : () -> i64
+    %21 = "llvm.insertvalue"(%19, %20) {position = array<i64: 3, 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %22 = "llvm.mlir.constant"() {value = 1 : i64} : () -> i64
+    %23 = "llvm.insertvalue"(%21, %22) {position = array<i64: 4, 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %24 = "builtin.unrealized_conversion_cast"(%23) {mosaic_gpu.from_kernel_arg_idx = 1 : i32, mosaic_gpu.original_kernel_arg} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> memref<@N@x@T@>
+    %25 = "arith.constant"() {value = @G@ : index} : () -> index
+    %26 = "arith.constant"() {value = 1 : index} : () -> index
+    %27 = "arith.constant"() {value = 1 : index} : () -> index
+    %28 = "arith.constant"() {value = 128 : index} : () -> index
+    %29 = "arith.constant"() {value = 1 : index} : () -> index
+    %30 = "arith.constant"() {value = 1 : index} : () -> index
+    %31 = "arith.constant"() {value = @SMEM@ : i32} : () -> i32
+    %32 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %33 = "llvm.alloca"(%32) {alignment = 64 : i64, elem_type = !llvm.array<128 x i8>, mosaic_gpu_smem_alloc} : (i64) -> !llvm.ptr
+    %34 = "llvm.getelementptr"(%33) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    %35 = "memref.reinterpret_cast"(%12) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@>) -> memref<@N@x@T@, strided<[1]>>
+    %36:4 = "memref.extract_strided_metadata"(%35) : (memref<@N@x@T@, strided<[1]>>) -> (memref<@T@>, index, index, index)
+    %37 = "memref.extract_aligned_pointer_as_index"(%35) : (memref<@N@x@T@, strided<[1]>>) -> index
+    %38 = "arith.index_cast"(%37) : (index) -> i64
+    %39 = "llvm.inttoptr"(%38) : (i64) -> !llvm.ptr
+    %40 = "arith.index_cast"(%36#1) : (index) -> i64
+    %41 = "llvm.getelementptr"(%39, %40) {elem_type = @T@, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr, i64) -> !llvm.ptr
+    %42 = "arith.constant"() {value = @TMA@ : i64} : () -> i64
+    %43 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %44 = "arith.index_cast"(%36#2) : (index) -> i64
+    %45 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %46 = "llvm.alloca"(%45) {elem_type = i64} : (i64) -> !llvm.ptr
+    %47 = "llvm.getelementptr"(%46) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%44, %47) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %48 = "arith.index_cast"(%36#3) : (index) -> i64
+    %49 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %50 = "llvm.alloca"(%49) {elem_type = i64} : (i64) -> !llvm.ptr
+    %51 = "llvm.getelementptr"(%50) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%48, %51) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %52 = "arith.constant"() {value = 16 : i64} : () -> i64
+    %53 = "arith.constant"() {value = @N@ : i64} : () -> i64
+    %54 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %55 = "llvm.alloca"(%54) {elem_type = i64} : (i64) -> !llvm.ptr
+    %56 = "llvm.getelementptr"(%55) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%53, %56) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    "func.call"(%34, %41, %42, %43, %46, %50, %52, %55) {callee = @mosaic_gpu_init_tma_desc} : (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+    %57 = "llvm.load"(%33) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.array<128 x i8>
+    %58 = "gpu.launch"(%0, %25, %26, %27, %28, %29, %30, %31) ({
+    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: index, %arg9: index, %arg10: index, %arg11: index, %arg12: index, %arg13: index):
+      %59 = "builtin.unrealized_conversion_cast"(%57) : (!llvm.array<128 x i8>) -> !llvm.ptr
+      %60 = "llvm.getelementptr"(%59) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+      %61 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %62 = "arith.constant"() {value = 0 : index} : () -> index
+      %63 = "memref.view"(%61, %62) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<@AL2@xi8, #gpu.address_space<workgroup>>
+      %64 = "arith.constant"() {value = @AL2@ : index} : () -> index
+      %65 = "memref.view"(%61, %64) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1xi64, #gpu.address_space<workgroup>>
+      %66 = "builtin.unrealized_conversion_cast"(%65) : (memref<1xi64, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+      %67 = "llvm.extractvalue"(%66) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+      %68 = "llvm.extractvalue"(%66) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %69 = "arith.constant"() {value = 8 : i64} : () -> i64
+      %70 = "llvm.mul"(%68, %69) : (i64, i64) -> i64
+      %71 = "llvm.ptrtoint"(%67) : (!llvm.ptr<3>) -> i64
+      %72 = "llvm.add"(%71, %70) : (i64, i64) -> i64
+      %73 = "llvm.inttoptr"(%72) : (i64) -> !llvm.ptr<3>
+      %74 = "memref.alloca"() {operandSegmentSizes = array<i32: 0, 0>} : () -> memref<i32>
+      %75 = "arith.constant"() {value = 0 : i32} : () -> i32
+      "memref.store"(%75, %74) : (i32, memref<i32>) -> ()
+      %76 = "nvvm.elect.sync"() : () -> i1
+      %77 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %78 = "arith.index_cast"(%77) : (index) -> i32
+      %79 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %80 = "arith.index_cast"(%79) : (index) -> i32
+      %81 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %82 = "arith.index_cast"(%81) : (index) -> i32
+      %83 = "arith.muli"(%82, %80) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %84 = "arith.addi"(%78, %83) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %85 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %86 = "arith.index_cast"(%85) : (index) -> i32
+      %87 = "arith.muli"(%80, %86) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %88 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %89 = "arith.index_cast"(%88) : (index) -> i32
+      %90 = "arith.muli"(%89, %87) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %91 = "arith.addi"(%84, %90) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %92 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %93 = "arith.index_cast"(%92) : (index) -> i32
+      %94 = "arith.muli"(%87, %93) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %95 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %96 = "arith.shrui"(%91, %95) : (i32, i32) -> i32
+      %97 = "arith.constant"() {value = -1 : i32} : () -> i32
+      %98 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %99 = "arith.constant"() {value = 31 : i32} : () -> i32
+      %100 = "nvvm.shfl.sync"(%97, %96, %98, %99) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %101 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %102 = "arith.cmpi"(%100, %101) {predicate = 0 : i64} : (i32, i32) -> i1
+      %103 = "arith.andi"(%102, %76) : (i1, i1) -> i1
+      %104 = "llvm.getelementptr"(%73) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr<3>) -> !llvm.ptr<3>
+      %105 = "arith.constant"() {value = 128 : i32} : () -> i32
+      "nvvm.mbarrier.init"(%104, %105, %103) : (!llvm.ptr<3>, i32, i1) -> ()
+      %106 = "arith.constant"() {value = 0 : i32} : () -> i32
+      "nvvm.fence.mbarrier.init"() : () -> ()
+      "gpu.barrier"() {scope = #gpu.barrier_scope<workgroup>} : () -> ()
+      %107 = "nvvm.elect.sync"() : () -> i1
+      %108 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %109 = "arith.index_cast"(%108) : (index) -> i32
+      %110 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %111 = "arith.index_cast"(%110) : (index) -> i32
+      %112 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %113 = "arith.index_cast"(%112) : (index) -> i32
+      %114 = "arith.muli"(%113, %111) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %115 = "arith.addi"(%109, %114) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %116 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %117 = "arith.index_cast"(%116) : (index) -> i32
+      %118 = "arith.muli"(%111, %117) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %119 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %120 = "arith.index_cast"(%119) : (index) -> i32
+      %121 = "arith.muli"(%120, %118) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %122 = "arith.addi"(%115, %121) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %123 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %124 = "arith.index_cast"(%123) : (index) -> i32
+      %125 = "arith.muli"(%118, %124) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %126 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %127 = "arith.shrui"(%122, %126) : (i32, i32) -> i32
+      %128 = "arith.constant"() {value = -1 : i32} : () -> i32
+      %129 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %130 = "arith.constant"() {value = 31 : i32} : () -> i32
+      %131 = "nvvm.shfl.sync"(%128, %127, %129, %130) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %132 = "arith.constant"() {value = 4 : i32} : () -> i32
+      %133 = "arith.remui"(%131, %132) : (i32, i32) -> i32
+      %134 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %135 = "arith.cmpi"(%133, %134) {predicate = 0 : i64} : (i32, i32) -> i1
+      %136 = "arith.andi"(%135, %107) : (i1, i1) -> i1
+      %137 = "nvvm.elect.sync"() : () -> i1
+      %138 = "gpu.block_id"() {dimension = #gpu<dim x>} : () -> index
+      %139 = "arith.index_cast"(%138) : (index) -> i32
+      %140 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %141 = "arith.constant"() {value = 0 : index} : () -> index
+      %142 = "memref.view"(%140, %141) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1x@N@x@T@, #gpu.address_space<workgroup>>
+      %143 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %144 = "arith.constant"() {value = @AL@ : index} : () -> index
+      %145 = "memref.view"(%143, %144) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1x@N@x@T@, #gpu.address_space<workgroup>>
+      %146 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %147 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %148 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %149 = "arith.muli"(%147, %148) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %150 = "arith.addi"(%149, %146) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %151 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %152 = "arith.addi"(%150, %151) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %153 = "arith.index_cast"(%152) : (i@IW@) -> index
+      %154 = "memref.subview"(%142, %153) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0>, static_sizes = array<i64: 1, @N@>, static_strides = array<i64: 1, 1>} : (memref<1x@N@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %155 = "arith.index_cast"(%152) : (i@IW@) -> index
+      %156 = "arith.constant"() {value = 1 : index} : () -> index
+      %157 = "arith.muli"(%155, %156) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %158 = "arith.index_castui"(%157) : (index) -> i32
+      %159 = "arith.addi"(%106, %158) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %160 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %161 = "arith.index_cast"(%160) : (index) -> i32
+      %162 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %163 = "arith.index_cast"(%162) : (index) -> i32
+      %164 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %165 = "arith.index_cast"(%164) : (index) -> i32
+      %166 = "arith.muli"(%165, %163) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %167 = "arith.addi"(%161, %166) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %168 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %169 = "arith.index_cast"(%168) : (index) -> i32
+      %170 = "arith.muli"(%163, %169) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %171 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %172 = "arith.index_cast"(%171) : (index) -> i32
+      %173 = "arith.muli"(%172, %170) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %174 = "arith.addi"(%167, %173) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %175 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %176 = "arith.index_cast"(%175) : (index) -> i32
+      %177 = "arith.muli"(%170, %176) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %178 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %179 = "arith.shrui"(%174, %178) : (i32, i32) -> i32
+      %180 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %181 = "arith.addi"(%179, %180) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %182 = "llvm.inline_asm"(%181) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %183 = "arith.constant"() {value = @TX@ : i32} : () -> i32
+      %184 = "llvm.getelementptr"(%73, %159) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+      %185 = "nvvm.mbarrier.arrive.expect_tx"(%184, %183) {relaxed = false, scope = #nvvm.mem_scope<cta>} : (!llvm.ptr<3>, i32) -> i64
+      %186 = "arith.constant"() {value = 0 : index} : () -> index
+      %187:4 = "memref.extract_strided_metadata"(%154) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index)
+      %188 = "memref.reinterpret_cast"(%154, %187#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %189 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+      %190 = "builtin.unrealized_conversion_cast"(%188) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+      %191 = "llvm.extractvalue"(%190) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+      %192 = "llvm.extractvalue"(%190) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %193 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %194 = "llvm.mul"(%192, %193) : (i64, i64) -> i64
+      %195 = "llvm.ptrtoint"(%191) : (!llvm.ptr<3>) -> i64
+      %196 = "llvm.add"(%195, %194) : (i64, i64) -> i64
+      %197 = "llvm.inttoptr"(%196) : (i64) -> !llvm.ptr<3>
+      %198 = "memref.reinterpret_cast"(%12) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@>) -> memref<@N@x@T@, strided<[1]>>
+      %199 = "arith.index_cast"(%186) : (index) -> i32
+      %200 = "llvm.getelementptr"(%73, %159) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%197, %60, %199, %200, %136) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>, i1) -> ()
+      %201 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %202 = "arith.addi"(%146, %201) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %203 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %204 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %205 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %206 = "arith.muli"(%204, %205) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %207 = "arith.addi"(%206, %203) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %208 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %209 = "arith.addi"(%207, %208) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %210 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %211 = "arith.remsi"(%209, %210) : (i@IW@, i@IW@) -> i@IW@
+      %212 = "arith.index_cast"(%211) : (i@IW@) -> index
+      %213 = "arith.constant"() {value = 1 : index} : () -> index
+      %214 = "arith.muli"(%212, %213) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %215 = "arith.index_castui"(%214) : (index) -> i32
+      %216 = "arith.addi"(%106, %215) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %217 = "memref.load"(%74) : (memref<i32>) -> i32
+      %218 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %219 = "arith.shli"(%218, %216) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %220 = "arith.andi"(%217, %219) : (i32, i32) -> i32
+      %221 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %222 = "arith.cmpi"(%220, %221) {predicate = 1 : i64} : (i32, i32) -> i1
+      %223 = "arith.xori"(%217, %219) : (i32, i32) -> i32
+      "memref.store"(%223, %74) : (i32, memref<i32>) -> ()
+      %224 = "arith.constant"() {value = 10000000 : i32} : () -> i32
+      %225 = "arith.extui"(%222) : (i1) -> i32
+      %226 = "llvm.getelementptr"(%73, %216) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+      "nvvm.mbarrier.try_wait.parity"(%226, %225, %224) : (!llvm.ptr<3>, i32, i32) -> ()
+      %227 = "arith.index_cast"(%211) : (i@IW@) -> index
+      %228 = "memref.subview"(%142, %227) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0>, static_sizes = array<i64: 1, @N@>, static_strides = array<i64: 1, 1>} : (memref<1x@N@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %229 = "arith.index_cast"(%211) : (i@IW@) -> index
+      %230 = "memref.subview"(%145, %229) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0>, static_sizes = array<i64: 1, @N@>, static_strides = array<i64: 1, 1>} : (memref<1x@N@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %231 = "gpu.block_id"() {dimension = #gpu<dim x>} : () -> index
+      %232 = "arith.index_cast"(%231) : (index) -> i32
+      %233 = "memref.collapse_shape"(%228) {reassociation = [[0]]} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %234 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %235 = "arith.constant"() {value = 128 : index} : () -> index
+      %236 = "arith.remui"(%234, %235) : (index, index) -> index
+      %237 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %238 = "arith.muli"(%236, %237) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %239 = "arith.constant"() {value = 0 : index} : () -> index
+      %240 = "arith.addi"(%238, %239) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %x0 = "vector.load"(%233, %240) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> vector<@PER@x@T@>
+?2      %x1o = "arith.constant"() {value = 128 : index} : () -> index
+?2      %x1i = "arith.addi"(%238, %x1o) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?2      %x1 = "vector.load"(%233, %x1i) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> vector<@PER@x@T@>
+?A      %242 = "arith.constant"() {value = @ONE@} : () -> @T@
+?A      %243 = "vector.broadcast"(%242) : (@T@) -> vector<@PER@x@T@>
+?A      %y0 = "arith.@ADD@"(%x0, %243) {@FLAGS@} : (vector<@PER@x@T@>, vector<@PER@x@T@>) -> vector<@PER@x@T@>
+?A?2      %y1 = "arith.@ADD@"(%x1, %243) {@FLAGS@} : (vector<@PER@x@T@>, vector<@PER@x@T@>) -> vector<@PER@x@T@>
+      %245 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %246 = "arith.index_cast"(%245) : (index) -> i32
+      %247 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %248 = "arith.index_cast"(%247) : (index) -> i32
+      %249 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %250 = "arith.index_cast"(%249) : (index) -> i32
+      %251 = "arith.muli"(%250, %248) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %252 = "arith.addi"(%246, %251) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %253 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %254 = "arith.index_cast"(%253) : (index) -> i32
+      %255 = "arith.muli"(%248, %254) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %256 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %257 = "arith.index_cast"(%256) : (index) -> i32
+      %258 = "arith.muli"(%257, %255) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %259 = "arith.addi"(%252, %258) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %260 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %261 = "arith.index_cast"(%260) : (index) -> i32
+      %262 = "arith.muli"(%255, %261) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %263 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %264 = "arith.shrui"(%259, %263) : (i32, i32) -> i32
+      %265 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %266 = "arith.addi"(%264, %265) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %267 = "llvm.inline_asm"(%266) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %268 = "memref.collapse_shape"(%230) {reassociation = [[0]]} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %269 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %270 = "arith.constant"() {value = 128 : index} : () -> index
+      %271 = "arith.remui"(%269, %270) : (index, index) -> index
+      %272 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %273 = "arith.muli"(%271, %272) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %274 = "arith.constant"() {value = 0 : index} : () -> index
+      %275 = "arith.addi"(%273, %274) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %276 = "vector.load"(%268, %275) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> vector<@PER@x@T@>
+?2      %o1o = "arith.constant"() {value = 128 : index} : () -> index
+?2      %o1i = "arith.addi"(%273, %o1o) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?2      %o1 = "vector.load"(%268, %o1i) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> vector<@PER@x@T@>
+      %277 = "memref.collapse_shape"(%230) {reassociation = [[0]]} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %278 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %279 = "arith.constant"() {value = 128 : index} : () -> index
+      %280 = "arith.remui"(%278, %279) : (index, index) -> index
+      %281 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %282 = "arith.muli"(%280, %281) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %283 = "arith.constant"() {value = 0 : index} : () -> index
+      %284 = "arith.addi"(%282, %283) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      "vector.store"(@Y@, %277, %284) : (vector<@PER@x@T@>, memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> ()
+?2      %s1o = "arith.constant"() {value = 128 : index} : () -> index
+?2      %s1i = "arith.addi"(%282, %s1o) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?2      "vector.store"(@Y1@, %277, %s1i) : (vector<@PER@x@T@>, memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> ()
+      %285 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %286 = "arith.index_cast"(%285) : (index) -> i32
+      %287 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %288 = "arith.index_cast"(%287) : (index) -> i32
+      %289 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %290 = "arith.index_cast"(%289) : (index) -> i32
+      %291 = "arith.muli"(%290, %288) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %292 = "arith.addi"(%286, %291) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %293 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %294 = "arith.index_cast"(%293) : (index) -> i32
+      %295 = "arith.muli"(%288, %294) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %296 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %297 = "arith.index_cast"(%296) : (index) -> i32
+      %298 = "arith.muli"(%297, %295) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %299 = "arith.addi"(%292, %298) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %300 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %301 = "arith.index_cast"(%300) : (index) -> i32
+      %302 = "arith.muli"(%295, %301) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %303 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %304 = "arith.shrui"(%299, %303) : (i32, i32) -> i32
+      %305 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %306 = "arith.addi"(%304, %305) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %307 = "llvm.inline_asm"(%306) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %308 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %309 = "arith.addi"(%209, %308) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %310 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %311 = "arith.remsi"(%309, %310) : (i@IW@, i@IW@) -> i@IW@
+      %312 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %313 = "arith.cmpi"(%209, %312) {predicate = 5 : i64} : (i@IW@, i@IW@) -> i1
+      %314 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %315 = "arith.cmpi"(%309, %314) {predicate = 2 : i64} : (i@IW@, i@IW@) -> i1
+      %316 = "arith.andi"(%313, %315) : (i1, i1) -> i1
+      %317 = "arith.extui"(%316) : (i1) -> i32
+      %318 = "arith.index_cast"(%317) : (i32) -> index
+      "scf.index_switch"(%318) ({
+        %404 = "arith.index_cast"(%311) : (i@IW@) -> index
+        %405 = "memref.subview"(%142, %404) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0>, static_sizes = array<i64: 1, @N@>, static_strides = array<i64: 1, 1>} : (memref<1x@N@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+        %406 = "arith.index_cast"(%311) : (i@IW@) -> index
+        %407 = "arith.constant"() {value = 1 : index} : () -> index
+        %408 = "arith.muli"(%406, %407) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+        %409 = "arith.index_castui"(%408) : (index) -> i32
+        %410 = "arith.addi"(%106, %409) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %411 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+        %412 = "arith.index_cast"(%411) : (index) -> i32
+        %413 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+        %414 = "arith.index_cast"(%413) : (index) -> i32
+        %415 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+        %416 = "arith.index_cast"(%415) : (index) -> i32
+        %417 = "arith.muli"(%416, %414) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %418 = "arith.addi"(%412, %417) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %419 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+        %420 = "arith.index_cast"(%419) : (index) -> i32
+        %421 = "arith.muli"(%414, %420) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %422 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+        %423 = "arith.index_cast"(%422) : (index) -> i32
+        %424 = "arith.muli"(%423, %421) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %425 = "arith.addi"(%418, %424) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %426 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+        %427 = "arith.index_cast"(%426) : (index) -> i32
+        %428 = "arith.muli"(%421, %427) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %429 = "arith.constant"() {value = 7 : i32} : () -> i32
+        %430 = "arith.shrui"(%425, %429) : (i32, i32) -> i32
+        %431 = "arith.constant"() {value = 1 : i32} : () -> i32
+        %432 = "arith.addi"(%430, %431) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %433 = "llvm.inline_asm"(%432) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+        %434 = "arith.constant"() {value = @TX@ : i32} : () -> i32
+        %435 = "llvm.getelementptr"(%73, %410) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+        %436 = "nvvm.mbarrier.arrive.expect_tx"(%435, %434) {relaxed = false, scope = #nvvm.mem_scope<cta>} : (!llvm.ptr<3>, i32) -> i64
+        %437 = "arith.constant"() {value = 0 : index} : () -> index
+        %438:4 = "memref.extract_strided_metadata"(%405) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index)
+        %439 = "memref.reinterpret_cast"(%405, %438#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+        %440 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+        %441 = "builtin.unrealized_conversion_cast"(%439) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+        %442 = "llvm.extractvalue"(%441) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+        %443 = "llvm.extractvalue"(%441) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+        %444 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+        %445 = "llvm.mul"(%443, %444) : (i64, i64) -> i64
+        %446 = "llvm.ptrtoint"(%442) : (!llvm.ptr<3>) -> i64
+        %447 = "llvm.add"(%446, %445) : (i64, i64) -> i64
+        %448 = "llvm.inttoptr"(%447) : (i64) -> !llvm.ptr<3>
+        %449 = "memref.reinterpret_cast"(%12) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@>) -> memref<@N@x@T@, strided<[1]>>
+        %450 = "arith.index_cast"(%437) : (index) -> i32
+        %451 = "llvm.getelementptr"(%73, %410) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+        "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%448, %60, %450, %451, %136) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>, i1) -> ()
+        "scf.yield"() : () -> ()
+      }, {
+        "scf.yield"() : () -> ()
+      }) {cases = array<i64: 0>} : (index) -> ()
+      %319 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %320 = "arith.addi"(%203, %319) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      "nvvm.fence.proxy"() {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>} : () -> ()
+      %321 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %322 = "arith.index_cast"(%321) : (index) -> i32
+      %323 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %324 = "arith.index_cast"(%323) : (index) -> i32
+      %325 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %326 = "arith.index_cast"(%325) : (index) -> i32
+      %327 = "arith.muli"(%326, %324) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %328 = "arith.addi"(%322, %327) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %329 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %330 = "arith.index_cast"(%329) : (index) -> i32
+      %331 = "arith.muli"(%324, %330) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %332 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %333 = "arith.index_cast"(%332) : (index) -> i32
+      %334 = "arith.muli"(%333, %331) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %335 = "arith.addi"(%328, %334) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %336 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %337 = "arith.index_cast"(%336) : (index) -> i32
+      %338 = "arith.muli"(%331, %337) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %339 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %340 = "arith.shrui"(%335, %339) : (i32, i32) -> i32
+      %341 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %342 = "arith.addi"(%340, %341) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %343 = "llvm.inline_asm"(%342) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %344 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %345 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %346 = "arith.remsi"(%344, %345) : (i@IW@, i@IW@) -> i@IW@
+      %347 = "arith.index_cast"(%346) : (i@IW@) -> index
+      %348 = "memref.subview"(%145, %347) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0>, static_sizes = array<i64: 1, @N@>, static_strides = array<i64: 1, 1>} : (memref<1x@N@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %349 = "arith.constant"() {value = 0 : index} : () -> index
+      %350:4 = "memref.extract_strided_metadata"(%348) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index)
+      %351 = "memref.reinterpret_cast"(%348, %350#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %352 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+      %353 = "builtin.unrealized_conversion_cast"(%351) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+      %354 = "llvm.extractvalue"(%353) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+      %355 = "llvm.extractvalue"(%353) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %356 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %357 = "llvm.mul"(%355, %356) : (i64, i64) -> i64
+      %358 = "llvm.ptrtoint"(%354) : (!llvm.ptr<3>) -> i64
+      %359 = "llvm.add"(%358, %357) : (i64, i64) -> i64
+      %360 = "llvm.inttoptr"(%359) : (i64) -> !llvm.ptr<3>
+      %361 = "memref.reinterpret_cast"(%24) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@>) -> memref<@N@x@T@, strided<[1]>>
+      %362 = "memref.subview"(%361, %349) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@, strided<[1]>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>>
+      %363 = "builtin.unrealized_conversion_cast"(%362) : (memref<@N@x@T@, strided<[1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+      %364 = "llvm.extractvalue"(%363) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr
+      %365 = "llvm.extractvalue"(%363) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %366 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %367 = "llvm.mul"(%365, %366) : (i64, i64) -> i64
+      %368 = "llvm.ptrtoint"(%364) : (!llvm.ptr) -> i64
+      %369 = "llvm.add"(%368, %367) : (i64, i64) -> i64
+      %370 = "llvm.inttoptr"(%369) : (i64) -> !llvm.ptr
+      %371 = "arith.constant"() {value = @N@ : index} : () -> index
+      %372:4 = "memref.extract_strided_metadata"(%362) : (memref<@N@x@T@, strided<[1], offset: ?>>) -> (memref<@T@>, index, index, index)
+      %373 = "arith.minui"(%372#1, %371) : (index, index) -> index
+      %374 = "arith.subi"(%371, %373) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?W      %375 = "arith.constant"() {value = @ISZ@ : index} : () -> index
+?W      %376 = "arith.muli"(%374, %375) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %377 = "arith.index_cast"(%352) : (i32) -> index
+?W      %378 = "arith.minui"(%377, %376) : (index, index) -> index
+?N      %378 = "arith.minui"(%377, %374) : (index, index) -> index
+      %379 = "arith.index_cast"(%378) : (index) -> i32
+      %380 = "llvm.inline_asm"(%136, %370, %360, %379) {asm_string = "\0A          @$0 cp.async.bulk.global.shared::cta.bulk_group [$1], [$2], $3;\0A          ", constraints = "b,l,l,r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i1, !llvm.ptr, !llvm.ptr<3>, i32) -> !llvm.void
+      "nvvm.cp.async.bulk.commit.group"() : () -> ()
+      "nvvm.cp.async.bulk.wait_group"() {group = 0 : i32} : () -> ()
+      %381 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %382 = "arith.index_cast"(%381) : (index) -> i32
+      %383 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %384 = "arith.index_cast"(%383) : (index) -> i32
+      %385 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %386 = "arith.index_cast"(%385) : (index) -> i32
+      %387 = "arith.muli"(%386, %384) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %388 = "arith.addi"(%382, %387) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %389 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %390 = "arith.index_cast"(%389) : (index) -> i32
+      %391 = "arith.muli"(%384, %390) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %392 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %393 = "arith.index_cast"(%392) : (index) -> i32
+      %394 = "arith.muli"(%393, %391) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %395 = "arith.addi"(%388, %394) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %396 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %397 = "arith.index_cast"(%396) : (index) -> i32
+      %398 = "arith.muli"(%391, %397) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %399 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %400 = "arith.shrui"(%395, %399) : (i32, i32) -> i32
+      %401 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %402 = "arith.addi"(%400, %401) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %403 = "llvm.inline_asm"(%402) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      "gpu.terminator"() : () -> ()
+    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
+    "func.return"() : () -> ()
+  }) {function_type = (!llvm.ptr, !llvm.ptr) -> (), llvm.emit_c_interface, sym_name = "@KERNEL@_mosaic_gpu"} : () -> ()
+}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
+//! warpgroup
+"builtin.module"() <{sym_name = "@KERNEL@"}> ({
+  "func.func"() ({
+  }) {function_type = (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> (), sym_name = "mosaic_gpu_init_tma_desc", sym_visibility = "private"} : () -> ()
+  "llvm.mlir.global"() ({
+  }) {addr_space = 4 : i32, global_type = !llvm.array<0 x i8>, linkage = #llvm.linkage<external>, sym_name = "global_scratch", visibility_ = 0 : i64} : () -> ()
+  "func.func"() ({
+  ^bb0(%arg0: !llvm.ptr, %arg1: !llvm.ptr):
+?A    %0 = "arith.constant"() {value = @ONE@} : () -> @T@
+?A    %1 = "builtin.unrealized_conversion_cast"(%0) {layout = #mosaic_gpu.WGSplatFragLayout<[@N@]>} : (@T@) -> vector<@N@x@T@>
+?C    %2 = "arith.constant"() {value = 7 : i32} : () -> i32
+?C    %3 = "arith.constant"() {value = 10000000 : i32} : () -> i32
+?C    %4 = "arith.constant"() {value = 1 : i32} : () -> i32
+?C    %5 = "arith.constant"() {value = 31 : i32} : () -> i32
+?C    %6 = "arith.constant"() {value = -1 : i32} : () -> i32
+?C    %7 = "arith.constant"() {value = 5 : i32} : () -> i32
+?C    %8 = "arith.constant"() {value = 0 : i32} : () -> i32
+?C    %9 = "arith.constant"() {value = 8 : i64} : () -> i64
+?C    %10 = "arith.constant"() {value = @SMEM@ : i32} : () -> i32
+?C    %11 = "arith.constant"() {value = 128 : index} : () -> index
+?C    %12 = "arith.constant"() {value = 1 : index} : () -> index
+?C    %13 = "arith.constant"() {value = @G@ : index} : () -> index
+?C    %14 = "llvm.mlir.constant"() {value = 1 : i64} : () -> i64
+?C    %15 = "llvm.mlir.constant"() {value = @N@ : i64} : () -> i64
+?C    %16 = "llvm.mlir.constant"() {value = 0 : i64} : () -> i64
+    %17 = "llvm.mlir.undef"() : () -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %18 = "builtin.unrealized_conversion_cast"(%arg0) : (!llvm.ptr) -> !gpu.async.token
+    %19 = "llvm.load"(%arg1) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.ptr
+    %20 = "llvm.insertvalue"(%17, %19) {position = array<i64: 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %21 = "llvm.insertvalue"(%20, %19) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %22 = "llvm.insertvalue"(%21, %16) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %23 = "llvm.insertvalue"(%22, %15) {position = array<i64: 3, 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %24 = "llvm.insertvalue"(%23, %14) {position = array<i64: 4, 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %25 = "builtin.unrealized_conversion_cast"(%24) {mosaic_gpu.from_kernel_arg_idx = 0 : i32, mosaic_gpu.original_kernel_arg} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> memref<@N@x@T@>
+    %26 = "llvm.getelementptr"(%arg1) {elem_type = !llvm.ptr, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    %27 = "llvm.load"(%26) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.ptr
+    %28 = "llvm.insertvalue"(%17, %27) {position = array<i64: 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %29 = "llvm.insertvalue"(%28, %27) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %30 = "llvm.insertvalue"(%29, %16) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %31 = "llvm.insertvalue"(%30, %15) {position = array<i64: 3, 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %32 = "llvm.insertvalue"(%31, %14) {position = array<i64: 4, 0>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+    %33 = "builtin.unrealized_conversion_cast"(%32) {mosaic_gpu.from_kernel_arg_idx = 1 : i32, mosaic_gpu.original_kernel_arg} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> memref<@N@x@T@>
+    %34 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %35 = "llvm.alloca"(%34) {alignment = 64 : i64, elem_type = !llvm.array<128 x i8>, mosaic_gpu_smem_alloc} : (i64) -> !llvm.ptr
+    %36 = "llvm.getelementptr"(%35) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    %37 = "memref.reinterpret_cast"(%25) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@>) -> memref<@N@x@T@, strided<[1]>>
+    %38:4 = "memref.extract_strided_metadata"(%37) : (memref<@N@x@T@, strided<[1]>>) -> (memref<@T@>, index, index, index)
+    %39 = "memref.extract_aligned_pointer_as_index"(%37) : (memref<@N@x@T@, strided<[1]>>) -> index
+    %40 = "arith.index_cast"(%39) : (index) -> i64
+    %41 = "llvm.inttoptr"(%40) : (i64) -> !llvm.ptr
+    %42 = "arith.index_cast"(%38#1) : (index) -> i64
+    %43 = "llvm.getelementptr"(%41, %42) {elem_type = @T@, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr, i64) -> !llvm.ptr
+    %44 = "arith.constant"() {value = @TMA@ : i64} : () -> i64
+    %45 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %46 = "arith.index_cast"(%38#2) : (index) -> i64
+    %47 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %48 = "llvm.alloca"(%47) {elem_type = i64} : (i64) -> !llvm.ptr
+    %49 = "llvm.getelementptr"(%48) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%46, %49) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %50 = "arith.index_cast"(%38#3) : (index) -> i64
+    %51 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %52 = "llvm.alloca"(%51) {elem_type = i64} : (i64) -> !llvm.ptr
+    %53 = "llvm.getelementptr"(%52) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%50, %53) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %54 = "arith.constant"() {value = 16 : i64} : () -> i64
+    %55 = "arith.constant"() {value = @N@ : i64} : () -> i64
+    %56 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %57 = "llvm.alloca"(%56) {elem_type = i64} : (i64) -> !llvm.ptr
+    %58 = "llvm.getelementptr"(%57) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%55, %58) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    "func.call"(%36, %43, %44, %45, %48, %52, %54, %57) {callee = @mosaic_gpu_init_tma_desc} : (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+    %59 = "llvm.load"(%35) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.array<128 x i8>
+    %60 = "gpu.launch"(%18, %13, %12, %12, %11, %12, %12, %10) ({
+    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: index, %arg9: index, %arg10: index, %arg11: index, %arg12: index, %arg13: index):
+      %61 = "builtin.unrealized_conversion_cast"(%59) : (!llvm.array<128 x i8>) -> !llvm.ptr
+      %62 = "llvm.getelementptr"(%61) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+      %63 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %64 = "arith.index_cast"(%63) : (index) -> i32
+      %65 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %66 = "arith.index_cast"(%65) : (index) -> i32
+      %67 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %68 = "arith.index_cast"(%67) : (index) -> i32
+      %69 = "arith.muli"(%68, %66) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %70 = "arith.addi"(%64, %69) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %71 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %72 = "arith.index_cast"(%71) : (index) -> i32
+      %73 = "arith.muli"(%66, %72) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %74 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %75 = "arith.index_cast"(%74) : (index) -> i32
+      %76 = "arith.muli"(%75, %73) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %77 = "arith.addi"(%70, %76) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %78 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %79 = "arith.index_cast"(%78) : (index) -> i32
+      %80 = "arith.muli"(%73, %79) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %81 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %82 = "arith.shrui"(%77, %81) : (i32, i32) -> i32
+      %83 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %84 = "arith.cmpi"(%82, %83) {predicate = 0 : i64} : (i32, i32) -> i1
+      %85 = "nvvm.elect.sync"() : () -> i1
+      %86 = "nvvm.elect.sync"() : () -> i1
+      %87 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %88 = "arith.index_cast"(%87) : (index) -> i32
+      %89 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %90 = "arith.index_cast"(%89) : (index) -> i32
+      %91 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %92 = "arith.index_cast"(%91) : (index) -> i32
+      %93 = "arith.muli"(%92, %90) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %94 = "arith.addi"(%88, %93) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %95 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %96 = "arith.index_cast"(%95) : (index) -> i32
+      %97 = "arith.muli"(%90, %96) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %98 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %99 = "arith.index_cast"(%98) : (index) -> i32
+      %100 = "arith.muli"(%99, %97) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %101 = "arith.addi"(%94, %100) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %102 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %103 = "arith.index_cast"(%102) : (index) -> i32
+      %104 = "arith.muli"(%97, %103) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %105 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %106 = "arith.shrui"(%101, %105) : (i32, i32) -> i32
+      %107 = "arith.constant"() {value = -1 : i32} : () -> i32
+      %108 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %109 = "arith.constant"() {value = 31 : i32} : () -> i32
+      %110 = "nvvm.shfl.sync"(%107, %106, %108, %109) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %111 = "arith.constant"() {value = 4 : i32} : () -> i32
+      %112 = "arith.remui"(%110, %111) : (i32, i32) -> i32
+      %113 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %114 = "arith.cmpi"(%112, %113) {predicate = 0 : i64} : (i32, i32) -> i1
+      %115 = "arith.andi"(%114, %86) : (i1, i1) -> i1
+      %116 = "nvvm.elect.sync"() : () -> i1
+      %117 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %118 = "arith.index_cast"(%117) : (index) -> i32
+      %119 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %120 = "arith.index_cast"(%119) : (index) -> i32
+      %121 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %122 = "arith.index_cast"(%121) : (index) -> i32
+      %123 = "arith.muli"(%122, %120) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %124 = "arith.addi"(%118, %123) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %125 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %126 = "arith.index_cast"(%125) : (index) -> i32
+      %127 = "arith.muli"(%120, %126) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %128 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %129 = "arith.index_cast"(%128) : (index) -> i32
+      %130 = "arith.muli"(%129, %127) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %131 = "arith.addi"(%124, %130) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %132 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %133 = "arith.index_cast"(%132) : (index) -> i32
+      %134 = "arith.muli"(%127, %133) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %135 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %136 = "arith.shrui"(%131, %135) : (i32, i32) -> i32
+      %137 = "arith.constant"() {value = -1 : i32} : () -> i32
+      %138 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %139 = "arith.constant"() {value = 31 : i32} : () -> i32
+      %140 = "nvvm.shfl.sync"(%137, %136, %138, %139) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %141 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %142 = "arith.cmpi"(%140, %141) {predicate = 0 : i64} : (i32, i32) -> i1
+      %143 = "arith.andi"(%142, %116) : (i1, i1) -> i1
+      %144 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %145 = "arith.constant"() {value = @AL2@ : index} : () -> index
+      %146 = "memref.view"(%144, %145) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1xi64, #gpu.address_space<workgroup>>
+      %147 = "builtin.unrealized_conversion_cast"(%146) : (memref<1xi64, #gpu.address_space<workgroup>>) -> memref<1x!mosaic_gpu.barrier, #gpu.address_space<workgroup>>
+      %148 = "builtin.unrealized_conversion_cast"(%147) : (memref<1x!mosaic_gpu.barrier, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+      %149 = "llvm.extractvalue"(%148) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+      %150 = "llvm.extractvalue"(%148) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %151 = "llvm.mul"(%150, %9) : (i64, i64) -> i64
+      %152 = "llvm.ptrtoint"(%149) : (!llvm.ptr<3>) -> i64
+      %153 = "llvm.add"(%152, %151) : (i64, i64) -> i64
+      %154 = "llvm.inttoptr"(%153) : (i64) -> !llvm.ptr<3>
+      %155 = "llvm.getelementptr"(%154) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr<3>) -> !llvm.ptr<3>
+      %156 = "arith.constant"() {value = 128 : i32} : () -> i32
+      "nvvm.mbarrier.init"(%155, %156, %143) : (!llvm.ptr<3>, i32, i1) -> ()
+      %157 = "memref.alloca"() {operandSegmentSizes = array<i32: 0, 0>} : () -> memref<i32>
+      "memref.store"(%8, %157) : (i32, memref<i32>) -> ()
+      "nvvm.fence.mbarrier.init"() : () -> ()
+      "gpu.barrier"() {scope = #gpu.barrier_scope<workgroup>} : () -> ()
+      %158 = "nvvm.elect.sync"() : () -> i1
+      %159 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %160 = "arith.index_cast"(%159) : (index) -> i32
+      %161 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %162 = "arith.index_cast"(%161) : (index) -> i32
+      %163 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %164 = "arith.index_cast"(%163) : (index) -> i32
+      %165 = "arith.muli"(%164, %162) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %166 = "arith.addi"(%160, %165) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %167 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %168 = "arith.index_cast"(%167) : (index) -> i32
+      %169 = "arith.muli"(%162, %168) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %170 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %171 = "arith.index_cast"(%170) : (index) -> i32
+      %172 = "arith.muli"(%171, %169) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %173 = "arith.addi"(%166, %172) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %174 = "arith.shrui"(%173, %7) : (i32, i32) -> i32
+      %175 = "nvvm.shfl.sync"(%6, %174, %8, %5) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %176 = "nvvm.elect.sync"() : () -> i1
+      %177 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %178 = "arith.constant"() {value = 0 : index} : () -> index
+      %179 = "memref.view"(%177, %178) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1x@N@x@T@, #gpu.address_space<workgroup>>
+      %180 = "builtin.unrealized_conversion_cast"(%179) {transforms = []} : (memref<1x@N@x@T@, #gpu.address_space<workgroup>>) -> memref<1x@N@x@T@, #gpu.address_space<workgroup>>
+      %181 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %182 = "arith.constant"() {value = @AL@ : index} : () -> index
+      %183 = "memref.view"(%181, %182) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1x@N@x@T@, #gpu.address_space<workgroup>>
+      %184 = "builtin.unrealized_conversion_cast"(%183) {transforms = []} : (memref<1x@N@x@T@, #gpu.address_space<workgroup>>) -> memref<1x@N@x@T@, #gpu.address_space<workgroup>>
+      %185 = "memref.subview"(%179) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0, 0>, static_sizes = array<i64: 1, @N@>, static_strides = array<i64: 1, 1>} : (memref<1x@N@x@T@, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1]>, #gpu.address_space<workgroup>>
+      %186 = "builtin.unrealized_conversion_cast"(%185) {transforms = []} : (memref<@N@x@T@, strided<[1]>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1]>, #gpu.address_space<workgroup>>
+      %187 = "memref.cast"(%185) : (memref<@N@x@T@, strided<[1]>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %188 = "builtin.unrealized_conversion_cast"(%187) {transforms = []} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %189 = "builtin.unrealized_conversion_cast"(%154) : (!llvm.ptr<3>) -> memref<!mosaic_gpu.barrier, #gpu.address_space<workgroup>>
+      %190 = "arith.constant"() {value = @TX@ : i32} : () -> i32
+      %191 = "builtin.unrealized_conversion_cast"(%189) : (memref<!mosaic_gpu.barrier, #gpu.address_space<workgroup>>) -> !llvm.ptr<3>
+      %192 = "arith.constant"() {value = 0 : i64} : () -> i64
+      %193 = "llvm.getelementptr"(%191, %192) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>
+      %194 = "nvvm.mbarrier.arrive.expect_tx"(%193, %190) {relaxed = false, scope = #nvvm.mem_scope<cta>} : (!llvm.ptr<3>, i32) -> i64
+      %195 = "builtin.unrealized_conversion_cast"(%189) : (memref<!mosaic_gpu.barrier, #gpu.address_space<workgroup>>) -> !llvm.ptr<3>
+      %196 = "arith.constant"() {value = 0 : i64} : () -> i64
+      %197 = "arith.index_cast"(%8) : (i32) -> index
+      %198 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %199 = "arith.index_cast"(%198) : (index) -> i32
+      %200 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %201 = "arith.index_cast"(%200) : (index) -> i32
+      %202 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %203 = "arith.index_cast"(%202) : (index) -> i32
+      %204 = "arith.muli"(%203, %201) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %205 = "arith.addi"(%199, %204) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %206 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %207 = "arith.index_cast"(%206) : (index) -> i32
+      %208 = "arith.muli"(%201, %207) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %209 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %210 = "arith.index_cast"(%209) : (index) -> i32
+      %211 = "arith.muli"(%210, %208) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %212 = "arith.addi"(%205, %211) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %213 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %214 = "arith.index_cast"(%213) : (index) -> i32
+      %215 = "arith.muli"(%208, %214) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %216 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %217 = "arith.shrui"(%212, %216) : (i32, i32) -> i32
+      %218 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %219 = "arith.addi"(%217, %218) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %220 = "llvm.inline_asm"(%219) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %221:4 = "memref.extract_strided_metadata"(%187) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index)
+      %222 = "memref.reinterpret_cast"(%187, %221#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %223 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+      %224 = "builtin.unrealized_conversion_cast"(%222) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+      %225 = "llvm.extractvalue"(%224) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+      %226 = "llvm.extractvalue"(%224) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %227 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %228 = "llvm.mul"(%226, %227) : (i64, i64) -> i64
+      %229 = "llvm.ptrtoint"(%225) : (!llvm.ptr<3>) -> i64
+      %230 = "llvm.add"(%229, %228) : (i64, i64) -> i64
+      %231 = "llvm.inttoptr"(%230) : (i64) -> !llvm.ptr<3>
+      %232 = "memref.reinterpret_cast"(%25) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@>) -> memref<@N@x@T@, strided<[1]>>
+      %233 = "arith.index_cast"(%197) : (index) -> i32
+      %234 = "llvm.getelementptr"(%195, %196) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>
+      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%231, %62, %233, %234, %115) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>, i1) -> ()
+      %235 = "memref.load"(%157) : (memref<i32>) -> i32
+      %236 = "arith.andi"(%235, %4) : (i32, i32) -> i32
+      %237 = "arith.cmpi"(%236, %8) {predicate = 1 : i64} : (i32, i32) -> i1
+      %238 = "arith.xori"(%235, %4) : (i32, i32) -> i32
+      "memref.store"(%238, %157) : (i32, memref<i32>) -> ()
+      %239 = "arith.extui"(%237) : (i1) -> i32
+      "nvvm.mbarrier.try_wait.parity"(%154, %239, %3) : (!llvm.ptr<3>, i32, i32) -> ()
+      %240 = "memref.subview"(%183) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0, 0>, static_sizes = array<i64: 1, @N@>, static_strides = array<i64: 1, 1>} : (memref<1x@N@x@T@, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1]>, #gpu.address_space<workgroup>>
+      %241 = "builtin.unrealized_conversion_cast"(%240) {transforms = []} : (memref<@N@x@T@, strided<[1]>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1]>, #gpu.address_space<workgroup>>
+      %242 = "memref.cast"(%240) : (memref<@N@x@T@, strided<[1]>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %243 = "builtin.unrealized_conversion_cast"(%242) {transforms = []} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %244 = "memref.collapse_shape"(%187) {reassociation = [[0]]} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %245 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %246 = "arith.constant"() {value = 128 : index} : () -> index
+      %247 = "arith.remui"(%245, %246) : (index, index) -> index
+      %248 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %249 = "arith.muli"(%247, %248) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %250 = "arith.constant"() {value = 0 : index} : () -> index
+      %251 = "arith.addi"(%249, %250) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %x0 = "vector.load"(%244, %251) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> vector<@PER@x@T@>
+?2      %x1o = "arith.constant"() {value = 128 : index} : () -> index
+?2      %x1i = "arith.addi"(%249, %x1o) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?2      %x1 = "vector.load"(%244, %x1i) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> vector<@PER@x@T@>
+?1      %253 = "builtin.unrealized_conversion_cast"(%x0) {layout = #mosaic_gpu.WGStridedFragLayout<[@N@], @PER@>} : (vector<@PER@x@T@>) -> vector<@N@x@T@>
+?2      %253 = "builtin.unrealized_conversion_cast"(%x0, %x1) {layout = #mosaic_gpu.WGStridedFragLayout<[@N@], @PER@>} : (vector<@PER@x@T@>, vector<@PER@x@T@>) -> vector<@N@x@T@>
+?A      %254 = "vector.broadcast"(%0) : (@T@) -> vector<@PER@x@T@>
+?A      %y0 = "arith.@ADD@"(%x0, %254) {@FLAGS@} : (vector<@PER@x@T@>, vector<@PER@x@T@>) -> vector<@PER@x@T@>
+?A?2      %y1 = "arith.@ADD@"(%x1, %254) {@FLAGS@} : (vector<@PER@x@T@>, vector<@PER@x@T@>) -> vector<@PER@x@T@>
+?A?1      %256 = "builtin.unrealized_conversion_cast"(%y0) {layout = #mosaic_gpu.WGStridedFragLayout<[@N@], @PER@>} : (vector<@PER@x@T@>) -> vector<@N@x@T@>
+?A?2      %256 = "builtin.unrealized_conversion_cast"(%y0, %y1) {layout = #mosaic_gpu.WGStridedFragLayout<[@N@], @PER@>} : (vector<@PER@x@T@>, vector<@PER@x@T@>) -> vector<@N@x@T@>
+      %257 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %258 = "arith.index_cast"(%257) : (index) -> i32
+      %259 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %260 = "arith.index_cast"(%259) : (index) -> i32
+      %261 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %262 = "arith.index_cast"(%261) : (index) -> i32
+      %263 = "arith.muli"(%262, %260) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %264 = "arith.addi"(%258, %263) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %265 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %266 = "arith.index_cast"(%265) : (index) -> i32
+      %267 = "arith.muli"(%260, %266) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %268 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %269 = "arith.index_cast"(%268) : (index) -> i32
+      %270 = "arith.muli"(%269, %267) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %271 = "arith.addi"(%264, %270) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %272 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %273 = "arith.index_cast"(%272) : (index) -> i32
+      %274 = "arith.muli"(%267, %273) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %275 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %276 = "arith.shrui"(%271, %275) : (i32, i32) -> i32
+      %277 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %278 = "arith.addi"(%276, %277) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %279 = "llvm.inline_asm"(%278) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %280 = "memref.collapse_shape"(%243) {reassociation = [[0]]} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %281 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %282 = "arith.constant"() {value = 128 : index} : () -> index
+      %283 = "arith.remui"(%281, %282) : (index, index) -> index
+      %284 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %285 = "arith.muli"(%283, %284) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %286 = "arith.constant"() {value = 0 : index} : () -> index
+      %287 = "arith.addi"(%285, %286) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      "vector.store"(@Y@, %280, %287) : (vector<@PER@x@T@>, memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> ()
+?2      %s1o = "arith.constant"() {value = 128 : index} : () -> index
+?2      %s1i = "arith.addi"(%285, %s1o) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?2      "vector.store"(@Y1@, %280, %s1i) : (vector<@PER@x@T@>, memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> ()
+      %288 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %289 = "arith.index_cast"(%288) : (index) -> i32
+      %290 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %291 = "arith.index_cast"(%290) : (index) -> i32
+      %292 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %293 = "arith.index_cast"(%292) : (index) -> i32
+      %294 = "arith.muli"(%293, %291) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %295 = "arith.addi"(%289, %294) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %296 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %297 = "arith.index_cast"(%296) : (index) -> i32
+      %298 = "arith.muli"(%291, %297) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %299 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %300 = "arith.index_cast"(%299) : (index) -> i32
+      %301 = "arith.muli"(%300, %298) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %302 = "arith.addi"(%295, %301) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %303 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %304 = "arith.index_cast"(%303) : (index) -> i32
+      %305 = "arith.muli"(%298, %304) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %306 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %307 = "arith.shrui"(%302, %306) : (i32, i32) -> i32
+      %308 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %309 = "arith.addi"(%307, %308) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %310 = "llvm.inline_asm"(%309) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      "nvvm.fence.proxy"() {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>} : () -> ()
+      %311 = "arith.shrui"(%173, %2) : (i32, i32) -> i32
+      %312 = "arith.addi"(%311, %4) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %313 = "llvm.inline_asm"(%312) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %314 = "arith.index_cast"(%8) : (i32) -> index
+      %315:4 = "memref.extract_strided_metadata"(%242) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index)
+      %316 = "memref.reinterpret_cast"(%242, %315#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %317 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+      %318 = "builtin.unrealized_conversion_cast"(%316) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+      %319 = "llvm.extractvalue"(%318) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+      %320 = "llvm.extractvalue"(%318) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %321 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %322 = "llvm.mul"(%320, %321) : (i64, i64) -> i64
+      %323 = "llvm.ptrtoint"(%319) : (!llvm.ptr<3>) -> i64
+      %324 = "llvm.add"(%323, %322) : (i64, i64) -> i64
+      %325 = "llvm.inttoptr"(%324) : (i64) -> !llvm.ptr<3>
+      %326 = "memref.reinterpret_cast"(%33) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@>) -> memref<@N@x@T@, strided<[1]>>
+      %327 = "memref.subview"(%326, %314) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @N@>, static_strides = array<i64: 1>} : (memref<@N@x@T@, strided<[1]>>, index) -> memref<@N@x@T@, strided<[1], offset: ?>>
+      %328 = "builtin.unrealized_conversion_cast"(%327) : (memref<@N@x@T@, strided<[1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+      %329 = "llvm.extractvalue"(%328) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr
+      %330 = "llvm.extractvalue"(%328) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %331 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %332 = "llvm.mul"(%330, %331) : (i64, i64) -> i64
+      %333 = "llvm.ptrtoint"(%329) : (!llvm.ptr) -> i64
+      %334 = "llvm.add"(%333, %332) : (i64, i64) -> i64
+      %335 = "llvm.inttoptr"(%334) : (i64) -> !llvm.ptr
+      %336 = "arith.constant"() {value = @N@ : index} : () -> index
+      %337:4 = "memref.extract_strided_metadata"(%327) : (memref<@N@x@T@, strided<[1], offset: ?>>) -> (memref<@T@>, index, index, index)
+      %338 = "arith.minui"(%337#1, %336) : (index, index) -> index
+      %339 = "arith.subi"(%336, %338) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?W      %340 = "arith.constant"() {value = @ISZ@ : index} : () -> index
+?W      %341 = "arith.muli"(%339, %340) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %342 = "arith.index_cast"(%317) : (i32) -> index
+?W      %343 = "arith.minui"(%342, %341) : (index, index) -> index
+?N      %343 = "arith.minui"(%342, %339) : (index, index) -> index
+      %344 = "arith.index_cast"(%343) : (index) -> i32
+      %345 = "llvm.inline_asm"(%115, %335, %325, %344) {asm_string = "\0A          @$0 cp.async.bulk.global.shared::cta.bulk_group [$1], [$2], $3;\0A          ", constraints = "b,l,l,r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i1, !llvm.ptr, !llvm.ptr<3>, i32) -> !llvm.void
+      "nvvm.cp.async.bulk.commit.group"() : () -> ()
+      "nvvm.cp.async.bulk.wait_group"() {group = 0 : i32} : () -> ()
+      %346 = "llvm.inline_asm"(%312) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      "gpu.terminator"() : () -> ()
+    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
+    "func.return"() : () -> ()
+  }) {function_type = (!llvm.ptr, !llvm.ptr) -> (), llvm.emit_c_interface, sym_name = "@KERNEL@_mosaic_gpu"} : () -> ()
+}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
