@@ -110,13 +110,12 @@ typedef struct placement {
   const char *export_platform; /* export without platforms=: the default backend's */
 } placement;
 
-/* What happens before the function is traced: jax.jit's deprecation
- * warning, export's default platform, jit(backend=)'s backend. */
+/* What happens before the function is traced, after jax.jit's arguments:
+ * export's default platform, jit(backend=)'s backend. */
 static int before_trace(const lsim_lowering_request *req, lsim_runtime *rt, placement *at,
                         lsim_error *err) {
-  int rc = req->backend ? lsim_runtime_warn(rt, "DeprecationWarning", jit_backend_deprecated, err)
-                        : LSIM_OK;
-  if (!rc && req->for_export && req->num_platforms == 0) {
+  int rc = LSIM_OK;
+  if (req->for_export && req->num_platforms == 0) {
     const lsim_backend *def = NULL;
     rc = lsim_runtime_get_backend(rt, NULL, &def, err);
     at->export_platform = rc ? NULL : def->platform;
@@ -179,8 +178,11 @@ static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, lsim_lowering
   return LSIM_OK;
 }
 
-/* The devices of jit's in_shardings: the first N of one backend, in order. */
-static int check_devices(const lsim_lowering_request *req, lsim_error *err) {
+/* jax.jit(f, backend=..., in_shardings=...) (pjit.py _parse_jit_arguments):
+ * backend= warns first; with in_shardings too it is refused.  The devices of
+ * in_shardings are the first N of one backend, in order. */
+static int parse_jit_arguments(const lsim_lowering_request *req, lsim_runtime *rt,
+                               lsim_error *err) {
   if (req->num_devices && !req->devices)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lower: num_devices without devices");
   for (size_t i = 0; i < req->num_devices; i++) {
@@ -192,9 +194,11 @@ static int check_devices(const lsim_lowering_request *req, lsim_error *err) {
                             "backend, in order",
                             req->num_devices);
   }
-  if (req->backend && req->num_devices)
-    return lsimp_raise0(err, LSIM_E_JIT_BACKEND_IN_SHARDINGS);
-  return LSIM_OK;
+  int rc = req->backend ? lsim_runtime_warn(rt, "DeprecationWarning", jit_backend_deprecated, err)
+                        : LSIM_OK;
+  if (!rc && req->backend && req->num_devices)
+    rc = lsimp_raise0(err, LSIM_E_JIT_BACKEND_IN_SHARDINGS);
+  return rc;
 }
 
 /* pxla.py lower_sharding_computation: on more than one device, the ordered
@@ -323,7 +327,7 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
   rc = lsim_program_check(req.program, err);
   placement at = {0};
   if (!rc)
-    rc = check_devices(&req, err);
+    rc = parse_jit_arguments(&req, lsim_registry_runtime(req.registry), err);
   if (!rc)
     rc = before_trace(&req, lsim_registry_runtime(req.registry), &at, err);
   if (!rc)

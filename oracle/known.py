@@ -68,7 +68,7 @@ CAUSES = [
           "payload only",
           "jax/_src/export/_export.py: _check_module; "
           "jax/_src/pallas/triton/pallas_call_registration.py"),
-    Cause("backcompat-wrapper", r"^(ops: only JAX has func\.call,func\.func,func\.return|module: \"…\"\(\) <\{sym_name = \"…\"\}> \(\{)$",
+    Cause("backcompat-wrapper", r"^back-compat: (ops: only JAX has func\.call,func\.func,func\.return|module: \"…\"\(\) <\{sym_name = \"…\"\}> \(\{)$",
           "a stored back-compat module has another shape than today's lowering of the "
           "program: the 2024 Triton export calls a private @wrapped function, the Mosaic GPU "
           "one is named jit_wrapped (the test's own wrapper)",
