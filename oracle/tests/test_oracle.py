@@ -205,13 +205,14 @@ class JaxTest(unittest.TestCase):
 
 class KnownTest(unittest.TestCase):
   def test_known_and_stale(self):
-    differ = compare.Verdict(path="a.xml", status="differ", classes=["shardy"])
+    differ = compare.Verdict(path="a.xml", status="differ",
+                             classes=["shadowed built-in primitive: pallas_call"])
     agree = compare.Verdict(path="b.xml", status="agree")
     fd, path = tempfile.mkstemp()
     os.close(fd)
     known.write([differ], path)
     entries = known.read(path)
-    self.assertEqual(entries["a.xml"].causes, ["shardy"])
+    self.assertEqual(entries["a.xml"].causes, ["primitive-shadowing"])
     entries["b.xml"] = known.Entry("b.xml", ["x"], [], 0)
     j = {x.v.path: x for x in report.judge_all([differ, agree], entries)}
     self.assertEqual(j["a.xml"].column, "known")
