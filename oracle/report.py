@@ -65,6 +65,27 @@ def summary_table(judged: list[Judged]) -> str:
   return "\n".join(lines)
 
 
+def profile_table(judged: list[Judged]) -> str:
+  """agree / differ (known or not) / not expressible per JAX version profile
+  the scenarios pin; other: refused by lowersim, timeouts, oracle errors."""
+  from oracle.judge import PROFILES
+  by = collections.defaultdict(collections.Counter)
+  for j in judged:
+    if not j.v.profile:             # not a scenario (the back-compat data)
+      continue
+    col = j.column if j.column in ("agree", "not_expressible") else \
+        "differ" if j.column in ("differ", "known") else "other"
+    by[j.v.profile][col] += 1
+  cols = ["agree", "differ", "not_expressible"] + (["other"] if any(b["other"] for b in by.values()) else [])
+  names = {"agree": "agree", "differ": "differ", "not_expressible": "not expr.", "other": "other"}
+  lines = [f"  {'profile':<24}" + "".join(f"{names[c]:>11}" for c in cols) + f"{'total':>8}"]
+  for p in [p for p in PROFILES if p in by] + sorted(set(by) - set(PROFILES)):
+    label = {"0.10.2": "jax=0.10.2", "unpinned": "unpinned (--jax 0.10.2)",
+             "the seeds' JAX": "the seeds' JAX"}.get(p, p)
+    lines.append(f"  {label:<24}" + "".join(f"{by[p][c]:>11}" for c in cols) + f"{sum(by[p].values()):>8}")
+  return "\n".join(lines)
+
+
 def causes_table(judged: list[Judged]) -> str:
   counts = collections.Counter()
   unexplained = collections.Counter()
@@ -90,6 +111,7 @@ def write_report(path: str, judged: list[Judged], stale_missing: list[known.Entr
   with open(path, "w", encoding="utf-8") as f:
     f.write("lowersim against JAX 0.10.2 (the oracle)\n\n")
     f.write(summary_table(judged) + "\n\n")
+    f.write("By JAX version profile (the scenario's jax=):\n" + profile_table(judged) + "\n\n")
     f.write("Differences by cause (scenarios):\n" + causes_table(judged) + "\n\n")
     f.write("Causes and the JAX code behind them:\n")
     for cause in known.CAUSES:
@@ -159,5 +181,7 @@ def write_junit(path: str, judged: list[Judged], seconds: float) -> None:
 def write_json(path: str, judged: list[Judged]) -> None:
   """Every verdict, with the JAX version it was judged for ("jax_version")."""
   with open(path, "w", encoding="utf-8") as f:
-    json.dump([dict(j.v.to_json(), column=j.column, stale=j.stale, jax_version="0.10.2")
+    json.dump([dict({k: v for k, v in j.v.to_json().items() if k != "expect"},
+                    expect={k: v for k, v in j.v.expect.items() if k != "new_text"},
+                    column=j.column, stale=j.stale, jax_version="0.10.2")
                for j in judged], f, indent=1)
