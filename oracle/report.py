@@ -65,10 +65,7 @@ def summary_table(judged: list[Judged]) -> str:
   return "\n".join(lines)
 
 
-def profile_table(judged: list[Judged]) -> str:
-  """agree / differ (known or not) / not expressible per JAX version profile
-  the scenarios pin; other: refused by lowersim, timeouts, oracle errors."""
-  from oracle.judge import PROFILES
+def _profile_counts(judged: list[Judged]) -> dict[str, collections.Counter]:
   by = collections.defaultdict(collections.Counter)
   for j in judged:
     if not j.v.profile:             # not a scenario (the back-compat data)
@@ -76,13 +73,37 @@ def profile_table(judged: list[Judged]) -> str:
     col = j.column if j.column in ("agree", "not_expressible") else \
         "differ" if j.column in ("differ", "known") else "other"
     by[j.v.profile][col] += 1
+  return by
+
+
+PROFILE_LABELS = {"0.10.2": "jax=0.10.2", "unpinned": "unpinned (--jax 0.10.2)",
+                  "the seeds' JAX": "the seeds' JAX"}
+
+
+def _profiles_in_order(by) -> list[str]:
+  from oracle.judge import PROFILES
+  return [p for p in PROFILES if p in by] + sorted(set(by) - set(PROFILES))
+
+
+def profile_line(judged: list[Judged]) -> str:
+  """The closing figures per profile, on one line."""
+  by = _profile_counts(judged)
+  return "; ".join(f"{PROFILE_LABELS.get(p, p)} {by[p]['agree']} agree, {by[p]['differ']} differ, "
+                   f"{by[p]['not_expressible']} not expressible"
+                   + (f", {by[p]['other']} other" if by[p]["other"] else "")
+                   for p in _profiles_in_order(by))
+
+
+def profile_table(judged: list[Judged]) -> str:
+  """agree / differ (known or not) / not expressible per JAX version profile
+  the scenarios pin; other: refused by lowersim, timeouts, oracle errors."""
+  by = _profile_counts(judged)
   cols = ["agree", "differ", "not_expressible"] + (["other"] if any(b["other"] for b in by.values()) else [])
   names = {"agree": "agree", "differ": "differ", "not_expressible": "not expr.", "other": "other"}
   lines = [f"  {'profile':<24}" + "".join(f"{names[c]:>11}" for c in cols) + f"{'total':>8}"]
-  for p in [p for p in PROFILES if p in by] + sorted(set(by) - set(PROFILES)):
-    label = {"0.10.2": "jax=0.10.2", "unpinned": "unpinned (--jax 0.10.2)",
-             "the seeds' JAX": "the seeds' JAX"}.get(p, p)
-    lines.append(f"  {label:<24}" + "".join(f"{by[p][c]:>11}" for c in cols) + f"{sum(by[p].values()):>8}")
+  for p in _profiles_in_order(by):
+    lines.append(f"  {PROFILE_LABELS.get(p, p):<24}" + "".join(f"{by[p][c]:>11}" for c in cols)
+                 + f"{sum(by[p].values()):>8}")
   return "\n".join(lines)
 
 

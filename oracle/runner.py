@@ -134,6 +134,8 @@ def main(a) -> int:
   passed = len(judged) - sum(j.failed for j in judged) - skipped + fuzz_total - fuzz_failed
   print(f"oracle: report in {os.path.relpath(os.path.join(a.out, 'report.txt'), ROOT)}, "
         f"JUnit in {os.path.relpath(os.path.join(a.out, 'junit.xml'), ROOT)} ({seconds:.0f} s)")
+  if verdicts:
+    print("per profile: " + report.profile_line(judged))
   print(f"{passed} passed, {failed} failed, {skipped} skipped")
   return 1 if failed else 0
 
