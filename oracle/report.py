@@ -173,8 +173,14 @@ def write_report(path: str, judged: list[Judged], stale_missing: list[known.Entr
       f.write("\n")
 
 
+def expect_failed(v: Verdict) -> bool:
+  """The committed <expect> is not what JAX did, is missing, or cannot be
+  written (oracle/expect.py; runner.expectations counts the same)."""
+  return v.expect.get("state") in ("differs", "missing") or bool(v.expect.get("problems"))
+
+
 def write_junit(path: str, judged: list[Judged], seconds: float) -> None:
-  failures = sum(j.failed for j in judged)
+  failures = sum(j.failed or expect_failed(j.v) for j in judged)
   skipped = sum(j.column in ("not_expressible", "lowersim_invalid") for j in judged)
   q = saxutils.quoteattr
   with open(path, "w", encoding="utf-8") as f:
@@ -191,6 +197,10 @@ def write_junit(path: str, judged: list[Judged], seconds: float) -> None:
         if j.stale:
           msg = "stale known-differences entry: the scenario " + v.status + "s"
         f.write(f'   <failure message={q(msg)}>{saxutils.escape(v.diff or v.summary)}</failure>\n')
+      elif expect_failed(v):
+        e = v.expect
+        msg = "<expect> is not what JAX did: " + "; ".join(e.get("changes") or e.get("problems") or [])
+        f.write(f'   <failure message={q(msg)}>{saxutils.escape(e.get("diff", ""))}</failure>\n')
       elif j.column in ("not_expressible", "lowersim_invalid"):
         f.write(f'   <skipped message={q(v.summary)}/>\n')
       elif j.column == "known":
