@@ -166,3 +166,28 @@ class ExpectationTest(unittest.TestCase):
     self.assertEqual(got[bad]["expect"]["new_text"], text)
     self.assertEqual(got[ok]["expect"]["state"], "same")
     self.assertEqual(got[mod]["expect"]["state"], "same", got[mod]["expect"])
+
+  def test_jaxs_module_printed_by_mlir_19(self):
+    """Without the comparison's word (or with a kernel payload), JAX's own
+    module goes through MLIR 19's printer before <contains> is matched."""
+    mod = _write(MODULE_SCENARIO.replace('<arg dtype="f32" shape="4"/>',
+                                         '<arg dtype="f32" shape="4"/>\n    <op kind="sine" args="0"/>'))
+    bad = _write(MODULE_SCENARIO.replace('<arg dtype="f32" shape="4"/>',
+                                         '<arg dtype="f32" shape="4"/>\n    <op kind="cosine" args="0"/>'))
+    try:
+      got = {t["path"]: r for t, r in server.run([{"path": mod}, {"path": bad}], _unagreed, jobs=2,
+                                                  timeout=120)}
+    finally:
+      os.unlink(mod)
+      os.unlink(bad)
+    self.assertEqual(got[mod]["state"], "same", got[mod])
+    self.assertEqual(got[bad]["state"], "differs", got[bad])
+    self.assertEqual(len(got[bad]["changes"]), 2)
+
+
+def _unagreed(task: dict) -> dict:
+  from oracle import compare
+  out = judge.jax_outcome(task["path"], "0.10.2")
+  return judge.expect_check(task["path"], compare.LowersimOutcome("module", module="not JAX's"), out,
+                            judge.lowersim_binary(ROOT), agreed=False)
+
