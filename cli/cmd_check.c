@@ -276,7 +276,8 @@ static void help(void) {
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
          "searched for *.xml, each folder once however many symbolic links lead to it,\n"
          "each file once; what is not a regular file is skipped with a note; \"-\" is\n"
-         "standard input), prints one line per failure with what differs, and ends\n"
+         "standard input), prints one line per failure with what differs, the counts\n"
+         "per JAX version profile (`  jax=V: ...`, `  unpinned, as V: ...`), and ends\n"
          "with `N passed, N failed, N skipped` (skipped: no <expect>).\n"
          "--junit writes a JUnit XML report (\"-\": standard output; the JAX version as\n"
          "a property of the suite and of each case). Exit 0 when nothing failed.\n"
@@ -288,6 +289,33 @@ static void help(void) {
          "compared after both are parsed and printed by MLIR; an error (non-zero exit) must\n"
          "end a line of stderr with `ErrorClass: message`, as `CODE: ErrorClass: message`\n"
          "does. Scenarios lowersim itself rejects as invalid are skipped.\n");
+}
+
+/* The summary per JAX version profile, before the totals line: scenarios
+ * that pin one (jax=, by the profile it names), and those that pin none
+ * (checked as --jax, default the oracle's). */
+static void print_profile_totals(const result *results, lsim_scenario *const *scenarios,
+                                 size_t count) {
+  enum { MAX_GROUPS = 16 };
+  struct group { const char *name; bool pinned; size_t n[3]; /* passed, failed, skipped */ };
+  struct group g[MAX_GROUPS];
+  size_t groups = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (!results[i].jax || !scenarios[i])
+      continue;
+    bool pinned = scenarios[i]->jax != NULL;
+    size_t k = 0;
+    while (k < groups && !(g[k].pinned == pinned && strcmp(g[k].name, results[i].jax) == 0))
+      k++;
+    if (k == MAX_GROUPS)
+      continue;
+    if (k == groups)
+      g[groups++] = (struct group){.name = results[i].jax, .pinned = pinned};
+    g[k].n[results[i].failure ? 1 : results[i].skipped ? 2 : 0]++;
+  }
+  for (size_t k = 0; k < groups; k++)
+    printf("  %s%s: %zu passed, %zu failed, %zu skipped\n", g[k].pinned ? "jax=" : "unpinned, as ",
+           g[k].name, g[k].n[0], g[k].n[1], g[k].n[2]);
 }
 
 /* Checks every file in order, printing failures; the exit code (0, or 1
@@ -318,6 +346,7 @@ static int check_files(char *const *paths, size_t count, const char *impl,
   }
   int code = junit_path ? write_junit(junit_path, results, count, failed, now() - start, paths, profile)
                         : 0;
+  print_profile_totals(results, scenarios, count);
   printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
   if (!code && failed)
     code = EXIT_LOWERING_ERROR;

@@ -9,13 +9,17 @@
       `lowersim check PATH --impl 'build/oracle-venv/bin/python -m oracle lower {scenario}'`.
 
   python -m oracle run [PATHS...] [--jax 0.10.2] [--fuzz N --seed S] [--timings]
-                       [--jobs J] [--timeout SECONDS] [--update-known] [--self-test]
+                       [--jobs J] [--timeout SECONDS] [--update-known] [--write-expect]
+                       [--self-test]
       Every scenario under PATHS (default: testdata/) on lowersim and on JAX,
       compared; the back-compat modules of the installed jax; a differential
       fuzz campaign with --fuzz; JAX-vs-lowersim timings with --timings.
       Writes build/oracle/{report.txt,junit.xml,verdicts.json}; the last line is
       `N passed, N failed, N skipped`; exit 1 on a difference not in
-      oracle/known-differences.txt (or a stale entry there).
+      oracle/known-differences.txt (or a stale entry there), and on a
+      scenario whose committed <expect> is not what JAX did (or is missing
+      under testdata/conformance/).  --write-expect rewrites those
+      <expect>s from JAX instead (oracle/expect.py).
 """
 
 from __future__ import annotations
@@ -90,6 +94,8 @@ def cmd_run(argv: list[str]) -> int:
   ap.add_argument("--jobs", type=int, default=2)
   ap.add_argument("--timeout", type=float, default=60.0)
   ap.add_argument("--update-known", action="store_true")
+  ap.add_argument("--write-expect", action="store_true",
+                  help="rewrite each expressible scenario's <expect> from what JAX did")
   ap.add_argument("--self-test", action="store_true")
   ap.add_argument("--out", default=os.path.join(ROOT, "build", "oracle"))
   ap.add_argument("--no-corpus", action="store_true", help="only --fuzz / --timings")

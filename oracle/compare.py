@@ -456,6 +456,8 @@ class Verdict:
   jax: dict = dataclasses.field(default_factory=dict)
   jax_seconds: float = 0.0
   context: list[str] = dataclasses.field(default_factory=list)  # what in the scenario explains it
+  profile: str = ""                 # the JAX version profile the scenario pins (judge.profile_of)
+  expect: dict = dataclasses.field(default_factory=dict)  # the committed <expect> against JAX (oracle/expect.py)
 
   def to_json(self) -> dict:
     return dataclasses.asdict(self)

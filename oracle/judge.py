@@ -13,6 +13,11 @@ from oracle import scenario as sc
 from oracle import standins
 
 LOWERSIM_TIMEOUT = 60.0
+# MLIR 19's mlir-opt (mlir-19-tools, which ./run installs): prints a module as
+# lowersim's MLIR 19 does.
+MLIR_OPT = os.environ.get("MLIR_OPT") or next(
+    (p for p in ("/usr/lib/llvm-19/bin/mlir-opt", "/usr/bin/mlir-opt-19") if os.path.exists(p)),
+    "mlir-opt-19")
 
 
 def lowersim_binary(root: str) -> str:
@@ -102,13 +107,78 @@ def context_of(s: sc.Scenario, out: program.Outcome) -> list[str]:
   return ctx
 
 
+PROFILES = ("0.10.2", "unpinned", "the seeds' JAX")
+
+
+def profile_of(jax_attr: str | None) -> str:
+  """The version profile a scenario's jax= pins: JAX 0.10.2 (the oracle's),
+  none (lowered by lowersim with --jax 0.10.2), or another (the corpus pins
+  only the seeds' JAX besides 0.10.2)."""
+  if jax_attr is None:
+    return "unpinned"
+  return "0.10.2" if program.is_oracle_version(jax_attr) else "the seeds' JAX"
+
+
+def needs_module_text(path: str) -> bool:
+  """Whether the committed <expect> has <contains>/<absent> texts to match
+  (printing JAX's module as MLIR 19 does costs seconds on a large one)."""
+  from oracle import expect
+  try:
+    with open(path, encoding="utf-8") as f:
+      x = expect.parse_expect(f.read())
+  except (OSError, ValueError, SyntaxError):
+    return True
+  return x is None or any(tag in ("contains", "absent") for tag, _ in x.children)
+
+
+KERNEL_TARGETS = ("tpu_custom_call", "__gpu$xla.gpu.triton", "mosaic_gpu_v2")
+
+
+def expect_check(path: str, low: compare.LowersimOutcome, out: program.Outcome, binary: str,
+                 agreed: bool = False) -> dict:
+  """The committed <expect> against JAX's outcome (oracle/expect.py).
+  `agreed`: the comparison found lowersim's module to be JAX's."""
+  from oracle import expect, mlir_text
+  jax_text = ""
+  if out.kind == "module" and needs_module_text(path) and agreed and low.kind == "module" and \
+      not any(t in out.module for t in KERNEL_TARGETS):
+    # The modules are equal as parsed and printed in one context, and no
+    # kernel payload (whose bytes name the MLIR that wrote them) is in
+    # them: JAX's module printed by MLIR 19 is lowersim's text.
+    jax_text = low.module
+  elif out.kind == "module" and needs_module_text(path):
+    try:
+      generic = mlir_text.attribute_form(mlir_text.parse(out.module, mlir_text.context()))
+    except mlir_text.ParseError as e:
+      return {"state": "skip", "problems": [f"JAX's module does not re-parse: {e}"]}
+    # <contains>/<absent> are texts of the module as lowersim prints it (MLIR
+    # 19's printer, stablehlo unregistered): JAX's module printed the same way.
+    try:
+      p = subprocess.run([MLIR_OPT, "--allow-unregistered-dialect"], input=generic,
+                         capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+      return {"state": "skip", "problems": [f"{MLIR_OPT}: {e}"]}
+    if p.returncode:
+      return {"state": "skip", "problems": [f"{MLIR_OPT} does not read JAX's module: "
+                                            + p.stderr.strip()[:500]]}
+    jax_text = p.stdout
+  return expect.check(path, out.to_json(), low.to_json(), jax_text, expect.load_codes(binary))
+
+
 def judge(task: dict) -> dict:
-  """Fork-server work: {"path", "lowersim"} -> a Verdict as JSON."""
+  """Fork-server work: {"path", "lowersim", "jax", "expect"} -> a Verdict as
+  JSON (with "expect": the <expect> check, when asked)."""
   path = task["path"]
   low = run_lowersim(task["lowersim"], path)
   start = time.perf_counter()
   out = jax_outcome(path, task.get("jax"))
   v = compare.verdict(path, low, out)
+  try:
+    v.profile = profile_of(sc.read_file(path).jax)
+  except (sc.InvalidScenario, OSError):
+    pass
+  if task.get("expect"):
+    v.expect = expect_check(path, low, out, task["lowersim"], agreed=v.status == "agree")
   if v.status == "differ":
     try:
       v.context = context_of(sc.read_file(path), out)

@@ -65,6 +65,48 @@ def summary_table(judged: list[Judged]) -> str:
   return "\n".join(lines)
 
 
+def _profile_counts(judged: list[Judged]) -> dict[str, collections.Counter]:
+  by = collections.defaultdict(collections.Counter)
+  for j in judged:
+    if not j.v.profile:             # not a scenario (the back-compat data)
+      continue
+    col = j.column if j.column in ("agree", "not_expressible") else \
+        "differ" if j.column in ("differ", "known") else "other"
+    by[j.v.profile][col] += 1
+  return by
+
+
+PROFILE_LABELS = {"0.10.2": "jax=0.10.2", "unpinned": "unpinned (--jax 0.10.2)",
+                  "the seeds' JAX": "the seeds' JAX"}
+
+
+def _profiles_in_order(by) -> list[str]:
+  from oracle.judge import PROFILES
+  return [p for p in PROFILES if p in by] + sorted(set(by) - set(PROFILES))
+
+
+def profile_line(judged: list[Judged]) -> str:
+  """The closing figures per profile, on one line."""
+  by = _profile_counts(judged)
+  return "; ".join(f"{PROFILE_LABELS.get(p, p)} {by[p]['agree']} agree, {by[p]['differ']} differ, "
+                   f"{by[p]['not_expressible']} not expressible"
+                   + (f", {by[p]['other']} other" if by[p]["other"] else "")
+                   for p in _profiles_in_order(by))
+
+
+def profile_table(judged: list[Judged]) -> str:
+  """agree / differ (known or not) / not expressible per JAX version profile
+  the scenarios pin; other: refused by lowersim, timeouts, oracle errors."""
+  by = _profile_counts(judged)
+  cols = ["agree", "differ", "not_expressible"] + (["other"] if any(b["other"] for b in by.values()) else [])
+  names = {"agree": "agree", "differ": "differ", "not_expressible": "not expr.", "other": "other"}
+  lines = [f"  {'profile':<24}" + "".join(f"{names[c]:>11}" for c in cols) + f"{'total':>8}"]
+  for p in _profiles_in_order(by):
+    lines.append(f"  {PROFILE_LABELS.get(p, p):<24}" + "".join(f"{by[p][c]:>11}" for c in cols)
+                 + f"{sum(by[p].values()):>8}")
+  return "\n".join(lines)
+
+
 def causes_table(judged: list[Judged]) -> str:
   counts = collections.Counter()
   unexplained = collections.Counter()
@@ -90,6 +132,7 @@ def write_report(path: str, judged: list[Judged], stale_missing: list[known.Entr
   with open(path, "w", encoding="utf-8") as f:
     f.write("lowersim against JAX 0.10.2 (the oracle)\n\n")
     f.write(summary_table(judged) + "\n\n")
+    f.write("By JAX version profile (the scenario's jax=):\n" + profile_table(judged) + "\n\n")
     f.write("Differences by cause (scenarios):\n" + causes_table(judged) + "\n\n")
     f.write("Causes and the JAX code behind them:\n")
     for cause in known.CAUSES:
@@ -130,8 +173,14 @@ def write_report(path: str, judged: list[Judged], stale_missing: list[known.Entr
       f.write("\n")
 
 
+def expect_failed(v: Verdict) -> bool:
+  """The committed <expect> is not what JAX did, is missing, or cannot be
+  written (oracle/expect.py; runner.expectations counts the same)."""
+  return v.expect.get("state") in ("differs", "missing") or bool(v.expect.get("problems"))
+
+
 def write_junit(path: str, judged: list[Judged], seconds: float) -> None:
-  failures = sum(j.failed for j in judged)
+  failures = sum(j.failed or expect_failed(j.v) for j in judged)
   skipped = sum(j.column in ("not_expressible", "lowersim_invalid") for j in judged)
   q = saxutils.quoteattr
   with open(path, "w", encoding="utf-8") as f:
@@ -148,6 +197,10 @@ def write_junit(path: str, judged: list[Judged], seconds: float) -> None:
         if j.stale:
           msg = "stale known-differences entry: the scenario " + v.status + "s"
         f.write(f'   <failure message={q(msg)}>{saxutils.escape(v.diff or v.summary)}</failure>\n')
+      elif expect_failed(v):
+        e = v.expect
+        msg = "<expect> is not what JAX did: " + "; ".join(e.get("changes") or e.get("problems") or [])
+        f.write(f'   <failure message={q(msg)}>{saxutils.escape(e.get("diff", ""))}</failure>\n')
       elif j.column in ("not_expressible", "lowersim_invalid"):
         f.write(f'   <skipped message={q(v.summary)}/>\n')
       elif j.column == "known":
@@ -159,5 +212,7 @@ def write_junit(path: str, judged: list[Judged], seconds: float) -> None:
 def write_json(path: str, judged: list[Judged]) -> None:
   """Every verdict, with the JAX version it was judged for ("jax_version")."""
   with open(path, "w", encoding="utf-8") as f:
-    json.dump([dict(j.v.to_json(), column=j.column, stale=j.stale, jax_version="0.10.2")
+    json.dump([dict({k: v for k, v in j.v.to_json().items() if k != "expect"},
+                    expect={k: v for k, v in j.v.expect.items() if k != "new_text"},
+                    column=j.column, stale=j.stale, jax_version="0.10.2")
                for j in judged], f, indent=1)

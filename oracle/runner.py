@@ -3,6 +3,7 @@ campaign and the timings, judged and reported."""
 
 from __future__ import annotations
 
+import collections
 import glob
 import os
 import sys
@@ -29,7 +30,10 @@ def collect(paths: list[str]) -> list[str]:
 
 def judge_paths(paths: list[str], a, label: str = "scenarios") -> list[compare.Verdict]:
   binary = judge.lowersim_binary(ROOT)
-  tasks = [{"path": p, "lowersim": binary, "jax": a.jax} for p in paths]
+  from oracle import expect
+  expect.load_codes(binary)  # before the fork server's children are made
+  tasks = [{"path": p, "lowersim": binary, "jax": a.jax, "expect": p.startswith("testdata/")}
+           for p in paths]
   verdicts = []
   start = time.monotonic()
   last = start
@@ -93,6 +97,9 @@ def main(a) -> int:
     entries = known.read()
     judged = report.judge_all(verdicts, entries)
     stale_missing = []
+  expect_failed, expect_text = expectations(verdicts, getattr(a, "write_expect", False))
+  if expect_text:
+    sections.append(("the corpus's <expect> against JAX 0.10.2", expect_text))
   fuzz_failed = fuzz_total = 0
   if a.fuzz:
     from oracle import fuzz
@@ -110,6 +117,8 @@ def main(a) -> int:
   report.write_json(os.path.join(a.out, "verdicts.json"), judged)
   if verdicts:
     print(report.summary_table(judged))
+    print("by JAX version profile (the scenario's jax=):")
+    print(report.profile_table(judged))
     print("differences by cause (scenarios):")
     print(report.causes_table(judged))
   for j in judged:
@@ -118,10 +127,53 @@ def main(a) -> int:
       print(f"  {what}: {j.v.path}: {j.v.classes[0] if j.v.classes else j.v.summary}")
   for e in stale_missing:
     print(f"  stale known-differences entry (no such scenario): {e.path}")
-  failed = sum(j.failed for j in judged) + len(stale_missing) + fuzz_failed
+  if expect_text:
+    print(expect_text, flush=True)
+  failed = sum(j.failed for j in judged) + len(stale_missing) + fuzz_failed + expect_failed
   skipped = sum(j.column in ("not_expressible", "lowersim_invalid") for j in judged)
   passed = len(judged) - sum(j.failed for j in judged) - skipped + fuzz_total - fuzz_failed
   print(f"oracle: report in {os.path.relpath(os.path.join(a.out, 'report.txt'), ROOT)}, "
         f"JUnit in {os.path.relpath(os.path.join(a.out, 'junit.xml'), ROOT)} ({seconds:.0f} s)")
+  if verdicts:
+    print("per profile: " + report.profile_line(judged))
   print(f"{passed} passed, {failed} failed, {skipped} skipped")
   return 1 if failed else 0
+
+
+def expectations(verdicts: list[compare.Verdict], write: bool) -> tuple[int, str]:
+  """The committed <expect>s against JAX: (failures, the text for the
+  terminal and the report).  With `write`, the files are rewritten instead
+  (a scenario whose expectation JAX cannot give, e.g. a class no status code
+  has, is left alone and counted as a failure)."""
+  checked = [v for v in verdicts if v.expect]
+  states = collections.Counter(v.expect.get("state") for v in checked)
+  off = [v for v in checked if v.expect.get("state") in ("differs", "missing")]
+  problems = [v for v in checked if v.expect.get("problems")]
+  lines = [f"{states['same']} as JAX did, {states['differs']} differ, {states['missing']} missing, "
+           f"{states['skip']} not judged (not expressible, refused, or no <expect> outside "
+           f"testdata/conformance/)"]
+  failed = 0
+  written = 0
+  for v in off:
+    e = v.expect
+    if write and not e.get("problems"):
+      with open(os.path.join(ROOT, v.path), "w", encoding="utf-8") as f:
+        f.write(e["new_text"])
+      written += 1
+      lines.append(f"  wrote {v.path}: " + "; ".join(e["changes"]))
+      continue
+    failed += 1
+    lines.append(f"EXPECTATION {'MISSING' if e['state'] == 'missing' else 'DIFFERS FROM JAX'}: "
+                 f"{v.path}: " + "; ".join(e["changes"]))
+    lines.append(e["diff"])
+  for v in problems:
+    if v not in off:
+      failed += 1
+    for p in v.expect["problems"]:
+      lines.append(f"EXPECTATION NOT WRITABLE: {v.path}: {p}")
+  if write:
+    lines.append(f"oracle: rewrote the <expect> of {written} scenarios from JAX")
+  elif off:
+    lines.append("oracle: `./run oracle --write-expect [PATHS]` rewrites them from JAX "
+                 "(review the diff: a changed expectation is a finding)")
+  return failed, "\n".join(lines)

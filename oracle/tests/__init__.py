@@ -1,7 +1,9 @@
 """The oracle's own tests (`./run oracle --self-test`, or
 `build/oracle-venv/bin/python -m unittest discover oracle/tests`): the
 comparison must be able to fail, so these feed it modules, errors and
-warnings that differ and check that it says so."""
+warnings that differ and check that it says so; and the corpus's
+expectations from JAX (test_expect.py): the check fails on an <expect> that
+is not what JAX did, and the rewrite is byte-stable."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ import unittest
 
 
 def run_self_tests() -> int:
-  suite = unittest.defaultTestLoader.loadTestsFromName("oracle.tests.test_oracle")
+  suite = unittest.defaultTestLoader.loadTestsFromNames(["oracle.tests.test_oracle",
+                                                         "oracle.tests.test_expect"])
   result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
   n, bad = result.testsRun, len(result.failures) + len(result.errors)
   print(f"oracle self-test: {n - bad} passed, {bad} failed")
