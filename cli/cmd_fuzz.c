@@ -5,6 +5,7 @@
  * the generated scenarios (for another judge, e.g. the oracle). */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "cli.h"
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_kind.h"
 #include "fuzz/fuzz.h"
 #include "fuzz_files.h"
@@ -127,7 +128,7 @@ static size_t slot(int code) {
 
 static char *path_in(const char *dir, const char *name) {
   size_t n = strlen(dir) + strlen(name) + 2;
-  char *path = malloc(n);
+  char *path = lsim_malloc(n);
   if (path)
     snprintf(path, n, "%s/%s", dir, name);
   return path;
@@ -226,14 +227,8 @@ static size_t count_kind_text(campaign *c, const char *text) {
   for (size_t i = 0; i < c->num_kinds; i++)
     if (strcmp(c->kinds[i].text, text) == 0)
       return c->kinds[i].count++;
-  if (c->num_kinds == c->cap_kinds) {
-    size_t cap = c->cap_kinds ? 2 * c->cap_kinds : 16;
-    struct kind *grown = realloc(c->kinds, cap * sizeof *grown);
-    if (!grown)
-      return SIZE_MAX;
-    c->kinds = grown;
-    c->cap_kinds = cap;
-  }
+  if (!lsim_grow_array(&c->kinds, &c->cap_kinds, c->num_kinds + 1, sizeof *c->kinds))
+    return SIZE_MAX;
   snprintf(c->kinds[c->num_kinds].text, KIND_TEXT, "%s", text);
   c->kinds[c->num_kinds++].count = 1;
   return 0;
@@ -374,7 +369,7 @@ static int generate(const options *o, lsim_fuzz_rng *rng, bool large, const char
   } else {
     rc = lsim_fuzz_generate_focused(rng, name, o->focus, s, err);
   }
-  if (!rc && o->jax && !(*s)->jax && !((*s)->jax = strdup(o->jax->name))) {
+  if (!rc && o->jax && !(*s)->jax && !((*s)->jax = lsim_strdup(o->jax->name))) {
     lsim_scenario_destroy(*s);
     *s = NULL;
     rc = lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
@@ -484,7 +479,7 @@ static int emit_scenarios(const options *o) {
 }
 
 int cmd_fuzz(int argc, char **argv) {
-  campaign *c = calloc(1, sizeof *c);
+  campaign *c = lsim_calloc(1, sizeof *c);
   if (!c) {
     fprintf(stderr, "lowersim fuzz: out of memory\n");
     return EXIT_INVALID_INPUT;

@@ -16,6 +16,8 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "cli.h"
 
+#include "lowersim/alloc.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -91,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       arg_bytes = i;
       break;
     }
-  char *args = malloc(arg_bytes + 1);
+  char *args = lsim_malloc(arg_bytes + 1);
   char *argv[MAX_ARGS + 8];
   int argc = 0;
   argv[argc++] = "lowersim";

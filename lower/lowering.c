@@ -7,6 +7,7 @@
  * are given), then mlir.py lower_jaxpr_to_module; with for_export,
  * export/_export.py's default platform (before tracing) and checks.  A
  * lowering is its LoweringResult. */
+#include "lowersim/alloc.h"
 #include "lowersim/lowering.h"
 #include "lowersim/mlir_text.h"
 #include "dce.h"
@@ -59,8 +60,8 @@ static MlirLogicalResult ignore_diagnostic(MlirDiagnostic diagnostic, void *data
 int lsim_lowerer_create(lsim_lowerer **out, lsim_error *err) {
   if (!out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowerer_create: out is NULL");
-  lsim_lowerer *l = calloc(1, sizeof *l);
-  shared_mlir *s = calloc(1, sizeof *s);
+  lsim_lowerer *l = lsim_calloc(1, sizeof *l);
+  shared_mlir *s = lsim_calloc(1, sizeof *s);
   if (!l || !s) {
     free(l);
     free(s);
@@ -167,7 +168,7 @@ static int device_assignment(const lsim_lowering_request *req, const lsim_progra
 
 static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, lsim_lowering **out,
                          lsim_error *err) {
-  lsim_lowering *lowering = malloc(sizeof *lowering);
+  lsim_lowering *lowering = lsim_malloc(sizeof *lowering);
   if (!lowering) {
     lsim_module_context_destroy(mc);
     return lsimp_fail_oom(err);
@@ -207,7 +208,7 @@ static int check_ordered_effects(const lsim_program *prog, size_t num_devices, l
   if (num_devices <= 1)
     return LSIM_OK;
   size_t n = lsim_program_ordered_effects(prog, NULL, 0), unsupported = 0;
-  lsim_effect_kind *kinds = malloc((n + 1) * sizeof *kinds);
+  lsim_effect_kind *kinds = lsim_malloc_array(n + 1, sizeof *kinds);
   if (!kinds)
     return lsimp_fail_oom(err);
   lsim_program_ordered_effects(prog, kinds, n);

@@ -40,7 +40,7 @@ int lsim_registry_create(lsim_runtime *runtime, const lsim_jax_profile *profile,
                          lsim_registry **out, lsim_error *err) {
   if (!runtime || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_registry_create: NULL argument");
-  *out = calloc(1, sizeof **out);
+  *out = lsim_calloc(1, sizeof **out);
   if (!*out)
     return lsimp_fail_oom(err);
   (*out)->runtime = runtime;
@@ -85,18 +85,14 @@ static const primitive_entry *find(const lsim_registry *reg, const lsim_primitiv
   return e->primitive ? e : NULL;
 }
 
+static void *entry_place(void *table, size_t capacity, const void *old) {
+  const primitive_entry *e = old;
+  return e->primitive ? probe(table, capacity, e->primitive) : NULL;
+}
+
 static bool grow(lsim_registry *reg) {
-  size_t capacity = reg->capacity ? reg->capacity * 2 : 64;
-  primitive_entry *table = calloc(capacity, sizeof *table);
-  if (!table)
-    return false;
-  for (size_t i = 0; i < reg->capacity; i++)
-    if (reg->table[i].primitive)
-      *probe(table, capacity, reg->table[i].primitive) = reg->table[i];
-  free(reg->table);
-  reg->table = table;
-  reg->capacity = capacity;
-  return true;
+  return lsim_hash_grow(&reg->table, &reg->capacity, reg->capacity + 1, 64, sizeof *reg->table,
+                        entry_place);
 }
 
 static primitive_entry *find_or_add(lsim_registry *reg, const lsim_primitive *p) {
@@ -116,10 +112,10 @@ static int set_platform_rule(primitive_entry *e, const char *platform, lsim_rule
     e->platforms[at].rule = rule;
     return LSIM_OK;
   }
-  if (!lsimp_grow_array(&e->platforms, &e->cap_platforms, e->num_platforms + 1,
+  if (!lsim_grow_array(&e->platforms, &e->cap_platforms, e->num_platforms + 1,
                         sizeof *e->platforms))
     return LSIM_E_NO_MEMORY;
-  char *copy = strdup(platform);
+  char *copy = lsim_strdup(platform);
   if (!copy || !lsimp_name_index_set(&e->platform_index, copy, e->num_platforms)) {
     free(copy);
     return LSIM_E_NO_MEMORY;

@@ -1,6 +1,8 @@
 /* support/strbuf.c: growable strings and Python reprs. */
 #include "support/strbuf.h"
 
+#include "lowersim/alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,16 +36,10 @@ static bool reserve(lsimp_strbuf *sb, size_t extra) {
   size_t need = sb->len + extra + 1;
   if (need <= sb->cap)
     return true;
-  size_t cap = sb->cap ? sb->cap : 64;
-  while (cap < need)
-    cap *= 2;
-  char *data = realloc(sb->data, cap);
-  if (!data) {
+  if (!lsim_grow_array(&sb->data, &sb->cap, need < 64 ? 64 : need, 1)) {
     sb->failed = true;
     return false;
   }
-  sb->data = data;
-  sb->cap = cap;
   return true;
 }
 
