@@ -376,8 +376,11 @@ static int run_matrix(options *o) {
   int jobs = (int)o->jobs;
   worker *workers = lsim_calloc((size_t)jobs, sizeof *workers);
   pthread_t *threads = lsim_calloc((size_t)jobs, sizeof *threads);
-  if (!workers || !threads)
-    return EXIT_LOWERING_ERROR;
+  if (!workers || !threads) {
+    free(workers);
+    free(threads);
+    return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
+  }
   double start = now();
   int code = 0;
   for (int j = 0; j < jobs; j++) {
@@ -404,9 +407,11 @@ static int run_matrix(options *o) {
   stats *all = lsim_calloc(1, sizeof *all);
   for (int j = 0; all && j < jobs; j++) {
     merge_stats(all, &workers[j].st);
-    if (workers[j].rc)
-      code = EXIT_LOWERING_ERROR;
+    if (workers[j].rc && !code)
+      code = cli_report(&(lsim_error){workers[j].rc, NULL});
   }
+  if (!all)
+    code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   if (all && !code) {
     printf("matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64 "/%" PRIu64
            ")\n",

@@ -322,7 +322,7 @@ int lsim_runtime_set_jax_platforms(lsim_runtime *rt, const char *jax_platforms, 
         *comma = '\0';
       int rc = lsim_check_platform_name(item, err);
       if (rc) {
-        lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "JAX_PLATFORMS='%s': %s", jax_platforms,
+        rc = lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "JAX_PLATFORMS='%s': %s", jax_platforms,
                   lsim_error_message(err));
         free(copy);
         return rc;
@@ -583,7 +583,7 @@ static int initialize(lsim_runtime *rt, lsim_error *err) {
               ? "(set JAX_PLATFORMS='' to automatically choose an available backend)"
               : "(you may need to uninstall the failing plugin package, or set "
                 "JAX_PLATFORMS=cpu to skip this backend.)";
-      lsimp_raise(err, LSIM_E_BACKEND_INIT, platform, lsimp_strbuf_cstr(&why), advice);
+      rc = lsimp_raise(err, LSIM_E_BACKEND_INIT, platform, lsimp_strbuf_cstr(&why), advice);
     }
     if (lsimp_strbuf_failed(&why))
       rc = LSIM_E_NO_MEMORY;

@@ -325,6 +325,7 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
   if (!req.registry || !req.program)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lsim_lower: the request needs a registry and a program");
+  unsigned long text_failures = lsimp_strbuf_failures();
   rc = lsim_program_check(req.program, err);
   placement at = {0};
   if (!rc)
@@ -339,6 +340,11 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
   lsim_module_context *mc = NULL;
   if (!rc)
     rc = lower_module(l, &req, &kept.program, &at, &mc, err);
+  if (lsimp_strbuf_failures() != text_failures) { /* a name or a narration line lost */
+    if (!rc)
+      lsim_module_context_destroy(mc);
+    rc = lsimp_fail_oom(err);
+  }
   lsimp_dce_free(&kept);
   return rc ? rc : make_lowering(l, mc, out, err);
 }

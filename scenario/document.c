@@ -32,9 +32,9 @@ int lsimp_input_failv(lsim_error *err, const char *path, long line, const char *
     lsimp_strbuf_free(&text);
     return lsimp_fail_oom(err);
   }
-  lsim_error_set(err, LSIM_E_INVALID_INPUT, "%s", lsimp_strbuf_cstr(&text));
+  int rc = lsim_error_set(err, LSIM_E_INVALID_INPUT, "%s", lsimp_strbuf_cstr(&text));
   lsimp_strbuf_free(&text);
-  return LSIM_E_INVALID_INPUT;
+  return rc;
 }
 
 int lsimp_input_fail(lsim_error *err, const char *path, long line, const char *fmt, ...) {

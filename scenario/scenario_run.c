@@ -238,6 +238,8 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
     rc = lsim_lowering_execute(out->lowering, err);
   }
   prepared_free(&p);
+  if (rc == LSIM_E_NO_MEMORY) /* build_program and split_platforms take no error */
+    lsimp_fail_oom(err);
   return rc;
 }
 

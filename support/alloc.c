@@ -1,6 +1,7 @@
 /* support/alloc.c: lowersim's one allocator (lowersim/alloc.h). */
 #include "lowersim/alloc.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +15,11 @@ void lsim_alloc_set_fault(lsim_alloc_fault_fn fn, void *data) {
 }
 
 void *lsim_alloc_at(void *old, size_t n, size_t size, unsigned flags, const char *site) {
-  if (size && n > SIZE_MAX / size)
+  if ((size && n > SIZE_MAX / size) || (fault && fault(site, fault_data))) {
+    errno = ENOMEM; /* as malloc says it */
     return NULL;
+  }
   size_t bytes = n && size ? n * size : 1;
-  if (fault && fault(site, fault_data))
-    return NULL;
   if (flags & LSIM_ALLOC_RESIZE)
     return realloc(old, bytes);
   return flags & LSIM_ALLOC_ZERO ? calloc(1, bytes) : malloc(bytes);

@@ -28,7 +28,8 @@ enum {
 
 /* n items of size bytes: a fresh block, or `old` resized (LSIM_ALLOC_RESIZE;
  * on failure `old` stays valid and unchanged).  NULL when out of memory,
- * when n * size overflows, or when the fault hook says this one fails.
+ * when n * size overflows, or when the fault hook says this one fails
+ * (errno is then ENOMEM, as malloc sets it).
  * `site` names the caller ("file.c:42"). */
 void *lsim_alloc_at(void *old, size_t n, size_t size, unsigned flags, const char *site);
 
