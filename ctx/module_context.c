@@ -4,6 +4,7 @@
  * is mlir.aval_to_ir_type with the module's aval_to_ir_types_cache. */
 #include "lowersim/alloc.h"
 #include "lowersim/module_context.h"
+#include "support/name_index.h"
 #include "support/options.h"
 #include "support/raise.h"
 
@@ -66,6 +67,7 @@ struct lsim_module_context {
   size_t num_platforms;
   const char **platforms; /* point into names */
   char *names;            /* the canonical platform names, NUL-separated */
+  lsimp_name_index platform_index; /* name -> its first place in platforms */
 };
 
 static void shared_release(shared_state *s) {
@@ -136,11 +138,25 @@ static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char 
     list[i] = p;
     p += len;
   }
+  lsimp_name_index index = LSIMP_NAME_INDEX_INIT;
+  bool indexed = lsimp_name_index_reserve(&index, n);
+  for (size_t i = 0; indexed && i < n; i++) {
+    size_t at = i;
+    lsimp_name_index_add(&index, list[i], &at); /* reserved: cannot fail */
+  }
+  if (!indexed) {
+    lsimp_name_index_free(&index);
+    free(store);
+    free(list);
+    return lsimp_fail_oom(err);
+  }
   free(ctx->names);
   free(ctx->platforms);
+  lsimp_name_index_free(&ctx->platform_index);
   ctx->names = store;
   ctx->platforms = list;
   ctx->num_platforms = n;
+  ctx->platform_index = index;
   return LSIM_OK;
 }
 
@@ -218,6 +234,7 @@ void lsim_module_context_destroy(lsim_module_context *ctx) {
   shared_release(ctx->shared);
   free(ctx->names);
   free(ctx->platforms);
+  lsimp_name_index_free(&ctx->platform_index);
   free(ctx);
 }
 
@@ -252,6 +269,11 @@ int lsim_module_context_replace(const lsim_module_context *ctx,
   copy->shared->refs++;
   *out = copy;
   return LSIM_OK;
+}
+
+bool lsim_module_context_platform_index(const lsim_module_context *ctx, const char *platform,
+                                        size_t *at) {
+  return lsimp_name_index_find(&ctx->platform_index, platform, at);
 }
 
 const char *const *lsim_module_context_platforms(const lsim_module_context *ctx, size_t *count) {

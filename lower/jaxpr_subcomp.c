@@ -114,7 +114,7 @@ static MlirLocation name_location(const subcomp *sc, const lsim_eqn *e) {
 static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_result,
                      lsim_error *err) {
   size_t n;
-  const char *const *platforms = lsim_module_context_platforms(sc->mc, &n);
+  lsim_module_context_platforms(sc->mc, &n);
   size_t m = e->num_operands ? e->num_operands : 1;
   lsim_platform_rule *rules = lsim_malloc_array(n, sizeof *rules);
   lsim_aval *avals_in = lsim_malloc_array(m, sizeof *avals_in);
@@ -131,8 +131,7 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
   if (!rc) {
     size_t num_rules = 0;
     const lsim_rule *default_rule;
-    lsim_get_lowering_rules(sc->reg, e->primitive, platforms, n, rules, &num_rules,
-                            &default_rule);
+    lsim_get_lowering_rules_in(sc->reg, e->primitive, sc->mc, rules, &num_rules, &default_rule);
     narrate_lookup(sc, rules, num_rules, default_rule);
     MlirValue token_out = {NULL};
     lsim_lowering_rule_context ctx = rule_context(sc, e, avals_in, &token_out);

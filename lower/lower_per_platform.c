@@ -263,10 +263,15 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
     if (!found)
       return not_found(description, platforms, 1, true, err);
   }
-  /* Only the default rule: every platform shares it, applied directly with
-   * no plan (so equations lowered for thousands of platforms cost O(1)
-   * each; the plan is made to be narrated). */
-  if (!num_platform_rules && default_rule && !lsim_module_context_explaining(ctx->module_context))
+  /* Only the default rule, or platform rules for none of the platforms:
+   * every platform shares the default rule, applied directly with no plan
+   * (so equations lowered for thousands of platforms cost O(rules) each;
+   * the plan is made to be narrated). */
+  bool none_matches = !ctx->num_platforms; /* the module context's platforms, indexed */
+  for (size_t r = 0; none_matches && r < num_platform_rules; r++)
+    none_matches = !lsim_module_context_platform_index(ctx->module_context,
+                                                       platform_rules[r].platform, NULL);
+  if (none_matches && default_rule && !lsim_module_context_explaining(ctx->module_context))
     return default_rule->fn(ctx, args, results, params, default_rule->data, err);
   plan p;
   int rc = make_plan(description, platforms, n, platform_rules, num_platform_rules, default_rule,

@@ -5,6 +5,7 @@
  * the primitive's address, so a lookup is one hash whatever the number of
  * primitives. */
 #include "lowersim/registry.h"
+#include "lowersim/module_context.h"
 #include "support/alloc.h"
 #include "support/name_index.h"
 #include "support/raise.h"
@@ -194,6 +195,34 @@ int lsim_register_lowering_uncacheable(lsim_registry *reg, const lsim_primitive 
 bool lsim_registry_is_cacheable(const lsim_registry *reg, const lsim_primitive *primitive) {
   const primitive_entry *e = find(reg, primitive);
   return !e || !e->uncacheable;
+}
+
+/* Rules in the order of their platforms: the module context keeps its
+ * platform names in one block, in order, so the names' addresses order them. */
+static int by_platform(const void *a, const void *b) {
+  const char *x = ((const lsim_platform_rule *)a)->platform;
+  const char *y = ((const lsim_platform_rule *)b)->platform;
+  return (x > y) - (x < y);
+}
+
+void lsim_get_lowering_rules_in(const lsim_registry *reg, const lsim_primitive *primitive,
+                                const lsim_module_context *mc, lsim_platform_rule *out,
+                                size_t *num_out, const lsim_rule **default_rule) {
+  size_t count;
+  const char *const *platforms = lsim_module_context_platforms(mc, &count);
+  const primitive_entry *e = find(reg, primitive);
+  if (!e || e->num_platforms >= count || lsim_module_context_explaining(mc)) {
+    lsim_get_lowering_rules(reg, primitive, platforms, count, out, num_out, default_rule);
+    return;
+  }
+  *num_out = 0;
+  *default_rule = e->has_default ? &e->default_rule : NULL;
+  for (size_t j = 0; j < e->num_platforms; j++) {
+    size_t at;
+    if (lsim_module_context_platform_index(mc, e->platforms[j].platform, &at))
+      out[(*num_out)++] = (lsim_platform_rule){platforms[at], e->platforms[j].rule};
+  }
+  qsort(out, *num_out, sizeof *out, by_platform);
 }
 
 void lsim_get_lowering_rules(const lsim_registry *reg, const lsim_primitive *primitive,
