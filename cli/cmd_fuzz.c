@@ -80,8 +80,9 @@ static void usage(void) {
          "--focus ELEMENT (e.g. pallas_call) makes most equations of that kind and the\n"
          "runtime a cpu with up to three accelerators that come up, so that the\n"
          "scenarios reach that kind's lowering.\n"
-         "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0) without\n"
-         "lowering or checking them; last line `fuzz: N scenarios written to DIR`.\n"
+         "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0), those of a\n"
+         "large shape too, each the one iteration I checks, without lowering or\n"
+         "checking them; last line `fuzz: N scenarios written to DIR`.\n"
          "--jax V: every scenario pins JAX version V (<scenario jax=\"V\">); without it\n"
          "none pins one, so each is lowered for the newest.\n"
          "Exit codes: 0 no finding, 1 findings, 2 invalid arguments or output folder.\n",
@@ -377,11 +378,17 @@ static int generate(const options *o, lsim_fuzz_rng *rng, bool large, const char
   return rc;
 }
 
+/* What iteration i does beside the generator's scenario (below LARGE: a
+ * scenario of a large shape instead), drawn from its own stream `extra`. */
+static uint64_t hostile_draw(const options *o, uint64_t i, lsim_fuzz_rng *extra) {
+  lsim_fuzz_rng_seed(extra, o->seed ^ 0x686f7374696c65ull, i); /* "hostile" */
+  return lsim_fuzz_rng_below(extra, 100);
+}
+
 static int iterate(campaign *c, uint64_t i, lsim_error *err) {
   lsim_fuzz_rng rng, extra;
   lsim_fuzz_rng_seed(&rng, c->opt.seed, i);
-  lsim_fuzz_rng_seed(&extra, c->opt.seed ^ 0x686f7374696c65ull, i); /* "hostile" */
-  uint64_t what = lsim_fuzz_rng_below(&extra, 100);
+  uint64_t what = hostile_draw(&c->opt, i, &extra);
   char name[64];
   snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, c->opt.seed, i);
   lsim_scenario *s = NULL;
@@ -449,15 +456,16 @@ static int emit_scenarios(const options *o) {
   int code = 0;
   uint64_t i = 0;
   for (; i < o->iterations && !code; i++) {
-    lsim_fuzz_rng rng;
+    lsim_fuzz_rng rng, extra;
     lsim_fuzz_rng_seed(&rng, o->seed, i);
+    bool large = hostile_draw(o, i, &extra) < LARGE; /* the scenario iteration i checks */
     char name[64], file[80];
     snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, o->seed, i);
     snprintf(file, sizeof file, "%s.xml", name);
     lsim_scenario *s = NULL;
     char *text = NULL, *path = NULL;
     size_t size;
-    int rc = generate(o, &rng, false, name, &s, &err);
+    int rc = generate(o, &rng, large, name, &s, &err);
     if (!rc)
       rc = lsim_fuzz_scenario_text(s, &text, &size, &err);
     if (!rc && !(path = path_in(o->emit, file))) {
