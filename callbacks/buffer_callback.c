@@ -1,6 +1,7 @@
 /* callbacks/buffer_callback.c: buffer_callback's checks and lowering.
  * JAX counterpart: buffer_callback.py buffer_callback (the checks of
  * input_output_aliases), _buffer_callback_lowering and wrapped_callback. */
+#include "lowersim/alloc.h"
 #include "lowersim/buffer_callback.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
@@ -28,7 +29,7 @@ static int compare_input(const void *a, const void *b) {
  * false when out of memory. */
 static bool sorted_aliases(const lsim_io_alias *aliases, size_t n, lsim_io_alias *out,
                            size_t *count) {
-  const lsim_io_alias **order = malloc((n ? n : 1) * sizeof *order);
+  const lsim_io_alias **order = lsim_malloc_array(n, sizeof *order);
   if (!order)
     return false;
   for (size_t i = 0; i < n; i++)
@@ -72,7 +73,7 @@ int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
                                        const lsim_aval *results, size_t num_results,
                                        const lsim_io_alias *aliases, size_t num_aliases,
                                        lsim_error *err) {
-  lsim_io_alias *sorted = malloc((num_aliases ? num_aliases : 1) * sizeof *sorted);
+  lsim_io_alias *sorted = lsim_malloc_array(num_aliases, sizeof *sorted);
   if (!sorted)
     return lsimp_fail_oom(err);
   size_t n = 0;
@@ -131,7 +132,7 @@ static int wrapped_callback(void *user_data, lsim_host_callback_call *call) {
  * module keeps alive; `*index` is its position. */
 static int add_wrapped_callback(lsim_module_context *mc, const lsim_host_callback *user,
                                 uint64_t *index, lsim_error *err) {
-  lsim_host_callback *copy = malloc(sizeof *copy);
+  lsim_host_callback *copy = lsim_malloc(sizeof *copy);
   if (!copy)
     return lsimp_fail_oom(err);
   *copy = *user;
@@ -157,8 +158,8 @@ static int emit_call(lsim_lowering_rule_context *ctx, const char *target,
                      const lsim_buffer_callback_params *p, uint64_t index, const MlirValue *args,
                      MlirValue *results, lsim_error *err) {
   size_t m = p->num_aliases ? p->num_aliases : 1;
-  lsim_io_alias *dict = malloc(m * sizeof *dict);
-  lsim_operand_alias *aliases = malloc(m * sizeof *aliases);
+  lsim_io_alias *dict = lsim_malloc_array(m, sizeof *dict);
+  lsim_operand_alias *aliases = lsim_malloc_array(m, sizeof *aliases);
   size_t n = 0;
   int rc = dict && aliases && sorted_aliases(p->aliases, p->num_aliases, dict, &n)
                ? LSIM_OK

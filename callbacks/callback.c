@@ -3,6 +3,7 @@
  * JAX counterparts: callback.py pure_callback_p and io_callback_p with
  * their lowerings, emit_python_callback, _emit_tpu_python_callback,
  * send_to_host and receive_from_host. */
+#include "lowersim/alloc.h"
 #include "lowersim/callback.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
@@ -67,8 +68,8 @@ static int emit_ffi_callback(lsim_lowering_rule_context *ctx, const lsim_host_ca
   int rc = add_callback(ctx, callback, &index, err);
   size_t first = token ? 1 : 0, num_operands = ctx->num_avals_in + first;
   size_t num_results = ctx->num_avals_out + first;
-  MlirValue *operands = malloc((num_operands + 1) * sizeof *operands);
-  MlirType *types = malloc((num_results + 1) * sizeof *types);
+  MlirValue *operands = lsim_malloc_array(num_operands + 1, sizeof *operands);
+  MlirType *types = lsim_malloc_array(num_results + 1, sizeof *types);
   if (!rc && (!operands || !types))
     rc = lsimp_fail_oom(err);
   if (!rc && token) {

@@ -2,6 +2,7 @@
  * scenario with <expect> under PATH and reports one line per failure, then
  * `N passed, N failed`. */
 #include "cli.h"
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_run.h"
 #include "lowersim/mlir_text.h"
 
@@ -231,7 +232,7 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
   if (!rc)
     r->jax = lsim_scenario_profile(s, profile)->name;
   if (rc) {
-    r->failure = strdup(lsim_error_message(&err));
+    r->failure = lsim_strdup(lsim_error_message(&err));
   } else if (impl) {
     r->failure = compare_impl(lowerer, mlir, impl, s, &opts, &r->skipped);
   } else if (!s->expect.present) {
@@ -240,7 +241,7 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
     lsim_scenario_verdict v;
     rc = lsim_scenario_check_with(lowerer, s, &opts, &v, &err);
     if (rc)
-      r->failure = strdup(lsim_error_message(&err));
+      r->failure = lsim_strdup(lsim_error_message(&err));
     else if (!v.passed)
       r->failure = v.difference, v.difference = NULL;
     lsim_scenario_verdict_clear(&v);
@@ -322,8 +323,8 @@ static void print_profile_totals(const result *results, lsim_scenario *const *sc
  * when something failed, or 2 when the report cannot be written). */
 static int check_files(char *const *paths, size_t count, const char *impl,
                        const char *junit_path, const lsim_jax_profile *profile) {
-  result *results = calloc(count, sizeof *results);
-  lsim_scenario **scenarios = calloc(count, sizeof *scenarios);
+  result *results = lsim_calloc(count, sizeof *results);
+  lsim_scenario **scenarios = lsim_calloc(count, sizeof *scenarios);
   lsim_lowerer *lowerer = NULL;
   if (!results || !scenarios || lsim_lowerer_create(&lowerer, NULL)) {
     free(results);

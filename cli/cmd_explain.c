@@ -164,6 +164,8 @@ int cmd_explain(int argc, char **argv) {
     char *text = lsim_lowering_print(outcome.lowering);
     heading(st, "module (verified)");
     fputs(text ? text : "(out of memory)\n", stdout);
+    if (!text)
+      code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
     free(text);
   }
   free(n.data);

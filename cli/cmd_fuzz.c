@@ -5,6 +5,7 @@
  * the generated scenarios (for another judge, e.g. the oracle). */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "cli.h"
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_kind.h"
 #include "fuzz/fuzz.h"
 #include "fuzz_files.h"
@@ -79,8 +80,9 @@ static void usage(void) {
          "--focus ELEMENT (e.g. pallas_call) makes most equations of that kind and the\n"
          "runtime a cpu with up to three accelerators that come up, so that the\n"
          "scenarios reach that kind's lowering.\n"
-         "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0) without\n"
-         "lowering or checking them; last line `fuzz: N scenarios written to DIR`.\n"
+         "--emit DIR writes the N scenarios to DIR/fuzz-S-I.xml (I from 0), those of a\n"
+         "large shape too, each the one iteration I checks, without lowering or\n"
+         "checking them; last line `fuzz: N scenarios written to DIR`.\n"
          "--jax V: every scenario pins JAX version V (<scenario jax=\"V\">); without it\n"
          "none pins one, so each is lowered for the newest.\n"
          "Exit codes: 0 no finding, 1 findings, 2 invalid arguments or output folder.\n",
@@ -127,7 +129,7 @@ static size_t slot(int code) {
 
 static char *path_in(const char *dir, const char *name) {
   size_t n = strlen(dir) + strlen(name) + 2;
-  char *path = malloc(n);
+  char *path = lsim_malloc(n);
   if (path)
     snprintf(path, n, "%s/%s", dir, name);
   return path;
@@ -226,14 +228,8 @@ static size_t count_kind_text(campaign *c, const char *text) {
   for (size_t i = 0; i < c->num_kinds; i++)
     if (strcmp(c->kinds[i].text, text) == 0)
       return c->kinds[i].count++;
-  if (c->num_kinds == c->cap_kinds) {
-    size_t cap = c->cap_kinds ? 2 * c->cap_kinds : 16;
-    struct kind *grown = realloc(c->kinds, cap * sizeof *grown);
-    if (!grown)
-      return SIZE_MAX;
-    c->kinds = grown;
-    c->cap_kinds = cap;
-  }
+  if (!lsim_grow_array(&c->kinds, &c->cap_kinds, c->num_kinds + 1, sizeof *c->kinds))
+    return SIZE_MAX;
   snprintf(c->kinds[c->num_kinds].text, KIND_TEXT, "%s", text);
   c->kinds[c->num_kinds++].count = 1;
   return 0;
@@ -374,7 +370,7 @@ static int generate(const options *o, lsim_fuzz_rng *rng, bool large, const char
   } else {
     rc = lsim_fuzz_generate_focused(rng, name, o->focus, s, err);
   }
-  if (!rc && o->jax && !(*s)->jax && !((*s)->jax = strdup(o->jax->name))) {
+  if (!rc && o->jax && !(*s)->jax && !((*s)->jax = lsim_strdup(o->jax->name))) {
     lsim_scenario_destroy(*s);
     *s = NULL;
     rc = lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
@@ -382,11 +378,17 @@ static int generate(const options *o, lsim_fuzz_rng *rng, bool large, const char
   return rc;
 }
 
+/* What iteration i does beside the generator's scenario (below LARGE: a
+ * scenario of a large shape instead), drawn from its own stream `extra`. */
+static uint64_t hostile_draw(const options *o, uint64_t i, lsim_fuzz_rng *extra) {
+  lsim_fuzz_rng_seed(extra, o->seed ^ 0x686f7374696c65ull, i); /* "hostile" */
+  return lsim_fuzz_rng_below(extra, 100);
+}
+
 static int iterate(campaign *c, uint64_t i, lsim_error *err) {
   lsim_fuzz_rng rng, extra;
   lsim_fuzz_rng_seed(&rng, c->opt.seed, i);
-  lsim_fuzz_rng_seed(&extra, c->opt.seed ^ 0x686f7374696c65ull, i); /* "hostile" */
-  uint64_t what = lsim_fuzz_rng_below(&extra, 100);
+  uint64_t what = hostile_draw(&c->opt, i, &extra);
   char name[64];
   snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, c->opt.seed, i);
   lsim_scenario *s = NULL;
@@ -454,15 +456,16 @@ static int emit_scenarios(const options *o) {
   int code = 0;
   uint64_t i = 0;
   for (; i < o->iterations && !code; i++) {
-    lsim_fuzz_rng rng;
+    lsim_fuzz_rng rng, extra;
     lsim_fuzz_rng_seed(&rng, o->seed, i);
+    bool large = hostile_draw(o, i, &extra) < LARGE; /* the scenario iteration i checks */
     char name[64], file[80];
     snprintf(name, sizeof name, "fuzz-%" PRIu64 "-%" PRIu64, o->seed, i);
     snprintf(file, sizeof file, "%s.xml", name);
     lsim_scenario *s = NULL;
     char *text = NULL, *path = NULL;
     size_t size;
-    int rc = generate(o, &rng, false, name, &s, &err);
+    int rc = generate(o, &rng, large, name, &s, &err);
     if (!rc)
       rc = lsim_fuzz_scenario_text(s, &text, &size, &err);
     if (!rc && !(path = path_in(o->emit, file))) {
@@ -484,7 +487,7 @@ static int emit_scenarios(const options *o) {
 }
 
 int cmd_fuzz(int argc, char **argv) {
-  campaign *c = calloc(1, sizeof *c);
+  campaign *c = lsim_calloc(1, sizeof *c);
   if (!c) {
     fprintf(stderr, "lowersim fuzz: out of memory\n");
     return EXIT_INVALID_INPUT;

@@ -3,6 +3,7 @@
  * shard of it, and reports a summary table, a CSV row per case and a JUnit
  * report; `--merge` joins shards' CSV files into one report. */
 #include "cli.h"
+#include "lowersim/alloc.h"
 #include "lowersim/runtime.h"
 #include "matrix.h"
 #include "matrix_csv.h"
@@ -373,10 +374,13 @@ static int run_matrix(options *o) {
     hi = lo + o->limit;
   _Atomic uint64_t done = 0;
   int jobs = (int)o->jobs;
-  worker *workers = calloc((size_t)jobs, sizeof *workers);
-  pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
-  if (!workers || !threads)
-    return EXIT_LOWERING_ERROR;
+  worker *workers = lsim_calloc((size_t)jobs, sizeof *workers);
+  pthread_t *threads = lsim_calloc((size_t)jobs, sizeof *threads);
+  if (!workers || !threads) {
+    free(workers);
+    free(threads);
+    return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
+  }
   double start = now();
   int code = 0;
   for (int j = 0; j < jobs; j++) {
@@ -400,12 +404,14 @@ static int run_matrix(options *o) {
   double seconds = now() - start;
   if (tty)
     progress(hi - lo, hi - lo, seconds), fputc('\n', stderr);
-  stats *all = calloc(1, sizeof *all);
+  stats *all = lsim_calloc(1, sizeof *all);
   for (int j = 0; all && j < jobs; j++) {
     merge_stats(all, &workers[j].st);
-    if (workers[j].rc)
-      code = EXIT_LOWERING_ERROR;
+    if (workers[j].rc && !code)
+      code = cli_report(&(lsim_error){workers[j].rc, NULL});
   }
+  if (!all)
+    code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   if (all && !code) {
     printf("matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64 "/%" PRIu64
            ")\n",
@@ -551,8 +557,8 @@ static int merge_shards(options *o, shard_file *files, stats *st, matrix_spec *s
 }
 
 static int merge(options *o) {
-  stats *st = calloc(1, sizeof *st);
-  shard_file *files = calloc((size_t)o->num_inputs, sizeof *files);
+  stats *st = lsim_calloc(1, sizeof *st);
+  shard_file *files = lsim_calloc((size_t)o->num_inputs, sizeof *files);
   char names[MATRIX_MAX_PLATFORMS][LSIM_PLATFORM_NAME_MAX + 1];
   matrix_spec seen = {0};
   cli_inputs inputs = {0};

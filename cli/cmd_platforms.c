@@ -3,6 +3,7 @@
  * --lower-for, also what a ModuleContext for those platforms gets from
  * get_backend, optional or not. */
 #include "cli.h"
+#include "lowersim/alloc.h"
 #include "lowersim/module_context.h"
 #include "lowersim/runtime.h"
 #include "options.h"
@@ -51,7 +52,7 @@ typedef struct options {
 static const char *add_factory(lsim_runtime *rt, const char *spec, bool failing, lsim_error *err,
                                int *rc) {
   const char *eq = strchr(spec, '=');
-  char *name = strndup(spec, eq ? (size_t)(eq - spec) : strlen(spec));
+  char *name = lsim_strndup(spec, eq ? (size_t)(eq - spec) : strlen(spec));
   if (!name) {
     *rc = lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
     return NULL;
@@ -183,7 +184,7 @@ static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *e
 
 /* Repeatable options: remembered in order, registered after the parse. */
 static const char *collect(options *o, const char *value, bool failing) {
-  factory_spec *grown = realloc(o->factories, (o->n_factories + 1) * sizeof *grown);
+  factory_spec *grown = lsim_realloc_array(o->factories, o->n_factories + 1, sizeof *grown);
   if (!grown)
     return "cannot be kept: out of memory";
   o->factories = grown;

@@ -3,6 +3,8 @@
 #include "output.h"
 #include "walk.h"
 
+#include "lowersim/alloc.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -292,7 +294,7 @@ int cli_fuzz_folder_case(lsim_fuzz_rng *rng, const char *scratch, const char *te
   char dir[MAX_PATH], root[MAX_PATH];
   if (!make_case_folder(scratch, dir))
     return say(2, detail, detail_size, "cannot make a folder in %s: %s", scratch, strerror(errno));
-  tree *t = calloc(1, sizeof *t);
+  tree *t = lsim_calloc(1, sizeof *t);
   if (!t) {
     cli_fuzz_remove_tree(dir);
     return say(2, detail, detail_size, "out of memory");

@@ -1,6 +1,8 @@
 /* cli/input.c: a scenario from a file, or from standard input for "-". */
 #include "cli.h"
 
+#include "lowersim/alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +12,13 @@
 static char *read_stdin(size_t *size, bool *failed) {
   const size_t limit = (size_t)LSIM_SCENARIO_MAX_BYTES + 1;
   size_t cap = 64 * 1024, len = 0;
-  char *buf = malloc(cap);
+  char *buf = lsim_malloc(cap);
   while (buf) {
     len += fread(buf + len, 1, cap - len, stdin);
     if (len < cap || cap == limit)
       break;
     cap = cap * 2 < limit ? cap * 2 : limit;
-    char *bigger = realloc(buf, cap);
+    char *bigger = lsim_realloc(buf, cap);
     if (!bigger)
       free(buf);
     buf = bigger;

@@ -1,6 +1,8 @@
 /* cli/junit.c: JUnit XML reports with libxml2's xmlTextWriter, in memory. */
 #include "junit.h"
 
+#include "lowersim/alloc.h"
+
 #include <libxml/xmlwriter.h>
 
 #include <stdint.h>
@@ -40,7 +42,7 @@ char *junit_xml_text(const char *s) {
   size_t len = strlen(s);
   if (len > (SIZE_MAX - 1) / 4)
     return NULL;
-  char *out = malloc(4 * len + 1), *o = out;
+  char *out = lsim_malloc(4 * len + 1), *o = out;
   if (!out)
     return NULL;
   for (const unsigned char *p = (const unsigned char *)s; *p;) {
@@ -81,7 +83,7 @@ static void element_with_message(junit *j, const char *element, const char *mess
 
 junit *junit_open(const char *suite, size_t tests, size_t failures, size_t skipped,
                   double seconds) {
-  junit *j = calloc(1, sizeof *j);
+  junit *j = lsim_calloc(1, sizeof *j);
   if (!j || !(j->buffer = xmlBufferCreate()) || !(j->w = xmlNewTextWriterMemory(j->buffer, 0))) {
     if (j)
       xmlBufferFree(j->buffer);

@@ -1,5 +1,6 @@
 /* cli/matrix_csv.c: the matrix's CSV rows, written and read back strictly. */
 #include "matrix_csv.h"
+#include "lowersim/alloc.h"
 #include "lowersim/runtime.h"
 
 #include <inttypes.h>
@@ -50,11 +51,11 @@ static int compare_variant(const void *a, const void *b) {
 }
 
 matrix_csv_reader *matrix_csv_reader_create(const char *path, FILE *f) {
-  matrix_csv_reader *r = calloc(1, sizeof *r);
+  matrix_csv_reader *r = lsim_calloc(1, sizeof *r);
   size_t total = 0;
   for (int k = 0; k < FEATURE_COUNT; k++)
     total += (size_t)matrix_feature_variants((matrix_feature)k);
-  if (!r || !(r->variants = calloc(total, sizeof *r->variants))) {
+  if (!r || !(r->variants = lsim_calloc(total, sizeof *r->variants))) {
     free(r);
     return NULL;
   }

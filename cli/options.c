@@ -2,6 +2,8 @@
 #include "options.h"
 #include "cli.h"
 
+#include "lowersim/alloc.h"
+
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -114,8 +116,8 @@ static int matching(const char *given, const struct option *longs) {
 
 int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
               size_t num_options, void (*help)(void), cli_args *args) {
-  struct option *longs = calloc(num_options + 3, sizeof *longs);
-  char *shorts = malloc(2 * num_options + 4);
+  struct option *longs = lsim_calloc(num_options + 3, sizeof *longs);
+  char *shorts = lsim_malloc(2 * num_options + 4);
   if (!longs || !shorts) {
     free(longs);
     free(shorts);
@@ -182,7 +184,7 @@ char **cli_split(const char *text, char sep, size_t *count) {
     n += *c == sep;
   if (n > (SIZE_MAX - len - 1) / sizeof(char *))
     return NULL;
-  char **items = malloc(n * sizeof *items + len + 1);
+  char **items = lsim_malloc(n * sizeof *items + len + 1);
   if (!items)
     return NULL;
   char *copy = (char *)(items + n);

@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE /* realpath */
 #include "output.h"
 
+#include "lowersim/alloc.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -21,14 +23,8 @@ bool cli_inputs_add(cli_inputs *in, const char *path) {
   struct stat st;
   if (strcmp(path, "-") == 0 || stat(path, &st) != 0)
     return true;
-  if (in->count == in->cap) {
-    size_t cap = in->cap ? 2 * in->cap : 8;
-    struct cli_file_id *grown = cap < in->cap ? NULL : realloc(in->ids, cap * sizeof *grown);
-    if (!grown)
-      return false;
-    in->ids = grown;
-    in->cap = cap;
-  }
+  if (!lsim_grow_array(&in->ids, &in->cap, in->count + 1, sizeof *in->ids))
+    return false;
   in->ids[in->count++] = (struct cli_file_id){st.st_dev, st.st_ino};
   return true;
 }
@@ -196,8 +192,8 @@ static const char *refusal(const struct stat *st) {
 }
 
 cli_output *cli_output_open(const char *command, const char *path, const cli_inputs *inputs) {
-  cli_output *o = calloc(1, sizeof *o);
-  if (!o || !(o->path = strdup(path))) {
+  cli_output *o = lsim_calloc(1, sizeof *o);
+  if (!o || !(o->path = lsim_strdup(path))) {
     free(o);
     fprintf(stderr, "lowersim %s: cannot write %s: out of memory\n", command, path);
     return NULL;
@@ -211,7 +207,7 @@ cli_output *cli_output_open(const char *command, const char *path, const cli_inp
   }
   struct stat st;
   bool link = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
-  o->target = link ? realpath(path, NULL) : strdup(path);
+  o->target = link ? realpath(path, NULL) : lsim_strdup(path);
   if (link && !o->target && errno == ENOENT) /* a link to nothing: its target is created */
     return open_in_place(o, path, O_CREAT | O_TRUNC) ? o : fail(o, strerror(errno));
   if (!o->target)

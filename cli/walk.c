@@ -1,6 +1,8 @@
 /* cli/walk.c: folders searched once each, files listed once each. */
 #include "walk.h"
 
+#include "lowersim/alloc.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
@@ -31,19 +33,16 @@ static struct id *id_slot(struct id *slots, size_t cap, dev_t dev, ino_t ino) {
   return &slots[i];
 }
 
+static void *id_place(void *slots, size_t cap, const void *old) {
+  const struct id *id = old;
+  return id->used ? id_slot(slots, cap, id->dev, id->ino) : NULL;
+}
+
 /* Adds the pair; *added says whether it was new.  False when out of memory. */
 static bool id_add(id_set *set, const struct stat *st, bool *added) {
   if ((set->count + 1) * 2 > set->cap) {
-    size_t cap = set->cap ? 2 * set->cap : 64;
-    struct id *slots = calloc(cap, sizeof *slots);
-    if (!slots)
+    if (!lsim_hash_grow(&set->slots, &set->cap, set->cap + 1, 64, sizeof *set->slots, id_place))
       return false;
-    for (size_t i = 0; i < set->cap; i++)
-      if (set->slots[i].used)
-        *id_slot(slots, cap, set->slots[i].dev, set->slots[i].ino) = set->slots[i];
-    free(set->slots);
-    set->slots = slots;
-    set->cap = cap;
   }
   struct id *slot = id_slot(set->slots, set->cap, st->st_dev, st->st_ino);
   *added = !slot->used;
@@ -63,7 +62,7 @@ struct cli_walk {
 };
 
 cli_walk *cli_walk_create(const char *command, bool notes) {
-  cli_walk *w = calloc(1, sizeof *w);
+  cli_walk *w = lsim_calloc(1, sizeof *w);
   if (w)
     w->command = command, w->notes = notes;
   return w;
@@ -92,15 +91,9 @@ static int add_file(cli_walk *w, const char *path, const struct stat *st) {
     return no_memory(w);
   if (!added)
     return 0;
-  if (w->count == w->cap) {
-    size_t cap = w->cap ? 2 * w->cap : 64;
-    char **grown = realloc(w->paths, cap * sizeof *grown);
-    if (!grown)
-      return no_memory(w);
-    w->paths = grown;
-    w->cap = cap;
-  }
-  if (!(w->paths[w->count] = strdup(path)))
+  if (!lsim_grow_array(&w->paths, &w->cap, w->count + 1, sizeof *w->paths))
+    return no_memory(w);
+  if (!(w->paths[w->count] = lsim_strdup(path)))
     return no_memory(w);
   w->count++;
   w->sorted = false;
@@ -167,7 +160,7 @@ static int search(cli_walk *w, const char *dir, const struct stat *st) {
     if (e->d_name[0] == '.')
       continue;
     size_t n = dir_len + strlen(e->d_name) + 2;
-    char *child = malloc(n);
+    char *child = lsim_malloc(n);
     if (!child) {
       code = no_memory(w);
       break;

@@ -21,7 +21,7 @@
 
 set(LOWERSIM_VIEWS_DIR ${PROJECT_BINARY_DIR}/layers)
 
-set(_support_h lowersim/error.h lowersim/version.h support/alloc.h support/encode.h
+set(_support_h lowersim/error.h lowersim/version.h lowersim/alloc.h support/alloc.h support/encode.h
     support/mlir_text.h support/name_index.h support/options.h
     support/raise.h support/strbuf.h)
 set(_ctx_h lowersim/runtime.h lowersim/aval.h lowersim/jax_profile.h lowersim/primitive.h
@@ -61,7 +61,7 @@ function(lowersim_view name)
   endforeach()
 endfunction()
 
-set(LOWERSIM_PUBLIC_HEADERS lowersim/error.h lowersim/version.h ${_ctx_h} ${_lower_h} ${_lax_h} ${_callbacks_h}
+set(LOWERSIM_PUBLIC_HEADERS lowersim/error.h lowersim/version.h lowersim/alloc.h ${_ctx_h} ${_lower_h} ${_lax_h} ${_callbacks_h}
     ${_pallas_h} ${_jax_h} ${_scenario_h})
 lowersim_view(support ${_support_h})
 lowersim_view(ctx ${_support_h} ${_ctx_h})

@@ -2,7 +2,9 @@
  * JAX counterpart: jax/_src/interpreters/mlir.py ModuleContext (get_backend,
  * new_channel, add_host_callback, add_keepalive, replace); aval_to_ir_type
  * is mlir.aval_to_ir_type with the module's aval_to_ir_types_cache. */
+#include "lowersim/alloc.h"
 #include "lowersim/module_context.h"
+#include "support/name_index.h"
 #include "support/options.h"
 #include "support/raise.h"
 
@@ -65,6 +67,7 @@ struct lsim_module_context {
   size_t num_platforms;
   const char **platforms; /* point into names */
   char *names;            /* the canonical platform names, NUL-separated */
+  lsimp_name_index platform_index; /* name -> its first place in platforms */
 };
 
 static void shared_release(shared_state *s) {
@@ -88,7 +91,7 @@ static void shared_release(shared_state *s) {
 }
 
 static int shared_create(MlirContext borrowed, shared_state **out, lsim_error *err) {
-  shared_state *s = calloc(1, sizeof *s);
+  shared_state *s = lsim_calloc(1, sizeof *s);
   if (!s)
     return lsimp_fail_oom(err);
   s->refs = 1;
@@ -111,7 +114,7 @@ static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char 
                          size_t n, lsim_error *err) {
   if (!names || n == 0)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a module context needs at least one platform");
-  const char **list = malloc(n * sizeof(char *));
+  const char **list = lsim_malloc_array(n, sizeof(char *));
   if (!list)
     return lsimp_fail_oom(err);
   size_t bytes = 0;
@@ -123,7 +126,7 @@ static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char 
     }
     bytes += strlen(list[i]) + 1;
   }
-  char *store = malloc(bytes);
+  char *store = lsim_malloc(bytes);
   if (!store) {
     free(list);
     return lsimp_fail_oom(err);
@@ -135,11 +138,25 @@ static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char 
     list[i] = p;
     p += len;
   }
+  lsimp_name_index index = LSIMP_NAME_INDEX_INIT;
+  bool indexed = lsimp_name_index_reserve(&index, n);
+  for (size_t i = 0; indexed && i < n; i++) {
+    size_t at = i;
+    lsimp_name_index_add(&index, list[i], &at); /* reserved: cannot fail */
+  }
+  if (!indexed) {
+    lsimp_name_index_free(&index);
+    free(store);
+    free(list);
+    return lsimp_fail_oom(err);
+  }
   free(ctx->names);
   free(ctx->platforms);
+  lsimp_name_index_free(&ctx->platform_index);
   ctx->names = store;
   ctx->platforms = list;
   ctx->num_platforms = n;
+  ctx->platform_index = index;
   return LSIM_OK;
 }
 
@@ -147,7 +164,7 @@ static int set_platforms(lsim_module_context *ctx, lsim_runtime *rt, const char 
 static int set_devices(shared_state *s, const lsim_device *devices, size_t n, lsim_error *err) {
   if (!devices || n == 0)
     return LSIM_OK;
-  s->devices = malloc(n * sizeof *s->devices);
+  s->devices = lsim_malloc_array(n, sizeof *s->devices);
   if (!s->devices)
     return lsimp_fail_oom(err);
   memcpy(s->devices, devices, n * sizeof *devices);
@@ -166,8 +183,8 @@ static int set_abstract_device(shared_state *s, const lsim_abstract_device *give
   if (!given->platform || !given->device_kind || given->num_cores < 0)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "an abstract device needs a platform, a device kind and num_cores >= 0");
-  s->abstract_device.platform = strdup(given->platform);
-  s->abstract_device.device_kind = strdup(given->device_kind);
+  s->abstract_device.platform = lsim_strdup(given->platform);
+  s->abstract_device.device_kind = lsim_strdup(given->device_kind);
   s->abstract_device.num_cores = given->num_cores;
   s->has_abstract_device = true;
   return s->abstract_device.platform && s->abstract_device.device_kind ? LSIM_OK
@@ -185,7 +202,7 @@ int lsim_module_context_create(const lsim_module_context_options *given,
     return rc;
   if (!options.runtime)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_module_context_create: no runtime");
-  lsim_module_context *ctx = calloc(1, sizeof *ctx);
+  lsim_module_context *ctx = lsim_calloc(1, sizeof *ctx);
   if (!ctx)
     return lsimp_fail_oom(err);
   ctx->runtime = options.runtime;
@@ -217,6 +234,7 @@ void lsim_module_context_destroy(lsim_module_context *ctx) {
   shared_release(ctx->shared);
   free(ctx->names);
   free(ctx->platforms);
+  lsimp_name_index_free(&ctx->platform_index);
   free(ctx);
 }
 
@@ -230,7 +248,7 @@ int lsim_module_context_replace(const lsim_module_context *ctx,
   int rc = lsimp_options_copy(&changes, sizeof changes, given, "lsim_module_context_changes", err);
   if (rc)
     return rc;
-  lsim_module_context *copy = calloc(1, sizeof *copy);
+  lsim_module_context *copy = lsim_calloc(1, sizeof *copy);
   if (!copy)
     return lsimp_fail_oom(err);
   copy->runtime = ctx->runtime;
@@ -251,6 +269,11 @@ int lsim_module_context_replace(const lsim_module_context *ctx,
   copy->shared->refs++;
   *out = copy;
   return LSIM_OK;
+}
+
+bool lsim_module_context_platform_index(const lsim_module_context *ctx, const char *platform,
+                                        size_t *at) {
+  return lsimp_name_index_find(&ctx->platform_index, platform, at);
 }
 
 const char *const *lsim_module_context_platforms(const lsim_module_context *ctx, size_t *count) {
@@ -313,19 +336,6 @@ int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optiona
   return lsim_runtime_get_backend(ctx->runtime, ctx->platforms[0], out, err);
 }
 
-/* Doubles *cap (from `first`) until it exceeds n, reallocating *array. */
-static bool ensure_capacity(void *array, size_t n, size_t *cap, size_t size, size_t first) {
-  if (n < *cap)
-    return true;
-  size_t bigger = *cap ? *cap * 2 : first;
-  void **p = array;
-  void *grown = realloc(*p, bigger * size);
-  if (!grown)
-    return false;
-  *p = grown;
-  *cap = bigger;
-  return true;
-}
 
 int lsim_module_context_device_assignment(lsim_module_context *ctx, const lsim_device **out,
                                           size_t *count, lsim_error *err) {
@@ -335,7 +345,7 @@ int lsim_module_context_device_assignment(lsim_module_context *ctx, const lsim_d
     int rc = b ? LSIM_OK : lsim_runtime_get_backend(ctx->runtime, NULL, &b, err);
     if (rc)
       return rc;
-    if (!(s->devices = malloc(sizeof *s->devices)))
+    if (!(s->devices = lsim_malloc(sizeof *s->devices)))
       return lsimp_fail_oom(err);
     s->devices[0] = (lsim_device){b, 0};
     s->num_devices = 1;
@@ -360,7 +370,7 @@ int lsim_module_context_use_mesh(lsim_module_context *ctx, const lsim_mesh *mesh
   for (size_t i = 0; i < s->n_meshes; i++)
     if (mesh_equal(&s->meshes[i], mesh))
       return LSIM_OK;
-  if (!ensure_capacity(&s->meshes, s->n_meshes, &s->cap_meshes, sizeof *s->meshes, 4))
+  if (!lsim_grow_array(&s->meshes, &s->cap_meshes, s->n_meshes + 1, sizeof *s->meshes))
     return lsimp_fail_oom(err);
   s->meshes[s->n_meshes++] = *mesh;
   return LSIM_OK;
@@ -401,7 +411,7 @@ int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_h
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_module_context_add_host_callback: NULL argument");
   shared_state *s = ctx->shared;
-  if (!ensure_capacity(&s->callbacks, s->n_callbacks, &s->cap_callbacks, sizeof *s->callbacks, 8))
+  if (!lsim_grow_array(&s->callbacks, &s->cap_callbacks, s->n_callbacks + 1, sizeof *s->callbacks))
     return lsimp_fail_oom(err);
   s->callbacks[s->n_callbacks] = (host_callback){*cb, primitive};
   *index = s->n_callbacks++;
@@ -429,8 +439,7 @@ int lsim_module_context_add_keepalive(lsim_module_context *ctx, void *object,
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsim_module_context_add_keepalive: NULL argument");
   shared_state *s = ctx->shared;
-  if (!ensure_capacity(&s->keepalives, s->n_keepalives, &s->cap_keepalives, sizeof(keepalive),
-                       4)) {
+  if (!lsim_grow_array(&s->keepalives, &s->cap_keepalives, s->n_keepalives + 1, sizeof(keepalive))) {
     if (destroy)
       destroy(object);
     return lsimp_fail_oom(err);
@@ -482,18 +491,14 @@ static type_cache_entry *type_slot(type_cache_entry *table, size_t cap, const ls
   return &table[i];
 }
 
+static void *type_place(void *table, size_t cap, const void *old) {
+  const type_cache_entry *e = old;
+  return e->used ? type_slot(table, cap, &e->aval) : NULL;
+}
+
 static bool grow_type_cache(shared_state *s) {
-  size_t cap = s->cap_types ? s->cap_types * 2 : 16;
-  type_cache_entry *table = calloc(cap, sizeof *table);
-  if (!table)
-    return false;
-  for (size_t i = 0; i < s->cap_types; i++)
-    if (s->types[i].used)
-      *type_slot(table, cap, &s->types[i].aval) = s->types[i];
-  free(s->types);
-  s->types = table;
-  s->cap_types = cap;
-  return true;
+  return lsim_hash_grow(&s->types, &s->cap_types, s->cap_types + 1, 16, sizeof *s->types,
+                        type_place);
 }
 
 static MlirType element_type(MlirContext mlir, lsim_dtype dtype) {

@@ -1,4 +1,5 @@
 /* ctx/primitive.c: primitives made at run time (core.Primitive(name)). */
+#include "lowersim/alloc.h"
 #include "lowersim/primitive.h"
 #include "support/raise.h"
 
@@ -11,7 +12,7 @@ int lsim_primitive_create(const char *name, lsim_primitive **out, lsim_error *er
                           "lsim_primitive_create: a primitive needs a name");
   size_t len = strlen(name) + 1;
   /* One allocation: the object, then its name. */
-  lsim_primitive *p = malloc(sizeof *p + len);
+  lsim_primitive *p = lsim_malloc(sizeof *p + len);
   if (!p)
     return lsimp_fail_oom(err);
   char *copy = (char *)(p + 1);

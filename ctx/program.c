@@ -1,5 +1,6 @@
 /* ctx/program.c: straight-line jaxprs (core.Jaxpr): values numbered args
  * first, then every equation's results. */
+#include "lowersim/alloc.h"
 #include "lowersim/program.h"
 #include "support/raise.h"
 
@@ -103,7 +104,7 @@ void lsim_program_value_avals(const lsim_program *prog, lsim_aval *out) {
 
 int lsim_program_trace(const lsim_program *prog, lsim_error *err) {
   size_t num_values = lsim_program_num_values(prog);
-  lsim_aval *avals = malloc((num_values + 1) * sizeof *avals);
+  lsim_aval *avals = lsim_malloc_array(num_values + 1, sizeof *avals);
   lsim_aval *in = NULL;
   int rc = avals ? LSIM_OK : lsimp_fail_oom(err);
   if (!rc)
@@ -112,7 +113,7 @@ int lsim_program_trace(const lsim_program *prog, lsim_error *err) {
     const lsim_eqn *e = &prog->eqns[i];
     if (!e->primitive->trace_check)
       continue;
-    lsim_aval *grown = realloc(in, (e->num_operands + 1) * sizeof *in);
+    lsim_aval *grown = lsim_realloc_array(in, e->num_operands + 1, sizeof *in);
     if (!grown)
       rc = lsimp_fail_oom(err);
     in = grown ? grown : in;

@@ -2,6 +2,7 @@
  * JAX counterpart: jax/_src/xla_bridge.py (expand_platform_alias,
  * known_platforms, canonicalize_platform, backends, _init_backend,
  * _get_backend_uncached). */
+#include "lowersim/alloc.h"
 #include "lowersim/runtime.h"
 #include "support/name_index.h"
 #include "support/options.h"
@@ -125,7 +126,7 @@ typedef struct warning {
 
 struct lsim_runtime {
   factory *factories;
-  size_t n_factories;
+  size_t n_factories, cap_factories;
   lsimp_name_index factory_index; /* platform -> its factory */
   lsimp_name_index known_index;   /* the known platforms (is_known_platform) */
 
@@ -133,14 +134,14 @@ struct lsim_runtime {
 
   bool initialized;
   lsim_backend *backends; /* platform points at a factory's name */
-  size_t n_backends;
+  size_t n_backends, cap_backends;
   lsimp_name_index backend_index; /* platform -> its backend */
   size_t default_index;   /* valid when n_backends > 0 */
   backend_error *errors;  /* quiet failures */
-  size_t n_errors;
+  size_t n_errors, cap_errors;
   lsimp_name_index error_index; /* platform -> its quiet failure */
   warning *warnings;
-  size_t n_warnings;
+  size_t n_warnings, cap_warnings;
 
   /* known_platforms(), sorted: made by the first call after a registration
    * and published atomically, so threads reading a const runtime agree on
@@ -149,23 +150,8 @@ struct lsim_runtime {
   _Atomic(const char **) known;
 };
 
-static char *dup_str(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = malloc(n);
-  if (d)
-    memcpy(d, s, n);
-  return d;
-}
-
-/* Grows *array (of `size`-byte items) to hold n + 1 items. */
-static bool grow(void *array, size_t n, size_t size) {
-  void **p = array;
-  void *bigger = realloc(*p, (n + 1) * size);
-  if (!bigger)
-    return false;
-  *p = bigger;
-  return true;
-}
+/* Grows rt->X (of `size`-byte items) to hold one more. */
+#define GROW(rt, X, size) lsim_grow_array(&(rt)->X, &(rt)->cap_##X, (rt)->n_##X + 1, (size))
 
 /* The platforms known whatever the factories: JAX's plugins and import-time
  * factories, and the gpu alias with what it expands to. */
@@ -183,7 +169,7 @@ static bool add_fixed_known(lsimp_name_index *known) {
 int lsim_runtime_create(lsim_runtime **out, lsim_error *err) {
   if (!out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_runtime_create: out is NULL");
-  *out = calloc(1, sizeof(lsim_runtime));
+  *out = lsim_calloc(1, sizeof(lsim_runtime));
   if (*out && add_fixed_known(&(*out)->known_index))
     return LSIM_OK;
   lsim_runtime_destroy(*out);
@@ -222,7 +208,7 @@ static void free_factory(factory *f) {
 static void clear_backends(lsim_runtime *rt) {
   free(rt->backends);
   rt->backends = NULL;
-  rt->n_backends = 0;
+  rt->n_backends = rt->cap_backends = 0;
   lsimp_name_index_clear(&rt->backend_index);
   for (size_t i = 0; i < rt->n_errors; i++) {
     free(rt->errors[i].platform);
@@ -230,7 +216,7 @@ static void clear_backends(lsim_runtime *rt) {
   }
   free(rt->errors);
   rt->errors = NULL;
-  rt->n_errors = 0;
+  rt->n_errors = rt->cap_errors = 0;
   lsimp_name_index_clear(&rt->error_index);
 }
 
@@ -288,20 +274,20 @@ int lsim_runtime_register_backend_factory(lsim_runtime *rt, const lsim_backend_f
   const char *cc =
       f->compute_capability ? f->compute_capability : lsim_default_compute_capability(f->platform);
   factory copy = {
-      .platform = dup_str(f->platform),
+      .platform = lsim_strdup(f->platform),
       .device_count = f->device_count,
       .priority = f->priority,
       .fail_quietly = f->fail_quietly,
       .experimental = f->experimental,
-      .error = f->error ? dup_str(f->error) : NULL,
-      .device_kind = dup_str(kind),
-      .compute_capability = cc ? dup_str(cc) : NULL,
+      .error = f->error ? lsim_strdup(f->error) : NULL,
+      .device_kind = lsim_strdup(kind),
+      .compute_capability = cc ? lsim_strdup(cc) : NULL,
   };
   factory *slot = find_factory(rt, f->platform);
   size_t at = slot ? (size_t)(slot - rt->factories) : rt->n_factories;
   if (!copy.platform || (f->error && !copy.error) || !copy.device_kind ||
       (cc && !copy.compute_capability) ||
-      (!slot && !grow(&rt->factories, rt->n_factories, sizeof(factory))) ||
+      (!slot && !GROW(rt, factories, sizeof(factory))) ||
       !lsimp_name_index_reserve(&rt->factory_index, 1) ||
       !lsimp_name_index_reserve(&rt->known_index, 1)) {
     free_factory(&copy);
@@ -328,7 +314,7 @@ int lsim_runtime_set_jax_platforms(lsim_runtime *rt, const char *jax_platforms, 
                      "JAX_PLATFORMS cannot change once backends are initialized");
   char *copy = NULL;
   if (jax_platforms && *jax_platforms) {
-    if (!(copy = dup_str(jax_platforms)))
+    if (!(copy = lsim_strdup(jax_platforms)))
       return lsimp_fail_oom(err);
     for (char *item = copy;;) {
       char *comma = strchr(item, ',');
@@ -336,7 +322,7 @@ int lsim_runtime_set_jax_platforms(lsim_runtime *rt, const char *jax_platforms, 
         *comma = '\0';
       int rc = lsim_check_platform_name(item, err);
       if (rc) {
-        lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "JAX_PLATFORMS='%s': %s", jax_platforms,
+        rc = lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "JAX_PLATFORMS='%s': %s", jax_platforms,
                   lsim_error_message(err));
         free(copy);
         return rc;
@@ -359,7 +345,7 @@ static int compare_str(const void *a, const void *b) {
 /* The names of known_index, sorted; NULL when out of memory.  The list
  * ends with a NULL entry, which known_platforms does not count. */
 static const char **sorted_known(const lsim_runtime *rt) {
-  const char **list = malloc((rt->known_index.count + 1) * sizeof *list);
+  const char **list = lsim_malloc_array(rt->known_index.count + 1, sizeof *list);
   if (!list)
     return NULL;
   size_t n = 0;
@@ -399,8 +385,8 @@ bool lsim_runtime_is_known_platform(const lsim_runtime *rt, const char *platform
 /* --- backends() ---------------------------------------------------------- */
 
 static bool add_warning(lsim_runtime *rt, const char *category, const char *message) {
-  warning w = {dup_str(category), dup_str(message)};
-  if (!w.category || !w.message || !grow(&rt->warnings, rt->n_warnings, sizeof(warning))) {
+  warning w = {lsim_strdup(category), lsim_strdup(message)};
+  if (!w.category || !w.message || !GROW(rt, warnings, sizeof(warning))) {
     free(w.category);
     free(w.message);
     return false;
@@ -432,7 +418,7 @@ static int init_backend(lsim_runtime *rt, const char *platform, lsimp_strbuf *wh
   const factory *f = find_factory(rt, platform);
   if (!f) {
     lsimp_strbuf_printf(why, "Backend '%s' is not in the list of known backends: ", platform);
-    const char **names = malloc((rt->n_factories + 1) * sizeof(char *));
+    const char **names = lsim_malloc_array(rt->n_factories + 1, sizeof(char *));
     if (!names)
       return LSIM_E_NO_MEMORY;
     for (size_t i = 0; i < rt->n_factories; i++)
@@ -468,7 +454,7 @@ static lsim_backend *find_backend(const lsim_runtime *rt, const char *platform) 
 static lsim_backend *add_backend(lsim_runtime *rt, const factory *f, int priority) {
   lsim_backend *b = find_backend(rt, f->platform);
   if (!b) {
-    if (!grow(&rt->backends, rt->n_backends, sizeof(lsim_backend)) ||
+    if (!GROW(rt, backends, sizeof(lsim_backend)) ||
         !lsimp_name_index_set(&rt->backend_index, f->platform, rt->n_backends))
       return NULL;
     b = &rt->backends[rt->n_backends++];
@@ -479,10 +465,10 @@ static lsim_backend *add_backend(lsim_runtime *rt, const factory *f, int priorit
 }
 
 static bool record_quiet_error(lsim_runtime *rt, const char *platform, const char *message) {
-  if (!grow(&rt->errors, rt->n_errors, sizeof(backend_error)) ||
+  if (!GROW(rt, errors, sizeof(backend_error)) ||
       !lsimp_name_index_reserve(&rt->error_index, 1))
     return false;
-  backend_error e = {dup_str(platform), dup_str(message)};
+  backend_error e = {lsim_strdup(platform), lsim_strdup(message)};
   if (!e.platform || !e.message) {
     free(e.platform);
     free(e.message);
@@ -511,7 +497,7 @@ static int list_registrations(const lsim_runtime *rt, registration **out, size_t
     for (const char *p = spec; p; p = strchr(p + 1, ','))
       cap += COUNT(gpu_platforms);
   }
-  registration *regs = malloc((cap ? cap : 1) * sizeof(registration));
+  registration *regs = lsim_malloc_array(cap, sizeof(registration));
   if (!regs)
     return LSIM_E_NO_MEMORY;
   if (spec) {
@@ -597,7 +583,7 @@ static int initialize(lsim_runtime *rt, lsim_error *err) {
               ? "(set JAX_PLATFORMS='' to automatically choose an available backend)"
               : "(you may need to uninstall the failing plugin package, or set "
                 "JAX_PLATFORMS=cpu to skip this backend.)";
-      lsimp_raise(err, LSIM_E_BACKEND_INIT, platform, lsimp_strbuf_cstr(&why), advice);
+      rc = lsimp_raise(err, LSIM_E_BACKEND_INIT, platform, lsimp_strbuf_cstr(&why), advice);
     }
     if (lsimp_strbuf_failed(&why))
       rc = LSIM_E_NO_MEMORY;
@@ -658,7 +644,7 @@ const char *lsim_runtime_warning_category(const lsim_runtime *rt, size_t i) {
 
 /* The names of the initialized backends, in initialization order. */
 static const char **backend_names(const lsim_runtime *rt) {
-  const char **names = malloc((rt->n_backends + 1) * sizeof(char *));
+  const char **names = lsim_malloc_array(rt->n_backends + 1, sizeof(char *));
   for (size_t i = 0; names && i < rt->n_backends; i++)
     names[i] = rt->backends[i].platform;
   return names;

@@ -6,6 +6,7 @@
  * and printed module; the records must agree, and the first one must be a
  * documented failure or a module that verifies and re-parses unchanged. */
 #include "internal.h"
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_run.h"
 #include "lowersim/mlir_text.h"
 #include "lowersim/verify.h"
@@ -80,7 +81,7 @@ static void record_clear(record *r) {
 static bool module_verifies(MlirModule m, char **why) {
   lsim_error e = LSIM_ERROR_INIT;
   bool ok = lsim_verify_module(m, &e) == LSIM_OK;
-  *why = ok ? NULL : strdup(lsim_error_message(&e));
+  *why = ok ? NULL : lsim_strdup(lsim_error_message(&e));
   lsim_error_clear(&e);
   return ok;
 }
@@ -91,7 +92,7 @@ static int run(lsim_fuzz_checker *c, const lsim_scenario *s, record *r, lsim_err
   *r = (record){0};
   r->code = lsim_scenario_run(c->lowerer, s, NULL, &out, &e);
   r->err_code = e.code;
-  r->message = strdup(lsim_error_message(&e));
+  r->message = lsim_strdup(lsim_error_message(&e));
   bool oom = !r->message;
   if (out.lowering) {
     r->module = lsim_lowering_print(out.lowering);

@@ -3,12 +3,14 @@
  * this process (check.c) or in a child (isolate.c). */
 #include "internal.h"
 
+#include "lowersim/alloc.h"
+
 #include <mlir-c/Dialect/Func.h>
 
 #include <stdlib.h>
 
 int lsim_fuzz_checker_create(lsim_fuzz_checker **out, lsim_error *err) {
-  lsim_fuzz_checker *c = calloc(1, sizeof *c);
+  lsim_fuzz_checker *c = lsim_calloc(1, sizeof *c);
   if (!c)
     return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
   int rc = lsim_lowerer_create(&c->lowerer, err);

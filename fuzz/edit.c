@@ -1,6 +1,7 @@
 /* fuzz/edit.c: copying, serializing and pruning scenarios, what the
  * minimizer builds its candidates with. */
 #include "internal.h"
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_kind.h"
 
 #include <stdlib.h>
@@ -18,7 +19,7 @@ typedef struct copier {
 static char *copy_string(copier *c, const char *s) {
   if (!s)
     return NULL;
-  char *d = strdup(s);
+  char *d = lsim_strdup(s);
   c->oom = c->oom || !d;
   return d;
 }
@@ -27,7 +28,7 @@ static char *copy_string(copier *c, const char *s) {
 static void *copy_array(copier *c, const void *src, size_t n, size_t size) {
   if (!src)
     return NULL;
-  void *d = malloc(n ? n * size : 1);
+  void *d = lsim_malloc_array(n, size);
   if (!d) {
     c->oom = true;
     return NULL;
@@ -64,7 +65,7 @@ static void copy_expect(copier *c, lsim_scenario_expect *x) {
 }
 
 int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_error *err) {
-  lsim_scenario *d = malloc(sizeof *d);
+  lsim_scenario *d = lsim_malloc(sizeof *d);
   if (!d)
     return lsim_fuzz_no_memory(err);
   *d = *s;
@@ -81,7 +82,7 @@ int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_e
   d->abstract_device.platform = copy_string(&c, s->abstract_device.platform);
   d->abstract_device.device_kind = copy_string(&c, s->abstract_device.device_kind);
   d->args = copy_array(&c, s->args, s->num_args, sizeof *s->args);
-  d->eqns = s->eqns ? calloc(s->num_eqns + 1, sizeof *d->eqns) : NULL;
+  d->eqns = s->eqns ? lsim_calloc(s->num_eqns + 1, sizeof *d->eqns) : NULL;
   c.oom = c.oom || (s->eqns && !d->eqns);
   d->num_eqns = 0;
   for (size_t i = 0; d->eqns && i < s->num_eqns && !c.oom; i++)
@@ -210,15 +211,15 @@ static void apply(lsim_scenario *s, const pruning *p, lsim_scenario *trash) {
 int lsim_fuzz_scenario_prune(lsim_scenario *s, const bool *drop_value, const bool *drop_eqn,
                              lsim_error *err) {
   size_t nv = lsim_fuzz_scenario_num_values(s);
-  pruning p = {calloc(nv + 1, sizeof *p.gone), malloc((nv + 1) * sizeof *p.renumber),
-               calloc(s->num_eqns + 1, sizeof *p.eqn_gone), 0};
-  lsim_scenario *trash = calloc(1, sizeof *trash);
+  pruning p = {lsim_calloc(nv + 1, sizeof *p.gone), lsim_malloc_array(nv + 1, sizeof *p.renumber),
+               lsim_calloc(s->num_eqns + 1, sizeof *p.eqn_gone), 0};
+  lsim_scenario *trash = lsim_calloc(1, sizeof *trash);
   bool ok = p.gone && p.renumber && p.eqn_gone && trash;
   if (ok) {
     for (size_t v = 0; drop_value && v < nv; v++)
       p.gone[v] = drop_value[v];
     mark(s, drop_eqn, &p);
-    trash->eqns = calloc(p.num_eqns_gone + 1, sizeof *trash->eqns);
+    trash->eqns = lsim_calloc(p.num_eqns_gone + 1, sizeof *trash->eqns);
     ok = trash->eqns != NULL;
   }
   if (ok)

@@ -8,6 +8,7 @@
  * lowering refuses (unknown platforms, failing backends, bad aliases,
  * kernels that do not fit) is generated on purpose, at lower rates. */
 #include "internal.h"
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_generate.h"
 #include "lowersim/scenario_kind.h"
 
@@ -225,7 +226,7 @@ int lsim_fuzz_generate(lsim_fuzz_rng *rng, const char *name, lsim_scenario **out
 
 int lsim_fuzz_generate_focused(lsim_fuzz_rng *rng, const char *name, const char *focus,
                                lsim_scenario **out, lsim_error *err) {
-  gen g = {.g = {.below = draw, .rng = rng}, .s = calloc(1, sizeof(lsim_scenario)),
+  gen g = {.g = {.below = draw, .rng = rng}, .s = lsim_calloc(1, sizeof(lsim_scenario)),
            .focus = focus ? lsim_scenario_kind_find(focus) : NULL};
   if (focus && !g.focus) {
     free(g.s);

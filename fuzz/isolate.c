@@ -4,6 +4,8 @@
  * file and its stderr into another; the parent reads them after waitpid. */
 #include "internal.h"
 
+#include "lowersim/alloc.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +67,7 @@ static void write_all(int fd, const char *p, size_t n) {
 
 /* Reads up to `max` bytes of `fd` from its start, NUL-terminated (owned). */
 static char *read_back(int fd, size_t max) {
-  char *buf = malloc(max + 1);
+  char *buf = lsim_malloc(max + 1);
   size_t len = 0;
   if (!buf || lseek(fd, 0, SEEK_SET) != 0) {
     free(buf);
@@ -112,7 +114,7 @@ static int read_result(const lsim_fuzz_isolation *iso, lsim_fuzz_result *res, ls
                                   : lsim_error_set(err, LSIM_E_IO, "an isolated check failed (%d)", rc);
   }
   *res = (lsim_fuzz_result){(lsim_fuzz_invariant)failed, code, NULL};
-  if (failed && !(res->detail = strdup(text + used))) {
+  if (failed && !(res->detail = lsim_strdup(text + used))) {
     free(text);
     return lsim_fuzz_no_memory(err);
   }

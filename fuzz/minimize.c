@@ -5,6 +5,7 @@
  * failing scenario so far; the copy replaces it when the same invariant
  * still fails with the same status.  Rounds repeat until no edit helps. */
 #include "internal.h"
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_kind.h"
 
 #include <stdlib.h>
@@ -24,7 +25,7 @@ typedef struct edit {
 
 /* Prunes equation `i` (or value `i`) of `n`, and what depends on it. */
 static bool prune_one(lsim_scenario *s, size_t n, size_t i, bool value, int *rc, lsim_error *err) {
-  bool *mask = calloc(n, sizeof *mask);
+  bool *mask = lsim_calloc(n, sizeof *mask);
   if (!mask) {
     *rc = lsim_fuzz_no_memory(err);
     return false;
@@ -226,7 +227,7 @@ static bool clear_return(lsim_scenario *s) {
 }
 
 static bool plain_function(lsim_scenario *s) {
-  char *f = strcmp(s->function, "f") != 0 ? strdup("f") : NULL;
+  char *f = strcmp(s->function, "f") != 0 ? lsim_strdup("f") : NULL;
   if (!f)
     return false;
   free(s->function);

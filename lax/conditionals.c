@@ -123,7 +123,7 @@ static int lower_platform_index(lsim_lowering_rule_context *ctx,
   size_t total = 0;
   for (size_t b = 0; b < p->num_branches; b++)
     total += p->branches[b].num_platforms;
-  lsim_platform_rule *rules = lsimp_alloc_array(total, sizeof *rules);
+  lsim_platform_rule *rules = lsim_malloc_array(total, sizeof *rules);
   char *description = platform_index_description(p);
   lsim_rule default_rule = {0};
   bool has_default;
@@ -222,7 +222,7 @@ static int lower_branch(lsim_lowering_rule_context *ctx, const lsim_registry *re
                         const MlirValue *args, size_t num_tokens, lsim_error *err) {
   lsim_insertion_point ip = lsim_insertion_point_in(&ctx->ip, block);
   size_t num_results = num_tokens + ctx->num_avals_out;
-  MlirValue *results = malloc((num_results ? num_results : 1) * sizeof *results);
+  MlirValue *results = lsim_malloc_array(num_results, sizeof *results);
   if (!results)
     return lsimp_fail_oom(err);
   /* The branch threads the equation's token for the kind its program has. */
@@ -257,7 +257,7 @@ static int emit_branches(lsim_lowering_rule_context *ctx, const lsim_registry *r
                          size_t num_kept, MlirValue index, const MlirValue *args,
                          MlirValue *results, lsim_error *err) {
   size_t num_tokens = branch_tokens(ctx, p), num_types = num_tokens + ctx->num_avals_out;
-  MlirType *types = malloc((num_types ? num_types : 1) * sizeof *types);
+  MlirType *types = lsim_malloc_array(num_types, sizeof *types);
   if (!types)
     return lsimp_fail_oom(err);
   for (size_t t = 0; t < num_tokens; t++)
@@ -290,8 +290,8 @@ static int emit_branches(lsim_lowering_rule_context *ctx, const lsim_registry *r
 static int lower_cond(lsim_lowering_rule_context *ctx, const lsim_registry *reg,
                       const lsim_platform_dependent_params *p, MlirValue index,
                       const MlirValue *args, MlirValue *results, lsim_error *err) {
-  int *kept_of = lsimp_alloc_array(p->num_branches, sizeof *kept_of);
-  size_t *kept = lsimp_alloc_array(p->num_branches, sizeof *kept);
+  int *kept_of = lsim_malloc_array(p->num_branches, sizeof *kept_of);
+  size_t *kept = lsim_malloc_array(p->num_branches, sizeof *kept);
   size_t num_kept = kept_of && kept ? keep_branches(ctx, p, kept_of, kept) : SIZE_MAX;
   int rc = num_kept == SIZE_MAX ? lsimp_fail_oom(err) : LSIM_OK;
   MlirValue kept_index;

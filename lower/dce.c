@@ -13,6 +13,8 @@
 #include "dce.h"
 #include "support/raise.h"
 
+#include "lowersim/alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,15 +44,15 @@ int lsimp_dce(const lsim_program *prog, bool keep_unused, lsimp_dce_result *out,
   size_t num_operands = 0;
   for (size_t i = 0; i < prog->num_eqns; i++)
     num_operands += prog->eqns[i].num_operands;
-  bool *used = calloc(num_values + 1, sizeof *used);
-  bool *kept = calloc(prog->num_eqns + 1, sizeof *kept);
-  size_t *first = malloc((prog->num_eqns + 1) * sizeof *first); /* each eqn's first result */
-  size_t *renumber = malloc((num_values + 1) * sizeof *renumber);
-  out->eqns = malloc((prog->num_eqns + 1) * sizeof *out->eqns);
-  out->operands = malloc((num_operands + 1) * sizeof *out->operands);
-  out->args = malloc((prog->num_args + 1) * sizeof *out->args);
-  out->donated = malloc((prog->num_args + 1) * sizeof *out->donated);
-  out->outputs = malloc((num_outputs + 1) * sizeof *out->outputs);
+  bool *used = lsim_calloc(num_values + 1, sizeof *used);
+  bool *kept = lsim_calloc(prog->num_eqns + 1, sizeof *kept);
+  size_t *first = lsim_malloc_array(prog->num_eqns + 1, sizeof *first); /* each eqn's first result */
+  size_t *renumber = lsim_malloc_array(num_values + 1, sizeof *renumber);
+  out->eqns = lsim_malloc_array(prog->num_eqns + 1, sizeof *out->eqns);
+  out->operands = lsim_malloc_array(num_operands + 1, sizeof *out->operands);
+  out->args = lsim_malloc_array(prog->num_args + 1, sizeof *out->args);
+  out->donated = lsim_malloc_array(prog->num_args + 1, sizeof *out->donated);
+  out->outputs = lsim_malloc_array(num_outputs + 1, sizeof *out->outputs);
   int rc = used && kept && first && renumber && out->eqns && out->operands && out->args &&
                    out->donated && out->outputs
                ? LSIM_OK

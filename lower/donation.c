@@ -5,6 +5,8 @@
 #include "support/raise.h"
 #include "support/strbuf.h"
 
+#include "lowersim/alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +25,7 @@ int lsimp_check_donation(const lsim_program *prog, const char *const *platforms,
   bool any_donated = false;
   for (size_t i = 0; prog->donated && i < prog->num_args; i++)
     any_donated = any_donated || prog->donated[i];
-  const char **supporting = malloc(n * sizeof *supporting);
+  const char **supporting = lsim_malloc_array(n, sizeof *supporting);
   if (!supporting)
     return lsimp_fail_oom(err);
   size_t k = 0;
@@ -106,7 +108,7 @@ int lsimp_set_up_aliases(lsim_module_context *mc, const lsim_program *prog,
       d->donor[i] = prog->donated[i];
     return LSIM_OK;
   }
-  bool *claimed = calloc(n + 1, sizeof *claimed);
+  bool *claimed = lsim_calloc(n + 1, sizeof *claimed);
   if (!claimed)
     return lsimp_fail_oom(err);
   for (int pass = 0; supported && pass < 2; pass++) {

@@ -1,6 +1,7 @@
 /* lower/emit.c: one helper per op kind lowersim emits.
  * JAX counterparts: mlir.py custom_call / ir_constant, ffi.py
  * build_ffi_lowering_function, callback.py send_to_host / receive_from_host. */
+#include "lowersim/alloc.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
 
@@ -45,7 +46,7 @@ int lsim_emit_op(const lsim_insertion_point *ip, const char *name, const MlirVal
   mlirOperationStateAddOperands(&state, (intptr_t)num_operands, operands);
   mlirOperationStateAddResults(&state, (intptr_t)num_results, result_types);
   mlirOperationStateAddAttributes(&state, (intptr_t)num_attrs, attrs);
-  MlirRegion few[4], *regions = num_regions <= 4 ? few : malloc(num_regions * sizeof *regions);
+  MlirRegion few[4], *regions = num_regions <= 4 ? few : lsim_malloc_array(num_regions, sizeof *regions);
   if (!regions)
     return lsimp_fail_oom(err);
   for (size_t i = 0; i < num_regions; i++) {
@@ -72,9 +73,9 @@ int lsim_emit_func(const lsim_insertion_point *ip, const lsim_func *f, MlirOpera
                    MlirBlock *body, lsim_error *err) {
   MlirContext mlir = ip->context;
   size_t n = 0, max = 5 + f->num_extra;
-  MlirNamedAttribute few[12], *attrs = max <= 12 ? few : malloc(max * sizeof *attrs);
+  MlirNamedAttribute few[12], *attrs = max <= 12 ? few : lsim_malloc_array(max, sizeof *attrs);
   MlirLocation few_locs[8], *locs = f->num_inputs <= 8 ? few_locs
-                                                       : malloc(f->num_inputs * sizeof *locs);
+                                                       : lsim_malloc_array(f->num_inputs, sizeof *locs);
   if (!attrs || !locs) {
     if (attrs != few)
       free(attrs);
@@ -316,7 +317,7 @@ static MlirAttribute row_major_layout(MlirContext mlir, MlirType type) {
 }
 
 static MlirAttribute layouts_attr(MlirContext mlir, const MlirType *types, size_t n) {
-  MlirAttribute *layouts = malloc((n ? n : 1) * sizeof *layouts);
+  MlirAttribute *layouts = lsim_malloc_array(n, sizeof *layouts);
   if (!layouts)
     return (MlirAttribute){NULL};
   for (size_t i = 0; i < n; i++)
@@ -328,7 +329,7 @@ static MlirAttribute layouts_attr(MlirContext mlir, const MlirType *types, size_
 
 static MlirAttribute aliases_attr(MlirContext mlir, const lsim_operand_alias *aliases, size_t n,
                                   size_t num_results) {
-  MlirAttribute *items = malloc((n ? n : 1) * sizeof *items);
+  MlirAttribute *items = lsim_malloc_array(n, sizeof *items);
   if (!items)
     return (MlirAttribute){NULL};
   for (size_t i = 0; i < n; i++) {
@@ -377,7 +378,7 @@ int lsim_emit_custom_call(const lsim_insertion_point *ip, const lsim_custom_call
     attrs[n++] = lsim_named(mlir, "output_operand_aliases", a);
   }
   if (call->layouts) {
-    MlirType *operand_types = malloc((num_operands + 1) * sizeof *operand_types);
+    MlirType *operand_types = lsim_malloc_array(num_operands + 1, sizeof *operand_types);
     for (size_t i = 0; operand_types && i < num_operands; i++)
       operand_types[i] = mlirValueGetType(operands[i]);
     MlirAttribute in = operand_types ? layouts_attr(mlir, operand_types, num_operands)
@@ -400,7 +401,7 @@ int lsim_emit_ffi_call(const lsim_insertion_point *ip, const lsim_ffi_call *ffi,
                        const MlirType *result_types, size_t num_results, MlirOperation *out,
                        lsim_error *err) {
   MlirNamedAttribute few[4] = {{{NULL}, {NULL}}};
-  MlirNamedAttribute *entries = ffi->num_params <= 4 ? few : malloc(ffi->num_params * sizeof *entries);
+  MlirNamedAttribute *entries = ffi->num_params <= 4 ? few : lsim_malloc_array(ffi->num_params, sizeof *entries);
   if (!entries)
     return lsimp_fail_oom(err);
   for (size_t i = 0; i < ffi->num_params; i++)
@@ -425,7 +426,7 @@ int lsim_emit_ffi_lowering_op(lsim_lowering_rule_context *ctx, const lsim_ffi_ca
                               const MlirValue *args, MlirValue *results, lsim_error *err) {
   MlirType few[4], *types = ctx->num_avals_out <= 4
                                 ? few
-                                : malloc(ctx->num_avals_out * sizeof *types);
+                                : lsim_malloc_array(ctx->num_avals_out, sizeof *types);
   if (!types)
     return lsimp_fail_oom(err);
   int rc = lsim_lowering_rule_context_out_types(ctx, types, err);

@@ -11,6 +11,7 @@
  * The module is then what Exported.mlir_module() gives: read back from its
  * serialization. */
 #include "export.h"
+#include "lowersim/alloc.h"
 #include "lowersim/lowering.h"
 #include "lowersim/emit.h"
 #include "support/mlir_text.h"
@@ -49,13 +50,9 @@ typedef struct op_list {
 } op_list;
 
 static void op_list_push(op_list *l, MlirOperation op) {
-  if (l->n == l->cap) {
-    MlirOperation *grown = realloc(l->items, (l->cap = l->cap * 2 + 8) * sizeof *grown);
-    if (!grown) {
-      l->failed = true;
-      return;
-    }
-    l->items = grown;
+  if (!lsim_grow_array(&l->items, &l->cap, l->n + 1, sizeof *l->items)) {
+    l->failed = true;
+    return;
   }
   l->items[l->n++] = op;
 }
@@ -92,11 +89,9 @@ static bool name_used(const namer *nm, const char *name) {
 }
 
 static void add_name(namer *nm, MlirValue v, char *name) {
-  if (!name || (nm->n == nm->cap && !(nm->names = realloc(nm->names, (nm->cap = nm->cap * 2 + 16) *
-                                                                         sizeof *nm->names)))) {
+  if (!name || !lsim_grow_array(&nm->names, &nm->cap, nm->n + 1, sizeof *nm->names)) {
     free(name);
     nm->failed = true;
-    nm->n = nm->cap = 0;
     return;
   }
   nm->names[nm->n++] = (value_name){v.ptr, name};
@@ -122,10 +117,8 @@ static void set_value_name(namer *nm, ids *id, MlirValue v, const char *base) {
     if (!name)
       nm->failed = true;
   }
-  char *scoped = name ? strdup(name) : NULL;
-  if (!scoped || (nm->n_used == nm->cap_used &&
-                  !(nm->used = realloc(nm->used, (nm->cap_used = nm->cap_used * 2 + 16) *
-                                                     sizeof *nm->used)))) {
+  char *scoped = name ? lsim_strdup(name) : NULL;
+  if (!scoped || !lsim_grow_array(&nm->used, &nm->cap_used, nm->n_used + 1, sizeof *nm->used)) {
     free(scoped);
     free(name);
     nm->failed = true;
@@ -288,7 +281,7 @@ static void print_custom_call(lsimp_strbuf *sb, const namer *nm, MlirOperation o
   }
   lsimp_strbuf_putc(sb, ')');
   intptr_t n = mlirOperationGetNumAttributes(op), kept = 0;
-  MlirNamedAttribute *attrs = malloc((size_t)(n ? n : 1) * sizeof *attrs);
+  MlirNamedAttribute *attrs = lsim_malloc_array((size_t)n, sizeof *attrs);
   if (!attrs) {
     sb->failed = true;
     return;

@@ -3,6 +3,7 @@
  * lowersim describes): per equation, _get_lowering_rules, a
  * LoweringRuleContext and lower_per_platform; tokens threaded through the
  * equations with ordered effects. */
+#include "lowersim/alloc.h"
 #include "lowersim/jaxpr_subcomp.h"
 #include "lowersim/lower_per_platform.h"
 #include "support/raise.h"
@@ -113,12 +114,12 @@ static MlirLocation name_location(const subcomp *sc, const lsim_eqn *e) {
 static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_result,
                      lsim_error *err) {
   size_t n;
-  const char *const *platforms = lsim_module_context_platforms(sc->mc, &n);
+  lsim_module_context_platforms(sc->mc, &n);
   size_t m = e->num_operands ? e->num_operands : 1;
-  lsim_platform_rule *rules = malloc(n * sizeof *rules);
-  lsim_aval *avals_in = malloc(m * sizeof *avals_in);
-  MlirValue *args = malloc(m * sizeof *args);
-  bool *in_mesh = malloc(m * sizeof *in_mesh);
+  lsim_platform_rule *rules = lsim_malloc_array(n, sizeof *rules);
+  lsim_aval *avals_in = lsim_malloc_array(m, sizeof *avals_in);
+  MlirValue *args = lsim_malloc_array(m, sizeof *args);
+  bool *in_mesh = lsim_malloc_array(m, sizeof *in_mesh);
   int rc = rules && avals_in && args && in_mesh ? LSIM_OK : lsimp_fail_oom(err);
   bool abstract = lsim_module_context_abstract_device(sc->mc) != NULL;
   for (size_t i = 0; !rc && i < e->num_operands; i++) {
@@ -130,8 +131,7 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
   if (!rc) {
     size_t num_rules = 0;
     const lsim_rule *default_rule;
-    lsim_get_lowering_rules(sc->reg, e->primitive, platforms, n, rules, &num_rules,
-                            &default_rule);
+    lsim_get_lowering_rules_in(sc->reg, e->primitive, sc->mc, rules, &num_rules, &default_rule);
     narrate_lookup(sc, rules, num_rules, default_rule);
     MlirValue token_out = {NULL};
     lsim_lowering_rule_context ctx = rule_context(sc, e, avals_in, &token_out);
@@ -155,8 +155,8 @@ int lsim_jaxpr_subcomp(lsim_module_context *mc, const lsim_registry *reg,
                        const lsim_program *jaxpr, const lsim_insertion_point *ip,
                        const lsim_subcomp_inputs *in, MlirValue *outs, lsim_error *err) {
   size_t num_values = lsim_program_num_values(jaxpr);
-  subcomp sc = {mc, reg, ip, in, malloc((num_values + 1) * sizeof(lsim_aval)),
-                malloc((num_values + 1) * sizeof(MlirValue)), jaxpr->num_args};
+  subcomp sc = {mc, reg, ip, in, lsim_malloc_array(num_values + 1, sizeof(lsim_aval)),
+                lsim_malloc_array(num_values + 1, sizeof(MlirValue)), jaxpr->num_args};
   int rc = sc.avals && sc.values ? LSIM_OK : lsimp_fail_oom(err);
   if (!rc) {
     lsim_program_value_avals(jaxpr, sc.avals);

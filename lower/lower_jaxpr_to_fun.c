@@ -2,6 +2,7 @@
  * builds it: signature, argument and result attributes (donation, names,
  * shardings), the body through jaxpr_subcomp, the return. */
 #include "lower_jaxpr_to_fun.h"
+#include "lowersim/alloc.h"
 #include "lowersim/emit.h"
 #include "lowersim/jaxpr_subcomp.h"
 #include "lowersim/sharding.h"
@@ -77,10 +78,10 @@ static int make_signature(lsim_module_context *mc, const lsimp_fun *fun, signatu
   size_t num_outputs = lsim_program_num_outputs(jaxpr);
   sig->num_in = (fun->platform_index ? 1 : 0) + fun->num_effects + jaxpr->num_args;
   sig->num_out = fun->num_effects + num_outputs;
-  sig->in = malloc((sig->num_in + 1) * sizeof *sig->in);
-  sig->out = malloc((sig->num_out + 1) * sizeof *sig->out);
-  sig->arg_attrs = malloc((sig->num_in + 1) * sizeof *sig->arg_attrs);
-  sig->res_attrs = malloc((sig->num_out + 1) * sizeof *sig->res_attrs);
+  sig->in = lsim_malloc_array(sig->num_in + 1, sizeof *sig->in);
+  sig->out = lsim_malloc_array(sig->num_out + 1, sizeof *sig->out);
+  sig->arg_attrs = lsim_malloc_array(sig->num_in + 1, sizeof *sig->arg_attrs);
+  sig->res_attrs = lsim_malloc_array(sig->num_out + 1, sizeof *sig->res_attrs);
   if (!sig->in || !sig->out || !sig->arg_attrs || !sig->res_attrs)
     return lsimp_fail_oom(err);
   size_t a = 0, r = 0;
@@ -128,8 +129,8 @@ static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const l
   if (fun->platform_index)
     platform_index = mlirBlockGetArgument(ip->block, (intptr_t)b++);
   size_t num_args = fun->jaxpr->num_args, n = fun->num_effects;
-  MlirValue *args = malloc((num_args + 1) * sizeof *args);
-  MlirValue *results = malloc((num_out + 1) * sizeof *results);
+  MlirValue *args = lsim_malloc_array(num_args + 1, sizeof *args);
+  MlirValue *results = lsim_malloc_array(num_out + 1, sizeof *results);
   lsim_token_set tokens = {fun->effects, results, n};
   int rc = args && results ? LSIM_OK : lsimp_fail_oom(err);
   for (size_t t = 0; !rc && t < n; t++)

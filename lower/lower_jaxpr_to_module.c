@@ -6,6 +6,7 @@
 #include "lower_jaxpr_to_module.h"
 #include "donation.h"
 #include "lower_jaxpr_to_fun.h"
+#include "lowersim/alloc.h"
 #include "lowersim/emit.h"
 #include "lowersim/sharding.h"
 #include "lowersim/verify.h"
@@ -111,16 +112,16 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
   if (rc)
     return rc;
   narrate_start(mc);
-  lsim_aval *avals = malloc((num_values + 1) * sizeof *avals);
-  lsimp_donation d = {malloc((jaxpr->num_args + 1) * sizeof *d.alias_of),
-                      malloc((jaxpr->num_args + 1) * sizeof *d.donor)};
+  lsim_aval *avals = lsim_malloc_array(num_values + 1, sizeof *avals);
+  lsimp_donation d = {lsim_malloc_array(jaxpr->num_args + 1, sizeof *d.alias_of),
+                      lsim_malloc_array(jaxpr->num_args + 1, sizeof *d.donor)};
   rc = avals && d.alias_of && d.donor ? LSIM_OK : lsimp_fail_oom(err);
   if (!rc) {
     lsim_program_value_avals(jaxpr, avals);
     rc = lsimp_set_up_aliases(mc, jaxpr, avals, num_values, &d, err);
   }
   size_t num_effects = lsim_program_ordered_effects(jaxpr, NULL, 0);
-  lsim_effect_kind *effects = malloc((num_effects + 1) * sizeof *effects);
+  lsim_effect_kind *effects = lsim_malloc_array(num_effects + 1, sizeof *effects);
   if (!rc && !effects)
     rc = lsimp_fail_oom(err);
   if (!rc) {

@@ -102,15 +102,15 @@ static int make_plan(const char *description, const char *const *platforms, size
                      const lsim_platform_rule *platform_rules, size_t num_platform_rules,
                      const lsim_rule *default_rule, plan *p, lsim_error *err) {
   *p = (plan){.default_index = -1};
-  p->kept = lsimp_alloc_array(n + 1, sizeof *p->kept);
-  p->rule_of = lsimp_alloc_array(n, sizeof *p->rule_of);
-  p->order = lsimp_alloc_array(n, sizeof *p->order);
-  p->order_at = lsimp_alloc_array(n, sizeof *p->order_at);
-  p->sharing = lsimp_alloc_array(n, sizeof *p->sharing);
-  p->start = lsimp_alloc_array(n + 2, sizeof *p->start);
-  const char **without = lsimp_alloc_array(n, sizeof *without);
-  size_t *first = lsimp_alloc_array(n, sizeof *first);
-  size_t *next = lsimp_alloc_array(n + 1, sizeof *next);
+  p->kept = lsim_malloc_array(n + 1, sizeof *p->kept);
+  p->rule_of = lsim_malloc_array(n, sizeof *p->rule_of);
+  p->order = lsim_malloc_array(n, sizeof *p->order);
+  p->order_at = lsim_malloc_array(n, sizeof *p->order_at);
+  p->sharing = lsim_malloc_array(n, sizeof *p->sharing);
+  p->start = lsim_malloc_array(n + 2, sizeof *p->start);
+  const char **without = lsim_malloc_array(n, sizeof *without);
+  size_t *first = lsim_malloc_array(n, sizeof *first);
+  size_t *next = lsim_malloc_array(n + 1, sizeof *next);
   lsimp_name_index ix = LSIMP_NAME_INDEX_INIT;
   bool ok = p->kept && p->rule_of && p->order && p->order_at && p->sharing && p->start &&
             without && first && next && first_occurrences(platforms, n, &ix, first);
@@ -174,7 +174,7 @@ static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p) {
  * equation's results. */
 static MlirType *case_result_types(lsim_lowering_rule_context *ctx, size_t *count) {
   size_t n = ctx->num_tokens_in + ctx->num_avals_out;
-  MlirType *types = malloc((n ? n : 1) * sizeof *types);
+  MlirType *types = lsim_malloc_array(n, sizeof *types);
   if (!types)
     return NULL;
   for (size_t i = 0; i < ctx->num_tokens_in; i++)
@@ -214,8 +214,8 @@ static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size
                             MlirOperation case_op, const MlirValue *args, const void *params,
                             lsim_error *err) {
   size_t num_results = ctx->num_tokens_in + ctx->num_avals_out;
-  MlirValue *values = lsimp_alloc_array(num_results, sizeof *values);
-  MlirValue *tokens = lsimp_alloc_array(ctx->num_tokens_in, sizeof *tokens);
+  MlirValue *values = lsim_malloc_array(num_results, sizeof *values);
+  MlirValue *tokens = lsim_malloc_array(ctx->num_tokens_in, sizeof *tokens);
   if (!values || !tokens) {
     free(values);
     free(tokens);
@@ -263,10 +263,15 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
     if (!found)
       return not_found(description, platforms, 1, true, err);
   }
-  /* Only the default rule: every platform shares it, applied directly with
-   * no plan (so equations lowered for thousands of platforms cost O(1)
-   * each; the plan is made to be narrated). */
-  if (!num_platform_rules && default_rule && !lsim_module_context_explaining(ctx->module_context))
+  /* Only the default rule, or platform rules for none of the platforms:
+   * every platform shares the default rule, applied directly with no plan
+   * (so equations lowered for thousands of platforms cost O(rules) each;
+   * the plan is made to be narrated). */
+  bool none_matches = !ctx->num_platforms; /* the module context's platforms, indexed */
+  for (size_t r = 0; none_matches && r < num_platform_rules; r++)
+    none_matches = !lsim_module_context_platform_index(ctx->module_context,
+                                                       platform_rules[r].platform, NULL);
+  if (none_matches && default_rule && !lsim_module_context_explaining(ctx->module_context))
     return default_rule->fn(ctx, args, results, params, default_rule->data, err);
   plan p;
   int rc = make_plan(description, platforms, n, platform_rules, num_platform_rules, default_rule,

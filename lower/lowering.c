@@ -7,6 +7,7 @@
  * are given), then mlir.py lower_jaxpr_to_module; with for_export,
  * export/_export.py's default platform (before tracing) and checks.  A
  * lowering is its LoweringResult. */
+#include "lowersim/alloc.h"
 #include "lowersim/lowering.h"
 #include "lowersim/mlir_text.h"
 #include "dce.h"
@@ -59,8 +60,8 @@ static MlirLogicalResult ignore_diagnostic(MlirDiagnostic diagnostic, void *data
 int lsim_lowerer_create(lsim_lowerer **out, lsim_error *err) {
   if (!out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowerer_create: out is NULL");
-  lsim_lowerer *l = calloc(1, sizeof *l);
-  shared_mlir *s = calloc(1, sizeof *s);
+  lsim_lowerer *l = lsim_calloc(1, sizeof *l);
+  shared_mlir *s = lsim_calloc(1, sizeof *s);
   if (!l || !s) {
     free(l);
     free(s);
@@ -167,7 +168,7 @@ static int device_assignment(const lsim_lowering_request *req, const lsim_progra
 
 static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, lsim_lowering **out,
                          lsim_error *err) {
-  lsim_lowering *lowering = malloc(sizeof *lowering);
+  lsim_lowering *lowering = lsim_malloc(sizeof *lowering);
   if (!lowering) {
     lsim_module_context_destroy(mc);
     return lsimp_fail_oom(err);
@@ -207,7 +208,7 @@ static int check_ordered_effects(const lsim_program *prog, size_t num_devices, l
   if (num_devices <= 1)
     return LSIM_OK;
   size_t n = lsim_program_ordered_effects(prog, NULL, 0), unsupported = 0;
-  lsim_effect_kind *kinds = malloc((n + 1) * sizeof *kinds);
+  lsim_effect_kind *kinds = lsim_malloc_array(n + 1, sizeof *kinds);
   if (!kinds)
     return lsimp_fail_oom(err);
   lsim_program_ordered_effects(prog, kinds, n);
@@ -324,6 +325,7 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
   if (!req.registry || !req.program)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lsim_lower: the request needs a registry and a program");
+  unsigned long text_failures = lsimp_strbuf_failures();
   rc = lsim_program_check(req.program, err);
   placement at = {0};
   if (!rc)
@@ -338,6 +340,11 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
   lsim_module_context *mc = NULL;
   if (!rc)
     rc = lower_module(l, &req, &kept.program, &at, &mc, err);
+  if (lsimp_strbuf_failures() != text_failures) { /* a name or a narration line lost */
+    if (!rc)
+      lsim_module_context_destroy(mc);
+    rc = lsimp_fail_oom(err);
+  }
   lsimp_dce_free(&kept);
   return rc ? rc : make_lowering(l, mc, out, err);
 }

@@ -5,6 +5,7 @@
  * the primitive's address, so a lookup is one hash whatever the number of
  * primitives. */
 #include "lowersim/registry.h"
+#include "lowersim/module_context.h"
 #include "support/alloc.h"
 #include "support/name_index.h"
 #include "support/raise.h"
@@ -40,7 +41,7 @@ int lsim_registry_create(lsim_runtime *runtime, const lsim_jax_profile *profile,
                          lsim_registry **out, lsim_error *err) {
   if (!runtime || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_registry_create: NULL argument");
-  *out = calloc(1, sizeof **out);
+  *out = lsim_calloc(1, sizeof **out);
   if (!*out)
     return lsimp_fail_oom(err);
   (*out)->runtime = runtime;
@@ -85,18 +86,14 @@ static const primitive_entry *find(const lsim_registry *reg, const lsim_primitiv
   return e->primitive ? e : NULL;
 }
 
+static void *entry_place(void *table, size_t capacity, const void *old) {
+  const primitive_entry *e = old;
+  return e->primitive ? probe(table, capacity, e->primitive) : NULL;
+}
+
 static bool grow(lsim_registry *reg) {
-  size_t capacity = reg->capacity ? reg->capacity * 2 : 64;
-  primitive_entry *table = calloc(capacity, sizeof *table);
-  if (!table)
-    return false;
-  for (size_t i = 0; i < reg->capacity; i++)
-    if (reg->table[i].primitive)
-      *probe(table, capacity, reg->table[i].primitive) = reg->table[i];
-  free(reg->table);
-  reg->table = table;
-  reg->capacity = capacity;
-  return true;
+  return lsim_hash_grow(&reg->table, &reg->capacity, reg->capacity + 1, 64, sizeof *reg->table,
+                        entry_place);
 }
 
 static primitive_entry *find_or_add(lsim_registry *reg, const lsim_primitive *p) {
@@ -116,10 +113,10 @@ static int set_platform_rule(primitive_entry *e, const char *platform, lsim_rule
     e->platforms[at].rule = rule;
     return LSIM_OK;
   }
-  if (!lsimp_grow_array(&e->platforms, &e->cap_platforms, e->num_platforms + 1,
+  if (!lsim_grow_array(&e->platforms, &e->cap_platforms, e->num_platforms + 1,
                         sizeof *e->platforms))
     return LSIM_E_NO_MEMORY;
-  char *copy = strdup(platform);
+  char *copy = lsim_strdup(platform);
   if (!copy || !lsimp_name_index_set(&e->platform_index, copy, e->num_platforms)) {
     free(copy);
     return LSIM_E_NO_MEMORY;
@@ -198,6 +195,34 @@ int lsim_register_lowering_uncacheable(lsim_registry *reg, const lsim_primitive 
 bool lsim_registry_is_cacheable(const lsim_registry *reg, const lsim_primitive *primitive) {
   const primitive_entry *e = find(reg, primitive);
   return !e || !e->uncacheable;
+}
+
+/* Rules in the order of their platforms: the module context keeps its
+ * platform names in one block, in order, so the names' addresses order them. */
+static int by_platform(const void *a, const void *b) {
+  const char *x = ((const lsim_platform_rule *)a)->platform;
+  const char *y = ((const lsim_platform_rule *)b)->platform;
+  return (x > y) - (x < y);
+}
+
+void lsim_get_lowering_rules_in(const lsim_registry *reg, const lsim_primitive *primitive,
+                                const lsim_module_context *mc, lsim_platform_rule *out,
+                                size_t *num_out, const lsim_rule **default_rule) {
+  size_t count;
+  const char *const *platforms = lsim_module_context_platforms(mc, &count);
+  const primitive_entry *e = find(reg, primitive);
+  if (!e || e->num_platforms >= count || lsim_module_context_explaining(mc)) {
+    lsim_get_lowering_rules(reg, primitive, platforms, count, out, num_out, default_rule);
+    return;
+  }
+  *num_out = 0;
+  *default_rule = e->has_default ? &e->default_rule : NULL;
+  for (size_t j = 0; j < e->num_platforms; j++) {
+    size_t at;
+    if (lsim_module_context_platform_index(mc, e->platforms[j].platform, &at))
+      out[(*num_out)++] = (lsim_platform_rule){platforms[at], e->platforms[j].rule};
+  }
+  qsort(out, *num_out, sizeof *out, by_platform);
 }
 
 void lsim_get_lowering_rules(const lsim_registry *reg, const lsim_primitive *primitive,

@@ -49,6 +49,10 @@ static void sanitize_name(lsimp_strbuf *out, const char *name, locale_t utf8) {
 char *lsimp_module_name(const char *function, locale_t utf8) {
   lsimp_strbuf in = LSIMP_STRBUF_INIT, out = LSIMP_STRBUF_INIT;
   lsimp_strbuf_printf(&in, "jit(%s)", function);
+  if (lsimp_strbuf_failed(&in)) { /* no name at all rather than a wrong one */
+    lsimp_strbuf_free(&in);
+    return NULL;
+  }
   sanitize_name(&out, lsimp_strbuf_cstr(&in), utf8);
   while (out.len && out.data[out.len - 1] == '_')
     out.data[--out.len] = '\0';

@@ -2,6 +2,7 @@
  * registry.  JAX counterpart: pallas/core.py register_lowering_rule,
  * get_lowering_rule and the CompilerParams classes; the imports of the
  * backends' pallas_call_registration modules. */
+#include "lowersim/alloc.h"
 #include "lowersim/pallas.h"
 #include "support/options.h"
 #include "support/raise.h"
@@ -29,7 +30,7 @@ struct lsim_pallas {
 int lsim_pallas_create(const lsim_pallas_installed *installed, lsim_pallas **out, lsim_error *err) {
   if (!installed || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_pallas_create: NULL argument");
-  lsim_pallas *p = calloc(1, sizeof *p);
+  lsim_pallas *p = lsim_calloc(1, sizeof *p);
   if (!p)
     return lsimp_fail_oom(err);
   int rc = lsimp_options_copy(&p->installed, sizeof p->installed, installed,
@@ -80,7 +81,7 @@ int lsim_pallas_register_lowering_rule(lsim_pallas *pallas, const lsim_pallas_pa
   while (i < pallas->num_rules && pallas->rules[i].cls != cls)
     i++;
   if (i == pallas->num_rules) {
-    registration *grown = realloc(pallas->rules, (i + 1) * sizeof *grown);
+    registration *grown = lsim_realloc_array(pallas->rules, i + 1, sizeof *grown);
     if (!grown)
       return lsimp_fail_oom(err);
     pallas->rules = grown;

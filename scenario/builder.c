@@ -5,19 +5,15 @@
 #include "support/name_index.h"
 #include "support/raise.h"
 
+#include "lowersim/alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 /* Appends `p` to a growing array of pointers. */
 static bool keep(void ***array, size_t *n, size_t *cap, void *p) {
-  if (*n == *cap) {
-    size_t bigger = *cap ? *cap * 2 : 16;
-    void **grown = realloc(*array, bigger * sizeof *grown);
-    if (!grown)
-      return false;
-    *array = grown;
-    *cap = bigger;
-  }
+  if (!lsim_grow_array(array, cap, *n + 1, sizeof **array))
+    return false;
   (*array)[(*n)++] = p;
   return true;
 }
@@ -33,7 +29,7 @@ void lsimp_builder_free(lsimp_builder *b) {
 }
 
 void *lsimp_build_alloc(lsimp_builder *b, size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
+  void *p = lsim_calloc(n, size);
   if (p && keep(&b->blocks, &b->num_blocks, &b->cap_blocks, p))
     return p;
   free(p);

@@ -11,6 +11,8 @@
 #include "internal.h"
 #include "support/raise.h"
 
+#include "lowersim/alloc.h"
+
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -30,9 +32,9 @@ int lsimp_input_failv(lsim_error *err, const char *path, long line, const char *
     lsimp_strbuf_free(&text);
     return lsimp_fail_oom(err);
   }
-  lsim_error_set(err, LSIM_E_INVALID_INPUT, "%s", lsimp_strbuf_cstr(&text));
+  int rc = lsim_error_set(err, LSIM_E_INVALID_INPUT, "%s", lsimp_strbuf_cstr(&text));
   lsimp_strbuf_free(&text);
-  return LSIM_E_INVALID_INPUT;
+  return rc;
 }
 
 int lsimp_input_fail(lsim_error *err, const char *path, long line, const char *fmt, ...) {
@@ -58,7 +60,7 @@ static int too_large(lsim_error *err, const char *path) {
 static int read_all(FILE *f, const char *path, char **data, size_t *size, lsim_error *err) {
   const size_t limit = (size_t)LSIM_SCENARIO_MAX_BYTES + 1;
   size_t cap = 64 * 1024, len = 0;
-  char *buf = malloc(cap);
+  char *buf = lsim_malloc(cap);
   if (!buf)
     return lsimp_fail_oom(err);
   for (;;) {
@@ -71,7 +73,7 @@ static int read_all(FILE *f, const char *path, char **data, size_t *size, lsim_e
       return too_large(err, path);
     }
     cap = cap * 2 < limit ? cap * 2 : limit;
-    char *bigger = realloc(buf, cap);
+    char *bigger = lsim_realloc(buf, cap);
     if (!bigger) {
       free(buf);
       return lsimp_fail_oom(err);

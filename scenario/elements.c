@@ -7,6 +7,8 @@
 #include "internal.h"
 #include "support/raise.h"
 
+#include "lowersim/alloc.h"
+
 #include <libxml/chvalid.h>
 #include <libxml/xmlwriter.h>
 
@@ -38,7 +40,7 @@ int lsimp_read_fail_detail(lsimp_reader *r, const xmlNode *node, const char *nam
 }
 
 void *lsimp_read_alloc(lsimp_reader *r, size_t n, size_t size, int *rc) {
-  void *p = n ? calloc(n, size) : NULL;
+  void *p = n ? lsim_calloc(n, size) : NULL;
   *rc = n && !p ? lsimp_fail_oom(r->err) : LSIM_OK;
   return p;
 }
@@ -86,7 +88,7 @@ int lsimp_attr_string(lsimp_reader *r, const xmlNode *node, const char *name, ch
   if (!a)
     return LSIM_OK;
   xmlChar *value = xmlNodeGetContent((xmlNode *)a);
-  *out = value ? strdup((const char *)value) : NULL;
+  *out = value ? lsim_strdup((const char *)value) : NULL;
   xmlFree(value);
   return *out ? LSIM_OK : lsimp_fail_oom(r->err);
 }
@@ -182,14 +184,8 @@ int lsimp_attr_platforms(lsimp_reader *r, const xmlNode *node, const char *name,
 
 /* --- Values -------------------------------------------------------------- */
 int lsimp_define_value(lsimp_reader *r, const lsim_aval *aval) {
-  if (r->num_values == r->cap_values) {
-    size_t cap = r->cap_values ? r->cap_values * 2 : 64;
-    const lsim_aval **grown = realloc(r->values, cap * sizeof *grown);
-    if (!grown)
-      return lsimp_fail_oom(r->err);
-    r->values = grown;
-    r->cap_values = cap;
-  }
+  if (!lsim_grow_array(&r->values, &r->cap_values, r->num_values + 1, sizeof *r->values))
+    return lsimp_fail_oom(r->err);
   r->values[r->num_values++] = aval;
   return LSIM_OK;
 }

@@ -6,6 +6,7 @@
  * Values are numbered as in a jaxpr: the args, then every result of every
  * equation in order.  The reader keeps a table of their avals as it goes. */
 #include "internal.h"
+#include "lowersim/alloc.h"
 #include "lowersim/jax_profile.h"
 #include "lowersim/runtime.h"
 #include "support/raise.h"
@@ -123,7 +124,7 @@ static int read_return(lsimp_reader *r, const xmlNode *node) {
 static int read_disabled_checks(lsimp_reader *r, const xmlNode *node, const char *list) {
   if (!list || !*list)
     return LSIM_OK;
-  char *copy = strdup(list);
+  char *copy = lsim_strdup(list);
   if (!copy)
     return lsimp_fail_oom(r->err);
   int rc = LSIM_OK;
@@ -148,7 +149,7 @@ static int read_lower_attributes(lsimp_reader *r, const xmlNode *node) {
   int rc = lsimp_attr_string(r, node, "function", &s->function);
   if (!rc && s->function && !*s->function)
     rc = lsimp_read_fail(r, node, "<lower> function=\"\" must not be empty");
-  if (!rc && !s->function && !(s->function = strdup("f")))
+  if (!rc && !s->function && !(s->function = lsim_strdup("f")))
     rc = lsimp_fail_oom(r->err);
   if (!rc)
     rc = lsimp_attr_platforms(r, node, "platforms", true, &s->platforms);
@@ -210,7 +211,7 @@ static int read_text(lsimp_reader *r, const xmlNode *node, void *item, const voi
   (void)ctx;
   char **out = item;
   xmlChar *text = xmlNodeGetContent(node);
-  *out = text ? strdup((const char *)text) : NULL;
+  *out = text ? lsim_strdup((const char *)text) : NULL;
   xmlFree(text);
   return *out ? LSIM_OK : lsimp_fail_oom(r->err);
 }
@@ -315,8 +316,8 @@ int lsim_scenario_read_memory(const char *data, size_t size, const char *name, l
   int rc = lsimp_scenario_parse(path, data ? data : "", size, &doc, err);
   if (rc)
     return rc;
-  lsimp_reader r = {.path = path, .err = err, .s = calloc(1, sizeof(lsim_scenario))};
-  if (!r.s || !(r.s->path = strdup(path)))
+  lsimp_reader r = {.path = path, .err = err, .s = lsim_calloc(1, sizeof(lsim_scenario))};
+  if (!r.s || !(r.s->path = lsim_strdup(path)))
     rc = lsimp_fail_oom(err);
   else
     rc = read_scenario(&r, xmlDocGetRootElement(doc));

@@ -2,6 +2,7 @@
  * draws from the caller's random source, avals and the values defined so
  * far.  Each kind generates its own equations (scenario/kinds/); this file
  * has the pieces they are made of. */
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_generate.h"
 #include "internal.h"
 
@@ -24,14 +25,14 @@ const char *lsim_scenario_gen_pick(lsim_scenario_gen *g, const char *const *name
 }
 
 void *lsim_scenario_gen_alloc(lsim_scenario_gen *g, size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
+  void *p = lsim_calloc(n, size);
   if (!p)
     g->oom = true;
   return p;
 }
 
 char *lsim_scenario_gen_text(lsim_scenario_gen *g, const char *text) {
-  char *copy = strdup(text);
+  char *copy = lsim_strdup(text);
   if (!copy)
     g->oom = true;
   return copy;

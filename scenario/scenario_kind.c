@@ -1,6 +1,7 @@
 /* scenario/scenario_kind.c: the table of equation kinds, and what the
  * reader, the writer, the fuzzer and the minimizer do to an equation
  * whatever its kind.  A new kind is a new row (and its file in kinds/). */
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_kind.h"
 #include "kinds/kinds.h"
 
@@ -49,7 +50,7 @@ bool lsim_scenario_kind_implies_result(const lsim_scenario_kind *kind) {
 }
 
 bool lsimp_copy_string(char **to, const char *from) {
-  *to = from ? strdup(from) : NULL;
+  *to = from ? lsim_strdup(from) : NULL;
   return !from || *to;
 }
 
@@ -58,7 +59,7 @@ bool lsimp_copy_string(char **to, const char *from) {
 int lsimp_read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
   e->line = (int)lsimp_xml_line(node);
   e->kind = lsim_scenario_kind_find((const char *)node->name);
-  e->params = calloc(1, e->kind->params_size);
+  e->params = lsim_calloc(1, e->kind->params_size);
   if (!e->params)
     return lsim_error_set(r->err, LSIM_E_NO_MEMORY, "out of memory");
   char *args;
@@ -100,7 +101,7 @@ void lsim_scenario_eqn_clear(lsim_scenario_eqn *e) {
 static void *copy_array(const void *src, size_t n, size_t size, bool *ok) {
   if (!src)
     return NULL;
-  void *d = malloc(n ? n * size : 1);
+  void *d = lsim_malloc_array(n, size);
   if (!d)
     *ok = false;
   else if (n)
@@ -114,7 +115,7 @@ int lsim_scenario_eqn_copy(lsim_scenario_eqn *to, const lsim_scenario_eqn *from,
   *to = *from;
   to->args = copy_array(from->args, from->num_args, sizeof *from->args, &ok);
   to->results = copy_array(from->results, from->num_results, sizeof *from->results, &ok);
-  to->params = from->kind ? calloc(1, from->kind->params_size) : NULL;
+  to->params = from->kind ? lsim_calloc(1, from->kind->params_size) : NULL;
   if (to->params && !from->kind->copy(to->params, from->params))
     ok = false;
   if (from->kind && !to->params)

@@ -162,8 +162,8 @@ static int refused_line(const lsim_scenario *s, const lsim_program *prog) {
   size_t num_values = lsim_program_num_values(prog), most = 0;
   for (size_t i = 0; i < prog->num_eqns; i++)
     most = prog->eqns[i].num_operands > most ? prog->eqns[i].num_operands : most;
-  lsim_aval *avals = lsimp_alloc_array(num_values, sizeof *avals);
-  lsim_aval *in = lsimp_alloc_array(most, sizeof *in);
+  lsim_aval *avals = lsim_malloc_array(num_values, sizeof *avals);
+  lsim_aval *in = lsim_malloc_array(most, sizeof *in);
   int line = s->lower_line;
   if (avals && in)
     lsim_program_value_avals(prog, avals);
@@ -238,6 +238,8 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
     rc = lsim_lowering_execute(out->lowering, err);
   }
   prepared_free(&p);
+  if (rc == LSIM_E_NO_MEMORY) /* build_program and split_platforms take no error */
+    lsimp_fail_oom(err);
   return rc;
 }
 

@@ -296,7 +296,7 @@ const char *lsim_error_message(const lsim_error *err) {
     return "";
   if (err->message)
     return err->message;
-  return err->code == LSIM_E_NO_MEMORY ? "out of memory" : "(message lost: out of memory)";
+  return err->code == LSIM_E_NO_MEMORY ? "out of memory" : "";
 }
 
 const char *lsim_error_class(const lsim_error *err) {
@@ -304,10 +304,16 @@ const char *lsim_error_class(const lsim_error *err) {
   return cls ? cls : "";
 }
 
-static void set_message(lsim_error *err, lsim_status code, lsimp_strbuf *text) {
+/* Out of memory wins: an error whose message cannot be made is
+ * LSIM_E_NO_MEMORY, never the error it was to be (issue 11). */
+static int set_message(lsim_error *err, lsim_status code, lsimp_strbuf *text) {
+  char *message = lsimp_strbuf_take(text);
+  if (!message)
+    return lsimp_fail_oom(err);
   free(err->message);
   err->code = code;
-  err->message = lsimp_strbuf_take(text);
+  err->message = message;
+  return code;
 }
 
 /* The index of the value for placeholder `name`: distinct names in order of
@@ -350,8 +356,7 @@ int lsimp_raise_values(lsim_error *err, lsim_status code, size_t n, const char *
     lsimp_strbuf_puts(&text, i < n && values[i] ? values[i] : "");
     p = close + 1;
   }
-  set_message(err, code, &text);
-  return code;
+  return set_message(err, code, &text);
 }
 
 int lsim_error_set(lsim_error *err, lsim_status code, const char *fmt, ...) {
@@ -364,8 +369,7 @@ int lsim_error_set(lsim_error *err, lsim_status code, const char *fmt, ...) {
   va_start(ap, fmt);
   lsimp_strbuf_vprintf(&text, fmt, ap);
   va_end(ap);
-  set_message(err, code, &text);
-  return code;
+  return set_message(err, code, &text);
 }
 
 int lsimp_fail_oom(lsim_error *err) {

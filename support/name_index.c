@@ -3,6 +3,8 @@
 #define _DEFAULT_SOURCE /* getentropy */
 #include "support/name_index.h"
 
+#include "lowersim/alloc.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,27 +95,18 @@ bool lsimp_name_index_find(const lsimp_name_index *ix, const char *name, size_t 
   return s->name != NULL;
 }
 
+static void *slot_place(void *slots, size_t cap, const void *old) {
+  const lsimp_name_slot *s = old;
+  return s->name ? probe(slots, cap, s->name, s->hash) : NULL;
+}
+
 bool lsimp_name_index_reserve(lsimp_name_index *ix, size_t more) {
   if (more > SIZE_MAX / 4 - ix->count)
     return false;
   size_t need = (ix->count + more) * 2;
   if (need <= ix->cap)
     return true;
-  size_t cap = ix->cap ? ix->cap : 16;
-  while (cap < need)
-    cap *= 2;
-  if (cap > SIZE_MAX / sizeof(lsimp_name_slot))
-    return false;
-  lsimp_name_slot *slots = calloc(cap, sizeof *slots);
-  if (!slots)
-    return false;
-  for (size_t i = 0; i < ix->cap; i++)
-    if (ix->slots[i].name)
-      *probe(slots, cap, ix->slots[i].name, ix->slots[i].hash) = ix->slots[i];
-  free(ix->slots);
-  ix->slots = slots;
-  ix->cap = cap;
-  return true;
+  return lsim_hash_grow(&ix->slots, &ix->cap, need, 16, sizeof *ix->slots, slot_place);
 }
 
 /* The slot of `name`, made free for it when absent; NULL when out of memory. */

@@ -4,7 +4,9 @@
  * lsimp_raise(err, CODE, values...) renders CODE's catalogue template: each
  * distinct {placeholder} takes the next value, in order of first appearance,
  * and a placeholder that appears again repeats its value.  So every message
- * text lives once, in the catalogue (support/error.c). */
+ * text lives once, in the catalogue (support/error.c).  When the message
+ * cannot be made (out of memory), `err` holds LSIM_E_NO_MEMORY and that is
+ * what is returned: out of memory is never reported as a JAX error. */
 #ifndef LSIMP_SUPPORT_RAISE_H
 #define LSIMP_SUPPORT_RAISE_H
 

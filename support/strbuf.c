@@ -1,6 +1,8 @@
 /* support/strbuf.c: growable strings and Python reprs. */
 #include "support/strbuf.h"
 
+#include "lowersim/alloc.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,27 +25,28 @@ const char *lsimp_strbuf_cstr(const lsimp_strbuf *sb) {
   return sb->data && !sb->failed ? sb->data : "";
 }
 
+/* The strbufs of this thread that failed so far (lsimp_strbuf_failures). */
+static _Thread_local unsigned long failures;
+
+unsigned long lsimp_strbuf_failures(void) { return failures; }
+
 /* Makes room for `extra` more bytes plus the terminator. */
 static bool reserve(lsimp_strbuf *sb, size_t extra) {
   if (sb->failed)
     return false;
   if (extra > (size_t)-1 / 2 - sb->len) {
     sb->failed = true;
+    failures++;
     return false;
   }
   size_t need = sb->len + extra + 1;
   if (need <= sb->cap)
     return true;
-  size_t cap = sb->cap ? sb->cap : 64;
-  while (cap < need)
-    cap *= 2;
-  char *data = realloc(sb->data, cap);
-  if (!data) {
+  if (!lsim_grow_array(&sb->data, &sb->cap, need < 64 ? 64 : need, 1)) {
     sb->failed = true;
+    failures++;
     return false;
   }
-  sb->data = data;
-  sb->cap = cap;
   return true;
 }
 

@@ -22,6 +22,10 @@ typedef struct lsimp_strbuf {
 void lsimp_strbuf_free(lsimp_strbuf *sb);
 void lsimp_strbuf_reset(lsimp_strbuf *sb); /* keeps the storage */
 bool lsimp_strbuf_failed(const lsimp_strbuf *sb);
+/* How many strbufs of the calling thread have failed so far: a caller that
+ * builds text in many places (a lowering's names and narration) compares
+ * it before and after, so that no text lost to out of memory goes unseen. */
+unsigned long lsimp_strbuf_failures(void);
 const char *lsimp_strbuf_cstr(const lsimp_strbuf *sb); /* "" when empty */
 void lsimp_strbuf_append(lsimp_strbuf *sb, const char *s, size_t n);
 void lsimp_strbuf_puts(lsimp_strbuf *sb, const char *s);

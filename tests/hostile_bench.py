@@ -7,7 +7,7 @@ the peak resident memory, and both per MB of input; then, per class, the
 exponent fitted to CPU time against size (log-log least squares, after taking
 off the start-up time of a one-op scenario).  An exponent near 1 is linear
 work; 2 is quadratic.  The classes are the shapes of issue 11 (thousands of
-platforms, rules, branches, aliases, primitives, attributes, children, a long
+platforms, rules, rules for none of the platforms, branches, aliases, primitives, attributes, children, a long
 text, a big merge CSV, folders full of files or of symbolic-link loops).
 
     tests/hostile_bench.py [--lowersim build/lowersim] [--sizes 0.5,1,2,4]
@@ -102,6 +102,19 @@ def rules_distinct(n):
             + '<primitive name="my_op" args="0">\n'
             + ''.join(f'<rule platform="p{i}" target="k{i}"/>\n' for i in range(1, n + 1))
             + f'<default target="k"/>{RESULT}</primitive>\n</lower>\n</scenario>\n')
+
+
+def rules_unmatched(n):
+    """n primitives, each with a <rule> for a platform that none of the n lowering
+    platforms is (and a default), lowered for all n."""
+    rt = ('<runtime><backend platform="cpu"/>'
+          + ''.join(f'<backend platform="p{i}"/><backend platform="q{i}"/>'
+                    for i in range(1, n + 1)) + '</runtime>\n')
+    return (HEAD.format(name='rules-unmatched') + rt
+            + f'<lower function="f" platforms="{plist(n)}">\n<arg dtype="f32" shape="8"/>\n'
+            + ''.join(f'<primitive name="m{i}" args="{i}"><rule platform="q{i + 1}" target="r{i}"/>'
+                      f'<default target="t{i}"/>{RESULT}</primitive>\n' for i in range(n))
+            + '</lower>\n</scenario>\n')
 
 
 def primitives(n):
@@ -203,6 +216,7 @@ CLASSES = {
     'jax-platforms': (jax_platforms, ['lower']),
     'quiet-failures': (quiet_failures, ['explain']),
     'rules-distinct': (rules_distinct, ['lower']),
+    'rules-unmatched': (rules_unmatched, ['lower']),
     'primitives': (primitives, ['lower']),
     'branches': (branches, ['lower']),
     'aliases': (aliases, ['lower']),

@@ -113,7 +113,8 @@ const char *lsim_error_message(const lsim_error *err);
 const char *lsim_error_class(const lsim_error *err);
 
 /* Fills `err` (NULL is accepted) with `code` and a message formatted as
- * printf does, replacing what it held; returns `code`.  For lowersim's own
+ * printf does, replacing what it held; returns `code`, or LSIM_E_NO_MEMORY
+ * (which `err` then holds) when the message cannot be made.  For lowersim's own
  * codes (their messages are free text) and for host callbacks that fail.
  * LSIM_E_NO_MEMORY ignores `fmt` and allocates nothing.  JAX's codes are
  * raised by the library with their catalogue message. */

@@ -178,6 +178,12 @@ int lsim_module_context_replace(const lsim_module_context *ctx,
                                 const lsim_module_context_changes *changes,
                                 lsim_module_context **out, lsim_error *err);
 
+/* Whether `platform` (canonical) is one of the lowering platforms, and its
+ * first place among them (`at`, may be NULL): O(1), so that a rule for few
+ * of thousands of platforms costs little (lower_per_platform). */
+bool lsim_module_context_platform_index(const lsim_module_context *ctx, const char *platform,
+                                        size_t *at);
+
 /* The lowering platforms, canonicalized (borrowed). */
 const char *const *lsim_module_context_platforms(const lsim_module_context *ctx, size_t *count);
 

@@ -82,6 +82,16 @@ void lsim_get_lowering_rules(const lsim_registry *reg, const lsim_primitive *pri
                              const char *const *platforms, size_t count, lsim_platform_rule *out,
                              size_t *num_out, const lsim_rule **default_rule);
 
+/* The same for the lowering platforms of `mc`, in O(rules of the primitive)
+ * when it has fewer platform rules than there are platforms (thousands of
+ * platforms, a rule for few of them) and `mc` is not narrating (the
+ * narration lists each platform's rule, one per platform); the rules come
+ * in the order of the platforms' first mention.  `out` has room for one
+ * per platform. */
+void lsim_get_lowering_rules_in(const lsim_registry *reg, const lsim_primitive *primitive,
+                                const lsim_module_context *mc, lsim_platform_rule *out,
+                                size_t *num_out, const lsim_rule **default_rule);
+
 #ifdef __cplusplus
 }
 #endif

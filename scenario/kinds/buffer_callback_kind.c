@@ -6,6 +6,8 @@
  * range (LSIM_E_ALIAS_INPUT_RANGE), as JAX does. */
 #include "kinds.h"
 
+#include "lowersim/alloc.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +31,8 @@ static int read_alias(lsimp_reader *r, const xmlNode *node, void *item, const vo
 
 /* The aliases read as items, into the params' two arrays. */
 static int keep_aliases(lsimp_buffer_callback_params *p, alias_item *items, size_t n) {
-  lsim_io_alias *aliases = n ? malloc(n * sizeof *aliases) : NULL;
-  int *lines = n ? malloc(n * sizeof *lines) : NULL;
+  lsim_io_alias *aliases = n ? lsim_malloc_array(n, sizeof *aliases) : NULL;
+  int *lines = n ? lsim_malloc_array(n, sizeof *lines) : NULL;
   if (n && (!aliases || !lines)) {
     free(aliases);
     free(lines);
@@ -103,8 +105,8 @@ static bool copy_params(void *to, const void *from) {
   const lsimp_buffer_callback_params *s = from;
   *d = *s;
   size_t n = s->params.num_aliases;
-  lsim_io_alias *aliases = n ? malloc(n * sizeof *aliases) : NULL;
-  int *lines = n ? malloc(n * sizeof *lines) : NULL;
+  lsim_io_alias *aliases = n ? lsim_malloc_array(n, sizeof *aliases) : NULL;
+  int *lines = n ? lsim_malloc_array(n, sizeof *lines) : NULL;
   d->params.aliases = aliases;
   d->alias_lines = lines;
   if (n && (!aliases || !lines)) {

@@ -3,6 +3,7 @@
  * default=..., **per_platform) over elementwise ops.  Branches with the same
  * op are the same function, and JAX joins them. */
 #include "kinds.h"
+#include "lowersim/alloc.h"
 #include "lowersim/conditionals.h"
 #include "support/name_index.h"
 
@@ -178,7 +179,7 @@ static bool copy_params(void *to, const void *from) {
   lsimp_platform_dependent_params *d = to;
   const lsimp_platform_dependent_params *s = from;
   *d = (lsimp_platform_dependent_params){0};
-  d->branches = s->num_branches ? calloc(s->num_branches, sizeof *d->branches) : NULL;
+  d->branches = s->num_branches ? lsim_calloc(s->num_branches, sizeof *d->branches) : NULL;
   bool ok = d->branches || !s->num_branches;
   for (size_t i = 0; ok && i < s->num_branches; i++) {
     d->branches[d->num_branches++] = (lsimp_branch){NULL, s->branches[i].op, s->branches[i].line};

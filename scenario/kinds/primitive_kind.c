@@ -6,6 +6,8 @@
  * backend_access says. */
 #include "kinds.h"
 
+#include "lowersim/alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,7 +133,7 @@ static bool copy_params(void *to, const void *from) {
   const lsimp_primitive_params *s = from;
   *d = (lsimp_primitive_params){.backend_use = s->backend_use};
   bool ok = lsimp_copy_string(&d->name, s->name);
-  d->rules = s->num_rules ? calloc(s->num_rules, sizeof *d->rules) : NULL;
+  d->rules = s->num_rules ? lsim_calloc(s->num_rules, sizeof *d->rules) : NULL;
   ok = ok && (d->rules || !s->num_rules);
   for (size_t i = 0; ok && i < s->num_rules; i++) {
     d->rules[d->num_rules++].line = s->rules[i].line;
