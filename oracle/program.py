@@ -154,10 +154,12 @@ class _Primitives:
   <primitive>s with one name are the same primitive), lowering rules
   registered in document order before tracing."""
 
-  def __init__(self, s: sc.Scenario):
+  def __init__(self, s: sc.Scenario, prims: Optional[dict[str, Any]] = None):
     from jax._src import core
     from jax._src.interpreters import mlir
-    self.prims: dict[str, Any] = {}
+    # A session's lowerings share one table: a primitive and its rules
+    # outlive the lowering that made them, as in a JAX process.
+    self.prims: dict[str, Any] = prims if prims is not None else {}
     for e in s.eqns:
       if e.kind != "primitive":
         continue
@@ -296,7 +298,7 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
   from jax.experimental import io_callback
   from jax.experimental.buffer_callback import buffer_callback
 
-  prims = _Primitives(s)
+  prims = _Primitives(s, _session_primitives)
   shardings = shardings or {}
 
   def run_eqn(i: int, e: sc.Eqn, ops):
@@ -487,6 +489,36 @@ def execute(lowered) -> None:
       closure = inspect.getclosurevars(cb).nonlocals
       n = closure["in_tree"].num_leaves + closure["out_tree"].num_leaves
       cb(None, *([None] * n))
+
+
+# The primitives of the session being lowered (lower_session), else None.
+_session_primitives: Optional[dict[str, Any]] = None
+
+
+def lower_session(s: sc.Scenario) -> list[Outcome]:
+  """A scenario's lowerings (one, or a session's, in order) in this one
+  process: the outcome of each, its warnings those of the session so far
+  (as `lowersim lower` of the session up to it prints them).  A session with
+  a lowering JAX cannot express is not expressible as a whole."""
+  global _session_primitives
+  steps = [s] + list(s.steps)
+  for step in steps:
+    try:
+      check_expressible(step)
+    except NotExpressible as e:
+      return [Outcome(kind="not_expressible", reason=str(e))]
+  _session_primitives = {}
+  outs: list[Outcome] = []
+  try:
+    for step in steps:
+      out = lower(step)
+      out.warnings = (outs[-1].warnings if outs else []) + out.warnings
+      outs.append(out)
+      if out.kind == "not_expressible":
+        return [out]
+  finally:
+    _session_primitives = None
+  return outs
 
 
 def lower(s: sc.Scenario) -> Outcome:

@@ -146,6 +146,11 @@ class Scenario:
   eqns: list[Eqn] = field(default_factory=list)
   returns: Optional[list[int]] = None
   execute: bool = False
+  # A process session: the lowerings after this one, in order, each a
+  # Scenario of its own <lower> (and <execute/>), with this one's name,
+  # jax=, runtime and Pallas flags; all run in one JAX process.
+  steps: list["Scenario"] = field(default_factory=list)
+  line: int = 0  # the <lower> element's line
 
   def values(self) -> list[Aval]:
     """The avals of every value: args, then every equation's results."""
@@ -409,8 +414,25 @@ class _Reader:
         s.pallas = Pallas(True, self.boolean(c, "mosaic_tpu", True), self.boolean(c, "triton", True),
                           self.boolean(c, "mosaic_gpu", True),
                           self.boolean(c, "use_mosaic_gpu", True))
-      elif c.tag == "execute":
-        s.execute = True
+    current = None
+    for c in root.children:
+      if c.tag == "lower":
+        if current is None:
+          current = s
+        else:
+          current = dataclasses.replace(s, args=[], eqns=[], steps=[], execute=False,
+                                        platforms=None, backend=None, devices=None,
+                                        keep_unused=False, enable_x64=None, export=False,
+                                        disabled_checks=[], abstract_device=None, returns=None)
+          s.steps.append(current)
+          self.values = []
+        self.lower(current, c)
+      elif c.tag == "execute" and current is not None:
+        current.execute = True
+    return s
+
+  def lower(self, s: Scenario, lower: Node) -> None:
+    s.line = lower.line
     fn = lower.attrs.get("function")
     if fn == "":
       self.fail(lower, "<lower> function=\"\" must not be empty")
@@ -450,7 +472,6 @@ class _Reader:
     if s.enable_x64 is False and any(a.dtype in ("i64", "u64", "f64") for a in s.values()):
       self.fail(lower, "<lower enable_x64=\"false\"> has a 64-bit value: JAX without "
                 "jax_enable_x64 has no 64-bit arrays")
-    return s
 
 
 def read_bytes(data: bytes, path: str) -> Scenario:

@@ -57,9 +57,18 @@ lsim_pallas_installed lsim_scenario_default_pallas(void) {
       .mosaic_tpu = true, .triton = true, .mosaic_gpu = true, .use_mosaic_gpu = true);
 }
 
+static void destroy_one(lsim_scenario *s);
+
+/* A session's lowerings one after another (no recursion on the chain). */
 void lsim_scenario_destroy(lsim_scenario *s) {
-  if (!s)
-    return;
+  while (s) {
+    lsim_scenario *next = s->next;
+    destroy_one(s);
+    s = next;
+  }
+}
+
+static void destroy_one(lsim_scenario *s) {
   free(s->path);
   free(s->name);
   free(s->jax);

@@ -9,6 +9,7 @@
 #include "support/alloc.h"
 #include "support/options.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,67 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
   return rc == LSIM_E_INVALID_ARGUMENT ? invalid(s, refused_line(s, &p->program), err) : rc;
 }
 
+/* One lowering of the run: its program, devices and platforms (in the
+ * builder's storage, which lives as long as the run), lowered, then
+ * executed when it says so. */
+static int run_step(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
+                    const lsim_scenario_run_options *opts, lsim_lowering **lowering,
+                    bool *executed, lsim_error *err) {
+  p->builder.s = s;
+  p->builder.err = err;
+  p->platforms = p->disabled_checks = NULL;
+  p->num_platforms = p->num_disabled_checks = 0;
+  p->devices = NULL;
+  p->num_devices = 0;
+  lsim_scenario_outcome step = {0};
+  int rc = build_program(s, p);
+  if (!rc)
+    rc = resolve_devices(s, p, err);
+  if (!rc)
+    rc = split_platforms(s, p);
+  if (!rc)
+    rc = lower(lowerer, s, p, opts, &step, err);
+  if (!rc && s->execute) {
+    *executed = true;
+    rc = lsim_lowering_execute(step.lowering, err);
+  }
+  *lowering = step.lowering;
+  return rc;
+}
+
+/* A session's lowering before the last: kept in out->earlier. */
+static int run_earlier(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
+                       const lsim_scenario_run_options *opts, lsim_scenario_outcome *out,
+                       lsim_error *err) {
+  lsim_scenario_step_outcome *step = &out->earlier[out->num_earlier++];
+  step->first_warning = lsim_runtime_warning_count(out->runtime);
+  step->code = run_step(lowerer, s, p, opts, &step->lowering, &step->executed, &step->error);
+  step->num_warnings = lsim_runtime_warning_count(out->runtime) - step->first_warning;
+  if (step->code == LSIM_E_INVALID_INPUT || step->code == LSIM_E_NO_MEMORY) {
+    lsimp_error_move(err, &step->error);
+    return step->code;
+  }
+  return LSIM_OK;
+}
+
+static void narrate_step(const lsim_scenario *head, const lsim_scenario *s,
+                         const lsim_scenario_run_options *opts) {
+  if (!opts->explain || !head->next)
+    return;
+  size_t n = 0;
+  for (const lsim_scenario *x = head; x; x = x->next)
+    n++;
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&sb,
+                      "session: lowering %d of %zu (line %d)%s", s->step, n, s->lower_line,
+                      s == head ? ""
+                                : ", in the same JAX process: its backends, Pallas state and "
+                                  "registered primitives are the earlier lowerings'");
+  if (!lsimp_strbuf_failed(&sb))
+    opts->explain(opts->explain_data, LSIM_EXPLAIN_STEP, 0, lsimp_strbuf_cstr(&sb));
+  lsimp_strbuf_free(&sb);
+}
+
 int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
                       const lsim_scenario_run_options *options, lsim_scenario_outcome *out,
                       lsim_error *err) {
@@ -225,17 +287,20 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   if (!rc)
     rc = build_process(s, out->runtime, out->profile, &p, err);
   p.builder.registry = p.registry;
-  if (!rc)
-    rc = build_program(s, &p);
-  if (!rc)
-    rc = resolve_devices(s, &p, err);
-  if (!rc)
-    rc = split_platforms(s, &p);
-  if (!rc)
-    rc = lower(lowerer, s, &p, &opts, out, err);
-  if (!rc && s->execute) {
-    out->executed = true;
-    rc = lsim_lowering_execute(out->lowering, err);
+  size_t steps = 0;
+  for (const lsim_scenario *x = s->next; x; x = x->next)
+    steps++;
+  if (!rc && steps && !(out->earlier = lsimp_zalloc_array(steps, sizeof *out->earlier)))
+    rc = lsimp_fail_oom(err);
+  const lsim_scenario *step = s;
+  for (; !rc && step->next; step = step->next) {
+    narrate_step(s, step, &opts);
+    rc = run_earlier(lowerer, step, &p, &opts, out, err);
+  }
+  if (!rc) {
+    narrate_step(s, step, &opts);
+    out->first_warning = lsim_runtime_warning_count(out->runtime);
+    rc = run_step(lowerer, step, &p, &opts, &out->lowering, &out->executed, err);
   }
   prepared_free(&p);
   return rc;
@@ -246,5 +311,10 @@ void lsim_scenario_outcome_clear(lsim_scenario_outcome *out) {
     return;
   lsim_lowering_destroy(out->lowering);
   lsim_runtime_destroy(out->runtime);
+  for (size_t i = 0; i < out->num_earlier; i++) {
+    lsim_lowering_destroy(out->earlier[i].lowering);
+    lsim_error_clear(&out->earlier[i].error);
+  }
+  free(out->earlier);
   *out = (lsim_scenario_outcome){0};
 }
