@@ -334,6 +334,9 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
                            input_output_aliases=dict(e.aliases) if e.aliases else None,
                            command_buffer_compatible=e.command_buffer)
       return list(fn(*ops))
+    if e.kind == "call_exported":
+      res = _session_exports[e.lowering](*ops)
+      return list(res) if isinstance(res, (tuple, list)) else [res]
     if e.kind == "ffi_call":
       out = tuple(_struct(a) for a in e.results)
       return list(jax.ffi.ffi_call(e.target, out, has_side_effect=e.side_effect)(*ops))
@@ -449,6 +452,8 @@ def _lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
     exp = export.export(jax.jit(f, **jit_kwargs),
                         platforms=tuple(s.platforms) if s.platforms else None,
                         disabled_checks=checks)(*args)
+    if s.step:
+      _session_exports[s.step] = exp.call
     from oracle import mlir_text
     # Exported.mlir_module() is the text of the serialized module, read back.
     module = mlir_text.parse(exp.mlir_module(), mlir_text.context())
@@ -493,6 +498,8 @@ def execute(lowered) -> None:
 
 # The primitives of the session being lowered (lower_session), else None.
 _session_primitives: Optional[dict[str, Any]] = None
+# The session's exports so far: the K-th lowering's exp.call.
+_session_exports: dict[int, Any] = {}
 
 
 def lower_session(s: sc.Scenario) -> list[Outcome]:
@@ -508,9 +515,11 @@ def lower_session(s: sc.Scenario) -> list[Outcome]:
     except NotExpressible as e:
       return [Outcome(kind="not_expressible", reason=str(e))]
   _session_primitives = {}
+  _session_exports.clear()
   outs: list[Outcome] = []
   try:
-    for step in steps:
+    for k, step in enumerate(steps):
+      step.step = k + 1
       out = lower(step)
       out.warnings = (outs[-1].warnings if outs else []) + out.warnings
       outs.append(out)

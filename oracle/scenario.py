@@ -23,7 +23,7 @@ OP_KINDS = {  # scenario spelling -> (lax function name, arity)
     "exponential": ("exp", 1), "add": ("add", 2), "multiply": ("mul", 2),
     "subtract": ("sub", 2),
 }
-EQUATIONS = ("op", "primitive", "platform_dependent", "buffer_callback",
+EQUATIONS = ("op", "primitive", "platform_dependent", "buffer_callback", "call_exported",
              "pure_callback", "io_callback", "debug_callback", "pallas_call", "ffi_call")
 COMPILER_PARAMS = ("none", "mosaic_tpu", "triton", "mosaic_gpu")
 BACKEND_ACCESS = ("none", "required", "optional")
@@ -117,6 +117,7 @@ class Eqn:
   compiler_params: str = "none"
   constants: bool = False
   sharding: Optional[tuple[str, int]] = None  # ("device" | "scalar_mesh" | "mesh", K or N)
+  lowering: int = 0  # <call_exported lowering="K">
 
 
 @dataclass
@@ -151,6 +152,7 @@ class Scenario:
   # jax=, runtime and Pallas flags; all run in one JAX process.
   steps: list["Scenario"] = field(default_factory=list)
   line: int = 0  # the <lower> element's line
+  step: int = 0  # its place in the session (1 for the first), once lowered
 
   def values(self) -> list[Aval]:
     """The avals of every value: args, then every equation's results."""
@@ -221,6 +223,7 @@ class _Reader:
   def __init__(self, path: str):
     self.path = path
     self.values: list[Aval] = []
+    self.lowerings: list["Scenario"] = []  # a session's, read so far
 
   def fail(self, node: Node, message: str):
     raise InvalidScenario(f"{self.path}:{node.line}: {message}")
@@ -377,6 +380,17 @@ class _Reader:
       if e.compiler_params not in COMPILER_PARAMS:
         self.fail(node, f"<pallas_call> compiler_params=\"{e.compiler_params}\" is not a known kind")
       e.results = self.results(node)
+    elif e.kind == "call_exported":
+      e.lowering = self.integer(node, "lowering", 1, 1024, 0)
+      if not (1 <= e.lowering < len(self.lowerings)):
+        self.fail(node, f"<call_exported> lowering=\"{e.lowering}\" must name an earlier "
+                  "<lower> of the session (1 for the first)")
+      callee = self.lowerings[e.lowering - 1]
+      if not callee.export:
+        self.fail(node, f"<call_exported> lowering=\"{e.lowering}\": that <lower> is not an "
+                  "export (export=\"true\")")
+      values = callee.values()
+      e.results = [values[i] for i in callee.outputs()]
     elif e.kind == "ffi_call":
       e.target = self.required(node, "target")
       e.side_effect = self.boolean(node, "has_side_effect", False)
@@ -426,6 +440,7 @@ class _Reader:
                                         disabled_checks=[], abstract_device=None, returns=None)
           s.steps.append(current)
           self.values = []
+        self.lowerings.append(current)
         self.lower(current, c)
       elif c.tag == "execute" and current is not None:
         current.execute = True

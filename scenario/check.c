@@ -104,7 +104,7 @@ int lsim_scenario_check_with(lsim_lowerer *lowerer, const lsim_scenario *s,
   if (!lowerer || !s || !verdict)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_check: NULL argument");
   *verdict = (lsim_scenario_verdict){0};
-  if (!s->expect.present)
+  if (!lsim_scenario_expects(s))
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "%s: the scenario has no <expect>", s->path);
   lsim_error got = LSIM_ERROR_INIT;
   lsim_scenario_outcome outcome;

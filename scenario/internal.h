@@ -101,7 +101,8 @@ int lsimp_input_failv(lsim_error *err, const char *path, long line, const char *
 typedef struct lsimp_reader {
   const char *path;
   lsim_error *err;
-  lsim_scenario *s;
+  lsim_scenario *s;    /* the lowering being read */
+  lsim_scenario *head; /* the first lowering (a session's earlier ones follow it) */
   const lsim_aval **values;
   size_t num_values, cap_values;
 } lsimp_reader;
@@ -214,6 +215,11 @@ typedef struct lsimp_builder {
   lsim_primitive **primitives; /* the scenario's own, one per name */
   size_t num_primitives, cap_primitives;
   lsimp_name_index primitive_index; /* name -> its place in `primitives` */
+  /* A session: the lowerings before the one being built, in order (their
+   * lowerings are what <call_exported lowering="K"> calls). */
+  const lsim_scenario *head;
+  const struct lsim_scenario_step_outcome *earlier;
+  size_t num_earlier;
 } lsimp_builder;
 
 void lsimp_builder_free(lsimp_builder *b);

@@ -341,7 +341,7 @@ int lsim_scenario_read_memory(const char *data, size_t size, const char *name, l
   if (!r.s || !(r.s->path = strdup(path)))
     rc = lsimp_fail_oom(err);
   else {
-    lsim_scenario *head = r.s;
+    lsim_scenario *head = r.head = r.s;
     head->step = 1;
     rc = read_scenario(&r, xmlDocGetRootElement(doc));
     r.s = head;

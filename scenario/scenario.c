@@ -4,6 +4,13 @@
 
 #include <stdlib.h>
 
+bool lsim_scenario_expects(const lsim_scenario *s) {
+  for (; s; s = s->next)
+    if (s->expect.present)
+      return true;
+  return false;
+}
+
 bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *aval) {
   if (!s)
     return false;

@@ -287,17 +287,21 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   if (!rc)
     rc = build_process(s, out->runtime, out->profile, &p, err);
   p.builder.registry = p.registry;
+  p.builder.head = s;
   size_t steps = 0;
   for (const lsim_scenario *x = s->next; x; x = x->next)
     steps++;
   if (!rc && steps && !(out->earlier = lsimp_zalloc_array(steps, sizeof *out->earlier)))
     rc = lsimp_fail_oom(err);
   const lsim_scenario *step = s;
+  p.builder.earlier = out->earlier;
   for (; !rc && step->next; step = step->next) {
+    p.builder.num_earlier = out->num_earlier;
     narrate_step(s, step, &opts);
     rc = run_earlier(lowerer, step, &p, &opts, out, err);
   }
   if (!rc) {
+    p.builder.num_earlier = out->num_earlier;
     narrate_step(s, step, &opts);
     out->first_warning = lsim_runtime_warning_count(out->runtime);
     rc = run_step(lowerer, step, &p, &opts, &out->lowering, &out->executed, err);

@@ -146,6 +146,23 @@ static const catalogue_entry catalogue[] = {
         "https://docs.jax.dev/en/latest/export/export.html#compatibility-guarantees-for-custom-"
         "calls. Examples are:\n{ops}.\n",
         "export/_export.py _check_module"),
+    ROW(LSIM_E_EXPORT_CALL_PLATFORMS, "ValueError",
+        "Function '{fun_name}' was exported for platforms '{platforms}' but it is used on "
+        "'{lowering_platforms}'.",
+        "export/_export.py _call_exported_lowering"),
+    ROW(LSIM_E_EXPORT_CALL_RANK, "ValueError",
+        "Rank mismatch for {arg}: expected {expected} and called with {actual}",
+        "export/_export.py _call_exported_abstract_eval"),
+    ROW(LSIM_E_EXPORT_CALL_DTYPE, "ValueError",
+        "Dtype mismatch for {arg}: expected {expected} and called with {actual}",
+        "export/_export.py _call_exported_abstract_eval"),
+    ROW(LSIM_E_EXPORT_CALL_SHAPE, "ValueError",
+        "Shape mismatch for {arg} (expected same constant): expected {expected} and called "
+        "with {actual}",
+        "export/_export.py _call_exported_abstract_eval"),
+    ROW(LSIM_E_EXPORT_CALL_ASSERTION, "AssertionError", "",
+        "export/_export.py _call_exported_lowering: assert len(lowering_platforms) == 1 (a "
+        "single-platform export called from several platforms, DisabledSafetyCheck.platform())"),
     ROW(LSIM_E_DTYPE, "TypeError",
         "{primitive} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}.",
         "lax/lax.py naryop_dtype_rule (one operand)"),

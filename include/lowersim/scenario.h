@@ -171,6 +171,10 @@ int lsim_scenario_write(const lsim_scenario *s, FILE *out, lsim_error *err);
  * `*aval` receives value `index`'s aval; false when out of range. */
 bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *aval);
 
+/* Whether some lowering of `s` (a session's, any) has an <expect>: a test
+ * case for lsim_scenario_check. */
+bool lsim_scenario_expects(const lsim_scenario *s);
+
 /* Whether a value of `s` (an arg or an equation's result) has a 64-bit
  * dtype, which JAX can express only with jax_enable_x64. */
 bool lsim_scenario_has_64bit_values(const lsim_scenario *s);
