@@ -1,5 +1,6 @@
 /* scenario/check.c: a scenario's <expect> against its lowering. */
 #include "lowersim/scenario_run.h"
+#include "internal.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 
@@ -107,23 +108,24 @@ int lsim_scenario_check_with(lsim_lowerer *lowerer, const lsim_scenario *s,
   if (!lsim_scenario_expects(s))
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "%s: the scenario has no <expect>", s->path);
   lsim_error got = LSIM_ERROR_INIT;
-  lsim_scenario_outcome outcome;
-  int rc = lsim_scenario_run(lowerer, s, options, &outcome, &got);
+  lsimp_session_outcome session;
+  int rc = lsimp_scenario_run_session(lowerer, s, options, &session, &got);
+  lsim_scenario_outcome outcome = session.last;
   lsimp_strbuf diff = LSIMP_STRBUF_INIT;
   if (rc == LSIM_E_NO_MEMORY) {
     lsimp_error_move(err, &got);
-    lsim_scenario_outcome_clear(&outcome);
+    lsimp_session_outcome_clear(&session);
     return LSIM_E_NO_MEMORY;
   }
   /* The lowerings of a session in order; the first that differs is the
    * verdict's difference (a session stopped by invalid input is the last's). */
   const lsim_scenario *step = s;
-  size_t n = outcome.num_earlier;
-  bool stopped = n && (outcome.earlier[n - 1].code == LSIM_E_INVALID_INPUT ||
-                       outcome.earlier[n - 1].code == LSIM_E_NO_MEMORY);
-  size_t first = outcome.first_warning;
+  size_t n = session.num_earlier;
+  bool stopped = n && (session.earlier[n - 1].code == LSIM_E_INVALID_INPUT ||
+                       session.earlier[n - 1].code == LSIM_E_NO_MEMORY);
+  size_t first = session.first_warning;
   for (size_t i = 0; i < n && step->next && diff.len == 0; i++, step = step->next) {
-    const lsim_scenario_step_outcome *e = &outcome.earlier[i];
+    const lsimp_step_outcome *e = &session.earlier[i];
     if (stopped && i == n - 1) {
       first = e->first_warning;
       break;
@@ -140,7 +142,7 @@ int lsim_scenario_check_with(lsim_lowerer *lowerer, const lsim_scenario *s,
   verdict->difference = verdict->passed ? NULL : lsimp_strbuf_take(&diff);
   lsimp_strbuf_free(&diff);
   lsim_error_clear(&got);
-  lsim_scenario_outcome_clear(&outcome);
+  lsimp_session_outcome_clear(&session);
   if (!verdict->passed && !verdict->difference)
     return lsimp_fail_oom(err);
   return LSIM_OK;

@@ -241,12 +241,12 @@ static int run_step(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
 
 /* A session's lowering before the last: kept in out->earlier. */
 static int run_earlier(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
-                       const lsim_scenario_run_options *opts, lsim_scenario_outcome *out,
+                       const lsim_scenario_run_options *opts, lsimp_session_outcome *out,
                        lsim_error *err) {
-  lsim_scenario_step_outcome *step = &out->earlier[out->num_earlier++];
-  step->first_warning = lsim_runtime_warning_count(out->runtime);
+  lsimp_step_outcome *step = &out->earlier[out->num_earlier++];
+  step->first_warning = lsim_runtime_warning_count(out->last.runtime);
   step->code = run_step(lowerer, s, p, opts, &step->lowering, &step->executed, &step->error);
-  step->num_warnings = lsim_runtime_warning_count(out->runtime) - step->first_warning;
+  step->num_warnings = lsim_runtime_warning_count(out->last.runtime) - step->first_warning;
   if (step->code == LSIM_E_INVALID_INPUT || step->code == LSIM_E_NO_MEMORY) {
     lsimp_error_move(err, &step->error);
     return step->code;
@@ -272,20 +272,21 @@ static void narrate_step(const lsim_scenario *head, const lsim_scenario *s,
   lsimp_strbuf_free(&sb);
 }
 
-int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
-                      const lsim_scenario_run_options *options, lsim_scenario_outcome *out,
-                      lsim_error *err) {
+int lsimp_scenario_run_session(lsim_lowerer *lowerer, const lsim_scenario *s,
+                               const lsim_scenario_run_options *options,
+                               lsimp_session_outcome *out, lsim_error *err) {
   lsim_scenario_run_options opts;
+  if (out)
+    *out = (lsimp_session_outcome){0};
   if (!lowerer || !s || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_run: NULL argument");
-  *out = (lsim_scenario_outcome){0};
   int rc = lsimp_options_copy(&opts, sizeof opts, options, "lsim_scenario_run_options", err);
   prepared p = {.builder = {.s = s, .err = err}};
-  out->profile = lsim_scenario_profile(s, rc ? NULL : opts.profile);
+  out->last.profile = lsim_scenario_profile(s, rc ? NULL : opts.profile);
   if (!rc)
-    rc = build_runtime(s, out->profile, &out->runtime, err);
+    rc = build_runtime(s, out->last.profile, &out->last.runtime, err);
   if (!rc)
-    rc = build_process(s, out->runtime, out->profile, &p, err);
+    rc = build_process(s, out->last.runtime, out->last.profile, &p, err);
   p.builder.registry = p.registry;
   p.builder.head = s;
   size_t steps = 0;
@@ -303,10 +304,36 @@ int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
   if (!rc) {
     p.builder.num_earlier = out->num_earlier;
     narrate_step(s, step, &opts);
-    out->first_warning = lsim_runtime_warning_count(out->runtime);
-    rc = run_step(lowerer, step, &p, &opts, &out->lowering, &out->executed, err);
+    out->first_warning = lsim_runtime_warning_count(out->last.runtime);
+    rc = run_step(lowerer, step, &p, &opts, &out->last.lowering, &out->last.executed, err);
   }
   prepared_free(&p);
+  return rc;
+}
+
+void lsimp_session_outcome_clear(lsimp_session_outcome *out) {
+  if (!out)
+    return;
+  for (size_t i = 0; i < out->num_earlier; i++) {
+    lsim_lowering_destroy(out->earlier[i].lowering);
+    lsim_error_clear(&out->earlier[i].error);
+  }
+  free(out->earlier);
+  lsim_scenario_outcome_clear(&out->last);
+  *out = (lsimp_session_outcome){0};
+}
+
+/* A session's earlier lowerings are dropped: the outcome is the last's. */
+int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
+                      const lsim_scenario_run_options *options, lsim_scenario_outcome *out,
+                      lsim_error *err) {
+  if (!out)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_run: NULL argument");
+  lsimp_session_outcome session;
+  int rc = lsimp_scenario_run_session(lowerer, s, options, &session, err);
+  *out = session.last;
+  session.last = (lsim_scenario_outcome){0};
+  lsimp_session_outcome_clear(&session);
   return rc;
 }
 
@@ -315,10 +342,5 @@ void lsim_scenario_outcome_clear(lsim_scenario_outcome *out) {
     return;
   lsim_lowering_destroy(out->lowering);
   lsim_runtime_destroy(out->runtime);
-  for (size_t i = 0; i < out->num_earlier; i++) {
-    lsim_lowering_destroy(out->earlier[i].lowering);
-    lsim_error_clear(&out->earlier[i].error);
-  }
-  free(out->earlier);
   *out = (lsim_scenario_outcome){0};
 }

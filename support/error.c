@@ -146,6 +146,21 @@ static const catalogue_entry catalogue[] = {
         "https://docs.jax.dev/en/latest/export/export.html#compatibility-guarantees-for-custom-"
         "calls. Examples are:\n{ops}.\n",
         "export/_export.py _check_module"),
+    ROW(LSIM_E_DTYPE, "TypeError",
+        "{primitive} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}.",
+        "lax/lax.py naryop_dtype_rule (one operand)"),
+    ROW(LSIM_E_DTYPE_AT, "TypeError",
+        "{primitive} does not accept dtype {dtype} at position {position}. Accepted dtypes at "
+        "position {position} are subtypes of {accepted}.",
+        "lax/lax.py naryop_dtype_rule"),
+    ROW(LSIM_E_DTYPE_MISMATCH, "TypeError",
+        "lax.{primitive} requires arguments to have the same dtypes, got {dtypes}. (Tip: "
+        "jnp.{jnp_name} is a similar function that does automatic type promotion on inputs).",
+        "lax/lax.py check_same_dtypes"),
+    ROW(LSIM_E_SHAPE_MISMATCH, "TypeError",
+        "{primitive} got incompatible shapes for broadcasting: {shapes}.",
+        "lax/lax.py broadcasting_shape_rule (ranks differ: '{primitive}: arrays must have the "
+        "same number of dimensions, got {ranks}')"),
     ROW(LSIM_E_EXPORT_CALL_PLATFORMS, "ValueError",
         "Function '{fun_name}' was exported for platforms '{platforms}' but it is used on "
         "'{lowering_platforms}'.",
@@ -163,21 +178,6 @@ static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_EXPORT_CALL_ASSERTION, "AssertionError", "",
         "export/_export.py _call_exported_lowering: assert len(lowering_platforms) == 1 (a "
         "single-platform export called from several platforms, DisabledSafetyCheck.platform())"),
-    ROW(LSIM_E_DTYPE, "TypeError",
-        "{primitive} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}.",
-        "lax/lax.py naryop_dtype_rule (one operand)"),
-    ROW(LSIM_E_DTYPE_AT, "TypeError",
-        "{primitive} does not accept dtype {dtype} at position {position}. Accepted dtypes at "
-        "position {position} are subtypes of {accepted}.",
-        "lax/lax.py naryop_dtype_rule"),
-    ROW(LSIM_E_DTYPE_MISMATCH, "TypeError",
-        "lax.{primitive} requires arguments to have the same dtypes, got {dtypes}. (Tip: "
-        "jnp.{jnp_name} is a similar function that does automatic type promotion on inputs).",
-        "lax/lax.py check_same_dtypes"),
-    ROW(LSIM_E_SHAPE_MISMATCH, "TypeError",
-        "{primitive} got incompatible shapes for broadcasting: {shapes}.",
-        "lax/lax.py broadcasting_shape_rule (ranks differ: '{primitive}: arrays must have the "
-        "same number of dimensions, got {ranks}')"),
     ROW(LSIM_E_PALLAS_CAPTURED_CONSTANTS, "ValueError",
         "The kernel function in the pallas_call {kernel} at {source} captures constants "
         "[{avals}]. You should pass them as inputs.",

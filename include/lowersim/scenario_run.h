@@ -29,27 +29,14 @@ typedef struct lsim_scenario_run_options {
 #define LSIM_SCENARIO_RUN_OPTIONS_INIT(...) \
   {.struct_size = sizeof(lsim_scenario_run_options), __VA_ARGS__}
 
-/* One lowering of a session other than the last (lsim_scenario.next). */
-typedef struct lsim_scenario_step_outcome {
-  int code;                /* 0 or the JAX error code it failed with */
-  lsim_error error;        /* owned: the failure's detail */
-  lsim_lowering *lowering; /* owned; NULL when the lowering failed */
-  bool executed;
-  size_t first_warning, num_warnings; /* the runtime's warnings it gave */
-} lsim_scenario_step_outcome;
-
 /* What a run produced. */
 typedef struct lsim_scenario_outcome {
   lsim_runtime *runtime;   /* owned by the outcome */
   lsim_lowering *lowering; /* NULL when the lowering failed */
   bool executed;           /* host callbacks were run */
   const lsim_jax_profile *profile; /* the JAX version the run modelled */
-  /* A session: the fields above are its last lowering's (the run's return
-   * code and error too); the lowerings before it, in order, are here, and
-   * the last one's warnings start at the runtime's warning first_warning. */
-  size_t num_earlier;
-  lsim_scenario_step_outcome *earlier; /* owned */
-  size_t first_warning;
+  /* A session: the fields are its last lowering's (the run's return code
+   * and error too); the runtime holds the warnings of all. */
 } lsim_scenario_outcome;
 
 /* Lowers `s` with `lowerer` (options may be NULL); a session's lowerings
