@@ -243,29 +243,51 @@ static int call_exported_lowering(lsim_lowering_rule_context *ctx, const MlirVal
     rc = merge(ctx, e, &callee, err);
   MlirType fn = {NULL};
   size_t with_index = e->num_platforms > 1;
+  size_t num_kept = 0;
+  for (size_t i = 0; i < ctx->num_avals_in; i++)
+    num_kept += lsim_lowering_arg_kept(e->lowering, i);
   if (!rc) {
     fn = mlirTypeAttrGetValue(mlirOperationGetAttributeByName(callee, ref("function_type")));
-    if ((size_t)mlirFunctionTypeGetNumInputs(fn) != with_index + ctx->num_avals_in)
-      rc = lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "the exported function '%s' dropped unused arguments: lowersim calls "
-                          "exports made with keep_unused=\"true\"",
+    if ((size_t)mlirFunctionTypeGetNumInputs(fn) != with_index + num_kept)
+      rc = lsim_error_set(err, LSIM_E_VERIFY,
+                          "the exported main of '%s' does not take its kept arguments",
                           e->fun_name);
   }
   if (!rc && !with_index && n != 1)
     rc = lsimp_raise0(err, LSIM_E_EXPORT_CALL_ASSERTION); /* assert len(lowering_platforms) == 1 */
-  size_t num_operands = with_index + ctx->num_avals_in;
+  size_t num_operands = with_index + num_kept;
   MlirValue *operands = rc ? NULL : calloc(num_operands ? num_operands : 1, sizeof *operands);
   if (!rc && !operands)
     rc = lsimp_fail_oom(err);
   if (!rc && with_index)
     rc = platform_index(ctx, indices, n, mlirFunctionTypeGetInput(fn, 0), &operands[0], err);
+  if (!rc) {
+    lsimp_strbuf said = LSIMP_STRBUF_INIT;
+    lsimp_strbuf_printf(&said, "call_exported: '%s' (exported for ", e->fun_name);
+    py_platforms(&said, e->platforms, e->num_platforms);
+    MlirStringRef sym =
+        mlirStringAttrGetValue(mlirOperationGetAttributeByName(callee, ref("sym_name")));
+    lsimp_strbuf_printf(&said, ") merged as private @%.*s, called with %zu of %zu arguments",
+                        (int)sym.length, sym.data, num_kept, ctx->num_avals_in);
+    if (with_index) {
+      lsimp_strbuf_puts(&said, "; the callee's platform index per caller platform:");
+      for (size_t i = 0; i < n; i++)
+        lsimp_strbuf_printf(&said, " %s->%d", platforms[i], (int)indices[i]);
+    }
+    if (!lsimp_strbuf_failed(&said))
+      lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "%s",
+                                  lsimp_strbuf_cstr(&said));
+    lsimp_strbuf_free(&said);
+  }
   size_t num_results = rc ? 0 : (size_t)mlirFunctionTypeGetNumResults(fn);
   MlirType *types = rc ? NULL : calloc(num_results ? num_results : 1, sizeof *types);
   if (!rc && !types)
     rc = lsimp_fail_oom(err);
   if (!rc) {
-    for (size_t i = 0; i < ctx->num_avals_in; i++)
-      operands[with_index + i] = args[i];
+    /* The kept arguments only (module_kept_var_idx). */
+    for (size_t i = 0, k = with_index; i < ctx->num_avals_in; i++)
+      if (lsim_lowering_arg_kept(e->lowering, i))
+        operands[k++] = args[i];
     for (size_t i = 0; i < num_results; i++)
       types[i] = mlirFunctionTypeGetResult(fn, (intptr_t)i);
     MlirContext mlir = ctx->ip.context;
