@@ -20,14 +20,6 @@
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
-/* A shape as Python prints a tuple: (), (4,), (4, 2). */
-static void py_shape(lsimp_strbuf *sb, const lsim_aval *a) {
-  lsimp_strbuf_putc(sb, '(');
-  for (int i = 0; i < a->rank; i++)
-    lsimp_strbuf_printf(sb, "%s%lld", i ? ", " : "", (long long)a->dims[i]);
-  lsimp_strbuf_puts(sb, a->rank == 1 ? ",)" : ")");
-}
-
 /* _call_exported_abstract_eval: rank, dtype, then each dimension, per
  * argument in order (pretty_print_dimension_descriptor: args[i],
  * args[i].shape[d]). */
@@ -63,8 +55,8 @@ static int call_exported_check(const lsim_aval *avals_in, size_t num_in,
       lsimp_strbuf_puts(&x, lsim_dtype_numpy_name(want->dtype));
       lsimp_strbuf_puts(&y, lsim_dtype_numpy_name(got->dtype));
     } else {
-      py_shape(&x, want);
-      py_shape(&y, got);
+      lsimp_py_shape(&x, want->dims, want->rank);
+      lsimp_py_shape(&y, got->dims, got->rank);
     }
     int rc = lsimp_strbuf_failed(&arg) || lsimp_strbuf_failed(&x) || lsimp_strbuf_failed(&y)
                  ? lsimp_fail_oom(err)
