@@ -235,7 +235,7 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
     r->failure = lsim_strdup(lsim_error_message(&err));
   } else if (impl) {
     r->failure = compare_impl(lowerer, mlir, impl, s, &opts, &r->skipped);
-  } else if (!s->expect.present) {
+  } else if (!lsim_scenario_expects(s)) {
     r->skipped = true;
   } else {
     lsim_scenario_verdict v;

@@ -23,7 +23,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NUM_CODES 64
+/* Slots for outcome codes: OK, every code of the catalogue, "other".  The
+ * catalogue must fit: cmd_matrix refuses to run when it does not (a
+ * catalogue grown past 64 once turned NO_MEMORY, late in it, into "other"). */
+#define NUM_CODES 128
 #define MAX_VARIANTS 128
 
 /* Code -> slot: OK 0, then the catalogue's codes in its order (1 + their
@@ -598,6 +601,11 @@ static int merge(options *o) {
 }
 
 int cmd_matrix(int argc, char **argv) {
+  if (lsim_status_count() + 2 > NUM_CODES) {
+    fprintf(stderr, "lowersim matrix: the error catalogue (%zu codes) outgrew the matrix's %d "
+            "slots (cli/cmd_matrix.c NUM_CODES)\n", lsim_status_count(), NUM_CODES);
+    return EXIT_LOWERING_ERROR;
+  }
   options o = {0};
   int code = parse_options(argc, argv, &o);
   if (code == 0)

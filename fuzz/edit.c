@@ -64,11 +64,27 @@ static void copy_expect(copier *c, lsim_scenario_expect *x) {
   x->warnings = copy_strings(c, x->warnings, x->num_warnings);
 }
 
+static int clone_one(const lsim_scenario *s, lsim_scenario **out, lsim_error *err);
+
+/* A session's lowerings are copied one after another. */
 int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_error *err) {
+  int rc = clone_one(s, out, err);
+  for (lsim_scenario *d = rc ? NULL : *out; d && s->next; d = d->next, s = s->next) {
+    if ((rc = clone_one(s->next, &d->next, err))) {
+      lsim_scenario_destroy(*out);
+      *out = NULL;
+      return rc;
+    }
+  }
+  return rc;
+}
+
+static int clone_one(const lsim_scenario *s, lsim_scenario **out, lsim_error *err) {
   lsim_scenario *d = lsim_malloc(sizeof *d);
   if (!d)
     return lsim_fuzz_no_memory(err);
   *d = *s;
+  d->next = NULL;
   copier c = {false};
   d->path = copy_string(&c, s->path);
   d->name = copy_string(&c, s->name);

@@ -220,6 +220,30 @@ static void gen_return(gen *g) {
     s->returns[s->num_returns++] = (size_t)below(g, g->g.num_values);
 }
 
+/* Sometimes a process session: one or two more lowerings in the same
+ * process (drawn after everything else, so a seed's first lowering is what
+ * it was before sessions). */
+static void gen_session(gen *g) {
+  lsim_scenario *head = g->s, *last = head;
+  for (int more = chance(g, 8) ? 1 + (int)below(g, 2) : 0; more > 0 && !g->g.oom; more--) {
+    lsim_scenario *next = calloc(1, sizeof *next);
+    if (!next) {
+      g->g.oom = true;
+      break;
+    }
+    last->next = next;
+    next->step = last->step + 1;
+    next->path = copy_text(g, head->path);
+    next->pallas = lsim_scenario_default_pallas();
+    g->s = last = next;
+    g->g.num_values = 0;
+    gen_lower(g);
+    gen_return(g);
+    next->execute = chance(g, 15);
+  }
+  g->s = head;
+}
+
 int lsim_fuzz_generate(lsim_fuzz_rng *rng, const char *name, lsim_scenario **out, lsim_error *err) {
   return lsim_fuzz_generate_focused(rng, name, NULL, out, err);
 }
@@ -234,6 +258,7 @@ int lsim_fuzz_generate_focused(lsim_fuzz_rng *rng, const char *name, const char 
   }
   if (g.s) {
     g.s->path = copy_text(&g, name);
+    g.s->step = 1;
     g.s->name = copy_text(&g, name);
     if (chance(&g, 5))
       g.s->description = copy_text(&g, pick(&g, descriptions, COUNT(descriptions)));
@@ -242,6 +267,7 @@ int lsim_fuzz_generate_focused(lsim_fuzz_rng *rng, const char *name, const char 
     gen_lower(&g);
     gen_return(&g);
     g.s->execute = chance(&g, 15);
+    gen_session(&g);
   }
   if (!g.s || g.g.oom) {
     lsim_scenario_destroy(g.s);

@@ -5,6 +5,7 @@
 #include "lowersim/callback.h"
 #include "lowersim/conditionals.h"
 #include "lowersim/debugging.h"
+#include "lowersim/export.h"
 #include "lowersim/ffi.h"
 #include "lowersim/lax.h"
 #include "lowersim/pallas_call.h"
@@ -21,6 +22,8 @@ static int register_all(lsim_registry *reg, lsim_pallas *pallas, lsim_error *err
     rc = lsim_register_callback_rules(reg, err);
   if (!rc)
     rc = lsim_register_debugging_rules(reg, err);
+  if (!rc)
+    rc = lsim_register_call_exported_rules(reg, err);
   if (!rc && pallas)
     rc = lsim_register_pallas_call_rules(reg, pallas, err);
   return rc;

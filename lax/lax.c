@@ -44,14 +44,6 @@ UNARY(cos_check, "cos", FLOATING)
 UNARY(exp_check, "exp", FLOATING)
 UNARY(neg_check, "neg", NUMERIC)
 
-/* A shape as a Python tuple: (4,), (2, 3), (). */
-static void shape_text(lsimp_strbuf *sb, const lsim_aval *a) {
-  lsimp_strbuf_putc(sb, '(');
-  for (int i = 0; i < a->rank; i++)
-    lsimp_strbuf_printf(sb, "%s%lld", i ? ", " : "", (long long)a->dims[i]);
-  lsimp_strbuf_puts(sb, a->rank == 1 ? ",)" : ")");
-}
-
 /* broadcasting_shape_rule, then naryop_dtype_rule (each position, then
  * check_same_dtypes), as binding add_p, mul_p or sub_p checks them. */
 static int binary_check(const char *name, const char *jnp_name, const lsim_aval *in, size_t n,
@@ -73,9 +65,9 @@ static int binary_check(const char *name, const char *jnp_name, const lsim_aval 
                         "broadcasting is not modelled",
                         name, in[0].rank ? in[0].rank : in[1].rank);
   } else if (memcmp(in[0].dims, in[1].dims, (size_t)in[0].rank * sizeof in[0].dims[0]) != 0) {
-    shape_text(&sb, &in[0]);
+    lsimp_py_shape(&sb, in[0].dims, in[0].rank);
     lsimp_strbuf_puts(&sb, ", ");
-    shape_text(&sb, &in[1]);
+    lsimp_py_shape(&sb, in[1].dims, in[1].rank);
     rc = lsimp_strbuf_failed(&sb) ? lsimp_fail_oom(err)
                                   : lsimp_raise(err, LSIM_E_SHAPE_MISMATCH, name,
                                                 lsimp_strbuf_cstr(&sb));

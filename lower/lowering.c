@@ -41,6 +41,8 @@ struct lsim_lowerer {
 struct lsim_lowering {
   lsim_module_context *module_context;
   shared_mlir *shared;
+  bool *kept_args; /* per program argument: the module takes it (kept_var_idx) */
+  size_t num_args;
 };
 
 static void release(shared_mlir *s) {
@@ -174,7 +176,7 @@ static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, lsim_lowering
     return lsimp_fail_oom(err);
   }
   atomic_fetch_add(&l->shared->refs, 1);
-  *lowering = (lsim_lowering){mc, l->shared};
+  *lowering = (lsim_lowering){.module_context = mc, .shared = l->shared};
   *out = lowering;
   return LSIM_OK;
 }
@@ -234,6 +236,9 @@ static int check_ordered_effects(const lsim_program *prog, size_t num_devices, l
   free(kinds);
   return rc;
 }
+
+static int keep_kept_args(lsim_lowering *l, const lsim_program *prog, bool keep_unused,
+                          const lsimp_dce_result *kept, lsim_error *err);
 
 /* pxla._dce_jaxpr, narrated. */
 static int dce(const lsim_lowering_request *req, lsimp_dce_result *out, lsim_error *err) {
@@ -345,8 +350,31 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
       lsim_module_context_destroy(mc);
     rc = lsimp_fail_oom(err);
   }
+  if (!rc)
+    rc = make_lowering(l, mc, out, err);
+  if (!rc && (rc = keep_kept_args(*out, req.program, req.keep_unused, &kept, err)))
+    *out = NULL;
   lsimp_dce_free(&kept);
-  return rc ? rc : make_lowering(l, mc, out, err);
+  return rc;
+}
+
+/* Which arguments the module takes (what jax.export records as
+ * module_kept_var_idx). */
+static int keep_kept_args(lsim_lowering *l, const lsim_program *prog, bool keep_unused,
+                          const lsimp_dce_result *kept, lsim_error *err) {
+  l->num_args = prog->num_args;
+  l->kept_args = lsim_calloc(prog->num_args ? prog->num_args : 1, sizeof *l->kept_args);
+  if (!l->kept_args) {
+    lsim_lowering_destroy(l);
+    return lsimp_fail_oom(err);
+  }
+  for (size_t a = 0; a < prog->num_args; a++)
+    l->kept_args[a] = keep_unused || kept->used_value[a];
+  return LSIM_OK;
+}
+
+bool lsim_lowering_arg_kept(const lsim_lowering *lowering, size_t i) {
+  return lowering && i < lowering->num_args && lowering->kept_args[i];
 }
 
 /* --- the lowering ---------------------------------------------------------------- */
@@ -356,6 +384,7 @@ void lsim_lowering_destroy(lsim_lowering *lowering) {
     return;
   lsim_module_context_destroy(lowering->module_context);
   release(lowering->shared);
+  free(lowering->kept_args);
   free(lowering);
 }
 

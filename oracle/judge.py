@@ -71,19 +71,53 @@ def run_lowersim_bindings(binary: str, path: str) -> compare.LowersimOutcome:
 def jax_outcome(path: str, version: str | None = None) -> program.Outcome:
   """The scenario on JAX (`version`, when given, is the version of a
   scenario that pins none; a scenario's own jax= wins, as in lowersim).
-  Must run in a fresh process (a fork-server child)."""
+  Must run in a fresh process (a fork-server child).  A session's: its
+  last lowering's."""
+  return jax_outcomes(path, version)[-1]
+
+
+def jax_outcomes(path: str, version: str | None = None) -> list[program.Outcome]:
+  """Each lowering of the scenario on JAX, in order, in this process."""
   try:
     s = sc.read_file(path)
   except sc.InvalidScenario as e:
-    return program.Outcome(kind="invalid", reason=str(e))
+    return [program.Outcome(kind="invalid", reason=str(e))]
   if version and s.jax is None:
-    s.jax = version
+    for step in [s] + s.steps:
+      step.jax = version
   try:
     program.check_expressible(s)
   except program.NotExpressible as e:
-    return program.Outcome(kind="not_expressible", reason=str(e))
+    return [program.Outcome(kind="not_expressible", reason=str(e))]
   standins.install(s)
-  return program.lower(s)
+  return program.lower_session(s)
+
+
+def session_prefix(path: str, n: int, directory: str) -> str:
+  """A copy of the session at `path` cut before its (n+1)-th <lower> (its
+  lines unchanged), in `directory`: what `lowersim lower` of it prints is
+  the n-th lowering's outcome, after the ones before it."""
+  import xml.parsers.expat
+  with open(path, "rb") as f:
+    data = f.read()
+  starts: list[int] = []
+  depth = [0]
+  parser = xml.parsers.expat.ParserCreate()
+
+  def start(tag, attrs):
+    depth[0] += 1
+    if depth[0] == 2 and tag == "lower":
+      starts.append(parser.CurrentByteIndex)
+
+  def end(tag):
+    depth[0] -= 1
+
+  parser.StartElementHandler, parser.EndElementHandler = start, end
+  parser.Parse(data, True)
+  out = os.path.join(directory, os.path.basename(path))
+  with open(out, "wb") as f:
+    f.write(data[:starts[n]] + b"</scenario>\n" if n < len(starts) else data)
+  return out
 
 
 BUILTIN_PRIMITIVES = {"sin", "cos", "neg", "exp", "add", "mul", "sub", "platform_dependent",
@@ -169,15 +203,30 @@ def judge(task: dict) -> dict:
   """Fork-server work: {"path", "lowersim", "jax", "expect"} -> a Verdict as
   JSON (with "expect": the <expect> check, when asked)."""
   path = task["path"]
-  low = run_lowersim(task["lowersim"], path)
   start = time.perf_counter()
-  out = jax_outcome(path, task.get("jax"))
-  v = compare.verdict(path, low, out)
+  outs = jax_outcomes(path, task.get("jax"))
+  if len(outs) == 1:
+    out = outs[0]
+    low = run_lowersim(task["lowersim"], path)
+    v = compare.verdict(path, low, out)
+  else:
+    # A session: lowering k of lowersim (the session cut after it) against
+    # JAX's k-th; the first that differs is the verdict.
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="oracle-session-") as tmp:
+      for k, out in enumerate(outs):
+        low = run_lowersim(task["lowersim"], session_prefix(path, k + 1, tmp))
+        v = compare.verdict(path, low, out)
+        if v.status != "agree":
+          v.summary = f"lowering {k + 1} of {len(outs)}: {v.summary}"
+          break
   try:
     v.profile = profile_of(sc.read_file(path).jax)
   except (sc.InvalidScenario, OSError):
     pass
-  if task.get("expect"):
+  # The <expect> check (the corpus equals JAX's run) covers one-lowering
+  # scenarios; a session's lowerings are compared with JAX's one by one above.
+  if task.get("expect") and len(outs) == 1:
     v.expect = expect_check(path, low, out, task["lowersim"], agreed=v.status == "agree")
   if v.status == "differ":
     try:

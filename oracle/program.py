@@ -154,10 +154,12 @@ class _Primitives:
   <primitive>s with one name are the same primitive), lowering rules
   registered in document order before tracing."""
 
-  def __init__(self, s: sc.Scenario):
+  def __init__(self, s: sc.Scenario, prims: Optional[dict[str, Any]] = None):
     from jax._src import core
     from jax._src.interpreters import mlir
-    self.prims: dict[str, Any] = {}
+    # A session's lowerings share one table: a primitive and its rules
+    # outlive the lowering that made them, as in a JAX process.
+    self.prims: dict[str, Any] = prims if prims is not None else {}
     for e in s.eqns:
       if e.kind != "primitive":
         continue
@@ -296,7 +298,7 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
   from jax.experimental import io_callback
   from jax.experimental.buffer_callback import buffer_callback
 
-  prims = _Primitives(s)
+  prims = _Primitives(s, _session_primitives)
   shardings = shardings or {}
 
   def run_eqn(i: int, e: sc.Eqn, ops):
@@ -332,6 +334,9 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
                            input_output_aliases=dict(e.aliases) if e.aliases else None,
                            command_buffer_compatible=e.command_buffer)
       return list(fn(*ops))
+    if e.kind == "call_exported":
+      res = _session_exports[e.lowering](*ops)
+      return list(res) if isinstance(res, (tuple, list)) else [res]
     if e.kind == "ffi_call":
       out = tuple(_struct(a) for a in e.results)
       return list(jax.ffi.ffi_call(e.target, out, has_side_effect=e.side_effect)(*ops))
@@ -447,6 +452,8 @@ def _lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
     exp = export.export(jax.jit(f, **jit_kwargs),
                         platforms=tuple(s.platforms) if s.platforms else None,
                         disabled_checks=checks)(*args)
+    if s.step:
+      _session_exports[s.step] = exp.call
     from oracle import mlir_text
     # Exported.mlir_module() is the text of the serialized module, read back.
     module = mlir_text.parse(exp.mlir_module(), mlir_text.context())
@@ -487,6 +494,40 @@ def execute(lowered) -> None:
       closure = inspect.getclosurevars(cb).nonlocals
       n = closure["in_tree"].num_leaves + closure["out_tree"].num_leaves
       cb(None, *([None] * n))
+
+
+# The primitives of the session being lowered (lower_session), else None.
+_session_primitives: Optional[dict[str, Any]] = None
+# The session's exports so far: the K-th lowering's exp.call.
+_session_exports: dict[int, Any] = {}
+
+
+def lower_session(s: sc.Scenario) -> list[Outcome]:
+  """A scenario's lowerings (one, or a session's, in order) in this one
+  process: the outcome of each, its warnings those of the session so far
+  (as `lowersim lower` of the session up to it prints them).  A session with
+  a lowering JAX cannot express is not expressible as a whole."""
+  global _session_primitives
+  steps = [s] + list(s.steps)
+  for step in steps:
+    try:
+      check_expressible(step)
+    except NotExpressible as e:
+      return [Outcome(kind="not_expressible", reason=str(e))]
+  _session_primitives = {}
+  _session_exports.clear()
+  outs: list[Outcome] = []
+  try:
+    for k, step in enumerate(steps):
+      step.step = k + 1
+      out = lower(step)
+      out.warnings = (outs[-1].warnings if outs else []) + out.warnings
+      outs.append(out)
+      if out.kind == "not_expressible":
+        return [out]
+  finally:
+    _session_primitives = None
+  return outs
 
 
 def lower(s: sc.Scenario) -> Outcome:

@@ -23,7 +23,7 @@ OP_KINDS = {  # scenario spelling -> (lax function name, arity)
     "exponential": ("exp", 1), "add": ("add", 2), "multiply": ("mul", 2),
     "subtract": ("sub", 2),
 }
-EQUATIONS = ("op", "primitive", "platform_dependent", "buffer_callback",
+EQUATIONS = ("op", "primitive", "platform_dependent", "buffer_callback", "call_exported",
              "pure_callback", "io_callback", "debug_callback", "pallas_call", "ffi_call")
 COMPILER_PARAMS = ("none", "mosaic_tpu", "triton", "mosaic_gpu")
 BACKEND_ACCESS = ("none", "required", "optional")
@@ -117,6 +117,7 @@ class Eqn:
   compiler_params: str = "none"
   constants: bool = False
   sharding: Optional[tuple[str, int]] = None  # ("device" | "scalar_mesh" | "mesh", K or N)
+  lowering: int = 0  # <call_exported lowering="K">
 
 
 @dataclass
@@ -146,6 +147,12 @@ class Scenario:
   eqns: list[Eqn] = field(default_factory=list)
   returns: Optional[list[int]] = None
   execute: bool = False
+  # A process session: the lowerings after this one, in order, each a
+  # Scenario of its own <lower> (and <execute/>), with this one's name,
+  # jax=, runtime and Pallas flags; all run in one JAX process.
+  steps: list["Scenario"] = field(default_factory=list)
+  line: int = 0  # the <lower> element's line
+  step: int = 0  # its place in the session (1 for the first), once lowered
 
   def values(self) -> list[Aval]:
     """The avals of every value: args, then every equation's results."""
@@ -216,6 +223,7 @@ class _Reader:
   def __init__(self, path: str):
     self.path = path
     self.values: list[Aval] = []
+    self.lowerings: list["Scenario"] = []  # a session's, read so far
 
   def fail(self, node: Node, message: str):
     raise InvalidScenario(f"{self.path}:{node.line}: {message}")
@@ -372,6 +380,17 @@ class _Reader:
       if e.compiler_params not in COMPILER_PARAMS:
         self.fail(node, f"<pallas_call> compiler_params=\"{e.compiler_params}\" is not a known kind")
       e.results = self.results(node)
+    elif e.kind == "call_exported":
+      e.lowering = self.integer(node, "lowering", 1, 1024, 0)
+      if not (1 <= e.lowering < len(self.lowerings)):
+        self.fail(node, f"<call_exported> lowering=\"{e.lowering}\" must name an earlier "
+                  "<lower> of the session (1 for the first)")
+      callee = self.lowerings[e.lowering - 1]
+      if not callee.export:
+        self.fail(node, f"<call_exported> lowering=\"{e.lowering}\": that <lower> is not an "
+                  "export (export=\"true\")")
+      values = callee.values()
+      e.results = [values[i] for i in callee.outputs()]
     elif e.kind == "ffi_call":
       e.target = self.required(node, "target")
       e.side_effect = self.boolean(node, "has_side_effect", False)
@@ -409,8 +428,26 @@ class _Reader:
         s.pallas = Pallas(True, self.boolean(c, "mosaic_tpu", True), self.boolean(c, "triton", True),
                           self.boolean(c, "mosaic_gpu", True),
                           self.boolean(c, "use_mosaic_gpu", True))
-      elif c.tag == "execute":
-        s.execute = True
+    current = None
+    for c in root.children:
+      if c.tag == "lower":
+        if current is None:
+          current = s
+        else:
+          current = dataclasses.replace(s, args=[], eqns=[], steps=[], execute=False,
+                                        platforms=None, backend=None, devices=None,
+                                        keep_unused=False, enable_x64=None, export=False,
+                                        disabled_checks=[], abstract_device=None, returns=None)
+          s.steps.append(current)
+          self.values = []
+        self.lowerings.append(current)
+        self.lower(current, c)
+      elif c.tag == "execute" and current is not None:
+        current.execute = True
+    return s
+
+  def lower(self, s: Scenario, lower: Node) -> None:
+    s.line = lower.line
     fn = lower.attrs.get("function")
     if fn == "":
       self.fail(lower, "<lower> function=\"\" must not be empty")
@@ -450,7 +487,6 @@ class _Reader:
     if s.enable_x64 is False and any(a.dtype in ("i64", "u64", "f64") for a in s.values()):
       self.fail(lower, "<lower enable_x64=\"false\"> has a 64-bit value: JAX without "
                 "jax_enable_x64 has no 64-bit arrays")
-    return s
 
 
 def read_bytes(data: bytes, path: str) -> Scenario:

@@ -14,6 +14,7 @@
 #include "lowersim/scenario.h"
 #include "lowersim/scenario_generate.h"
 #include "lowersim/scenario_kind.h"
+#include "lowersim/scenario_run.h"
 #include "support/name_index.h"
 #include "support/strbuf.h"
 
@@ -101,7 +102,8 @@ int lsimp_input_failv(lsim_error *err, const char *path, long line, const char *
 typedef struct lsimp_reader {
   const char *path;
   lsim_error *err;
-  lsim_scenario *s;
+  lsim_scenario *s;    /* the lowering being read */
+  lsim_scenario *head; /* the first lowering (a session's earlier ones follow it) */
   const lsim_aval **values;
   size_t num_values, cap_values;
 } lsimp_reader;
@@ -203,6 +205,31 @@ void lsimp_write_results(lsimp_writer *wr, const lsim_scenario_eqn *e);
 
 /* --- builder.c ------------------------------------------------------------------ */
 
+/* One lowering of a session other than the last (lsim_scenario.next). */
+typedef struct lsimp_step_outcome {
+  int code;                /* 0 or the JAX error code it failed with */
+  lsim_error error;        /* owned: the failure's detail */
+  lsim_lowering *lowering; /* owned; NULL when the lowering failed */
+  bool executed;
+  size_t first_warning, num_warnings; /* the runtime's warnings it gave */
+} lsimp_step_outcome;
+
+/* A run of a session: the last lowering's outcome, the ones before it in
+ * order, and where the last one's warnings start. */
+typedef struct lsimp_session_outcome {
+  lsim_scenario_outcome last;
+  size_t num_earlier;
+  lsimp_step_outcome *earlier; /* owned */
+  size_t first_warning;
+} lsimp_session_outcome;
+
+/* lsim_scenario_run, keeping every lowering of a session; release with
+ * lsimp_session_outcome_clear. */
+int lsimp_scenario_run_session(lsim_lowerer *lowerer, const lsim_scenario *s,
+                               const lsim_scenario_run_options *options,
+                               lsimp_session_outcome *out, lsim_error *err);
+void lsimp_session_outcome_clear(lsimp_session_outcome *out);
+
 /* A program being built from a scenario: what it allocates lives until the
  * run ends (the lowering references none of it). */
 typedef struct lsimp_builder {
@@ -214,6 +241,11 @@ typedef struct lsimp_builder {
   lsim_primitive **primitives; /* the scenario's own, one per name */
   size_t num_primitives, cap_primitives;
   lsimp_name_index primitive_index; /* name -> its place in `primitives` */
+  /* A session: the lowerings before the one being built, in order (their
+   * lowerings are what <call_exported lowering="K"> calls). */
+  const lsim_scenario *head;
+  const lsimp_step_outcome *earlier;
+  size_t num_earlier;
 } lsimp_builder;
 
 void lsimp_builder_free(lsimp_builder *b);

@@ -277,6 +277,28 @@ static int read_jax(lsimp_reader *r, const xmlNode *root) {
   return rc;
 }
 
+/* The first <lower> fills the scenario; each later one starts the next
+ * lowering of the session (a node of its own, whose <execute/> and
+ * <expect> follow it), with value numbering from 0 again. */
+static int read_session_lower(lsimp_reader *r, const xmlNode *node) {
+  if (r->s->lower_line) {
+    if (r->s->step >= LSIM_SCENARIO_MAX_LOWERINGS)
+      return lsimp_read_fail(r, node, "a session has at most %d <lower> elements",
+                             LSIM_SCENARIO_MAX_LOWERINGS);
+    lsim_scenario *next = calloc(1, sizeof *next);
+    if (!next || !(next->path = strdup(r->path))) {
+      free(next);
+      return lsimp_fail_oom(r->err);
+    }
+    next->step = r->s->step + 1;
+    next->pallas = lsim_scenario_default_pallas();
+    r->s->next = next;
+    r->s = next;
+    r->num_values = 0;
+  }
+  return read_lower(r, node);
+}
+
 static int read_scenario(lsimp_reader *r, const xmlNode *root) {
   lsim_scenario *s = r->s;
   s->pallas = lsim_scenario_default_pallas();
@@ -296,9 +318,9 @@ static int read_scenario(lsimp_reader *r, const xmlNode *root) {
     else if (lsimp_is_element(c, "pallas"))
       rc = read_pallas(r, c);
     else if (lsimp_is_element(c, "lower"))
-      rc = read_lower(r, c);
+      rc = read_session_lower(r, c);
     else if (lsimp_is_element(c, "execute"))
-      s->execute = true;
+      r->s->execute = true; /* the current lowering's */
     else if (lsimp_is_element(c, "expect"))
       rc = read_expect(r, c);
   }
@@ -319,8 +341,12 @@ int lsim_scenario_read_memory(const char *data, size_t size, const char *name, l
   lsimp_reader r = {.path = path, .err = err, .s = lsim_calloc(1, sizeof(lsim_scenario))};
   if (!r.s || !(r.s->path = lsim_strdup(path)))
     rc = lsimp_fail_oom(err);
-  else
+  else {
+    lsim_scenario *head = r.head = r.s;
+    head->step = 1;
     rc = read_scenario(&r, xmlDocGetRootElement(doc));
+    r.s = head;
+  }
   free(r.values);
   xmlFreeDoc(doc);
   if (rc) {

@@ -4,6 +4,13 @@
 
 #include <stdlib.h>
 
+bool lsim_scenario_expects(const lsim_scenario *s) {
+  for (; s; s = s->next)
+    if (s->expect.present)
+      return true;
+  return false;
+}
+
 bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *aval) {
   if (!s)
     return false;
@@ -57,9 +64,18 @@ lsim_pallas_installed lsim_scenario_default_pallas(void) {
       .mosaic_tpu = true, .triton = true, .mosaic_gpu = true, .use_mosaic_gpu = true);
 }
 
+static void destroy_one(lsim_scenario *s);
+
+/* A session's lowerings one after another (no recursion on the chain). */
 void lsim_scenario_destroy(lsim_scenario *s) {
-  if (!s)
-    return;
+  while (s) {
+    lsim_scenario *next = s->next;
+    destroy_one(s);
+    s = next;
+  }
+}
+
+static void destroy_one(lsim_scenario *s) {
   free(s->path);
   free(s->name);
   free(s->jax);

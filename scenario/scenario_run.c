@@ -9,6 +9,7 @@
 #include "support/alloc.h"
 #include "support/options.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -210,36 +211,131 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
   return rc == LSIM_E_INVALID_ARGUMENT ? invalid(s, refused_line(s, &p->program), err) : rc;
 }
 
-int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
-                      const lsim_scenario_run_options *options, lsim_scenario_outcome *out,
-                      lsim_error *err) {
+/* One lowering of the run: its program, devices and platforms (in the
+ * builder's storage, which lives as long as the run), lowered, then
+ * executed when it says so. */
+static int run_step(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
+                    const lsim_scenario_run_options *opts, lsim_lowering **lowering,
+                    bool *executed, lsim_error *err) {
+  p->builder.s = s;
+  p->builder.err = err;
+  p->platforms = p->disabled_checks = NULL;
+  p->num_platforms = p->num_disabled_checks = 0;
+  p->devices = NULL;
+  p->num_devices = 0;
+  lsim_scenario_outcome step = {0};
+  int rc = build_program(s, p);
+  if (!rc)
+    rc = resolve_devices(s, p, err);
+  if (!rc)
+    rc = split_platforms(s, p);
+  if (!rc)
+    rc = lower(lowerer, s, p, opts, &step, err);
+  if (!rc && s->execute) {
+    *executed = true;
+    rc = lsim_lowering_execute(step.lowering, err);
+  }
+  *lowering = step.lowering;
+  return rc;
+}
+
+/* A session's lowering before the last: kept in out->earlier. */
+static int run_earlier(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
+                       const lsim_scenario_run_options *opts, lsimp_session_outcome *out,
+                       lsim_error *err) {
+  lsimp_step_outcome *step = &out->earlier[out->num_earlier++];
+  step->first_warning = lsim_runtime_warning_count(out->last.runtime);
+  step->code = run_step(lowerer, s, p, opts, &step->lowering, &step->executed, &step->error);
+  step->num_warnings = lsim_runtime_warning_count(out->last.runtime) - step->first_warning;
+  if (step->code == LSIM_E_INVALID_INPUT || step->code == LSIM_E_NO_MEMORY) {
+    lsimp_error_move(err, &step->error);
+    return step->code;
+  }
+  return LSIM_OK;
+}
+
+static void narrate_step(const lsim_scenario *head, const lsim_scenario *s,
+                         const lsim_scenario_run_options *opts) {
+  if (!opts->explain || !head->next)
+    return;
+  size_t n = 0;
+  for (const lsim_scenario *x = head; x; x = x->next)
+    n++;
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&sb,
+                      "session: lowering %d of %zu (line %d)%s", s->step, n, s->lower_line,
+                      s == head ? ""
+                                : ", in the same JAX process: its backends, Pallas state and "
+                                  "registered primitives are the earlier lowerings'");
+  if (!lsimp_strbuf_failed(&sb))
+    opts->explain(opts->explain_data, LSIM_EXPLAIN_STEP, 0, lsimp_strbuf_cstr(&sb));
+  lsimp_strbuf_free(&sb);
+}
+
+int lsimp_scenario_run_session(lsim_lowerer *lowerer, const lsim_scenario *s,
+                               const lsim_scenario_run_options *options,
+                               lsimp_session_outcome *out, lsim_error *err) {
   lsim_scenario_run_options opts;
+  if (out)
+    *out = (lsimp_session_outcome){0};
   if (!lowerer || !s || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_run: NULL argument");
-  *out = (lsim_scenario_outcome){0};
   int rc = lsimp_options_copy(&opts, sizeof opts, options, "lsim_scenario_run_options", err);
   prepared p = {.builder = {.s = s, .err = err}};
-  out->profile = lsim_scenario_profile(s, rc ? NULL : opts.profile);
+  out->last.profile = lsim_scenario_profile(s, rc ? NULL : opts.profile);
   if (!rc)
-    rc = build_runtime(s, out->profile, &out->runtime, err);
+    rc = build_runtime(s, out->last.profile, &out->last.runtime, err);
   if (!rc)
-    rc = build_process(s, out->runtime, out->profile, &p, err);
+    rc = build_process(s, out->last.runtime, out->last.profile, &p, err);
   p.builder.registry = p.registry;
-  if (!rc)
-    rc = build_program(s, &p);
-  if (!rc)
-    rc = resolve_devices(s, &p, err);
-  if (!rc)
-    rc = split_platforms(s, &p);
-  if (!rc)
-    rc = lower(lowerer, s, &p, &opts, out, err);
-  if (!rc && s->execute) {
-    out->executed = true;
-    rc = lsim_lowering_execute(out->lowering, err);
+  p.builder.head = s;
+  size_t steps = 0;
+  for (const lsim_scenario *x = s->next; x; x = x->next)
+    steps++;
+  if (!rc && steps && !(out->earlier = lsim_calloc(steps, sizeof *out->earlier)))
+    rc = lsimp_fail_oom(err);
+  const lsim_scenario *step = s;
+  p.builder.earlier = out->earlier;
+  for (; !rc && step->next; step = step->next) {
+    p.builder.num_earlier = out->num_earlier;
+    narrate_step(s, step, &opts);
+    rc = run_earlier(lowerer, step, &p, &opts, out, err);
+  }
+  if (!rc) {
+    p.builder.num_earlier = out->num_earlier;
+    narrate_step(s, step, &opts);
+    out->first_warning = lsim_runtime_warning_count(out->last.runtime);
+    rc = run_step(lowerer, step, &p, &opts, &out->last.lowering, &out->last.executed, err);
   }
   prepared_free(&p);
   if (rc == LSIM_E_NO_MEMORY) /* build_program and split_platforms take no error */
     lsimp_fail_oom(err);
+  return rc;
+}
+
+void lsimp_session_outcome_clear(lsimp_session_outcome *out) {
+  if (!out)
+    return;
+  for (size_t i = 0; i < out->num_earlier; i++) {
+    lsim_lowering_destroy(out->earlier[i].lowering);
+    lsim_error_clear(&out->earlier[i].error);
+  }
+  free(out->earlier);
+  lsim_scenario_outcome_clear(&out->last);
+  *out = (lsimp_session_outcome){0};
+}
+
+/* A session's earlier lowerings are dropped: the outcome is the last's. */
+int lsim_scenario_run(lsim_lowerer *lowerer, const lsim_scenario *s,
+                      const lsim_scenario_run_options *options, lsim_scenario_outcome *out,
+                      lsim_error *err) {
+  if (!out)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_run: NULL argument");
+  lsimp_session_outcome session;
+  int rc = lsimp_scenario_run_session(lowerer, s, options, &session, err);
+  *out = session.last;
+  session.last = (lsim_scenario_outcome){0};
+  lsimp_session_outcome_clear(&session);
   return rc;
 }
 

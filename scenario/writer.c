@@ -116,11 +116,13 @@ static void write_scenario(lsimp_writer *wr, const lsim_scenario *s) {
     write_runtime(wr, &s->runtime);
   if (s->has_pallas)
     write_pallas(wr, &s->pallas);
-  write_lower(wr, s);
-  if (s->execute)
-    empty_element(wr, "execute");
-  if (s->expect.present)
-    write_expect(wr, &s->expect);
+  for (const lsim_scenario *step = s; step; step = step->next) {
+    write_lower(wr, step);
+    if (step->execute)
+      empty_element(wr, "execute");
+    if (step->expect.present)
+      write_expect(wr, &step->expect);
+  }
   lsimp_write_end(wr);
   wr->failed = wr->failed || xmlTextWriterEndDocument(wr->w) < 0;
 }

@@ -161,6 +161,23 @@ static const catalogue_entry catalogue[] = {
         "{primitive} got incompatible shapes for broadcasting: {shapes}.",
         "lax/lax.py broadcasting_shape_rule (ranks differ: '{primitive}: arrays must have the "
         "same number of dimensions, got {ranks}')"),
+    ROW(LSIM_E_EXPORT_CALL_PLATFORMS, "ValueError",
+        "Function '{fun_name}' was exported for platforms '{platforms}' but it is used on "
+        "'{lowering_platforms}'.",
+        "export/_export.py _call_exported_lowering"),
+    ROW(LSIM_E_EXPORT_CALL_RANK, "ValueError",
+        "Rank mismatch for {arg}: expected {expected} and called with {actual}",
+        "export/_export.py _call_exported_abstract_eval"),
+    ROW(LSIM_E_EXPORT_CALL_DTYPE, "ValueError",
+        "Dtype mismatch for {arg}: expected {expected} and called with {actual}",
+        "export/_export.py _call_exported_abstract_eval"),
+    ROW(LSIM_E_EXPORT_CALL_SHAPE, "ValueError",
+        "Shape mismatch for {arg} (expected same constant): expected {expected} and called "
+        "with {actual}",
+        "export/_export.py _call_exported_abstract_eval"),
+    ROW(LSIM_E_EXPORT_CALL_ASSERTION, "AssertionError", "",
+        "export/_export.py _call_exported_lowering: assert len(lowering_platforms) == 1 (a "
+        "single-platform export called from several platforms, DisabledSafetyCheck.platform())"),
     ROW(LSIM_E_PALLAS_CAPTURED_CONSTANTS, "ValueError",
         "The kernel function in the pallas_call {kernel} at {source} captures constants "
         "[{avals}]. You should pass them as inputs.",

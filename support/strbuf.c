@@ -138,6 +138,13 @@ void lsimp_py_tuple(lsimp_strbuf *sb, const char *const *items, size_t n) {
   py_sequence(sb, items, n, "(", ")", true);
 }
 
+void lsimp_py_shape(lsimp_strbuf *sb, const int64_t *dims, int rank) {
+  lsimp_strbuf_putc(sb, '(');
+  for (int i = 0; i < rank; i++)
+    lsimp_strbuf_printf(sb, "%s%lld", i ? ", " : "", (long long)dims[i]);
+  lsimp_strbuf_puts(sb, rank == 1 ? ",)" : ")");
+}
+
 void lsimp_join(lsimp_strbuf *sb, const char *const *items, size_t n, const char *sep) {
   for (size_t i = 0; i < n; i++) {
     if (i)

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct lsimp_strbuf {
   char *data; /* NUL-terminated when len > 0 or after any append */
@@ -43,6 +44,8 @@ char *lsimp_strbuf_take(lsimp_strbuf *sb);
 void lsimp_py_str(lsimp_strbuf *sb, const char *s);
 void lsimp_py_list(lsimp_strbuf *sb, const char *const *items, size_t n);
 void lsimp_py_tuple(lsimp_strbuf *sb, const char *const *items, size_t n);
+/* A shape as a Python tuple of ints: (), (4,), (2, 3). */
+void lsimp_py_shape(lsimp_strbuf *sb, const int64_t *dims, int rank);
 void lsimp_join(lsimp_strbuf *sb, const char *const *items, size_t n, const char *sep);
 
 #endif

@@ -63,6 +63,12 @@ typedef enum lsim_status {
   LSIM_E_DTYPE_AT = -73,
   LSIM_E_DTYPE_MISMATCH = -74,
   LSIM_E_SHAPE_MISMATCH = -75,
+  /* Calling an exported function (from -80). */
+  LSIM_E_EXPORT_CALL_PLATFORMS = -80,
+  LSIM_E_EXPORT_CALL_RANK = -81,
+  LSIM_E_EXPORT_CALL_DTYPE = -82,
+  LSIM_E_EXPORT_CALL_SHAPE = -83,
+  LSIM_E_EXPORT_CALL_ASSERTION = -84,
   /* Pallas's trace-time checks and its backends' kernel lowerings. */
   LSIM_E_PALLAS_CAPTURED_CONSTANTS = -50,
   LSIM_E_PALLAS_TPU_DEVICE_KIND = -51,

@@ -88,6 +88,10 @@ MlirModule lsim_lowering_module(const lsim_lowering *lowering);
 /* Borrowed; its get_backend needs the request's runtime alive. */
 lsim_module_context *lsim_lowering_module_context(const lsim_lowering *lowering);
 
+/* Whether the module takes the program's argument `i` (jit dropped the
+ * arguments nothing uses unless keep_unused: Exported.module_kept_var_idx). */
+bool lsim_lowering_arg_kept(const lsim_lowering *lowering, size_t i);
+
 /* The module as MLIR text (owned, caller frees), or NULL when out of memory. */
 char *lsim_lowering_print(const lsim_lowering *lowering);
 

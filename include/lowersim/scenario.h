@@ -123,6 +123,16 @@ typedef struct lsim_scenario {
 
   bool execute;          /* <execute/> */
   lsim_scenario_expect expect;
+
+  /* A process session: the lowerings written after this one (a <lower>,
+   * its <execute/> and its <expect>, again), in order, each a node holding
+   * only those (its path is the file's; name, jax=, <runtime> and <pallas>
+   * are the first's).  They run in the first one's JAX process: one
+   * runtime (backends initialized once, their errors kept), one Pallas
+   * state and one registry (primitives and their rules).  NULL: one
+   * lowering. */
+  struct lsim_scenario *next;
+  int step;              /* 1 for the first lowering, 2 for the next, ... */
 } lsim_scenario;
 
 /* What the reader accepts; beyond these a scenario is invalid input. */
@@ -133,6 +143,7 @@ typedef struct lsim_scenario {
 #define LSIM_SCENARIO_MAX_ATTRIBUTES 64           /* attributes of one element */
 #define LSIM_SCENARIO_MAX_CHILDREN 131072         /* child elements of one element */
 #define LSIM_SCENARIO_MAX_DEPTH 64                /* elements inside elements */
+#define LSIM_SCENARIO_MAX_LOWERINGS 1024          /* <lower>s of one session */
 
 /* The RelaxNG schema scenario files are validated with (the text of
  * testdata/schema/scenario.rng, compiled in); static, NUL-terminated.
@@ -159,6 +170,10 @@ int lsim_scenario_write(const lsim_scenario *s, FILE *out, lsim_error *err);
 /* The scenario's values: args first, then every result of every equation.
  * `*aval` receives value `index`'s aval; false when out of range. */
 bool lsim_scenario_value_aval(const lsim_scenario *s, size_t index, lsim_aval *aval);
+
+/* Whether some lowering of `s` (a session's, any) has an <expect>: a test
+ * case for lsim_scenario_check. */
+bool lsim_scenario_expects(const lsim_scenario *s);
 
 /* Whether a value of `s` (an arg or an equation's result) has a 64-bit
  * dtype, which JAX can express only with jax_enable_x64. */

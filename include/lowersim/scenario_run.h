@@ -35,9 +35,14 @@ typedef struct lsim_scenario_outcome {
   lsim_lowering *lowering; /* NULL when the lowering failed */
   bool executed;           /* host callbacks were run */
   const lsim_jax_profile *profile; /* the JAX version the run modelled */
+  /* A session: the fields are its last lowering's (the run's return code
+   * and error too); the runtime holds the warnings of all. */
 } lsim_scenario_outcome;
 
-/* Lowers `s` with `lowerer` (options may be NULL).  The lowering (owned by
+/* Lowers `s` with `lowerer` (options may be NULL); a session's lowerings
+ * one after another in one JAX process, a failed one (a JAX error) not
+ * stopping the next, LSIM_E_INVALID_INPUT or LSIM_E_NO_MEMORY stopping the
+ * session.  The lowering (owned by
  * the outcome) references nothing of `s`.  Returns 0, a JAX error code (the typed
  * lowering error; `out->runtime` is still set for narration), or
  * LSIM_E_INVALID_INPUT when the scenario asks for something impossible

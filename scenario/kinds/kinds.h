@@ -117,6 +117,12 @@ typedef struct lsimp_ffi_call_params {
   lsim_ffi_call_params params; /* `target_name` owned */
 } lsimp_ffi_call_params;
 
+/* --- <call_exported> (call_exported_kind.c) -------------------------------------- */
+
+typedef struct lsimp_call_exported_params {
+  int lowering; /* lowering="K": the session's K-th lowering (an export) */
+} lsimp_call_exported_params;
+
 /* --- The rows --------------------------------------------------------------------- */
 
 extern const lsim_scenario_kind lsimp_op_kind;
@@ -128,6 +134,7 @@ extern const lsim_scenario_kind lsimp_io_callback_kind;
 extern const lsim_scenario_kind lsimp_debug_callback_kind;
 extern const lsim_scenario_kind lsimp_pallas_call_kind;
 extern const lsim_scenario_kind lsimp_ffi_call_kind;
+extern const lsim_scenario_kind lsimp_call_exported_kind;
 
 /* Copies a string (NULL stays NULL); false when out of memory. */
 bool lsimp_copy_string(char **to, const char *from);

@@ -1,0 +1,138 @@
+/* scenario/kinds/call_exported_kind.c: <call_exported lowering="K"
+ * args="...">: exp.call(*args), exp being what the session's K-th lowering
+ * (an earlier <lower export="true">) exported: jax.export.export(jax.jit(f),
+ * platforms=..., disabled_checks=...)(*arg_specs).  The results are the
+ * exported function's (Exported.out_avals), implied. */
+#include "kinds.h"
+#include "lowersim/export.h"
+#include "lowersim/scenario_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The K-th lowering of the session `head` (1-based); NULL when none. */
+static const lsim_scenario *lowering_at(const lsim_scenario *head, long long k) {
+  for (const lsim_scenario *s = head; s; s = s->next)
+    if (s->step == k)
+      return s;
+  return NULL;
+}
+
+/* The values a lowering returns: <return>'s, else the last equation's
+ * results (what the program's function returns). */
+static size_t outputs_of(const lsim_scenario *s, size_t *first, const size_t **listed) {
+  *listed = s->has_return ? s->returns : NULL;
+  if (s->has_return)
+    return s->num_returns;
+  size_t n = s->num_args;
+  for (size_t i = 0; i < s->num_eqns; i++)
+    n += s->eqns[i].num_results;
+  size_t last = s->num_eqns ? s->eqns[s->num_eqns - 1].num_results : 0;
+  *first = n - last;
+  return last;
+}
+
+static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
+  lsimp_call_exported_params *p = e->params;
+  long long k = 0;
+  int rc = lsimp_attr_int(r, node, "lowering", 1, LSIM_SCENARIO_MAX_LOWERINGS, 0, &k, NULL);
+  if (rc)
+    return rc;
+  const lsim_scenario *x = lowering_at(r->head, k);
+  if (!k || !x || x == r->s)
+    return lsimp_read_fail(r, node,
+                           "<call_exported> lowering=\"%lld\" must name an earlier <lower> of the "
+                           "session (1 for the first)",
+                           k);
+  if (!x->for_export)
+    return lsimp_read_fail(r, node,
+                           "<call_exported> lowering=\"%lld\": that <lower> is not an export "
+                           "(export=\"true\")",
+                           k);
+  p->lowering = (int)k;
+  size_t first = 0;
+  const size_t *listed;
+  size_t n = outputs_of(x, &first, &listed);
+  e->results = lsimp_read_alloc(r, n, sizeof *e->results, &rc);
+  for (size_t i = 0; !rc && i < n; i++)
+    lsim_scenario_value_aval(x, listed ? listed[i] : first + i, &e->results[i]);
+  e->num_results = rc ? 0 : n;
+  return rc;
+}
+
+static void write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
+  lsimp_write_int(wr, "lowering", ((const lsimp_call_exported_params *)e->params)->lowering);
+  lsimp_write_indices(wr, "args", e->args, e->num_args);
+}
+
+static bool disables_platform(const char *checks) {
+  for (const char *c = checks; c && *c;) {
+    size_t len = strcspn(c, ",");
+    if (len == strlen("platform") && strncmp(c, "platform", len) == 0)
+      return true;
+    c += len + (c[len] == ',');
+  }
+  return false;
+}
+
+/* The Exported of lowering K: its function's name, the platforms it was
+ * lowered for, its platform check, its module and argument avals. */
+static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out) {
+  int k = ((const lsimp_call_exported_params *)e->params)->lowering;
+  const lsim_scenario *x = lowering_at(b->head, k);
+  const lsim_lowering *lowering =
+      x && (size_t)k <= b->num_earlier ? b->earlier[k - 1].lowering : NULL;
+  if (!x || !lowering)
+    return lsim_error_set(b->err, LSIM_E_INVALID_INPUT,
+                          "%s:%d: <call_exported lowering=\"%d\">: that lowering failed, so "
+                          "there is no Exported to call",
+                          b->s->path ? b->s->path : "<scenario>", e->line, k);
+  lsim_exported *exp = lsimp_build_alloc(b, 1, sizeof *exp);
+  lsim_call_exported_params *params = lsimp_build_alloc(b, 1, sizeof *params);
+  lsim_aval *in = lsimp_build_alloc(b, x->num_args, sizeof *in);
+  if (!exp || !params || !in)
+    return LSIM_E_NO_MEMORY;
+  for (size_t i = 0; i < x->num_args; i++)
+    in[i] = x->args[i].aval;
+  exp->fun_name = x->function;
+  exp->platforms =
+      lsim_module_context_platforms(lsim_lowering_module_context(lowering), &exp->num_platforms);
+  exp->platform_check_disabled = disables_platform(x->disabled_checks);
+  exp->lowering = lowering;
+  exp->in_avals = in;
+  exp->num_in_avals = x->num_args;
+  params->exported = exp;
+  lsim_call_exported_bind(out, params);
+  return LSIM_OK;
+}
+
+static bool copy_params(void *to, const void *from) {
+  *(lsimp_call_exported_params *)to = *(const lsimp_call_exported_params *)from;
+  return true;
+}
+
+static void clear_params(void *params) { (void)params; }
+
+static bool cannot_generate(lsim_scenario_gen *g) {
+  (void)g;
+  return false;
+}
+
+static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
+  (void)g, (void)e;
+}
+
+const lsim_scenario_kind lsimp_call_exported_kind = {
+    .element = "call_exported",
+    .summary = "exp.call(*args), exp the export of an earlier lowering of the session",
+    .primitive = &lsim_call_exported_p,
+    .params_size = sizeof(lsimp_call_exported_params),
+    .weight = 0,
+    .read = read_eqn,
+    .write = write_eqn,
+    .build = build_eqn,
+    .copy = copy_params,
+    .clear = clear_params,
+    .can_generate = cannot_generate,
+    .generate = generate_eqn,
+};
