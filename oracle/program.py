@@ -24,8 +24,8 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
   <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
   <primitive>                  core.Primitive(name) (multiple results), an
                                abstract eval giving the <result> avals,
-                               mlir.register_lowering(prim, rule, platform)
-                               per <rule>/<default>, each rule
+                               mlir.register_lowering(prim, rule, platform,
+                               inline=...) per <rule>/<default>, each rule
                                ffi.ffi_lowering(target) after
                                ctx.module_context.get_backend(...) as
                                backend_access says
@@ -168,7 +168,8 @@ class _Primitives:
         prim.def_abstract_eval(lambda *avals, result_avals: list(result_avals))
         self.prims[e.name] = prim
       for r in e.rules:
-        mlir.register_lowering(prim, _ffi_rule(r.target, e.backend_access), platform=r.platform)
+        mlir.register_lowering(prim, _ffi_rule(r.target, e.backend_access), platform=r.platform,
+                               inline=r.inline)
 
   def bind(self, e: sc.Eqn, operands):
     from jax._src import core

@@ -85,6 +85,7 @@ class Pallas:
 class Rule:
   platform: Optional[str]  # None: the <default>
   target: str
+  inline: bool = True      # inline="false": register_lowering(..., inline=False)
 
 
 @dataclass
@@ -327,9 +328,9 @@ class _Reader:
         if c.tag == "rule":
           p = self.required(c, "platform")
           self.platform_list(c, "platform", p)
-          e.rules.append(Rule(p, self.required(c, "target")))
+          e.rules.append(Rule(p, self.required(c, "target"), self.boolean(c, "inline", True)))
         elif c.tag == "default":
-          e.rules.append(Rule(None, self.required(c, "target")))
+          e.rules.append(Rule(None, self.required(c, "target"), self.boolean(c, "inline", True)))
       e.results = self.results(node)
     elif e.kind == "platform_dependent":
       for c in node.children:

@@ -693,7 +693,7 @@ static void test_schema_violations(void) {
   check_invalid(LOWER("hello\n"), "t.xml:2: <lower> cannot contain text");
   /* Two <default> elements, told apart by where they sit. */
   check_invalid(LOWER("<primitive name=\"p\" args=\"\">\n<default op=\"sine\"/>\n</primitive>\n"),
-                "t.xml:4: <default> has no attribute 'op'; it takes target");
+                "t.xml:4: <default> has no attribute 'op'; it takes target, inline");
   check_invalid(
       LOWER_ARG("<platform_dependent args=\"0\">\n<branch platforms=\"cpu\" op=\"sine\"/>\n"
                 "<default target=\"k\"/>\n</platform_dependent>\n"),

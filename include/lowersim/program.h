@@ -30,6 +30,13 @@ typedef struct lsim_eqn {
   const void *params;  /* borrowed; the primitive's params type */
   bool ordered_effect; /* has an ordered effect: threads the token of its kind (its
                           primitive's ordered_effect, else the primitive's own) */
+  /* The equation context's compute_type (borrowed; NULL: none), what
+   * jax.experimental.compute_on.compute_on(compute_type) gives the
+   * equations traced inside it: "device_host" lowers the equation for
+   * ('cpu',), "tpu_sparsecore" for ('tpu',) (mlir.py _platforms_for_eqn),
+   * and its results' ops carry mhlo.frontend_attributes
+   * (wrap_compute_type_in_place). */
+  const char *compute_type;
 } lsim_eqn;
 
 typedef struct lsim_program {

@@ -58,6 +58,7 @@ typedef struct lsimp_op_params {
 typedef struct lsimp_rule {
   char *platform; /* NULL for <default> */
   char *target;
+  bool not_inline; /* inline="false": register_lowering(..., inline=False) */
   int line;
 } lsimp_rule;
 
