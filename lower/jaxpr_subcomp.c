@@ -127,6 +127,27 @@ static const char *const *compute_type_platforms(const char *compute_type) {
   return NULL;
 }
 
+/* Each rule (and the default) wrapped in the equation's compute type
+ * (wrap_compute_type_in_place after each rule lower_per_platform applies);
+ * `*wrappers` (owned by the caller) holds them. */
+static int wrap_rules(const char *compute_type, lsim_platform_rule *rules, size_t num_rules,
+                      const lsim_rule **default_rule, lsim_rule *wrapped_default,
+                      lsimp_compute_type_rule **wrappers, lsim_error *err) {
+  *wrappers = malloc((num_rules + 1) * sizeof **wrappers);
+  if (!*wrappers)
+    return lsimp_fail_oom(err);
+  for (size_t i = 0; i < num_rules; i++) {
+    (*wrappers)[i] = (lsimp_compute_type_rule){rules[i].rule, compute_type};
+    rules[i].rule = lsimp_compute_type_rule_make(&(*wrappers)[i]);
+  }
+  if (*default_rule) {
+    (*wrappers)[num_rules] = (lsimp_compute_type_rule){**default_rule, compute_type};
+    *wrapped_default = lsimp_compute_type_rule_make(&(*wrappers)[num_rules]);
+    *default_rule = wrapped_default;
+  }
+  return LSIM_OK;
+}
+
 static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_result,
                      lsim_error *err) {
   size_t n;
@@ -168,14 +189,21 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
                                   override[0]);
     }
     MlirValue *outs = sc->values + first_result;
-    if (!ctx.uncached && !lsim_lowering_rules_inline(sc->reg, e->primitive, platforms, n)) {
+    lsimp_compute_type_rule *wrappers = NULL;
+    lsim_rule wrapped_default;
+    if (e->compute_type) {
+      rc = wrap_rules(e->compute_type, rules, num_rules, &default_rule, &wrapped_default,
+                      &wrappers, err);
+    }
+    if (rc) {
+      /* out of memory */
+    } else if (!ctx.uncached && !lsim_lowering_rules_inline(sc->reg, e->primitive, platforms, n)) {
       rc = lsimp_lower_as_function(&ctx, e, rules, num_rules, default_rule, args, outs, err);
     } else {
       rc = lsim_lower_per_platform(&ctx, e->primitive->name, rules, num_rules, default_rule,
                                    args, outs, e->params, err);
-      if (!rc)
-        lsimp_wrap_compute_type(sc->ip->context, e->compute_type, outs, e->num_results);
     }
+    free(wrappers);
     if (!rc && ctx.num_tokens_out)
       *token_of(sc, e) = token_out;
   }

@@ -161,6 +161,20 @@ void lsimp_wrap_compute_type(MlirContext mlir, const char *compute_type, const M
       update_frontend_attributes(mlir, mlirOpResultGetOwner(values[i]), attrs, n);
 }
 
+static int compute_type_rule(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                             MlirValue *results, const void *params, void *data,
+                             lsim_error *err) {
+  const lsimp_compute_type_rule *w = data;
+  int rc = w->inner.fn(ctx, args, results, params, w->inner.data, err);
+  if (!rc)
+    lsimp_wrap_compute_type(ctx->ip.context, w->compute_type, results, ctx->num_avals_out);
+  return rc;
+}
+
+lsim_rule lsimp_compute_type_rule_make(lsimp_compute_type_rule *wrapper) {
+  return (lsim_rule){compute_type_rule, wrapper};
+}
+
 /* _cached_lowering_miss with inline=False: the private function and its
  * body, the rule lowered in it through lower_per_platform. */
 static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, lowering_cache *c,
@@ -218,7 +232,6 @@ static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, l
     rc = lsim_lower_per_platform(&sub, eqn->primitive->name, rules, num_rules, default_rule,
                                  block_args + nd + nt, rets + nt, eqn->params, err);
     if (!rc) {
-      lsimp_wrap_compute_type(mlir, eqn->compute_type, rets + nt, no);
       if (nt)
         rets[0] = sub.num_tokens_out ? token_out : block_args[nd];
       rc = lsim_emit_op(&sub.ip, "func.return", rets, nt + no, NULL, 0, NULL, 0, 0, NULL, err);

@@ -41,11 +41,16 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                (the shardings and the mesh are made before jit)
   <debug_callback>             jax.debug.callback
   <ffi_call>                   jax.ffi.ffi_call(target, results,
-                               has_side_effect=...)
+                               has_side_effect=..., vmap_method=...,
+                               input_output_aliases={<alias>s},
+                               custom_call_api_version=api_version,
+                               legacy_backend_config=...)
   <pallas_call>                pl.pallas_call of the add_one/copy kernel over
                                grid=(g,), one block (the whole array),
                                compiler_params=pltpu/pltriton/plgpu
                                .CompilerParams(), interpret=
+  compute_on="T" (any equation) the equation inside `with
+                               jax.experimental.compute_on.compute_on(T):`
   <execute/>                   each host callback of the lowering called once,
                                in index order, as the runtime would
 """
@@ -335,7 +340,11 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
       return list(fn(*ops))
     if e.kind == "ffi_call":
       out = tuple(_struct(a) for a in e.results)
-      return list(jax.ffi.ffi_call(e.target, out, has_side_effect=e.side_effect)(*ops))
+      return list(jax.ffi.ffi_call(
+          e.target, out, has_side_effect=e.side_effect, vmap_method=e.vmap_method,
+          input_output_aliases=dict(e.aliases) if e.aliases else None,
+          custom_call_api_version=e.api_version,
+          legacy_backend_config=e.legacy_backend_config)(*ops))
     if e.kind == "pallas_call":
       if len(ops) != 1:
         raise NotExpressible("a pallas_call of the oracle's kernels takes one operand")
@@ -347,7 +356,13 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
   def f(*args):
     values = list(args)
     for i, e in enumerate(s.eqns):
-      values.extend(run_eqn(i, e, [values[j] for j in e.args]))
+      ops = [values[j] for j in e.args]
+      if e.compute_on is None:
+        values.extend(run_eqn(i, e, ops))
+      else:
+        from jax.experimental.compute_on import compute_on
+        with compute_on(e.compute_on):
+          values.extend(run_eqn(i, e, ops))
     if len(outputs) == 1:
       return values[outputs[0]]
     return tuple(values[i] for i in outputs)

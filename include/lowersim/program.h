@@ -9,6 +9,7 @@
 
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
+#include "lowersim/jax_profile.h"
 #include "lowersim/primitive.h"
 
 #include <stdbool.h>
@@ -91,6 +92,13 @@ size_t lsim_program_output(const lsim_program *program, size_t num_values, size_
  * and dtype rules, platform_dependent's gpu key and its branches, ...), in
  * program order.  `program` is checked (lsim_program_check). */
 int lsim_program_trace(const lsim_program *program, lsim_error *err);
+
+/* The same as JAX version `profile` (NULL: the newest) traces it: each
+ * equation's compute type first (entering compute_on: compute_on.py
+ * _check_valid, or compute_on's TypeError once the context manager is gone,
+ * lsim_jax_profile.compute_on_context_manager). */
+int lsim_program_trace_for(const lsim_program *program, const lsim_jax_profile *profile,
+                           lsim_error *err);
 
 /* Writes the aval of every value (lsim_program_num_values of them) to `out`. */
 void lsim_program_value_avals(const lsim_program *program, lsim_aval *out);
