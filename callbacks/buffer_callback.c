@@ -14,74 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* By input, then by place in the user's list (so a sort of pointers into
- * that list is stable). */
-static int compare_input(const void *a, const void *b) {
-  const lsim_io_alias *x = *(const lsim_io_alias *const *)a, *y = *(const lsim_io_alias *const *)b;
-  if (x->input != y->input)
-    return (x->input > y->input) - (x->input < y->input);
-  return (x > y) - (x < y);
-}
-
-/* `sorted(input_output_aliases.items())` of the user's dict (a repeated
- * input takes its last output), as buffer_callback checks and binds them,
- * in O(n log n).  Writes the entries to `out` and their number to `*count`;
- * false when out of memory. */
-static bool sorted_aliases(const lsim_io_alias *aliases, size_t n, lsim_io_alias *out,
-                           size_t *count) {
-  const lsim_io_alias **order = lsim_malloc_array(n, sizeof *order);
-  if (!order)
-    return false;
-  for (size_t i = 0; i < n; i++)
-    order[i] = &aliases[i];
-  qsort(order, n, sizeof *order, compare_input);
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    if (i + 1 == n || order[i + 1]->input != order[i]->input)
-      out[k++] = *order[i];
-  free(order);
-  *count = k;
-  return true;
-}
-
-static int check_alias(const lsim_aval *args, size_t num_args, const lsim_aval *results,
-                       size_t num_results, lsim_io_alias alias, lsim_error *err) {
-  int64_t in = alias.input, out = alias.output;
-  char si[24], so[24], sn[24], sm[24];
-  snprintf(si, sizeof si, "%" PRId64, in);
-  snprintf(so, sizeof so, "%" PRId64, out);
-  snprintf(sn, sizeof sn, "%zu", num_args);
-  snprintf(sm, sizeof sm, "%zu", num_results);
-  if (in < 0 || out < 0)
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "input_output_aliases contains the mapping '%s:%s' with a negative index",
-                          si, so);
-  if ((uint64_t)in >= num_args)
-    return lsimp_raise(err, LSIM_E_ALIAS_INPUT_RANGE, si, so, sn);
-  if ((uint64_t)out >= num_results)
-    return lsimp_raise(err, LSIM_E_ALIAS_OUTPUT_RANGE, si, so, sm);
-  if (!lsim_aval_equal(&args[in], &results[out])) {
-    char a[LSIM_AVAL_TEXT_MAX], b[LSIM_AVAL_TEXT_MAX];
-    return lsimp_raise(err, LSIM_E_ALIAS_AVAL_MISMATCH, si, so,
-                       lsim_aval_str(&args[in], a, sizeof a),
-                       lsim_aval_str(&results[out], b, sizeof b));
-  }
-  return LSIM_OK;
-}
-
 int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
                                        const lsim_aval *results, size_t num_results,
                                        const lsim_io_alias *aliases, size_t num_aliases,
                                        lsim_error *err) {
-  lsim_io_alias *sorted = lsim_malloc_array(num_aliases, sizeof *sorted);
-  if (!sorted)
-    return lsimp_fail_oom(err);
-  size_t n = 0;
-  int rc = sorted_aliases(aliases, num_aliases, sorted, &n) ? LSIM_OK : lsimp_fail_oom(err);
-  for (size_t i = 0; i < n && !rc; i++)
-    rc = check_alias(args, num_args, results, num_results, sorted[i], err);
-  free(sorted);
-  return rc;
+  return lsim_check_io_aliases(args, num_args, results, num_results, aliases, num_aliases, err);
 }
 
 static int buffer_callback_check(const lsim_aval *avals_in, size_t num_in,
@@ -161,7 +98,7 @@ static int emit_call(lsim_lowering_rule_context *ctx, const char *target,
   lsim_io_alias *dict = lsim_malloc_array(m, sizeof *dict);
   lsim_operand_alias *aliases = lsim_malloc_array(m, sizeof *aliases);
   size_t n = 0;
-  int rc = dict && aliases && sorted_aliases(p->aliases, p->num_aliases, dict, &n)
+  int rc = dict && aliases && lsim_io_aliases_sorted(p->aliases, p->num_aliases, dict, &n)
                ? LSIM_OK
                : lsimp_fail_oom(err);
   for (size_t i = 0; i < n; i++)

@@ -404,9 +404,9 @@ int cmd_bench(int argc, char **argv) {
   static const lsim_aval f32_8 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {8}};
   static const size_t operand = 0;
   /* platform_dependent's branches: sin, cos and neg of the operand. */
-  static const lsim_eqn sin_eqn = {&lsim_sin_p, &operand, 1, &f32_8, 1, NULL, false};
-  static const lsim_eqn cos_eqn = {&lsim_cos_p, &operand, 1, &f32_8, 1, NULL, false};
-  static const lsim_eqn neg_eqn = {&lsim_neg_p, &operand, 1, &f32_8, 1, NULL, false};
+  static const lsim_eqn sin_eqn = {&lsim_sin_p, &operand, 1, &f32_8, 1, NULL, false, NULL};
+  static const lsim_eqn cos_eqn = {&lsim_cos_p, &operand, 1, &f32_8, 1, NULL, false, NULL};
+  static const lsim_eqn neg_eqn = {&lsim_neg_p, &operand, 1, &f32_8, 1, NULL, false, NULL};
   static const lsim_program sin_fn = {.function_name = "sin", .args = &f32_8, .num_args = 1,
                                       .eqns = &sin_eqn, .num_eqns = 1};
   static const lsim_program cos_fn = {.function_name = "cos", .args = &f32_8, .num_args = 1,

@@ -34,6 +34,11 @@ static void print_kinds(void) {
       {"", "<io_callback>)"},
       {"sharding=\"scalar_mesh:K\"", "NamedSharding(Mesh(jax.devices()[K], ()), P())"},
       {"sharding=\"mesh:N\"", "NamedSharding(Mesh(jax.devices()[:N], (\"x\",)), P())"},
+      {"compute_on=\"T\"", "on any equation: traced inside compute_on(T) (device_host lowers"},
+      {"", "it for cpu, tpu_sparsecore for tpu; its ops carry the compute type)"},
+      {"inline=\"false\"", "on a <rule>/<default>: register_lowering(..., inline=False), a"},
+      {"", "private func.func per distinct equation and a func.call of it"},
+      {"<alias input output>", "in <buffer_callback> and <ffi_call>: input_output_aliases"},
   };
   printf("\nWhat <lower> stands for:\n");
   for (size_t i = 0; i < sizeof lower_attrs / sizeof lower_attrs[0]; i++)

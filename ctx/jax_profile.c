@@ -97,6 +97,7 @@ const lsim_jax_profile lsim_jax_0_10_2 = {
     .pallas_mosaic_gpu_warpgroup_semantics = false,
     .pallas_mosaic_gpu_serde_version = 6,
     .pallas_mosaic_gpu_fwd_compat_version = 2,
+    .compute_on_context_manager = true,
 };
 
 /* The seeds' JAX: commit 1e1c6a8fc06dfcd1247076ec5cae4640cea5d7bb, after
@@ -132,6 +133,7 @@ const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
     .pallas_mosaic_gpu_warpgroup_semantics = true,
     .pallas_mosaic_gpu_serde_version = 7,
     .pallas_mosaic_gpu_fwd_compat_version = 6,
+    .compute_on_context_manager = false, /* 3a440c764b, mirror HEAD compute_on.py */
 };
 
 static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827};
@@ -219,6 +221,13 @@ static const lsim_jax_fact facts[] = {
     {"pallas.mosaic_gpu_fwd_compat_version", "the Mosaic GPU version for jax.export",
      "7a6b8927fe (2026-07-31)", "jax/experimental/mosaic/gpu/core.py: FWD_COMPAT_IR_VERSION",
      FACT(pallas_mosaic_gpu_fwd_compat_version, INT)},
+    /* rules that are not inlined, compute types, ffi_call */
+    {"lowering.compute_on_context_manager",
+     "jax.experimental.compute_on.compute_on(compute_type) is a context manager giving its "
+     "equations a compute type (after: compute_on2's function wrapper, so "
+     "compute_on('device_host') is a TypeError)",
+     "3a440c764b (2026-07-29)", "jax/_src/compute_on.py: compute_on",
+     FACT(compute_on_context_manager, BOOL)},
 };
 
 /* --- lookups ----------------------------------------------------------------- */

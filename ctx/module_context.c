@@ -56,6 +56,8 @@ typedef struct shared_state {
   size_t n_meshes, cap_meshes;
   bool has_abstract_device;
   lsim_abstract_device abstract_device; /* its strings owned */
+  void *lowering_cache;                 /* mlir.py ModuleContext.lowering_cache, the engine's */
+  void (*lowering_cache_destroy)(void *);
 } shared_state;
 
 struct lsim_module_context {
@@ -73,6 +75,8 @@ struct lsim_module_context {
 static void shared_release(shared_state *s) {
   if (!s || --s->refs > 0)
     return;
+  if (s->lowering_cache && s->lowering_cache_destroy)
+    s->lowering_cache_destroy(s->lowering_cache);
   for (size_t i = s->n_keepalives; i-- > 0;)
     if (s->keepalives[i].destroy)
       s->keepalives[i].destroy(s->keepalives[i].object);
@@ -548,4 +552,17 @@ MlirType lsim_module_context_aval_to_ir_type(lsim_module_context *ctx, const lsi
 
 size_t lsim_module_context_type_cache_size(const lsim_module_context *ctx) {
   return ctx->shared->n_types;
+}
+
+void *lsim_module_context_lowering_cache(const lsim_module_context *ctx) {
+  return ctx->shared->lowering_cache;
+}
+
+void lsim_module_context_set_lowering_cache(lsim_module_context *ctx, void *cache,
+                                            void (*destroy)(void *)) {
+  shared_state *s = ctx->shared;
+  if (s->lowering_cache && s->lowering_cache_destroy && s->lowering_cache != cache)
+    s->lowering_cache_destroy(s->lowering_cache);
+  s->lowering_cache = cache;
+  s->lowering_cache_destroy = destroy;
 }

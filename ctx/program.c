@@ -102,7 +102,26 @@ void lsim_program_value_avals(const lsim_program *prog, lsim_aval *out) {
   }
 }
 
+/* Entering compute_on(compute_type) around the equation: _check_valid, or,
+ * once the context manager is gone, compute_on's TypeError. */
+static int check_compute_type(const char *c_type, const lsim_jax_profile *profile,
+                              lsim_error *err) {
+  if (!c_type)
+    return LSIM_OK;
+  if (!lsim_jax_profile_or_default(profile)->compute_on_context_manager)
+    return lsimp_raise0(err, LSIM_E_COMPUTE_ON_NOT_CONTEXT_MANAGER);
+  if (strcmp(c_type, "device_host") == 0 || strcmp(c_type, "device") == 0 ||
+      strcmp(c_type, "tpu_sparsecore") == 0 || strncmp(c_type, "gpu_stream:", 11) == 0)
+    return LSIM_OK;
+  return lsimp_raise(err, LSIM_E_INVALID_COMPUTE_TYPE, c_type);
+}
+
 int lsim_program_trace(const lsim_program *prog, lsim_error *err) {
+  return lsim_program_trace_for(prog, NULL, err);
+}
+
+int lsim_program_trace_for(const lsim_program *prog, const lsim_jax_profile *profile,
+                           lsim_error *err) {
   size_t num_values = lsim_program_num_values(prog);
   lsim_aval *avals = lsim_malloc_array(num_values + 1, sizeof *avals);
   lsim_aval *in = NULL;
@@ -111,7 +130,8 @@ int lsim_program_trace(const lsim_program *prog, lsim_error *err) {
     lsim_program_value_avals(prog, avals);
   for (size_t i = 0; i < prog->num_eqns && !rc; i++) {
     const lsim_eqn *e = &prog->eqns[i];
-    if (!e->primitive->trace_check)
+    rc = check_compute_type(e->compute_type, profile, err);
+    if (rc || !e->primitive->trace_check)
       continue;
     lsim_aval *grown = lsim_realloc_array(in, e->num_operands + 1, sizeof *in);
     if (!grown)

@@ -3,11 +3,14 @@
  * row-major layouts, the keyword parameters as mhlo.backend_config;
  * ffi_call_p and ffi_call_lowering. */
 #include "lowersim/ffi.h"
+#include "lowersim/alloc.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ffi_lowering(target, has_side_effect=...)(ctx, *args): one custom call with
  * the equation's result types; `aliases`: operand_output_aliases={} was
@@ -45,20 +48,53 @@ lsim_rule lsim_ffi_lowering(const lsim_ffi_rule *rule) {
 
 /* --- ffi_call_p -------------------------------------------------------------- */
 
+static int api_version(const lsim_ffi_call_params *p) {
+  return p->custom_call_api_version ? p->custom_call_api_version : 4;
+}
+
+/* ffi.py ffi_call's allowed_vmap_methods (None is NULL). */
+static const char *const vmap_methods[] = {"sequential", "sequential_unrolled", "expand_dims",
+                                           "broadcast_all", "legacy_vectorized"};
+
+/* ffi_call(...) then wrapped(*args): vmap_method, legacy_backend_config,
+ * then input_output_aliases, before ffi_call_p.bind. */
 static int ffi_call_check(const lsim_aval *avals_in, size_t num_in, const lsim_aval *avals_out,
                           size_t num_out, const void *params, lsim_error *err) {
-  (void)avals_in, (void)num_in, (void)avals_out, (void)num_out;
   const lsim_ffi_call_params *p = params;
   if (!p || !p->target_name)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "an ffi_call needs a target name");
-  return LSIM_OK;
+  if (p->vmap_method) {
+    bool known = false;
+    for (size_t i = 0; i < sizeof vmap_methods / sizeof *vmap_methods; i++)
+      known = known || strcmp(vmap_methods[i], p->vmap_method) == 0;
+    if (!known)
+      return lsimp_raise(err, LSIM_E_FFI_VMAP_METHOD, p->vmap_method);
+  }
+  if (api_version(p) >= 4 && p->legacy_backend_config) {
+    char v[16];
+    snprintf(v, sizeof v, "%d", api_version(p));
+    return lsimp_raise(err, LSIM_E_FFI_LEGACY_BACKEND_CONFIG, v);
+  }
+  return lsim_check_io_aliases(avals_in, num_in, avals_out, num_out, p->aliases, p->num_aliases,
+                               err);
 }
 
 /* `has_side_effect=False target_name=my_target`, in the jaxpr's order. */
 static int explain_params(const void *params, char *buf, size_t size) {
   const lsim_ffi_call_params *p = params;
-  return snprintf(buf, size, "has_side_effect=%s target_name=%s",
-                  p->has_side_effect ? "True" : "False", p->target_name);
+  int n = snprintf(buf, size, "custom_call_api_version=%d has_side_effect=%s "
+                              "input_output_aliases=(",
+                   api_version(p), p->has_side_effect ? "True" : "False");
+  for (size_t i = 0; i < p->num_aliases && n >= 0 && (size_t)n < size; i++)
+    n += snprintf(buf + n, size - (size_t)n, "(%" PRId64 ", %" PRId64 ")%s", p->aliases[i].input,
+                  p->aliases[i].output, p->num_aliases == 1 ? "," : i + 1 < p->num_aliases ? ", " : "");
+  if (n >= 0 && (size_t)n < size)
+    n += snprintf(buf + n, size - (size_t)n, ") legacy_backend_config=%s%s%s target_name=%s "
+                  "vmap_method=%s", p->legacy_backend_config ? "'" : "",
+                  p->legacy_backend_config ? p->legacy_backend_config : "None",
+                  p->legacy_backend_config ? "'" : "", p->target_name,
+                  p->vmap_method ? p->vmap_method : "None");
+  return n;
 }
 
 /* has_side_effect=True is an effect: jit keeps the call unused. */
@@ -72,13 +108,45 @@ const lsim_primitive lsim_ffi_call_p = {.name = "ffi_call",
                                         .kept_when_unused = kept_when_unused};
 
 /* ffi_call_lowering: ffi_lowering(target_name, has_side_effect=...,
- * operand_output_aliases=dict(input_output_aliases)), which are none. */
+ * operand_output_aliases=dict(input_output_aliases),
+ * api_version=custom_call_api_version, backend_config=legacy_backend_config):
+ * a dictionary config from version 4 on, else the legacy string. */
 static int ffi_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                              MlirValue *results, const void *params, void *data,
                              lsim_error *err) {
   (void)data;
   const lsim_ffi_call_params *p = params;
-  return ffi_lowering(ctx, p->target_name, p->has_side_effect, true, args, results, err);
+  size_t m = p->num_aliases ? p->num_aliases : 1;
+  lsim_io_alias *dict = malloc(m * sizeof *dict);
+  lsim_operand_alias *aliases = malloc(m * sizeof *aliases);
+  MlirType *types = lsim_malloc_array(ctx->num_avals_out, sizeof *types);
+  size_t n = 0;
+  int rc = dict && aliases && types && lsim_io_aliases_sorted(p->aliases, p->num_aliases, dict, &n)
+               ? LSIM_OK
+               : lsimp_fail_oom(err);
+  for (size_t i = 0; i < n; i++)
+    aliases[i] = (lsim_operand_alias){(size_t)dict[i].input, (size_t)dict[i].output};
+  if (!rc && api_version(p) >= 4) {
+    lsim_ffi_call call = {.target = p->target_name, .has_side_effect = p->has_side_effect,
+                          .has_aliases = true, .aliases = aliases, .num_aliases = n};
+    rc = lsim_emit_ffi_lowering_op(ctx, &call, args, results, err);
+  } else if (!rc) {
+    lsim_custom_call call = {.target = p->target_name, .has_side_effect = p->has_side_effect,
+                             .backend_config = p->legacy_backend_config,
+                             .api_version = api_version(p), .layouts = true,
+                             .has_aliases = true, .aliases = aliases, .num_aliases = n};
+    MlirOperation op;
+    rc = lsim_lowering_rule_context_out_types(ctx, types, err);
+    if (!rc)
+      rc = lsim_emit_custom_call(&ctx->ip, &call, args, ctx->num_avals_in, types,
+                                 ctx->num_avals_out, &op, err);
+    for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
+      results[i] = mlirOperationGetResult(op, (intptr_t)i);
+  }
+  free(dict);
+  free(aliases);
+  free(types);
+  return rc;
 }
 
 int lsim_register_ffi_rules(lsim_registry *reg, lsim_error *err) {

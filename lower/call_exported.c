@@ -5,6 +5,7 @@
  * merged as a private function by mlir.py merge_mlir_modules, the func.call);
  * see lowersim/export.h. */
 #include "lowersim/export.h"
+#include "lowersim/alloc.h"
 #include "lowersim/emit.h"
 #include "lowersim/lowering_rule_context.h"
 #include "lowersim/module_context.h"
@@ -226,7 +227,7 @@ static int call_exported_lowering(lsim_lowering_rule_context *ctx, const MlirVal
   const lsim_exported *e = ((const lsim_call_exported_params *)params)->exported;
   size_t n;
   const char *const *platforms = lsim_module_context_platforms(ctx->module_context, &n);
-  int32_t *indices = calloc(n ? n : 1, sizeof *indices);
+  int32_t *indices = lsim_calloc(n, sizeof *indices);
   if (!indices)
     return lsimp_fail_oom(err);
   int rc = callee_indices(e, platforms, n, indices, err);
@@ -248,7 +249,7 @@ static int call_exported_lowering(lsim_lowering_rule_context *ctx, const MlirVal
   if (!rc && !with_index && n != 1)
     rc = lsimp_raise0(err, LSIM_E_EXPORT_CALL_ASSERTION); /* assert len(lowering_platforms) == 1 */
   size_t num_operands = with_index + num_kept;
-  MlirValue *operands = rc ? NULL : calloc(num_operands ? num_operands : 1, sizeof *operands);
+  MlirValue *operands = rc ? NULL : lsim_calloc(num_operands, sizeof *operands);
   if (!rc && !operands)
     rc = lsimp_fail_oom(err);
   if (!rc && with_index)
@@ -272,7 +273,7 @@ static int call_exported_lowering(lsim_lowering_rule_context *ctx, const MlirVal
     lsimp_strbuf_free(&said);
   }
   size_t num_results = rc ? 0 : (size_t)mlirFunctionTypeGetNumResults(fn);
-  MlirType *types = rc ? NULL : calloc(num_results ? num_results : 1, sizeof *types);
+  MlirType *types = rc ? NULL : lsim_calloc(num_results, sizeof *types);
   if (!rc && !types)
     rc = lsimp_fail_oom(err);
   if (!rc) {

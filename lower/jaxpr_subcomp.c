@@ -2,14 +2,18 @@
  * JAX counterpart: mlir.py jaxpr_subcomp (for the straight-line programs
  * lowersim describes): per equation, _get_lowering_rules, a
  * LoweringRuleContext and lower_per_platform; tokens threaded through the
- * equations with ordered effects. */
+ * equations with ordered effects; a rule registered with inline=False
+ * through the lowering cache (lowering_cache.c); the equation's compute
+ * type (_platforms_for_eqn_ctx, wrap_compute_type_in_place). */
 #include "lowersim/alloc.h"
 #include "lowersim/jaxpr_subcomp.h"
+#include "lowering_cache.h"
 #include "lowersim/lower_per_platform.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* What one jaxpr_subcomp call works on. */
 typedef struct subcomp {
@@ -111,10 +115,49 @@ static MlirLocation name_location(const subcomp *sc, const lsim_eqn *e) {
   return loc;
 }
 
+/* _platforms_for_eqn_ctx: device_host lowers for ('cpu',), tpu_sparsecore
+ * for ('tpu',); NULL: no override. */
+static const char *const *compute_type_platforms(const char *compute_type) {
+  static const char *const cpu[] = {"cpu"}, *const tpu[] = {"tpu"};
+  if (!compute_type)
+    return NULL;
+  if (strcmp(compute_type, "device_host") == 0)
+    return cpu;
+  if (strcmp(compute_type, "tpu_sparsecore") == 0)
+    return tpu;
+  return NULL;
+}
+
+/* Each rule (and the default) wrapped in the equation's compute type
+ * (wrap_compute_type_in_place after each rule lower_per_platform applies);
+ * `*wrappers` (owned by the caller) holds them. */
+static int wrap_rules(const char *compute_type, lsim_platform_rule *rules, size_t num_rules,
+                      const lsim_rule **default_rule, lsim_rule *wrapped_default,
+                      lsimp_compute_type_rule **wrappers, lsim_error *err) {
+  *wrappers = lsim_malloc_array(num_rules + 1, sizeof **wrappers);
+  if (!*wrappers)
+    return lsimp_fail_oom(err);
+  for (size_t i = 0; i < num_rules; i++) {
+    (*wrappers)[i] = (lsimp_compute_type_rule){rules[i].rule, compute_type};
+    rules[i].rule = lsimp_compute_type_rule_make(&(*wrappers)[i]);
+  }
+  if (*default_rule) {
+    (*wrappers)[num_rules] = (lsimp_compute_type_rule){**default_rule, compute_type};
+    *wrapped_default = lsimp_compute_type_rule_make(&(*wrappers)[num_rules]);
+    *default_rule = wrapped_default;
+  }
+  return LSIM_OK;
+}
+
 static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_result,
                      lsim_error *err) {
   size_t n;
-  lsim_module_context_platforms(sc->mc, &n);
+  const char *const *platforms = lsim_module_context_platforms(sc->mc, &n);
+  const char *const *override = compute_type_platforms(e->compute_type);
+  if (override) {
+    platforms = override;
+    n = 1;
+  }
   size_t m = e->num_operands ? e->num_operands : 1;
   lsim_platform_rule *rules = lsim_malloc_array(n, sizeof *rules);
   lsim_aval *avals_in = lsim_malloc_array(m, sizeof *avals_in);
@@ -138,8 +181,29 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
     if (sc->in->name_stack)
       ctx.ip.location = name_location(sc, e);
     ctx.in_abstract_mesh = in_mesh;
-    rc = lsim_lower_per_platform(&ctx, e->primitive->name, rules, num_rules, default_rule, args,
-                                 sc->values + first_result, e->params, err);
+    if (override) {
+      ctx.platforms = override;
+      ctx.num_platforms = 1;
+      lsim_module_context_explain(sc->mc, LSIM_EXPLAIN_DETAIL, 0,
+                                  "compute_type %s: lowered for ('%s',)", e->compute_type,
+                                  override[0]);
+    }
+    MlirValue *outs = sc->values + first_result;
+    lsimp_compute_type_rule *wrappers = NULL;
+    lsim_rule wrapped_default;
+    if (e->compute_type) {
+      rc = wrap_rules(e->compute_type, rules, num_rules, &default_rule, &wrapped_default,
+                      &wrappers, err);
+    }
+    if (rc) {
+      /* out of memory */
+    } else if (!ctx.uncached && !lsim_lowering_rules_inline(sc->reg, e->primitive, platforms, n)) {
+      rc = lsimp_lower_as_function(&ctx, e, rules, num_rules, default_rule, args, outs, err);
+    } else {
+      rc = lsim_lower_per_platform(&ctx, e->primitive->name, rules, num_rules, default_rule,
+                                   args, outs, e->params, err);
+    }
+    free(wrappers);
     if (!rc && ctx.num_tokens_out)
       *token_of(sc, e) = token_out;
   }

@@ -338,7 +338,7 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
   if (!rc)
     rc = before_trace(&req, lsim_registry_runtime(req.registry), &at, err);
   if (!rc)
-    rc = lsim_program_trace(req.program, err);
+    rc = lsim_program_trace_for(req.program, lsim_registry_profile(req.registry), err);
   lsimp_dce_result kept = {0};
   if (!rc)
     rc = dce(&req, &kept, err);

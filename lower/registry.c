@@ -18,12 +18,14 @@
 typedef struct platform_entry {
   char *platform;
   lsim_rule rule;
+  bool not_inline; /* registered with inline=False */
 } platform_entry;
 
 typedef struct primitive_entry {
   const lsim_primitive *primitive; /* NULL: a free slot */
   bool has_default;
   lsim_rule default_rule;
+  bool default_not_inline; /* the default rule was registered with inline=False */
   platform_entry *platforms; /* in registration order */
   size_t num_platforms, cap_platforms;
   lsimp_name_index platform_index; /* platform -> its place in `platforms` */
@@ -107,10 +109,12 @@ static primitive_entry *find_or_add(lsim_registry *reg, const lsim_primitive *p)
   return e;
 }
 
-static int set_platform_rule(primitive_entry *e, const char *platform, lsim_rule rule) {
+static int set_platform_rule(primitive_entry *e, const char *platform, lsim_rule rule,
+                             bool not_inline) {
   size_t at;
   if (lsimp_name_index_find(&e->platform_index, platform, &at)) {
     e->platforms[at].rule = rule;
+    e->platforms[at].not_inline = not_inline;
     return LSIM_OK;
   }
   if (!lsim_grow_array(&e->platforms, &e->cap_platforms, e->num_platforms + 1,
@@ -121,7 +125,7 @@ static int set_platform_rule(primitive_entry *e, const char *platform, lsim_rule
     free(copy);
     return LSIM_E_NO_MEMORY;
   }
-  e->platforms[e->num_platforms++] = (platform_entry){copy, rule};
+  e->platforms[e->num_platforms++] = (platform_entry){copy, rule, not_inline};
   return LSIM_OK;
 }
 
@@ -145,10 +149,12 @@ static int check_known(const lsim_registry *reg, const char *primitive, const ch
   return rc;
 }
 
-/* register_lowering(prim, rule, platform, cacheable=...): an uncacheable
- * primitive is marked first, whether or not the platform is known. */
+/* register_lowering(prim, rule, platform, inline=..., cacheable=...): an
+ * uncacheable primitive is marked first, whether or not the platform is
+ * known. */
 static int register_lowering(lsim_registry *reg, const lsim_primitive *primitive, lsim_rule rule,
-                             const char *platform, bool cacheable, lsim_error *err) {
+                             const char *platform, bool cacheable, bool not_inline,
+                             lsim_error *err) {
   if (!reg || !primitive || !primitive->name || !rule.fn)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lsim_register_lowering: a registry, a primitive and a rule are needed");
@@ -171,25 +177,31 @@ static int register_lowering(lsim_registry *reg, const lsim_primitive *primitive
   if (!platform) {
     e->has_default = true;
     e->default_rule = rule;
+    e->default_not_inline = not_inline;
     return LSIM_OK;
   }
   const char *const *expanded;
   size_t n;
   lsim_expand_platform_alias(platform, &expanded, &n);
   for (size_t i = 0; i < n; i++)
-    if (set_platform_rule(e, expanded ? expanded[i] : platform, rule))
+    if (set_platform_rule(e, expanded ? expanded[i] : platform, rule, not_inline))
       return lsimp_fail_oom(err);
   return LSIM_OK;
 }
 
 int lsim_register_lowering(lsim_registry *reg, const lsim_primitive *primitive, lsim_rule rule,
                            const char *platform, lsim_error *err) {
-  return register_lowering(reg, primitive, rule, platform, true, err);
+  return register_lowering(reg, primitive, rule, platform, true, false, err);
 }
 
 int lsim_register_lowering_uncacheable(lsim_registry *reg, const lsim_primitive *primitive,
                                        lsim_rule rule, const char *platform, lsim_error *err) {
-  return register_lowering(reg, primitive, rule, platform, false, err);
+  return register_lowering(reg, primitive, rule, platform, false, false, err);
+}
+
+int lsim_register_lowering_not_inline(lsim_registry *reg, const lsim_primitive *primitive,
+                                      lsim_rule rule, const char *platform, lsim_error *err) {
+  return register_lowering(reg, primitive, rule, platform, true, true, err);
 }
 
 bool lsim_registry_is_cacheable(const lsim_registry *reg, const lsim_primitive *primitive) {
@@ -235,4 +247,17 @@ void lsim_get_lowering_rules(const lsim_registry *reg, const lsim_primitive *pri
   for (size_t i = 0; e && e->num_platforms && i < count; i++)
     if (lsimp_name_index_find(&e->platform_index, platforms[i], &at))
       out[(*num_out)++] = (lsim_platform_rule){platforms[i], e->platforms[at].rule};
+}
+
+bool lsim_lowering_rules_inline(const lsim_registry *reg, const lsim_primitive *primitive,
+                                const char *const *platforms, size_t count) {
+  const primitive_entry *e = find(reg, primitive);
+  if (!e)
+    return true;
+  bool inline_ = !(e->has_default && e->default_not_inline);
+  size_t at;
+  for (size_t i = 0; inline_ && e->num_platforms && i < count; i++)
+    if (lsimp_name_index_find(&e->platform_index, platforms[i], &at))
+      inline_ = !e->platforms[at].not_inline;
+  return inline_;
 }

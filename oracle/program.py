@@ -24,8 +24,8 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
   <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
   <primitive>                  core.Primitive(name) (multiple results), an
                                abstract eval giving the <result> avals,
-                               mlir.register_lowering(prim, rule, platform)
-                               per <rule>/<default>, each rule
+                               mlir.register_lowering(prim, rule, platform,
+                               inline=...) per <rule>/<default>, each rule
                                ffi.ffi_lowering(target) after
                                ctx.module_context.get_backend(...) as
                                backend_access says
@@ -41,11 +41,16 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                (the shardings and the mesh are made before jit)
   <debug_callback>             jax.debug.callback
   <ffi_call>                   jax.ffi.ffi_call(target, results,
-                               has_side_effect=...)
+                               has_side_effect=..., vmap_method=...,
+                               input_output_aliases={<alias>s},
+                               custom_call_api_version=api_version,
+                               legacy_backend_config=...)
   <pallas_call>                pl.pallas_call of the add_one/copy kernel over
                                grid=(g,), one block (the whole array),
                                compiler_params=pltpu/pltriton/plgpu
                                .CompilerParams(), interpret=
+  compute_on="T" (any equation) the equation inside `with
+                               jax.experimental.compute_on.compute_on(T):`
   <execute/>                   each host callback of the lowering called once,
                                in index order, as the runtime would
 """
@@ -170,7 +175,8 @@ class _Primitives:
         prim.def_abstract_eval(lambda *avals, result_avals: list(result_avals))
         self.prims[e.name] = prim
       for r in e.rules:
-        mlir.register_lowering(prim, _ffi_rule(r.target, e.backend_access), platform=r.platform)
+        mlir.register_lowering(prim, _ffi_rule(r.target, e.backend_access), platform=r.platform,
+                               inline=r.inline)
 
   def bind(self, e: sc.Eqn, operands):
     from jax._src import core
@@ -339,7 +345,11 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
       return list(res) if isinstance(res, (tuple, list)) else [res]
     if e.kind == "ffi_call":
       out = tuple(_struct(a) for a in e.results)
-      return list(jax.ffi.ffi_call(e.target, out, has_side_effect=e.side_effect)(*ops))
+      return list(jax.ffi.ffi_call(
+          e.target, out, has_side_effect=e.side_effect, vmap_method=e.vmap_method,
+          input_output_aliases=dict(e.aliases) if e.aliases else None,
+          custom_call_api_version=e.api_version,
+          legacy_backend_config=e.legacy_backend_config)(*ops))
     if e.kind == "pallas_call":
       if len(ops) != 1:
         raise NotExpressible("a pallas_call of the oracle's kernels takes one operand")
@@ -351,7 +361,13 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
   def f(*args):
     values = list(args)
     for i, e in enumerate(s.eqns):
-      values.extend(run_eqn(i, e, [values[j] for j in e.args]))
+      ops = [values[j] for j in e.args]
+      if e.compute_on is None:
+        values.extend(run_eqn(i, e, ops))
+      else:
+        from jax.experimental.compute_on import compute_on
+        with compute_on(e.compute_on):
+          values.extend(run_eqn(i, e, ops))
     if len(outputs) == 1:
       return values[outputs[0]]
     return tuple(values[i] for i in outputs)

@@ -85,6 +85,7 @@ class Pallas:
 class Rule:
   platform: Optional[str]  # None: the <default>
   target: str
+  inline: bool = True      # inline="false": register_lowering(..., inline=False)
 
 
 @dataclass
@@ -118,6 +119,10 @@ class Eqn:
   constants: bool = False
   sharding: Optional[tuple[str, int]] = None  # ("device" | "scalar_mesh" | "mesh", K or N)
   lowering: int = 0  # <call_exported lowering="K">
+  compute_on: Optional[str] = None  # compute_on="...": traced inside compute_on(compute_type)
+  api_version: int = 4  # <ffi_call api_version>: custom_call_api_version
+  legacy_backend_config: Optional[str] = None
+  vmap_method: Optional[str] = None
 
 
 @dataclass
@@ -244,6 +249,14 @@ class _Reader:
       self.fail(node, f"<{node.tag}> {name}=\"{v}\" is not true or false")
     return v == "true"
 
+  def aliases(self, node: Node, e: "Eqn") -> None:
+    """The <alias input output> children, as written."""
+    for c in node.children:
+      if c.tag == "alias":
+        big = 2**63
+        e.aliases.append((self.integer(c, "input", -big, big - 1, 0),
+                          self.integer(c, "output", -big, big - 1, 0)))
+
   def integer(self, node: Node, name: str, lo: int, hi: int, default: Optional[int]):
     v = node.attrs.get(name)
     if v is None:
@@ -321,7 +334,8 @@ class _Reader:
     args_text = node.attrs.get("args")
     if args_text is None:
       self.fail(node, f"<{node.tag}> needs the attribute 'args'")
-    e = Eqn(kind=node.tag, args=self.indices(node, "args", args_text), results=[], line=node.line)
+    e = Eqn(kind=node.tag, args=self.indices(node, "args", args_text), results=[], line=node.line,
+            compute_on=node.attrs.get("compute_on"))
     if e.kind == "op":
       e.op = self.op_kind(node, "kind")
       self.check_operands(node, e.op, e.args)
@@ -335,9 +349,9 @@ class _Reader:
         if c.tag == "rule":
           p = self.required(c, "platform")
           self.platform_list(c, "platform", p)
-          e.rules.append(Rule(p, self.required(c, "target")))
+          e.rules.append(Rule(p, self.required(c, "target"), self.boolean(c, "inline", True)))
         elif c.tag == "default":
-          e.rules.append(Rule(None, self.required(c, "target")))
+          e.rules.append(Rule(None, self.required(c, "target"), self.boolean(c, "inline", True)))
       e.results = self.results(node)
     elif e.kind == "platform_dependent":
       for c in node.children:
@@ -356,11 +370,7 @@ class _Reader:
       e.command_buffer = self.boolean(node, "command_buffer", False)
       e.returns_value = self.boolean(node, "returns_value", False)
       e.results = self.results(node)
-      for c in node.children:
-        if c.tag == "alias":
-          big = 2**63
-          e.aliases.append((self.integer(c, "input", -big, big - 1, 0),
-                            self.integer(c, "output", -big, big - 1, 0)))
+      self.aliases(node, e)
     elif e.kind == "pure_callback":
       e.sharding = self.sharding(node)
       e.results = self.results(node)
@@ -394,7 +404,11 @@ class _Reader:
     elif e.kind == "ffi_call":
       e.target = self.required(node, "target")
       e.side_effect = self.boolean(node, "has_side_effect", False)
+      e.api_version = self.integer(node, "api_version", 1, 4, 4)
+      e.legacy_backend_config = node.attrs.get("legacy_backend_config")
+      e.vmap_method = node.attrs.get("vmap_method")
       e.results = self.results(node)
+      self.aliases(node, e)
     self.values.extend(e.results)
     return e
 

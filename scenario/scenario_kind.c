@@ -71,6 +71,8 @@ int lsimp_read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
     rc = lsimp_parse_indices(r, node, "args", args, &e->args, &e->num_args);
   free(args);
   if (!rc)
+    rc = lsimp_attr_string(r, node, "compute_on", &e->compute_type);
+  if (!rc)
     rc = e->kind->read(r, node, e);
   for (size_t i = 0; !rc && i < e->num_results; i++)
     rc = lsimp_define_value(r, &e->results[i]);
@@ -83,6 +85,8 @@ void lsimp_write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
     return;
   }
   lsimp_write_start(wr, e->kind->element);
+  if (e->compute_type)
+    lsimp_write_attr(wr, "compute_on", e->compute_type);
   e->kind->write(wr, e);
   lsimp_write_end(wr);
 }
@@ -95,6 +99,7 @@ void lsim_scenario_eqn_clear(lsim_scenario_eqn *e) {
   free(e->params);
   free(e->args);
   free(e->results);
+  free(e->compute_type);
   *e = (lsim_scenario_eqn){0};
 }
 
@@ -116,6 +121,9 @@ int lsim_scenario_eqn_copy(lsim_scenario_eqn *to, const lsim_scenario_eqn *from,
   *to = *from;
   to->args = copy_array(from->args, from->num_args, sizeof *from->args, &ok);
   to->results = copy_array(from->results, from->num_results, sizeof *from->results, &ok);
+  to->compute_type = NULL;
+  if (from->compute_type && !(to->compute_type = lsim_strdup(from->compute_type)))
+    ok = false;
   to->params = from->kind ? lsim_calloc(1, from->kind->params_size) : NULL;
   if (to->params && !from->kind->copy(to->params, from->params))
     ok = false;
@@ -160,6 +168,13 @@ bool lsim_scenario_gen_eqn_of_kind(lsim_scenario_gen *g, const lsim_scenario_kin
   e->params = lsim_scenario_gen_alloc(g, 1, kind->params_size);
   if (e->params)
     kind->generate(g, e);
+  /* compute_on="...": the three platform-changing or -keeping compute types,
+   * a stream annotation, and one JAX refuses. */
+  static const char *const compute_types[] = {"device_host", "tpu_sparsecore", "device",
+                                              "gpu_stream:1", "device_hbm"};
+  if (lsim_scenario_gen_chance(g, 2))
+    e->compute_type = lsim_scenario_gen_text(
+        g, lsim_scenario_gen_pick(g, compute_types, sizeof compute_types / sizeof *compute_types));
   for (size_t i = 0; i < e->num_results; i++)
     lsim_scenario_gen_define(g, &e->results[i]);
   return true;

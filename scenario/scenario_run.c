@@ -96,7 +96,8 @@ static int build_program(const lsim_scenario *s, prepared *p) {
   for (size_t i = 0; i < s->num_eqns; i++) {
     const lsim_scenario_eqn *e = &s->eqns[i];
     eqns[i] = (lsim_eqn){.operands = e->args, .num_operands = e->num_args,
-                         .results = e->results, .num_results = e->num_results};
+                         .results = e->results, .num_results = e->num_results,
+                         .compute_type = e->compute_type};
     int rc = e->kind->build(b, e, &eqns[i]);
     if (rc)
       return rc;

@@ -235,6 +235,23 @@ static const catalogue_entry catalogue[] = {
         "too many values to unpack (expected 1)",
         "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering ([lowering_platform] = "
         "ctx.platforms or ctx.module_context.platforms: a platform listed twice)"),
+    ROW(LSIM_E_INVALID_COMPUTE_TYPE, "ValueError",
+        "Invalid compute type {compute_type}. Current supported values are `device_host`, "
+        "`device`, `tpu_sparsecore`, and `gpu_stream:#`.",
+        "compute_on.py _check_valid (entering compute_on(compute_type), while tracing)"),
+    ROW(LSIM_E_COMPUTE_ON_NOT_CONTEXT_MANAGER, "TypeError",
+        "compute_on() missing 2 required keyword-only arguments: 'compute_type' and "
+        "'out_memory_spaces'",
+        "compute_on.py compute_on(f=None, *, compute_type, out_memory_spaces) called as "
+        "compute_on(compute_type) (3a440c764b)"),
+    ROW(LSIM_E_FFI_VMAP_METHOD, "ValueError",
+        "vmap_method must be on of the allowed methods ['sequential', 'sequential_unrolled', "
+        "'expand_dims', 'broadcast_all', 'legacy_vectorized', None], but got: {vmap_method}",
+        "ffi.py ffi_call (its allowed_vmap_methods; JAX's typo 'be on of')"),
+    ROW(LSIM_E_FFI_LEGACY_BACKEND_CONFIG, "ValueError",
+        "The use of the legacy_backend_config parameter requires custom_call_api_version < 4; "
+        "got {custom_call_api_version}.",
+        "ffi.py ffi_call"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

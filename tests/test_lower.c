@@ -432,6 +432,54 @@ static void test_ffi_call(void) {
   lsim_registry_destroy(reg);
 }
 
+/* register_lowering(..., inline=False) through the C API: one private
+ * function per lowering-cache key, called once per equation, renamed when
+ * the name is taken; a registration with inline=True replaces it. */
+static void test_not_inline(void) {
+  lsim_registry *reg = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_registry_create_jax(runtime, NULL, NULL, &reg, NULL), LSIM_OK);
+  static const lsim_primitive p = {.name = "main"};
+  static const lsim_ffi_rule ffi = {"t", LSIM_BACKEND_USE_NONE};
+  CU_ASSERT_EQUAL(lsim_register_lowering_not_inline(reg, &p, lsim_ffi_lowering(&ffi), "cpu", NULL),
+                  LSIM_OK);
+  const char *cpu[] = {"cpu"}, *tpu[] = {"tpu"};
+  CU_ASSERT_FALSE(lsim_lowering_rules_inline(reg, &p, cpu, 1));
+  CU_ASSERT_TRUE(lsim_lowering_rules_inline(reg, &p, tpu, 1));
+  static const lsim_aval f32_2 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {2}};
+  static const size_t a0 = 0, a1 = 1;
+  lsim_eqn eqns[] = {{.primitive = &p, .operands = &a0, .num_operands = 1, .results = &f32_4,
+                      .num_results = 1},
+                     {.primitive = &p, .operands = &a0, .num_operands = 1, .results = &f32_4,
+                      .num_results = 1},
+                     {.primitive = &p, .operands = &a1, .num_operands = 1, .results = &f32_2,
+                      .num_results = 1}};
+  const lsim_aval args[] = {f32_4, f32_2};
+  lsim_program prog = {.function_name = "g", .args = args, .num_args = 2, .eqns = eqns,
+                       .num_eqns = 3};
+  lsim_lowering_request req =
+      LSIM_LOWERING_REQUEST_INIT(.registry = reg, .program = &prog, .platforms = cpu,
+                                 .num_platforms = 1, .keep_unused = true);
+  lsim_lowering *low = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_lower(lowerer, &req, &low, NULL), LSIM_OK);
+  char *text = lsim_lowering_print(low);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  const char *want[] = {"%0 = call @main_0(%arg0) : (tensor<4xf32>) -> tensor<4xf32>",
+                        "%1 = call @main_0(%arg0) : (tensor<4xf32>) -> tensor<4xf32>",
+                        "%2 = call @main_1(%arg1) : (tensor<2xf32>) -> tensor<2xf32>",
+                        "func.func private @main_0(%arg0: tensor<4xf32>) -> tensor<4xf32>",
+                        "func.func private @main_1(%arg0: tensor<2xf32>) -> tensor<2xf32>"};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    if (!strstr(text, want[i]))
+      fprintf(stderr, "\nexpected %s\nin %s\n", want[i], text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, want[i]));
+  }
+  free(text);
+  lsim_lowering_destroy(low);
+  CU_ASSERT_EQUAL(lsim_register_lowering(reg, &p, lsim_ffi_lowering(&ffi), "cpu", NULL), LSIM_OK);
+  CU_ASSERT_TRUE(lsim_lowering_rules_inline(reg, &p, cpu, 1));
+  lsim_registry_destroy(reg);
+}
+
 /* lsim_mlir_reprint: a module as MLIR prints it, whatever the spacing and the
  * generic or custom form it came in; what does not parse is invalid input. */
 static void test_mlir_reprint(void) {
@@ -511,6 +559,7 @@ static CU_TestInfo tests[] = {
     {"_get_lowering_rules: order, gpu expansion, objects", test_get_lowering_rules},
     {"many primitives", test_many_primitives},
     {"ffi_call", test_ffi_call},
+    {"register_lowering(inline=False): the lowering cache", test_not_inline},
     {"lsim_mlir_reprint", test_mlir_reprint},
     CU_TEST_INFO_NULL,
 };

@@ -483,8 +483,8 @@ static void test_ffi_call(void) {
   check_invalid(LOWER_ARG("<ffi_call args=\"0\" target=\"\"/>\n"),
                 "t.xml:4: <ffi_call> target=\"\" must not be empty");
   check_invalid(LOWER_ARG("<ffi_call args=\"0\" target=\"t\" side_effect=\"true\"/>\n"),
-                "t.xml:4: <ffi_call> has no attribute 'side_effect'; it takes args, target, "
-                "has_side_effect");
+                "t.xml:4: <ffi_call> has no attribute 'side_effect'; it takes args, compute_on, "
+                "target, has_side_effect, api_version, legacy_backend_config, vmap_method");
 }
 
 static void test_values_are_numbered_in_order(void) {
@@ -673,7 +673,7 @@ static void test_schema_violations(void) {
                 "t.xml:1: <scenario> needs a <lower> element");
   check_invalid(LOWER("<op kind=\"sine\"/>\n"), "t.xml:3: <op> needs the attribute 'args'");
   check_invalid(LOWER("<op kind=\"sine\" argz=\"0\"/>\n"),
-                "t.xml:3: <op> has no attribute 'argz'; it takes kind, args");
+                "t.xml:3: <op> has no attribute 'argz'; it takes kind, args, compute_on");
   check_invalid(LOWER("<op kind=\"tan\" args=\"\"/>\n"),
                 "t.xml:3: <op> kind=\"tan\" is not one of: sine, cosine, negate, exponential, "
                 "add, multiply, subtract");
@@ -694,7 +694,7 @@ static void test_schema_violations(void) {
   check_invalid(LOWER("hello\n"), "t.xml:2: <lower> cannot contain text");
   /* Two <default> elements, told apart by where they sit. */
   check_invalid(LOWER("<primitive name=\"p\" args=\"\">\n<default op=\"sine\"/>\n</primitive>\n"),
-                "t.xml:4: <default> has no attribute 'op'; it takes target");
+                "t.xml:4: <default> has no attribute 'op'; it takes target, inline");
   check_invalid(
       LOWER_ARG("<platform_dependent args=\"0\">\n<branch platforms=\"cpu\" op=\"sine\"/>\n"
                 "<default target=\"k\"/>\n</platform_dependent>\n"),
@@ -1014,7 +1014,7 @@ static char *op_with_attributes(size_t n, size_t *size) {
 static void test_limits_per_element(void) {
   size_t size;
   char *xml = op_with_attributes(62, &size); /* 64 with kind and args */
-  check_invalid_text(xml, size, "t.xml:4: <op> has no attribute 'a0'; it takes kind, args", true);
+  check_invalid_text(xml, size, "t.xml:4: <op> has no attribute 'a0'; it takes kind, args, compute_on", true);
   free(xml);
   xml = op_with_attributes(63, &size);
   check_invalid_text(
@@ -1112,7 +1112,7 @@ static void test_lines_past_65535(void) {
   check_invalid_text(xml, size, "t.xml:70004: <op kind=\"sine\"> takes 1 operand, not 2", true);
   free(xml);
   xml = many_ops(70000, "<op kind=\"sine\" argz=\"0\"/>\n", &size);
-  check_invalid_text(xml, size, "t.xml:70004: <op> has no attribute 'argz'; it takes kind, args",
+  check_invalid_text(xml, size, "t.xml:70004: <op> has no attribute 'argz'; it takes kind, args, compute_on",
                      true);
   free(xml);
   xml = many_ops(70000, "", &size);

@@ -7,6 +7,7 @@
 #define LOWERSIM_BUFFER_CALLBACK_H
 
 #include "lowersim/error.h"
+#include "lowersim/io_alias.h"
 #include "lowersim/module_context.h"
 #include "lowersim/primitive.h"
 #include "lowersim/program.h"
@@ -19,12 +20,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* One input_output_aliases entry: input index -> output index. */
-typedef struct lsim_io_alias {
-  int64_t input;
-  int64_t output;
-} lsim_io_alias;
 
 /* buffer_callback's params (borrowed by an equation; the lowering keeps a
  * copy of `callback`, whose user_data must live as long as the lowering). */

@@ -87,6 +87,12 @@ typedef enum lsim_status {
   LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE = -64,
   LSIM_E_PALLAS_TRITON_PLATFORMS = -65,
 
+  /* rules that are not inlined, compute types, ffi_call (from -110). */
+  LSIM_E_INVALID_COMPUTE_TYPE = -110,
+  LSIM_E_COMPUTE_ON_NOT_CONTEXT_MANAGER = -111,
+  LSIM_E_FFI_VMAP_METHOD = -112,
+  LSIM_E_FFI_LEGACY_BACKEND_CONFIG = -113,
+
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,
   LSIM_E_NO_MEMORY = -101,

@@ -7,6 +7,7 @@
 #define LOWERSIM_FFI_H
 
 #include "lowersim/error.h"
+#include "lowersim/io_alias.h"
 #include "lowersim/primitive.h"
 #include "lowersim/program.h"
 #include "lowersim/registry.h"
@@ -36,13 +37,26 @@ typedef struct lsim_ffi_rule {
  * registry). */
 lsim_rule lsim_ffi_lowering(const lsim_ffi_rule *rule);
 
-/* jax.ffi.ffi_call(target_name, result_shape_dtypes,
- * has_side_effect=...)(*args): the params of its equation (borrowed), whose
- * results are the result_shape_dtypes.  Row-major layouts, no attributes,
- * no aliases, custom_call_api_version 4. */
+/* jax.ffi.ffi_call(target_name, result_shape_dtypes, has_side_effect=...,
+ * vmap_method=..., input_output_aliases=..., custom_call_api_version=...,
+ * legacy_backend_config=...)(*args): the params of its equation (borrowed),
+ * whose results are the result_shape_dtypes.  Row-major layouts, no
+ * attributes.  Checked while tracing as ffi_call checks them: vmap_method,
+ * legacy_backend_config with the typed FFI, then each alias (lsim_io_alias
+ * checks).  Lowered as ffi_call_lowering: api version 4 (the typed FFI) is
+ * api_version = 1 with mhlo.backend_config = {}; a lower one is that
+ * api_version with backend_config = legacy_backend_config (or ""); the
+ * aliases as output_operand_aliases, sorted by input.  The target is not
+ * looked up: JAX lowers a call to a target no platform registered the
+ * same (XLA finds the handler, or fails, when it compiles). */
 typedef struct lsim_ffi_call_params {
   const char *target_name;
-  bool has_side_effect; /* an unordered effect: no token */
+  bool has_side_effect;               /* an unordered effect: no token */
+  const lsim_io_alias *aliases;       /* input_output_aliases (a dict), or NULL */
+  size_t num_aliases;
+  int custom_call_api_version;        /* 0: the default, 4 (version 0 is not expressible) */
+  const char *legacy_backend_config;  /* NULL: None */
+  const char *vmap_method;            /* NULL: None */
 } lsim_ffi_call_params;
 
 extern const lsim_primitive lsim_ffi_call_p;

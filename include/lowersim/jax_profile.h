@@ -116,6 +116,15 @@ typedef struct lsim_jax_profile {
    * 0.11.0). */
   int pallas_mosaic_gpu_fwd_compat_version;
 
+  /* --- rules that are not inlined, compute types, ffi_call (mlir.py,
+   *     compute_on.py, ffi.py) ------------------------------------------- */
+  /* compute_on.py: the context manager compute_on(compute_type) (its
+   * equations' ctx.compute_type); deleted by 3a440c764b (2026-07-29, after
+   * 0.11.0: "Delete compute_on as compute_on2 is the replacement."), since
+   * when compute_on(...) is compute_on2's function wrapper and
+   * `compute_on('device_host')` raises TypeError. */
+  bool compute_on_context_manager;
+
   /* Other areas add their blocks here, each with a header like the one above. */
 } lsim_jax_profile;
 

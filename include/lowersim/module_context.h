@@ -266,6 +266,14 @@ size_t lsim_module_context_type_cache_size(const lsim_module_context *ctx);
 /* Narrates one line (printf format) when the context has an explain
  * function; costs one branch otherwise.  `depth_change` is applied after the
  * line: +1 opens a nested step, -1 closes one. */
+/* ModuleContext.lowering_cache (shared by the copies replace() makes): an
+ * object of the engine's (lower/jaxpr_subcomp.c), owned by the context from
+ * set on and destroyed with `destroy` before the module is (a new one
+ * destroys the old). */
+void *lsim_module_context_lowering_cache(const lsim_module_context *ctx);
+void lsim_module_context_set_lowering_cache(lsim_module_context *ctx, void *cache,
+                                            void (*destroy)(void *));
+
 void lsim_module_context_explain(const lsim_module_context *ctx, lsim_explain_kind kind,
                                  int depth_change, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -9,6 +9,7 @@
 
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
+#include "lowersim/jax_profile.h"
 #include "lowersim/primitive.h"
 
 #include <stdbool.h>
@@ -30,6 +31,13 @@ typedef struct lsim_eqn {
   const void *params;  /* borrowed; the primitive's params type */
   bool ordered_effect; /* has an ordered effect: threads the token of its kind (its
                           primitive's ordered_effect, else the primitive's own) */
+  /* The equation context's compute_type (borrowed; NULL: none), what
+   * jax.experimental.compute_on.compute_on(compute_type) gives the
+   * equations traced inside it: "device_host" lowers the equation for
+   * ('cpu',), "tpu_sparsecore" for ('tpu',) (mlir.py _platforms_for_eqn),
+   * and its results' ops carry mhlo.frontend_attributes
+   * (wrap_compute_type_in_place). */
+  const char *compute_type;
 } lsim_eqn;
 
 typedef struct lsim_program {
@@ -84,6 +92,13 @@ size_t lsim_program_output(const lsim_program *program, size_t num_values, size_
  * and dtype rules, platform_dependent's gpu key and its branches, ...), in
  * program order.  `program` is checked (lsim_program_check). */
 int lsim_program_trace(const lsim_program *program, lsim_error *err);
+
+/* The same as JAX version `profile` (NULL: the newest) traces it: each
+ * equation's compute type first (entering compute_on: compute_on.py
+ * _check_valid, or compute_on's TypeError once the context manager is gone,
+ * lsim_jax_profile.compute_on_context_manager). */
+int lsim_program_trace_for(const lsim_program *program, const lsim_jax_profile *profile,
+                           lsim_error *err);
 
 /* Writes the aval of every value (lsim_program_num_values of them) to `out`. */
 void lsim_program_value_avals(const lsim_program *program, lsim_aval *out);

@@ -71,6 +71,20 @@ int lsim_register_lowering(lsim_registry *reg, const lsim_primitive *primitive, 
 int lsim_register_lowering_uncacheable(lsim_registry *reg, const lsim_primitive *primitive,
                                        lsim_rule rule, const char *platform, lsim_error *err);
 
+/* register_lowering(prim, rule, platform, inline=False): the same, and the
+ * rule is not inlined: jaxpr_subcomp emits it as a private func.func named
+ * after the primitive (renamed by the module's symbol table when the name
+ * is taken) and calls it with func.call, one function per distinct
+ * equation (mlir.py's lowering cache). */
+int lsim_register_lowering_not_inline(lsim_registry *reg, const lsim_primitive *primitive,
+                                      lsim_rule rule, const char *platform, lsim_error *err);
+
+/* _get_lowering_rules's `inline`: false when the default rule of
+ * `primitive`, or one of its rules for `platforms`, was registered with
+ * inline=False. */
+bool lsim_lowering_rules_inline(const lsim_registry *reg, const lsim_primitive *primitive,
+                                const char *const *platforms, size_t count);
+
 /* Whether `primitive` is cacheable (never registered with cacheable=False). */
 bool lsim_registry_is_cacheable(const lsim_registry *reg, const lsim_primitive *primitive);
 

@@ -64,6 +64,7 @@ typedef struct lsim_scenario_eqn {
   lsim_aval *results; /* <result> children (or an op's implied result) */
   size_t num_results;
   void *params;       /* owned; the kind's struct */
+  char *compute_type; /* owned; compute_on="...": traced inside compute_on(compute_type) */
 } lsim_scenario_eqn;
 
 typedef struct lsim_scenario_arg {

@@ -29,23 +29,46 @@ static int read_alias(lsimp_reader *r, const xmlNode *node, void *item, const vo
   return rc;
 }
 
-/* The aliases read as items, into the params' two arrays. */
-static int keep_aliases(lsimp_buffer_callback_params *p, alias_item *items, size_t n) {
-  lsim_io_alias *aliases = n ? lsim_malloc_array(n, sizeof *aliases) : NULL;
-  int *lines = n ? lsim_malloc_array(n, sizeof *lines) : NULL;
-  if (n && (!aliases || !lines)) {
-    free(aliases);
-    free(lines);
-    return LSIM_E_NO_MEMORY;
+int lsimp_read_aliases(lsimp_reader *r, const xmlNode *node, lsim_io_alias **aliases,
+                       size_t *num_aliases, int **lines) {
+  int rc = LSIM_OK;
+  size_t n = 0;
+  alias_item *items = lsimp_read_children(r, node, "alias", NULL, sizeof *items, read_alias, NULL,
+                                          &n, &rc);
+  *aliases = NULL;
+  *num_aliases = 0;
+  if (lines)
+    *lines = NULL;
+  if (!rc && n) {
+    *aliases = lsim_malloc_array(n, sizeof **aliases);
+    int *l = lines ? lsim_malloc_array(n, sizeof *l) : NULL;
+    if (!*aliases || (lines && !l)) {
+      free(*aliases);
+      free(l);
+      *aliases = NULL;
+      rc = lsim_error_set(r->err, LSIM_E_NO_MEMORY, "out of memory");
+    } else {
+      for (size_t i = 0; i < n; i++) {
+        (*aliases)[i] = items[i].alias;
+        if (l)
+          l[i] = items[i].line;
+      }
+      *num_aliases = n;
+      if (lines)
+        *lines = l;
+    }
   }
+  free(items);
+  return rc;
+}
+
+void lsimp_write_aliases(lsimp_writer *wr, const lsim_io_alias *aliases, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    aliases[i] = items[i].alias;
-    lines[i] = items[i].line;
+    lsimp_write_start(wr, "alias");
+    lsimp_write_int(wr, "input", aliases[i].input);
+    lsimp_write_int(wr, "output", aliases[i].output);
+    lsimp_write_end(wr);
   }
-  p->params.aliases = aliases;
-  p->params.num_aliases = n;
-  p->alias_lines = lines;
-  return LSIM_OK;
 }
 
 static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
@@ -58,13 +81,10 @@ static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) 
     rc = lsimp_attr_bool(r, node, "returns_value", false, &p->returns_value, NULL);
   if (!rc)
     rc = lsimp_read_results(r, node, e);
-  size_t n = 0;
-  alias_item *items = rc ? NULL
-                         : lsimp_read_children(r, node, "alias", NULL, sizeof *items, read_alias,
-                                               NULL, &n, &rc);
-  if (!rc && keep_aliases(p, items, n))
-    rc = lsim_error_set(r->err, LSIM_E_NO_MEMORY, "out of memory");
-  free(items);
+  lsim_io_alias *aliases = NULL;
+  if (!rc)
+    rc = lsimp_read_aliases(r, node, &aliases, &p->params.num_aliases, &p->alias_lines);
+  p->params.aliases = aliases;
   return rc;
 }
 
@@ -75,12 +95,7 @@ static void write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
   lsimp_write_bool(wr, "command_buffer", p->params.command_buffer_compatible);
   lsimp_write_bool(wr, "returns_value", p->returns_value);
   lsimp_write_results(wr, e);
-  for (size_t i = 0; i < p->params.num_aliases; i++) {
-    lsimp_write_start(wr, "alias");
-    lsimp_write_int(wr, "input", p->params.aliases[i].input);
-    lsimp_write_int(wr, "output", p->params.aliases[i].output);
-    lsimp_write_end(wr);
-  }
+  lsimp_write_aliases(wr, p->params.aliases, p->params.num_aliases);
 }
 
 static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out) {
@@ -121,7 +136,7 @@ static bool copy_params(void *to, const void *from) {
 }
 
 /* An alias index: mostly in range, sometimes just outside, rarely extreme. */
-static long long alias_index(lsim_scenario_gen *g, size_t n) {
+long long lsimp_gen_alias_index(lsim_scenario_gen *g, size_t n) {
   if (lsim_scenario_gen_chance(g, 2))
     return lsim_scenario_gen_chance(g, 50) ? LLONG_MIN : LLONG_MAX;
   if (n && lsim_scenario_gen_chance(g, 90))
@@ -149,8 +164,8 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   p->alias_lines = lsim_scenario_gen_alloc(g, k, sizeof *p->alias_lines);
   p->params.aliases = aliases;
   for (size_t i = 0; aliases && p->alias_lines && i < k; i++) {
-    aliases[i].input = alias_index(g, e->num_args);
-    aliases[i].output = alias_index(g, e->num_results);
+    aliases[i].input = lsimp_gen_alias_index(g, e->num_args);
+    aliases[i].output = lsimp_gen_alias_index(g, e->num_results);
     p->params.num_aliases++;
   }
 }

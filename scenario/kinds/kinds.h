@@ -58,6 +58,7 @@ typedef struct lsimp_op_params {
 typedef struct lsimp_rule {
   char *platform; /* NULL for <default> */
   char *target;
+  bool not_inline; /* inline="false": register_lowering(..., inline=False) */
   int line;
 } lsimp_rule;
 
@@ -93,6 +94,15 @@ typedef struct lsimp_buffer_callback_params {
   int *alias_lines;                   /* per alias */
 } lsimp_buffer_callback_params;
 
+/* <alias input output> children (indices as written), into *aliases
+ * (owned) and, when `lines` is not NULL, their lines; and back. */
+int lsimp_read_aliases(lsimp_reader *r, const xmlNode *node, lsim_io_alias **aliases,
+                       size_t *num_aliases, int **lines);
+void lsimp_write_aliases(lsimp_writer *wr, const lsim_io_alias *aliases, size_t n);
+/* An alias index for `n` values: mostly in range, sometimes just outside,
+ * rarely extreme. */
+long long lsimp_gen_alias_index(lsim_scenario_gen *g, size_t n);
+
 /* --- <pure_callback>, <io_callback>, <debug_callback> (python_callback_kind.c) --- */
 
 typedef struct lsimp_python_callback_params {
@@ -114,7 +124,8 @@ bool lsimp_compiler_params_from_name(const char *name, const lsim_pallas_params_
 /* --- <ffi_call> (ffi_call_kind.c) ------------------------------------------------ */
 
 typedef struct lsimp_ffi_call_params {
-  lsim_ffi_call_params params; /* `target_name` owned */
+  lsim_ffi_call_params params; /* `target_name`, `aliases`, `legacy_backend_config` and
+                                  `vmap_method` owned */
 } lsimp_ffi_call_params;
 
 /* --- <call_exported> (call_exported_kind.c) -------------------------------------- */

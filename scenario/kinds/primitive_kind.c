@@ -1,6 +1,6 @@
 /* scenario/kinds/primitive_kind.c: <primitive name="my_op" args="0"
- * backend_access="none"> with <rule platform target>s and a <default
- * target>: a new primitive (core.Primitive(name); two elements with one name
+ * backend_access="none"> with <rule platform target inline>s and a <default
+ * target inline> (inline="false": register_lowering(..., inline=False)): a new primitive (core.Primitive(name); two elements with one name
  * are one primitive) with register_lowering rules that lower as
  * jax.ffi.ffi_lowering(target), after asking ModuleContext.get_backend as
  * backend_access says. */
@@ -44,7 +44,13 @@ static int read_rule(lsimp_reader *r, const xmlNode *node, void *item, const voi
     if (!rc)
       rc = lsimp_check_platform(r, node, "platform", rule->platform, rule->platform);
   }
-  return rc ? rc : lsimp_attr_required(r, node, "target", &rule->target);
+  if (!rc)
+    rc = lsimp_attr_required(r, node, "target", &rule->target);
+  bool inline_ = true;
+  if (!rc)
+    rc = lsimp_attr_bool(r, node, "inline", true, &inline_, NULL);
+  rule->not_inline = !inline_;
+  return rc;
 }
 
 static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
@@ -82,12 +88,16 @@ static void write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
     lsimp_write_start(wr, "rule");
     lsimp_write_attr(wr, "platform", p->rules[i].platform);
     lsimp_write_attr_required(wr, "target", p->rules[i].target);
+    if (p->rules[i].not_inline)
+      lsimp_write_bool(wr, "inline", false);
     lsimp_write_end(wr);
   }
   for (size_t i = 0; i < p->num_rules; i++) {
     if (!p->rules[i].platform) {
       lsimp_write_start(wr, "default");
       lsimp_write_attr_required(wr, "target", p->rules[i].target);
+      if (p->rules[i].not_inline)
+        lsimp_write_bool(wr, "inline", false);
       lsimp_write_end(wr);
     }
   }
@@ -107,8 +117,9 @@ static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out
   out->primitive = prim;
   for (size_t i = 0; i < p->num_rules; i++) {
     rules[i] = (lsim_ffi_rule){p->rules[i].target, p->backend_use};
-    int rc = lsim_register_lowering(b->registry, prim, lsim_ffi_lowering(&rules[i]),
-                                    p->rules[i].platform, b->err);
+    int rc = (p->rules[i].not_inline ? lsim_register_lowering_not_inline
+                                     : lsim_register_lowering)(
+        b->registry, prim, lsim_ffi_lowering(&rules[i]), p->rules[i].platform, b->err);
     if (rc)
       return lsimp_build_invalid(b, rc, p->rules[i].line);
   }
@@ -136,6 +147,7 @@ static bool copy_params(void *to, const void *from) {
   d->rules = s->num_rules ? lsim_calloc(s->num_rules, sizeof *d->rules) : NULL;
   ok = ok && (d->rules || !s->num_rules);
   for (size_t i = 0; ok && i < s->num_rules; i++) {
+    d->rules[d->num_rules].not_inline = s->rules[i].not_inline;
     d->rules[d->num_rules++].line = s->rules[i].line;
     ok = lsimp_copy_string(&d->rules[i].platform, s->rules[i].platform) &&
          lsimp_copy_string(&d->rules[i].target, s->rules[i].target);
@@ -171,6 +183,7 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
           lsim_scenario_gen_text(g, lsim_scenario_gen_pick(g, lsim_scenario_gen_platforms, from));
     }
     r->target = lsim_scenario_gen_text(g, lsim_scenario_gen_pick(g, targets, COUNT(targets)));
+    r->not_inline = lsim_scenario_gen_chance(g, 15);
   }
   lsimp_gen_results(g, e, LSIM_SCENARIO_GEN_MAX_RESULTS);
 }
@@ -189,7 +202,7 @@ static bool drop_part(lsim_scenario_eqn *e, size_t i) {
 
 const lsim_scenario_kind lsimp_primitive_kind = {
     .element = "primitive",
-    .summary = "a primitive of its own (name=) with register_lowering rules",
+    .summary = "a primitive of its own (name=) with register_lowering rules (inline=)",
     .params_size = sizeof(lsimp_primitive_params),
     .weight = 15,
     .read = read_eqn,

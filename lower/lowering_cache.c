@@ -1,0 +1,328 @@
+/* lower/lowering_cache.c: rules that are not inlined, and the compute type.
+ * JAX counterpart: mlir.py jaxpr_subcomp's lowering cache (LoweringCacheKey:
+ * primitive, eqn ctx, avals_in, effects, params, platforms;
+ * ModuleContext.lowering_cache), _cached_lowering_miss,
+ * _emit_lowering_rule_as_fun (inline=False: func.FuncOp(primitive.name)
+ * at the module's insertion point, sym_visibility "private", inserted in
+ * the module's symbol table, which renames it `name_N` when the name is
+ * taken), _emit_cached_call (func.CallOp); map_compute_type and
+ * wrap_compute_type_in_place. */
+#include "lowering_cache.h"
+#include "lowersim/emit.h"
+#include "lowersim/lower_per_platform.h"
+#include "support/alloc.h"
+#include "support/raise.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cache_entry {
+  const lsim_primitive *primitive;
+  const char *compute_type; /* borrowed from the program */
+  const void *params;
+  lsim_aval *avals; /* avals in, then avals out */
+  size_t num_in, num_out;
+  bool token;
+  char *platforms; /* the module's, NUL-separated */
+  size_t platforms_len;
+  char *name;      /* the function's symbol, as the symbol table left it */
+  MlirType *result_types;
+  size_t num_results;
+} cache_entry;
+
+typedef struct lowering_cache {
+  MlirSymbolTable symbols; /* the module's, made when the first function is */
+  cache_entry *entries;
+  size_t count, cap;
+} lowering_cache;
+
+static void cache_destroy(void *object) {
+  lowering_cache *c = object;
+  for (size_t i = 0; i < c->count; i++) {
+    free(c->entries[i].avals);
+    free(c->entries[i].platforms);
+    free(c->entries[i].name);
+    free(c->entries[i].result_types);
+  }
+  free(c->entries);
+  if (!mlirSymbolTableIsNull(c->symbols))
+    mlirSymbolTableDestroy(c->symbols);
+  free(c);
+}
+
+static lowering_cache *cache_of(lsim_module_context *mc) {
+  lowering_cache *c = lsim_module_context_lowering_cache(mc);
+  if (c)
+    return c;
+  c = lsim_calloc(1, sizeof *c);
+  if (!c)
+    return NULL;
+  c->symbols = mlirSymbolTableCreate(mlirModuleGetOperation(lsim_module_context_module(mc)));
+  if (mlirSymbolTableIsNull(c->symbols)) {
+    free(c);
+    return NULL;
+  }
+  lsim_module_context_set_lowering_cache(mc, c, cache_destroy);
+  return c;
+}
+
+/* The module's platforms, NUL-separated, into a malloc'd buffer. */
+static char *join_platforms(const lsim_module_context *mc, size_t *len) {
+  size_t n, total = 0;
+  const char *const *platforms = lsim_module_context_platforms(mc, &n);
+  for (size_t i = 0; i < n; i++)
+    total += strlen(platforms[i]) + 1;
+  char *out = lsim_malloc(total);
+  if (!out)
+    return NULL;
+  size_t at = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t k = strlen(platforms[i]) + 1;
+    memcpy(out + at, platforms[i], k);
+    at += k;
+  }
+  *len = total;
+  return out;
+}
+
+static bool same_text(const char *a, const char *b) {
+  return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool matches(const cache_entry *c, const lsim_lowering_rule_context *ctx,
+                    const lsim_eqn *eqn, bool token, const char *platforms, size_t len) {
+  if (c->primitive != eqn->primitive || c->params != eqn->params || c->token != token ||
+      !same_text(c->compute_type, eqn->compute_type) || c->num_in != ctx->num_avals_in ||
+      c->num_out != ctx->num_avals_out || c->platforms_len != len ||
+      memcmp(c->platforms, platforms, len) != 0)
+    return false;
+  for (size_t i = 0; i < c->num_in; i++)
+    if (!lsim_aval_equal(&c->avals[i], &ctx->avals_in[i]))
+      return false;
+  for (size_t i = 0; i < c->num_out; i++)
+    if (!lsim_aval_equal(&c->avals[c->num_in + i], &ctx->avals_out[i]))
+      return false;
+  return true;
+}
+
+static const char *map_compute_type(const char *c_type) {
+  if (strcmp(c_type, "device_host") == 0)
+    return "host";
+  if (strcmp(c_type, "device") == 0)
+    return "dense";
+  if (strcmp(c_type, "tpu_sparsecore") == 0)
+    return "sparseoffload";
+  return NULL;
+}
+
+/* mlir.py _update_frontend_attributes: the op's dictionary, then `attrs`. */
+static void update_frontend_attributes(MlirContext mlir, MlirOperation op,
+                                       const MlirNamedAttribute *attrs, size_t count) {
+  MlirStringRef key = mlirStringRefCreateFromCString("mhlo.frontend_attributes");
+  MlirAttribute old = mlirOperationGetAttributeByName(op, key);
+  size_t n_old = !mlirAttributeIsNull(old) && mlirAttributeIsADictionary(old)
+                     ? (size_t)mlirDictionaryAttrGetNumElements(old)
+                     : 0;
+  MlirNamedAttribute merged[8];
+  size_t n = 0;
+  for (size_t i = 0; i < n_old && n < 8; i++) {
+    MlirNamedAttribute a = mlirDictionaryAttrGetElement(old, (intptr_t)i);
+    bool replaced = false;
+    for (size_t j = 0; j < count; j++)
+      replaced = replaced || mlirIdentifierEqual(a.name, attrs[j].name);
+    if (!replaced)
+      merged[n++] = a;
+  }
+  for (size_t j = 0; j < count && n < 8; j++)
+    merged[n++] = attrs[j];
+  mlirOperationSetAttributeByName(op, key, mlirDictionaryAttrGet(mlir, (intptr_t)n, merged));
+}
+
+void lsimp_wrap_compute_type(MlirContext mlir, const char *compute_type, const MlirValue *values,
+                             size_t count) {
+  if (!compute_type)
+    return;
+  MlirNamedAttribute attrs[2];
+  size_t n = 0;
+  if (strncmp(compute_type, "gpu_stream:", 11) == 0) {
+    attrs[n++] = lsim_named(mlir, "_xla_stream_annotation",
+                            lsim_string_attr(mlir, compute_type + 11));
+    attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
+  } else {
+    const char *mapped = map_compute_type(compute_type);
+    if (!mapped)
+      return; /* refused when the equation was made */
+    attrs[n++] = lsim_named(mlir, "_xla_compute_type", lsim_string_attr(mlir, mapped));
+  }
+  for (size_t i = 0; i < count; i++)
+    if (!mlirValueIsABlockArgument(values[i]))
+      update_frontend_attributes(mlir, mlirOpResultGetOwner(values[i]), attrs, n);
+}
+
+static int compute_type_rule(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                             MlirValue *results, const void *params, void *data,
+                             lsim_error *err) {
+  const lsimp_compute_type_rule *w = data;
+  int rc = w->inner.fn(ctx, args, results, params, w->inner.data, err);
+  if (!rc)
+    lsimp_wrap_compute_type(ctx->ip.context, w->compute_type, results, ctx->num_avals_out);
+  return rc;
+}
+
+lsim_rule lsimp_compute_type_rule_make(lsimp_compute_type_rule *wrapper) {
+  return (lsim_rule){compute_type_rule, wrapper};
+}
+
+/* _cached_lowering_miss with inline=False: the private function and its
+ * body, the rule lowered in it through lower_per_platform. */
+static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, lowering_cache *c,
+                         cache_entry *entry, const lsim_platform_rule *rules, size_t num_rules,
+                         const lsim_rule *default_rule, lsim_error *err) {
+  lsim_module_context *mc = ctx->module_context;
+  MlirContext mlir = ctx->ip.context;
+  size_t nd = ctx->num_dim_var_values, nt = entry->token ? 1 : 0, ni = ctx->num_avals_in,
+         no = ctx->num_avals_out;
+  MlirType *in = lsim_malloc_array(nd + nt + ni + 1, sizeof *in);
+  MlirType *out = lsim_malloc_array(nt + no + 1, sizeof *out);
+  MlirValue *rets = lsim_malloc_array(nt + no + 1, sizeof *rets);
+  int rc = in && out && rets ? LSIM_OK : lsimp_fail_oom(err);
+  for (size_t i = 0; !rc && i < nd; i++)
+    in[i] = mlirValueGetType(ctx->dim_var_values[i]);
+  if (!rc && nt)
+    in[nd] = out[0] = lsim_token_type(mlir);
+  for (size_t i = 0; !rc && i < ni; i++)
+    in[nd + nt + i] = lsim_module_context_aval_to_ir_type(mc, &ctx->avals_in[i]);
+  for (size_t i = 0; !rc && i < no; i++)
+    out[nt + i] = lsim_module_context_aval_to_ir_type(mc, &ctx->avals_out[i]);
+  MlirOperation func;
+  MlirBlock body;
+  lsim_insertion_point module_ip = lsim_module_context_insertion_point(mc);
+  module_ip.location = ctx->ip.location;
+  lsim_func f = {.name = eqn->primitive->name, .visibility = "private", .inputs = in,
+                 .num_inputs = nd + nt + ni, .results = out, .num_results = nt + no};
+  if (!rc)
+    rc = lsim_emit_func(&module_ip, &f, &func, &body, err);
+  if (!rc) {
+    MlirAttribute name = mlirSymbolTableInsert(c->symbols, func);
+    MlirStringRef s = mlirStringAttrGetValue(name);
+    entry->name = lsim_malloc(s.length + 1);
+    if (!entry->name)
+      rc = lsimp_fail_oom(err);
+    else {
+      memcpy(entry->name, s.data, s.length);
+      entry->name[s.length] = '\0';
+    }
+  }
+  MlirValue *block_args = lsim_malloc_array(nd + nt + ni + 1, sizeof *block_args);
+  if (!rc && !block_args)
+    rc = lsimp_fail_oom(err);
+  for (size_t i = 0; !rc && i < nd + nt + ni; i++)
+    block_args[i] = mlirBlockGetArgument(body, (intptr_t)i);
+  if (!rc) {
+    lsim_lowering_rule_context sub = *ctx;
+    sub.ip = (lsim_insertion_point){mlir, body, ctx->ip.location};
+    sub.dim_var_values = block_args;
+    sub.tokens_in = nt ? &block_args[nd] : NULL;
+    sub.num_tokens_in = nt;
+    MlirValue token_out = {NULL};
+    sub.tokens_out = nt ? &token_out : NULL;
+    sub.num_tokens_out = 0;
+    rc = lsim_lower_per_platform(&sub, eqn->primitive->name, rules, num_rules, default_rule,
+                                 block_args + nd + nt, rets + nt, eqn->params, err);
+    if (!rc) {
+      if (nt)
+        rets[0] = sub.num_tokens_out ? token_out : block_args[nd];
+      rc = lsim_emit_op(&sub.ip, "func.return", rets, nt + no, NULL, 0, NULL, 0, 0, NULL, err);
+    }
+  }
+  if (!rc) {
+    entry->result_types = out;
+    entry->num_results = nt + no;
+    out = NULL;
+  }
+  free(in);
+  free(out);
+  free(rets);
+  free(block_args);
+  return rc;
+}
+
+int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn,
+                            const lsim_platform_rule *rules, size_t num_rules,
+                            const lsim_rule *default_rule, const MlirValue *args,
+                            MlirValue *results, lsim_error *err) {
+  lsim_module_context *mc = ctx->module_context;
+  lowering_cache *c = cache_of(mc);
+  size_t len = 0;
+  char *platforms = c ? join_platforms(mc, &len) : NULL;
+  if (!platforms)
+    return lsimp_fail_oom(err);
+  bool token = ctx->num_tokens_in > 0;
+  cache_entry *entry = NULL;
+  for (size_t i = 0; !entry && i < c->count; i++)
+    if (matches(&c->entries[i], ctx, eqn, token, platforms, len))
+      entry = &c->entries[i];
+  int rc = LSIM_OK;
+  lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
+                              entry ? "lowering cache: hit, func.call @%s"
+                                    : "lowering cache: miss, the rule is not inlined: a private "
+                                      "func.func @%s%s",
+                              entry ? entry->name : eqn->primitive->name,
+                              entry ? "" : " and a func.call of it");
+  if (!entry) {
+    size_t ni = ctx->num_avals_in, no = ctx->num_avals_out;
+    lsim_aval *avals = lsim_malloc_array(ni + no + 1, sizeof *avals);
+    if (!avals || !lsim_grow_array(&c->entries, &c->cap, c->count + 1, sizeof *c->entries)) {
+      free(avals);
+      free(platforms);
+      return lsimp_fail_oom(err);
+    }
+    for (size_t i = 0; i < ni; i++)
+      avals[i] = ctx->avals_in[i];
+    for (size_t i = 0; i < no; i++)
+      avals[ni + i] = ctx->avals_out[i];
+    cache_entry fresh = {eqn->primitive, eqn->compute_type, eqn->params, avals, ni, no, token,
+                         platforms, len, NULL, NULL, 0};
+    platforms = NULL;
+    rc = emit_function(ctx, eqn, c, &fresh, rules, num_rules, default_rule, err);
+    if (rc) {
+      free(fresh.avals);
+      free(fresh.platforms);
+      free(fresh.name);
+      return rc;
+    }
+    c->entries[c->count] = fresh;
+    entry = &c->entries[c->count++];
+  }
+  free(platforms);
+  /* _emit_cached_call: dim vars, tokens, operands. */
+  size_t nd = ctx->num_dim_var_values, nt = token ? 1 : 0;
+  MlirValue *operands = lsim_malloc_array(nd + nt + ctx->num_avals_in + 1, sizeof *operands);
+  MlirValue *outs = lsim_malloc_array(entry->num_results + 1, sizeof *outs);
+  if (!operands || !outs)
+    rc = lsimp_fail_oom(err);
+  for (size_t i = 0; !rc && i < nd; i++)
+    operands[i] = ctx->dim_var_values[i];
+  if (!rc && nt)
+    operands[nd] = ctx->tokens_in[0];
+  for (size_t i = 0; !rc && i < ctx->num_avals_in; i++)
+    operands[nd + nt + i] = args[i];
+  MlirOperation call;
+  MlirContext mlir = ctx->ip.context;
+  MlirNamedAttribute callee = lsim_named(
+      mlir, "callee", mlirFlatSymbolRefAttrGet(mlir, mlirStringRefCreateFromCString(entry->name)));
+  if (!rc)
+    rc = lsim_emit_op(&ctx->ip, "func.call", operands, nd + nt + ctx->num_avals_in,
+                      entry->result_types, entry->num_results, &callee, 1, 0, &call, err);
+  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
+    results[i] = mlirOperationGetResult(call, (intptr_t)(nt + i));
+  if (!rc && nt && ctx->tokens_out) {
+    ctx->tokens_out[0] = mlirOperationGetResult(call, 0);
+    ctx->num_tokens_out = 1;
+  }
+  free(operands);
+  free(outs);
+  return rc;
+}
