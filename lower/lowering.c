@@ -13,6 +13,7 @@
 #include "export.h"
 #include "lower_jaxpr_to_module.h"
 #include "sanitize_name.h"
+#include "support/mlir_text.h"
 #include "support/options.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
@@ -40,6 +41,7 @@ struct lsim_lowerer {
 struct lsim_lowering {
   lsim_module_context *module_context;
   shared_mlir *shared;
+  bool verified; /* verified and not changed since: printed assuming it */
 };
 
 static void release(shared_mlir *s) {
@@ -165,15 +167,15 @@ static int device_assignment(const lsim_lowering_request *req, const lsim_progra
   return LSIM_OK;
 }
 
-static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, lsim_lowering **out,
-                         lsim_error *err) {
+static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, bool verified,
+                         lsim_lowering **out, lsim_error *err) {
   lsim_lowering *lowering = malloc(sizeof *lowering);
   if (!lowering) {
     lsim_module_context_destroy(mc);
     return lsimp_fail_oom(err);
   }
   atomic_fetch_add(&l->shared->refs, 1);
-  *lowering = (lsim_lowering){mc, l->shared};
+  *lowering = (lsim_lowering){mc, l->shared, verified};
   *out = lowering;
   return LSIM_OK;
 }
@@ -339,7 +341,9 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
   if (!rc)
     rc = lower_module(l, &req, &kept.program, &at, &mc, err);
   lsimp_dce_free(&kept);
-  return rc ? rc : make_lowering(l, mc, out, err);
+  /* export's passes change the module after it was verified. */
+  bool verified = !req.skip_verify && !req.for_export;
+  return rc ? rc : make_lowering(l, mc, verified, out, err);
 }
 
 /* --- the lowering ---------------------------------------------------------------- */
@@ -361,7 +365,22 @@ lsim_module_context *lsim_lowering_module_context(const lsim_lowering *lowering)
 }
 
 char *lsim_lowering_print(const lsim_lowering *lowering) {
-  return lsim_mlir_print(mlirModuleGetOperation(lsim_lowering_module(lowering)));
+  return lsimp_mlir_print(mlirModuleGetOperation(lsim_lowering_module(lowering)),
+                          lowering->verified);
+}
+
+static bool to_file(void *dest, const char *data, size_t n) {
+  return fwrite(data, 1, n, dest) == n;
+}
+
+int lsim_lowering_write(const lsim_lowering *lowering, FILE *out, lsim_error *err) {
+  if (!lowering || !out)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowering_write: NULL argument");
+  if (!lsimp_mlir_print_to(mlirModuleGetOperation(lsim_lowering_module(lowering)),
+                           lowering->verified, to_file, out) ||
+      ferror(out))
+    return lsim_error_set(err, LSIM_E_IO, "the module could not be written");
+  return LSIM_OK;
 }
 
 int lsim_lowering_execute(lsim_lowering *lowering, lsim_error *err) {
