@@ -364,9 +364,14 @@ lsim_module_context *lsim_lowering_module_context(const lsim_lowering *lowering)
   return lowering->module_context;
 }
 
+/* A module lsim_lower verified is printed as lowersim's own (no aliases). */
+static lsimp_print_mode print_mode(const lsim_lowering *lowering) {
+  return lowering->verified ? LSIMP_PRINT_OWN : LSIMP_PRINT_CHECKED;
+}
+
 char *lsim_lowering_print(const lsim_lowering *lowering) {
   return lsimp_mlir_print(mlirModuleGetOperation(lsim_lowering_module(lowering)),
-                          lowering->verified);
+                          print_mode(lowering));
 }
 
 static bool to_file(void *dest, const char *data, size_t n) {
@@ -377,7 +382,7 @@ int lsim_lowering_write(const lsim_lowering *lowering, FILE *out, lsim_error *er
   if (!lowering || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowering_write: NULL argument");
   if (!lsimp_mlir_print_to(mlirModuleGetOperation(lsim_lowering_module(lowering)),
-                           lowering->verified, to_file, out) ||
+                           print_mode(lowering), to_file, out) ||
       ferror(out))
     return lsim_error_set(err, LSIM_E_IO, "the module could not be written");
   return LSIM_OK;

@@ -5,7 +5,7 @@
 
 #include <mlir-c/Diagnostics.h>
 
-char *lsim_mlir_print(MlirOperation op) { return lsimp_mlir_print(op, false); }
+char *lsim_mlir_print(MlirOperation op) { return lsimp_mlir_print(op, LSIMP_PRINT_CHECKED); }
 
 int lsim_mlir_parse_module(MlirContext mlir, const char *text, MlirModule *out, lsim_error *err) {
   lsimp_strbuf said = LSIMP_STRBUF_INIT;
@@ -30,7 +30,7 @@ int lsim_mlir_reprint(MlirContext mlir, const char *text, char **out, lsim_error
   if (rc)
     return rc;
   /* The parser has verified the module: the printer need not again. */
-  *out = lsimp_mlir_print(mlirModuleGetOperation(m), true);
+  *out = lsimp_mlir_print(mlirModuleGetOperation(m), LSIMP_PRINT_VERIFIED);
   mlirModuleDestroy(m);
   return *out ? LSIM_OK : lsimp_fail_oom(err);
 }

@@ -47,20 +47,27 @@ static void sink_token(MlirStringRef text, void *data) {
   s->len += n;
 }
 
-bool lsimp_mlir_print_to(MlirOperation op, bool verified, lsimp_text_writer write, void *dest) {
+bool lsimp_mlir_print_to(MlirOperation op, lsimp_print_mode mode, lsimp_text_writer write,
+                         void *dest) {
   sink s;
   s.len = 0;
   s.failed = false;
   s.write = write;
   s.dest = dest;
-  if (verified) {
+  if (mode == LSIMP_PRINT_CHECKED) {
+    mlirOperationPrint(op, sink_token, &s);
+  } else {
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
     mlirOpPrintingFlagsAssumeVerified(flags);
+    if (mode == LSIMP_PRINT_OWN)
+      mlirOpPrintingFlagsUseLocalScope(flags);
     mlirOperationPrintWithFlags(op, flags, sink_token, &s);
     mlirOpPrintingFlagsDestroy(flags);
-  } else {
-    mlirOperationPrint(op, sink_token, &s);
   }
+  /* A top-level op printed in full ends with a newline; in local scope not. */
+  if (mode == LSIMP_PRINT_OWN && !mlirOperationIsNull(op) &&
+      mlirOperationIsNull(mlirOperationGetParentOperation(op)))
+    sink_token(mlirStringRefCreate("\n", 1), &s);
   sink_token(mlirStringRefCreate("\n", 1), &s);
   flush(&s);
   return !s.failed;
@@ -71,9 +78,9 @@ static bool to_strbuf(void *dest, const char *data, size_t n) {
   return !lsimp_strbuf_failed(dest);
 }
 
-char *lsimp_mlir_print(MlirOperation op, bool verified) {
+char *lsimp_mlir_print(MlirOperation op, lsimp_print_mode mode) {
   lsimp_strbuf sb = LSIMP_STRBUF_INIT;
-  if (!lsimp_mlir_print_to(op, verified, to_strbuf, &sb)) {
+  if (!lsimp_mlir_print_to(op, mode, to_strbuf, &sb)) {
     lsimp_strbuf_free(&sb);
     return NULL;
   }

@@ -23,16 +23,31 @@ MlirLogicalResult lsimp_strbuf_collect_diagnostic(MlirDiagnostic diagnostic, voi
  * (out of memory, a write error); the printer then stops writing. */
 typedef bool (*lsimp_text_writer)(void *dest, const char *data, size_t n);
 
+/* How the printer may take `op`:
+ * - CHECKED: as mlirOperationPrint does: it verifies `op` first (and prints
+ *   the generic form of an invalid op);
+ * - VERIFIED: the caller has verified `op` and not changed it since, so MLIR
+ *   does not verify it a second time (OpPrintingFlags::assumeVerified); the
+ *   same text as CHECKED for a valid op;
+ * - OWN: VERIFIED, and `op` is a module lowersim built, which holds no
+ *   attribute or type MLIR prints as an alias (#map, #set, #loc, #distinct:
+ *   lowersim's dialect attributes are opaque, and locations are not
+ *   printed) and no dialect resource: printed in local scope, without the
+ *   alias pass (about 15% of a small module's printing), which gives the
+ *   same text for such a module. */
+typedef enum lsimp_print_mode {
+  LSIMP_PRINT_CHECKED,
+  LSIMP_PRINT_VERIFIED,
+  LSIMP_PRINT_OWN,
+} lsimp_print_mode;
+
 /* Prints `op` as mlirOperationPrint does, then a newline, through a 16 KiB
  * buffer: MLIR's C API calls its callback once per token (a few bytes), and
- * `write` sees whole chunks.  `verified`: the caller has verified `op` (and
- * not changed it since), so MLIR's printer does not verify it a second time
- * (OpPrintingFlags::assumeVerified); the text is the same either way for a
- * valid op, but an invalid one printed with `verified` is not in the generic
- * form the printer would fall back to.  False when `write` failed. */
-bool lsimp_mlir_print_to(MlirOperation op, bool verified, lsimp_text_writer write, void *dest);
+ * `write` sees whole chunks.  False when `write` failed. */
+bool lsimp_mlir_print_to(MlirOperation op, lsimp_print_mode mode, lsimp_text_writer write,
+                         void *dest);
 
 /* lsimp_mlir_print_to into owned text (free), or NULL when out of memory. */
-char *lsimp_mlir_print(MlirOperation op, bool verified);
+char *lsimp_mlir_print(MlirOperation op, lsimp_print_mode mode);
 
 #endif
