@@ -8,10 +8,14 @@
 #include "lowersim/runtime.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes of the command-line contract. */
 enum { EXIT_LOWERING_ERROR = 1, EXIT_INVALID_INPUT = 2 };
+
+/* --max-bytes's upper bound (lower, check): 1 TiB. */
+#define CLI_MAX_BYTES_LIMIT (UINT64_C(1) << 40)
 
 /* Writes `text` and a newline, each newline inside written as \n, so that it
  * is one line (as `python -m oracle lower` writes JAX's messages). */

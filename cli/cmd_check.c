@@ -273,7 +273,7 @@ static int write_junit(const char *out, const result *results, size_t n, size_t 
 
 static void help(void) {
   printf("usage: lowersim check [--junit OUT.xml] [--impl 'COMMAND {scenario}']\n"
-         "                      [--jax VERSION] PATH...\n\n"
+         "                      [--jax VERSION] [--max-bytes N] PATH...\n\n"
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
          "searched for *.xml, each folder once however many symbolic links lead to it,\n"
          "each file once; what is not a regular file is skipped with a note; \"-\" is\n"
@@ -284,7 +284,8 @@ static void help(void) {
          "a property of the suite and of each case). Exit 0 when nothing failed.\n"
          "--jax: the JAX version of the scenarios that name none in <scenario jax=...>\n"
          "(default: the newest); a scenario's own jax= always wins, since its <expect>\n"
-         "holds for the JAX it names.\n\n"
+         "holds for the JAX it names.\n"
+         "--max-bytes N: the largest scenario file read (default 8388608, at most 2^40).\n\n"
          "--impl runs COMMAND (a shell command; {scenario} becomes the file's path) for every\n"
          "scenario and compares its outcome with lowersim's: a module on stdout (exit 0) is\n"
          "compared after both are parsed and printed by MLIR; an error (non-zero exit) must\n"
@@ -363,13 +364,16 @@ static int check_files(char *const *paths, size_t count, const char *impl,
 
 int cmd_check(int argc, char **argv) {
   const char *junit_path = NULL, *impl = NULL, *jax = NULL;
+  uint64_t max_bytes = 0;
   const lsim_jax_profile *profile = NULL;
   const cli_option options[] = {CLI_OPT_STRING("junit", 0, &junit_path),
-                                CLI_OPT_STRING("impl", 0, &impl), CLI_OPT_STRING("jax", 0, &jax)};
+                                CLI_OPT_STRING("impl", 0, &impl), CLI_OPT_STRING("jax", 0, &jax),
+                                CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT)};
   cli_args args;
-  int code = cli_parse("check", argc, argv, options, 3, help, &args);
+  int code = cli_parse("check", argc, argv, options, 4, help, &args);
   if (code)
     return code < 0 ? 0 : code;
+  lsim_scenario_set_max_bytes((size_t)max_bytes);
   if (jax && (code = cli_parse_jax("check", "--jax", jax, &profile)))
     return code;
   cli_walk *walk = cli_walk_create("check", true);

@@ -66,13 +66,14 @@ static int read_scenario(const char *path, lsim_scenario **s) {
 }
 
 static void help(void) {
-  printf("usage: lowersim lower [-o OUT] [--jax VERSION] FILE\n\n"
+  printf("usage: lowersim lower [-o OUT] [--jax VERSION] [--max-bytes N] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) and prints the MLIR module, or\n"
          "writes it to OUT (\"-\": standard output). OUT is written only when the lowering\n"
          "succeeds, and whole: a regular file is replaced atomically (keeping its mode),\n"
          "a device or FIFO is written in place, the input is never overwritten.\n"
          "--jax: the JAX version of a scenario that names none in <scenario jax=...>\n"
          "(default: the newest; `lowersim versions` lists them).\n"
+         "--max-bytes N: the largest scenario file read (default 8388608, at most 2^40).\n"
          "JAX's warnings come first on stderr, one line each: `warning: CATEGORY: text`\n"
          "(CATEGORY the warnings.warn class, e.g. DeprecationWarning, or the name of\n"
          "the JAX logger, e.g. jax._src.xla_bridge; a newline is written \\n).\n"
@@ -82,29 +83,40 @@ static void help(void) {
   print_kinds();
 }
 
-/* The module to OUT, or to standard output. */
-static int write_module(const char *file, const char *out_path, const char *text) {
+/* The module to OUT, or to standard output, written as it is printed (the
+ * text is never held whole); OUT is replaced only once all of it is written. */
+static int write_module(const char *file, const char *out_path, const lsim_lowering *lowering) {
+  lsim_error err = LSIM_ERROR_INIT;
   if (!out_path) {
-    fputs(text, stdout); /* checked at the end (cli_finish_stdout) */
+    lsim_lowering_write(lowering, stdout, &err); /* checked at the end (cli_finish_stdout) */
+    lsim_error_clear(&err);
     return 0;
   }
   cli_inputs inputs = {0};
-  int code = cli_inputs_add(&inputs, file)
-                 ? cli_write_file("lower", out_path, text, strlen(text), &inputs)
-                 : cli_usage_error("lower", "out of memory");
+  if (!cli_inputs_add(&inputs, file))
+    return cli_usage_error("lower", "out of memory");
+  cli_output *o = cli_output_open("lower", out_path, &inputs);
   cli_inputs_free(&inputs);
-  return code;
+  if (!o)
+    return EXIT_INVALID_INPUT;
+  /* A failed write shows in the stream's error flag: commit reports it. */
+  lsim_lowering_write(lowering, cli_output_stream(o), &err);
+  lsim_error_clear(&err);
+  return cli_output_commit(o);
 }
 
 int cmd_lower(int argc, char **argv) {
   const char *out_path = NULL, *jax = NULL;
   const lsim_jax_profile *profile = NULL;
+  uint64_t max_bytes = 0;
   const cli_option options[] = {CLI_OPT_STRING("output", 'o', &out_path),
-                                CLI_OPT_STRING("jax", 0, &jax)};
+                                CLI_OPT_STRING("jax", 0, &jax),
+                                CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT)};
   cli_args args;
-  int code = cli_parse("lower", argc, argv, options, 2, help, &args);
+  int code = cli_parse("lower", argc, argv, options, 3, help, &args);
   if (code)
     return code < 0 ? 0 : code;
+  lsim_scenario_set_max_bytes((size_t)max_bytes);
   if (jax && (code = cli_parse_jax("lower", "--jax", jax, &profile)))
     return code;
   if (args.num_operands != 1)
@@ -125,11 +137,7 @@ int cmd_lower(int argc, char **argv) {
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
   if (outcome.runtime)
     cli_print_warnings(stderr, outcome.runtime);
-  char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
-  if (!rc && !text)
-    rc = LSIM_E_NO_MEMORY, err.code = LSIM_E_NO_MEMORY;
-  code = rc ? cli_report(&err) : write_module(file, out_path, text);
-  free(text);
+  code = rc ? cli_report(&err) : write_module(file, out_path, outcome.lowering);
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);
   lsim_scenario_destroy(s);

@@ -101,21 +101,21 @@ typedef struct worker {
 
 static void *work(void *arg) {
   worker *w = arg;
-  lsim_lowerer *lowerer = NULL;
-  if (lsim_lowerer_create(&lowerer, NULL)) {
+  matrix_worker *mw = matrix_worker_create();
+  if (!mw) {
     w->rc = LSIM_E_NO_MEMORY;
     return NULL;
   }
   for (uint64_t i = w->lo; i < w->hi; i++) {
     matrix_case c;
     matrix_decode(w->spec, i, &c);
-    matrix_outcome o = matrix_run_case(lowerer, &c);
+    matrix_outcome o = matrix_run_case(mw, &c);
     record(&w->st, w->spec, &c, &o);
     if (w->csv)
       matrix_csv_write_row(w->csv, &c, &o);
     atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
   }
-  lsim_lowerer_destroy(lowerer);
+  matrix_worker_destroy(mw);
   return NULL;
 }
 

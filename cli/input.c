@@ -10,7 +10,7 @@
 /* Standard input, up to one byte past the scenario limit (so that a larger
  * one is refused as such); owned, NULL when out of memory. */
 static char *read_stdin(size_t *size, bool *failed) {
-  const size_t limit = (size_t)LSIM_SCENARIO_MAX_BYTES + 1;
+  const size_t limit = lsim_scenario_max_bytes() + 1;
   size_t cap = 64 * 1024, len = 0;
   char *buf = lsim_malloc(cap);
   while (buf) {

@@ -1,6 +1,7 @@
 /* cli/matrix.c: the matrix's cases.  Index -> (feature variant, runtime,
  * pinned backend, platform tuple) by mixed-radix decoding, so a case is
  * named by its index alone and shards are plain index ranges. */
+#include "lowersim/alloc.h"
 #include "matrix.h"
 #include "lowersim/buffer_callback.h"
 #include "lowersim/callback.h"
@@ -238,8 +239,9 @@ static int make_process(case_program *cp, const matrix_case *c, lsim_error *err)
             : lsim_registry_create_jax(cp->runtime, cp->pallas, c->profile, &cp->registry, err);
 }
 
-/* register_lowering(my_op, ffi_lowering(target), platform) per rule. */
-static int bind_rules(case_program *cp, int v, lsim_error *err) {
+/* register_lowering(my_op, ffi_lowering(target), platform) per rule: part of
+ * the process's state (made with the registry). */
+static int register_rules(case_program *cp, int v, lsim_error *err) {
   const rule_set *rs = &rule_sets[v];
   int rc = lsim_primitive_create("my_op", &cp->my_op, err);
   for (int i = 0; !rc && i < 3 && rs->platforms[i]; i++)
@@ -248,7 +250,6 @@ static int bind_rules(case_program *cp, int v, lsim_error *err) {
   if (!rc && rs->has_default)
     rc = lsim_register_lowering(cp->registry, cp->my_op, lsim_ffi_lowering(&rs->default_rule),
                                 NULL, err);
-  cp->eqn.primitive = cp->my_op;
   return rc;
 }
 
@@ -295,7 +296,7 @@ static int make_program(case_program *cp, const matrix_case *c, lsim_error *err)
                        .num_results = 1};
   int rc = LSIM_OK;
   switch (c->feature) {
-  case FEATURE_RULES: rc = bind_rules(cp, c->variant, err); break;
+  case FEATURE_RULES: cp->eqn.primitive = cp->my_op; break;
   case FEATURE_BUFFER_CALLBACK:
     cp->params.buffer = (lsim_buffer_callback_params){
         .command_buffer_compatible = c->variant & 1, .aliases = c->variant & 2 ? &alias : NULL,
@@ -335,35 +336,108 @@ bool matrix_is_failure(int code) {
   return kind != LSIM_KIND_OK && kind != LSIM_KIND_JAX_ERROR;
 }
 
+/* A worker's lowerer and the JAX process of its last case.  Cases in index
+ * order share their process (runtime, Pallas state, registry and the rules
+ * feature's primitive) for all pins and platform tuples: 343 cases in a row.
+ * A process is reused only while its state is what a fresh one reaches: the
+ * key (runtime bits, profile, feature, variant) is the same, no case imported
+ * a Pallas backend's module (its importer registers rules) and none failed in
+ * backends() (JAX keeps the backends that came up before a
+ * failure, so a second backends() would not fail again), ran out of memory
+ * or failed lowersim's own checks.  Otherwise it is rebuilt. */
+struct matrix_worker {
+  lsim_lowerer *lowerer;
+  case_program cp; /* runtime, pallas, registry, my_op: NULL when none */
+  bool have;
+  unsigned runtime;
+  const lsim_jax_profile *profile;
+  matrix_feature feature;
+  int variant;
+};
+
+matrix_worker *matrix_worker_create(void) {
+  matrix_worker *w = lsim_calloc(1, sizeof *w);
+  if (w && lsim_lowerer_create(&w->lowerer, NULL)) {
+    free(w);
+    return NULL;
+  }
+  return w;
+}
+
+static void drop_process(matrix_worker *w) {
+  case_program_free(&w->cp);
+  memset(&w->cp, 0, sizeof w->cp);
+  w->have = false;
+}
+
+void matrix_worker_destroy(matrix_worker *w) {
+  if (!w)
+    return;
+  drop_process(w);
+  lsim_lowerer_destroy(w->lowerer);
+  free(w);
+}
+
+static int get_process(matrix_worker *w, const matrix_case *c, lsim_error *err) {
+  if (w->have && w->runtime == c->runtime && w->profile == c->profile &&
+      w->feature == c->feature && w->variant == c->variant)
+    return LSIM_OK;
+  drop_process(w);
+  int rc = make_runtime(&w->cp, c, err);
+  if (!rc)
+    rc = make_process(&w->cp, c, err);
+  if (!rc && c->feature == FEATURE_RULES)
+    rc = register_rules(&w->cp, c->variant, err);
+  if (rc) {
+    drop_process(w);
+    return rc;
+  }
+  w->have = true;
+  w->runtime = c->runtime;
+  w->profile = c->profile;
+  w->feature = c->feature;
+  w->variant = c->variant;
+  return LSIM_OK;
+}
+
 /* Lowers the case as jax.jit(f).trace(x).lower(lowering_platforms=tuple),
  * jax.jit(f, backend=pin) when it has a pinned backend; `*text` receives the
  * module (owned). */
-static int lower_case(lsim_lowerer *lowerer, const matrix_case *c, char **text, lsim_error *err) {
-  case_program cp = {0};
-  int rc = make_runtime(&cp, c, err);
+static unsigned pallas_imports(const lsim_pallas *p) {
+  unsigned bits = 0;
+  for (int b = 0; p && b < LSIM_PALLAS_BACKEND_COUNT; b++)
+    bits |= lsim_pallas_imported(p, (lsim_pallas_backend)b) ? 1u << b : 0;
+  return bits;
+}
+
+static int lower_case(matrix_worker *w, const matrix_case *c, char **text, lsim_error *err) {
+  int rc = get_process(w, c, err);
+  case_program *cp = &w->cp;
+  unsigned imports = pallas_imports(cp->pallas);
   if (!rc)
-    rc = make_process(&cp, c, err);
-  if (!rc)
-    rc = make_program(&cp, c, err);
+    rc = make_program(cp, c, err);
   lsim_lowering *low = NULL;
   if (!rc) {
     lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
-        .registry = cp.registry, .program = &cp.program, .platforms = c->tuple,
+        .registry = cp->registry, .program = &cp->program, .platforms = c->tuple,
         .num_platforms = (size_t)c->tuple_len,
         .backend = c->pin < 0 ? NULL : matrix_backends[c->pin]);
-    rc = lsim_lower(lowerer, &req, &low, err);
+    rc = lsim_lower(w->lowerer, &req, &low, err);
   }
   if (!rc && !(*text = lsim_lowering_print(low)))
     rc = LSIM_E_NO_MEMORY;
   lsim_lowering_destroy(low);
-  case_program_free(&cp);
+  /* A first import registers rules: the process is no longer a fresh one. */
+  if (rc == LSIM_E_BACKEND_INIT || rc == LSIM_E_NO_DEFAULT_BACKEND || matrix_is_failure(rc) ||
+      pallas_imports(cp->pallas) != imports)
+    drop_process(w);
   return rc;
 }
 
-matrix_outcome matrix_run_case(lsim_lowerer *lowerer, const matrix_case *c) {
+matrix_outcome matrix_run_case(matrix_worker *w, const matrix_case *c) {
   lsim_error err = LSIM_ERROR_INIT;
   char *text = NULL;
-  matrix_outcome o = {.code = lower_case(lowerer, c, &text, &err)};
+  matrix_outcome o = {.code = lower_case(w, c, &text, &err)};
   if (!o.code)
     o.hash = fnv1a(text);
   o.failure = matrix_is_failure(o.code);

@@ -80,7 +80,13 @@ typedef struct matrix_outcome {
  * invalid input, memory, verification (anything but OK and a JAX error). */
 bool matrix_is_failure(int code);
 
-/* Lowers case `c` with `lowerer`. */
-matrix_outcome matrix_run_case(lsim_lowerer *lowerer, const matrix_case *c);
+/* One thread's lowerer and the JAX process (runtime, Pallas state,
+ * registry) its cases share while their process state is the same. */
+typedef struct matrix_worker matrix_worker;
+matrix_worker *matrix_worker_create(void); /* NULL when out of memory */
+void matrix_worker_destroy(matrix_worker *w);
+
+/* Lowers case `c` with worker `w` (cases in index order share the most). */
+matrix_outcome matrix_run_case(matrix_worker *w, const matrix_case *c);
 
 #endif

@@ -14,6 +14,7 @@
 #include "export.h"
 #include "lower_jaxpr_to_module.h"
 #include "sanitize_name.h"
+#include "support/mlir_text.h"
 #include "support/options.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
@@ -43,6 +44,7 @@ struct lsim_lowering {
   shared_mlir *shared;
   bool *kept_args; /* per program argument: the module takes it (kept_var_idx) */
   size_t num_args;
+  bool verified; /* verified and not changed since: printed assuming it */
 };
 
 static void release(shared_mlir *s) {
@@ -168,15 +170,15 @@ static int device_assignment(const lsim_lowering_request *req, const lsim_progra
   return LSIM_OK;
 }
 
-static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, lsim_lowering **out,
-                         lsim_error *err) {
+static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, bool verified,
+                         lsim_lowering **out, lsim_error *err) {
   lsim_lowering *lowering = lsim_malloc(sizeof *lowering);
   if (!lowering) {
     lsim_module_context_destroy(mc);
     return lsimp_fail_oom(err);
   }
   atomic_fetch_add(&l->shared->refs, 1);
-  *lowering = (lsim_lowering){.module_context = mc, .shared = l->shared};
+  *lowering = (lsim_lowering){.module_context = mc, .shared = l->shared, .verified = verified};
   *out = lowering;
   return LSIM_OK;
 }
@@ -350,8 +352,10 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
       lsim_module_context_destroy(mc);
     rc = lsimp_fail_oom(err);
   }
+  /* export's passes change the module after it was verified. */
+  bool verified = !req.skip_verify && !req.for_export;
   if (!rc)
-    rc = make_lowering(l, mc, out, err);
+    rc = make_lowering(l, mc, verified, out, err);
   if (!rc && (rc = keep_kept_args(*out, req.program, req.keep_unused, &kept, err)))
     *out = NULL;
   lsimp_dce_free(&kept);
@@ -396,8 +400,28 @@ lsim_module_context *lsim_lowering_module_context(const lsim_lowering *lowering)
   return lowering->module_context;
 }
 
+/* A module lsim_lower verified is printed as lowersim's own (no aliases). */
+static lsimp_print_mode print_mode(const lsim_lowering *lowering) {
+  return lowering->verified ? LSIMP_PRINT_OWN : LSIMP_PRINT_CHECKED;
+}
+
 char *lsim_lowering_print(const lsim_lowering *lowering) {
-  return lsim_mlir_print(mlirModuleGetOperation(lsim_lowering_module(lowering)));
+  return lsimp_mlir_print(mlirModuleGetOperation(lsim_lowering_module(lowering)),
+                          print_mode(lowering));
+}
+
+static bool to_file(void *dest, const char *data, size_t n) {
+  return fwrite(data, 1, n, dest) == n;
+}
+
+int lsim_lowering_write(const lsim_lowering *lowering, FILE *out, lsim_error *err) {
+  if (!lowering || !out)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowering_write: NULL argument");
+  if (!lsimp_mlir_print_to(mlirModuleGetOperation(lsim_lowering_module(lowering)),
+                           print_mode(lowering), to_file, out) ||
+      ferror(out))
+    return lsim_error_set(err, LSIM_E_IO, "the module could not be written");
+  return LSIM_OK;
 }
 
 int lsim_lowering_execute(lsim_lowering *lowering, lsim_error *err) {

@@ -5,12 +5,7 @@
 
 #include <mlir-c/Diagnostics.h>
 
-char *lsim_mlir_print(MlirOperation op) {
-  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
-  mlirOperationPrint(op, lsimp_strbuf_append_mlir, &sb);
-  lsimp_strbuf_putc(&sb, '\n');
-  return lsimp_strbuf_take(&sb);
-}
+char *lsim_mlir_print(MlirOperation op) { return lsimp_mlir_print(op, LSIMP_PRINT_CHECKED); }
 
 int lsim_mlir_parse_module(MlirContext mlir, const char *text, MlirModule *out, lsim_error *err) {
   lsimp_strbuf said = LSIMP_STRBUF_INIT;
@@ -34,7 +29,8 @@ int lsim_mlir_reprint(MlirContext mlir, const char *text, char **out, lsim_error
   int rc = lsim_mlir_parse_module(mlir, text, &m, err);
   if (rc)
     return rc;
-  *out = lsim_mlir_print(mlirModuleGetOperation(m));
+  /* The parser has verified the module: the printer need not again. */
+  *out = lsimp_mlir_print(mlirModuleGetOperation(m), LSIMP_PRINT_VERIFIED);
   mlirModuleDestroy(m);
   return *out ? LSIM_OK : lsimp_fail_oom(err);
 }

@@ -1,5 +1,6 @@
 /* pallas/backend.c: what the backends' pallas_call lowerings share: the
  * kernel serialized as bytecode, and the custom call that carries it. */
+#include "lowersim/alloc.h"
 #include "backend.h"
 #include "support/mlir_text.h"
 #include "support/raise.h"
@@ -7,7 +8,63 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The kernel context of this thread, reused: Pallas builds each kernel in a
+ * fresh context (pallas_call_registration.py), but nothing of a context's
+ * history reaches the bytecode, so one context per thread serves every
+ * kernel and the ~190k instructions of making and destroying a context are
+ * spent once per KERNEL_CONTEXT_USES kernels (the bound keeps what a
+ * context accumulates, the attributes of kernels already built, small).
+ * Freed when the thread exits; the main thread's is reachable until exit. */
+enum { KERNEL_CONTEXT_USES = 256 };
+
+typedef struct kernel_slot {
+  MlirContext mlir;
+  unsigned uses;
+} kernel_slot;
+
+static _Thread_local kernel_slot *this_thread;
+static pthread_key_t slot_key;
+static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
+static bool have_key;
+
+static void slot_free(void *data) {
+  kernel_slot *slot = data;
+  if (!mlirContextIsNull(slot->mlir))
+    mlirContextDestroy(slot->mlir);
+  free(slot);
+}
+
+static void make_key(void) { have_key = pthread_key_create(&slot_key, slot_free) == 0; }
+
+/* This thread's kernel context, made afresh every KERNEL_CONTEXT_USES
+ * kernels; a null context when out of memory. */
+static MlirContext kernel_context(void) {
+  pthread_once(&slot_once, make_key);
+  kernel_slot *slot = this_thread;
+  if (!slot) {
+    if (!have_key || !(slot = lsim_calloc(1, sizeof *slot)))
+      return (MlirContext){NULL};
+    if (pthread_setspecific(slot_key, slot) != 0) {
+      free(slot);
+      return (MlirContext){NULL};
+    }
+    this_thread = slot;
+  }
+  if (!mlirContextIsNull(slot->mlir) && slot->uses >= KERNEL_CONTEXT_USES) {
+    mlirContextDestroy(slot->mlir);
+    slot->mlir = (MlirContext){NULL};
+  }
+  if (mlirContextIsNull(slot->mlir)) {
+    slot->mlir = lsimp_kernel_context();
+    slot->uses = 0;
+  }
+  slot->uses++;
+  return slot->mlir;
+}
 
 /* Narrates the kernel module, one line per line of its text. */
 static void narrate_kernel(lsim_lowering_rule_context *ctx, MlirModule kernel) {
@@ -35,12 +92,12 @@ int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_cal
   spec.kernel = p->kernel;
   spec.block = &ctx->avals_in[0];
   spec.grid = p->grid;
-  MlirContext mlir = lsimp_kernel_context();
+  MlirContext mlir = kernel_context();
+  if (mlirContextIsNull(mlir))
+    return lsimp_fail_oom(err);
   int rc = lsimp_pallas_build_kernel(mlir, &spec, &kernel, err);
-  if (rc) {
-    mlirContextDestroy(mlir);
+  if (rc)
     return rc;
-  }
   narrate_kernel(ctx, kernel);
   MlirOperation op = mlirModuleGetOperation(kernel);
   if (version0) {
@@ -55,7 +112,6 @@ int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_cal
     mlirOperationWriteBytecode(op, lsimp_strbuf_append_mlir, bytes);
   }
   mlirModuleDestroy(kernel);
-  mlirContextDestroy(mlir);
   if (!rc && lsimp_strbuf_failed(bytes))
     rc = lsimp_fail_oom(err);
   return rc;

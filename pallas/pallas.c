@@ -68,6 +68,10 @@ bool lsim_pallas_import(lsim_pallas *pallas, lsim_pallas_backend backend, bool *
   return true;
 }
 
+bool lsim_pallas_imported(const lsim_pallas *pallas, lsim_pallas_backend backend) {
+  return (unsigned)backend < LSIM_PALLAS_BACKEND_COUNT && pallas->imported[backend];
+}
+
 int lsim_pallas_register_lowering_rule(lsim_pallas *pallas, const lsim_pallas_params_class *cls,
                                        lsim_pallas_rule rule, const char *platform,
                                        lsim_error *err) {

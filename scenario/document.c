@@ -51,14 +51,22 @@ static int io_fail(lsim_error *err, const char *path, int errnum) {
   return lsim_error_set(err, LSIM_E_IO, "%s: %s", path, strerror(errnum));
 }
 
+static _Atomic size_t max_bytes = LSIM_SCENARIO_MAX_BYTES;
+
+size_t lsim_scenario_max_bytes(void) { return max_bytes; }
+
+void lsim_scenario_set_max_bytes(size_t limit) {
+  max_bytes = limit ? limit : LSIM_SCENARIO_MAX_BYTES;
+}
+
 static int too_large(lsim_error *err, const char *path) {
-  return lsimp_input_fail(err, path, 1, "the file is larger than %d bytes, the limit for a scenario",
-                         LSIM_SCENARIO_MAX_BYTES);
+  return lsimp_input_fail(err, path, 1, "the file is larger than %zu bytes, the limit for a scenario",
+                         lsim_scenario_max_bytes());
 }
 
 /* Reads all of `f` (pipes included), up to one byte past the limit. */
 static int read_all(FILE *f, const char *path, char **data, size_t *size, lsim_error *err) {
-  const size_t limit = (size_t)LSIM_SCENARIO_MAX_BYTES + 1;
+  const size_t limit = lsim_scenario_max_bytes() + 1;
   size_t cap = 64 * 1024, len = 0;
   char *buf = lsim_malloc(cap);
   if (!buf)
@@ -96,7 +104,7 @@ int lsimp_scenario_load_file(const char *path, char **data, size_t *size, lsim_e
     return io_fail(err, path, errno);
   struct stat st;
   int rc;
-  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > LSIM_SCENARIO_MAX_BYTES)
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > lsim_scenario_max_bytes())
     rc = too_large(err, path);
   else
     rc = read_all(f, path, data, size, err);
@@ -231,7 +239,7 @@ int lsimp_scenario_parse(const char *path, const char *data, size_t size, xmlDoc
                         lsim_error *err) {
   if (size == 0)
     return lsimp_input_fail(err, path, 1, "the file is empty; a scenario is a <scenario> element");
-  if (size > (size_t)LSIM_SCENARIO_MAX_BYTES)
+  if (size > lsim_scenario_max_bytes())
     return too_large(err, path);
   int rc = lsimp_scenario_check_limits(path, data, size, err);
   if (rc)

@@ -1,5 +1,8 @@
-/* support/mlir_text.c: MLIR's text callbacks into an lsimp_strbuf. */
+/* support/mlir_text.c: MLIR's text callbacks into an lsimp_strbuf, and the
+ * one buffered printer of modules. */
 #include "support/mlir_text.h"
+
+#include <string.h>
 
 void lsimp_strbuf_append_mlir(MlirStringRef text, void *data) {
   lsimp_strbuf_append(data, text.data, text.length);
@@ -11,4 +14,75 @@ MlirLogicalResult lsimp_strbuf_collect_diagnostic(MlirDiagnostic diagnostic, voi
     lsimp_strbuf_puts(sb, "; ");
   mlirDiagnosticPrint(diagnostic, lsimp_strbuf_append_mlir, sb);
   return mlirLogicalResultSuccess();
+}
+
+enum { SINK_BYTES = 16384 };
+
+typedef struct sink {
+  size_t len;
+  bool failed;
+  lsimp_text_writer write;
+  void *dest;
+  char buf[SINK_BYTES];
+} sink;
+
+static void flush(sink *s) {
+  if (s->len && !s->failed && !s->write(s->dest, s->buf, s->len))
+    s->failed = true;
+  s->len = 0;
+}
+
+static void sink_token(MlirStringRef text, void *data) {
+  sink *s = data;
+  size_t n = text.length;
+  if (n > SINK_BYTES - s->len) {
+    flush(s);
+    if (n >= SINK_BYTES) {
+      if (!s->failed && !s->write(s->dest, text.data, n))
+        s->failed = true;
+      return;
+    }
+  }
+  memcpy(s->buf + s->len, text.data, n);
+  s->len += n;
+}
+
+bool lsimp_mlir_print_to(MlirOperation op, lsimp_print_mode mode, lsimp_text_writer write,
+                         void *dest) {
+  sink s;
+  s.len = 0;
+  s.failed = false;
+  s.write = write;
+  s.dest = dest;
+  if (mode == LSIMP_PRINT_CHECKED) {
+    mlirOperationPrint(op, sink_token, &s);
+  } else {
+    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    mlirOpPrintingFlagsAssumeVerified(flags);
+    if (mode == LSIMP_PRINT_OWN)
+      mlirOpPrintingFlagsUseLocalScope(flags);
+    mlirOperationPrintWithFlags(op, flags, sink_token, &s);
+    mlirOpPrintingFlagsDestroy(flags);
+  }
+  /* A top-level op printed in full ends with a newline; in local scope not. */
+  if (mode == LSIMP_PRINT_OWN && !mlirOperationIsNull(op) &&
+      mlirOperationIsNull(mlirOperationGetParentOperation(op)))
+    sink_token(mlirStringRefCreate("\n", 1), &s);
+  sink_token(mlirStringRefCreate("\n", 1), &s);
+  flush(&s);
+  return !s.failed;
+}
+
+static bool to_strbuf(void *dest, const char *data, size_t n) {
+  lsimp_strbuf_append(dest, data, n);
+  return !lsimp_strbuf_failed(dest);
+}
+
+char *lsimp_mlir_print(MlirOperation op, lsimp_print_mode mode) {
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  if (!lsimp_mlir_print_to(op, mode, to_strbuf, &sb)) {
+    lsimp_strbuf_free(&sb);
+    return NULL;
+  }
+  return lsimp_strbuf_take(&sb);
 }

@@ -21,6 +21,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,6 +95,12 @@ bool lsim_lowering_arg_kept(const lsim_lowering *lowering, size_t i);
 
 /* The module as MLIR text (owned, caller frees), or NULL when out of memory. */
 char *lsim_lowering_print(const lsim_lowering *lowering);
+
+/* The same text written to `out` as it is printed, in chunks of 16 KiB, so
+ * the whole text is never held in memory.  LSIM_OK, or LSIM_E_IO when a
+ * write to `out` failed (ferror); the caller then discards what `out`
+ * received. */
+int lsim_lowering_write(const lsim_lowering *lowering, FILE *out, lsim_error *err);
 
 /* Runs the host callbacks once each, in index order, as the runtime would;
  * the first failure stops the run. */

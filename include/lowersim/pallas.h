@@ -84,6 +84,10 @@ bool lsim_pallas_use_mosaic_gpu(const lsim_pallas *pallas);
  * importer registers the backend's params class). */
 bool lsim_pallas_import(lsim_pallas *pallas, lsim_pallas_backend backend, bool *first);
 
+/* Whether `backend`'s module has been imported (sys.modules): read only, for
+ * callers that reuse a process while its state is unchanged. */
+bool lsim_pallas_imported(const lsim_pallas *pallas, lsim_pallas_backend backend);
+
 /* register_lowering_rule(params_cls, rule, platform): one (rule, platform)
  * per class, a later registration replacing an earlier one.  `platform` is
  * copied ("tpu" or "gpu" for JAX's own). */

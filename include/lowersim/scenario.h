@@ -137,7 +137,7 @@ typedef struct lsim_scenario {
 } lsim_scenario;
 
 /* What the reader accepts; beyond these a scenario is invalid input. */
-#define LSIM_SCENARIO_MAX_BYTES (8 * 1024 * 1024) /* file size */
+#define LSIM_SCENARIO_MAX_BYTES (8 * 1024 * 1024) /* file size: the default limit */
 #define LSIM_SCENARIO_MAX_DEVICES (1 << 20)       /* <backend devices> */
 #define LSIM_SCENARIO_MAX_PRIORITY 1000000        /* |<backend priority>| */
 #define LSIM_SCENARIO_MAX_GRID INT32_MAX          /* <pallas_call grid> */
@@ -150,6 +150,13 @@ typedef struct lsim_scenario {
  * testdata/schema/scenario.rng, compiled in); static, NUL-terminated.
  * `*size` (optional) receives its length. */
 const char *lsim_scenario_schema(size_t *size);
+
+/* The file-size limit of the readers below (LSIM_SCENARIO_MAX_BYTES unless
+ * set): a larger file is invalid input.  The setting is the process's; set
+ * it before reading from several threads (`lowersim lower --max-bytes`).
+ * 0 restores the default. */
+size_t lsim_scenario_max_bytes(void);
+void lsim_scenario_set_max_bytes(size_t limit);
 
 /* Reads and validates a scenario file: well-formed XML, valid against the
  * RelaxNG schema, then meaningful (value indices in range, binary-op shapes
