@@ -174,7 +174,13 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
   if (!rc) {
     size_t num_rules = 0;
     const lsim_rule *default_rule;
-    lsim_get_lowering_rules_in(sc->reg, e->primitive, sc->mc, rules, &num_rules, &default_rule);
+    /* The module's platforms through its index; a compute type's own one
+     * directly. */
+    if (override)
+      lsim_get_lowering_rules(sc->reg, e->primitive, platforms, n, rules, &num_rules,
+                              &default_rule);
+    else
+      lsim_get_lowering_rules_in(sc->reg, e->primitive, sc->mc, rules, &num_rules, &default_rule);
     narrate_lookup(sc, rules, num_rules, default_rule);
     MlirValue token_out = {NULL};
     lsim_lowering_rule_context ctx = rule_context(sc, e, avals_in, &token_out);
