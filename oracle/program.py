@@ -240,20 +240,34 @@ def _pallas_call(e: sc.Eqn, x):
   from jax.experimental import pallas as pl
   kernel = kernel_function(e.kernel, np.ones(x.shape, x.dtype) if e.constants else None)
   params = None
+  fields = dict(e.params_fields)
   if e.compiler_params == "mosaic_tpu":
     from jax.experimental.pallas import tpu as pltpu
-    params = pltpu.CompilerParams()
+    effects = fields.pop("has_side_effects", None)
+    if effects is not None:
+      fields["has_side_effects"] = (pltpu.SideEffectType.DATAFLOW_SIDE_EFFECTING
+                                    if effects == "dataflow" else effects == "true")
+    params = pltpu.CompilerParams(**fields)
   elif e.compiler_params == "triton":
     from jax.experimental.pallas import triton as pltriton
-    params = pltriton.CompilerParams()
+    params = pltriton.CompilerParams(**fields)
   elif e.compiler_params == "mosaic_gpu":
     from jax._src.pallas.mosaic_gpu import core as mgpu_core  # plgpu.CompilerParams
     params = mgpu_core.CompilerParams()
+  extra = {}
+  if e.pallas_name is not None:
+    extra["name"] = e.pallas_name
+  if e.metadata is not None:
+    extra["metadata"] = e.metadata
+  if e.cost_estimate is not None:
+    extra["cost_estimate"] = pl.CostEstimate(**e.cost_estimate)
+  if e.aliases:
+    extra["input_output_aliases"] = dict(e.aliases)
   block = pl.BlockSpec(x.shape, lambda i: (0,) * x.ndim)
   out = [jax.ShapeDtypeStruct(a.shape, numpy_dtype(a.dtype)) for a in e.results]
   call = pl.pallas_call(kernel, out_shape=out[0] if len(out) == 1 else tuple(out),
                         grid=(e.grid,), in_specs=[block], out_specs=block,
-                        interpret=e.interpret, compiler_params=params)
+                        interpret=e.interpret, compiler_params=params, **extra)
   result = call(x)
   return [result] if len(out) == 1 else list(result)
 

@@ -215,7 +215,7 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
       lsim_named(mlir, "window_params", parse_attr(b, text)),
   };
   MlirBlock module_body = mlirModuleGetBody(module);
-  lsim_func f = {.op_name = "func.func", .name = kernel_names[kind], .inputs = inputs,
+  lsim_func f = {.op_name = "func.func", .name = spec->func_name, .inputs = inputs,
                  .num_inputs = 3, .extra = extra, .num_extra = 6};
   MlirBlock body = add_func(b, module_body, &f);
   if (b->rc)
@@ -314,13 +314,13 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
     return;
   mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
                                   mlirStringRefCreateFromCString("sym_name"),
-                                  lsim_string_attr(mlir, kernel_names[kind]));
+                                  lsim_string_attr(mlir, spec->func_name));
   MlirNamedAttribute divisibility =
       lsim_named(mlir, "tt.divisibility", mlirIntegerAttrGet(i32, 32));
   MlirAttribute arg_attr = mlirDictionaryAttrGet(mlir, 1, &divisibility);
   MlirType inputs[] = {ptr, ptr};
   MlirAttribute arg_attrs[] = {arg_attr, arg_attr};
-  lsim_func f = {.op_name = "tt.func", .name = kernel_names[kind], .visibility = "public",
+  lsim_func f = {.op_name = "tt.func", .name = spec->func_name, .visibility = "public",
                  .inputs = inputs, .num_inputs = 2, .arg_attrs = arg_attrs};
   MlirBlock body = add_func(b, mlirModuleGetBody(module), &f);
   if (b->rc)
@@ -366,9 +366,13 @@ MlirContext lsimp_kernel_context(void) {
   return mlir;
 }
 
-int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, MlirModule *out,
+int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, MlirModule *out,
                               lsim_error *err) {
   kernel_kind kind;
+  lsimp_kernel_spec named = in ? *in : (lsimp_kernel_spec){0};
+  if (!named.func_name)
+    named.func_name = named.kernel;
+  const lsimp_kernel_spec *spec = in ? &named : NULL;
   const lsim_aval *block = spec ? spec->block : NULL;
   if (!spec || !find_kernel(spec->kernel, &kind) || !block || block->rank != 1 || spec->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,

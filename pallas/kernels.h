@@ -39,6 +39,8 @@ const char *lsimp_kernel_element_type(lsim_dtype dtype);
 /* What a kernel is built for. */
 typedef struct lsimp_kernel_spec {
   const char *kernel;       /* "add_one" or "copy" */
+  const char *func_name;    /* the kernel function's name as the jaxpr's debug info has it
+                               (sanitize_name(name=) when given; NULL: `kernel`) */
   lsimp_kernel_flavor flavor;
   const lsim_aval *block;   /* the block: the whole 1-D array */
   int64_t grid;             /* steps of the 1-D grid */
