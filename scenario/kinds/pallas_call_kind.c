@@ -566,6 +566,90 @@ static bool can_generate(lsim_scenario_gen *g) {
   return lsimp_gen_kernel_operand(g, &unused) || !lsim_scenario_gen_chance(g, 80);
 }
 
+static const char *const gen_names[] = {"k", "my kernel", "v1.2-x", "a/b", "_"};
+static const char *const gen_keys[] = {"b", "a", "caf\xc3\xa9", "q\"", ""};
+
+/* pallas_call's own arguments and the params' fields, now and then: name=,
+ * aliases (mostly in range), metadata, a cost estimate, the Triton or
+ * Mosaic TPU fields of the params class chosen. */
+static void generate_arguments(lsim_scenario_gen *g, lsimp_pallas_call_params *lp,
+                               size_t num_in) {
+  lsim_pallas_call_params *p = &lp->params;
+  if (lsim_scenario_gen_chance(g, 15))
+    p->name = lsim_scenario_gen_text(g, lsim_scenario_gen_pick(g, gen_names, COUNT(gen_names)));
+  if (lsim_scenario_gen_chance(g, 15)) {
+    lsim_pallas_alias *a = lsim_scenario_gen_alloc(g, 1, sizeof *a);
+    if (a) {
+      bool in_range = num_in && lsim_scenario_gen_chance(g, 85);
+      *a = in_range ? (lsim_pallas_alias){0, 0}
+                    : (lsim_pallas_alias){(int64_t)lsim_scenario_gen_below(g, 3) - 1,
+                                          (int64_t)lsim_scenario_gen_below(g, 3) - 1};
+      p->aliases = a;
+      p->num_aliases = 1;
+    }
+  }
+  if (lsim_scenario_gen_chance(g, 12)) {
+    size_t n = (size_t)lsim_scenario_gen_below(g, 3);
+    lsim_pallas_metadata *m = lsim_scenario_gen_alloc(g, n ? n : 1, sizeof *m);
+    for (size_t i = 0; m && i < n; i++) { /* distinct keys */
+      m[i].key = lsim_scenario_gen_text(g, gen_keys[(i * 2 + lsim_scenario_gen_below(g, 2)) %
+                                                    COUNT(gen_keys)]);
+      m[i].value = lsim_scenario_gen_text(g, gen_keys[lsim_scenario_gen_below(g, COUNT(gen_keys))]);
+    }
+    p->metadata = m;
+    p->num_metadata = m ? n : 0;
+    p->has_metadata = true;
+  }
+  if (lsim_scenario_gen_chance(g, 10)) {
+    lp->has_cost = true;
+    lp->cost = (lsim_pallas_cost_estimate){(int64_t)lsim_scenario_gen_below(g, 1u << 20),
+                                           (int64_t)lsim_scenario_gen_below(g, 64),
+                                           (int64_t)lsim_scenario_gen_below(g, 1u << 16),
+                                           (int64_t)lsim_scenario_gen_below(g, 2)};
+  }
+  if (p->compiler_params == &lsim_triton_compiler_params && lsim_scenario_gen_chance(g, 40)) {
+    p->num_warps = lsim_scenario_gen_chance(g, 50) ? (int64_t)1 << lsim_scenario_gen_below(g, 4) : 0;
+    p->num_stages = lsim_scenario_gen_chance(g, 50) ? 1 + (int64_t)lsim_scenario_gen_below(g, 5) : 0;
+  }
+  if (p->compiler_params == &lsim_mosaic_tpu_compiler_params && lsim_scenario_gen_chance(g, 50)) {
+    lsim_mosaic_tpu_param_values *v = &lp->tpu;
+    lp->has_tpu = true;
+    v->has_vmem_limit_bytes = lsim_scenario_gen_chance(g, 50);
+    v->vmem_limit_bytes = v->has_vmem_limit_bytes ? (int64_t)1 << lsim_scenario_gen_below(g, 30) : 0;
+    v->has_side_effects = (lsim_tpu_side_effect)lsim_scenario_gen_below(g, 3);
+    if (lsim_scenario_gen_chance(g, 30)) {
+      bool *fusion = lsim_scenario_gen_alloc(g, 1, sizeof *fusion);
+      if (fusion) {
+        *fusion = lsim_scenario_gen_chance(g, 50);
+        v->allow_input_fusion = fusion;
+        v->num_allow_input_fusion = 1;
+        v->has_allow_input_fusion = true;
+      }
+    }
+    v->has_internal_scratch_in_bytes = lsim_scenario_gen_chance(g, 15);
+    v->internal_scratch_in_bytes = v->has_internal_scratch_in_bytes ? 8192 : 0;
+    v->disable_bounds_checks = lsim_scenario_gen_chance(g, 15);
+    v->skip_device_barrier = lsim_scenario_gen_chance(g, 10);
+    v->shape_invariant_numerics_off = lsim_scenario_gen_chance(g, 10);
+    if (lsim_scenario_gen_chance(g, 30)) {
+      static const double floats[] = {1.5, 1e-05, 100.0, 1e16, 0.1, -2.0};
+      size_t n = 1 + (size_t)lsim_scenario_gen_below(g, 3);
+      lsim_mosaic_tpu_flag *f = lsim_scenario_gen_alloc(g, n, sizeof *f);
+      static const char *const flag_names[] = {"xla_a", "xla_b", "xla_c"};
+      for (size_t i = 0; f && i < n; i++) {
+        f[i].name = lsim_scenario_gen_text(g, flag_names[i]);
+        f[i].type = (lsim_mosaic_tpu_flag_type)lsim_scenario_gen_below(g, 3);
+        f[i].b = lsim_scenario_gen_chance(g, 50);
+        f[i].i = (int64_t)lsim_scenario_gen_below(g, 100) - 50;
+        f[i].d = floats[lsim_scenario_gen_below(g, COUNT(floats))];
+      }
+      v->flags = f;
+      v->num_flags = f ? n : 0;
+      v->has_flags = v->num_flags > 0;
+    }
+  }
+}
+
 /* Mostly a kernel that fits its operand; now and then one that does not. */
 static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   lsim_pallas_call_params *p = &((lsimp_pallas_call_params *)e->params)->params;
@@ -598,6 +682,7 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   p->interpret = lsim_scenario_gen_chance(g, 25);
   p->compiler_params = params_classes[lsim_scenario_gen_below(g, COUNT(params_classes))].cls;
   p->has_constants = lsim_scenario_gen_chance(g, 6);
+  generate_arguments(g, e->params, has_operand ? 1 : 0);
 }
 
 const lsim_scenario_kind lsimp_pallas_call_kind = {
