@@ -119,6 +119,7 @@ class Eqn:
   # pallas_call's name=, metadata=, cost_estimate= and the CompilerParams
   # fields given ({} / None when absent): see _pallas_call in program.py.
   pallas_name: Optional[str] = None
+  block: Optional[tuple] = None  # the tiled kernels' BlockSpec shape
   metadata: Optional[dict] = None
   cost_estimate: Optional[dict] = None
   params_fields: dict = field(default_factory=dict)
@@ -227,6 +228,8 @@ class _Reader:
     """name=, the aliases, metadata, cost_estimate and the params' fields."""
     big = 2**63
     e.pallas_name = node.attrs.get("name")
+    if "block" in node.attrs:
+      e.block = tuple(int(v) for v in node.attrs["block"].split(","))
     f = e.params_fields
     for a in ("num_warps", "num_stages"):
       if a in node.attrs:

@@ -43,6 +43,8 @@ int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_cal
   spec.func_name = func_name;
   spec.block = &ctx->avals_in[0];
   spec.grid = p->grid;
+  spec.tile[0] = p->block[0];
+  spec.tile[1] = p->block[1];
   MlirContext mlir = lsimp_kernel_context();
   int rc = lsimp_pallas_build_kernel(mlir, &spec, &kernel, err);
   free(func_name);

@@ -126,7 +126,8 @@ int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
       .flavor = LSIMP_KERNEL_MOSAIC_TPU,
       .mesh_operand = ctx->in_abstract_mesh && ctx->in_abstract_mesh[0],
       .x64 = lsim_module_context_lowering_parameters(ctx->module_context)->enable_x64};
-  int rc = lsimp_tpu_info(ctx, err);
+  /* lower_jaxpr_to_pipelined_module reads the TPU's kind for rank-1 blocks only. */
+  int rc = ctx->avals_in[0].rank == 1 ? lsimp_tpu_info(ctx, err) : LSIM_OK;
   if (!rc)
     rc = ir_version(ctx, &spec.mosaic_version, err);
   if (!rc)

@@ -55,9 +55,26 @@ typedef struct pallas_rule_data {
   bool rocm; /* gpu_lowering's is_rocm */
 } pallas_rule_data;
 
+/* The tiled kernels exist for Mosaic TPU and Triton only (lowersim's limit, not JAX's). */
+static int check_tiled_backend(const lsim_pallas_call_params *p, const char *backend,
+                               lsim_error *err) {
+  if (!lsimp_kernel_is_tiled(p->kernel) || strcmp(backend, "Mosaic TPU") == 0 ||
+      (strcmp(backend, "Triton") == 0 && !lsimp_kernel_is_reduction(p->kernel)))
+    return LSIM_OK;
+  return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                        "lowersim's kernel library has %s for %s only (not for %s)", p->kernel,
+                        lsimp_kernel_is_reduction(p->kernel) ? "Mosaic TPU" : "Mosaic TPU and Triton",
+                        backend);
+}
+
 static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rule *rule,
                           const MlirValue *args, MlirValue *results,
                           const lsim_pallas_call_params *p, lsim_error *err) {
+  for (int b = 0; b < LSIM_PALLAS_BACKEND_COUNT; b++) {
+    int rc = rule->fn == backends[b].rule ? check_tiled_backend(p, backends[b].name, err) : 0;
+    if (rc)
+      return rc;
+  }
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                               "get_lowering_rule(%s) -> the registered rule",
                               p->compiler_params->name);
@@ -70,7 +87,8 @@ static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas_backend b,
                        lsim_error *err) {
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "backend: %s",
                               backends[b].name);
-  return backends[b].rule(ctx, args, results, p, NULL, err);
+  int rc = check_tiled_backend(p, backends[b].name, err);
+  return rc ? rc : backends[b].rule(ctx, args, results, p, NULL, err);
 }
 
 #define MOSAIC_GPU_DEPRECATED                                                                      \
@@ -174,7 +192,8 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
   const lsim_pallas_call_params *p = params;
   if (p->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a pallas_call grid has at least one step");
-  int rc = lsimp_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, err);
+  int rc = lsimp_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, p->block,
+                                     p->grid, err);
   if (rc)
     return rc;
   if (p->has_constants) {
@@ -214,6 +233,12 @@ static int explain_params(const void *params, char *buf, size_t size) {
   size_t at = n > 0 ? (size_t)n : 0;
   if (p->name && at < size)
     at += (size_t)snprintf(buf + at, size - at, " name=%s", p->name);
+  if (p->block[0] && at < size)
+    at += (size_t)snprintf(buf + at, size - at, " block=(%lld, %lld)", (long long)p->block[0],
+                           (long long)p->block[1]);
+  if ((p->num_warps || p->num_stages) && at < size)
+    at += (size_t)snprintf(buf + at, size - at, " num_warps=%lld num_stages=%lld",
+                           (long long)p->num_warps, (long long)p->num_stages);
   for (size_t i = 0; i < p->num_aliases && at < size; i++)
     at += (size_t)snprintf(buf + at, size - at, "%s%lld:%lld%s",
                            i ? ", " : " input_output_aliases={", (long long)p->aliases[i].input,
@@ -239,6 +264,8 @@ static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue
                                 MlirValue *results, const void *params, void *pallas,
                                 lsim_error *err) {
   const lsim_pallas_call_params *p = params;
+  if (p->interpret && lsimp_kernel_is_tiled(p->kernel))
+    return check_tiled_backend(p, "the HLO interpreter", err);
   if (p->interpret) {
     lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                                 "interpret=True: Pallas's HLO interpreter, a loop over the grid");

@@ -94,7 +94,7 @@ typedef struct lsim_mosaic_tpu_param_values {
 
 /* A pallas_call equation's params. */
 typedef struct lsim_pallas_call_params {
-  const char *kernel;     /* a kernel of lowersim's library: "add_one", "copy" */
+  const char *kernel;     /* a kernel of lowersim's library: "add_one", "copy", "tiled_add_one" */
   int64_t grid;           /* a 1-D grid of this many steps (at least 1) */
   bool interpret;         /* interpret=True */
   const lsim_pallas_params_class *compiler_params; /* NULL: none */
@@ -111,6 +111,9 @@ typedef struct lsim_pallas_call_params {
   const lsim_mosaic_tpu_param_values *mosaic_tpu; /* pltpu.CompilerParams(...)'s fields
                                                      (NULL: the defaults) */
   int64_t num_warps, num_stages; /* pltriton.CompilerParams(num_warps=, num_stages=): 0 = None */
+  int64_t block[2]; /* the tiled kernels ("tiled_add_one"): BlockSpec((rows, cols), lambda i, j:
+                       (i, j)) over the grid (array rows / rows, array cols / cols); {0, 0} for
+                       the whole-array kernels */
 } lsim_pallas_call_params;
 
 /* A backend lowering rule of the params registry. */

@@ -10,6 +10,7 @@
 #include "lowersim/pallas_call.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -282,6 +283,19 @@ static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) 
   if (!rc && name && !is_ascii(name))
     rc = lsimp_read_fail(r, node, "<pallas_call> name=\"%s\" is not ASCII (lowersim sanitizes "
                                   "ASCII names only)", name);
+  char *block = NULL;
+  if (!rc)
+    rc = lsimp_attr_string(r, node, "block", &block);
+  if (!rc && block) {
+    long long rows, cols;
+    char tail;
+    if (sscanf(block, "%lld,%lld%c", &rows, &cols, &tail) != 2 || rows < 1 || cols < 1 ||
+        rows > INT32_MAX || cols > INT32_MAX)
+      rc = lsimp_read_fail(r, node, "<pallas_call> block=\"%s\" is not ROWS,COLS", block);
+    else
+      p->block[0] = rows, p->block[1] = cols;
+  }
+  free(block);
   if (!rc)
     rc = check_params_class(r, node, p->compiler_params, &lp->has_tpu);
   if (!rc)
@@ -376,6 +390,11 @@ static void write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
   lsimp_write_attr_required(wr, "compiler_params", lsimp_compiler_params_name(p->compiler_params));
   lsimp_write_bool(wr, "constants", p->has_constants);
   lsimp_write_attr(wr, "name", p->name);
+  if (p->block[0] || p->block[1]) {
+    char block[48];
+    snprintf(block, sizeof block, "%lld,%lld", (long long)p->block[0], (long long)p->block[1]);
+    lsimp_write_attr(wr, "block", block);
+  }
   if (p->num_warps)
     lsimp_write_int(wr, "num_warps", (long long)p->num_warps);
   if (p->num_stages)
