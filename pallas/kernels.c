@@ -62,7 +62,7 @@ bool lsimp_kernel_is_reduction(const char *kernel) {
 /* row_sum: an f32 or i32 (M, N) array in (rows, N) blocks over the grid
  * (M / rows,), into an (M, 1) array of its dtype in (rows, 1) blocks. */
 static int check_row_sum(const lsim_aval *in, size_t num_in, const lsim_aval *out,
-                         size_t num_out, const int64_t block[2], int64_t grid, lsim_error *err) {
+                         size_t num_out, const int64_t block[2], lsim_error *err) {
   if (num_in != 1 || num_out != 1 || in->rank != 2 || lsim_aval_size(in) == 0 ||
       (in->dtype != LSIM_DTYPE_F32 && in->dtype != LSIM_DTYPE_I32) || out->rank != 2 ||
       out->dtype != in->dtype || out->dims[0] != in->dims[0] || out->dims[1] != 1)
@@ -76,9 +76,6 @@ static int check_row_sum(const lsim_aval *in, size_t num_in, const lsim_aval *ou
                           "(ROWS,%lld), ROWS dividing %lld, all of it or a multiple of 8",
                           (long long)block[0], (long long)block[1], (long long)in->dims[1],
                           (long long)in->dims[0]);
-  if (grid != 1)
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "Pallas kernel 'row_sum': its grid is the blocks' (no grid=)");
   return LSIM_OK;
 }
 
@@ -86,8 +83,7 @@ static int check_row_sum(const lsim_aval *in, size_t num_in, const lsim_aval *ou
  * whole or a multiple of the TPU's tiling (8 rows, 128 lanes: the Pallas
  * TPU lowering's evenly_divisible rule, whose error lowersim does not
  * model), over the grid the blocks make. */
-static int check_tiled(const lsim_aval *a, const int64_t block[2], int64_t grid,
-                       lsim_error *err) {
+static int check_tiled(const lsim_aval *a, const int64_t block[2], lsim_error *err) {
   if (!a || a->rank != 2 || lsim_aval_size(a) == 0 || a->dtype == LSIM_DTYPE_BOOL)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "Pallas kernel 'tiled_add_one' takes one non-empty 2-D numeric array "
@@ -102,9 +98,6 @@ static int check_tiled(const lsim_aval *a, const int64_t block[2], int64_t grid,
                             (long long)block[0], (long long)block[1], (long long)a->dims[0],
                             (long long)a->dims[1]);
   }
-  if (grid != 1)
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "Pallas kernel 'tiled_add_one': its grid is the blocks' (no grid=)");
   return LSIM_OK;
 }
 
@@ -117,13 +110,16 @@ int lsimp_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, siz
                      "unknown Pallas kernel '%s' (the library has add_one, copy and "
                      "tiled_add_one)",
                      kernel ? kernel : "(null)");
-  if (kind == KERNEL_ROW_SUM)
-    return check_row_sum(&avals_in[0], num_in, &avals_out[0], num_out, block, grid, err);
-  if (kind == KERNEL_TILED_ADD_ONE)
-    return check_tiled(num_in == 1 && num_out == 1 && lsim_aval_equal(&avals_in[0], &avals_out[0])
-                           ? &avals_in[0]
-                           : NULL,
-                       block, grid, err);
+  if (kind == KERNEL_ROW_SUM || kind == KERNEL_TILED_ADD_ONE) {
+    bool fits = num_in == 1 && num_out == 1 && lsim_aval_equal(&avals_in[0], &avals_out[0]);
+    int rc = kind == KERNEL_ROW_SUM
+                 ? check_row_sum(&avals_in[0], num_in, &avals_out[0], num_out, block, err)
+                 : check_tiled(fits ? &avals_in[0] : NULL, block, err);
+    if (!rc && grid != 1)
+      rc = lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "Pallas kernel '%s': its grid is the blocks' (no grid=)", kernel);
+    return rc;
+  }
   if (block[0] || block[1])
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "Pallas kernel '%s' takes the whole array as its block (no block=)",
@@ -273,6 +269,32 @@ static void add_transform(builder *b, MlirBlock module_body, int i, bool x64, bo
   op0(b, "func.return", &zero, 1, NULL, 0);
 }
 
+/* The Mosaic kernel's func.func: its grid indices and refs as `inputs`, a
+ * TensorCore kernel over `grid_rank` arbitrary grid dimensions of
+ * `bounds`, no scalar prefetch or scratch, the `window_params` given as
+ * text; returns its body. */
+static MlirBlock mosaic_kernel_func(builder *b, MlirBlock module_body,
+                                    const lsimp_kernel_spec *spec, const MlirType *inputs,
+                                    size_t num_inputs, int grid_rank, MlirAttribute bounds,
+                                    const char *window_params) {
+  MlirContext mlir = b->mlir;
+  MlirType i64 = mlirIntegerTypeGet(mlir, 64);
+  MlirNamedAttribute extra[] = {
+      lsim_named(mlir, "dimension_semantics",
+                 parse_attr(b, grid_rank == 2 ? "[#tpu.dimension_semantics<arbitrary>, "
+                                                "#tpu.dimension_semantics<arbitrary>]"
+                                              : "[#tpu.dimension_semantics<arbitrary>]")),
+      lsim_named(mlir, "iteration_bounds", bounds),
+      lsim_named(mlir, "scalar_prefetch", mlirIntegerAttrGet(i64, 0)),
+      lsim_named(mlir, "scratch_operands", mlirIntegerAttrGet(i64, 0)),
+      lsim_named(mlir, "tpu.core_type", parse_attr(b, "#tpu.core_type<tc>")),
+      lsim_named(mlir, "window_params", parse_attr(b, window_params)),
+  };
+  lsim_func f = {.op_name = "func.func", .name = spec->func_name, .inputs = inputs,
+                 .num_inputs = num_inputs, .extra = extra, .num_extra = 6};
+  return add_func(b, module_body, &f);
+}
+
 /* func.func @transform_i(%i: i32) -> (i32, i32): `lambda i: (i, 0)`: the
  * literal 0, an unused i32 0, then (i, 0). */
 static void add_row_transform(builder *b, MlirBlock module_body, int i) {
@@ -321,19 +343,8 @@ static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
            "[{transform_indices = @transform_0, window_bounds = array<i64: %lld, %lld>}, "
            "{transform_indices = @transform_1, window_bounds = array<i64: %lld, 1>}]",
            (long long)rows, (long long)cols, (long long)rows);
-  MlirNamedAttribute extra[] = {
-      lsim_named(mlir, "dimension_semantics",
-                 parse_attr(b, "[#tpu.dimension_semantics<arbitrary>]")),
-      lsim_named(mlir, "iteration_bounds", bounds),
-      lsim_named(mlir, "scalar_prefetch", mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0)),
-      lsim_named(mlir, "scratch_operands", mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0)),
-      lsim_named(mlir, "tpu.core_type", parse_attr(b, "#tpu.core_type<tc>")),
-      lsim_named(mlir, "window_params", parse_attr(b, text)),
-  };
   MlirBlock module_body = mlirModuleGetBody(module);
-  lsim_func f = {.op_name = "func.func", .name = spec->func_name, .inputs = inputs,
-                 .num_inputs = 3, .extra = extra, .num_extra = 6};
-  MlirBlock body = add_func(b, module_body, &f);
+  MlirBlock body = mosaic_kernel_func(b, module_body, spec, inputs, 3, 1, bounds, text);
   if (b->rc)
     return;
   MlirValue x_ref = mlirBlockGetArgument(body, 1), o_ref = mlirBlockGetArgument(body, 2);
@@ -412,22 +423,9 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
            "[{%stransform_indices = @transform_0, window_bounds = array<i64: %s>}, {%s"
            "transform_indices = @transform_1, window_bounds = array<i64: %s>}]",
            mode, window, mode, window);
-  MlirNamedAttribute extra[] = {
-      lsim_named(mlir, "dimension_semantics",
-                 parse_attr(b, tiled ? "[#tpu.dimension_semantics<arbitrary>, "
-                                       "#tpu.dimension_semantics<arbitrary>]"
-                                     : "[#tpu.dimension_semantics<arbitrary>]")),
-      lsim_named(mlir, "iteration_bounds", bounds),
-      lsim_named(mlir, "scalar_prefetch", mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0)),
-      lsim_named(mlir, "scratch_operands", mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0)),
-      lsim_named(mlir, "tpu.core_type", parse_attr(b, "#tpu.core_type<tc>")),
-      lsim_named(mlir, "window_params", parse_attr(b, text)),
-  };
   MlirBlock module_body = mlirModuleGetBody(module);
-  lsim_func f = {.op_name = "func.func", .name = spec->func_name,
-                 .inputs = tiled ? inputs : inputs + 1, .num_inputs = tiled ? 4 : 3,
-                 .extra = extra, .num_extra = 6};
-  MlirBlock body = add_func(b, module_body, &f);
+  MlirBlock body = mosaic_kernel_func(b, module_body, spec, tiled ? inputs : inputs + 1,
+                                      tiled ? 4 : 3, rank, bounds, text);
   if (b->rc)
     return;
   MlirValue x_ref = mlirBlockGetArgument(body, rank), o_ref = mlirBlockGetArgument(body, rank + 1);
@@ -509,24 +507,49 @@ static MlirValue block_start(builder *b, int64_t n) {
   return muli(b, index, size, mlirIntegerTypeGet(b->mlir, 32));
 }
 
-static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
-                                const lsimp_kernel_spec *spec) {
-  MlirContext mlir = b->mlir;
-  const lsim_aval *block = spec->block;
-  char text[96];
-  const char *elt = lsimp_kernel_element_type(block->dtype);
-  long long n = (long long)block->dims[0];
+/* A Triton kernel's types for blocks of `shape` ("8x128"): the element
+ * pointer, and the block's pointers, i32 offsets and values. */
+typedef struct triton_types {
+  MlirType ptr, ptrs, offsets, values;
+} triton_types;
+
+static triton_types make_triton_types(builder *b, const char *shape, lsim_dtype dtype) {
+  const char *elt = lsimp_kernel_element_type(dtype);
+  char text[160];
+  triton_types t;
   snprintf(text, sizeof text, "!tt.ptr<%s>", elt);
-  MlirType ptr = parse_type(b, text);
-  snprintf(text, sizeof text, "tensor<%lldx!tt.ptr<%s>>", n, elt);
-  MlirType ptrs_type = parse_type(b, text);
-  snprintf(text, sizeof text, "tensor<%lldxi32>", n);
-  MlirType offsets_type = parse_type(b, text);
-  snprintf(text, sizeof text, "tensor<%lldx%s>", n, elt);
-  MlirType values_type = parse_type(b, text);
+  t.ptr = parse_type(b, text);
+  snprintf(text, sizeof text, "tensor<%sx!tt.ptr<%s>>", shape, elt);
+  t.ptrs = parse_type(b, text);
+  snprintf(text, sizeof text, "tensor<%sxi32>", shape);
+  t.offsets = parse_type(b, text);
+  snprintf(text, sizeof text, "tensor<%sx%s>", shape, elt);
+  t.values = parse_type(b, text);
+  return t;
+}
+
+/* The swap of `y` into the output block (its old value loaded, unused,
+ * then `y` stored), and the function's return. */
+static void swap_and_return(builder *b, MlirValue out, MlirValue offsets, MlirType ptrs_type,
+                            MlirType values_type, MlirValue y) {
+  MlirValue out_ptrs;
+  block_load(b, out, offsets, ptrs_type, values_type, &out_ptrs);
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  MlirNamedAttribute store_attrs[] = {
+      lsim_named(b->mlir, "cache", mlirIntegerAttrGet(i32, 1)),
+      lsim_named(b->mlir, "evict", mlirIntegerAttrGet(i32, 1)),
+  };
+  MlirValue store[] = {out_ptrs, y};
+  op0(b, "tt.store", store, 2, store_attrs, 2);
+  op0(b, "tt.return", NULL, 0, NULL, 0);
+}
+
+/* The Triton module named after the kernel, and its public tt.func over
+ * two pointers of divisibility 32; returns the function's body. */
+static MlirBlock triton_func(builder *b, MlirModule module, const lsimp_kernel_spec *spec,
+                             MlirType ptr) {
+  MlirContext mlir = b->mlir;
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
-  if (b->rc)
-    return;
   mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
                                   mlirStringRefCreateFromCString("sym_name"),
                                   lsim_string_attr(mlir, spec->func_name));
@@ -537,7 +560,22 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   MlirAttribute arg_attrs[] = {arg_attr, arg_attr};
   lsim_func f = {.op_name = "tt.func", .name = spec->func_name, .visibility = "public",
                  .inputs = inputs, .num_inputs = 2, .arg_attrs = arg_attrs};
-  MlirBlock body = add_func(b, mlirModuleGetBody(module), &f);
+  return add_func(b, mlirModuleGetBody(module), &f);
+}
+
+static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
+                                const lsimp_kernel_spec *spec) {
+  MlirContext mlir = b->mlir;
+  const lsim_aval *block = spec->block;
+  char text[64];
+  long long n = (long long)block->dims[0];
+  snprintf(text, sizeof text, "%lld", n);
+  triton_types t = make_triton_types(b, text, block->dtype);
+  MlirType ptr = t.ptr, ptrs_type = t.ptrs, offsets_type = t.offsets, values_type = t.values;
+  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
+  if (b->rc)
+    return;
+  MlirBlock body = triton_func(b, module, spec, ptr);
   if (b->rc)
     return;
   /* _process_grid_to_3d_grid: one program id (_program_id: the constant 0
@@ -553,7 +591,7 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   }
   /* The index maps: block index 0 times the block size, input then output. */
   MlirValue in_start = block_start(b, n), out_start = block_start(b, n);
-  MlirValue in_ptrs, out_ptrs;
+  MlirValue in_ptrs;
   MlirValue in_offsets = block_offsets(b, in_start, offsets_type, n);
   MlirValue x =
       block_load(b, mlirBlockGetArgument(body, 0), in_offsets, ptrs_type, values_type, &in_ptrs);
@@ -565,14 +603,7 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   }
   /* The swap: the old value is loaded, then the new one stored. */
   MlirValue out_offsets = block_offsets(b, out_start, offsets_type, n);
-  block_load(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, &out_ptrs);
-  MlirNamedAttribute store_attrs[] = {
-      lsim_named(mlir, "cache", mlirIntegerAttrGet(i32, 1)),
-      lsim_named(mlir, "evict", mlirIntegerAttrGet(i32, 1)),
-  };
-  MlirValue store[] = {out_ptrs, y};
-  op0(b, "tt.store", store, 2, store_attrs, 2);
-  op0(b, "tt.return", NULL, 0, NULL, 0);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, y);
 }
 
 /* The tiled kernel's offsets of one ref: (row range + row start) * cols +
@@ -619,31 +650,14 @@ static MlirValue tiled_offsets(builder *b, MlirValue starts[2], MlirType offsets
 static void build_triton_tiled(builder *b, MlirModule module, const lsimp_kernel_spec *spec) {
   MlirContext mlir = b->mlir;
   const lsim_aval *array = spec->block;
-  const char *elt = lsimp_kernel_element_type(array->dtype);
-  long long rows = (long long)spec->tile[0], cols = (long long)spec->tile[1];
-  char text[96];
-  snprintf(text, sizeof text, "!tt.ptr<%s>", elt);
-  MlirType ptr = parse_type(b, text);
-  snprintf(text, sizeof text, "tensor<%lldx%lldx!tt.ptr<%s>>", rows, cols, elt);
-  MlirType ptrs_type = parse_type(b, text);
-  snprintf(text, sizeof text, "tensor<%lldx%lldxi32>", rows, cols);
-  MlirType offsets_type = parse_type(b, text);
-  snprintf(text, sizeof text, "tensor<%lldx%lldx%s>", rows, cols, elt);
-  MlirType values_type = parse_type(b, text);
+  char text[64];
+  snprintf(text, sizeof text, "%lldx%lld", (long long)spec->tile[0], (long long)spec->tile[1]);
+  triton_types t = make_triton_types(b, text, array->dtype);
+  MlirType ptr = t.ptr, ptrs_type = t.ptrs, offsets_type = t.offsets, values_type = t.values;
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
   if (b->rc)
     return;
-  mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
-                                  mlirStringRefCreateFromCString("sym_name"),
-                                  lsim_string_attr(mlir, spec->func_name));
-  MlirNamedAttribute divisibility =
-      lsim_named(mlir, "tt.divisibility", mlirIntegerAttrGet(i32, 32));
-  MlirAttribute arg_attr = mlirDictionaryAttrGet(mlir, 1, &divisibility);
-  MlirType inputs[] = {ptr, ptr};
-  MlirAttribute arg_attrs[] = {arg_attr, arg_attr};
-  lsim_func f = {.op_name = "tt.func", .name = spec->func_name, .visibility = "public",
-                 .inputs = inputs, .num_inputs = 2, .arg_attrs = arg_attrs};
-  MlirBlock body = add_func(b, mlirModuleGetBody(module), &f);
+  MlirBlock body = triton_func(b, module, spec, ptr);
   if (b->rc)
     return;
   MlirValue pid[2];
@@ -660,21 +674,14 @@ static void build_triton_tiled(builder *b, MlirModule module, const lsimp_kernel
       starts[ref][d] = muli(b, pid[d], size, i32);
     }
   MlirValue in_offsets = tiled_offsets(b, starts[0], offsets_type, spec->tile, array->dims[1]);
-  MlirValue in_ptrs, out_ptrs;
+  MlirValue in_ptrs;
   MlirValue x =
       block_load(b, mlirBlockGetArgument(body, 0), in_offsets, ptrs_type, values_type, &in_ptrs);
   MlirValue one = scalar_one(b, array->dtype);
   MlirValue ones = op1(b, "tt.splat", &one, 1, values_type, NULL, 0);
   MlirValue y = add(b, x, ones, values_type, is_float(array->dtype));
   MlirValue out_offsets = tiled_offsets(b, starts[1], offsets_type, spec->tile, array->dims[1]);
-  block_load(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, &out_ptrs);
-  MlirNamedAttribute store_attrs[] = {
-      lsim_named(mlir, "cache", mlirIntegerAttrGet(i32, 1)),
-      lsim_named(mlir, "evict", mlirIntegerAttrGet(i32, 1)),
-  };
-  MlirValue store[] = {out_ptrs, y};
-  op0(b, "tt.store", store, 2, store_attrs, 2);
-  op0(b, "tt.return", NULL, 0, NULL, 0);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, y);
 }
 
 MlirContext lsimp_kernel_context(void) {
