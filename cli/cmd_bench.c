@@ -552,7 +552,7 @@ int cmd_bench(int argc, char **argv) {
       {tpu_only, 1, &sin_fn}, {cuda_rocm, 2, &cos_fn}, {NULL, 0, &neg_fn}};
   static const lsim_platform_dependent_params pd = {branches, 3};
   static const lsim_buffer_callback_params bc = {{NULL, NULL}, false, false, NULL, 0};
-  static const lsim_pallas_call_params pc = {"add_one", 4, false, NULL, false};
+  static const lsim_pallas_call_params pc = {.kernel = "add_one", .grid = 4};
   workload workloads[] = {
       {"buffer_callback, cpu", floor_buffer_callback,
        {.operands = &operand, .num_operands = 1, .results = &f32_8, .num_results = 1}, {"cpu"}, 1},

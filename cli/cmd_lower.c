@@ -38,7 +38,16 @@ static void print_kinds(void) {
       {"", "it for cpu, tpu_sparsecore for tpu; its ops carry the compute type)"},
       {"inline=\"false\"", "on a <rule>/<default>: register_lowering(..., inline=False), a"},
       {"", "private func.func per distinct equation and a func.call of it"},
-      {"<alias input output>", "in <buffer_callback> and <ffi_call>: input_output_aliases"},
+      {"<alias input output>", "in <buffer_callback>, <ffi_call> and <pallas_call>:"},
+      {"", "input_output_aliases={input: output}"},
+      {"<pallas_call name=>", "pallas_call(name=): the kernel function's name, sanitized"},
+      {"<cost_estimate>", "pallas_call(cost_estimate=pl.CostEstimate(flops=, transcendentals=,"},
+      {"", "bytes_accessed=, remote_bytes_transferred=))"},
+      {"<metadata key value>", "pallas_call(metadata={key: value}); metadata=\"true\": a dict"},
+      {"num_warps= num_stages=", "pltriton.CompilerParams(...) (with compiler_params=\"triton\")"},
+      {"vmem_limit_bytes= ...", "pltpu.CompilerParams(...) (with compiler_params=\"mosaic_tpu\"):"},
+      {"", "also allow_input_fusion=\"true,false\", has_side_effects=\"true|dataflow\","},
+      {"", "internal_scratch_in_bytes=, disable_bounds_checks=, <flag name type value>"},
   };
   printf("\nWhat <lower> stands for:\n");
   for (size_t i = 0; i < sizeof lower_attrs / sizeof lower_attrs[0]; i++)

@@ -132,8 +132,10 @@ def check_expressible(s: sc.Scenario) -> None:
   if s.jax is not None and not is_oracle_version(s.jax):
     raise NotExpressible(f"version: the scenario is for JAX {s.jax}; the oracle is JAX {JAX_VERSION}")
   for e in s.eqns:
-    if e.kind == "pallas_call" and e.kernel not in ("add_one", "copy"):
-      raise NotExpressible(f"Pallas kernel {e.kernel!r}: the oracle knows add_one and copy")
+    if e.kind == "pallas_call" and e.kernel not in ("add_one", "copy", "tiled_add_one",
+                                                    "row_sum"):
+      raise NotExpressible(f"Pallas kernel {e.kernel!r}: the oracle knows add_one, copy, "
+                           "tiled_add_one and row_sum")
     if e.kind == "buffer_callback":
       for i, o in e.aliases:
         if not (-2**63 <= i < 2**63 and -2**63 <= o < 2**63):
@@ -231,14 +233,21 @@ KERNEL_FILE = "kernels.py"
 KERNEL_SOURCE = {
     ("add_one", False): "def add_one(x_ref, o_ref):\n  o_ref[...] = x_ref[...] + 1\n",
     ("copy", False): "def copy(x_ref, o_ref):\n  o_ref[...] = x_ref[...]\n",
+    ("tiled_add_one", False): "def tiled_add_one(x_ref, o_ref):\n  o_ref[...] = x_ref[...] + 1\n",
     # constants="true": the kernel captures an array (`c`, ones).
     ("add_one", True): "def add_one(x_ref, o_ref):\n  o_ref[...] = x_ref[...] + c\n",
     ("copy", True): "def copy(x_ref, o_ref):\n  o_ref[...] = x_ref[...] * c\n",
+    ("tiled_add_one", True): "def tiled_add_one(x_ref, o_ref):\n  o_ref[...] = x_ref[...] + c\n",
+    ("row_sum", False):
+        "def row_sum(x_ref, o_ref):\n  o_ref[...] = jnp.sum(x_ref[...], axis=1, keepdims=True)\n",
+    ("row_sum", True):
+        "def row_sum(x_ref, o_ref):\n  o_ref[...] = jnp.sum(x_ref[...] * c, axis=1, keepdims=True)\n",
 }
 
 
 def kernel_function(name: str, constant=None):
-  namespace = {"c": constant}
+  import jax.numpy as jnp
+  namespace = {"c": constant, "jnp": jnp}
   exec(compile(KERNEL_SOURCE[(name, constant is not None)], KERNEL_FILE, "exec"), namespace)
   return namespace[name]
 
@@ -248,20 +257,47 @@ def _pallas_call(e: sc.Eqn, x):
   from jax.experimental import pallas as pl
   kernel = kernel_function(e.kernel, np.ones(x.shape, x.dtype) if e.constants else None)
   params = None
+  fields = dict(e.params_fields)
   if e.compiler_params == "mosaic_tpu":
     from jax.experimental.pallas import tpu as pltpu
-    params = pltpu.CompilerParams()
+    effects = fields.pop("has_side_effects", None)
+    if effects is not None:
+      fields["has_side_effects"] = (pltpu.SideEffectType.DATAFLOW_SIDE_EFFECTING
+                                    if effects == "dataflow" else effects == "true")
+    params = pltpu.CompilerParams(**fields)
   elif e.compiler_params == "triton":
     from jax.experimental.pallas import triton as pltriton
-    params = pltriton.CompilerParams()
+    params = pltriton.CompilerParams(**fields)
   elif e.compiler_params == "mosaic_gpu":
     from jax._src.pallas.mosaic_gpu import core as mgpu_core  # plgpu.CompilerParams
     params = mgpu_core.CompilerParams()
+  extra = {}
+  if e.pallas_name is not None:
+    extra["name"] = e.pallas_name
+  if e.metadata is not None:
+    extra["metadata"] = e.metadata
+  if e.cost_estimate is not None:
+    extra["cost_estimate"] = pl.CostEstimate(**e.cost_estimate)
+  if e.aliases:
+    extra["input_output_aliases"] = dict(e.aliases)
+  grid = (e.grid,)
   block = pl.BlockSpec(x.shape, lambda i: (0,) * x.ndim)
+  if e.kernel == "tiled_add_one":  # blocks over a 2-D grid
+    if e.block is None or x.ndim != 2:
+      raise NotExpressible("tiled_add_one takes a 2-D array and block=")
+    grid = (x.shape[0] // e.block[0], x.shape[1] // e.block[1])
+    block = pl.BlockSpec(e.block, lambda i, j: (i, j))
+  out_block = block
+  if e.kernel == "row_sum":  # whole rows in, their sums out
+    if e.block is None or x.ndim != 2:
+      raise NotExpressible("row_sum takes a 2-D array and block=")
+    grid = (x.shape[0] // e.block[0],)
+    block = pl.BlockSpec(e.block, lambda i: (i, 0))
+    out_block = pl.BlockSpec((e.block[0], 1), lambda i: (i, 0))
   out = [jax.ShapeDtypeStruct(a.shape, numpy_dtype(a.dtype)) for a in e.results]
   call = pl.pallas_call(kernel, out_shape=out[0] if len(out) == 1 else tuple(out),
-                        grid=(e.grid,), in_specs=[block], out_specs=block,
-                        interpret=e.interpret, compiler_params=params)
+                        grid=grid, in_specs=[block], out_specs=out_block,
+                        interpret=e.interpret, compiler_params=params, **extra)
   result = call(x)
   return [result] if len(out) == 1 else list(result)
 

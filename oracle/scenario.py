@@ -117,6 +117,13 @@ class Eqn:
   interpret: bool = False
   compiler_params: str = "none"
   constants: bool = False
+  # pallas_call's name=, metadata=, cost_estimate= and the CompilerParams
+  # fields given ({} / None when absent): see _pallas_call in program.py.
+  pallas_name: Optional[str] = None
+  block: Optional[tuple] = None  # the tiled kernels' BlockSpec shape
+  metadata: Optional[dict] = None
+  cost_estimate: Optional[dict] = None
+  params_fields: dict = field(default_factory=dict)
   sharding: Optional[tuple[str, int]] = None  # ("device" | "scalar_mesh" | "mesh", K or N)
   lowering: int = 0  # <call_exported lowering="K">
   compute_on: Optional[str] = None  # compute_on="...": traced inside compute_on(compute_type)
@@ -229,6 +236,50 @@ class _Reader:
     self.path = path
     self.values: list[Aval] = []
     self.lowerings: list["Scenario"] = []  # a session's, read so far
+
+  def pallas_call_args(self, node: Node, e: Eqn) -> None:
+    """name=, the aliases, metadata, cost_estimate and the params' fields."""
+    big = 2**63
+    e.pallas_name = node.attrs.get("name")
+    if "block" in node.attrs:
+      e.block = tuple(int(v) for v in node.attrs["block"].split(","))
+    f = e.params_fields
+    for a in ("num_warps", "num_stages"):
+      if a in node.attrs:
+        f[a] = self.integer(node, a, 1, 2**31 - 1, 1)
+    for a in ("vmem_limit_bytes", "internal_scratch_in_bytes"):
+      if a in node.attrs:
+        f[a] = self.integer(node, a, 0, big - 1, 0)
+    if "allow_input_fusion" in node.attrs:
+      text = node.attrs["allow_input_fusion"]
+      f["allow_input_fusion"] = [v == "true" for v in text.split(",")] if text else []
+    if "has_side_effects" in node.attrs:
+      f["has_side_effects"] = node.attrs["has_side_effects"]
+    for a, default in (("disable_bounds_checks", False), ("disable_semaphore_checks", False),
+                       ("skip_device_barrier", False), ("shape_invariant_numerics", True),
+                       ("needs_layout_passes", True)):
+      if a in node.attrs:
+        f[a] = self.boolean(node, a, default)
+    flags = {}
+    for c in node.children:
+      if c.tag == "alias":
+        e.aliases.append((self.integer(c, "input", -big, big - 1, 0),
+                          self.integer(c, "output", -big, big - 1, 0)))
+      elif c.tag == "flag":
+        t, v = c.attrs["type"], c.attrs["value"]
+        flags[c.attrs["name"]] = (v == "true" if t == "bool" else int(v) if t == "int"
+                                  else float(v))
+      elif c.tag == "cost_estimate":
+        e.cost_estimate = {k: self.integer(c, k, -big, big - 1, 0)
+                           for k in ("flops", "transcendentals", "bytes_accessed",
+                                     "remote_bytes_transferred") if k in c.attrs}
+      elif c.tag == "metadata":
+        e.metadata = e.metadata or {}
+        e.metadata[c.attrs["key"]] = c.attrs["value"]
+    if flags:
+      f["flags"] = flags
+    if self.boolean(node, "metadata", False) and e.metadata is None:
+      e.metadata = {}
 
   def fail(self, node: Node, message: str):
     raise InvalidScenario(f"{self.path}:{node.line}: {message}")
@@ -390,6 +441,7 @@ class _Reader:
       if e.compiler_params not in COMPILER_PARAMS:
         self.fail(node, f"<pallas_call> compiler_params=\"{e.compiler_params}\" is not a known kind")
       e.results = self.results(node)
+      self.pallas_call_args(node, e)
     elif e.kind == "call_exported":
       e.lowering = self.integer(node, "lowering", 1, 1024, 0)
       if not (1 <= e.lowering < len(self.lowerings)):

@@ -8,7 +8,10 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
+#include <ctype.h>
+#include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,13 +92,22 @@ int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_cal
                           lsimp_kernel_spec spec, bool version0, lsimp_strbuf *bytes,
                           lsim_error *err) {
   MlirModule kernel;
+  char *func_name = lsimp_kernel_func_name(p);
+  if (!func_name)
+    return lsimp_fail_oom(err);
   spec.kernel = p->kernel;
+  spec.func_name = func_name;
   spec.block = &ctx->avals_in[0];
   spec.grid = p->grid;
+  spec.tile[0] = p->block[0];
+  spec.tile[1] = p->block[1];
   MlirContext mlir = kernel_context();
-  if (mlirContextIsNull(mlir))
+  if (mlirContextIsNull(mlir)) {
+    free(func_name);
     return lsimp_fail_oom(err);
+  }
   int rc = lsimp_pallas_build_kernel(mlir, &spec, &kernel, err);
+  free(func_name);
   if (rc)
     return rc;
   narrate_kernel(ctx, kernel);
@@ -118,11 +130,18 @@ int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_cal
 }
 
 int lsimp_emit_kernel_call(lsim_lowering_rule_context *ctx, lsim_custom_call *call,
-                           const MlirValue *args, MlirValue *results, lsim_error *err) {
+                           const MlirValue *args, MlirValue *results,
+                           const lsim_pallas_call_params *p, lsim_error *err) {
   MlirType types[1];
   int rc = lsim_lowering_rule_context_out_types(ctx, types, err);
+  lsim_operand_alias aliases[1];
+  size_t n = 0;
+  for (size_t i = 0; i < p->num_aliases && n < 1; i++) /* checked at trace time: 0:0 */
+    aliases[n++] = (lsim_operand_alias){(size_t)p->aliases[i].input, (size_t)p->aliases[i].output};
   call->layouts = true;
   call->has_aliases = true;
+  call->aliases = aliases;
+  call->num_aliases = n;
   MlirOperation op;
   if (!rc)
     rc = lsim_emit_custom_call(&ctx->ip, call, args, ctx->num_avals_in, types, 1, &op, err);
@@ -137,4 +156,132 @@ MlirAttribute lsimp_bytes_attr(MlirContext mlir, const lsimp_strbuf *bytes) {
 
 MlirAttribute lsimp_i32_attr(MlirContext mlir, int64_t v) {
   return mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 32), v);
+}
+
+void lsimp_json_string(lsimp_strbuf *sb, const char *s) {
+  lsimp_strbuf_putc(sb, '"');
+  for (const unsigned char *p = (const unsigned char *)s; p && *p;) {
+    unsigned cp = *p;
+    int n = cp < 0x80 ? 1 : (cp >> 5) == 6 ? 2 : (cp >> 4) == 14 ? 3 : (cp >> 3) == 30 ? 4 : 1;
+    if (n > 1) {
+      cp &= n == 2 ? 0x1f : n == 3 ? 0x0f : 0x07;
+      for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80) { /* not UTF-8: the byte as a code point */
+          cp = *p;
+          n = 1;
+          break;
+        }
+        cp = (cp << 6) | (p[i] & 0x3f);
+      }
+    }
+    p += n;
+    switch (cp) {
+    case '"': lsimp_strbuf_puts(sb, "\\\""); continue;
+    case '\\': lsimp_strbuf_puts(sb, "\\\\"); continue;
+    case '\n': lsimp_strbuf_puts(sb, "\\n"); continue;
+    case '\r': lsimp_strbuf_puts(sb, "\\r"); continue;
+    case '\t': lsimp_strbuf_puts(sb, "\\t"); continue;
+    case '\b': lsimp_strbuf_puts(sb, "\\b"); continue;
+    case '\f': lsimp_strbuf_puts(sb, "\\f"); continue;
+    default: break;
+    }
+    if (cp >= 0x20 && cp < 0x7f)
+      lsimp_strbuf_putc(sb, (char)cp);
+    else if (cp < 0x10000)
+      lsimp_strbuf_printf(sb, "\\u%04x", cp);
+    else
+      lsimp_strbuf_printf(sb, "\\u%04x\\u%04x", 0xd800 + ((cp - 0x10000) >> 10),
+                          0xdc00 + ((cp - 0x10000) & 0x3ff));
+  }
+  lsimp_strbuf_putc(sb, '"');
+}
+
+void lsimp_py_float(lsimp_strbuf *sb, double v) {
+  if (isnan(v)) {
+    lsimp_strbuf_puts(sb, "nan");
+    return;
+  }
+  if (isinf(v)) {
+    lsimp_strbuf_puts(sb, v < 0 ? "-inf" : "inf");
+    return;
+  }
+  /* The shortest %.Ne that reads back as v: its digits and exponent. */
+  char text[40];
+  for (int digits = 1; digits <= 17; digits++) {
+    snprintf(text, sizeof text, "%.*e", digits - 1, v);
+    if (strtod(text, NULL) == v)
+      break;
+  }
+  char *e = strchr(text, 'e');
+  int exp = atoi(e + 1);
+  *e = '\0';
+  char mantissa[24];
+  size_t m = 0;
+  bool negative = text[0] == '-';
+  for (const char *c = text + negative; *c; c++)
+    if (*c != '.')
+      mantissa[m++] = *c;
+  while (m > 1 && mantissa[m - 1] == '0')
+    m--;
+  mantissa[m] = '\0';
+  if (negative)
+    lsimp_strbuf_putc(sb, '-');
+  if (exp < -4 || exp >= 16) { /* repr's exponent form: 1e-05, 1.5e+16 */
+    lsimp_strbuf_putc(sb, mantissa[0]);
+    if (m > 1) {
+      lsimp_strbuf_putc(sb, '.');
+      lsimp_strbuf_puts(sb, mantissa + 1);
+    }
+    lsimp_strbuf_printf(sb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+  } else if (exp < 0) { /* 0.00015 */
+    lsimp_strbuf_puts(sb, "0.");
+    for (int i = -1; i > exp; i--)
+      lsimp_strbuf_putc(sb, '0');
+    lsimp_strbuf_puts(sb, mantissa);
+  } else { /* 150.0, 1.5 */
+    for (int i = 0; i <= exp; i++)
+      lsimp_strbuf_putc(sb, (size_t)i < m ? mantissa[i] : '0');
+    lsimp_strbuf_putc(sb, '.');
+    lsimp_strbuf_puts(sb, (size_t)exp + 1 < m ? mantissa + exp + 1 : "0");
+  }
+}
+
+static int compare_keys(const void *a, const void *b) {
+  return strcmp(((const lsim_pallas_metadata *)a)->key, ((const lsim_pallas_metadata *)b)->key);
+}
+
+void lsimp_metadata_json(lsimp_strbuf *sb, const lsim_pallas_call_params *p, bool compact) {
+  size_t n = p->num_metadata;
+  lsim_pallas_metadata *sorted = n ? malloc(n * sizeof *sorted) : NULL;
+  if (n && !sorted) {
+    sb->failed = true;
+    return;
+  }
+  if (n)
+    memcpy(sorted, p->metadata, n * sizeof *sorted);
+  /* sort_keys orders by code point, as strcmp orders UTF-8. */
+  if (compact && n)
+    qsort(sorted, n, sizeof *sorted, compare_keys);
+  lsimp_strbuf_putc(sb, '{');
+  for (size_t i = 0; i < n; i++) {
+    lsimp_strbuf_puts(sb, compact ? (i ? ",\n" : "\n") : (i ? ", " : ""));
+    lsimp_json_string(sb, sorted[i].key);
+    lsimp_strbuf_puts(sb, compact ? ":" : ": ");
+    lsimp_json_string(sb, sorted[i].value);
+  }
+  lsimp_strbuf_puts(sb, compact && n ? "\n}" : "}");
+  free(sorted);
+}
+
+char *lsimp_kernel_func_name(const lsim_pallas_call_params *p) {
+  lsimp_strbuf out = LSIMP_STRBUF_INIT;
+  if (!p->name) {
+    lsimp_strbuf_puts(&out, p->kernel);
+    return lsimp_strbuf_take(&out);
+  }
+  for (const unsigned char *c = (const unsigned char *)p->name; *c; c++)
+    lsimp_strbuf_putc(&out, isalnum(*c) || *c == '_' || *c == '.' || *c == '-' || *c >= 0x80
+                                ? (char)*c
+                                : '_');
+  return lsimp_strbuf_take(&out);
 }

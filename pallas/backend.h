@@ -20,12 +20,31 @@ int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_cal
                           lsim_error *err);
 
 /* The custom call of a pallas_call: one result per output aval, row-major
- * layouts, output_operand_aliases always present (no aliases here). */
+ * layouts, output_operand_aliases always present (the call's
+ * input_output_aliases, dict(input_output_aliases) in mlir.custom_call). */
 int lsimp_emit_kernel_call(lsim_lowering_rule_context *ctx, lsim_custom_call *call,
-                           const MlirValue *args, MlirValue *results, lsim_error *err);
+                           const MlirValue *args, MlirValue *results,
+                           const lsim_pallas_call_params *p, lsim_error *err);
 
 /* Bytes as a string attribute; an i32 integer attribute. */
 MlirAttribute lsimp_bytes_attr(MlirContext mlir, const lsimp_strbuf *bytes);
 MlirAttribute lsimp_i32_attr(MlirContext mlir, int64_t v);
+
+/* Python's json.dumps of the str `s` (ensure_ascii: non-ASCII as \uXXXX,
+ * UTF-16 surrogate pairs beyond the BMP), quotes included. */
+void lsimp_json_string(lsimp_strbuf *sb, const char *s);
+
+/* Python's str(float): repr, the shortest text that reads back as `v`
+ * ("1.5", "100.0", "1e-05", "1e+16", "inf", "nan"). */
+void lsimp_py_float(lsimp_strbuf *sb, double v);
+
+/* The metadata dict as JSON: indent=0, sort_keys, separators (",", ":")
+ * (tpu_custom_call.py _compact_json_object) when `compact`, else
+ * json.dumps's defaults (insertion order, ", " and ": "). */
+void lsimp_metadata_json(lsimp_strbuf *sb, const lsim_pallas_call_params *p, bool compact);
+
+/* The kernel's function name: sanitize_name(name=) when given
+ * ([^\w.-] -> '_'), else the library kernel's name.  Owned. */
+char *lsimp_kernel_func_name(const lsim_pallas_call_params *p);
 
 #endif

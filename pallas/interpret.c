@@ -231,10 +231,13 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   MlirType block = mlirValueGetType(args[0]);
   MlirType elt = mlirShapedTypeGetElementType(block);
   emitter e = {ctx->ip, err, LSIM_OK};
-  MlirValue fill = constant(&e, elt, uninitialized(mlir, elt, aval->dtype));
-  MlirValue out = {NULL};
-  if (!e.rc)
-    e.rc = lsim_emit_broadcast_scalar(&e.at, fill, block, &out, err);
+  /* The output buffer starts as its aliased input, else uninitialized. */
+  MlirValue out = p->num_aliases ? args[0] : (MlirValue){NULL};
+  if (!p->num_aliases) {
+    MlirValue fill = constant(&e, elt, uninitialized(mlir, elt, aval->dtype));
+    if (!e.rc)
+      e.rc = lsim_emit_broadcast_scalar(&e.at, fill, block, &out, err);
+  }
   MlirValue counter = i32(&e, 0);
   MlirValue index = i32(&e, 0);
   MlirValue carried[] = {counter, index, args[0], out};

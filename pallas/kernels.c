@@ -27,12 +27,20 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef enum kernel_kind { KERNEL_ADD_ONE, KERNEL_COPY } kernel_kind;
+typedef enum kernel_kind {
+  KERNEL_ADD_ONE,
+  KERNEL_COPY,
+  KERNEL_TILED_ADD_ONE,
+  KERNEL_ROW_SUM,
+  KERNEL_COUNT
+} kernel_kind;
 
-static const char *const kernel_names[] = {[KERNEL_ADD_ONE] = "add_one", [KERNEL_COPY] = "copy"};
+static const char *const kernel_names[] = {[KERNEL_ADD_ONE] = "add_one", [KERNEL_COPY] = "copy",
+                                           [KERNEL_TILED_ADD_ONE] = "tiled_add_one",
+                                           [KERNEL_ROW_SUM] = "row_sum"};
 
 static bool find_kernel(const char *name, kernel_kind *out) {
-  for (int i = 0; name && i < 2; i++) {
+  for (int i = 0; name && i < KERNEL_COUNT; i++) {
     if (strcmp(kernel_names[i], name) == 0) {
       *out = (kernel_kind)i;
       return true;
@@ -41,13 +49,81 @@ static bool find_kernel(const char *name, kernel_kind *out) {
   return false;
 }
 
+bool lsimp_kernel_is_tiled(const char *kernel) {
+  kernel_kind kind;
+  return find_kernel(kernel, &kind) && (kind == KERNEL_TILED_ADD_ONE || kind == KERNEL_ROW_SUM);
+}
+
+bool lsimp_kernel_is_reduction(const char *kernel) {
+  kernel_kind kind;
+  return find_kernel(kernel, &kind) && kind == KERNEL_ROW_SUM;
+}
+
+/* row_sum: an f32 or i32 (M, N) array in (rows, N) blocks over the grid
+ * (M / rows,), into an (M, 1) array of its dtype in (rows, 1) blocks. */
+static int check_row_sum(const lsim_aval *in, size_t num_in, const lsim_aval *out,
+                         size_t num_out, const int64_t block[2], lsim_error *err) {
+  if (num_in != 1 || num_out != 1 || in->rank != 2 || lsim_aval_size(in) == 0 ||
+      (in->dtype != LSIM_DTYPE_F32 && in->dtype != LSIM_DTYPE_I32) || out->rank != 2 ||
+      out->dtype != in->dtype || out->dims[0] != in->dims[0] || out->dims[1] != 1)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "Pallas kernel 'row_sum' takes one non-empty (M, N) f32 or i32 array "
+                          "and returns an (M, 1) one of its dtype");
+  if (block[0] < 1 || block[1] != in->dims[1] || in->dims[0] % block[0] != 0 ||
+      (block[0] != in->dims[0] && block[0] % 8 != 0))
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "Pallas kernel 'row_sum': block=\"%lld,%lld\" must be whole rows "
+                          "(ROWS,%lld), ROWS dividing %lld, all of it or a multiple of 8",
+                          (long long)block[0], (long long)block[1], (long long)in->dims[1],
+                          (long long)in->dims[0]);
+  return LSIM_OK;
+}
+
+/* tiled_add_one: a 2-D array in blocks that divide it, each dimension
+ * whole or a multiple of the TPU's tiling (8 rows, 128 lanes: the Pallas
+ * TPU lowering's evenly_divisible rule, whose error lowersim does not
+ * model), over the grid the blocks make. */
+static int check_tiled(const lsim_aval *a, const int64_t block[2], lsim_error *err) {
+  if (!a || a->rank != 2 || lsim_aval_size(a) == 0 || a->dtype == LSIM_DTYPE_BOOL)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "Pallas kernel 'tiled_add_one' takes one non-empty 2-D numeric array "
+                          "and returns one of the same shape and dtype");
+  for (int d = 0; d < 2; d++) {
+    int64_t tile = d == 0 ? 8 : 128;
+    if (block[d] < 1 || a->dims[d] % block[d] != 0 ||
+        (block[d] != a->dims[d] && block[d] % tile != 0))
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                            "Pallas kernel 'tiled_add_one': block=\"%lld,%lld\" must divide the "
+                            "array (%lld, %lld), each dimension whole or a multiple of (8, 128)",
+                            (long long)block[0], (long long)block[1], (long long)a->dims[0],
+                            (long long)a->dims[1]);
+  }
+  return LSIM_OK;
+}
+
 int lsimp_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, size_t num_in,
-                             const lsim_aval *avals_out, size_t num_out, lsim_error *err) {
+                             const lsim_aval *avals_out, size_t num_out, const int64_t block[2],
+                             int64_t grid, lsim_error *err) {
   kernel_kind kind;
   if (!find_kernel(kernel, &kind))
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                     "unknown Pallas kernel '%s' (the library has add_one and copy)",
+                     "unknown Pallas kernel '%s' (the library has add_one, copy and "
+                     "tiled_add_one)",
                      kernel ? kernel : "(null)");
+  if (kind == KERNEL_ROW_SUM || kind == KERNEL_TILED_ADD_ONE) {
+    bool fits = num_in == 1 && num_out == 1 && lsim_aval_equal(&avals_in[0], &avals_out[0]);
+    int rc = kind == KERNEL_ROW_SUM
+                 ? check_row_sum(&avals_in[0], num_in, &avals_out[0], num_out, block, err)
+                 : check_tiled(fits ? &avals_in[0] : NULL, block, err);
+    if (!rc && grid != 1)
+      rc = lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "Pallas kernel '%s': its grid is the blocks' (no grid=)", kernel);
+    return rc;
+  }
+  if (block[0] || block[1])
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "Pallas kernel '%s' takes the whole array as its block (no block=)",
+                          kernel);
   if (num_in != 1 || num_out != 1 || !lsim_aval_equal(&avals_in[0], &avals_out[0]) ||
       avals_in[0].rank != 1 || lsim_aval_size(&avals_in[0]) == 0 ||
       avals_in[0].dtype == LSIM_DTYPE_BOOL)
@@ -168,83 +244,220 @@ static MlirBlock add_func(builder *b, MlirBlock module_body, lsim_func *f) {
 
 /* func.func @transform_i(%i: i32) -> i32: the block index map `lambda i:
  * (0,)`: its literal 0 (int64 under jax_enable_x64, and then the result is
- * too), then an i32 0 that goes unused. */
-static void add_transform(builder *b, MlirBlock module_body, int i, bool x64) {
+ * too), then an i32 0 that goes unused.  Tiled: `lambda i, j: (i, j)`
+ * returns the grid indices, after the unused i32 0. */
+static void add_transform(builder *b, MlirBlock module_body, int i, bool x64, bool tiled) {
   MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
   MlirType index = mlirIntegerTypeGet(b->mlir, x64 ? 64 : 32);
+  MlirType pair[] = {i32, i32};
   char name[32];
   snprintf(name, sizeof name, "transform_%d", i);
-  lsim_func f = {.op_name = "func.func", .name = name, .inputs = &i32, .num_inputs = 1,
-                 .results = &index, .num_results = 1};
-  add_func(b, module_body, &f);
+  lsim_func f = {.op_name = "func.func", .name = name, .inputs = tiled ? pair : &i32,
+                 .num_inputs = tiled ? 2 : 1, .results = tiled ? pair : &index,
+                 .num_results = tiled ? 2 : 1};
+  MlirBlock body = add_func(b, module_body, &f);
+  if (tiled) {
+    constant_i32(b, 0);
+    if (b->rc)
+      return;
+    MlirValue ij[] = {mlirBlockGetArgument(body, 0), mlirBlockGetArgument(body, 1)};
+    op0(b, "func.return", ij, 2, NULL, 0);
+    return;
+  }
   MlirValue zero = constant(b, mlirIntegerAttrGet(index, 0));
   constant_i32(b, 0);
   op0(b, "func.return", &zero, 1, NULL, 0);
+}
+
+/* The Mosaic kernel's func.func: its grid indices and refs as `inputs`, a
+ * TensorCore kernel over `grid_rank` arbitrary grid dimensions of
+ * `bounds`, no scalar prefetch or scratch, the `window_params` given as
+ * text; returns its body. */
+static MlirBlock mosaic_kernel_func(builder *b, MlirBlock module_body,
+                                    const lsimp_kernel_spec *spec, const MlirType *inputs,
+                                    size_t num_inputs, int grid_rank, MlirAttribute bounds,
+                                    const char *window_params) {
+  MlirContext mlir = b->mlir;
+  MlirType i64 = mlirIntegerTypeGet(mlir, 64);
+  MlirNamedAttribute extra[] = {
+      lsim_named(mlir, "dimension_semantics",
+                 parse_attr(b, grid_rank == 2 ? "[#tpu.dimension_semantics<arbitrary>, "
+                                                "#tpu.dimension_semantics<arbitrary>]"
+                                              : "[#tpu.dimension_semantics<arbitrary>]")),
+      lsim_named(mlir, "iteration_bounds", bounds),
+      lsim_named(mlir, "scalar_prefetch", mlirIntegerAttrGet(i64, 0)),
+      lsim_named(mlir, "scratch_operands", mlirIntegerAttrGet(i64, 0)),
+      lsim_named(mlir, "tpu.core_type", parse_attr(b, "#tpu.core_type<tc>")),
+      lsim_named(mlir, "window_params", parse_attr(b, window_params)),
+  };
+  lsim_func f = {.op_name = "func.func", .name = spec->func_name, .inputs = inputs,
+                 .num_inputs = num_inputs, .extra = extra, .num_extra = 6};
+  return add_func(b, module_body, &f);
+}
+
+/* func.func @transform_i(%i: i32) -> (i32, i32): `lambda i: (i, 0)`: the
+ * literal 0, an unused i32 0, then (i, 0). */
+static void add_row_transform(builder *b, MlirBlock module_body, int i) {
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  MlirType pair[] = {i32, i32};
+  char name[32];
+  snprintf(name, sizeof name, "transform_%d", i);
+  lsim_func f = {.op_name = "func.func", .name = name, .inputs = &i32, .num_inputs = 1,
+                 .results = pair, .num_results = 2};
+  MlirBlock body = add_func(b, module_body, &f);
+  MlirValue zero = constant_i32(b, 0);
+  constant_i32(b, 0);
+  if (b->rc)
+    return;
+  MlirValue result[] = {mlirBlockGetArgument(body, 0), zero};
+  op0(b, "func.return", result, 2, NULL, 0);
+}
+
+/* row_sum: `o_ref[...] = jnp.sum(x_ref[...], axis=1, keepdims=True)`: the
+ * block's load, vector.multi_reduction <add> over dimension 1 from a zero
+ * accumulator, the shape_cast keepdims makes, the swap of the (rows, 1)
+ * output block. */
+static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
+                                     const lsimp_kernel_spec *spec) {
+  MlirContext mlir = b->mlir;
+  const lsim_aval *array = spec->block;
+  int64_t rows = spec->tile[0], cols = spec->tile[1];
+  int64_t in_dims[2] = {rows, cols}, out_dims[2] = {rows, 1};
+  bool fp = is_float(array->dtype);
+  const char *elt = lsimp_kernel_element_type(array->dtype);
+  char text[400];
+  MlirAttribute vmem = parse_attr(b, "#tpu.memory_space<vmem>");
+  MlirType elt_type = parse_type(b, elt);
+  if (b->rc)
+    return;
+  MlirType in_ref = mlirMemRefTypeGet(elt_type, 2, in_dims, (MlirAttribute){NULL}, vmem);
+  MlirType out_ref = mlirMemRefTypeGet(elt_type, 2, out_dims, (MlirAttribute){NULL}, vmem);
+  MlirType in_vec = mlirVectorTypeGet(2, in_dims, elt_type);
+  MlirType out_vec = mlirVectorTypeGet(2, out_dims, elt_type);
+  MlirType acc_vec = mlirVectorTypeGet(1, &rows, elt_type);
+  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
+  MlirType inputs[] = {i32, in_ref, out_ref};
+  snprintf(text, sizeof text, "array<i64: %lld>", (long long)(array->dims[0] / rows));
+  MlirAttribute bounds = parse_attr(b, text);
+  snprintf(text, sizeof text,
+           "[{transform_indices = @transform_0, window_bounds = array<i64: %lld, %lld>}, "
+           "{transform_indices = @transform_1, window_bounds = array<i64: %lld, 1>}]",
+           (long long)rows, (long long)cols, (long long)rows);
+  MlirBlock module_body = mlirModuleGetBody(module);
+  MlirBlock body = mosaic_kernel_func(b, module_body, spec, inputs, 3, 1, bounds, text);
+  if (b->rc)
+    return;
+  MlirValue x_ref = mlirBlockGetArgument(body, 1), o_ref = mlirBlockGetArgument(body, 2);
+  MlirType index = mlirIndexTypeGet(mlir);
+  MlirValue at[] = {x_ref, constant(b, mlirIntegerAttrGet(index, 0)),
+                    constant(b, mlirIntegerAttrGet(index, 0))};
+  MlirValue x = op1(b, "vector.load", at, 3, in_vec, NULL, 0);
+  snprintf(text, sizeof text, fp ? "dense<0.000000e+00> : vector<%lldx%s>"
+                                 : "dense<0> : vector<%lldx%s>",
+           (long long)rows, elt);
+  MlirValue zero = constant(b, parse_attr(b, text));
+  MlirNamedAttribute reduce_attrs[] = {
+      lsim_named(mlir, "kind", parse_attr(b, "#vector.kind<add>")),
+      lsim_named(mlir, "reduction_dims", parse_attr(b, "array<i64: 1>")),
+  };
+  MlirValue operands[] = {x, zero};
+  MlirValue sum = op1(b, "vector.multi_reduction", operands, 2, acc_vec, reduce_attrs, 2);
+  MlirValue y = op1(b, "vector.shape_cast", &sum, 1, out_vec, NULL, 0);
+  MlirValue out_at[] = {o_ref, constant(b, mlirIntegerAttrGet(index, 0)),
+                        constant(b, mlirIntegerAttrGet(index, 0))};
+  op1(b, "vector.load", out_at, 3, out_vec, NULL, 0);
+  MlirNamedAttribute store_attrs[] = {
+      lsim_named(mlir, "add", mlirBoolAttrGet(mlir, 0)),
+      lsim_named(mlir, "operandSegmentSizes", parse_attr(b, "array<i32: 1, 1, 2, 0>")),
+      lsim_named(mlir, "strides", parse_attr(b, "array<i32>")),
+  };
+  MlirValue store[] = {y, o_ref, out_at[1], out_at[2]};
+  op0(b, "tpu.vector_store", store, 4, store_attrs, 3);
+  op0(b, "func.return", NULL, 0, NULL, 0);
+  add_row_transform(b, module_body, 0);
+  add_row_transform(b, module_body, 1);
+  mlirOperationSetAttributeByName(
+      mlirModuleGetOperation(module), mlirStringRefCreateFromCString("stable_mosaic.version"),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), spec->mosaic_version));
 }
 
 static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind kind,
                                     const lsimp_kernel_spec *spec) {
   MlirContext mlir = b->mlir;
   const lsim_aval *block = spec->block;
-  char text[320];
-  long long n = (long long)block->dims[0];
+  if (kind == KERNEL_ROW_SUM) {
+    build_mosaic_tpu_row_sum(b, module, spec);
+    return;
+  }
+  bool tiled = kind == KERNEL_TILED_ADD_ONE;
+  int rank = tiled ? 2 : 1;
+  int64_t dims[2] = {block->dims[0], tiled ? block->dims[1] : 0};
+  int64_t grid[2] = {spec->grid, 1};
+  if (tiled) { /* the block, and the grid it makes over the array */
+    dims[0] = spec->tile[0];
+    dims[1] = spec->tile[1];
+    grid[0] = block->dims[0] / dims[0];
+    grid[1] = block->dims[1] / dims[1];
+  }
+  char text[400], window[64];
   const char *elt = lsimp_kernel_element_type(block->dtype);
   MlirAttribute vmem = parse_attr(b, "#tpu.memory_space<vmem>");
   MlirType elt_type = parse_type(b, elt);
   if (b->rc)
     return;
-  MlirType memref = mlirMemRefTypeGet(elt_type, 1, block->dims, (MlirAttribute){NULL}, vmem);
-  MlirType vector = mlirVectorTypeGet(1, block->dims, elt_type);
+  MlirType memref = mlirMemRefTypeGet(elt_type, rank, dims, (MlirAttribute){NULL}, vmem);
+  MlirType vector = mlirVectorTypeGet(rank, dims, elt_type);
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
-  MlirType inputs[] = {i32, memref, memref};
-  snprintf(text, sizeof text, "array<i64: %lld>", (long long)spec->grid);
+  MlirType inputs[] = {i32, i32, memref, memref};
+  if (tiled)
+    snprintf(window, sizeof window, "%lld, %lld", (long long)dims[0], (long long)dims[1]);
+  else
+    snprintf(window, sizeof window, "%lld", (long long)dims[0]);
+  snprintf(text, sizeof text, tiled ? "array<i64: %lld, %lld>" : "array<i64: %lld>",
+           (long long)grid[0], (long long)grid[1]);
   MlirAttribute bounds = parse_attr(b, text);
+  /* A trivial window (the whole array, index map all zeros) is single-buffered:
+   * pipeline_mode synchronous; a tiled one has none. */
+  const char *mode = tiled ? "" : "pipeline_mode = #tpu.pipeline_mode<synchronous>, ";
   snprintf(text, sizeof text,
-           "[{pipeline_mode = #tpu.pipeline_mode<synchronous>, transform_indices = @transform_0, "
-           "window_bounds = array<i64: %lld>}, {pipeline_mode = "
-           "#tpu.pipeline_mode<synchronous>, transform_indices = @transform_1, window_bounds = "
-           "array<i64: %lld>}]",
-           n, n);
-  MlirNamedAttribute extra[] = {
-      lsim_named(mlir, "dimension_semantics",
-                 parse_attr(b, "[#tpu.dimension_semantics<arbitrary>]")),
-      lsim_named(mlir, "iteration_bounds", bounds),
-      lsim_named(mlir, "scalar_prefetch", mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0)),
-      lsim_named(mlir, "scratch_operands", mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), 0)),
-      lsim_named(mlir, "tpu.core_type", parse_attr(b, "#tpu.core_type<tc>")),
-      lsim_named(mlir, "window_params", parse_attr(b, text)),
-  };
+           "[{%stransform_indices = @transform_0, window_bounds = array<i64: %s>}, {%s"
+           "transform_indices = @transform_1, window_bounds = array<i64: %s>}]",
+           mode, window, mode, window);
   MlirBlock module_body = mlirModuleGetBody(module);
-  lsim_func f = {.op_name = "func.func", .name = kernel_names[kind], .inputs = inputs,
-                 .num_inputs = 3, .extra = extra, .num_extra = 6};
-  MlirBlock body = add_func(b, module_body, &f);
+  MlirBlock body = mosaic_kernel_func(b, module_body, spec, tiled ? inputs : inputs + 1,
+                                      tiled ? 4 : 3, rank, bounds, text);
   if (b->rc)
     return;
-  MlirValue x_ref = mlirBlockGetArgument(body, 1), o_ref = mlirBlockGetArgument(body, 2);
+  MlirValue x_ref = mlirBlockGetArgument(body, rank), o_ref = mlirBlockGetArgument(body, rank + 1);
   MlirType index = mlirIndexTypeGet(mlir);
-  /* x_ref[...]: get */
-  MlirValue at[] = {x_ref, constant(b, mlirIntegerAttrGet(index, 0))};
-  MlirValue y = op1(b, "vector.load", at, 2, vector, NULL, 0);
+  /* x_ref[...]: get, at index 0 in each dimension */
+  MlirValue at[3] = {x_ref};
+  for (int d = 0; d < rank; d++)
+    at[1 + d] = constant(b, mlirIntegerAttrGet(index, 0));
+  MlirValue y = op1(b, "vector.load", at, 1 + (size_t)rank, vector, NULL, 0);
   if (spec->mesh_operand) /* load_aval != aval_out: the ref's aval has the mesh */
     y = op1(b, "vector.shape_cast", &y, 1, vector, NULL, 0);
-  if (kind == KERNEL_ADD_ONE) { /* + 1: the scalar broadcast */
+  if (kind != KERNEL_COPY) { /* + 1: the scalar broadcast */
     MlirValue one = scalar_one(b, block->dtype);
     MlirValue ones = op1(b, "vector.broadcast", &one, 1, vector, NULL, 0);
     y = add(b, y, ones, vector, is_float(block->dtype));
   }
   /* o_ref[...] = y: swap, whose load of the old value goes unused */
-  MlirValue out_at[] = {o_ref, constant(b, mlirIntegerAttrGet(index, 0))};
-  op1(b, "vector.load", out_at, 2, vector, NULL, 0);
+  MlirValue out_at[3] = {o_ref};
+  for (int d = 0; d < rank; d++)
+    out_at[1 + d] = constant(b, mlirIntegerAttrGet(index, 0));
+  op1(b, "vector.load", out_at, 1 + (size_t)rank, vector, NULL, 0);
   MlirNamedAttribute store_attrs[] = {
       lsim_named(mlir, "add", mlirBoolAttrGet(mlir, 0)),
-      lsim_named(mlir, "operandSegmentSizes", parse_attr(b, "array<i32: 1, 1, 1, 0>")),
+      lsim_named(mlir, "operandSegmentSizes",
+                 parse_attr(b, tiled ? "array<i32: 1, 1, 2, 0>" : "array<i32: 1, 1, 1, 0>")),
       lsim_named(mlir, "strides", parse_attr(b, "array<i32>")),
   };
-  MlirValue store[] = {y, o_ref, out_at[1]};
-  op0(b, "tpu.vector_store", store, 3, store_attrs, 3);
+  MlirValue store[] = {y, o_ref, out_at[1], out_at[2]};
+  op0(b, "tpu.vector_store", store, 2 + (size_t)rank, store_attrs, 3);
   op0(b, "func.return", NULL, 0, NULL, 0);
-  add_transform(b, module_body, 0, spec->x64);
-  add_transform(b, module_body, 1, spec->x64);
+  add_transform(b, module_body, 0, spec->x64, tiled);
+  add_transform(b, module_body, 1, spec->x64, tiled);
   mlirOperationSetAttributeByName(
       mlirModuleGetOperation(module), mlirStringRefCreateFromCString("stable_mosaic.version"),
       mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), spec->mosaic_version));
@@ -294,35 +507,75 @@ static MlirValue block_start(builder *b, int64_t n) {
   return muli(b, index, size, mlirIntegerTypeGet(b->mlir, 32));
 }
 
-static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
-                                const lsimp_kernel_spec *spec) {
-  MlirContext mlir = b->mlir;
-  const lsim_aval *block = spec->block;
-  char text[96];
-  const char *elt = lsimp_kernel_element_type(block->dtype);
-  long long n = (long long)block->dims[0];
+/* A Triton kernel's types for blocks of `shape` ("8x128"): the element
+ * pointer, and the block's pointers, i32 offsets and values. */
+typedef struct triton_types {
+  MlirType ptr, ptrs, offsets, values;
+} triton_types;
+
+static triton_types make_triton_types(builder *b, const char *shape, lsim_dtype dtype) {
+  const char *elt = lsimp_kernel_element_type(dtype);
+  char text[160];
+  triton_types t;
   snprintf(text, sizeof text, "!tt.ptr<%s>", elt);
-  MlirType ptr = parse_type(b, text);
-  snprintf(text, sizeof text, "tensor<%lldx!tt.ptr<%s>>", n, elt);
-  MlirType ptrs_type = parse_type(b, text);
-  snprintf(text, sizeof text, "tensor<%lldxi32>", n);
-  MlirType offsets_type = parse_type(b, text);
-  snprintf(text, sizeof text, "tensor<%lldx%s>", n, elt);
-  MlirType values_type = parse_type(b, text);
+  t.ptr = parse_type(b, text);
+  snprintf(text, sizeof text, "tensor<%sx!tt.ptr<%s>>", shape, elt);
+  t.ptrs = parse_type(b, text);
+  snprintf(text, sizeof text, "tensor<%sxi32>", shape);
+  t.offsets = parse_type(b, text);
+  snprintf(text, sizeof text, "tensor<%sx%s>", shape, elt);
+  t.values = parse_type(b, text);
+  return t;
+}
+
+/* The swap of `y` into the output block (its old value loaded, unused,
+ * then `y` stored), and the function's return. */
+static void swap_and_return(builder *b, MlirValue out, MlirValue offsets, MlirType ptrs_type,
+                            MlirType values_type, MlirValue y) {
+  MlirValue out_ptrs;
+  block_load(b, out, offsets, ptrs_type, values_type, &out_ptrs);
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  MlirNamedAttribute store_attrs[] = {
+      lsim_named(b->mlir, "cache", mlirIntegerAttrGet(i32, 1)),
+      lsim_named(b->mlir, "evict", mlirIntegerAttrGet(i32, 1)),
+  };
+  MlirValue store[] = {out_ptrs, y};
+  op0(b, "tt.store", store, 2, store_attrs, 2);
+  op0(b, "tt.return", NULL, 0, NULL, 0);
+}
+
+/* The Triton module named after the kernel, and its public tt.func over
+ * two pointers of divisibility 32; returns the function's body. */
+static MlirBlock triton_func(builder *b, MlirModule module, const lsimp_kernel_spec *spec,
+                             MlirType ptr) {
+  MlirContext mlir = b->mlir;
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
-  if (b->rc)
-    return;
   mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
                                   mlirStringRefCreateFromCString("sym_name"),
-                                  lsim_string_attr(mlir, kernel_names[kind]));
+                                  lsim_string_attr(mlir, spec->func_name));
   MlirNamedAttribute divisibility =
       lsim_named(mlir, "tt.divisibility", mlirIntegerAttrGet(i32, 32));
   MlirAttribute arg_attr = mlirDictionaryAttrGet(mlir, 1, &divisibility);
   MlirType inputs[] = {ptr, ptr};
   MlirAttribute arg_attrs[] = {arg_attr, arg_attr};
-  lsim_func f = {.op_name = "tt.func", .name = kernel_names[kind], .visibility = "public",
+  lsim_func f = {.op_name = "tt.func", .name = spec->func_name, .visibility = "public",
                  .inputs = inputs, .num_inputs = 2, .arg_attrs = arg_attrs};
-  MlirBlock body = add_func(b, mlirModuleGetBody(module), &f);
+  return add_func(b, mlirModuleGetBody(module), &f);
+}
+
+static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
+                                const lsimp_kernel_spec *spec) {
+  MlirContext mlir = b->mlir;
+  const lsim_aval *block = spec->block;
+  char text[64];
+  long long n = (long long)block->dims[0];
+  snprintf(text, sizeof text, "%lld", n);
+  triton_types t = make_triton_types(b, text, block->dtype);
+  MlirType ptr = t.ptr, ptrs_type = t.ptrs, offsets_type = t.offsets, values_type = t.values;
+  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
+  if (b->rc)
+    return;
+  MlirBlock body = triton_func(b, module, spec, ptr);
   if (b->rc)
     return;
   /* _process_grid_to_3d_grid: one program id (_program_id: the constant 0
@@ -338,26 +591,97 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   }
   /* The index maps: block index 0 times the block size, input then output. */
   MlirValue in_start = block_start(b, n), out_start = block_start(b, n);
-  MlirValue in_ptrs, out_ptrs;
+  MlirValue in_ptrs;
   MlirValue in_offsets = block_offsets(b, in_start, offsets_type, n);
   MlirValue x =
       block_load(b, mlirBlockGetArgument(body, 0), in_offsets, ptrs_type, values_type, &in_ptrs);
   MlirValue y = x;
-  if (kind == KERNEL_ADD_ONE) {
+  if (kind != KERNEL_COPY) {
     MlirValue one = scalar_one(b, block->dtype);
     MlirValue ones = op1(b, "tt.splat", &one, 1, values_type, NULL, 0);
     y = add(b, x, ones, values_type, is_float(block->dtype));
   }
   /* The swap: the old value is loaded, then the new one stored. */
   MlirValue out_offsets = block_offsets(b, out_start, offsets_type, n);
-  block_load(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, &out_ptrs);
-  MlirNamedAttribute store_attrs[] = {
-      lsim_named(mlir, "cache", mlirIntegerAttrGet(i32, 1)),
-      lsim_named(mlir, "evict", mlirIntegerAttrGet(i32, 1)),
-  };
-  MlirValue store[] = {out_ptrs, y};
-  op0(b, "tt.store", store, 2, store_attrs, 2);
-  op0(b, "tt.return", NULL, 0, NULL, 0);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, y);
+}
+
+/* The tiled kernel's offsets of one ref: (row range + row start) * cols +
+ * (col range + col start) * 1, each range expanded and broadcast to the
+ * block (_compute_offsets_from_indices over two dimensions). */
+static MlirValue tiled_offsets(builder *b, MlirValue starts[2], MlirType offsets_type,
+                               const int64_t tile[2], int64_t cols) {
+  MlirContext mlir = b->mlir;
+  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
+  MlirValue zero = constant_i32(b, 0);
+  MlirValue acc = op1(b, "tt.splat", &zero, 1, offsets_type, NULL, 0);
+  int64_t strides[2] = {cols, 1};
+  for (int d = 0; d < 2; d++) {
+    char text[64];
+    snprintf(text, sizeof text, "tensor<%lldxi32>", (long long)tile[d]);
+    MlirType range_type = parse_type(b, text);
+    snprintf(text, sizeof text, d == 0 ? "tensor<%lldx1xi32>" : "tensor<1x%lldxi32>",
+             (long long)tile[d]);
+    MlirType expanded_type = parse_type(b, text);
+    if (b->rc)
+      return (MlirValue){NULL};
+    MlirNamedAttribute range[] = {
+        lsim_named(mlir, "end", mlirIntegerAttrGet(i32, tile[d])),
+        lsim_named(mlir, "start", mlirIntegerAttrGet(i32, 0)),
+    };
+    MlirValue iota = op1(b, "tt.make_range", NULL, 0, range_type, range, 2);
+    MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, d == 0 ? 1 : 0));
+    MlirValue expanded = op1(b, "tt.expand_dims", &iota, 1, expanded_type, &axis, 1);
+    MlirValue wide = op1(b, "tt.broadcast", &expanded, 1, offsets_type, NULL, 0);
+    MlirValue start = op1(b, "tt.splat", &starts[d], 1, offsets_type, NULL, 0);
+    MlirValue indices = add(b, wide, start, offsets_type, false);
+    MlirValue stride = constant_i32(b, strides[d]);
+    MlirValue stride_splat = op1(b, "tt.splat", &stride, 1, offsets_type, NULL, 0);
+    MlirValue scaled = muli(b, indices, stride_splat, offsets_type);
+    acc = add(b, acc, scaled, offsets_type, false);
+  }
+  return acc;
+}
+
+/* Triton's tiled_add_one: a program id per grid axis (the constant 0 for
+ * an axis of one step), each ref's block start (index times block size per
+ * dimension, input then output), the block's load, + 1, the swap's load
+ * and store. */
+static void build_triton_tiled(builder *b, MlirModule module, const lsimp_kernel_spec *spec) {
+  MlirContext mlir = b->mlir;
+  const lsim_aval *array = spec->block;
+  char text[64];
+  snprintf(text, sizeof text, "%lldx%lld", (long long)spec->tile[0], (long long)spec->tile[1]);
+  triton_types t = make_triton_types(b, text, array->dtype);
+  MlirType ptr = t.ptr, ptrs_type = t.ptrs, offsets_type = t.offsets, values_type = t.values;
+  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
+  if (b->rc)
+    return;
+  MlirBlock body = triton_func(b, module, spec, ptr);
+  if (b->rc)
+    return;
+  MlirValue pid[2];
+  for (int d = 0; d < 2; d++) {
+    int64_t steps = array->dims[d] / spec->tile[d];
+    MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, d));
+    pid[d] = steps == 1 ? constant_i32(b, 0)
+                        : op1(b, "tt.get_program_id", NULL, 0, i32, &axis, 1);
+  }
+  MlirValue starts[2][2];
+  for (int ref = 0; ref < 2; ref++)
+    for (int d = 0; d < 2; d++) {
+      MlirValue size = constant_i32(b, spec->tile[d]);
+      starts[ref][d] = muli(b, pid[d], size, i32);
+    }
+  MlirValue in_offsets = tiled_offsets(b, starts[0], offsets_type, spec->tile, array->dims[1]);
+  MlirValue in_ptrs;
+  MlirValue x =
+      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, ptrs_type, values_type, &in_ptrs);
+  MlirValue one = scalar_one(b, array->dtype);
+  MlirValue ones = op1(b, "tt.splat", &one, 1, values_type, NULL, 0);
+  MlirValue y = add(b, x, ones, values_type, is_float(array->dtype));
+  MlirValue out_offsets = tiled_offsets(b, starts[1], offsets_type, spec->tile, array->dims[1]);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, y);
 }
 
 MlirContext lsimp_kernel_context(void) {
@@ -366,13 +690,27 @@ MlirContext lsimp_kernel_context(void) {
   return mlir;
 }
 
-int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, MlirModule *out,
+int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, MlirModule *out,
                               lsim_error *err) {
   kernel_kind kind;
+  lsimp_kernel_spec named = in ? *in : (lsimp_kernel_spec){0};
+  if (!named.func_name)
+    named.func_name = named.kernel;
+  const lsimp_kernel_spec *spec = in ? &named : NULL;
   const lsim_aval *block = spec ? spec->block : NULL;
-  if (!spec || !find_kernel(spec->kernel, &kind) || !block || block->rank != 1 || spec->grid < 1)
+  if (!spec || !find_kernel(spec->kernel, &kind) || !block ||
+      block->rank != (kind == KERNEL_TILED_ADD_ONE || kind == KERNEL_ROW_SUM ? 2 : 1) ||
+      spec->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsimp_pallas_build_kernel: unknown kernel, or not a 1-D block and grid");
+  if (kind == KERNEL_ROW_SUM && (spec->flavor != LSIMP_KERNEL_MOSAIC_TPU || spec->x64))
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "lowersim's kernel library has row_sum for Mosaic TPU only, without "
+                          "jax_enable_x64");
+  if (kind == KERNEL_TILED_ADD_ONE && spec->flavor == LSIMP_KERNEL_MOSAIC_GPU)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "lowersim's kernel library has tiled_add_one for Mosaic TPU and Triton "
+                          "only (not yet for Mosaic GPU)");
   if (spec->flavor == LSIMP_KERNEL_MOSAIC_GPU)
     return lsimp_mosaic_gpu_kernel(mlir, spec, kind == KERNEL_ADD_ONE, out, err);
   MlirLocation loc = mlirLocationUnknownGet(mlir);
@@ -384,7 +722,10 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, M
     build_mosaic_tpu_kernel(&b, module, kind, spec);
     break;
   case LSIMP_KERNEL_TRITON:
-    build_triton_kernel(&b, module, kind, spec);
+    if (kind == KERNEL_TILED_ADD_ONE)
+      build_triton_tiled(&b, module, spec);
+    else
+      build_triton_kernel(&b, module, kind, spec);
     break;
   case LSIMP_KERNEL_MOSAIC_GPU:
     break;

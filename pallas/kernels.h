@@ -30,7 +30,14 @@ typedef enum lsimp_kernel_flavor {
 /* Checks that `kernel` exists and fits its operands and results
  * (LSIM_E_INVALID_ARGUMENT otherwise). */
 int lsimp_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, size_t num_in,
-                              const lsim_aval *avals_out, size_t num_out, lsim_error *err);
+                              const lsim_aval *avals_out, size_t num_out, const int64_t block[2],
+                              int64_t grid, lsim_error *err);
+
+/* A kernel of the tiled kind (a 2-D array in blocks of the call's block=:
+ * tiled_add_one over a 2-D grid, row_sum over a 1-D one). */
+bool lsimp_kernel_is_tiled(const char *kernel);
+/* row_sum: its output is (M, 1), not its input's aval. */
+bool lsimp_kernel_is_reduction(const char *kernel);
 
 /* The element type of `dtype` in a kernel: arith and the kernel dialects
  * take signless integers, so unsigned dtypes are iN there ("i32" for u32). */
@@ -39,8 +46,12 @@ const char *lsimp_kernel_element_type(lsim_dtype dtype);
 /* What a kernel is built for. */
 typedef struct lsimp_kernel_spec {
   const char *kernel;       /* "add_one" or "copy" */
+  const char *func_name;    /* the kernel function's name as the jaxpr's debug info has it
+                               (sanitize_name(name=) when given; NULL: `kernel`) */
   lsimp_kernel_flavor flavor;
-  const lsim_aval *block;   /* the block: the whole 1-D array */
+  const lsim_aval *block;   /* the whole-array kernels' block: the whole 1-D array; the tiled
+                               kernels': the whole 2-D array, in blocks of `tile` */
+  int64_t tile[2];          /* tiled kernels: the block (rows, cols) */
   int64_t grid;             /* steps of the 1-D grid */
   int mosaic_version;       /* Mosaic TPU / GPU: the stable_mosaic.version or
                                stable_mosaic_gpu.version serialized at */

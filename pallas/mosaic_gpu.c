@@ -104,7 +104,7 @@ int lsim_mosaic_gpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
     };
     lsim_custom_call call = {.target = "mosaic_gpu_v2",
                              .backend_config_dict = mlirDictionaryAttrGet(mlir, 4, config)};
-    rc = lsimp_emit_kernel_call(ctx, &call, args, results, err);
+    rc = lsimp_emit_kernel_call(ctx, &call, args, results, p, err);
   }
   lsimp_strbuf_free(&bytes);
   return rc;

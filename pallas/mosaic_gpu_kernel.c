@@ -304,7 +304,7 @@ int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, boo
                 .out = LSIMP_STRBUF_INIT};
   char one[48];
   snprintf(one, sizeof one, fp ? "1.000000e+00 : %s" : "1 : %s", elt);
-  set_text(&r, "KERNEL", spec->kernel);
+  set_text(&r, "KERNEL", spec->func_name);
   set_text(&r, "T", elt);
   set(&r, "N", "%lld", n);
   set(&r, "G", "%lld", (long long)spec->grid);

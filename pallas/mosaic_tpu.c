@@ -12,12 +12,86 @@
 
 #include <stdlib.h>
 
-char *lsim_tpu_custom_call_config(const void *bytecode, size_t size) {
+static const lsim_mosaic_tpu_param_values default_values = {0};
+
+/* _compact_json_object(**cost_estimate): sorted keys, indent=0. */
+static void cost_estimate_json(lsimp_strbuf *json, const lsim_pallas_cost_estimate *c) {
+  lsimp_strbuf_printf(json,
+                      "{\n\"bytes_accessed\":%lld,\n\"flops\":%lld,\n\"remote_bytes_transferred\":"
+                      "%lld,\n\"transcendentals\":%lld\n}",
+                      (long long)c->bytes_accessed, (long long)c->flops,
+                      (long long)c->remote_bytes_transferred, (long long)c->transcendentals);
+}
+
+char *lsim_tpu_custom_call_config_with(const void *bytecode, size_t size,
+                                       const lsim_mosaic_tpu_param_values *v,
+                                       const lsim_pallas_cost_estimate *cost) {
+  if (!v)
+    v = &default_values;
   lsimp_strbuf json = LSIMP_STRBUF_INIT;
   lsimp_strbuf_puts(&json, "{\"custom_call_config\": {\"body\": \"");
   lsimp_base64_encode(&json, bytecode, size);
-  lsimp_strbuf_puts(&json, "\", \"serialization_format\": 1, \"needs_layout_passes\": true}}");
+  lsimp_strbuf_puts(&json, "\"");
+  if (cost) {
+    lsimp_strbuf_puts(&json, ", \"cost_estimate\": ");
+    cost_estimate_json(&json, cost);
+  }
+  lsimp_strbuf_puts(&json, ", \"serialization_format\": 1");
+  /* _lower_mosaic_module_to_asm's caller: needs_layout_passes or not
+   * device_type, so a TensorCore kernel (device_type None) always has it. */
+  lsimp_strbuf_puts(&json, ", \"needs_layout_passes\": true");
+  if (v->shape_invariant_numerics_off)
+    lsimp_strbuf_puts(&json, ", \"shape_invariant_numerics\": false");
+  if (v->has_allow_input_fusion) {
+    lsimp_strbuf_puts(&json, ", \"allow_input_fusion\": [");
+    for (size_t i = 0; i < v->num_allow_input_fusion; i++)
+      lsimp_strbuf_puts(&json, v->allow_input_fusion[i] ? (i ? ",true" : "true")
+                                                         : (i ? ",false" : "false"));
+    lsimp_strbuf_puts(&json, "]");
+  }
+  if (v->has_internal_scratch_in_bytes)
+    lsimp_strbuf_printf(&json, ", \"internal_scratch_in_bytes\": %lld",
+                        (long long)v->internal_scratch_in_bytes);
+  if (v->disable_bounds_checks)
+    lsimp_strbuf_puts(&json, ", \"disable_bounds_checks\": true");
+  if (v->disable_semaphore_checks)
+    lsimp_strbuf_puts(&json, ", \"disable_semaphore_checks\": true");
+  if (v->skip_device_barrier)
+    lsimp_strbuf_puts(&json, ", \"skip_device_barrier\": true");
+  lsimp_strbuf_puts(&json, "}");
+  if (v->has_vmem_limit_bytes)
+    lsimp_strbuf_printf(&json,
+                        ", \"scoped_memory_configs\": [{\"memory_space\":1, \"offset\": 0, "
+                        "\"size\": %lld}]",
+                        (long long)v->vmem_limit_bytes);
+  if (v->has_flags) {
+    lsimp_strbuf_puts(&json, ", \"flag_configs\": [");
+    for (size_t i = 0; i < v->num_flags; i++) {
+      const lsim_mosaic_tpu_flag *f = &v->flags[i];
+      lsimp_strbuf_printf(&json, "%s{\"flag_type\": \"%s\", \"value\": {", i ? "," : "",
+                          f->name);
+      switch (f->type) {
+      case LSIM_MOSAIC_TPU_FLAG_BOOL:
+        lsimp_strbuf_printf(&json, "\"boolean_value\": %s", f->b ? "true" : "false");
+        break;
+      case LSIM_MOSAIC_TPU_FLAG_INT:
+        lsimp_strbuf_printf(&json, "\"integer_value\": %lld", (long long)f->i);
+        break;
+      case LSIM_MOSAIC_TPU_FLAG_FLOAT:
+        lsimp_strbuf_puts(&json, "\"double_value\": ");
+        lsimp_py_float(&json, f->d);
+        break;
+      }
+      lsimp_strbuf_puts(&json, "}}");
+    }
+    lsimp_strbuf_puts(&json, "]");
+  }
+  lsimp_strbuf_puts(&json, "}");
   return lsimp_strbuf_take(&json);
+}
+
+char *lsim_tpu_custom_call_config(const void *bytecode, size_t size) {
+  return lsim_tpu_custom_call_config_with(bytecode, size, NULL, NULL);
 }
 
 /* tpu_custom_call.get_ir_version: the forward-compatible version for
@@ -52,27 +126,49 @@ int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
       .flavor = LSIMP_KERNEL_MOSAIC_TPU,
       .mesh_operand = ctx->in_abstract_mesh && ctx->in_abstract_mesh[0],
       .x64 = lsim_module_context_lowering_parameters(ctx->module_context)->enable_x64};
-  int rc = lsimp_tpu_info(ctx, err);
+  /* lower_jaxpr_to_pipelined_module reads the TPU's kind for rank-1 blocks only. */
+  int rc = ctx->avals_in[0].rank == 1 ? lsimp_tpu_info(ctx, err) : LSIM_OK;
   if (!rc)
     rc = ir_version(ctx, &spec.mosaic_version, err);
   if (!rc)
     rc = lsimp_kernel_bytecode(ctx, p, spec, true, &bytes, err);
-  if (!rc && !(json = lsim_tpu_custom_call_config(bytes.data, bytes.len)))
+  const lsim_mosaic_tpu_param_values *v = p->mosaic_tpu ? p->mosaic_tpu : &default_values;
+  if (!rc && !(json = lsim_tpu_custom_call_config_with(bytes.data, bytes.len, v,
+                                                      p->cost_estimate)))
     rc = lsimp_fail_oom(err);
+  lsimp_strbuf metadata_json = LSIMP_STRBUF_INIT;
+  char *kernel_name = NULL;
+  if (!rc) {
+    /* kernel_metadata: the metadata dict (pallas_call_registration's
+     * dict_metadata, {} when none); a dataflow side effect lets XLA DCE the
+     * call (xla_allow_dce_side_effecting_op). */
+    lsimp_metadata_json(&metadata_json, p, true);
+    kernel_name = lsimp_kernel_func_name(p);
+    if (lsimp_strbuf_failed(&metadata_json) || !kernel_name)
+      rc = lsimp_fail_oom(err);
+  }
   if (!rc) {
     MlirContext mlir = ctx->ip.context;
-    MlirNamedAttribute metadata = lsim_named(mlir, "kernel_metadata", lsim_string_attr(mlir, "{}"));
+    MlirNamedAttribute frontend[] = {
+        lsim_named(mlir, "kernel_metadata", lsim_string_attr(mlir, metadata_json.data)),
+        lsim_named(mlir, "xla_allow_dce_side_effecting_op", lsim_string_attr(mlir, "true")),
+    };
+    bool dataflow = v->has_side_effects == LSIM_TPU_DATAFLOW_SIDE_EFFECTING;
     MlirNamedAttribute extra[] = {
-        lsim_named(mlir, "kernel_name", lsim_string_attr(mlir, p->kernel)),
-        lsim_named(mlir, "mhlo.frontend_attributes", mlirDictionaryAttrGet(mlir, 1, &metadata)),
+        lsim_named(mlir, "kernel_name", lsim_string_attr(mlir, kernel_name)),
+        lsim_named(mlir, "mhlo.frontend_attributes",
+                   mlirDictionaryAttrGet(mlir, dataflow ? 2 : 1, frontend)),
     };
     lsim_custom_call call = {.target = "tpu_custom_call",
+                             .has_side_effect = v->has_side_effects != LSIM_TPU_PURE,
                              .backend_config = json,
                              .api_version = 1,
                              .extra = extra,
                              .num_extra = 2};
-    rc = lsimp_emit_kernel_call(ctx, &call, args, results, err);
+    rc = lsimp_emit_kernel_call(ctx, &call, args, results, p, err);
   }
+  lsimp_strbuf_free(&metadata_json);
+  free(kernel_name);
   lsimp_strbuf_free(&bytes);
   free(json);
   return rc;

@@ -4,6 +4,7 @@
  * and the lazy imports of the backends' pallas_call_registration modules,
  * each registering its CompilerParams class on first import. */
 #include "lowersim/pallas_call.h"
+#include "backend.h"
 #include "interpret.h"
 #include "kernels.h"
 #include "lowersim/emit.h"
@@ -13,7 +14,9 @@
 #include "lowersim/triton.h"
 #include "support/raise.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* What each backend's pallas_call_registration module registers on import. */
@@ -52,9 +55,26 @@ typedef struct pallas_rule_data {
   bool rocm; /* gpu_lowering's is_rocm */
 } pallas_rule_data;
 
+/* The tiled kernels exist for Mosaic TPU and Triton only (lowersim's limit, not JAX's). */
+static int check_tiled_backend(const lsim_pallas_call_params *p, const char *backend,
+                               lsim_error *err) {
+  if (!lsimp_kernel_is_tiled(p->kernel) || strcmp(backend, "Mosaic TPU") == 0 ||
+      (strcmp(backend, "Triton") == 0 && !lsimp_kernel_is_reduction(p->kernel)))
+    return LSIM_OK;
+  return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                        "lowersim's kernel library has %s for %s only (not for %s)", p->kernel,
+                        lsimp_kernel_is_reduction(p->kernel) ? "Mosaic TPU" : "Mosaic TPU and Triton",
+                        backend);
+}
+
 static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rule *rule,
                           const MlirValue *args, MlirValue *results,
                           const lsim_pallas_call_params *p, lsim_error *err) {
+  for (int b = 0; b < LSIM_PALLAS_BACKEND_COUNT; b++) {
+    int rc = rule->fn == backends[b].rule ? check_tiled_backend(p, backends[b].name, err) : 0;
+    if (rc)
+      return rc;
+  }
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                               "get_lowering_rule(%s) -> the registered rule",
                               p->compiler_params->name);
@@ -67,7 +87,8 @@ static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas_backend b,
                        lsim_error *err) {
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "backend: %s",
                               backends[b].name);
-  return backends[b].rule(ctx, args, results, p, NULL, err);
+  int rc = check_tiled_backend(p, backends[b].name, err);
+  return rc ? rc : backends[b].rule(ctx, args, results, p, NULL, err);
 }
 
 #define MOSAIC_GPU_DEPRECATED                                                                      \
@@ -171,21 +192,66 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
   const lsim_pallas_call_params *p = params;
   if (p->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a pallas_call grid has at least one step");
-  int rc = lsimp_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, err);
-  if (rc || !p->has_constants)
+  int rc = lsimp_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, p->block,
+                                     p->grid, err);
+  if (rc)
     return rc;
-  char aval[LSIM_AVAL_TEXT_MAX];
-  return lsimp_raise(err, LSIM_E_PALLAS_CAPTURED_CONSTANTS, p->kernel, LSIMP_KERNEL_SOURCE,
-                     lsim_aval_format(&avals_in[0], aval, sizeof aval));
+  if (p->has_constants) {
+    char aval[LSIM_AVAL_TEXT_MAX];
+    char *name = lsimp_kernel_func_name(p);
+    rc = name ? lsimp_raise(err, LSIM_E_PALLAS_CAPTURED_CONSTANTS, name, LSIMP_KERNEL_SOURCE,
+                            lsim_aval_format(&avals_in[0], aval, sizeof aval))
+              : lsimp_fail_oom(err);
+    free(name);
+    return rc;
+  }
+  /* input_output_aliases, after the kernel is traced: each index in range
+   * (the avals then agree: a library kernel's output is its input's). */
+  for (size_t i = 0; i < p->num_aliases; i++) {
+    char in[24], out[24], count[24];
+    snprintf(in, sizeof in, "%lld", (long long)p->aliases[i].input);
+    snprintf(out, sizeof out, "%lld", (long long)p->aliases[i].output);
+    if (p->aliases[i].input < 0 || (uint64_t)p->aliases[i].input >= num_in) {
+      snprintf(count, sizeof count, "%zu", num_in);
+      return lsimp_raise(err, LSIM_E_PALLAS_ALIAS_INPUT_RANGE, in, out, count);
+    }
+    if (p->aliases[i].output < 0 || (uint64_t)p->aliases[i].output >= num_out) {
+      snprintf(count, sizeof count, "%zu", num_out);
+      return lsimp_raise(err, LSIM_E_PALLAS_ALIAS_OUTPUT_RANGE, in, out, count);
+    }
+  }
+  return LSIM_OK;
 }
 
 /* `kernel=add_one grid=4 interpret=False compiler_params=None`. */
 static int explain_params(const void *params, char *buf, size_t size) {
   const lsim_pallas_call_params *p = params;
-  return snprintf(buf, size, "kernel=%s grid=%lld interpret=%s compiler_params=%s%s", p->kernel,
-                  (long long)p->grid, p->interpret ? "True" : "False",
-                  p->compiler_params ? p->compiler_params->name : "None",
-                  p->has_constants ? " constants=True" : "");
+  int n = snprintf(buf, size, "kernel=%s grid=%lld interpret=%s compiler_params=%s%s", p->kernel,
+                   (long long)p->grid, p->interpret ? "True" : "False",
+                   p->compiler_params ? p->compiler_params->name : "None",
+                   p->has_constants ? " constants=True" : "");
+  size_t at = n > 0 ? (size_t)n : 0;
+  if (p->name && at < size)
+    at += (size_t)snprintf(buf + at, size - at, " name=%s", p->name);
+  if (p->block[0] && at < size)
+    at += (size_t)snprintf(buf + at, size - at, " block=(%lld, %lld)", (long long)p->block[0],
+                           (long long)p->block[1]);
+  if ((p->num_warps || p->num_stages) && at < size)
+    at += (size_t)snprintf(buf + at, size - at, " num_warps=%lld num_stages=%lld",
+                           (long long)p->num_warps, (long long)p->num_stages);
+  for (size_t i = 0; i < p->num_aliases && at < size; i++)
+    at += (size_t)snprintf(buf + at, size - at, "%s%lld:%lld%s",
+                           i ? ", " : " input_output_aliases={", (long long)p->aliases[i].input,
+                           (long long)p->aliases[i].output, i + 1 == p->num_aliases ? "}" : "");
+  if (p->cost_estimate && at < size)
+    at += (size_t)snprintf(buf + at, size - at, " cost_estimate=CostEstimate(flops=%lld, "
+                           "transcendentals=%lld, bytes_accessed=%lld)",
+                           (long long)p->cost_estimate->flops,
+                           (long long)p->cost_estimate->transcendentals,
+                           (long long)p->cost_estimate->bytes_accessed);
+  if (p->has_metadata && at < size)
+    at += (size_t)snprintf(buf + at, size - at, " metadata=(%zu entries)", p->num_metadata);
+  return (int)at;
 }
 
 /* pallas_call.py _pallas_call_dce_rule keeps the call whatever is used. */
@@ -198,6 +264,8 @@ static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue
                                 MlirValue *results, const void *params, void *pallas,
                                 lsim_error *err) {
   const lsim_pallas_call_params *p = params;
+  if (p->interpret && lsimp_kernel_is_tiled(p->kernel))
+    return check_tiled_backend(p, "the HLO interpreter", err);
   if (p->interpret) {
     lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                                 "interpret=True: Pallas's HLO interpreter, a loop over the grid");

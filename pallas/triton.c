@@ -10,6 +10,7 @@
 #include <mlir-c/BuiltinAttributes.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* lower_jaxpr_to_triton_module's checks: the launch grid
@@ -19,11 +20,15 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
                         lsim_error *err) {
   if (p->grid >= LSIMP_TRITON_X_LIMIT)
     return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_GRID);
-  int64_t size = lsim_aval_size(&ctx->avals_in[0]);
+  bool tiled = p->block[0] > 0;
+  int64_t size = tiled ? p->block[0] * p->block[1] : lsim_aval_size(&ctx->avals_in[0]);
   if ((size & (size - 1)) == 0)
     return LSIM_OK;
-  char shape[32];
-  snprintf(shape, sizeof shape, "(%lld,)", (long long)size);
+  char shape[48];
+  if (tiled)
+    snprintf(shape, sizeof shape, "(%lld, %lld)", (long long)p->block[0], (long long)p->block[1]);
+  else
+    snprintf(shape, sizeof shape, "(%lld,)", (long long)size);
   return lsimp_raise(err, LSIM_E_PALLAS_TRITON_POWER_OF_2, shape);
 }
 
@@ -43,22 +48,42 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
     rc = check_kernel(ctx, p, err);
   if (!rc)
     rc = lsimp_kernel_bytecode(ctx, p, spec, false, &bytes, err);
+  /* num_warps / num_stages: the params' or 4 / (1 on rocm, else 3);
+   * serialized_metadata: json.dumps(dict(metadata)) when metadata= given. */
+  char *name = rc ? NULL : lsimp_kernel_func_name(p);
+  lsimp_strbuf metadata = LSIMP_STRBUF_INIT;
+  if (!rc && p->has_metadata)
+    lsimp_metadata_json(&metadata, p, false);
+  if (!rc && (!name || lsimp_strbuf_failed(&metadata)))
+    rc = lsimp_fail_oom(err);
   if (!rc) {
     MlirContext mlir = ctx->ip.context;
+    int64_t warps = p->num_warps ? p->num_warps : 4;
+    /* A tiled kernel's 2-D grid: grid_x and grid_y (the blocks per dimension). */
+    int64_t grid[2] = {p->grid, 1};
+    if (p->block[0] > 0) {
+      grid[0] = ctx->avals_in[0].dims[0] / p->block[0];
+      grid[1] = ctx->avals_in[0].dims[1] / p->block[1];
+    }
+    int64_t stages = p->num_stages ? p->num_stages : rocm ? 1 : 3;
     MlirNamedAttribute config[] = {
-        lsim_named(mlir, "name", lsim_string_attr(mlir, p->kernel)),
+        lsim_named(mlir, "name", lsim_string_attr(mlir, name)),
         lsim_named(mlir, "ir", lsimp_bytes_attr(mlir, &bytes)),
-        lsim_named(mlir, "num_stages", lsimp_i32_attr(mlir, rocm ? 1 : 3)),
-        lsim_named(mlir, "num_warps", lsimp_i32_attr(mlir, 4)),
-        lsim_named(mlir, "grid_x", lsimp_i32_attr(mlir, p->grid)),
-        lsim_named(mlir, "grid_y", lsimp_i32_attr(mlir, 1)),
+        lsim_named(mlir, "num_stages", lsimp_i32_attr(mlir, stages)),
+        lsim_named(mlir, "num_warps", lsimp_i32_attr(mlir, warps)),
+        lsim_named(mlir, "grid_x", lsimp_i32_attr(mlir, grid[0])),
+        lsim_named(mlir, "grid_y", lsimp_i32_attr(mlir, grid[1])),
         lsim_named(mlir, "grid_z", lsimp_i32_attr(mlir, 1)),
         lsim_named(mlir, "debug", mlirBoolAttrGet(mlir, 0)),
+        lsim_named(mlir, "serialized_metadata", lsim_string_attr(mlir, lsimp_strbuf_cstr(&metadata))),
     };
     lsim_custom_call call = {.target = "__gpu$xla.gpu.triton",
-                             .backend_config_dict = mlirDictionaryAttrGet(mlir, 8, config)};
-    rc = lsimp_emit_kernel_call(ctx, &call, args, results, err);
+                             .backend_config_dict =
+                                 mlirDictionaryAttrGet(mlir, p->has_metadata ? 9 : 8, config)};
+    rc = lsimp_emit_kernel_call(ctx, &call, args, results, p, err);
   }
+  free(name);
+  lsimp_strbuf_free(&metadata);
   lsimp_strbuf_free(&bytes);
   return rc;
 }

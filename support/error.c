@@ -235,6 +235,14 @@ static const catalogue_entry catalogue[] = {
         "too many values to unpack (expected 1)",
         "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering ([lowering_platform] = "
         "ctx.platforms or ctx.module_context.platforms: a platform listed twice)"),
+    ROW(LSIM_E_PALLAS_ALIAS_INPUT_RANGE, "ValueError",
+        "input_output_aliases contains the mapping '{input}:{output}' with input index {input} "
+        "outside the range [0, {count})",
+        "§6 pallas/pallas_call.py _pallas_call (at trace time, after the kernel is traced)"),
+    ROW(LSIM_E_PALLAS_ALIAS_OUTPUT_RANGE, "ValueError",
+        "input_output_aliases contains the mapping '{input}:{output}' with output index {output} "
+        "outside the range [0, {count})",
+        "§6 pallas/pallas_call.py _pallas_call (at trace time, after the kernel is traced)"),
     ROW(LSIM_E_INVALID_COMPUTE_TYPE, "ValueError",
         "Invalid compute type {compute_type}. Current supported values are `device_host`, "
         "`device`, `tpu_sparsecore`, and `gpu_stream:#`.",

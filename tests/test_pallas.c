@@ -1396,15 +1396,23 @@ static void test_bad_kernels(void) {
 
   /* The library functions directly. */
   lsim_error err = LSIM_ERROR_INIT;
-  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_4, 1, &f32_4, 1, &err), LSIM_OK);
-  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("copy", &f32_8, 1, &f32_8, 1, &err), LSIM_OK);
-  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("nope", &f32_4, 1, &f32_4, 1, &err),
+  const int64_t zero_block[2] = {0, 0}, tile[2] = {8, 128};
+  const lsim_aval f32_16x256 = {LSIM_DTYPE_F32, 2, {16, 256}};
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("tiled_add_one", &f32_16x256, 1, &f32_16x256, 1, tile,
+                                            1, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("tiled_add_one", &f32_16x256, 1, &f32_16x256, 1,
+                                            zero_block, 1, &err), LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_4, 1, &f32_4, 1, tile, 1, &err),
                   LSIM_E_INVALID_ARGUMENT);
-  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_4, 1, &f32_8, 1, &err),
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_4, 1, &f32_4, 1, zero_block, 1, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("copy", &f32_8, 1, &f32_8, 1, zero_block, 1, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("nope", &f32_4, 1, &f32_4, 1, zero_block, 1, &err),
                   LSIM_E_INVALID_ARGUMENT);
-  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &bool_4, 1, &bool_4, 1, &err),
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_4, 1, &f32_8, 1, zero_block, 1, &err),
                   LSIM_E_INVALID_ARGUMENT);
-  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_2x2, 1, &f32_2x2, 1, &err),
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &bool_4, 1, &bool_4, 1, zero_block, 1, &err),
+                  LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("add_one", &f32_2x2, 1, &f32_2x2, 1, zero_block, 1, &err),
                   LSIM_E_INVALID_ARGUMENT);
   MlirContext mlir = lsim_lowerer_mlir_context(lowerer);
   const struct {

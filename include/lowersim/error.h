@@ -86,6 +86,9 @@ typedef enum lsim_status {
   LSIM_E_PALLAS_TRITON_GRID = -63,
   LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE = -64,
   LSIM_E_PALLAS_TRITON_PLATFORMS = -65,
+  /* pallas_call's own arguments (issue 13 item 4). */
+  LSIM_E_PALLAS_ALIAS_INPUT_RANGE = -90,
+  LSIM_E_PALLAS_ALIAS_OUTPUT_RANGE = -91,
 
   /* rules that are not inlined, compute types, ffi_call (from -110). */
   LSIM_E_INVALID_COMPUTE_TYPE = -110,

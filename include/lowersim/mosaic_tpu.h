@@ -19,6 +19,12 @@ extern "C" {
  * memory. */
 char *lsim_tpu_custom_call_config(const void *bytecode, size_t size);
 
+/* The same with pltpu.CompilerParams's values `v` (NULL: the defaults) and
+ * pallas_call's cost_estimate (NULL: none), in to_json's order. */
+char *lsim_tpu_custom_call_config_with(const void *bytecode, size_t size,
+                                       const lsim_mosaic_tpu_param_values *v,
+                                       const lsim_pallas_cost_estimate *cost);
+
 /* pallas_call_tpu_lowering_rule: the kernel's Mosaic module in a
  * tpu_custom_call (the rule the backend registers for its params class). */
 int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,

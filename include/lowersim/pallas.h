@@ -35,13 +35,85 @@ extern const lsim_pallas_params_class lsim_mosaic_tpu_compiler_params; /* pltpu.
 extern const lsim_pallas_params_class lsim_triton_compiler_params;     /* pltriton.CompilerParams */
 extern const lsim_pallas_params_class lsim_mosaic_gpu_compiler_params; /* plgpu.CompilerParams */
 
+/* pallas_call(input_output_aliases={input: output}). */
+typedef struct lsim_pallas_alias {
+  int64_t input, output;
+} lsim_pallas_alias;
+
+/* pl.CostEstimate(flops, transcendentals, bytes_accessed,
+ * remote_bytes_transferred=0). */
+typedef struct lsim_pallas_cost_estimate {
+  int64_t flops, transcendentals, bytes_accessed, remote_bytes_transferred;
+} lsim_pallas_cost_estimate;
+
+/* One metadata={key: value} entry (both str). */
+typedef struct lsim_pallas_metadata {
+  const char *key, *value;
+} lsim_pallas_metadata;
+
+/* One pltpu.CompilerParams(flags={name: value}) entry: a bool, an int or a
+ * float, as Python's type of the value. */
+typedef enum lsim_mosaic_tpu_flag_type {
+  LSIM_MOSAIC_TPU_FLAG_BOOL,
+  LSIM_MOSAIC_TPU_FLAG_INT,
+  LSIM_MOSAIC_TPU_FLAG_FLOAT,
+} lsim_mosaic_tpu_flag_type;
+typedef struct lsim_mosaic_tpu_flag {
+  const char *name;
+  lsim_mosaic_tpu_flag_type type;
+  bool b;
+  int64_t i;
+  double d;
+} lsim_mosaic_tpu_flag;
+
+/* tpu_core.CompilerParams(...) fields that reach the backend config
+ * (tpu_custom_call.py CustomCallBackendConfig.to_json). */
+typedef enum lsim_tpu_side_effect {
+  LSIM_TPU_PURE,                    /* has_side_effects=False */
+  LSIM_TPU_SIDE_EFFECTING,          /* has_side_effects=True */
+  LSIM_TPU_DATAFLOW_SIDE_EFFECTING, /* pltpu.SideEffectType.DATAFLOW_SIDE_EFFECTING */
+} lsim_tpu_side_effect;
+typedef struct lsim_mosaic_tpu_param_values {
+  bool has_vmem_limit_bytes;
+  int64_t vmem_limit_bytes;
+  bool has_flags; /* flags={...} given (possibly empty) */
+  const lsim_mosaic_tpu_flag *flags;
+  size_t num_flags;
+  bool has_allow_input_fusion;
+  const bool *allow_input_fusion;
+  size_t num_allow_input_fusion;
+  lsim_tpu_side_effect has_side_effects;
+  bool has_internal_scratch_in_bytes;
+  int64_t internal_scratch_in_bytes;
+  bool disable_bounds_checks, disable_semaphore_checks, skip_device_barrier;
+  bool shape_invariant_numerics_off; /* shape_invariant_numerics=False */
+  bool needs_layout_passes_off;      /* needs_layout_passes=False: no effect on a TensorCore
+                                        kernel (lower_module_to_custom_call: `needs_layout_passes
+                                        or not device_type`) */
+} lsim_mosaic_tpu_param_values;
+
 /* A pallas_call equation's params. */
 typedef struct lsim_pallas_call_params {
-  const char *kernel;     /* a kernel of lowersim's library: "add_one", "copy" */
+  const char *kernel;     /* a kernel of lowersim's library: "add_one", "copy", "tiled_add_one" */
   int64_t grid;           /* a 1-D grid of this many steps (at least 1) */
   bool interpret;         /* interpret=True */
   const lsim_pallas_params_class *compiler_params; /* NULL: none */
   bool has_constants;     /* the kernel captures constants */
+  /* --- issue 13 item 4: pallas_call's own arguments and the params' values --- */
+  const char *name;       /* name= (NULL: none): sanitize_name(name) replaces the kernel's
+                             function name (pallas_call.py, at trace time) */
+  const lsim_pallas_alias *aliases; /* input_output_aliases, in the dict's order */
+  size_t num_aliases;
+  const lsim_pallas_cost_estimate *cost_estimate; /* cost_estimate= (NULL: none) */
+  const lsim_pallas_metadata *metadata; /* metadata= entries (has_metadata: a dict given) */
+  size_t num_metadata;
+  bool has_metadata;
+  const lsim_mosaic_tpu_param_values *mosaic_tpu; /* pltpu.CompilerParams(...)'s fields
+                                                     (NULL: the defaults) */
+  int64_t num_warps, num_stages; /* pltriton.CompilerParams(num_warps=, num_stages=): 0 = None */
+  int64_t block[2]; /* the tiled kernels ("tiled_add_one"): BlockSpec((rows, cols), lambda i, j:
+                       (i, j)) over the grid (array rows / rows, array cols / cols); {0, 0} for
+                       the whole-array kernels */
 } lsim_pallas_call_params;
 
 /* A backend lowering rule of the params registry. */

@@ -113,7 +113,13 @@ typedef struct lsimp_python_callback_params {
 /* --- <pallas_call> (pallas_call_kind.c) ------------------------------------------ */
 
 typedef struct lsimp_pallas_call_params {
-  lsim_pallas_call_params params; /* `kernel` owned */
+  lsim_pallas_call_params params; /* `kernel`, `name`, `aliases`, `metadata` (and its strings)
+                                     owned; `cost_estimate` and `mosaic_tpu` NULL here (the
+                                     build points them at `cost` and `tpu`) */
+  bool has_cost;                  /* <cost_estimate> */
+  lsim_pallas_cost_estimate cost;
+  bool has_tpu;                   /* some pltpu.CompilerParams field was given */
+  lsim_mosaic_tpu_param_values tpu; /* `flags` (and their names), `allow_input_fusion` owned */
 } lsimp_pallas_call_params;
 
 /* compiler_params's spelling of a params class (NULL: "none"); NULL / false
