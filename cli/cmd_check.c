@@ -8,6 +8,7 @@
 #include <mlir-c/IR.h>
 
 #include "impl.h"
+#include "json.h"
 #include "junit.h"
 #include "options.h"
 #include "walk.h"
@@ -24,6 +25,7 @@ typedef struct result {
   const char *jax; /* the JAX version the scenario was checked for; NULL: not read */
   double seconds;
   bool skipped;
+  bool invalid;  /* the file is not a valid scenario (failure says why) */
   char *failure; /* NULL: passed */
 } result;
 
@@ -71,6 +73,7 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
     r->jax = lsim_scenario_profile(s, profile)->name;
   if (rc) {
     r->failure = strdup(lsim_error_message(&err));
+    r->invalid = true;
   } else if (impl) {
     rc = lower_ours(lowerer, s, &opts, impl, &r->skipped);
   } else if (!s->expect.present) {
@@ -109,8 +112,39 @@ static int write_junit(const char *out, const result *results, size_t n, size_t 
   return code;
 }
 
+/* check --json: the summary and every case, one object on stdout. */
+static void write_json(const result *results, size_t n, const lsim_jax_profile *profile,
+                       size_t passed, size_t failed, size_t skipped, size_t invalid) {
+  cli_json j;
+  cli_json_begin(&j, stdout, "check");
+  cli_json_profile(&j, "jax", profile);
+  cli_json_open_object(&j, "summary");
+  cli_json_int(&j, "passed", (long long)passed);
+  cli_json_int(&j, "failed", (long long)failed);
+  cli_json_int(&j, "skipped", (long long)skipped);
+  cli_json_int(&j, "invalid", (long long)invalid);
+  cli_json_close_object(&j);
+  cli_json_open_array(&j, "cases");
+  for (size_t i = 0; i < n; i++) {
+    const result *r = &results[i];
+    cli_json_open_object(&j, NULL);
+    cli_json_string(&j, "file", r->path);
+    cli_json_string(&j, "scenario", r->name == r->path ? NULL : r->name);
+    cli_json_string(&j, "jax", r->jax);
+    cli_json_string(&j, "outcome", r->invalid   ? "invalid"
+                                   : r->failure ? "failed"
+                                   : r->skipped ? "skipped"
+                                                : "passed");
+    cli_json_string(&j, "difference", r->failure);
+    cli_json_number(&j, "seconds", r->seconds);
+    cli_json_close_object(&j);
+  }
+  cli_json_close_array(&j);
+  cli_json_end(&j);
+}
+
 static void help(void) {
-  printf("usage: lowersim check [--junit OUT.xml] [--jax VERSION] PATH...\n"
+  printf("usage: lowersim check [--junit OUT.xml] [--json] [--jax VERSION] PATH...\n"
          "       lowersim check --impl 'COMMAND {scenario}' [--jobs N] [--timeout S]\n"
          "                      [--batch] [--normalize jax] [--no-progress] PATH...\n\n"
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
@@ -118,6 +152,9 @@ static void help(void) {
          "each file once; what is not a regular file is skipped with a note; \"-\" is\n"
          "standard input), prints one line per failure with what differs, and ends\n"
          "with `N passed, N failed, N skipped` (skipped: no <expect>).\n"
+         "--json: one JSON object on stdout instead: the summary and every case (file,\n"
+         "scenario, jax, outcome passed/failed/skipped/invalid, difference, seconds).\n"
+         "Exit 1 when something failed, 2 when a file is not a valid scenario.\n"
          "--junit writes a JUnit XML report (\"-\": standard output; the JAX version as\n"
          "a property of the suite and of each case). Exit 0 when nothing failed.\n"
          "--jax: the JAX version of the scenarios that name none in <scenario jax=...>\n"
@@ -229,7 +266,7 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
 /* Checks every file in order, printing failures; the exit code (0, or 1
  * when something failed, or 2 when the report cannot be written). */
 static int check_files(char *const *paths, size_t count, const impl_setup *impl,
-                       const char *junit_path, const lsim_jax_profile *profile) {
+                       const char *junit_path, const lsim_jax_profile *profile, bool json) {
   result *results = calloc(count, sizeof *results);
   lsim_scenario **scenarios = calloc(count, sizeof *scenarios);
   impl_case *cases = impl ? calloc(count, sizeof *cases) : NULL;
@@ -246,9 +283,12 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
     check_file(lowerer, impl ? &cases[i] : NULL, paths[i], profile, &results[i], &scenarios[i]);
   if (impl && judge_impl(impl, lsim_lowerer_mlir_context(lowerer), results, cases, count))
     fputs("lowersim check: out of memory running the implementation\n", stderr);
+  size_t invalid = 0;
   for (size_t i = 0; i < count; i++) {
+    invalid += results[i].invalid;
     if (results[i].failure) {
-      printf("FAIL %s: %s\n", paths[i], results[i].failure);
+      if (!json)
+        printf("FAIL %s: %s\n", paths[i], results[i].failure);
       failed++;
     } else if (results[i].skipped) {
       skipped++;
@@ -258,9 +298,12 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
   }
   int code = junit_path ? write_junit(junit_path, results, count, failed, now() - start, paths, profile)
                         : 0;
-  printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+  if (json)
+    write_json(results, count, profile, passed, failed, skipped, invalid);
+  else
+    printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
   if (!code && failed)
-    code = EXIT_LOWERING_ERROR;
+    code = invalid ? EXIT_INVALID_INPUT : EXIT_LOWERING_ERROR;
   for (size_t i = 0; i < count; i++) {
     free(results[i].failure);
     lsim_scenario_destroy(scenarios[i]);
@@ -281,12 +324,13 @@ int cmd_check(int argc, char **argv) {
   const lsim_jax_profile *profile = NULL;
   uint64_t jobs = 1;
   double timeout = 0;
-  bool batch = false, no_progress = false;
+  bool batch = false, no_progress = false, json = false;
   const cli_option options[] = {
       CLI_OPT_STRING("junit", 0, &junit_path), CLI_OPT_STRING("impl", 0, &impl),
       CLI_OPT_STRING("jax", 0, &jax),          CLI_OPT_U64("jobs", 'j', &jobs, 1, 256),
       CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6), CLI_OPT_FLAG("batch", 0, &batch),
-      CLI_OPT_STRING("normalize", 0, &normalize), CLI_OPT_FLAG("no-progress", 0, &no_progress)};
+      CLI_OPT_STRING("normalize", 0, &normalize), CLI_OPT_FLAG("no-progress", 0, &no_progress),
+      CLI_OPT_FLAG("json", 0, &json)};
   cli_args args;
   int code = cli_parse("check", argc, argv, options, sizeof options / sizeof options[0], help,
                        &args);
@@ -319,7 +363,7 @@ int cmd_check(int argc, char **argv) {
   if (!code && count == 0)
     code = cli_usage_error("check", "no scenario found (usage: lowersim check PATH...)");
   if (!code)
-    code = check_files(paths, count, impl ? &setup : NULL, junit_path, profile);
+    code = check_files(paths, count, impl ? &setup : NULL, junit_path, profile, json);
   cli_walk_destroy(walk);
   return code;
 }

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "lowersim/scenario_kind.h"
 #include "lowersim/scenario_run.h"
+#include "json.h"
 #include "options.h"
 #include "output.h"
 
@@ -58,7 +59,7 @@ static int read_scenario(const char *path, lsim_scenario **s) {
 }
 
 static void help(void) {
-  printf("usage: lowersim lower [-o OUT] [--jax VERSION] FILE\n\n"
+  printf("usage: lowersim lower [-o OUT] [--jax VERSION] [--json] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) and prints the MLIR module, or\n"
          "writes it to OUT (\"-\": standard output). OUT is written only when the lowering\n"
          "succeeds, and whole: a regular file is replaced atomically (keeping its mode),\n"
@@ -70,7 +71,11 @@ static void help(void) {
          "the JAX logger, e.g. jax._src.xla_bridge; a newline is written \\n).\n"
          "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
          "`CODE: ErrorClass: message` on stderr (a newline is written \\n); 2 invalid\n"
-         "input (`FILE:LINE: ...`) or an output that cannot be written.\n");
+         "input (`FILE:LINE: ...`) or an output that cannot be written.\n"
+         "--json: one JSON object on stdout instead (testdata/schema/output.schema.json):\n"
+         "the version profile, the outcome (module, error or invalid), the module or the\n"
+         "error's code, class and message, and the warnings; nothing on stderr; the same\n"
+         "exit codes.\n");
   print_kinds();
 }
 
@@ -91,10 +96,11 @@ static int write_module(const char *file, const char *out_path, const char *text
 int cmd_lower(int argc, char **argv) {
   const char *out_path = NULL, *jax = NULL;
   const lsim_jax_profile *profile = NULL;
+  bool json = false;
   const cli_option options[] = {CLI_OPT_STRING("output", 'o', &out_path),
-                                CLI_OPT_STRING("jax", 0, &jax)};
+                                CLI_OPT_STRING("jax", 0, &jax), CLI_OPT_FLAG("json", 0, &json)};
   cli_args args;
-  int code = cli_parse("lower", argc, argv, options, 2, help, &args);
+  int code = cli_parse("lower", argc, argv, options, 3, help, &args);
   if (code)
     return code < 0 ? 0 : code;
   if (jax && (code = cli_parse_jax("lower", "--jax", jax, &profile)))
@@ -105,22 +111,41 @@ int cmd_lower(int argc, char **argv) {
                                                         "[-o OUT] [--jax VERSION] FILE)");
   const char *file = args.operands[0];
   lsim_scenario *s = NULL;
-  code = read_scenario(file, &s);
+  lsim_error err = LSIM_ERROR_INIT;
+  if (json && cli_read_scenario(file, &s, &err)) {
+    cli_json j;
+    cli_json_begin(&j, stdout, "lower");
+    cli_json_lowering(&j, file, NULL, profile, err.code, &err, NULL, NULL);
+    cli_json_end(&j);
+    lsim_error_clear(&err);
+    return EXIT_INVALID_INPUT;
+  }
+  code = s ? 0 : read_scenario(file, &s);
   if (code)
     return code;
-  lsim_error err = LSIM_ERROR_INIT;
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
   lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = profile);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
-  if (outcome.runtime)
+  if (outcome.runtime && !json)
     cli_print_warnings(stderr, outcome.runtime);
   char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
   if (!rc && !text)
     rc = LSIM_E_NO_MEMORY, err.code = LSIM_E_NO_MEMORY;
-  code = rc ? cli_report(&err) : write_module(file, out_path, text);
+  if (json) {
+    cli_json j;
+    cli_json_begin(&j, stdout, "lower");
+    cli_json_lowering(&j, file, s, profile, rc, &err, text, outcome.runtime);
+    cli_json_end(&j);
+    code = rc ? (lsim_status_kind(rc) == LSIM_KIND_INVALID_INPUT ? EXIT_INVALID_INPUT
+                                                                  : EXIT_LOWERING_ERROR)
+         : out_path ? write_module(file, out_path, text)
+                    : 0;
+  } else {
+    code = rc ? cli_report(&err) : write_module(file, out_path, text);
+  }
   free(text);
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);
