@@ -95,18 +95,36 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
 
 static int write_junit(const char *out, const result *results, size_t n, size_t failed,
                        double seconds, char *const *paths, const lsim_jax_profile *profile) {
-  size_t skipped = 0;
+  size_t skipped = 0, invalid = 0;
   cli_inputs inputs = {0};
   bool ok = true;
   for (size_t i = 0; i < n; i++) {
     skipped += results[i].skipped;
+    invalid += results[i].invalid;
     ok = ok && cli_inputs_add(&inputs, paths[i]);
   }
-  junit *j = ok ? junit_open("lowersim check", n, failed, skipped, seconds) : NULL;
+  junit *j = ok ? junit_open("lowersim check", n, failed - invalid, invalid, skipped, seconds)
+                : NULL;
   junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
-  for (size_t i = 0; j && i < n; i++)
-    junit_case(j, results[i].path, results[i].name, results[i].seconds, results[i].failure,
-               results[i].skipped ? "no <expect>" : NULL, results[i].jax);
+  for (size_t i = 0; j && i < n; i++) {
+    const result *r = &results[i];
+    char *classname = junit_classname("lowersim.check", r->path);
+    const char *jax = r->jax ? r->jax : "(not read)", *diff = r->failure ? r->failure : "";
+    int len = snprintf(NULL, 0, "file: %s\njax: %s\n%s\n", r->path, jax, diff);
+    char *sysout = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (sysout)
+      snprintf(sysout, (size_t)len + 1, "file: %s\njax: %s\n%s%s", r->path, jax, diff,
+               *diff ? "\n" : "");
+    junit_case(j, &(junit_result){.classname = classname ? classname : "lowersim.check",
+                                  .name = r->name,
+                                  .seconds = r->seconds,
+                                  .failure = r->invalid ? NULL : r->failure,
+                                  .error = r->invalid ? r->failure : NULL,
+                                  .skipped = r->skipped ? "no <expect>" : NULL,
+                                  .system_out = sysout});
+    free(classname);
+    free(sysout);
+  }
   int code = junit_close(j, "check", out, &inputs);
   cli_inputs_free(&inputs);
   return code;
@@ -155,8 +173,12 @@ static void help(void) {
          "--json: one JSON object on stdout instead: the summary and every case (file,\n"
          "scenario, jax, outcome passed/failed/skipped/invalid, difference, seconds).\n"
          "Exit 1 when something failed, 2 when a file is not a valid scenario.\n"
-         "--junit writes a JUnit XML report (\"-\": standard output; the JAX version as\n"
-         "a property of the suite and of each case). Exit 0 when nothing failed.\n"
+         "--junit writes a JUnit XML report valid against the junit-10 schema of Jenkins\n"
+         "and GitLab (\"-\": standard output): the JAX version a property of the suite,\n"
+         "class names dotted from the folders (lowersim.check.FOLDER), <error> for a\n"
+         "file that is not a valid scenario, <failure> with the difference, and each\n"
+         "case's file, JAX version and difference in <system-out>. Exit 0 when nothing\n"
+         "failed.\n"
          "--jax: the JAX version of the scenarios that name none in <scenario jax=...>\n"
          "(default: the newest); a scenario's own jax= always wins, since its <expect>\n"
          "holds for the JAX it names.\n\n"

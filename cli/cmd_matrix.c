@@ -246,7 +246,7 @@ static int write_junit(const char *path, const stats *st, double seconds,
     for (int v = 0; v < MAX_VARIANTS; v++)
       if (st->variant_cases[f][v])
         variants++, failed += st->variant_failures[f][v] > 0;
-  junit *j = junit_open("lowersim matrix", variants, failed, 0, seconds < 0 ? 0 : seconds);
+  junit *j = junit_open("lowersim matrix", variants, failed, 0, 0, seconds);
   junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
   for (int f = 0; j && f < FEATURE_COUNT; f++) {
     for (int v = 0; v < MAX_VARIANTS; v++) {
@@ -257,8 +257,11 @@ static int write_junit(const char *path, const stats *st, double seconds,
       snprintf(failure, sizeof failure,
                "%" PRIu64 " of %" PRIu64 " cases failed; first: case %" PRIu64,
                st->variant_failures[f][v], st->variant_cases[f][v], st->first_failure[f][v]);
-      junit_case(j, matrix_feature_name((matrix_feature)f), name, -1,
-                 st->variant_failures[f][v] ? failure : NULL, NULL, NULL);
+      char classname[64];
+      snprintf(classname, sizeof classname, "lowersim.matrix.%s",
+               matrix_feature_name((matrix_feature)f));
+      junit_case(j, &(junit_result){.classname = classname, .name = name, .seconds = -1,
+                                    .failure = st->variant_failures[f][v] ? failure : NULL});
     }
   }
   return junit_close(j, "matrix", path, inputs);
