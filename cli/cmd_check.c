@@ -58,6 +58,87 @@ static int lower_ours(lsim_lowerer *lowerer, const lsim_scenario *s,
   return !rc && !c->ours ? LSIM_E_NO_MEMORY : rc == LSIM_E_NO_MEMORY ? rc : 0;
 }
 
+/* --- testdata/expected/: the outcome a scenario without <expect> must have ---------- */
+
+/* All of the file at `path` (owned), or NULL. */
+static char *read_whole(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  char buf[4096];
+  size_t n;
+  bool ok = out != NULL;
+  while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
+    ok = fwrite(buf, 1, n, out) == n;
+  ok = ok && !ferror(f);
+  if (out)
+    ok = fclose(out) == 0 && ok;
+  fclose(f);
+  if (!ok) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* The expected outcome of DIR/NAME.xml: DIR/../expected/NAME.mlir (the
+ * module `lowersim lower` prints; *module true) or NAME.err (its stderr),
+ * as tests/golden_test.sh keeps them; NULL when there is none.  *where
+ * (owned) names the file. */
+static char *read_expected(const char *path, bool *module, char **where) {
+  const char *slash = strrchr(path, '/');
+  size_t dir = slash ? (size_t)(slash - path) : 0;
+  const char *base = slash ? slash + 1 : path;
+  size_t base_len = strlen(base);
+  if (base_len < 5 || strcmp(base + base_len - 4, ".xml") != 0)
+    return NULL;
+  for (int k = 0; k < 2; k++) {
+    const char *ext = k ? ".err" : ".mlir";
+    size_t size = dir + strlen("/../expected/") + base_len + 2;
+    char *p = malloc(size);
+    if (!p)
+      return NULL;
+    snprintf(p, size, "%.*s%s../expected/%.*s%s", (int)dir, path, dir ? "/" : "",
+             (int)(base_len - 4), base, ext);
+    char *text = read_whole(p);
+    if (text) {
+      *module = k == 0;
+      *where = p;
+      return text;
+    }
+    free(p);
+  }
+  return NULL;
+}
+
+/* lowersim's outcome for `s` against the expected file's, judged as
+ * --impl judges a port's answer; what differs (owned), or NULL. */
+static char *check_expected(lsim_lowerer *lowerer, const lsim_scenario *s,
+                            const lsim_scenario_run_options *opts, char *expected, bool module,
+                            const char *where) {
+  impl_case c = {0};
+  bool skipped = false;
+  if (lower_ours(lowerer, s, opts, &c, &skipped))
+    return strdup("out of memory");
+  impl_answer a = {.how = IMPL_EXITED, .code = module ? 0 : 1, .out = module ? expected : "",
+                   .err = module ? "" : expected};
+  char *diff = impl_compare(lsim_lowerer_mlir_context(lowerer), c.ours, &c.err, &a, false, NULL);
+  free(c.ours);
+  lsim_error_clear(&c.err);
+  char *failure = NULL;
+  if (diff) {
+    int len = snprintf(NULL, 0, "against %s (\"the implementation\"): %s", where, diff);
+    failure = len >= 0 ? malloc((size_t)len + 1) : NULL;
+    if (failure)
+      snprintf(failure, (size_t)len + 1, "against %s (\"the implementation\"): %s", where, diff);
+    free(diff);
+  }
+  return failure;
+}
+
 /* Checks one file into `r` (r->failure set on failure). */
 static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
                       const lsim_jax_profile *profile, result *r, lsim_scenario **keep) {
@@ -77,7 +158,19 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
   } else if (impl) {
     rc = lower_ours(lowerer, s, &opts, impl, &r->skipped);
   } else if (!s->expect.present) {
-    r->skipped = true;
+    /* No <expect>: testdata/expected/'s file, which holds for the JAX the
+     * scenario pins, or else the newest (`lowersim lower` made it). */
+    bool module = false;
+    char *where = NULL;
+    char *expected = s->jax || lsim_scenario_profile(s, profile) == lsim_jax_profile_default()
+                         ? read_expected(path, &module, &where)
+                         : NULL;
+    if (expected)
+      r->failure = check_expected(lowerer, s, &opts, expected, module, where);
+    else
+      r->skipped = true;
+    free(expected);
+    free(where);
   } else {
     lsim_scenario_verdict v;
     rc = lsim_scenario_check_with(lowerer, s, &opts, &v, &err);
@@ -169,7 +262,10 @@ static void help(void) {
          "searched for *.xml, each folder once however many symbolic links lead to it,\n"
          "each file once; what is not a regular file is skipped with a note; \"-\" is\n"
          "standard input), prints one line per failure with what differs, and ends\n"
-         "with `N passed, N failed, N skipped` (skipped: no <expect>).\n"
+         "with `N passed, N failed, N skipped`. A scenario without <expect> is checked\n"
+         "against the module or error in ../expected/NAME.mlir or NAME.err beside its\n"
+         "folder (testdata/expected/ for testdata/scenarios/), which hold for the JAX the\n"
+         "scenario pins, else the newest; skipped when it has neither.\n"
          "--json: one JSON object on stdout instead: the summary and every case (file,\n"
          "scenario, jax, outcome passed/failed/skipped/invalid, difference, seconds).\n"
          "Exit 1 when something failed, 2 when a file is not a valid scenario.\n"

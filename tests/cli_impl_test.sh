@@ -132,6 +132,30 @@ has "$out" "FAIL $S/missing-rule.xml: the implementation exited with status 3 be
   has "$out" "1 passed, 1 failed"
 check batch-dies $(( $? != 0 || code != 1 )) "exit $code: $out"
 
+# check without --impl: a scenario without <expect> is checked against
+# ../expected/NAME.mlir or NAME.err beside its folder, with the same verdicts.
+mkdir -p "$tmp/ex/scenarios" "$tmp/ex/expected"
+python3 - "$S/missing-rule.xml" "$tmp/ex/scenarios/missing-rule.xml" <<'EOS'
+import re, sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r"\s*<expect[^>]*/>", "", text, flags=re.S))
+EOS
+cp "$S/single-platform.xml" "$tmp/ex/scenarios/"
+"$L" lower "$S/missing-rule.xml" 2>"$tmp/ex/expected/missing-rule.err"
+"$L" lower "$S/single-platform.xml" >"$tmp/ex/expected/single-platform.mlir"
+out=$("$L" check "$tmp/ex/scenarios"); code=$?
+check expected-pass $(( code != 0 )) "exit $code: $out"
+check expected-counted $([ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipped" ]; echo $?) "$out"
+sed -i 's/stablehlo.add/stablehlo.multiply/' "$tmp/ex/expected/single-platform.mlir"
+sed -i "s/'rocm'/'cuda'/" "$tmp/ex/expected/missing-rule.err"
+out=$("$L" check "$tmp/ex/scenarios"); code=$?
+has "$out" "FAIL $tmp/ex/scenarios/single-platform.xml: against $tmp/ex/scenarios/../expected/single-platform.mlir (\"the implementation\"): the modules differ:" &&
+  has "$out" $'\n+    %2 = "stablehlo.multiply"' &&
+  has "$out" "FAIL $tmp/ex/scenarios/missing-rule.xml: against $tmp/ex/scenarios/../expected/missing-rule.err (\"the implementation\"): expected the error"
+check expected-fail $(( $? != 0 || code != 1 )) "exit $code: $out"
+rm "$tmp/ex/expected/"*
+out=$("$L" check "$tmp/ex/scenarios"); check expected-none $([ "$(tail -1 <<<"$out")" = "0 passed, 0 failed, 2 skipped" ]; echo $?) "$out"
+
 # Usage errors.
 expect_usage() { # expect_usage NAME WANT ARGS...
   local name=$1 want=$2; shift 2
