@@ -92,8 +92,7 @@ static int explain_json(const char *path, const lsim_jax_profile *profile) {
   fputs(n.data ? n.data : "", stdout);
   cli_json_close_array(&j);
   cli_json_end(&j);
-  int code = !rc ? 0 : lsim_status_kind(rc) == LSIM_KIND_INVALID_INPUT ? EXIT_INVALID_INPUT
-                                                                      : EXIT_LOWERING_ERROR;
+  int code = cli_json_exit_code(rc);
   free(text);
   free(n.data);
   lsim_scenario_outcome_clear(&outcome);

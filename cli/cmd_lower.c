@@ -139,10 +139,7 @@ int cmd_lower(int argc, char **argv) {
     cli_json_begin(&j, stdout, "lower");
     cli_json_lowering(&j, file, s, profile, rc, &err, text, outcome.runtime);
     cli_json_end(&j);
-    code = rc ? (lsim_status_kind(rc) == LSIM_KIND_INVALID_INPUT ? EXIT_INVALID_INPUT
-                                                                  : EXIT_LOWERING_ERROR)
-         : out_path ? write_module(file, out_path, text)
-                    : 0;
+    code = rc ? cli_json_exit_code(rc) : out_path ? write_module(file, out_path, text) : 0;
   } else {
     code = rc ? cli_report(&err) : write_module(file, out_path, text);
   }

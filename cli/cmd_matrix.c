@@ -134,6 +134,25 @@ static void progress(uint64_t done, uint64_t total, double elapsed) {
 
 /* --- reports ----------------------------------------------------------------------- */
 
+/* The cases of one row (feature, platform). */
+static uint64_t row_total(const uint64_t *counts) {
+  uint64_t total = 0;
+  for (int k = 0; k < NUM_CODES; k++)
+    total += counts[k];
+  return total;
+}
+
+/* The most frequent error slot of a row not shown yet (then marked shown), or -1. */
+static int next_error(const uint64_t *counts, bool *shown) {
+  int best = -1;
+  for (int k = 1; k < NUM_CODES; k++)
+    if (!shown[k] && counts[k] && (best < 0 || counts[k] > counts[best]))
+      best = k;
+  if (best >= 0)
+    shown[best] = true;
+  return best;
+}
+
 static void print_summary(const matrix_spec *spec, const stats *st, double seconds, int jobs) {
   printf("%-16s %-8s %9s %9s  %s\n", "feature", "platform", "cases", "OK",
          "errors (most frequent first)");
@@ -142,22 +161,16 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
       if (p < MATRIX_MAX_PLATFORMS && (size_t)p >= spec->num_platforms)
         continue;
       const uint64_t *counts = st->by_platform[f][p];
-      uint64_t total = 0;
-      for (int k = 0; k < NUM_CODES; k++)
-        total += counts[k];
+      uint64_t total = row_total(counts);
       if (!total)
         continue;
       printf("%-16s %-8s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
              p == MATRIX_MAX_PLATFORMS ? "multi" : spec->platforms[p], total, counts[0]);
       bool shown[NUM_CODES] = {true};
       for (int rank = 0; rank < 3; rank++) {
-        int best = -1;
-        for (int k = 1; k < NUM_CODES; k++)
-          if (!shown[k] && counts[k] && (best < 0 || counts[k] > counts[best]))
-            best = k;
+        int best = next_error(counts, shown);
         if (best < 0)
           break;
-        shown[best] = true;
         const char *name = lsim_status_name(slot_code(best));
         printf(" %s %" PRIu64, name ? name + 7 : "?", counts[best]); /* drop "LSIM_E_" */
       }
@@ -199,9 +212,7 @@ static void print_json(const matrix_spec *spec, const stats *st, double seconds,
       if (p < MATRIX_MAX_PLATFORMS && (size_t)p >= spec->num_platforms)
         continue;
       const uint64_t *counts = st->by_platform[f][p];
-      uint64_t row = 0;
-      for (int k = 0; k < NUM_CODES; k++)
-        row += counts[k];
+      uint64_t row = row_total(counts);
       if (!row)
         continue;
       cli_json_open_object(&j, NULL);
@@ -211,14 +222,7 @@ static void print_json(const matrix_spec *spec, const stats *st, double seconds,
       cli_json_int(&j, "ok", (long long)counts[0]);
       cli_json_open_array(&j, "errors"); /* every code, the most frequent first */
       bool shown[NUM_CODES] = {true};
-      for (;;) {
-        int best = -1;
-        for (int k = 1; k < NUM_CODES; k++)
-          if (!shown[k] && counts[k] && (best < 0 || counts[k] > counts[best]))
-            best = k;
-        if (best < 0)
-          break;
-        shown[best] = true;
+      for (int best; (best = next_error(counts, shown)) >= 0;) {
         const char *name = lsim_status_name(slot_code(best));
         cli_json_open_object(&j, NULL);
         cli_json_string(&j, "code", name ? name : "LSIM_E_UNKNOWN");

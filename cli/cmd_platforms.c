@@ -143,20 +143,30 @@ static void print_backends(const lsim_runtime *rt, const char *jax_platforms) {
   }
 }
 
-static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *err) {
+/* The ModuleContext of --lower-for and --pin (*names: the split list, owned,
+ * kept while the context lives). */
+static int open_module_context(lsim_runtime *rt, const options *o, lsim_module_context **ctx,
+                               const lsim_backend **pinned, char ***names, lsim_error *err) {
   size_t n;
-  char **names = cli_split(o->lower_for, ',', &n);
-  if (!names)
+  *ctx = NULL, *pinned = NULL;
+  *names = cli_split(o->lower_for, ',', &n);
+  if (!*names)
     return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
-  const lsim_backend *pinned = NULL;
-  int rc = o->pin ? lsim_runtime_get_backend(rt, o->pin, &pinned, err) : LSIM_OK;
-  lsim_module_context *ctx = NULL;
+  int rc = o->pin ? lsim_runtime_get_backend(rt, o->pin, pinned, err) : LSIM_OK;
   if (!rc) {
     lsim_module_context_options mo = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
-        .runtime = rt, .platforms = (const char *const *)names, .num_platforms = n,
-        .backend = pinned);
-    rc = lsim_module_context_create(&mo, &ctx, err);
+        .runtime = rt, .platforms = (const char *const *)*names, .num_platforms = n,
+        .backend = *pinned);
+    rc = lsim_module_context_create(&mo, ctx, err);
   }
+  return rc;
+}
+
+static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *err) {
+  char **names = NULL;
+  const lsim_backend *pinned = NULL;
+  lsim_module_context *ctx = NULL;
+  int rc = open_module_context(rt, o, &ctx, &pinned, &names, err);
   if (!rc) {
     size_t np;
     const char *const *platforms = lsim_module_context_platforms(ctx, &np);
@@ -230,19 +240,10 @@ static void json_runtime(cli_json *j, const lsim_runtime *rt, const char *jax_pl
 }
 
 static int json_module_context(cli_json *j, lsim_runtime *rt, const options *o, lsim_error *err) {
-  size_t n;
-  char **names = cli_split(o->lower_for, ',', &n);
-  if (!names)
-    return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
+  char **names = NULL;
   const lsim_backend *pinned = NULL;
-  int rc = o->pin ? lsim_runtime_get_backend(rt, o->pin, &pinned, err) : LSIM_OK;
   lsim_module_context *ctx = NULL;
-  if (!rc) {
-    lsim_module_context_options mo = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
-        .runtime = rt, .platforms = (const char *const *)names, .num_platforms = n,
-        .backend = pinned);
-    rc = lsim_module_context_create(&mo, &ctx, err);
-  }
+  int rc = open_module_context(rt, o, &ctx, &pinned, &names, err);
   if (!rc) {
     size_t np;
     const char *const *platforms = lsim_module_context_platforms(ctx, &np);
@@ -331,8 +332,7 @@ int cmd_platforms(int argc, char **argv) {
     if (rc)
       cli_json_error(&j, "error", &err);
     cli_json_end(&j);
-    code = !rc ? 0 : lsim_status_kind(rc) == LSIM_KIND_INVALID_INPUT ? EXIT_INVALID_INPUT
-                                                                    : EXIT_LOWERING_ERROR;
+    code = cli_json_exit_code(rc);
   }
   if (!code && !rc && !o.json) {
     print_known(o.rt);

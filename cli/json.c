@@ -164,3 +164,7 @@ void cli_json_lowering(cli_json *j, const char *file, const lsim_scenario *s,
     cli_json_string(j, "module", module);
   cli_json_warnings(j, "warnings", rt);
 }
+
+int cli_json_exit_code(int rc) {
+  return !rc ? 0 : lsim_status_kind(rc) == LSIM_KIND_INVALID_INPUT ? 2 : 1;
+}

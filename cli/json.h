@@ -50,6 +50,9 @@ void cli_json_error(cli_json *j, const char *key, const lsim_error *err);
 /* "warnings": [{category, text}] of the runtime (NULL: an empty list). */
 void cli_json_warnings(cli_json *j, const char *key, const lsim_runtime *rt);
 
+/* The exit code of a status under --json: 0, 2 for invalid input, else 1. */
+int cli_json_exit_code(int rc);
+
 /* `text` (already JSON) as the member's value. */
 void cli_json_raw(cli_json *j, const char *key, const char *text);
 
