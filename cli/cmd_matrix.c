@@ -155,7 +155,7 @@ static int next_error(const uint64_t *counts, bool *shown) {
 
 static void print_summary(const matrix_spec *spec, const stats *st, double seconds, int jobs) {
   printf("%-16s %-8s %9s %9s  %s\n", "feature", "platform", "cases", "OK",
-         "errors (most frequent first)");
+         "errors (the 3 most frequent, then +N more)");
   for (int f = 0; f < FEATURE_COUNT; f++) {
     for (int p = 0; p <= MATRIX_MAX_PLATFORMS; p++) {
       if (p < MATRIX_MAX_PLATFORMS && (size_t)p >= spec->num_platforms)
@@ -174,6 +174,12 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
         const char *name = lsim_status_name(slot_code(best));
         printf(" %s %" PRIu64, name ? name + 7 : "?", counts[best]); /* drop "LSIM_E_" */
       }
+      /* What the three leave out is said, never hidden (--json lists every code). */
+      uint64_t more_codes = 0, more_cases = 0;
+      for (int best; (best = next_error(counts, shown)) >= 0;)
+        more_codes++, more_cases += counts[best];
+      if (more_codes)
+        printf(" +%" PRIu64 " more (%" PRIu64 " cases)", more_codes, more_cases);
       printf("\n");
     }
   }

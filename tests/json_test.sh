@@ -55,6 +55,10 @@ run matrix 0 matrix --json "${M[@]}" --csv "$tmp/m0.csv" --shard 0/2
 [ "$(field 'd["range"]["shards"], sum(r["cases"] for r in d["rows"]) == d["cases"], all(r["ok"] + sum(e["count"] for e in r["errors"]) == r["cases"] for r in d["rows"])')" = "2 True True" ]
 check matrix-every-error-counted $? "$(head -c 600 "$tmp/out")"
 "$L" matrix "${M[@]}" --csv "$tmp/m1.csv" --shard 1/2 >/dev/null
+# The text summary names 3 errors per row and says how many more there are.
+"$L" matrix "${M[@]}" >"$tmp/summary.txt"
+grep -q '^rules  *cpu  *[0-9]*  *[0-9]*  [A-Z_]* [0-9]* [A-Z_]* [0-9]* [A-Z_]* [0-9]* +1 more ([0-9]* cases)$' "$tmp/summary.txt"
+check matrix-more $? "$(cat "$tmp/summary.txt")"
 run matrix-merge 0 matrix --json --merge "$tmp/m0.csv" "$tmp/m1.csv"
 run platforms 0 platforms --json
 run platforms-context 0 platforms --json --backend cuda=2 --lower-for gpu --pin cuda
