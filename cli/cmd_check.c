@@ -8,16 +8,16 @@
 
 #include <mlir-c/IR.h>
 
+#include "impl.h"
+#include "json.h"
 #include "junit.h"
 #include "options.h"
 #include "walk.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <time.h>
 
 typedef struct result {
@@ -26,6 +26,7 @@ typedef struct result {
   const char *jax; /* the JAX version the scenario was checked for; NULL: not read */
   double seconds;
   bool skipped;
+  bool invalid;  /* the file is not a valid scenario (failure says why) */
   char *failure; /* NULL: passed */
 } result;
 
@@ -35,21 +36,48 @@ static double now(void) {
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* --- --impl: another implementation's output against lowersim's ------------------- */
+/* --- --impl: another implementation's outcomes against lowersim's ----------------- */
 
-/* All of `f` from its start as a string (owned), or NULL. */
-static char *slurp(FILE *f) {
+/* lowersim's side of one scenario under --impl: its module (owned) or its error. */
+typedef struct impl_case {
+  char *ours;
+  lsim_error err;
+  impl_answer answer;
+  char *note; /* --normalize jax: what jaxlib's MLIR said of the port's module */
+} impl_case;
+
+/* lowersim's outcome for `s` into `c`; *skipped when lowersim refuses the
+ * scenario as invalid (nothing to compare). */
+static int lower_ours(lsim_lowerer *lowerer, const lsim_scenario *s,
+                      const lsim_scenario_run_options *opts, impl_case *c, bool *skipped) {
+  lsim_scenario_outcome outcome;
+  c->err = (lsim_error)LSIM_ERROR_INIT;
+  int rc = lsim_scenario_run(lowerer, s, opts, &outcome, &c->err);
+  c->ours = rc ? NULL : lsim_lowering_print(outcome.lowering);
+  lsim_scenario_outcome_clear(&outcome);
+  *skipped = rc == LSIM_E_INVALID_INPUT;
+  return !rc && !c->ours ? LSIM_E_NO_MEMORY : rc == LSIM_E_NO_MEMORY ? rc : 0;
+}
+
+/* --- testdata/expected/: the outcome a scenario without <expect> must have ---------- */
+
+/* All of the file at `path` (owned), or NULL. */
+static char *read_whole(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
   char buf[4096];
   size_t n;
-  bool ok = out != NULL && fseek(f, 0, SEEK_SET) == 0;
+  bool ok = out != NULL;
   while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
     ok = fwrite(buf, 1, n, out) == n;
   ok = ok && !ferror(f);
   if (out)
     ok = fclose(out) == 0 && ok;
+  fclose(f);
   if (!ok) {
     free(text);
     return NULL;
@@ -57,169 +85,63 @@ static char *slurp(FILE *f) {
   return text;
 }
 
-/* `path` quoted for the shell. */
-static void shell_quote(FILE *f, const char *path) {
-  fputc('\'', f);
-  for (const char *p = path; *p; p++) {
-    if (*p == '\'')
-      fputs("'\\''", f);
-    else
-      fputc(*p, f);
-  }
-  fputc('\'', f);
-}
-
-/* `command` with {scenario} replaced by the quoted path, its output sent to
- * the two descriptors; owned, NULL when out of memory. */
-static char *impl_command(const char *command, const char *path, int out_fd, int err_fd) {
-  char *cmd = NULL;
-  size_t size = 0;
-  FILE *f = open_memstream(&cmd, &size);
-  if (!f)
+/* The expected outcome of DIR/NAME.xml: DIR/../expected/NAME.mlir (the
+ * module `lowersim lower` prints; *module true) or NAME.err (its stderr),
+ * as tests/golden_test.sh keeps them; NULL when there is none.  *where
+ * (owned) names the file. */
+static char *read_expected(const char *path, bool *module, char **where) {
+  const char *slash = strrchr(path, '/');
+  size_t dir = slash ? (size_t)(slash - path) : 0;
+  const char *base = slash ? slash + 1 : path;
+  size_t base_len = strlen(base);
+  if (base_len < 5 || strcmp(base + base_len - 4, ".xml") != 0)
     return NULL;
-  fputc('(', f);
-  for (const char *p = command; *p;) {
-    const char *at = strstr(p, "{scenario}");
-    fwrite(p, 1, at ? (size_t)(at - p) : strlen(p), f);
-    if (!at)
-      break;
-    shell_quote(f, path);
-    p = at + strlen("{scenario}");
+  for (int k = 0; k < 2; k++) {
+    const char *ext = k ? ".err" : ".mlir";
+    size_t size = dir + strlen("/../expected/") + base_len + 2;
+    char *p = lsim_malloc(size);
+    if (!p)
+      return NULL;
+    snprintf(p, size, "%.*s%s../expected/%.*s%s", (int)dir, path, dir ? "/" : "",
+             (int)(base_len - 4), base, ext);
+    char *text = read_whole(p);
+    if (text) {
+      *module = k == 0;
+      *where = p;
+      return text;
+    }
+    free(p);
   }
-  fprintf(f, "\n) >/dev/fd/%d 2>/dev/fd/%d </dev/null", out_fd, err_fd);
-  if (fclose(f) != 0) {
-    free(cmd);
-    return NULL;
-  }
-  return cmd;
+  return NULL;
 }
 
-/* Runs `command` with {scenario} replaced by the shell-quoted path; captures
- * its stdout and stderr (owned, "" when empty); returns its exit status (-1:
- * it could not run). */
-static int run_impl(const char *command, const char *path, char **out, char **err) {
-  /* Anonymous files (the command writes them through /dev/fd): nothing to
-   * leave behind whatever stops lowersim. */
-  FILE *fo = tmpfile(), *fe = tmpfile();
-  char *cmd = fo && fe ? impl_command(command, path, fileno(fo), fileno(fe)) : NULL;
-  int status = cmd ? system(cmd) : -1;
-  *out = fo ? slurp(fo) : NULL;
-  *err = fe ? slurp(fe) : NULL;
-  if (fo)
-    fclose(fo);
-  if (fe)
-    fclose(fe);
-  free(cmd);
-  if (!*out || !*err)
-    status = -1;
-  return status < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* The module text as MLIR parses and prints it, or NULL when it does not parse. */
-static char *canonical_module(MlirContext mlir, const char *text) {
-  MlirModule m;
-  if (lsim_mlir_parse_module(mlir, text, &m, NULL))
-    return NULL;
-  char *printed = lsim_mlir_print(mlirModuleGetOperation(m));
-  mlirModuleDestroy(m);
-  return printed;
-}
-
-/* Up to 60 characters of `s`, stopping at the end of the line. */
-static int excerpt(const char *s) {
-  int n = 0;
-  while (n < 60 && s[n] && s[n] != '\n')
-    n++;
-  return n;
-}
-
-/* Where two module texts first differ: line, column and what each has there. */
-static void describe_difference(FILE *diff, const char *a, const char *b) {
-  int line = 1, column = 1;
-  for (; *a && *a == *b; a++, b++, column++) {
-    if (*a == '\n')
-      line++, column = 0;
-  }
-  fprintf(diff,
-          "modules differ at line %d, column %d: lowersim has \"%.*s\", the implementation "
-          "\"%.*s\"",
-          line, column, excerpt(a), a, excerpt(b), b);
-}
-
-/* True when one line of `text` ends with `want` after a space or at its start
- * (`CODE: ErrorClass: message` matches `ErrorClass: message`). */
-static bool has_error_line(const char *text, const char *want) {
-  size_t want_len = strlen(want);
-  for (const char *line = text; *line;) {
-    const char *end = strchr(line, '\n');
-    size_t len = end ? (size_t)(end - line) : strlen(line);
-    if (len >= want_len && memcmp(line + len - want_len, want, want_len) == 0 &&
-        (len == want_len || line[len - want_len - 1] == ' '))
-      return true;
-    line += len + (end ? 1 : 0);
-  }
-  return false;
-}
-
-/* What differs between lowersim's module `ours` and the implementation's
- * stdout `out` (both parsed and printed by MLIR). */
-static void compare_modules(FILE *diff, MlirContext mlir, const char *ours, const char *out) {
-  char *a = canonical_module(mlir, ours ? ours : ""), *b = canonical_module(mlir, out);
-  if (!b)
-    fputs("the implementation's output does not parse as MLIR", diff);
-  else if (!a || strcmp(a, b) != 0)
-    describe_difference(diff, a ? a : "", b);
-  free(a);
-  free(b);
-}
-
-/* What differs between lowersim's error and the implementation's exit
- * `status` and stderr `errtext`. */
-static void compare_errors(FILE *diff, const lsim_error *err, int status, const char *errtext) {
-  char want[4096];
-  snprintf(want, sizeof want, "%s: %s", lsim_error_class(err), lsim_error_message(err));
-  if (status == 0 || !has_error_line(errtext, want))
-    fprintf(diff, "expected the error \"%s\"; the implementation exits %d: %s", want, status,
-            status ? errtext : "(a module)");
-}
-
-/* Compares the implementation's outcome for `s` with lowersim's: a module is
- * compared after both are parsed and printed by MLIR, an error by class and
- * message.  Returns what differs (owned), or NULL when they agree. */
-static char *compare_impl(lsim_lowerer *lowerer, MlirContext mlir, const char *command,
-                          const lsim_scenario *s, const lsim_scenario_run_options *opts,
-                          bool *skipped) {
-  lsim_error err = LSIM_ERROR_INIT;
-  lsim_scenario_outcome outcome;
-  int rc = lsim_scenario_run(lowerer, s, opts, &outcome, &err);
-  char *ours = rc ? NULL : lsim_lowering_print(outcome.lowering);
-  lsim_scenario_outcome_clear(&outcome);
-  *skipped = rc == LSIM_E_INVALID_INPUT; /* lowersim refuses the scenario: nothing to compare */
-  char *out = NULL, *errtext = NULL, *diff = NULL;
-  size_t size = 0;
-  int status = *skipped ? 0 : run_impl(command, s->path, &out, &errtext);
-  FILE *f = *skipped ? NULL : open_memstream(&diff, &size);
-  if (f && status < 0)
-    fputs("the implementation could not be run", f);
-  else if (f && !rc && status)
-    fprintf(f, "lowersim gives a module, the implementation exits %d: %s", status, errtext);
-  else if (f && !rc)
-    compare_modules(f, mlir, ours, out);
-  else if (f)
-    compare_errors(f, &err, status, errtext);
-  if (f && fclose(f) == 0 && size == 0) {
+/* lowersim's outcome for `s` against the expected file's, judged as
+ * --impl judges a port's answer; what differs (owned), or NULL. */
+static char *check_expected(lsim_lowerer *lowerer, const lsim_scenario *s,
+                            const lsim_scenario_run_options *opts, char *expected, bool module,
+                            const char *where) {
+  impl_case c = {0};
+  bool skipped = false;
+  if (lower_ours(lowerer, s, opts, &c, &skipped))
+    return lsim_strdup("out of memory");
+  impl_answer a = {.how = IMPL_EXITED, .code = module ? 0 : 1, .out = module ? expected : "",
+                   .err = module ? "" : expected};
+  char *diff = impl_compare(lsim_lowerer_mlir_context(lowerer), c.ours, &c.err, &a, false, NULL);
+  free(c.ours);
+  lsim_error_clear(&c.err);
+  char *failure = NULL;
+  if (diff) {
+    int len = snprintf(NULL, 0, "against %s (\"the implementation\"): %s", where, diff);
+    failure = len >= 0 ? lsim_malloc((size_t)len + 1) : NULL;
+    if (failure)
+      snprintf(failure, (size_t)len + 1, "against %s (\"the implementation\"): %s", where, diff);
     free(diff);
-    diff = NULL;
   }
-  free(ours);
-  free(out);
-  free(errtext);
-  lsim_error_clear(&err);
-  return diff;
+  return failure;
 }
 
 /* Checks one file into `r` (r->failure set on failure). */
-static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir, const char *path,
+static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
                       const lsim_jax_profile *profile, result *r, lsim_scenario **keep) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_scenario *s = NULL;
@@ -233,10 +155,23 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
     r->jax = lsim_scenario_profile(s, profile)->name;
   if (rc) {
     r->failure = lsim_strdup(lsim_error_message(&err));
+    r->invalid = true;
   } else if (impl) {
-    r->failure = compare_impl(lowerer, mlir, impl, s, &opts, &r->skipped);
+    rc = lower_ours(lowerer, s, &opts, impl, &r->skipped);
   } else if (!lsim_scenario_expects(s)) {
-    r->skipped = true;
+    /* No <expect>: testdata/expected/'s file, which holds for the JAX the
+     * scenario pins, or else the newest (`lowersim lower` made it). */
+    bool module = false;
+    char *where = NULL;
+    char *expected = s->jax || lsim_scenario_profile(s, profile) == lsim_jax_profile_default()
+                         ? read_expected(path, &module, &where)
+                         : NULL;
+    if (expected)
+      r->failure = check_expected(lowerer, s, &opts, expected, module, where);
+    else
+      r->skipped = true;
+    free(expected);
+    free(where);
   } else {
     lsim_scenario_verdict v;
     rc = lsim_scenario_check_with(lowerer, s, &opts, &v, &err);
@@ -254,43 +189,200 @@ static int check_file(lsim_lowerer *lowerer, const char *impl, MlirContext mlir,
 
 static int write_junit(const char *out, const result *results, size_t n, size_t failed,
                        double seconds, char *const *paths, const lsim_jax_profile *profile) {
-  size_t skipped = 0;
+  size_t skipped = 0, invalid = 0;
   cli_inputs inputs = {0};
   bool ok = true;
   for (size_t i = 0; i < n; i++) {
     skipped += results[i].skipped;
+    invalid += results[i].invalid;
     ok = ok && cli_inputs_add(&inputs, paths[i]);
   }
-  junit *j = ok ? junit_open("lowersim check", n, failed, skipped, seconds) : NULL;
+  junit *j = ok ? junit_open("lowersim check", n, failed - invalid, invalid, skipped, seconds)
+                : NULL;
   junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
-  for (size_t i = 0; j && i < n; i++)
-    junit_case(j, results[i].path, results[i].name, results[i].seconds, results[i].failure,
-               results[i].skipped ? "no <expect>" : NULL, results[i].jax);
+  for (size_t i = 0; j && i < n; i++) {
+    const result *r = &results[i];
+    char *classname = junit_classname("lowersim.check", r->path);
+    const char *jax = r->jax ? r->jax : "(not read)", *diff = r->failure ? r->failure : "";
+    int len = snprintf(NULL, 0, "file: %s\njax: %s\n%s\n", r->path, jax, diff);
+    char *sysout = len >= 0 ? lsim_malloc((size_t)len + 1) : NULL;
+    if (sysout)
+      snprintf(sysout, (size_t)len + 1, "file: %s\njax: %s\n%s%s", r->path, jax, diff,
+               *diff ? "\n" : "");
+    junit_case(j, &(junit_result){.classname = classname ? classname : "lowersim.check",
+                                  .name = r->name,
+                                  .seconds = r->seconds,
+                                  .failure = r->invalid ? NULL : r->failure,
+                                  .error = r->invalid ? r->failure : NULL,
+                                  .skipped = r->skipped ? "no <expect>" : NULL,
+                                  .system_out = sysout});
+    free(classname);
+    free(sysout);
+  }
   int code = junit_close(j, "check", out, &inputs);
   cli_inputs_free(&inputs);
   return code;
 }
 
+/* check --json: the summary and every case, one object on stdout. */
+static void write_json(const result *results, size_t n, const lsim_jax_profile *profile,
+                       size_t passed, size_t failed, size_t skipped, size_t invalid) {
+  cli_json j;
+  cli_json_begin(&j, stdout, "check");
+  cli_json_profile(&j, "jax", profile);
+  cli_json_open_object(&j, "summary");
+  cli_json_int(&j, "passed", (long long)passed);
+  cli_json_int(&j, "failed", (long long)failed);
+  cli_json_int(&j, "skipped", (long long)skipped);
+  cli_json_int(&j, "invalid", (long long)invalid);
+  cli_json_close_object(&j);
+  cli_json_open_array(&j, "cases");
+  for (size_t i = 0; i < n; i++) {
+    const result *r = &results[i];
+    cli_json_open_object(&j, NULL);
+    cli_json_string(&j, "file", r->path);
+    cli_json_string(&j, "scenario", r->name == r->path ? NULL : r->name);
+    cli_json_string(&j, "jax", r->jax);
+    cli_json_string(&j, "outcome", r->invalid   ? "invalid"
+                                   : r->failure ? "failed"
+                                   : r->skipped ? "skipped"
+                                                : "passed");
+    cli_json_string(&j, "difference", r->failure);
+    cli_json_number(&j, "seconds", r->seconds);
+    cli_json_close_object(&j);
+  }
+  cli_json_close_array(&j);
+  cli_json_end(&j);
+}
+
 static void help(void) {
-  printf("usage: lowersim check [--junit OUT.xml] [--impl 'COMMAND {scenario}']\n"
-         "                      [--jax VERSION] [--max-bytes N] PATH...\n\n"
+  printf("usage: lowersim check [--junit OUT.xml] [--json] [--jax VERSION] [--max-bytes N]\n"
+         "                      PATH...\n"
+         "       lowersim check --impl 'COMMAND {scenario}' [--jobs N] [--timeout S]\n"
+         "                      [--batch] [--normalize jax] [--no-progress] PATH...\n\n"
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
          "searched for *.xml, each folder once however many symbolic links lead to it,\n"
          "each file once; what is not a regular file is skipped with a note; \"-\" is\n"
          "standard input), prints one line per failure with what differs, the counts\n"
          "per JAX version profile (`  jax=V: ...`, `  unpinned, as V: ...`), and ends\n"
-         "with `N passed, N failed, N skipped` (skipped: no <expect>).\n"
-         "--junit writes a JUnit XML report (\"-\": standard output; the JAX version as\n"
-         "a property of the suite and of each case). Exit 0 when nothing failed.\n"
+         "with `N passed, N failed, N skipped`. A scenario without <expect> is checked\n"
+         "against the module or error in ../expected/NAME.mlir or NAME.err beside its\n"
+         "folder (testdata/expected/ for testdata/scenarios/), which hold for the JAX the\n"
+         "scenario pins, else the newest; skipped when it has neither.\n"
+         "--json: one JSON object on stdout instead: the summary and every case (file,\n"
+         "scenario, jax, outcome passed/failed/skipped/invalid, difference, seconds).\n"
+         "Exit 1 when something failed, 2 when a file is not a valid scenario.\n"
+         "--junit writes a JUnit XML report valid against the junit-10 schema of Jenkins\n"
+         "and GitLab (\"-\": standard output): the JAX version a property of the suite,\n"
+         "class names dotted from the folders (lowersim.check.FOLDER), <error> for a\n"
+         "file that is not a valid scenario, <failure> with the difference, and each\n"
+         "case's file, JAX version and difference in <system-out>. Exit 0 when nothing\n"
+         "failed.\n"
          "--jax: the JAX version of the scenarios that name none in <scenario jax=...>\n"
          "(default: the newest); a scenario's own jax= always wins, since its <expect>\n"
          "holds for the JAX it names.\n"
          "--max-bytes N: the largest scenario file read (default 8388608, at most 2^40).\n\n"
          "--impl runs COMMAND (a shell command; {scenario} becomes the file's path) for every\n"
          "scenario and compares its outcome with lowersim's: a module on stdout (exit 0) is\n"
-         "compared after both are parsed and printed by MLIR; an error (non-zero exit) must\n"
-         "end a line of stderr with `ErrorClass: message`, as `CODE: ErrorClass: message`\n"
-         "does. Scenarios lowersim itself rejects as invalid are skipped.\n");
+         "compared after both are parsed and printed by MLIR (a difference is a unified\n"
+         "diff); an error (non-zero exit) must be the last line of stderr of the form\n"
+         "`[CODE: ]ErrorClass: message`, with JAX's class and message. Nothing on stdout,\n"
+         "a signal and a time-out are failures that say so. Scenarios lowersim itself\n"
+         "rejects as invalid are skipped.\n"
+         "  --jobs N, -j N   N ports at once (default 1)\n"
+         "  --timeout S      kill a port that has not answered within S seconds\n"
+         "  --batch          the batch protocol: COMMAND (no {scenario}) starts once per job,\n"
+         "                   reads one path per line on stdin and answers each with a line\n"
+         "                   `EXIT OUT_BYTES ERR_BYTES` and then those bytes of stdout and\n"
+         "                   stderr (python/lowersim/port.py speaks it)\n"
+         "  --normalize jax  read both modules with jaxlib's MLIR first (build/oracle-venv or\n"
+         "                   $LOWERSIM_JAX_PYTHON), so StableHLO's pretty form is accepted\n"
+         "  --no-progress    no progress line (it is only shown on a terminal)\n");
+}
+
+/* --impl's options beyond the command. */
+typedef struct impl_setup {
+  impl_options run;
+  const char *normalize; /* NULL, or "jax" */
+} impl_setup;
+
+/* --normalize jax for the port's modules and lowersim's alike (cases[i].ours
+ * replaced), in one run of jaxlib's python. */
+static int normalize_both(const char *python, impl_answer *answers, impl_case *cases,
+                          const bool *want, size_t count, char **notes) {
+  impl_answer *both = lsim_calloc(2 * count, sizeof *both);
+  bool *want2 = lsim_calloc(2 * count, sizeof *want2);
+  char **notes2 = lsim_calloc(2 * count, sizeof *notes2);
+  int rc = both && want2 && notes2 ? 0 : LSIM_E_NO_MEMORY;
+  for (size_t i = 0; !rc && i < count; i++) {
+    both[i] = answers[i];
+    both[count + i].out = want[i] ? cases[i].ours : NULL;
+    want2[i] = want2[count + i] = want[i];
+  }
+  if (!rc)
+    rc = impl_normalize_jax(python, both, want2, 2 * count, notes2);
+  for (size_t i = 0; both && i < count; i++) {
+    answers[i] = both[i];
+    if (want[i])
+      cases[i].ours = both[count + i].out;
+    notes[i] = notes2[i];
+    free(notes2[count + i]);
+  }
+  free(both);
+  free(want2);
+  free(notes2);
+  return rc;
+}
+
+/* Runs the port on every scenario lowersim lowered (cases[i] for
+ * results[i]) and turns each answer into results[i].failure. */
+static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results, impl_case *cases,
+                      size_t count) {
+  const char **run = lsim_calloc(count, sizeof *run);
+  impl_answer *answers = lsim_calloc(count, sizeof *answers);
+  bool *want = lsim_calloc(count, sizeof *want);
+  char **notes = lsim_calloc(count, sizeof *notes);
+  char *python = NULL;
+  int rc = run && answers && want && notes ? 0 : LSIM_E_NO_MEMORY;
+  for (size_t i = 0; !rc && i < count; i++)
+    run[i] = results[i].failure || results[i].skipped ? NULL : results[i].path;
+  if (!rc)
+    rc = impl_run_all(&impl->run, run, count, answers);
+  /* --normalize jax: what lowersim's MLIR cannot read goes through jaxlib's. */
+  bool any = false;
+  for (size_t i = 0; !rc && impl->normalize && i < count; i++) {
+    want[i] = run[i] && cases[i].ours && answers[i].how == IMPL_EXITED && !answers[i].code &&
+              impl_unparsable(mlir, answers[i].out);
+    any |= want[i];
+  }
+  if (!rc && any) {
+    python = impl_jax_python();
+    if (python)
+      rc = normalize_both(python, answers, cases, want, count, notes);
+    else
+      for (size_t i = 0; i < count; i++)
+        notes[i] = want[i] ? lsim_strdup("--normalize jax: no build/oracle-venv/bin/python (./run "
+                                    "oracle makes it; or set LOWERSIM_JAX_PYTHON)")
+                           : NULL;
+  }
+  for (size_t i = 0; !rc && i < count; i++) {
+    if (!run[i])
+      continue;
+    results[i].failure = impl_compare(mlir, cases[i].ours, &cases[i].err, &answers[i],
+                                      impl->normalize != NULL, notes[i]);
+    results[i].seconds += answers[i].seconds;
+  }
+  for (size_t i = 0; answers && i < count; i++) {
+    impl_answer_clear(&answers[i]);
+    if (notes)
+      free(notes[i]);
+  }
+  free(run);
+  free(answers);
+  free(want);
+  free(notes);
+  free(python);
+  return rc;
 }
 
 /* The summary per JAX version profile, before the totals line: scenarios
@@ -322,23 +414,30 @@ static void print_profile_totals(const result *results, lsim_scenario *const *sc
 
 /* Checks every file in order, printing failures; the exit code (0, or 1
  * when something failed, or 2 when the report cannot be written). */
-static int check_files(char *const *paths, size_t count, const char *impl,
-                       const char *junit_path, const lsim_jax_profile *profile) {
+static int check_files(char *const *paths, size_t count, const impl_setup *impl,
+                       const char *junit_path, const lsim_jax_profile *profile, bool json) {
   result *results = lsim_calloc(count, sizeof *results);
   lsim_scenario **scenarios = lsim_calloc(count, sizeof *scenarios);
+  impl_case *cases = impl ? lsim_calloc(count, sizeof *cases) : NULL;
   lsim_lowerer *lowerer = NULL;
-  if (!results || !scenarios || lsim_lowerer_create(&lowerer, NULL)) {
+  if (!results || !scenarios || (impl && !cases) || lsim_lowerer_create(&lowerer, NULL)) {
     free(results);
     free(scenarios);
+    free(cases);
     return cli_usage_error("check", "out of memory");
   }
   size_t passed = 0, failed = 0, skipped = 0;
   double start = now();
+  for (size_t i = 0; i < count; i++)
+    check_file(lowerer, impl ? &cases[i] : NULL, paths[i], profile, &results[i], &scenarios[i]);
+  if (impl && judge_impl(impl, lsim_lowerer_mlir_context(lowerer), results, cases, count))
+    fputs("lowersim check: out of memory running the implementation\n", stderr);
+  size_t invalid = 0;
   for (size_t i = 0; i < count; i++) {
-    check_file(lowerer, impl, lsim_lowerer_mlir_context(lowerer), paths[i], profile, &results[i],
-               &scenarios[i]);
+    invalid += results[i].invalid;
     if (results[i].failure) {
-      printf("FAIL %s: %s\n", paths[i], results[i].failure);
+      if (!json)
+        printf("FAIL %s: %s\n", paths[i], results[i].failure);
       failed++;
     } else if (results[i].skipped) {
       skipped++;
@@ -348,14 +447,23 @@ static int check_files(char *const *paths, size_t count, const char *impl,
   }
   int code = junit_path ? write_junit(junit_path, results, count, failed, now() - start, paths, profile)
                         : 0;
-  print_profile_totals(results, scenarios, count);
-  printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+  if (json) {
+    write_json(results, count, profile, passed, failed, skipped, invalid);
+  } else {
+    print_profile_totals(results, scenarios, count);
+    printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+  }
   if (!code && failed)
-    code = EXIT_LOWERING_ERROR;
+    code = invalid ? EXIT_INVALID_INPUT : EXIT_LOWERING_ERROR;
   for (size_t i = 0; i < count; i++) {
     free(results[i].failure);
     lsim_scenario_destroy(scenarios[i]);
+    if (cases) {
+      free(cases[i].ours);
+      lsim_error_clear(&cases[i].err);
+    }
   }
+  free(cases);
   free(results);
   free(scenarios);
   lsim_lowerer_destroy(lowerer);
@@ -363,19 +471,37 @@ static int check_files(char *const *paths, size_t count, const char *impl,
 }
 
 int cmd_check(int argc, char **argv) {
-  const char *junit_path = NULL, *impl = NULL, *jax = NULL;
-  uint64_t max_bytes = 0;
+  const char *junit_path = NULL, *impl = NULL, *jax = NULL, *normalize = NULL;
   const lsim_jax_profile *profile = NULL;
-  const cli_option options[] = {CLI_OPT_STRING("junit", 0, &junit_path),
-                                CLI_OPT_STRING("impl", 0, &impl), CLI_OPT_STRING("jax", 0, &jax),
-                                CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT)};
+  uint64_t jobs = 1, max_bytes = 0;
+  double timeout = 0;
+  bool batch = false, no_progress = false, json = false;
+  const cli_option options[] = {
+      CLI_OPT_STRING("junit", 0, &junit_path), CLI_OPT_STRING("impl", 0, &impl),
+      CLI_OPT_STRING("jax", 0, &jax),          CLI_OPT_U64("jobs", 'j', &jobs, 1, 256),
+      CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6), CLI_OPT_FLAG("batch", 0, &batch),
+      CLI_OPT_STRING("normalize", 0, &normalize), CLI_OPT_FLAG("no-progress", 0, &no_progress),
+      CLI_OPT_FLAG("json", 0, &json),
+      CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT)};
   cli_args args;
-  int code = cli_parse("check", argc, argv, options, 4, help, &args);
+  int code = cli_parse("check", argc, argv, options, sizeof options / sizeof options[0], help,
+                       &args);
   if (code)
     return code < 0 ? 0 : code;
   lsim_scenario_set_max_bytes((size_t)max_bytes);
   if (jax && (code = cli_parse_jax("check", "--jax", jax, &profile)))
     return code;
+  if (normalize && strcmp(normalize, "jax") != 0)
+    return cli_usage_error("check", "--normalize knows one way, jax, not \"%s\"", normalize);
+  if (!impl && (batch || normalize || timeout > 0 || jobs != 1))
+    return cli_usage_error("check", "--batch, --jobs, --timeout and --normalize need --impl");
+  if (impl && batch && strstr(impl, "{scenario}"))
+    return cli_usage_error("check", "--batch: the command is started once and reads the paths "
+                                    "on its stdin, so it takes no {scenario}");
+  impl_setup setup = {.run = {.command = impl, .batch = batch, .jobs = (unsigned)jobs,
+                              .timeout = timeout, .progress = !no_progress,
+                              .what = "check --impl"},
+                      .normalize = normalize};
   cli_walk *walk = cli_walk_create("check", true);
   if (!walk)
     return cli_usage_error("check", "out of memory");
@@ -390,7 +516,7 @@ int cmd_check(int argc, char **argv) {
   if (!code && count == 0)
     code = cli_usage_error("check", "no scenario found (usage: lowersim check PATH...)");
   if (!code)
-    code = check_files(paths, count, impl, junit_path, profile);
+    code = check_files(paths, count, impl ? &setup : NULL, junit_path, profile, json);
   cli_walk_destroy(walk);
   return code;
 }

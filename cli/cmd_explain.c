@@ -4,6 +4,7 @@
  * branch, channels and host callbacks, verification, then the module. */
 #include "cli.h"
 #include "lowersim/scenario_run.h"
+#include "json.h"
 #include "options.h"
 
 #include <stdio.h>
@@ -35,6 +36,70 @@ static void on_explain(void *data, lsim_explain_kind kind, int depth, const char
                            [LSIM_EXPLAIN_ERROR] = n->st->red, [LSIM_EXPLAIN_TEXT] = n->st->dim};
   fprintf(n->text, "  %*s%s%s%s%s\n", depth * 2, "", colours[kind], marks[kind], line,
                      n->st->reset);
+}
+
+/* --json: each narrated line an item {kind, depth, text} of "narration". */
+typedef struct json_narration {
+  cli_json j; /* an array's items, into the memory stream */
+  char *data;
+  size_t size;
+} json_narration;
+
+static void on_explain_json(void *data, lsim_explain_kind kind, int depth, const char *line) {
+  static const char *const kinds[] = {
+      [LSIM_EXPLAIN_STEP] = "step",   [LSIM_EXPLAIN_DETAIL] = "detail",
+      [LSIM_EXPLAIN_DECISION] = "decision", [LSIM_EXPLAIN_ALLOC] = "alloc",
+      [LSIM_EXPLAIN_ERROR] = "error", [LSIM_EXPLAIN_TEXT] = "text"};
+  json_narration *n = data;
+  cli_json_open_object(&n->j, NULL);
+  cli_json_string(&n->j, "kind", kinds[kind]);
+  cli_json_int(&n->j, "depth", depth);
+  cli_json_string(&n->j, "text", line);
+  cli_json_close_object(&n->j);
+}
+
+/* explain --json: the lowering's result and its narration, one object. */
+static int explain_json(const char *path, const lsim_jax_profile *profile) {
+  lsim_scenario *s = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  cli_json j;
+  cli_json_begin(&j, stdout, "explain");
+  if (cli_read_scenario(path, &s, &err)) {
+    cli_json_lowering(&j, path, NULL, profile, err.code, &err, NULL, NULL);
+    cli_json_open_array(&j, "narration");
+    cli_json_close_array(&j);
+    cli_json_end(&j);
+    lsim_error_clear(&err);
+    return EXIT_INVALID_INPUT;
+  }
+  json_narration n = {.j = {.depth = 1, .first = {true}}};
+  FILE *mem = open_memstream(&n.data, &n.size);
+  n.j.f = mem;
+  lsim_lowerer *lowerer = NULL;
+  lsim_scenario_outcome outcome = {0};
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
+      .explain = on_explain_json, .explain_data = &n, .profile = profile);
+  int rc = mem ? lsim_lowerer_create(&lowerer, &err) : (err.code = LSIM_E_NO_MEMORY);
+  if (!rc)
+    rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
+  if (!rc && !text)
+    rc = err.code = LSIM_E_NO_MEMORY;
+  if (mem)
+    fclose(mem);
+  cli_json_lowering(&j, path, s, profile, rc, &err, text, outcome.runtime);
+  cli_json_open_array(&j, "narration");
+  fputs(n.data ? n.data : "", stdout);
+  cli_json_close_array(&j);
+  cli_json_end(&j);
+  int code = cli_json_exit_code(rc);
+  free(text);
+  free(n.data);
+  lsim_scenario_outcome_clear(&outcome);
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  return code;
 }
 
 static void heading(const style *st, const char *title) {
@@ -94,19 +159,23 @@ static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
 }
 
 static void help(void) {
-  printf("usage: lowersim explain [--jax VERSION] FILE\n\n"
+  printf("usage: lowersim explain [--jax VERSION] [--json] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) as `lowersim lower` does and\n"
          "narrates it in JAX's terms (the JAX version first), then prints the module.\n"
          "Colour only on a terminal (NO_COLOR turns it off). --jax and exit codes as for\n"
-         "`lower`.\n");
+         "`lower`.\n"
+         "--json: one JSON object on stdout instead: `lower --json`'s members and\n"
+         "\"narration\", each narrated line as {kind, depth, text}.\n");
 }
 
 int cmd_explain(int argc, char **argv) {
   const char *jax_name = NULL;
   const lsim_jax_profile *profile = NULL;
-  const cli_option options[] = {CLI_OPT_STRING("jax", 0, &jax_name)};
+  bool json = false;
+  const cli_option options[] = {CLI_OPT_STRING("jax", 0, &jax_name),
+                                CLI_OPT_FLAG("json", 0, &json)};
   cli_args args;
-  int code = cli_parse("explain", argc, argv, options, 1, help, &args);
+  int code = cli_parse("explain", argc, argv, options, 2, help, &args);
   if (code)
     return code < 0 ? 0 : code;
   if (jax_name && (code = cli_parse_jax("explain", "--jax", jax_name, &profile)))
@@ -114,6 +183,8 @@ int cmd_explain(int argc, char **argv) {
   if (args.num_operands != 1)
     return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
   const char *path = args.operands[0];
+  if (json)
+    return explain_json(path, profile);
   lsim_scenario *s = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   if (cli_read_scenario(path, &s, &err)) {

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "lowersim/scenario_kind.h"
 #include "lowersim/scenario_run.h"
+#include "json.h"
 #include "options.h"
 #include "output.h"
 
@@ -75,7 +76,7 @@ static int read_scenario(const char *path, lsim_scenario **s) {
 }
 
 static void help(void) {
-  printf("usage: lowersim lower [-o OUT] [--jax VERSION] [--max-bytes N] FILE\n\n"
+  printf("usage: lowersim lower [-o OUT] [--jax VERSION] [--max-bytes N] [--json] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) and prints the MLIR module, or\n"
          "writes it to OUT (\"-\": standard output). OUT is written only when the lowering\n"
          "succeeds, and whole: a regular file is replaced atomically (keeping its mode),\n"
@@ -88,7 +89,11 @@ static void help(void) {
          "the JAX logger, e.g. jax._src.xla_bridge; a newline is written \\n).\n"
          "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
          "`CODE: ErrorClass: message` on stderr (a newline is written \\n); 2 invalid\n"
-         "input (`FILE:LINE: ...`) or an output that cannot be written.\n");
+         "input (`FILE:LINE: ...`) or an output that cannot be written.\n"
+         "--json: one JSON object on stdout instead (testdata/schema/output.schema.json):\n"
+         "the version profile, the outcome (module, error or invalid), the module or the\n"
+         "error's code, class and message, and the warnings; nothing on stderr; the same\n"
+         "exit codes.\n");
   print_kinds();
 }
 
@@ -118,11 +123,13 @@ int cmd_lower(int argc, char **argv) {
   const char *out_path = NULL, *jax = NULL;
   const lsim_jax_profile *profile = NULL;
   uint64_t max_bytes = 0;
+  bool json = false;
   const cli_option options[] = {CLI_OPT_STRING("output", 'o', &out_path),
                                 CLI_OPT_STRING("jax", 0, &jax),
-                                CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT)};
+                                CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT),
+                                CLI_OPT_FLAG("json", 0, &json)};
   cli_args args;
-  int code = cli_parse("lower", argc, argv, options, 3, help, &args);
+  int code = cli_parse("lower", argc, argv, options, sizeof options / sizeof options[0], help, &args);
   if (code)
     return code < 0 ? 0 : code;
   lsim_scenario_set_max_bytes((size_t)max_bytes);
@@ -134,19 +141,41 @@ int cmd_lower(int argc, char **argv) {
                                                         "[-o OUT] [--jax VERSION] FILE)");
   const char *file = args.operands[0];
   lsim_scenario *s = NULL;
-  code = read_scenario(file, &s);
+  lsim_error err = LSIM_ERROR_INIT;
+  if (json && cli_read_scenario(file, &s, &err)) {
+    cli_json j;
+    cli_json_begin(&j, stdout, "lower");
+    cli_json_lowering(&j, file, NULL, profile, err.code, &err, NULL, NULL);
+    cli_json_end(&j);
+    lsim_error_clear(&err);
+    return EXIT_INVALID_INPUT;
+  }
+  code = s ? 0 : read_scenario(file, &s);
   if (code)
     return code;
-  lsim_error err = LSIM_ERROR_INIT;
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
   lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = profile);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
-  if (outcome.runtime)
+  if (outcome.runtime && !json)
     cli_print_warnings(stderr, outcome.runtime);
-  code = rc ? cli_report(&err) : write_module(file, out_path, outcome.lowering);
+  if (json) {
+    /* The JSON carries the module's text; -o still streams it to OUT. */
+    char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
+    if (!rc && !text)
+      rc = LSIM_E_NO_MEMORY, err.code = LSIM_E_NO_MEMORY;
+    cli_json j;
+    cli_json_begin(&j, stdout, "lower");
+    cli_json_lowering(&j, file, s, profile, rc, &err, text, outcome.runtime);
+    cli_json_end(&j);
+    code = rc ? cli_json_exit_code(rc)
+              : out_path ? write_module(file, out_path, outcome.lowering) : 0;
+    free(text);
+  } else {
+    code = rc ? cli_report(&err) : write_module(file, out_path, outcome.lowering);
+  }
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);
   lsim_scenario_destroy(s);

@@ -8,6 +8,7 @@
 #include "matrix.h"
 #include "matrix_csv.h"
 
+#include "json.h"
 #include "junit.h"
 #include "options.h"
 #include "output.h"
@@ -137,33 +138,52 @@ static void progress(uint64_t done, uint64_t total, double elapsed) {
 
 /* --- reports ----------------------------------------------------------------------- */
 
+/* The cases of one row (feature, platform). */
+static uint64_t row_total(const uint64_t *counts) {
+  uint64_t total = 0;
+  for (int k = 0; k < NUM_CODES; k++)
+    total += counts[k];
+  return total;
+}
+
+/* The most frequent error slot of a row not shown yet (then marked shown), or -1. */
+static int next_error(const uint64_t *counts, bool *shown) {
+  int best = -1;
+  for (int k = 1; k < NUM_CODES; k++)
+    if (!shown[k] && counts[k] && (best < 0 || counts[k] > counts[best]))
+      best = k;
+  if (best >= 0)
+    shown[best] = true;
+  return best;
+}
+
 static void print_summary(const matrix_spec *spec, const stats *st, double seconds, int jobs) {
   printf("%-16s %-8s %9s %9s  %s\n", "feature", "platform", "cases", "OK",
-         "errors (most frequent first)");
+         "errors (the 3 most frequent, then +N more)");
   for (int f = 0; f < FEATURE_COUNT; f++) {
     for (int p = 0; p <= MATRIX_MAX_PLATFORMS; p++) {
       if (p < MATRIX_MAX_PLATFORMS && (size_t)p >= spec->num_platforms)
         continue;
       const uint64_t *counts = st->by_platform[f][p];
-      uint64_t total = 0;
-      for (int k = 0; k < NUM_CODES; k++)
-        total += counts[k];
+      uint64_t total = row_total(counts);
       if (!total)
         continue;
       printf("%-16s %-8s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
              p == MATRIX_MAX_PLATFORMS ? "multi" : spec->platforms[p], total, counts[0]);
       bool shown[NUM_CODES] = {true};
       for (int rank = 0; rank < 3; rank++) {
-        int best = -1;
-        for (int k = 1; k < NUM_CODES; k++)
-          if (!shown[k] && counts[k] && (best < 0 || counts[k] > counts[best]))
-            best = k;
+        int best = next_error(counts, shown);
         if (best < 0)
           break;
-        shown[best] = true;
         const char *name = lsim_status_name(slot_code(best));
         printf(" %s %" PRIu64, name ? name + 7 : "?", counts[best]); /* drop "LSIM_E_" */
       }
+      /* What the three leave out is said, never hidden (--json lists every code). */
+      uint64_t more_codes = 0, more_cases = 0;
+      for (int best; (best = next_error(counts, shown)) >= 0;)
+        more_codes++, more_cases += counts[best];
+      if (more_codes)
+        printf(" +%" PRIu64 " more (%" PRIu64 " cases)", more_codes, more_cases);
       printf("\n");
     }
   }
@@ -179,6 +199,60 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
          st->failures, ru.ru_maxrss / 1024.0);
 }
 
+/* matrix --json: the summary's rows with every error counted, one object.
+ * `shards`: 0 for a merge (then `lo`..`hi` is the merged range). */
+static void print_json(const matrix_spec *spec, const stats *st, double seconds, int jobs,
+                       uint64_t lo, uint64_t hi, uint64_t total, uint64_t shard,
+                       uint64_t shards) {
+  cli_json j;
+  cli_json_begin(&j, stdout, "matrix");
+  cli_json_profile(&j, "jax", spec->profile);
+  cli_json_open_object(&j, "range");
+  cli_json_int(&j, "first", (long long)lo);
+  cli_json_int(&j, "end", (long long)hi);
+  if (shards) {
+    cli_json_int(&j, "of", (long long)total);
+    cli_json_int(&j, "shard", (long long)shard);
+    cli_json_int(&j, "shards", (long long)shards);
+  }
+  cli_json_close_object(&j);
+  cli_json_open_array(&j, "rows");
+  for (int f = 0; f < FEATURE_COUNT; f++) {
+    for (int p = 0; p <= MATRIX_MAX_PLATFORMS; p++) {
+      if (p < MATRIX_MAX_PLATFORMS && (size_t)p >= spec->num_platforms)
+        continue;
+      const uint64_t *counts = st->by_platform[f][p];
+      uint64_t row = row_total(counts);
+      if (!row)
+        continue;
+      cli_json_open_object(&j, NULL);
+      cli_json_string(&j, "feature", matrix_feature_name((matrix_feature)f));
+      cli_json_string(&j, "platform", p == MATRIX_MAX_PLATFORMS ? "multi" : spec->platforms[p]);
+      cli_json_int(&j, "cases", (long long)row);
+      cli_json_int(&j, "ok", (long long)counts[0]);
+      cli_json_open_array(&j, "errors"); /* every code, the most frequent first */
+      bool shown[NUM_CODES] = {true};
+      for (int best; (best = next_error(counts, shown)) >= 0;) {
+        const char *name = lsim_status_name(slot_code(best));
+        cli_json_open_object(&j, NULL);
+        cli_json_string(&j, "code", name ? name : "LSIM_E_UNKNOWN");
+        cli_json_int(&j, "count", (long long)counts[best]);
+        cli_json_close_object(&j);
+      }
+      cli_json_close_array(&j);
+      cli_json_close_object(&j);
+    }
+  }
+  cli_json_close_array(&j);
+  cli_json_int(&j, "cases", (long long)st->cases);
+  cli_json_int(&j, "failures", (long long)st->failures);
+  if (seconds >= 0) {
+    cli_json_number(&j, "seconds", seconds);
+    cli_json_int(&j, "jobs", jobs);
+  }
+  cli_json_end(&j);
+}
+
 static int write_junit(const char *path, const stats *st, double seconds,
                        const cli_inputs *inputs, const lsim_jax_profile *profile) {
   size_t variants = 0, failed = 0;
@@ -186,7 +260,7 @@ static int write_junit(const char *path, const stats *st, double seconds,
     for (int v = 0; v < MAX_VARIANTS; v++)
       if (st->variant_cases[f][v])
         variants++, failed += st->variant_failures[f][v] > 0;
-  junit *j = junit_open("lowersim matrix", variants, failed, 0, seconds < 0 ? 0 : seconds);
+  junit *j = junit_open("lowersim matrix", variants, failed, 0, 0, seconds);
   junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
   for (int f = 0; j && f < FEATURE_COUNT; f++) {
     for (int v = 0; v < MAX_VARIANTS; v++) {
@@ -197,8 +271,11 @@ static int write_junit(const char *path, const stats *st, double seconds,
       snprintf(failure, sizeof failure,
                "%" PRIu64 " of %" PRIu64 " cases failed; first: case %" PRIu64,
                st->variant_failures[f][v], st->variant_cases[f][v], st->first_failure[f][v]);
-      junit_case(j, matrix_feature_name((matrix_feature)f), name, -1,
-                 st->variant_failures[f][v] ? failure : NULL, NULL, NULL);
+      char classname[64];
+      snprintf(classname, sizeof classname, "lowersim.matrix.%s",
+               matrix_feature_name((matrix_feature)f));
+      junit_case(j, &(junit_result){.classname = classname, .name = name, .seconds = -1,
+                                    .failure = st->variant_failures[f][v] ? failure : NULL});
     }
   }
   return junit_close(j, "matrix", path, inputs);
@@ -212,7 +289,7 @@ typedef struct options {
   uint64_t shard, shards;
   uint64_t limit;
   const char *csv, *junit;
-  bool merge;
+  bool merge, json;
   char **platforms; /* --platforms, split (owned) */
   char **features;  /* --features, split (owned) */
   size_t num_features;
@@ -224,8 +301,8 @@ static void help(void) {
   printf(
       "usage: lowersim matrix [--platforms LIST] [--max-len K] [--features LIST]\n"
       "                       [--jobs J] [--shard I/N] [--limit N] [--csv OUT] [--junit OUT]\n"
-      "                       [--jax VERSION]\n"
-      "       lowersim matrix --merge [--csv OUT] [--junit OUT] [--jax VERSION] SHARD.csv...\n\n"
+      "                       [--jax VERSION] [--json]\n"
+      "       lowersim matrix --merge [--csv OUT] [--junit OUT] [--jax VERSION] [--json] SHARD.csv...\n\n"
       "Lowers (jax.jit(f).trace(x).lower(lowering_platforms=TUPLE), for the JAX version of\n"
       "--jax, default the newest), deterministically, every case of the cartesian product\n"
       "of: ordered tuples of\n"
@@ -326,6 +403,7 @@ static int parse_options(int argc, char **argv, options *o) {
       CLI_OPT_STRING("csv", 0, &o->csv),
       CLI_OPT_STRING("junit", 0, &o->junit),
       CLI_OPT_FLAG("merge", 0, &o->merge),
+      CLI_OPT_FLAG("json", 0, &o->json),
       CLI_OPT_STRING("jax", 0, &jax),
   };
   cli_args args;
@@ -415,11 +493,15 @@ static int run_matrix(options *o) {
   }
   if (!all)
     code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
+  if (all && !code && o->json)
+    print_json(&o->spec, all, seconds, jobs, lo, hi, total, o->shard, o->shards);
   if (all && !code) {
-    printf("matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64 "/%" PRIu64
-           ")\n",
-           lo, hi, total, o->shard, o->shards);
-    print_summary(&o->spec, all, seconds, jobs);
+    if (!o->json) {
+      printf("matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64
+             "/%" PRIu64 ")\n",
+             lo, hi, total, o->shard, o->shards);
+      print_summary(&o->spec, all, seconds, jobs);
+    }
     if (o->csv)
       code = write_csv(o->csv, workers, jobs);
     if (o->junit && !code)
@@ -578,7 +660,10 @@ static int merge(options *o) {
     code = cli_usage_error("matrix", "cannot write %s", o->csv);
   if (!code)
     code = merge_shards(o, files, st, &seen, names, csv ? cli_output_stream(csv) : NULL);
-  if (!code) {
+  if (!code && o->json) {
+    seen.profile = o->spec.profile;
+    print_json(&seen, st, -1, 1, files[0].first, files[0].first + st->cases, 0, 0, 0);
+  } else if (!code) {
     printf("matrix: merged %d shards, cases %" PRIu64 "..%" PRIu64 "\n", o->num_inputs,
            files[0].first, files[0].first + st->cases);
     print_summary(&seen, st, -1, 1);

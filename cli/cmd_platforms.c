@@ -6,6 +6,7 @@
 #include "lowersim/alloc.h"
 #include "lowersim/module_context.h"
 #include "lowersim/runtime.h"
+#include "json.h"
 #include "options.h"
 
 #include <stdio.h>
@@ -26,7 +27,9 @@ static void help(void) {
          "  --fail P=MESSAGE       a factory for P that fails with MESSAGE\n"
          "  --lower-for LIST       a ModuleContext for these lowering platforms: shows the\n"
          "                         canonicalized platforms and get_backend's outcome\n"
-         "  --pin P                the pinned backend (jit(backend=P)) of that context\n\n"
+         "  --pin P                the pinned backend (jit(backend=P)) of that context\n"
+         "  --json                 the same as one JSON object on stdout (an error as its\n"
+         "                         \"error\" member, nothing on stderr)\n\n"
          "Without --backend or --fail: a working backend for each platform named in\n"
          "--jax-platforms (aliases expanded), each with one device.\n");
 }
@@ -44,6 +47,7 @@ typedef struct options {
   factory_spec *factories;
   size_t n_factories;
   lsim_runtime *rt; /* for the callbacks below */
+  bool json;
 } options;
 
 /* P[=N]: a factory for P (JAX's priority and quietness) with N devices;
@@ -140,20 +144,30 @@ static void print_backends(const lsim_runtime *rt, const char *jax_platforms) {
   }
 }
 
-static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *err) {
+/* The ModuleContext of --lower-for and --pin (*names: the split list, owned,
+ * kept while the context lives). */
+static int open_module_context(lsim_runtime *rt, const options *o, lsim_module_context **ctx,
+                               const lsim_backend **pinned, char ***names, lsim_error *err) {
   size_t n;
-  char **names = cli_split(o->lower_for, ',', &n);
-  if (!names)
+  *ctx = NULL, *pinned = NULL;
+  *names = cli_split(o->lower_for, ',', &n);
+  if (!*names)
     return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
-  const lsim_backend *pinned = NULL;
-  int rc = o->pin ? lsim_runtime_get_backend(rt, o->pin, &pinned, err) : LSIM_OK;
-  lsim_module_context *ctx = NULL;
+  int rc = o->pin ? lsim_runtime_get_backend(rt, o->pin, pinned, err) : LSIM_OK;
   if (!rc) {
     lsim_module_context_options mo = LSIM_MODULE_CONTEXT_OPTIONS_INIT(
-        .runtime = rt, .platforms = (const char *const *)names, .num_platforms = n,
-        .backend = pinned);
-    rc = lsim_module_context_create(&mo, &ctx, err);
+        .runtime = rt, .platforms = (const char *const *)*names, .num_platforms = n,
+        .backend = *pinned);
+    rc = lsim_module_context_create(&mo, ctx, err);
   }
+  return rc;
+}
+
+static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *err) {
+  char **names = NULL;
+  const lsim_backend *pinned = NULL;
+  lsim_module_context *ctx = NULL;
+  int rc = open_module_context(rt, o, &ctx, &pinned, &names, err);
   if (!rc) {
     size_t np;
     const char *const *platforms = lsim_module_context_platforms(ctx, &np);
@@ -176,6 +190,86 @@ static int show_module_context(lsim_runtime *rt, const options *o, lsim_error *e
     lsim_module_context_new_channel(ctx, &channel, NULL);
     printf("  new_channel()             -> %lld (1 is reserved for collectives)\n",
            (long long)channel);
+  }
+  lsim_module_context_destroy(ctx);
+  free(names);
+  return rc;
+}
+
+/* --json: what the three printers above show, as members of `j`. */
+static void json_runtime(cli_json *j, const lsim_runtime *rt, const char *jax_platforms) {
+  const char *const *known = NULL, *const *gpu = NULL;
+  size_t n = 0, n_gpu = 0;
+  if (lsim_runtime_known_platforms(rt, &known, &n, NULL))
+    n = 0;
+  cli_json_open_array(j, "known_platforms");
+  for (size_t i = 0; i < n; i++)
+    cli_json_string(j, NULL, known[i]);
+  cli_json_close_array(j);
+  lsim_expand_platform_alias("gpu", &gpu, &n_gpu);
+  cli_json_open_object(j, "aliases");
+  cli_json_open_array(j, "gpu");
+  for (size_t i = 0; i < n_gpu; i++)
+    cli_json_string(j, NULL, gpu[i]);
+  cli_json_close_array(j);
+  cli_json_close_object(j);
+  cli_json_string(j, "jax_platforms", jax_platforms);
+  const lsim_backend *def = lsim_runtime_default_backend(rt);
+  cli_json_open_array(j, "backends");
+  for (size_t i = 0; i < lsim_runtime_backend_count(rt); i++) {
+    const lsim_backend *b = lsim_runtime_backend_at(rt, i);
+    cli_json_open_object(j, NULL);
+    cli_json_string(j, "platform", b->platform);
+    cli_json_int(j, "devices", b->device_count);
+    cli_json_int(j, "priority", b->priority);
+    cli_json_bool(j, "default", b == def);
+    cli_json_close_object(j);
+  }
+  cli_json_close_array(j);
+  cli_json_open_array(j, "quiet_failures");
+  for (size_t i = 0; i < n; i++) {
+    const char *quiet = lsim_runtime_backend_error(rt, known[i]);
+    if (quiet) {
+      cli_json_open_object(j, NULL);
+      cli_json_string(j, "platform", known[i]);
+      cli_json_string(j, "message", quiet);
+      cli_json_close_object(j);
+    }
+  }
+  cli_json_close_array(j);
+  cli_json_warnings(j, "warnings", rt);
+}
+
+static int json_module_context(cli_json *j, lsim_runtime *rt, const options *o, lsim_error *err) {
+  char **names = NULL;
+  const lsim_backend *pinned = NULL;
+  lsim_module_context *ctx = NULL;
+  int rc = open_module_context(rt, o, &ctx, &pinned, &names, err);
+  if (!rc) {
+    size_t np;
+    const char *const *platforms = lsim_module_context_platforms(ctx, &np);
+    cli_json_open_object(j, "module_context");
+    cli_json_open_array(j, "platforms");
+    for (size_t i = 0; i < np; i++)
+      cli_json_string(j, NULL, platforms[i]);
+    cli_json_close_array(j);
+    cli_json_string(j, "backend", pinned ? pinned->platform : NULL);
+    for (int optional = 1; optional >= 0; optional--) {
+      const lsim_backend *b = NULL;
+      lsim_error e = LSIM_ERROR_INIT;
+      int r = lsim_module_context_get_backend(ctx, optional, &b, &e);
+      cli_json_open_object(j, optional ? "get_backend_optional" : "get_backend");
+      if (r)
+        cli_json_error(j, "error", &e);
+      else
+        cli_json_string(j, "backend", b ? b->platform : NULL);
+      cli_json_close_object(j);
+      lsim_error_clear(&e);
+    }
+    int64_t channel = 0;
+    lsim_module_context_new_channel(ctx, &channel, NULL);
+    cli_json_int(j, "new_channel", channel);
+    cli_json_close_object(j);
   }
   lsim_module_context_destroy(ctx);
   free(names);
@@ -217,6 +311,7 @@ int cmd_platforms(int argc, char **argv) {
       CLI_OPT_CUSTOM("fail", 0, collect_failing, &o),
       CLI_OPT_STRING("lower-for", 0, &o.lower_for),
       CLI_OPT_STRING("pin", 0, &o.pin),
+      CLI_OPT_FLAG("json", 0, &o.json),
   };
   int code = cli_parse_options("platforms", argc, argv, table, sizeof table / sizeof table[0], help);
   lsim_error err = LSIM_ERROR_INIT;
@@ -225,16 +320,31 @@ int cmd_platforms(int argc, char **argv) {
     rc = lsim_runtime_set_jax_platforms(o.rt, o.jax_platforms, &err);
   if (!code && !rc && (rc = add_factories(&o, &err)) > 0)
     code = rc, rc = LSIM_OK;
-  if (!code && !rc) {
+  if (!code && o.json) {
+    cli_json j;
+    cli_json_begin(&j, stdout, "platforms");
+    if (!rc)
+      rc = lsim_runtime_backends(o.rt, &err);
+    if (!rc)
+      json_runtime(&j, o.rt, o.jax_platforms);
+    if (!rc && o.lower_for)
+      rc = json_module_context(&j, o.rt, &o, &err);
+    cli_json_string(&j, "outcome", rc ? "error" : "ok");
+    if (rc)
+      cli_json_error(&j, "error", &err);
+    cli_json_end(&j);
+    code = cli_json_exit_code(rc);
+  }
+  if (!code && !rc && !o.json) {
     print_known(o.rt);
     rc = lsim_runtime_backends(o.rt, &err);
   }
-  if (!code && !rc) {
+  if (!code && !rc && !o.json) {
     print_backends(o.rt, o.jax_platforms);
     if (o.lower_for)
       rc = show_module_context(o.rt, &o, &err);
   }
-  if (!code && rc)
+  if (!code && rc && !o.json)
     code = err.code ? cli_report(&err) : EXIT_INVALID_INPUT;
   lsim_error_clear(&err);
   lsim_runtime_destroy(o.rt);

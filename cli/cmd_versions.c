@@ -2,6 +2,7 @@
  * models, every fact of one, or the facts that differ between two, each
  * with the JAX commit or tag that changed it.  Everything printed comes
  * from the profile and fact tables (lowersim/jax_profile.h). */
+#include "json.h"
 #include "cli.h"
 #include "lowersim/jax_profile.h"
 
@@ -17,54 +18,31 @@ static void help(void) {
          "between them, with the JAX commit or tag that changed it: a changelog of the\n"
          "lowering behaviour lowersim models. A version is named as jax.__version__ names\n"
          "it, or by a prefix of its commit (at least 7 hex digits).\n"
-         "--json prints the same as one JSON object: \"versions\" (each with its facts'\n"
+         "--json prints the same as one JSON object (testdata/schema/output.schema.json):\n"
+         "\"default\", \"versions\" (each with its facts'\n"
          "values) and \"facts\" (name, meaning, changed_by, jax_code, and, for two\n"
          "versions, whether it differs).\n");
 }
 
-static void json_string(const char *s) {
-  putchar('"');
-  for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
-    if (*c == '"' || *c == '\\')
-      printf("\\%c", *c);
-    else if (*c < 0x20)
-      printf("\\u%04x", *c);
-    else
-      putchar(*c);
-  }
-  putchar('"');
-}
-
-/* `,"key":"value"`. */
-static void json_field(const char *key, const char *value) {
-  printf(",\"%s\":", key);
-  json_string(value);
-}
-
-static void json_value(const lsim_jax_fact *f, const lsim_jax_profile *p) {
+static void json_value(cli_json *j, const char *key, const lsim_jax_fact *f,
+                       const lsim_jax_profile *p) {
   const void *v = lsim_jax_fact_value(f, p);
   switch (f->type) {
   case LSIM_JAX_FACT_STRING:
-    if (*(const char *const *)v)
-      json_string(*(const char *const *)v);
-    else
-      printf("null");
+    cli_json_string(j, key, *(const char *const *)v);
     break;
   case LSIM_JAX_FACT_BOOL:
-    printf(*(const bool *)v ? "true" : "false");
+    cli_json_bool(j, key, *(const bool *)v);
     break;
   case LSIM_JAX_FACT_INT:
-    printf("%d", *(const int *)v);
+    cli_json_int(j, key, *(const int *)v);
     break;
   case LSIM_JAX_FACT_STRINGS: {
     const lsim_jax_strings *l = v;
-    putchar('[');
-    for (size_t i = 0; i < l->count; i++) {
-      if (i)
-        putchar(',');
-      json_string(l->items[i]);
-    }
-    putchar(']');
+    cli_json_open_array(j, key);
+    for (size_t i = 0; i < l->count; i++)
+      cli_json_string(j, NULL, l->items[i]);
+    cli_json_close_array(j);
     break;
   }
   }
@@ -73,39 +51,40 @@ static void json_value(const lsim_jax_fact *f, const lsim_jax_profile *p) {
 /* The profiles chosen (all when none is), their facts, and the fact rows. */
 static int print_json(const lsim_jax_profile *const *chosen, int n) {
   size_t count = n ? (size_t)n : lsim_jax_profile_count();
-  printf("{\"default\":");
-  json_string(lsim_jax_profile_default()->name);
-  printf(",\"versions\":[");
+  cli_json j;
+  cli_json_begin(&j, stdout, "versions");
+  cli_json_string(&j, "default", lsim_jax_profile_default()->name);
+  cli_json_open_array(&j, "versions");
   for (size_t i = 0; i < count; i++) {
     const lsim_jax_profile *p = n ? chosen[i] : lsim_jax_profile_at(i);
-    printf("%s{\"name\":", i ? "," : "");
-    json_string(p->name);
-    json_field("commit", p->commit);
-    json_field("date", p->date);
-    json_field("summary", p->summary);
-    printf(",\"facts\":{");
+    cli_json_open_object(&j, NULL);
+    cli_json_string(&j, "name", p->name);
+    cli_json_string(&j, "commit", p->commit);
+    cli_json_string(&j, "date", p->date);
+    cli_json_string(&j, "summary", p->summary);
+    cli_json_open_object(&j, "facts");
     for (size_t k = 0; k < lsim_jax_fact_count(); k++) {
       const lsim_jax_fact *f = lsim_jax_fact_at(k);
-      printf("%s", k ? "," : "");
-      json_string(f->name);
-      putchar(':');
-      json_value(f, p);
+      json_value(&j, f->name, f, p);
     }
-    printf("}}");
+    cli_json_close_object(&j);
+    cli_json_close_object(&j);
   }
-  printf("],\"facts\":[");
+  cli_json_close_array(&j);
+  cli_json_open_array(&j, "facts");
   for (size_t k = 0; k < lsim_jax_fact_count(); k++) {
     const lsim_jax_fact *f = lsim_jax_fact_at(k);
-    printf("%s{\"name\":", k ? "," : "");
-    json_string(f->name);
-    json_field("meaning", f->meaning);
-    json_field("changed_by", f->changed_by);
-    json_field("jax_code", f->jax_code);
+    cli_json_open_object(&j, NULL);
+    cli_json_string(&j, "name", f->name);
+    cli_json_string(&j, "meaning", f->meaning);
+    cli_json_string(&j, "changed_by", f->changed_by);
+    cli_json_string(&j, "jax_code", f->jax_code);
     if (n == 2)
-      printf(",\"differs\":%s", lsim_jax_fact_equal(f, chosen[0], chosen[1]) ? "false" : "true");
-    putchar('}');
+      cli_json_bool(&j, "differs", !lsim_jax_fact_equal(f, chosen[0], chosen[1]));
+    cli_json_close_object(&j);
   }
-  printf("]}\n");
+  cli_json_close_array(&j);
+  cli_json_end(&j);
   return 0;
 }
 

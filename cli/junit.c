@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 struct junit {
   xmlBufferPtr buffer;
@@ -81,8 +83,8 @@ static void element_with_message(junit *j, const char *element, const char *mess
   j->ok = j->ok && xmlTextWriterEndElement(j->w) >= 0;
 }
 
-junit *junit_open(const char *suite, size_t tests, size_t failures, size_t skipped,
-                  double seconds) {
+junit *junit_open(const char *suite, size_t tests, size_t failures, size_t errors,
+                  size_t skipped, double seconds) {
   junit *j = lsim_calloc(1, sizeof *j);
   if (!j || !(j->buffer = xmlBufferCreate()) || !(j->w = xmlNewTextWriterMemory(j->buffer, 0))) {
     if (j)
@@ -97,9 +99,48 @@ junit *junit_open(const char *suite, size_t tests, size_t failures, size_t skipp
   attr(j, "name", suite);
   attr_number(j, "tests", "%.0f", (double)tests);
   attr_number(j, "failures", "%.0f", (double)failures);
+  attr_number(j, "errors", "%.0f", (double)errors);
   attr_number(j, "skipped", "%.0f", (double)skipped);
-  attr_number(j, "time", "%.6f", seconds);
+  if (seconds >= 0)
+    attr_number(j, "time", "%.6f", seconds);
+  char stamp[32] = "";
+  time_t t = time(NULL);
+  struct tm tm;
+  if (gmtime_r(&t, &tm))
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+  attr(j, "timestamp", stamp);
+  char host[256] = "localhost";
+  if (gethostname(host, sizeof host - 1) != 0)
+    snprintf(host, sizeof host, "localhost");
+  host[sizeof host - 1] = '\0';
+  attr(j, "hostname", host);
   return j;
+}
+
+char *junit_classname(const char *prefix, const char *path) {
+  const char *slash = strrchr(path, '/');
+  size_t folder = slash ? (size_t)(slash - path) : 0;
+  char *out = lsim_malloc(strlen(prefix) + folder + 2);
+  if (!out)
+    return NULL;
+  char *o = out + sprintf(out, "%s", prefix);
+  const char *p = path;
+  while (p < path + folder && (*p == '/' || (p[0] == '.' && p[1] == '/')))
+    p += *p == '/' ? 1 : 2; /* a leading "/", "./" */
+  if (p < path + folder)
+    *o++ = '.';
+  for (bool sep = false; p < path + folder; p++) {
+    if (*p == '/') {
+      sep = true;
+      continue;
+    }
+    if (sep && o[-1] != '.')
+      *o++ = '.';
+    sep = false;
+    *o++ = *p;
+  }
+  *o = '\0';
+  return out;
 }
 
 static void properties(junit *j, const char *name, const char *value) {
@@ -115,19 +156,37 @@ void junit_property(junit *j, const char *name, const char *value) {
     properties(j, name, value);
 }
 
-void junit_case(junit *j, const char *classname, const char *name, double seconds,
-                const char *failure, const char *skipped, const char *jax) {
+/* <ELEMENT message="the first line" type=TYPE>all of the text</ELEMENT>. */
+static void outcome(junit *j, const char *element, const char *type, const char *text) {
+  const char *nl = strchr(text, '\n');
+  char *first = nl ? lsim_strndup(text, (size_t)(nl - text)) : NULL;
+  j->ok = j->ok && (!nl || first) && xmlTextWriterStartElement(j->w, BAD_CAST element) >= 0;
+  attr(j, "message", first ? first : text);
+  attr(j, "type", type);
+  free(first);
+  char *body = j->ok ? junit_xml_text(text) : NULL;
+  j->ok = body && xmlTextWriterWriteString(j->w, BAD_CAST body) >= 0 &&
+          xmlTextWriterEndElement(j->w) >= 0;
+  free(body);
+}
+
+void junit_case(junit *j, const junit_result *r) {
   j->ok = j->ok && xmlTextWriterStartElement(j->w, BAD_CAST "testcase") >= 0;
-  attr(j, "classname", classname);
-  attr(j, "name", name);
-  if (seconds >= 0)
-    attr_number(j, "time", "%.6f", seconds);
-  if (jax)
-    properties(j, "jax", jax);
-  if (skipped)
-    element_with_message(j, "skipped", skipped, false);
-  if (failure)
-    element_with_message(j, "failure", failure, true);
+  attr(j, "classname", r->classname);
+  attr(j, "name", r->name);
+  if (r->seconds >= 0)
+    attr_number(j, "time", "%.6f", r->seconds);
+  if (r->skipped)
+    element_with_message(j, "skipped", r->skipped, false);
+  if (r->error)
+    outcome(j, "error", "invalid input", r->error);
+  if (r->failure)
+    outcome(j, "failure", "difference", r->failure);
+  if (r->system_out) {
+    char *text = j->ok ? junit_xml_text(r->system_out) : NULL;
+    j->ok = text && xmlTextWriterWriteElement(j->w, BAD_CAST "system-out", BAD_CAST text) >= 0;
+    free(text);
+  }
   j->ok = j->ok && xmlTextWriterEndElement(j->w) >= 0;
 }
 

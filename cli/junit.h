@@ -14,19 +14,34 @@
 
 typedef struct junit junit;
 
-/* A report with one <testsuite>; NULL when out of memory. */
-junit *junit_open(const char *suite, size_t tests, size_t failures, size_t skipped,
-                  double seconds);
+/* A report with one <testsuite> valid against the junit-10 schema that
+ * Jenkins' xunit and GitLab read (testdata/schema/junit-10.xsd): the
+ * counts (`errors`: cases that could not run, invalid input), `time` (left
+ * out when `seconds` < 0), the `timestamp` (now, UTC) and the `hostname`.
+ * NULL when out of memory. */
+junit *junit_open(const char *suite, size_t tests, size_t failures, size_t errors,
+                  size_t skipped, double seconds);
 
 /* A <property> of the suite (name="jax": the JAX version a run models);
  * only before the first case. */
 void junit_property(junit *j, const char *name, const char *value);
 
-/* One <testcase>; `seconds` < 0 leaves the time out; `failure` and
- * `skipped` (messages) may be NULL; `jax` (may be NULL) becomes the case's
- * <properties><property name="jax" value="..."/></properties>. */
-void junit_case(junit *j, const char *classname, const char *name, double seconds,
-                const char *failure, const char *skipped, const char *jax);
+/* One <testcase>. */
+typedef struct junit_result {
+  const char *classname; /* dotted, as a class name (junit_classname) */
+  const char *name;
+  double seconds;         /* < 0: no time */
+  const char *failure;    /* a wrong outcome: <failure message=its first line>all of it</failure> */
+  const char *error;      /* the case could not run (invalid input): <error> likewise */
+  const char *skipped;    /* why it was skipped: <skipped message=.../> */
+  const char *system_out; /* <system-out> (the case's file, JAX version, difference) */
+} junit_result;
+void junit_case(junit *j, const junit_result *r);
+
+/* `prefix` and the folder of `path` as a dotted class name
+ * ("lowersim.check" and "testdata/conformance/x.xml" give
+ * "lowersim.check.testdata.conformance"; owned, NULL when out of memory). */
+char *junit_classname(const char *prefix, const char *path);
 
 /* Ends the report, writes it to `path` (cli_write_file) and frees it.
  * Returns 0, or 2 with the reason printed (`j` NULL: out of memory). */

@@ -226,7 +226,7 @@ static void gen_return(gen *g) {
 static void gen_session(gen *g) {
   lsim_scenario *head = g->s, *last = head;
   for (int more = chance(g, 8) ? 1 + (int)below(g, 2) : 0; more > 0 && !g->g.oom; more--) {
-    lsim_scenario *next = calloc(1, sizeof *next);
+    lsim_scenario *next = lsim_calloc(1, sizeof *next);
     if (!next) {
       g->g.oom = true;
       break;

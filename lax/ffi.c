@@ -117,8 +117,8 @@ static int ffi_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   (void)data;
   const lsim_ffi_call_params *p = params;
   size_t m = p->num_aliases ? p->num_aliases : 1;
-  lsim_io_alias *dict = malloc(m * sizeof *dict);
-  lsim_operand_alias *aliases = malloc(m * sizeof *aliases);
+  lsim_io_alias *dict = lsim_malloc(m * sizeof *dict);
+  lsim_operand_alias *aliases = lsim_malloc(m * sizeof *aliases);
   MlirType *types = lsim_malloc_array(ctx->num_avals_out, sizeof *types);
   size_t n = 0;
   int rc = dict && aliases && types && lsim_io_aliases_sorted(p->aliases, p->num_aliases, dict, &n)

@@ -252,7 +252,7 @@ static int compare_keys(const void *a, const void *b) {
 
 void lsimp_metadata_json(lsimp_strbuf *sb, const lsim_pallas_call_params *p, bool compact) {
   size_t n = p->num_metadata;
-  lsim_pallas_metadata *sorted = n ? malloc(n * sizeof *sorted) : NULL;
+  lsim_pallas_metadata *sorted = n ? lsim_malloc(n * sizeof *sorted) : NULL;
   if (n && !sorted) {
     sb->failed = true;
     return;

@@ -285,7 +285,7 @@ static int read_session_lower(lsimp_reader *r, const xmlNode *node) {
     if (r->s->step >= LSIM_SCENARIO_MAX_LOWERINGS)
       return lsimp_read_fail(r, node, "a session has at most %d <lower> elements",
                              LSIM_SCENARIO_MAX_LOWERINGS);
-    lsim_scenario *next = calloc(1, sizeof *next);
+    lsim_scenario *next = lsim_calloc(1, sizeof *next);
     if (!next || !(next->path = lsim_strdup(r->path))) {
       free(next);
       return lsimp_fail_oom(r->err);

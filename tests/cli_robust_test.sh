@@ -146,7 +146,7 @@ expect check-missing-path 2 "lowersim check: cannot read 'nowhere': No such file
 mkdir names && cp "$S/missing-rule.xml" names/$'ctl\x01\x1b.xml' && cp "$S/missing-rule.xml" names/$'\xff\xfe.xml'
 "$L" check names --junit names.xml >/dev/null && xmllint --noout names.xml 2>/dev/null && ok ||
   ko "JUnit for odd file names is not well-formed: $(head -c 600 names.xml)"
-grep -q 'classname="names/ctl\\x01\\x1B.xml"' names.xml && ok || ko "control characters not written as \\xNN"
+grep -q 'file: names/ctl\\x01\\x1B.xml' names.xml && ok || ko "control characters not written as \\xNN"
 
 # --- The one output path -------------------------------------------------------------
 M=eq.mlir

@@ -6,6 +6,7 @@
  * results being the result_shape_dtypes.  Alias indices are kept as
  * written: ffi_call reports one out of range, as JAX does. */
 #include "kinds.h"
+#include "lowersim/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +77,7 @@ static bool copy_params(void *to, const void *from) {
   d->target_name = target;
   d->legacy_backend_config = legacy;
   d->vmap_method = vmap;
-  lsim_io_alias *aliases = s->num_aliases ? malloc(s->num_aliases * sizeof *aliases) : NULL;
+  lsim_io_alias *aliases = s->num_aliases ? lsim_malloc(s->num_aliases * sizeof *aliases) : NULL;
   if (s->num_aliases && !aliases) {
     d->num_aliases = 0;
     ok = false;

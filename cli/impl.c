@@ -1,0 +1,913 @@
+/* cli/impl.c: running a port on scenario files (one process per scenario,
+ * or the batch protocol), up to `jobs` at once with a time-out, a progress
+ * line, and judging its answers against lowersim's outcomes (impl.h). */
+#define _GNU_SOURCE
+#include "impl.h"
+#include "lowersim/alloc.h"
+
+#include "lowersim/mlir_text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --- growing byte buffers (sticky failure) ----------------------------------------- */
+
+typedef struct buf {
+  char *data;
+  size_t len, cap;
+  bool failed;
+} buf;
+
+static void buf_add(buf *b, const char *p, size_t n) {
+  if (b->failed)
+    return;
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n + 1) {
+      if (cap > SIZE_MAX / 2) {
+        b->failed = true;
+        return;
+      }
+      cap *= 2;
+    }
+    char *d = lsim_realloc(b->data, cap);
+    if (!d) {
+      b->failed = true;
+      return;
+    }
+    b->data = d, b->cap = cap;
+  }
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+/* The first `n` bytes removed. */
+static void buf_drop(buf *b, size_t n) {
+  memmove(b->data, b->data + n, b->len - n);
+  b->len -= n;
+  if (b->data)
+    b->data[b->len] = '\0';
+}
+
+/* `n` bytes of `p` as an owned string; NULL when out of memory. */
+static char *copy(const char *p, size_t n) {
+  char *s = lsim_malloc(n + 1);
+  if (s) {
+    if (n)
+      memcpy(s, p, n);
+    s[n] = '\0';
+  }
+  return s;
+}
+
+/* --- the processes ----------------------------------------------------------------- */
+
+typedef struct worker {
+  pid_t pid;         /* 0: no process */
+  int in, out, err;  /* pipes to and from it; -1: closed */
+  size_t index;      /* the scenario it answers; SIZE_MAX: idle */
+  double start;
+  bool reaping;      /* one process per scenario: its pipes are closed, waiting for it */
+  buf o, e;
+} worker;
+
+/* `path` quoted for the shell, appended to `f`. */
+static void shell_quote(FILE *f, const char *path) {
+  fputc('\'', f);
+  for (const char *p = path; *p; p++) {
+    if (*p == '\'')
+      fputs("'\\''", f);
+    else
+      fputc(*p, f);
+  }
+  fputc('\'', f);
+}
+
+/* `command` with {scenario} replaced by the quoted path (owned), NULL when out of memory. */
+static char *substitute(const char *command, const char *path) {
+  char *cmd = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&cmd, &size);
+  if (!f)
+    return NULL;
+  for (const char *p = command; *p;) {
+    const char *at = path ? strstr(p, "{scenario}") : NULL;
+    fwrite(p, 1, at ? (size_t)(at - p) : strlen(p), f);
+    if (!at)
+      break;
+    shell_quote(f, path);
+    p = at + strlen("{scenario}");
+  }
+  if (fclose(f) != 0) {
+    free(cmd);
+    return NULL;
+  }
+  return cmd;
+}
+
+/* Starts `/bin/sh -c cmd` in a process group of its own, stdout and stderr
+ * on pipes, stdin a pipe (`with_stdin`) or /dev/null.  0, or -1 (errno). */
+static int spawn(worker *w, const char *cmd, bool with_stdin) {
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  if ((with_stdin && pipe2(in, O_CLOEXEC)) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+    goto fail;
+  int devnull = with_stdin ? -1 : open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (!with_stdin && devnull < 0)
+    goto fail;
+  /* posix_spawn (a vfork in glibc), not fork: copying the page tables of a
+   * process holding an MLIR context costs more than the port's own start. */
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
+  sigset_t dflt;
+  sigemptyset(&dflt);
+  sigaddset(&dflt, SIGPIPE); /* ignored here while ports run: theirs is the default */
+  pid_t pid = -1;
+  int spawn_rc = posix_spawn_file_actions_init(&fa);
+  bool have_fa = spawn_rc == 0;
+  if (!spawn_rc && !(spawn_rc = posix_spawnattr_init(&attr))) {
+    spawn_rc = posix_spawn_file_actions_adddup2(&fa, with_stdin ? in[0] : devnull, 0);
+    if (!spawn_rc)
+      spawn_rc = posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    if (!spawn_rc)
+      spawn_rc = posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+    if (!spawn_rc)
+      spawn_rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    if (!spawn_rc)
+      spawn_rc = posix_spawnattr_setpgroup(&attr, 0);
+    if (!spawn_rc)
+      spawn_rc = posix_spawnattr_setsigdefault(&attr, &dflt);
+    char *const argv[] = {"sh", "-c", (char *)cmd, NULL};
+    if (!spawn_rc)
+      spawn_rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
+  }
+  if (have_fa)
+    posix_spawn_file_actions_destroy(&fa);
+  if (devnull >= 0)
+    close(devnull);
+  if (spawn_rc) {
+    errno = spawn_rc;
+    goto fail;
+  }
+  if (with_stdin)
+    close(in[0]);
+  close(out[1]);
+  close(err[1]);
+  w->pid = pid, w->in = in[1], w->out = out[0], w->err = err[0];
+  w->reaping = false;
+  return 0;
+fail:;
+  int saved = errno;
+  for (int i = 0; i < 2; i++) {
+    if (in[i] >= 0)
+      close(in[i]);
+    if (out[i] >= 0)
+      close(out[i]);
+    if (err[i] >= 0)
+      close(err[i]);
+  }
+  errno = saved;
+  return -1;
+}
+
+static void close_fd(int *fd) {
+  if (*fd >= 0)
+    close(*fd);
+  *fd = -1;
+}
+
+/* Kills the worker's process group and waits for it; its pipes closed. */
+static void stop(worker *w) {
+  close_fd(&w->in);
+  close_fd(&w->out);
+  close_fd(&w->err);
+  if (w->pid > 0) {
+    kill(-w->pid, SIGKILL);
+    kill(w->pid, SIGKILL);
+    while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+  }
+  w->pid = 0;
+  w->reaping = false;
+}
+
+/* Fills `a` (its strings owned) with what the worker's buffers hold. */
+static void answer_from(impl_answer *a, impl_how how, int code, const char *out, size_t out_len,
+                        const char *err, size_t err_len, double seconds) {
+  a->how = how, a->code = code, a->seconds = seconds;
+  a->out = copy(out ? out : "", out ? out_len : 0);
+  a->err = copy(err ? err : "", err ? err_len : 0);
+}
+
+static void broken(impl_answer *a, double seconds, const char *fmt, const char *detail) {
+  char *msg = NULL;
+  if (asprintf(&msg, fmt, detail ? detail : "") < 0)
+    msg = NULL;
+  answer_from(a, IMPL_BROKEN, 0, NULL, 0, msg, msg ? strlen(msg) : 0, seconds);
+  free(msg);
+}
+
+/* The last `max` bytes of the worker's stderr, for a broken answer. */
+static const char *tail(const buf *b, size_t max) {
+  if (!b->data)
+    return "(nothing on stderr)";
+  return b->len > max ? b->data + b->len - max : b->data;
+}
+
+/* The batch answer at the start of `w->o`, when all of it has arrived: 1
+ * (into `a`), 0 (not yet), -1 (the header is malformed). */
+static int batch_answer(worker *w, impl_answer *a, double seconds) {
+  char *nl = w->o.data ? memchr(w->o.data, '\n', w->o.len) : NULL;
+  if (!nl)
+    return w->o.len > 64 ? -1 : 0;
+  unsigned long long v[3];
+  int used = 0;
+  if (nl - w->o.data > 64 ||
+      sscanf(w->o.data, "%llu %llu %llu%n", &v[0], &v[1], &v[2], &used) != 3 ||
+      w->o.data + used != nl || !(w->o.data[0] >= '0' && w->o.data[0] <= '9') || v[0] > 255 ||
+      v[1] > SIZE_MAX / 4 || v[2] > SIZE_MAX / 4)
+    return -1;
+  size_t head = (size_t)(nl - w->o.data) + 1;
+  if (w->o.len - head < v[1] + v[2])
+    return 0;
+  answer_from(a, IMPL_EXITED, (int)v[0], w->o.data + head, v[1], w->o.data + head + v[1], v[2],
+              seconds);
+  buf_drop(&w->o, head + v[1] + v[2]);
+  w->e.len = 0; /* the port's own stderr between answers is not kept */
+  return 1;
+}
+
+/* Reads what is there on *fd into b; EOF or an error closes it. */
+static void drain(int *fd, buf *b) {
+  char chunk[65536];
+  ssize_t n = read(*fd, chunk, sizeof chunk);
+  if (n > 0)
+    buf_add(b, chunk, (size_t)n);
+  else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+    close_fd(fd);
+}
+
+static void progress(const impl_options *o, size_t done, size_t total, double start, bool last) {
+  double spent = now() - start;
+  if (last) {
+    fputs("\r\033[K", stderr);
+    return;
+  }
+  char eta[32] = "?";
+  if (done > 0) {
+    double left = spent / (double)done * (double)(total - done);
+    snprintf(eta, sizeof eta, "%d:%02d", (int)(left / 60), (int)left % 60);
+  }
+  fprintf(stderr, "\r\033[K%s: %zu/%zu scenarios, %.1f s, ETA %s", o->what ? o->what : "impl",
+          done, total, spent, eta);
+  fflush(stderr);
+}
+
+int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl_answer *answers) {
+  unsigned jobs = o->jobs ? o->jobs : 1;
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++)
+    total += paths[i] != NULL;
+  if (jobs > total)
+    jobs = total ? (unsigned)total : 1;
+  worker *ws = lsim_calloc(jobs, sizeof *ws);
+  struct pollfd *fds = lsim_calloc(2 * (size_t)jobs, sizeof *fds);
+  worker **owner = lsim_calloc(2 * (size_t)jobs, sizeof *owner);
+  if (!ws || !fds || !owner) {
+    free(ws), free(fds), free(owner);
+    return LSIM_E_NO_MEMORY;
+  }
+  for (unsigned j = 0; j < jobs; j++)
+    ws[j] = (worker){.in = -1, .out = -1, .err = -1, .index = SIZE_MAX};
+  void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+  bool show = o->progress && isatty(STDERR_FILENO);
+  double start = now(), shown = 0;
+  size_t next = 0, done = 0;
+  int rc = 0;
+  while (done < total) {
+    /* Give every idle worker the next scenario. */
+    for (unsigned j = 0; j < jobs; j++) {
+      worker *w = &ws[j];
+      while (w->index == SIZE_MAX && next < n && !paths[next])
+        next++;
+      if (w->index != SIZE_MAX || next >= n)
+        continue;
+      size_t i = next++;
+      w->index = i, w->start = now();
+      w->o.len = 0;
+      if (!o->batch)
+        w->e.len = 0;
+      if (o->batch && w->pid == 0) {
+        w->e.len = 0;
+        if (spawn(w, o->command, true) < 0) {
+          broken(&answers[i], 0, "the implementation could not be started: %s", strerror(errno));
+          w->index = SIZE_MAX, done++;
+          continue;
+        }
+      }
+      if (o->batch) {
+        if (strchr(paths[i], '\n')) {
+          broken(&answers[i], 0, "%sa path with a newline cannot be sent in the batch protocol",
+                 NULL);
+          w->index = SIZE_MAX, done++;
+          continue;
+        }
+        /* One short line: a blocking write (SIGPIPE ignored: a dead port is seen on its stdout). */
+        size_t len = strlen(paths[i]);
+        if (write(w->in, paths[i], len) != (ssize_t)len || write(w->in, "\n", 1) != 1)
+          close_fd(&w->in);
+      } else {
+        char *cmd = substitute(o->command, paths[i]);
+        if (!cmd || spawn(w, cmd, false) < 0) {
+          broken(&answers[i], 0, "the implementation could not be run: %s",
+                 cmd ? strerror(errno) : "out of memory");
+          w->index = SIZE_MAX, done++;
+        }
+        free(cmd);
+      }
+    }
+    if (done >= total)
+      break;
+    /* Wait for output, an exit or the nearest time-out. */
+    size_t nfds = 0;
+    double t = now(), wait = 1.0;
+    bool reaping = false;
+    for (unsigned j = 0; j < jobs; j++) {
+      worker *w = &ws[j];
+      if (w->index == SIZE_MAX)
+        continue;
+      if (o->timeout > 0 && w->start + o->timeout - t < wait)
+        wait = w->start + o->timeout - t;
+      reaping |= w->reaping;
+      if (w->out >= 0)
+        fds[nfds] = (struct pollfd){.fd = w->out, .events = POLLIN}, owner[nfds++] = w;
+      if (w->err >= 0)
+        fds[nfds] = (struct pollfd){.fd = w->err, .events = POLLIN}, owner[nfds++] = w;
+    }
+    if (reaping && wait > 0.005)
+      wait = 0.005;
+    if (show && wait > 0.25)
+      wait = 0.25;
+    if (wait < 0)
+      wait = 0;
+    int ready = poll(fds, nfds, (int)(wait * 1000) + 1);
+    if (ready < 0 && errno != EINTR) {
+      rc = LSIM_E_NO_MEMORY;
+      break;
+    }
+    for (size_t k = 0; ready > 0 && k < nfds; k++) {
+      if (!fds[k].revents)
+        continue;
+      worker *w = owner[k];
+      if (fds[k].fd == w->out)
+        drain(&w->out, &w->o);
+      else if (fds[k].fd == w->err)
+        drain(&w->err, &w->e);
+    }
+    /* Answers, deaths and time-outs. */
+    t = now();
+    for (unsigned j = 0; j < jobs; j++) {
+      worker *w = &ws[j];
+      if (w->index == SIZE_MAX)
+        continue;
+      impl_answer *a = &answers[w->index];
+      bool finished = false;
+      if (w->o.failed || w->e.failed) {
+        stop(w);
+        broken(a, t - w->start, "%sout of memory reading the implementation's output", NULL);
+        w->o.failed = w->e.failed = false;
+        finished = true;
+      } else if (o->batch) {
+        int got = batch_answer(w, a, t - w->start);
+        if (got == 1) {
+          finished = true;
+        } else if (got < 0) {
+          char head[80];
+          snprintf(head, sizeof head, "%.*s", (int)(w->o.len < 60 ? w->o.len : 60), w->o.data);
+          stop(w);
+          broken(a, t - w->start,
+                 "the implementation broke the batch protocol (an answer is `EXIT OUT_BYTES "
+                 "ERR_BYTES` and the bytes): it wrote \"%s\"",
+                 head);
+          finished = true;
+        } else if (w->out < 0) {
+          int status = 0;
+          close_fd(&w->in);
+          while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
+          }
+          w->pid = 0;
+          close_fd(&w->err);
+          char *why = NULL;
+          if (asprintf(&why, "%s %d before answering; its stderr: %s",
+                       WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
+                       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+                       tail(&w->e, 2000)) < 0)
+            why = NULL;
+          broken(a, t - w->start, "the implementation %s", why ? why : "stopped");
+          free(why);
+          finished = true;
+        }
+      } else if (w->out < 0 && w->err < 0) {
+        int status = 0;
+        pid_t got = waitpid(w->pid, &status, WNOHANG);
+        w->reaping = got == 0;
+        if (got == w->pid || (got < 0 && errno != EINTR)) {
+          w->pid = 0;
+          if (got > 0 && WIFSIGNALED(status))
+            answer_from(a, IMPL_SIGNALLED, WTERMSIG(status), w->o.data, w->o.len, w->e.data,
+                        w->e.len, t - w->start);
+          else
+            answer_from(a, IMPL_EXITED, got > 0 ? WEXITSTATUS(status) : 127, w->o.data, w->o.len,
+                        w->e.data, w->e.len, t - w->start);
+          finished = true;
+        }
+      }
+      if (!finished && o->timeout > 0 && t - w->start >= o->timeout) {
+        stop(w);
+        answer_from(a, IMPL_TIMED_OUT, 0, w->o.data, w->o.len, w->e.data, w->e.len,
+                    t - w->start);
+        w->o.len = w->e.len = 0;
+        finished = true;
+      }
+      if (finished) {
+        if (!a->out || !a->err)
+          rc = LSIM_E_NO_MEMORY;
+        w->index = SIZE_MAX;
+        done++;
+      }
+    }
+    if (show && (t - shown >= 0.25)) {
+      progress(o, done, total, start, false);
+      shown = t;
+    }
+  }
+  if (show)
+    progress(o, done, total, start, true);
+  for (unsigned j = 0; j < jobs; j++) {
+    stop(&ws[j]);
+    free(ws[j].o.data);
+    free(ws[j].e.data);
+  }
+  signal(SIGPIPE, old_pipe);
+  free(ws), free(fds), free(owner);
+  return rc;
+}
+
+void impl_answer_clear(impl_answer *a) {
+  free(a->out);
+  free(a->err);
+  *a = (impl_answer){0};
+}
+
+/* --- --normalize jax: pretty StableHLO read by jaxlib's MLIR ----------------------- */
+
+/* A batch port (the protocol of impl.h) that reads each file with jaxlib's
+ * MLIR (JAX's dialects registered, as the oracle's context) and prints it
+ * with oracle/mlir_text.py's attribute_form, the spelling MLIR 19 reads.
+ * The module goes through the pretty form once, so that attributes the
+ * pretty form leaves out when they hold their default (custom_call's
+ * has_side_effect = false) are left out whichever form it came in. */
+static const char normalizer[] =
+    "import sys\n"
+    "from oracle import mlir_text\n"
+    "ctx = mlir_text.context(allow_unregistered=True)\n"
+    "out = sys.stdout.buffer\n"
+    "for line in sys.stdin.buffer:\n"
+    "  try:\n"
+    "    with open(line[:-1].decode(), encoding='utf-8') as f:\n"
+    "      m = mlir_text.parse(mlir_text.pretty(mlir_text.parse(f.read(), ctx)), ctx)\n"
+    "      o, e, code = mlir_text.attribute_form(m).encode(), b'', 0\n"
+    "  except Exception as x:\n"
+    "    o, e, code = b'', str(x).encode(), 1\n"
+    "  out.write(b'%d %d %d\\n' % (code, len(o), len(e)) + o + e)\n"
+    "  out.flush()\n";
+
+static bool executable(const char *path) { return access(path, X_OK) == 0; }
+
+char *impl_jax_python(void) {
+  const char *env = getenv("LOWERSIM_JAX_PYTHON");
+  if (env && *env)
+    return executable(env) ? lsim_strdup(env) : NULL;
+  char self[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len > 0) {
+    self[len] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash) {
+      char *p = NULL;
+      *slash = '\0';
+      if (asprintf(&p, "%s/oracle-venv/bin/python", self) >= 0 && executable(p))
+        return p;
+      free(p);
+    }
+  }
+  return executable("build/oracle-venv/bin/python") ? lsim_strdup("build/oracle-venv/bin/python")
+                                                    : NULL;
+}
+
+int impl_normalize_jax(const char *python, impl_answer *answers, const bool *want, size_t n,
+                       char **notes) {
+  const char **files = lsim_calloc(n ? n : 1, sizeof *files);
+  impl_answer *got = lsim_calloc(n ? n : 1, sizeof *got);
+  char *cmd = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&cmd, &size);
+  int rc = !files || !got || !f ? LSIM_E_NO_MEMORY : 0;
+  if (f) {
+    shell_quote(f, python);
+    fputs(" -c ", f);
+    shell_quote(f, normalizer);
+    rc = fclose(f) != 0 ? LSIM_E_NO_MEMORY : rc;
+  }
+  const char *dir = getenv("TMPDIR");
+  for (size_t i = 0; !rc && i < n; i++) {
+    if (!want[i])
+      continue;
+    char *path = NULL;
+    int fd = -1;
+    if (asprintf(&path, "%s/lowersim-normalize-XXXXXX", dir && *dir ? dir : "/tmp") < 0) {
+      rc = LSIM_E_NO_MEMORY;
+      break;
+    }
+    fd = mkstemp(path);
+    size_t len = strlen(answers[i].out);
+    if (fd < 0 || write(fd, answers[i].out, len) != (ssize_t)len) {
+      if (fd >= 0)
+        unlink(path);
+      free(path);
+      if (fd >= 0)
+        close(fd);
+      continue; /* no temporary file: compared as it is */
+    }
+    close(fd);
+    files[i] = path;
+  }
+  impl_options o = {.command = cmd, .batch = true, .jobs = 1, .timeout = 300};
+  if (!rc)
+    rc = impl_run_all(&o, files, n, got);
+  for (size_t i = 0; i < n; i++) {
+    if (files[i]) {
+      unlink(files[i]);
+      free((char *)files[i]);
+    }
+    if (!rc && files[i] && got[i].how == IMPL_EXITED && got[i].code == 0) {
+      free(answers[i].out);
+      answers[i].out = got[i].out, got[i].out = NULL;
+    } else if (!rc && files[i]) {
+      notes[i] = got[i].err, got[i].err = NULL;
+    }
+    impl_answer_clear(&got[i]);
+  }
+  free(files);
+  free(got);
+  free(cmd);
+  return rc;
+}
+
+/* --- judging an answer ------------------------------------------------------------- */
+
+static char *canonical_module(MlirContext mlir, const char *text, lsim_error *err) {
+  MlirModule m;
+  if (lsim_mlir_parse_module(mlir, text, &m, err))
+    return NULL;
+  char *printed = lsim_mlir_print(mlirModuleGetOperation(m));
+  mlirModuleDestroy(m);
+  return printed;
+}
+
+bool impl_unparsable(MlirContext mlir, const char *text) {
+  lsim_error err = LSIM_ERROR_INIT;
+  char *c = canonical_module(mlir, text, &err);
+  lsim_error_clear(&err);
+  free(c);
+  return c == NULL;
+}
+
+/* The lines of `text` (pointers into it; the array owned), *count of them. */
+static const char **lines_of(const char *text, size_t *count) {
+  size_t n = 0;
+  for (const char *p = text; *p; p++)
+    n += *p == '\n';
+  n += text[0] && text[strlen(text) - 1] != '\n';
+  const char **lines = lsim_malloc((n + 1) * sizeof *lines);
+  if (!lines)
+    return NULL;
+  size_t k = 0;
+  for (const char *p = text; *p && k < n;) {
+    lines[k++] = p;
+    const char *nl = strchr(p, '\n');
+    p = nl ? nl + 1 : p + strlen(p);
+  }
+  *count = k;
+  return lines;
+}
+
+static size_t line_len(const char *l) {
+  const char *nl = strchr(l, '\n');
+  return nl ? (size_t)(nl - l) : strlen(l);
+}
+
+static bool same_line(const char *a, const char *b) {
+  size_t la = line_len(a);
+  return la == line_len(b) && memcmp(a, b, la) == 0;
+}
+
+/* A unified diff (3 lines of context) of `a` (lowersim's) and `b` (the
+ * port's), from a longest common subsequence of lines; false when the
+ * modules are too large for it (the caller says where they first differ). */
+static bool unified_diff(FILE *f, const char *a, const char *b) {
+  size_t na = 0, nb = 0;
+  const char **la = lines_of(a, &na), **lb = lines_of(b, &nb);
+  /* Common head and tail lines take no table. */
+  size_t head = 0, tail_n = 0;
+  while (la && lb && head < na && head < nb && same_line(la[head], lb[head]))
+    head++;
+  while (la && lb && tail_n < na - head && tail_n < nb - head &&
+         same_line(la[na - 1 - tail_n], lb[nb - 1 - tail_n]))
+    tail_n++;
+  size_t ra = na - head - tail_n, rb = nb - head - tail_n;
+  uint32_t *lcs = la && lb && (ra + 1) * (rb + 1) <= 16u * 1024 * 1024
+                      ? lsim_calloc((ra + 1) * (rb + 1), sizeof *lcs)
+                      : NULL;
+  if (!lcs) {
+    free(la), free(lb);
+    return false;
+  }
+#define L(i, j) lcs[(size_t)(i) * (rb + 1) + (j)]
+  for (size_t i = ra; i-- > 0;)
+    for (size_t j = rb; j-- > 0;)
+      L(i, j) = same_line(la[head + i], lb[head + j]) ? L(i + 1, j + 1) + 1
+                : L(i + 1, j) >= L(i, j + 1)          ? L(i + 1, j)
+                                                      : L(i, j + 1);
+  /* The edit script over the whole files: ' ', '-', '+' with line indices. */
+  size_t cap = na + nb + 1, m = 0;
+  char *op = lsim_malloc(cap);
+  size_t *ia = lsim_malloc(cap * sizeof *ia), *ib = lsim_malloc(cap * sizeof *ib);
+  if (!op || !ia || !ib) {
+    free(op), free(ia), free(ib), free(lcs), free(la), free(lb);
+    return false;
+  }
+  size_t i = 0, j = 0;
+  for (size_t k = 0; k < head; k++)
+    op[m] = ' ', ia[m] = k, ib[m] = k, m++;
+  while (i < ra || j < rb) {
+    if (i < ra && j < rb && same_line(la[head + i], lb[head + j]))
+      op[m] = ' ', ia[m] = head + i++, ib[m] = head + j++;
+    else if (i < ra && (j == rb || L(i + 1, j) >= L(i, j + 1)))
+      op[m] = '-', ia[m] = head + i++, ib[m] = head + j;
+    else
+      op[m] = '+', ia[m] = head + i, ib[m] = head + j++;
+    m++;
+  }
+#undef L
+  for (size_t k = 0; k < tail_n; k++)
+    op[m] = ' ', ia[m] = head + ra + k, ib[m] = head + rb + k, m++;
+  fputs("--- lowersim\n+++ the implementation\n", f);
+  for (size_t k = 0; k < m;) {
+    if (op[k] == ' ') {
+      k++;
+      continue;
+    }
+    /* A hunk: from 3 lines before this change to 3 after the last change
+     * that is at most 6 lines of context from the next. */
+    size_t s = k >= 3 ? k - 3 : 0, e = k;
+    for (;;) {
+      while (e < m && op[e] != ' ')
+        e++;
+      size_t gap = e;
+      while (gap < m && op[gap] == ' ' && gap - e < 7)
+        gap++;
+      if (gap < m && op[gap] != ' ' && gap - e < 7)
+        e = gap;
+      else
+        break;
+    }
+    size_t end = e + 3 < m ? e + 3 : m;
+    size_t ca = 0, cb = 0;
+    for (size_t x = s; x < end; x++)
+      ca += op[x] != '+', cb += op[x] != '-';
+    fprintf(f, "@@ -%zu,%zu +%zu,%zu @@\n", ia[s] + (ca ? 1 : 0), ca, ib[s] + (cb ? 1 : 0), cb);
+    for (size_t x = s; x < end; x++) {
+      const char *l = op[x] == '+' ? lb[ib[x]] : la[ia[x]];
+      fprintf(f, "%c%.*s\n", op[x], (int)line_len(l), l);
+    }
+    k = end;
+  }
+  free(op), free(ia), free(ib), free(lcs), free(la), free(lb);
+  return true;
+}
+
+/* Up to 60 characters of `s`, stopping at the end of the line. */
+static int excerpt(const char *s) {
+  int n = 0;
+  while (n < 60 && s[n] && s[n] != '\n')
+    n++;
+  return n;
+}
+
+/* Where two module texts first differ: line, column and what each has there. */
+static void describe_difference(FILE *diff, const char *a, const char *b) {
+  int line = 1, column = 1;
+  for (; *a && *a == *b; a++, b++, column++) {
+    if (*a == '\n')
+      line++, column = 0;
+  }
+  fprintf(diff,
+          "modules differ at line %d, column %d: lowersim has \"%.*s\", the implementation "
+          "\"%.*s\"",
+          line, column, excerpt(a), a, excerpt(b), b);
+}
+
+/* The line holds `[CODE: ]ErrorClass: message`: CODE a lowersim code
+ * (LSIM_E_...) or a number, ErrorClass a (dotted) Python name starting with
+ * a capital in its last part; *rest points at `ErrorClass: message`. */
+static bool error_line(const char *line, size_t len, const char **rest) {
+  const char *p = line, *end = line + len;
+  for (int pass = 0; pass < 2; pass++) {
+    const char *q = p, *last = p;
+    while (q < end && (q[0] == '_' || q[0] == '.' || q[0] == '-' || (q[0] >= '0' && q[0] <= '9') ||
+                       (q[0] >= 'a' && q[0] <= 'z') || (q[0] >= 'A' && q[0] <= 'Z'))) {
+      if (q[0] == '.')
+        last = q + 1;
+      q++;
+    }
+    if (q == p || q + 1 >= end || q[0] != ':' || q[1] != ' ')
+      return false;
+    bool code = (p[0] == '-' || (p[0] >= '0' && p[0] <= '9')) || strncmp(p, "LSIM_", 5) == 0;
+    if (pass == 0 && code) {
+      p = q + 2; /* CODE: then the class */
+      continue;
+    }
+    if (!(last[0] >= 'A' && last[0] <= 'Z') || memchr(p, '-', (size_t)(q - p)))
+      return false;
+    *rest = p;
+    return true;
+  }
+  return false;
+}
+
+/* The last line of `text` of the form `[CODE: ]ErrorClass: message` (its
+ * `ErrorClass: message` part, *len bytes), or NULL. */
+static const char *last_error_line(const char *text, size_t *len) {
+  const char *found = NULL;
+  for (const char *line = text; *line;) {
+    size_t n = line_len(line);
+    const char *rest;
+    if (error_line(line, n, &rest))
+      found = rest, *len = n - (size_t)(rest - line);
+    line += n + (line[n] == '\n');
+  }
+  return found;
+}
+
+/* The last non-empty line of `text`, *len bytes, or NULL. */
+static const char *last_line(const char *text, size_t *len) {
+  const char *found = NULL;
+  for (const char *line = text; *line;) {
+    size_t n = line_len(line);
+    if (n)
+      found = line, *len = n;
+    line += n + (line[n] == '\n');
+  }
+  return found;
+}
+
+static bool blank(const char *s) {
+  for (; *s; s++)
+    if (*s != ' ' && *s != '\n' && *s != '\t' && *s != '\r')
+      return false;
+  return true;
+}
+
+/* What the port's stderr says, for a verdict: its error line, or its last line. */
+static void said(FILE *f, const char *err) {
+  size_t len = 0;
+  const char *l = last_error_line(err, &len);
+  if (!l)
+    l = last_line(err, &len);
+  if (l)
+    fprintf(f, "%.*s", (int)len, l);
+  else
+    fputs("(nothing on stderr)", f);
+}
+
+/* The module on stdout does not parse: MLIR's diagnostic and what to do. */
+static void unparsable(FILE *f, const char *out, const lsim_error *perr, bool normalizing,
+                       const char *note) {
+  fputs("the implementation's output does not parse as MLIR", f);
+  const char *msg = lsim_error_message(perr);
+  if (msg && *msg)
+    fprintf(f, " (MLIR 19: %s)", msg);
+  if (normalizing && note && strncmp(note, "--normalize", 11) == 0) {
+    fprintf(f, "; %s", note);
+  } else if (normalizing && note) {
+    size_t len = 0;
+    const char *l = last_line(note, &len);
+    fprintf(f, "; jaxlib's MLIR cannot read it either: %.*s", (int)len, l ? l : note);
+  } else if (!normalizing && strstr(out, "stablehlo.") && !strstr(out, "\"stablehlo.")) {
+    fputs("; it looks like StableHLO's pretty form, which lowersim's MLIR (no stablehlo "
+          "dialect) cannot read: print the generic form (Python: "
+          "module.operation.get_asm(print_generic_op_form=True); C: "
+          "mlirOpPrintingFlagsPrintGenericOpForm), or pass --normalize jax to read it with "
+          "jaxlib's MLIR (build/oracle-venv, made by ./run oracle)",
+          f);
+  }
+}
+
+char *impl_compare(MlirContext mlir, const char *ours, const lsim_error *err,
+                   const impl_answer *a, bool normalizing, const char *normalize_note) {
+  char *diff = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&diff, &size);
+  if (!f)
+    return lsim_strdup("out of memory");
+  /* JAX's error as one line, as `lowersim lower` prints it (cli_put_line: newlines as \n). */
+  char want[8192] = "";
+  if (!ours) {
+    size_t n = (size_t)snprintf(want, sizeof want / 2, "%s: ", lsim_error_class(err));
+    for (const char *c = lsim_error_message(err); *c && n + 3 < sizeof want; c++) {
+      if (*c == '\n')
+        want[n++] = '\\', want[n++] = 'n';
+      else
+        want[n++] = *c;
+    }
+    want[n] = '\0';
+  }
+  if (a->how == IMPL_BROKEN) {
+    fputs(a->err, f);
+  } else if (a->how == IMPL_TIMED_OUT) {
+    fprintf(f, "the implementation did not finish within %.1f s and was killed", a->seconds);
+  } else if (a->how == IMPL_SIGNALLED) {
+    fprintf(f, "the implementation was killed by signal %d (%s); its stderr: ", a->code,
+            strsignal(a->code));
+    said(f, a->err);
+  } else if (ours && a->code) {
+    fprintf(f, "lowersim gives a module, the implementation exits %d: ", a->code);
+    said(f, a->err);
+  } else if (ours && blank(a->out)) {
+    fputs("lowersim gives a module, the implementation exits 0 and prints nothing on stdout", f);
+  } else if (ours) {
+    lsim_error perr = LSIM_ERROR_INIT;
+    char *x = canonical_module(mlir, ours, NULL), *y = canonical_module(mlir, a->out, &perr);
+    if (!y) {
+      unparsable(f, a->out, &perr, normalizing, normalize_note);
+    } else if (!x || strcmp(x, y) != 0) {
+      fputs("the modules differ:\n", f);
+      if (!unified_diff(f, x ? x : "", y))
+        describe_difference(f, x ? x : "", y);
+    }
+    lsim_error_clear(&perr);
+    free(x);
+    free(y);
+  } else if (a->code == 0) {
+    fprintf(f, "expected the error \"%s\"; the implementation exits 0 with %s", want,
+            blank(a->out) ? "nothing on stdout" : "a module");
+  } else {
+    size_t len = 0;
+    const char *line = last_error_line(a->err, &len);
+    if (!line) {
+      fprintf(f,
+              "expected the error \"%s\"; the implementation exits %d and no line of its stderr "
+              "is `ErrorClass: message`: ",
+              want, a->code);
+      said(f, a->err);
+    } else if (len != strlen(want) || memcmp(line, want, len) != 0) {
+      fprintf(f, "expected the error \"%s\"; the implementation exits %d: %.*s", want, a->code,
+              (int)len, line);
+    }
+  }
+  if (fclose(f) != 0) {
+    free(diff);
+    return lsim_strdup("out of memory");
+  }
+  if (size == 0) {
+    free(diff);
+    return NULL;
+  }
+  /* One failure reads as lines without a trailing newline. */
+  while (size > 0 && diff[size - 1] == '\n')
+    diff[--size] = '\0';
+  return diff;
+}

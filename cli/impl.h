@@ -1,0 +1,78 @@
+/* cli/impl.h: `check --impl`'s side: running another implementation (a
+ * port) on scenario files and judging what it answers.
+ *
+ * Two ways to run a port.  One process per scenario: COMMAND with
+ * {scenario} replaced by the file's shell-quoted path, stdin /dev/null, its
+ * exit status, stdout and stderr are the answer.  The batch protocol: COMMAND
+ * is started once per job and stays up; for each scenario lowersim writes one
+ * request line on its stdin, the path and a newline, and the port answers on
+ * its stdout with one header line `EXIT OUT_BYTES ERR_BYTES` (decimal)
+ * followed by exactly that many bytes of what it would have printed on
+ * stdout and then on stderr (python/lowersim/port.py speaks it for ports
+ * written in Python).  In both ways up to `jobs` ports run at once, each
+ * answer within `timeout` seconds or the port's process group is killed. */
+#ifndef LOWERSIM_CLI_IMPL_H
+#define LOWERSIM_CLI_IMPL_H
+
+#include "lowersim/error.h"
+
+#include <mlir-c/IR.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct impl_options {
+  const char *command;
+  bool batch;       /* the batch protocol; else one process per scenario */
+  unsigned jobs;    /* ports at once (>= 1) */
+  double timeout;   /* seconds per answer; 0: none */
+  bool progress;    /* a progress line with the ETA on stderr (a terminal only) */
+  const char *what; /* the progress line's name for the work ("check --impl") */
+} impl_options;
+
+typedef enum impl_how {
+  IMPL_EXITED,    /* `code` is the exit status */
+  IMPL_SIGNALLED, /* `code` is the signal that stopped it */
+  IMPL_TIMED_OUT, /* killed after `timeout` seconds */
+  IMPL_BROKEN,    /* no answer: `err` says why (could not run, broke the protocol, ...) */
+} impl_how;
+
+typedef struct impl_answer {
+  impl_how how;
+  int code;
+  char *out, *err; /* owned, never NULL after impl_run_all ("" when empty) */
+  double seconds;
+} impl_answer;
+
+/* Runs the port on paths[i] for every i with paths[i] != NULL, into
+ * answers[i] (the others are left zeroed).  0, or LSIM_E_NO_MEMORY. */
+int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl_answer *answers);
+void impl_answer_clear(impl_answer *a);
+
+/* The python of the oracle's environment that `--normalize jax` runs
+ * (owned), or NULL when there is none: $LOWERSIM_JAX_PYTHON, else
+ * build/oracle-venv/bin/python beside the lowersim executable or below the
+ * current folder. */
+char *impl_jax_python(void);
+
+/* The module in answers[i].out, for every i with want[i], is replaced by
+ * its generic form as jaxlib's MLIR prints it with every attribute in the
+ * attribute dictionary (oracle/mlir_text.py attribute_form), which
+ * lowersim's MLIR reads, after one trip through the pretty form (so both
+ * sides of a comparison leave out the same default attributes); what
+ * jaxlib cannot parse is left as it was, and MLIR's diagnostic goes to
+ * notes[i] (owned). */
+int impl_normalize_jax(const char *python, impl_answer *answers, const bool *want, size_t n,
+                       char **notes);
+
+/* What differs between lowersim's outcome for one scenario (the module
+ * `ours`, or the error `err` when `ours` is NULL) and the port's answer;
+ * owned, NULL when they agree.  `normalize_note`: jaxlib's diagnostic when
+ * --normalize jax could not read the port's module, or NULL. */
+char *impl_compare(MlirContext mlir, const char *ours, const lsim_error *err,
+                   const impl_answer *a, bool normalizing, const char *normalize_note);
+
+/* True when `text` does not parse as a module in `mlir`. */
+bool impl_unparsable(MlirContext mlir, const char *text);
+
+#endif

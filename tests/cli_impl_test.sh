@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# tests/cli_impl_test.sh: `check --impl` with real ports: one process per
+# scenario and the batch protocol, --jobs, --timeout, the progress line, and
+# an honest verdict for each way a port can go wrong.
+set -u
+L=${LOWERSIM:?}
+SRC=${SOURCE_DIR:?}
+S=$SRC/testdata/scenarios
+fail=0 pass=0
+check() { # check NAME STATUS DETAIL
+  if [ "$2" -ne 0 ]; then echo "FAIL $1: $3"; fail=$((fail+1)); else pass=$((pass+1)); fi
+}
+has() { [[ "$1" == *"$2"* ]]; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+n=$(ls "$S"/*.xml | wc -l)
+
+# lowersim itself as the port: every scenario agrees, with one job or two.
+out=$("$L" check "$S" --impl "$L lower {scenario}" 2>"$tmp/err"); code=$?
+check self $(( code != 0 )) "exit $code: $out"
+check self-count $(( $(tail -1 <<<"$out" | cut -d' ' -f1) != n )) "$(tail -1 <<<"$out")"
+check no-progress-off-a-terminal $(( $(wc -c <"$tmp/err") != 0 )) "$(cat "$tmp/err")"
+out=$("$L" check "$S" -j 2 --impl "$L lower {scenario}"); code=$?
+check self-jobs $(( code != 0 )) "exit $code: $out"
+
+# The progress line, on a terminal only.
+if command -v script >/dev/null; then
+  script -qec "$L check $S/single-platform.xml $S/missing-rule.xml --impl 'sleep 0.4; $L lower {scenario}'" \
+    "$tmp/typescript" >/dev/null 2>&1
+  grep -q 'check --impl: [0-9]*/2 scenarios, .* s, ETA' "$tmp/typescript"
+  check progress $? "$(cat -v "$tmp/typescript")"
+fi
+
+# The batch protocol, from a shell port: one request line, one framed answer.
+cat >"$tmp/batch.sh" <<EOS
+#!/usr/bin/env bash
+while IFS= read -r p; do
+  "$L" lower "\$p" >"$tmp/o" 2>"$tmp/e"; c=\$?
+  printf '%d %d %d\n' \$c \$(wc -c <"$tmp/o") \$(wc -c <"$tmp/e"); cat "$tmp/o" "$tmp/e"
+done
+EOS
+out=$("$L" check "$S" --batch --impl "bash $tmp/batch.sh"); code=$?
+check batch-shell $(( code != 0 )) "exit $code: $out"
+check batch-count $(( $(tail -1 <<<"$out" | cut -d' ' -f1) != n )) "$(tail -1 <<<"$out")"
+
+# The Python helper (python/lowersim/port.py), over lowersim's bindings as the port.
+if [ -z "${LOWERSIM_SANITIZE:-}" ] && command -v python3 >/dev/null; then
+  cat >"$tmp/port.py" <<EOS
+import sys
+sys.path.insert(0, "$SRC/python")
+import lowersim
+from lowersim import port
+
+def lower(path):
+  try:
+    return lowersim.lower_file(path)
+  except lowersim.LoweringError as e:  # raise JAX's class with JAX's message
+    raise type(e.jax_class, (Exception,), {})(e.message) from None
+
+port.main(lower)
+EOS
+  export LOWERSIM_LIBRARY_DIR=${BUILD_DIR:-$(dirname "$L")}
+  out=$("$L" check "$S" --batch -j 2 --impl "python3 $tmp/port.py --batch"); code=$?
+  check python-batch $(( code != 0 )) "exit $code: $out"
+  out=$("$L" check "$S/missing-rule.xml" "$S/single-platform.xml" --impl "python3 $tmp/port.py {scenario}"); code=$?
+  check python-one-shot $(( code != 0 )) "exit $code: $out"
+fi
+
+# A difference is a unified diff of the two modules as MLIR prints them.
+"$L" lower "$S/single-platform.xml" | sed 's/stablehlo.add/stablehlo.multiply/' >"$tmp/wrong.mlir"
+out=$("$L" check "$S/single-platform.xml" --impl "cat $tmp/wrong.mlir"); code=$?
+has "$out" 'the modules differ:' && has "$out" $'\n--- lowersim\n+++ the implementation\n@@ -2,7 +2,7 @@\n' &&
+  has "$out" $'\n-    %2 = "stablehlo.add"(%0, %1)' && has "$out" $'\n+    %2 = "stablehlo.multiply"(%0, %1)'
+check diff $(( $? != 0 || code != 1 )) "exit $code: $out"
+
+# Honest verdicts: nothing printed, a signal, a time-out, no error line.
+verdict() { # verdict NAME SCENARIO COMMAND WANT [OPTIONS...]
+  local name=$1 scenario=$2 command=$3 want=$4; shift 4
+  local out; out=$("$L" check "$S/$scenario" "$@" --impl "$command"); local code=$?
+  has "$out" "$want"; check "$name" $(( $? != 0 || code != 1 )) "exit $code: $out"
+}
+verdict empty single-platform.xml "true" \
+  "lowersim gives a module, the implementation exits 0 and prints nothing on stdout"
+verdict signal single-platform.xml 'echo dying >&2; kill -SEGV $$' \
+  "the implementation was killed by signal 11 (Segmentation fault); its stderr: dying"
+verdict timeout single-platform.xml "sleep 30" "the implementation did not finish within 0.3 s and was killed" --timeout 0.3
+verdict timeout-batch single-platform.xml "sleep 30" "the implementation did not finish within 0.3 s and was killed" --timeout 0.3 --batch
+verdict error-for-module missing-rule.xml "cat $tmp/wrong.mlir" \
+  "the implementation exits 0 with a module"
+verdict no-error-line missing-rule.xml "echo 'Traceback (most recent call last):' >&2; exit 1" \
+  "the implementation exits 1 and no line of its stderr is \`ErrorClass: message\`: Traceback (most recent call last):"
+# The last line of the form `[CODE: ]ErrorClass: message` is the error, not the first.
+want="NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'rocm']"
+out=$("$L" check "$S/missing-rule.xml" --impl "echo 'UserWarning: first' >&2; echo 'warning: UserWarning: x' >&2; echo \"LSIM_E_MISSING_RULE: $want\" >&2; exit 1"); code=$?
+check last-error-line $code "$out"
+verdict wrong-error-line missing-rule.xml "echo \"$want\" >&2; echo 'ValueError: later' >&2; exit 1" \
+  "the implementation exits 1: ValueError: later"
+
+# The pretty form: MLIR's diagnostic, and how to print the generic form.
+cat >"$tmp/pretty.mlir" <<'EOS'
+module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<4xf32>) -> (tensor<4xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.sine %arg0 : tensor<4xf32>
+    %1 = stablehlo.custom_call @my_cpu_kernel(%0) {api_version = 1 : i32, backend_config = "", mhlo.backend_config = {}, operand_layouts = [dense<0> : tensor<1xindex>], result_layouts = [dense<0> : tensor<1xindex>]} : (tensor<4xf32>) -> tensor<4xf32>
+    %2 = stablehlo.add %0, %1 : tensor<4xf32>
+    return %2 : tensor<4xf32>
+  }
+}
+EOS
+verdict pretty single-platform.xml "cat $tmp/pretty.mlir" \
+  "the implementation's output does not parse as MLIR (MLIR 19: the module does not parse: Dialect \`stablehlo' not found for custom op 'stablehlo.sine' ); it looks like StableHLO's pretty form, which lowersim's MLIR (no stablehlo dialect) cannot read: print the generic form (Python: module.operation.get_asm(print_generic_op_form=True)"
+LOWERSIM_JAX_PYTHON=$tmp/none verdict normalize-absent single-platform.xml "cat $tmp/pretty.mlir" \
+  "--normalize jax: no build/oracle-venv/bin/python" --normalize jax
+if [ -x "$SRC/build/oracle-venv/bin/python" ] && [ -z "${LOWERSIM_SANITIZE:-}" ]; then
+  out=$(LOWERSIM_JAX_PYTHON=$SRC/build/oracle-venv/bin/python "$L" check "$S/single-platform.xml" --normalize jax --impl "cat $tmp/pretty.mlir"); code=$?
+  check normalize-jax $code "$out"
+  sed -i 's/stablehlo.add/stablehlo.addx/' "$tmp/pretty.mlir"
+  LOWERSIM_JAX_PYTHON=$SRC/build/oracle-venv/bin/python verdict normalize-jax-bad single-platform.xml "cat $tmp/pretty.mlir" \
+    "; jaxlib's MLIR cannot read it either: " --normalize jax
+fi
+
+# The batch protocol broken: a malformed answer, a port that dies (and is
+# started again for the next scenario).
+verdict batch-garbage single-platform.xml "echo hello" \
+  'the implementation broke the batch protocol (an answer is `EXIT OUT_BYTES ERR_BYTES` and the bytes): it wrote "hello' --batch
+cat >"$tmp/dies.sh" <<EOS
+read -r p; case "\$p" in *missing-rule*) echo 'oops' >&2; exit 3;; esac
+"$L" lower "\$p" >"$tmp/o2" 2>/dev/null
+printf '0 %d 0\n' \$(wc -c <"$tmp/o2"); cat "$tmp/o2"; sleep 30
+EOS
+out=$("$L" check "$S/missing-rule.xml" "$S/single-platform.xml" --batch --impl "bash $tmp/dies.sh"); code=$?
+has "$out" "FAIL $S/missing-rule.xml: the implementation exited with status 3 before answering; its stderr: oops" &&
+  has "$out" "1 passed, 1 failed"
+check batch-dies $(( $? != 0 || code != 1 )) "exit $code: $out"
+
+# check without --impl: a scenario without <expect> is checked against
+# ../expected/NAME.mlir or NAME.err beside its folder, with the same verdicts.
+mkdir -p "$tmp/ex/scenarios" "$tmp/ex/expected"
+python3 - "$S/missing-rule.xml" "$tmp/ex/scenarios/missing-rule.xml" <<'EOS'
+import re, sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r"\s*<expect[^>]*/>", "", text, flags=re.S))
+EOS
+cp "$S/single-platform.xml" "$tmp/ex/scenarios/"
+"$L" lower "$S/missing-rule.xml" 2>"$tmp/ex/expected/missing-rule.err"
+"$L" lower "$S/single-platform.xml" >"$tmp/ex/expected/single-platform.mlir"
+out=$("$L" check "$tmp/ex/scenarios"); code=$?
+check expected-pass $(( code != 0 )) "exit $code: $out"
+check expected-counted $([ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipped" ]; echo $?) "$out"
+sed -i 's/stablehlo.add/stablehlo.multiply/' "$tmp/ex/expected/single-platform.mlir"
+sed -i "s/'rocm'/'cuda'/" "$tmp/ex/expected/missing-rule.err"
+out=$("$L" check "$tmp/ex/scenarios"); code=$?
+has "$out" "FAIL $tmp/ex/scenarios/single-platform.xml: against $tmp/ex/scenarios/../expected/single-platform.mlir (\"the implementation\"): the modules differ:" &&
+  has "$out" $'\n+    %2 = "stablehlo.multiply"' &&
+  has "$out" "FAIL $tmp/ex/scenarios/missing-rule.xml: against $tmp/ex/scenarios/../expected/missing-rule.err (\"the implementation\"): expected the error"
+check expected-fail $(( $? != 0 || code != 1 )) "exit $code: $out"
+rm "$tmp/ex/expected/"*
+out=$("$L" check "$tmp/ex/scenarios"); check expected-none $([ "$(tail -1 <<<"$out")" = "0 passed, 0 failed, 2 skipped" ]; echo $?) "$out"
+
+# Usage errors.
+expect_usage() { # expect_usage NAME WANT ARGS...
+  local name=$1 want=$2; shift 2
+  local err; err=$("$L" check "$@" 2>&1 >/dev/null); local code=$?
+  has "$err" "$want"; check "$name" $(( $? != 0 || code != 2 )) "exit $code: $err"
+}
+expect_usage batch-scenario "--batch: the command is started once and reads the paths on its stdin, so it takes no {scenario}" \
+  "$S" --batch --impl "x {scenario}"
+expect_usage jobs-alone "--batch, --jobs, --timeout and --normalize need --impl" "$S" -j 2
+expect_usage normalize-other "--normalize knows one way, jax, not \"pretty\"" "$S" --normalize pretty --impl x
+expect_usage jobs-zero "--jobs takes an integer from 1 to 256, not '0'" "$S" --jobs 0 --impl x
+
+echo "cli_impl_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
