@@ -15,6 +15,7 @@
 #include "walk.h"
 
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,7 +90,8 @@ static char *read_whole(const char *path) {
  * module `lowersim lower` prints; *module true) or NAME.err (its stderr),
  * as tests/golden_test.sh keeps them; NULL when there is none.  *where
  * (owned) names the file. */
-static char *read_expected(const char *path, bool *module, char **where) {
+static char *read_expected(const char *path, bool *module, char **where, bool *oom) {
+  *oom = false;
   const char *slash = strrchr(path, '/');
   size_t dir = slash ? (size_t)(slash - path) : 0;
   const char *base = slash ? slash + 1 : path;
@@ -100,11 +102,19 @@ static char *read_expected(const char *path, bool *module, char **where) {
     const char *ext = k ? ".err" : ".mlir";
     size_t size = dir + strlen("/../expected/") + base_len + 2;
     char *p = lsim_malloc(size);
-    if (!p)
+    if (!p) {
+      *oom = true;
       return NULL;
+    }
     snprintf(p, size, "%.*s%s../expected/%.*s%s", (int)dir, path, dir ? "/" : "",
              (int)(base_len - 4), base, ext);
+    errno = 0;
     char *text = read_whole(p);
+    if (!text && errno == ENOMEM) {
+      free(p);
+      *oom = true;
+      return NULL;
+    }
     if (text) {
       *module = k == 0;
       *where = p;
@@ -122,8 +132,11 @@ static char *check_expected(lsim_lowerer *lowerer, const lsim_scenario *s,
                             const char *where) {
   impl_case c = {0};
   bool skipped = false;
-  if (lower_ours(lowerer, s, opts, &c, &skipped))
+  if (lower_ours(lowerer, s, opts, &c, &skipped) || c.err.code == LSIM_E_NO_MEMORY) {
+    free(c.ours);
+    lsim_error_clear(&c.err);
     return lsim_strdup("out of memory");
+  }
   impl_answer a = {.how = IMPL_EXITED, .code = module ? 0 : 1, .out = module ? expected : "",
                    .err = module ? "" : expected};
   char *diff = impl_compare(lsim_lowerer_mlir_context(lowerer), c.ours, &c.err, &a, false, NULL);
@@ -161,13 +174,15 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
   } else if (!lsim_scenario_expects(s)) {
     /* No <expect>: testdata/expected/'s file, which holds for the JAX the
      * scenario pins, or else the newest (`lowersim lower` made it). */
-    bool module = false;
+    bool module = false, oom = false;
     char *where = NULL;
     char *expected = s->jax || lsim_scenario_profile(s, profile) == lsim_jax_profile_default()
-                         ? read_expected(path, &module, &where)
+                         ? read_expected(path, &module, &where, &oom)
                          : NULL;
     if (expected)
       r->failure = check_expected(lowerer, s, &opts, expected, module, where);
+    else if (oom)
+      r->failure = lsim_strdup("out of memory");
     else
       r->skipped = true;
     free(expected);
@@ -216,6 +231,8 @@ static int write_junit(const char *out, const result *results, size_t n, size_t 
                                   .error = r->invalid ? r->failure : NULL,
                                   .skipped = r->skipped ? "no <expect>" : NULL,
                                   .system_out = sysout});
+    if (!classname || !sysout)
+      junit_out_of_memory(j);
     free(classname);
     free(sysout);
   }

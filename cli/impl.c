@@ -594,6 +594,8 @@ static char *canonical_module(MlirContext mlir, const char *text, lsim_error *er
     return NULL;
   char *printed = lsim_mlir_print(mlirModuleGetOperation(m));
   mlirModuleDestroy(m);
+  if (!printed && err)
+    lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
   return printed;
 }
 
@@ -816,6 +818,10 @@ static void said(FILE *f, const char *err) {
 /* The module on stdout does not parse: MLIR's diagnostic and what to do. */
 static void unparsable(FILE *f, const char *out, const lsim_error *perr, bool normalizing,
                        const char *note) {
+  if (perr && perr->code == LSIM_E_NO_MEMORY) { /* not the port's fault */
+    fputs("out of memory", f);
+    return;
+  }
   fputs("the implementation's output does not parse as MLIR", f);
   const char *msg = lsim_error_message(perr);
   if (msg && *msg)
@@ -870,14 +876,18 @@ char *impl_compare(MlirContext mlir, const char *ours, const lsim_error *err,
     fputs("lowersim gives a module, the implementation exits 0 and prints nothing on stdout", f);
   } else if (ours) {
     lsim_error perr = LSIM_ERROR_INIT;
-    char *x = canonical_module(mlir, ours, NULL), *y = canonical_module(mlir, a->out, &perr);
-    if (!y) {
+    lsim_error ourerr = LSIM_ERROR_INIT;
+    char *x = canonical_module(mlir, ours, &ourerr), *y = canonical_module(mlir, a->out, &perr);
+    if (!x && ourerr.code == LSIM_E_NO_MEMORY) {
+      fputs("out of memory", f);
+    } else if (!y) {
       unparsable(f, a->out, &perr, normalizing, normalize_note);
     } else if (!x || strcmp(x, y) != 0) {
       fputs("the modules differ:\n", f);
       if (!unified_diff(f, x ? x : "", y))
         describe_difference(f, x ? x : "", y);
     }
+    lsim_error_clear(&ourerr);
     lsim_error_clear(&perr);
     free(x);
     free(y);

@@ -190,6 +190,11 @@ void junit_case(junit *j, const junit_result *r) {
   j->ok = j->ok && xmlTextWriterEndElement(j->w) >= 0;
 }
 
+void junit_out_of_memory(junit *j) {
+  if (j)
+    j->ok = false;
+}
+
 int junit_close(junit *j, const char *command, const char *path, const cli_inputs *inputs) {
   if (!j) {
     fprintf(stderr, "lowersim %s: cannot write %s: out of memory\n", command, path);

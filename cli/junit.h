@@ -43,6 +43,10 @@ void junit_case(junit *j, const junit_result *r);
  * "lowersim.check.testdata.conformance"; owned, NULL when out of memory). */
 char *junit_classname(const char *prefix, const char *path);
 
+/* Marks the report as failed for want of memory (the caller could not
+ * build a case's text): junit_close then writes nothing and says so. */
+void junit_out_of_memory(junit *j);
+
 /* Ends the report, writes it to `path` (cli_write_file) and frees it.
  * Returns 0, or 2 with the reason printed (`j` NULL: out of memory). */
 int junit_close(junit *j, const char *command, const char *path, const cli_inputs *inputs);
