@@ -392,8 +392,10 @@ static int check_module(lsim_module_context *mc, const char *const *disabled, si
 
 /* Exported.mlir_module() is the module serialized as a portable artifact
  * (VHLO) and read back (jaxlib's deserialize_portable_artifact), which
- * changes it in two ways: an empty backend_config, operand_layouts or
- * result_layouts of stablehlo.custom_call is dropped (VHLO's defaults), and
+ * changes it in two ways: an empty backend_config of stablehlo.custom_call
+ * is dropped, and so are its operand_layouts and result_layouts when both
+ * are empty (VHLO's defaults; one empty list beside a non-empty one stays,
+ * checked live on 0.10.2), and
  * constants are uniqued and hoisted as
  * MLIR's OperationFolder does: in a post-order walk of each function, a
  * stablehlo.constant equal (value and type) to one already seen is replaced
@@ -460,11 +462,17 @@ static void read_back(uniquer *u, MlirOperation op) {
     MlirAttribute config = mlirOperationGetAttributeByName(op, ref("backend_config"));
     if (mlirAttributeIsAString(config) && mlirStringAttrGetValue(config).length == 0)
       mlirOperationRemoveAttributeByName(op, ref("backend_config"));
-    for (const char *const *name = (const char *const[]){"operand_layouts", "result_layouts", NULL};
-         *name; name++) {
-      MlirAttribute layouts = mlirOperationGetAttributeByName(op, ref(*name));
-      if (mlirAttributeIsAArray(layouts) && mlirArrayAttrGetNumElements(layouts) == 0)
-        mlirOperationRemoveAttributeByName(op, ref(*name));
+    /* The layouts go as a pair (StableHLO's verifier wants both or none):
+     * dropped when both are empty; one empty beside the other stays. */
+    MlirAttribute in = mlirOperationGetAttributeByName(op, ref("operand_layouts"));
+    MlirAttribute out = mlirOperationGetAttributeByName(op, ref("result_layouts"));
+    bool in_empty = mlirAttributeIsNull(in) ||
+                    (mlirAttributeIsAArray(in) && mlirArrayAttrGetNumElements(in) == 0);
+    bool out_empty = mlirAttributeIsNull(out) ||
+                     (mlirAttributeIsAArray(out) && mlirArrayAttrGetNumElements(out) == 0);
+    if (in_empty && out_empty) {
+      mlirOperationRemoveAttributeByName(op, ref("operand_layouts"));
+      mlirOperationRemoveAttributeByName(op, ref("result_layouts"));
     }
   } else if (is_op(op, "stablehlo.constant") && mlirOperationGetNumResults(op) == 1 &&
              !u->constants.failed) {
@@ -518,6 +526,22 @@ static void constants_used(MlirOperation op, op_list *out) {
         constants_used(o, out);
 }
 
+/* The dead non-constant ops in `op`'s regions, at every depth (the driver
+ * visits nested ops too: a dead op in a while body goes); not those inside
+ * an op that is itself dead, which go with it. */
+static void collect_dead(MlirOperation op, op_list *dead) {
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
+           o = mlirOperationGetNextInBlock(o)) {
+        if (!is_op(o, "stablehlo.constant") && unused(o) && side_effect_free(o))
+          op_list_push(dead, o);
+        else
+          collect_dead(o, dead);
+      }
+}
+
 /* The rewrite driver erases trivially dead ops (unused results, no side
  * effects), and, as each goes, the ops defining its operands when they die
  * with it; a constant that was unused from the start (never on the worklist)
@@ -527,12 +551,7 @@ static bool erase_dead(MlirOperation root) {
   for (bool changed = true; changed;) {
     changed = false;
     op_list dead = {0};
-    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0)); !mlirBlockIsNull(b);
-         b = mlirBlockGetNextInRegion(b))
-      for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
-           o = mlirOperationGetNextInBlock(o))
-        if (!is_op(o, "stablehlo.constant") && unused(o) && side_effect_free(o))
-          op_list_push(&dead, o);
+    collect_dead(root, &dead);
     for (size_t i = 0; i < dead.n; i++) {
       /* The constants this op and the ops in its regions use, which may
        * die with it. */

@@ -5,6 +5,7 @@
  * with <execute/>. */
 #include "lowersim/scenario_run.h"
 #include "internal.h"
+#include "kinds/kinds.h"
 #include "lowersim/jax.h"
 #include "support/alloc.h"
 #include "support/options.h"
@@ -92,6 +93,11 @@ static int build_program(const lsim_scenario *s, prepared *p) {
   for (size_t i = 0; i < s->num_args; i++) {
     args[i] = s->args[i].aval;
     donated[i] = s->args[i].donated;
+  }
+  for (size_t i = 0; i < s->num_eqns; i++) {
+    int rc = lsimp_resolve_callback_sharding(b, &s->eqns[i]);
+    if (rc)
+      return rc;
   }
   for (size_t i = 0; i < s->num_eqns; i++) {
     const lsim_scenario_eqn *e = &s->eqns[i];

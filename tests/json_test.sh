@@ -44,7 +44,7 @@ run explain-error 1 explain --json "$S/missing-rule.xml"
 run explain-invalid 2 explain --json "$tmp/bad.xml"
 run check-pass 0 check --json "$S"
 run check-invalid 2 check --json "$S/single-platform.xml" "$tmp/bad.xml"
-[ "$(field 'd["summary"]["invalid"], d["cases"][0]["outcome"]')" = "1 invalid" ]
+[ "$(field 'd["summary"]["invalid"], [c["outcome"] for c in d["cases"] if c["file"].endswith("bad.xml")][0]')" = "1 invalid" ]
 check check-invalid-fields $? "$(cat "$tmp/out")"
 "$L" lower "$S/single-platform.xml" | sed 's/stablehlo.add/stablehlo.multiply/' >"$tmp/wrong.mlir"
 run check-impl 1 check --json "$S/single-platform.xml" --impl "cat $tmp/wrong.mlir"

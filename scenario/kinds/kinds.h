@@ -142,6 +142,10 @@ typedef struct lsimp_call_exported_params {
 
 /* --- The rows --------------------------------------------------------------------- */
 
+/* Looks up the devices of a pure/io callback's sharding= (the others: 0),
+ * as the program does before it defines its primitives. */
+int lsimp_resolve_callback_sharding(lsimp_builder *b, const lsim_scenario_eqn *e);
+
 extern const lsim_scenario_kind lsimp_op_kind;
 extern const lsim_scenario_kind lsimp_primitive_kind;
 extern const lsim_scenario_kind lsimp_platform_dependent_kind;

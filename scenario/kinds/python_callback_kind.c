@@ -118,6 +118,16 @@ static int resolve_sharding(lsimp_builder *b, const lsimp_python_callback_params
   return LSIM_OK;
 }
 
+/* The program makes the callbacks' shardings before anything else (before
+ * it defines its primitives and registers their rules), so their devices
+ * are looked up first, in equation order: a pre-pass of the builder. */
+int lsimp_resolve_callback_sharding(lsimp_builder *b, const lsim_scenario_eqn *e) {
+  if (e->kind != &lsimp_pure_callback_kind && e->kind != &lsimp_io_callback_kind)
+    return LSIM_OK;
+  lsim_callback_sharding ignored;
+  return resolve_sharding(b, e->params, &ignored);
+}
+
 /* The library's params with the scenario's host callback and its sharding's
  * device; an ordered callback has the ordered effect. */
 static int params_of(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out,
