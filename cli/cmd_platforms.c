@@ -45,7 +45,7 @@ typedef struct options {
   const char *lower_for;
   const char *pin;
   factory_spec *factories;
-  size_t n_factories;
+  size_t n_factories, cap_factories;
   lsim_runtime *rt; /* for the callbacks below */
   bool json;
 } options;
@@ -278,10 +278,8 @@ static int json_module_context(cli_json *j, lsim_runtime *rt, const options *o, 
 
 /* Repeatable options: remembered in order, registered after the parse. */
 static const char *collect(options *o, const char *value, bool failing) {
-  factory_spec *grown = lsim_realloc_array(o->factories, o->n_factories + 1, sizeof *grown);
-  if (!grown)
+  if (!lsim_grow_array(&o->factories, &o->cap_factories, o->n_factories + 1, sizeof *o->factories))
     return "cannot be kept: out of memory";
-  o->factories = grown;
   o->factories[o->n_factories++] = (factory_spec){value, failing};
   return NULL;
 }

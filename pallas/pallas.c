@@ -23,7 +23,7 @@ typedef struct registration {
 struct lsim_pallas {
   lsim_pallas_installed installed;
   registration *rules;
-  size_t num_rules;
+  size_t num_rules, cap_rules;
   bool imported[LSIM_PALLAS_BACKEND_COUNT]; /* pallas_call_registration modules imported */
 };
 
@@ -85,10 +85,8 @@ int lsim_pallas_register_lowering_rule(lsim_pallas *pallas, const lsim_pallas_pa
   while (i < pallas->num_rules && pallas->rules[i].cls != cls)
     i++;
   if (i == pallas->num_rules) {
-    registration *grown = lsim_realloc_array(pallas->rules, i + 1, sizeof *grown);
-    if (!grown)
+    if (!lsim_grow_array(&pallas->rules, &pallas->cap_rules, i + 1, sizeof *pallas->rules))
       return lsimp_fail_oom(err);
-    pallas->rules = grown;
     pallas->num_rules++;
   }
   pallas->rules[i].cls = cls;
