@@ -145,6 +145,10 @@ static int lower_platform_index(lsim_lowering_rule_context *ctx,
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_STEP, +1, "%s", description);
   int rc = lsim_lower_per_platform(&index_ctx, description, rules, n,
                                    has_default ? &default_rule : NULL, NULL, index, NULL, err);
+  /* platform_index is an equation of its own: its result, the case when
+   * there is one, is wrapped in the compute type as well. */
+  if (!rc)
+    lsim_wrap_compute_type_in_place(&index_ctx, index, 1);
   lsim_module_context_explain_nest(ctx->module_context, -1);
   free(rules);
   free(description);
@@ -230,7 +234,8 @@ static int lower_branch(lsim_lowering_rule_context *ctx, const lsim_registry *re
   MlirValue token = num_tokens ? ctx->tokens_in[0] : (MlirValue){NULL};
   size_t kinds = lsim_program_ordered_effects(branch->jaxpr, &kind, 1);
   lsim_token_set tokens = {&kind, &token, num_tokens && kinds ? 1 : 0};
-  lsim_subcomp_inputs in = {args, &tokens, ctx->dim_var_values, ctx->num_dim_var_values, NULL};
+  lsim_subcomp_inputs in = {args, &tokens, ctx->dim_var_values, ctx->num_dim_var_values, NULL,
+                            ctx->compute_type};
   int rc = lsim_jaxpr_subcomp(ctx->module_context, reg, branch->jaxpr, &ip, &in,
                               results + num_tokens, err);
   if (!rc && num_tokens)

@@ -81,6 +81,11 @@ static MlirValue *token_of(const subcomp *sc, const lsim_eqn *e) {
   return NULL;
 }
 
+/* `e`'s compute type: its own, else the one its jaxpr was traced in. */
+static const char *eqn_compute_type(const subcomp *sc, const lsim_eqn *e) {
+  return e->compute_type ? e->compute_type : sc->in->compute_type;
+}
+
 /* The rule context of equation `e`, its operands' avals in `avals_in`. */
 static lsim_lowering_rule_context rule_context(const subcomp *sc, const lsim_eqn *e,
                                                const lsim_aval *avals_in, MlirValue *token_out) {
@@ -92,6 +97,7 @@ static lsim_lowering_rule_context rule_context(const subcomp *sc, const lsim_eqn
   ctx.num_avals_out = e->num_results;
   ctx.dim_var_values = sc->in->dim_var_values;
   ctx.num_dim_var_values = sc->in->num_dim_var_values;
+  ctx.compute_type = eqn_compute_type(sc, e);
   MlirValue *token = token_of(sc, e);
   if (token) {
     ctx.tokens_in = token;
@@ -128,32 +134,12 @@ static const char *const *compute_type_platforms(const char *compute_type) {
   return NULL;
 }
 
-/* Each rule (and the default) wrapped in the equation's compute type
- * (wrap_compute_type_in_place after each rule lower_per_platform applies);
- * `*wrappers` (owned by the caller) holds them. */
-static int wrap_rules(const char *compute_type, lsim_platform_rule *rules, size_t num_rules,
-                      const lsim_rule **default_rule, lsim_rule *wrapped_default,
-                      lsimp_compute_type_rule **wrappers, lsim_error *err) {
-  *wrappers = lsim_malloc_array(num_rules + 1, sizeof **wrappers);
-  if (!*wrappers)
-    return lsimp_fail_oom(err);
-  for (size_t i = 0; i < num_rules; i++) {
-    (*wrappers)[i] = (lsimp_compute_type_rule){rules[i].rule, compute_type};
-    rules[i].rule = lsimp_compute_type_rule_make(&(*wrappers)[i]);
-  }
-  if (*default_rule) {
-    (*wrappers)[num_rules] = (lsimp_compute_type_rule){**default_rule, compute_type};
-    *wrapped_default = lsimp_compute_type_rule_make(&(*wrappers)[num_rules]);
-    *default_rule = wrapped_default;
-  }
-  return LSIM_OK;
-}
-
 static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_result,
                      lsim_error *err) {
   size_t n;
   const char *const *platforms = lsim_module_context_platforms(sc->mc, &n);
-  const char *const *override = compute_type_platforms(e->compute_type);
+  const char *compute_type = eqn_compute_type(sc, e);
+  const char *const *override = compute_type_platforms(compute_type);
   if (override) {
     platforms = override;
     n = 1;
@@ -191,25 +177,16 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
       ctx.platforms = override;
       ctx.num_platforms = 1;
       lsim_module_context_explain(sc->mc, LSIM_EXPLAIN_DETAIL, 0,
-                                  "compute_type %s: lowered for ('%s',)", e->compute_type,
+                                  "compute_type %s: lowered for ('%s',)", compute_type,
                                   override[0]);
     }
     MlirValue *outs = sc->values + first_result;
-    lsimp_compute_type_rule *wrappers = NULL;
-    lsim_rule wrapped_default;
-    if (e->compute_type) {
-      rc = wrap_rules(e->compute_type, rules, num_rules, &default_rule, &wrapped_default,
-                      &wrappers, err);
-    }
-    if (rc) {
-      /* out of memory */
-    } else if (!ctx.uncached && !lsim_lowering_rules_inline(sc->reg, e->primitive, platforms, n)) {
+    if (!ctx.uncached && !lsim_lowering_rules_inline(sc->reg, e->primitive, platforms, n)) {
       rc = lsimp_lower_as_function(&ctx, e, rules, num_rules, default_rule, args, outs, err);
     } else {
       rc = lsim_lower_per_platform(&ctx, e->primitive->name, rules, num_rules, default_rule,
                                    args, outs, e->params, err);
     }
-    free(wrappers);
     if (!rc && ctx.num_tokens_out)
       *token_of(sc, e) = token_out;
   }

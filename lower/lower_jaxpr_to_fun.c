@@ -141,7 +141,7 @@ static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const l
   lsimp_strbuf_printf(&stack, "jit(%s)", fun->jaxpr->function_name ? fun->jaxpr->function_name : "f");
   rc = rc ? rc : lsimp_strbuf_failed(&stack) ? lsimp_fail_oom(err) : LSIM_OK;
   lsim_subcomp_inputs in = {args, &tokens, fun->platform_index ? &platform_index : NULL,
-                            fun->platform_index ? 1 : 0, lsimp_strbuf_cstr(&stack)};
+                            fun->platform_index ? 1 : 0, lsimp_strbuf_cstr(&stack), NULL};
   if (!rc)
     rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + n, err);
   if (!rc)

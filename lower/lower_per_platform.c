@@ -1,5 +1,7 @@
 /* lower/lower_per_platform.c: one equation lowered for one or several
- * platforms.  JAX counterpart: mlir.py lower_per_platform. */
+ * platforms.  JAX counterpart: mlir.py lower_per_platform, with
+ * wrap_compute_type_in_place on each rule's results (map_compute_type,
+ * _update_frontend_attributes). */
 #include "lowersim/lower_per_platform.h"
 #include "lowersim/emit.h"
 #include "support/alloc.h"
@@ -7,10 +9,67 @@
 #include "support/raise.h"
 #include "support/strbuf.h"
 
+#include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
 #include <stdlib.h>
 #include <string.h>
+
+static const char *map_compute_type(const char *c_type) {
+  if (strcmp(c_type, "device_host") == 0)
+    return "host";
+  if (strcmp(c_type, "device") == 0)
+    return "dense";
+  if (strcmp(c_type, "tpu_sparsecore") == 0)
+    return "sparseoffload";
+  return NULL;
+}
+
+/* mlir.py _update_frontend_attributes: the op's dictionary, then `attrs`. */
+static void update_frontend_attributes(MlirContext mlir, MlirOperation op,
+                                       const MlirNamedAttribute *attrs, size_t count) {
+  MlirStringRef key = mlirStringRefCreateFromCString("mhlo.frontend_attributes");
+  MlirAttribute old = mlirOperationGetAttributeByName(op, key);
+  size_t n_old = !mlirAttributeIsNull(old) && mlirAttributeIsADictionary(old)
+                     ? (size_t)mlirDictionaryAttrGetNumElements(old)
+                     : 0;
+  MlirNamedAttribute merged[8];
+  size_t n = 0;
+  for (size_t i = 0; i < n_old && n < 8; i++) {
+    MlirNamedAttribute a = mlirDictionaryAttrGetElement(old, (intptr_t)i);
+    bool replaced = false;
+    for (size_t j = 0; j < count; j++)
+      replaced = replaced || mlirIdentifierEqual(a.name, attrs[j].name);
+    if (!replaced)
+      merged[n++] = a;
+  }
+  for (size_t j = 0; j < count && n < 8; j++)
+    merged[n++] = attrs[j];
+  mlirOperationSetAttributeByName(op, key, mlirDictionaryAttrGet(mlir, (intptr_t)n, merged));
+}
+
+void lsim_wrap_compute_type_in_place(const lsim_lowering_rule_context *ctx,
+                                     const MlirValue *values, size_t count) {
+  MlirContext mlir = ctx->ip.context;
+  const char *compute_type = ctx->compute_type;
+  if (!compute_type)
+    return;
+  MlirNamedAttribute attrs[2];
+  size_t n = 0;
+  if (strncmp(compute_type, "gpu_stream:", 11) == 0) {
+    attrs[n++] = lsim_named(mlir, "_xla_stream_annotation",
+                            lsim_string_attr(mlir, compute_type + 11));
+    attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
+  } else {
+    const char *mapped = map_compute_type(compute_type);
+    if (!mapped)
+      return; /* refused when the equation was made */
+    attrs[n++] = lsim_named(mlir, "_xla_compute_type", lsim_string_attr(mlir, mapped));
+  }
+  for (size_t i = 0; i < count; i++)
+    if (!mlirValueIsABlockArgument(values[i]))
+      update_frontend_attributes(mlir, mlirOpResultGetOwner(values[i]), attrs, n);
+}
 
 static int not_found(const char *description, const char *const *platforms, size_t n,
                      bool singular, lsim_error *err) {
@@ -239,6 +298,7 @@ static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size
   int rc = p->kept[k].fn(&inner, args, values + ctx->num_tokens_in, params, p->kept[k].data, err);
   lsim_module_context_explain_nest(mc, -1);
   if (!rc) {
+    lsim_wrap_compute_type_in_place(&inner, values + ctx->num_tokens_in, ctx->num_avals_out);
     for (size_t t = 0; t < ctx->num_tokens_in; t++)
       values[t] = inner.num_tokens_out ? tokens[t] : ctx->tokens_in[t];
     rc = lsim_emit_return(&inner.ip, values, num_results, err);
@@ -271,8 +331,12 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
   for (size_t r = 0; none_matches && r < num_platform_rules; r++)
     none_matches = !lsim_module_context_platform_index(ctx->module_context,
                                                        platform_rules[r].platform, NULL);
-  if (none_matches && default_rule && !lsim_module_context_explaining(ctx->module_context))
-    return default_rule->fn(ctx, args, results, params, default_rule->data, err);
+  if (none_matches && default_rule && !lsim_module_context_explaining(ctx->module_context)) {
+    int rc = default_rule->fn(ctx, args, results, params, default_rule->data, err);
+    if (!rc)
+      lsim_wrap_compute_type_in_place(ctx, results, ctx->num_avals_out);
+    return rc;
+  }
   plan p;
   int rc = make_plan(description, platforms, n, platform_rules, num_platform_rules, default_rule,
                      &p, err);
@@ -281,6 +345,8 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
   narrate_plan(ctx, &p);
   if (p.num_kept == 1) {
     rc = p.kept[0].fn(ctx, args, results, params, p.kept[0].data, err);
+    if (!rc)
+      lsim_wrap_compute_type_in_place(ctx, results, ctx->num_avals_out);
     plan_free(&p);
     return rc;
   }

@@ -1,12 +1,11 @@
-/* lower/lowering_cache.c: rules that are not inlined, and the compute type.
+/* lower/lowering_cache.c: rules that are not inlined.
  * JAX counterpart: mlir.py jaxpr_subcomp's lowering cache (LoweringCacheKey:
  * primitive, eqn ctx, avals_in, effects, params, platforms;
  * ModuleContext.lowering_cache), _cached_lowering_miss,
  * _emit_lowering_rule_as_fun (inline=False: func.FuncOp(primitive.name)
  * at the module's insertion point, sym_visibility "private", inserted in
  * the module's symbol table, which renames it `name_N` when the name is
- * taken), _emit_cached_call (func.CallOp); map_compute_type and
- * wrap_compute_type_in_place. */
+ * taken), _emit_cached_call (func.CallOp). */
 #include "lowering_cache.h"
 #include "lowersim/emit.h"
 #include "lowersim/lower_per_platform.h"
@@ -94,7 +93,7 @@ static bool same_text(const char *a, const char *b) {
 static bool matches(const cache_entry *c, const lsim_lowering_rule_context *ctx,
                     const lsim_eqn *eqn, bool token, const char *platforms, size_t len) {
   if (c->primitive != eqn->primitive || c->params != eqn->params || c->token != token ||
-      !same_text(c->compute_type, eqn->compute_type) || c->num_in != ctx->num_avals_in ||
+      !same_text(c->compute_type, ctx->compute_type) || c->num_in != ctx->num_avals_in ||
       c->num_out != ctx->num_avals_out || c->platforms_len != len ||
       memcmp(c->platforms, platforms, len) != 0)
     return false;
@@ -105,74 +104,6 @@ static bool matches(const cache_entry *c, const lsim_lowering_rule_context *ctx,
     if (!lsim_aval_equal(&c->avals[c->num_in + i], &ctx->avals_out[i]))
       return false;
   return true;
-}
-
-static const char *map_compute_type(const char *c_type) {
-  if (strcmp(c_type, "device_host") == 0)
-    return "host";
-  if (strcmp(c_type, "device") == 0)
-    return "dense";
-  if (strcmp(c_type, "tpu_sparsecore") == 0)
-    return "sparseoffload";
-  return NULL;
-}
-
-/* mlir.py _update_frontend_attributes: the op's dictionary, then `attrs`. */
-static void update_frontend_attributes(MlirContext mlir, MlirOperation op,
-                                       const MlirNamedAttribute *attrs, size_t count) {
-  MlirStringRef key = mlirStringRefCreateFromCString("mhlo.frontend_attributes");
-  MlirAttribute old = mlirOperationGetAttributeByName(op, key);
-  size_t n_old = !mlirAttributeIsNull(old) && mlirAttributeIsADictionary(old)
-                     ? (size_t)mlirDictionaryAttrGetNumElements(old)
-                     : 0;
-  MlirNamedAttribute merged[8];
-  size_t n = 0;
-  for (size_t i = 0; i < n_old && n < 8; i++) {
-    MlirNamedAttribute a = mlirDictionaryAttrGetElement(old, (intptr_t)i);
-    bool replaced = false;
-    for (size_t j = 0; j < count; j++)
-      replaced = replaced || mlirIdentifierEqual(a.name, attrs[j].name);
-    if (!replaced)
-      merged[n++] = a;
-  }
-  for (size_t j = 0; j < count && n < 8; j++)
-    merged[n++] = attrs[j];
-  mlirOperationSetAttributeByName(op, key, mlirDictionaryAttrGet(mlir, (intptr_t)n, merged));
-}
-
-void lsimp_wrap_compute_type(MlirContext mlir, const char *compute_type, const MlirValue *values,
-                             size_t count) {
-  if (!compute_type)
-    return;
-  MlirNamedAttribute attrs[2];
-  size_t n = 0;
-  if (strncmp(compute_type, "gpu_stream:", 11) == 0) {
-    attrs[n++] = lsim_named(mlir, "_xla_stream_annotation",
-                            lsim_string_attr(mlir, compute_type + 11));
-    attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
-  } else {
-    const char *mapped = map_compute_type(compute_type);
-    if (!mapped)
-      return; /* refused when the equation was made */
-    attrs[n++] = lsim_named(mlir, "_xla_compute_type", lsim_string_attr(mlir, mapped));
-  }
-  for (size_t i = 0; i < count; i++)
-    if (!mlirValueIsABlockArgument(values[i]))
-      update_frontend_attributes(mlir, mlirOpResultGetOwner(values[i]), attrs, n);
-}
-
-static int compute_type_rule(lsim_lowering_rule_context *ctx, const MlirValue *args,
-                             MlirValue *results, const void *params, void *data,
-                             lsim_error *err) {
-  const lsimp_compute_type_rule *w = data;
-  int rc = w->inner.fn(ctx, args, results, params, w->inner.data, err);
-  if (!rc)
-    lsimp_wrap_compute_type(ctx->ip.context, w->compute_type, results, ctx->num_avals_out);
-  return rc;
-}
-
-lsim_rule lsimp_compute_type_rule_make(lsimp_compute_type_rule *wrapper) {
-  return (lsim_rule){compute_type_rule, wrapper};
 }
 
 /* _cached_lowering_miss with inline=False: the private function and its
@@ -283,7 +214,7 @@ int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn
       avals[i] = ctx->avals_in[i];
     for (size_t i = 0; i < no; i++)
       avals[ni + i] = ctx->avals_out[i];
-    cache_entry fresh = {eqn->primitive, eqn->compute_type, eqn->params, avals, ni, no, token,
+    cache_entry fresh = {eqn->primitive, ctx->compute_type, eqn->params, avals, ni, no, token,
                          platforms, len, NULL, NULL, 0};
     platforms = NULL;
     rc = emit_function(ctx, eqn, c, &fresh, rules, num_rules, default_rule, err);

@@ -23,21 +23,5 @@ int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn
                             const lsim_rule *default_rule, const MlirValue *args,
                             MlirValue *results, lsim_error *err);
 
-/* wrap_compute_type_in_place: mhlo.frontend_attributes with the compute
- * type of `compute_type` (map_compute_type: device_host "host", device
- * "dense", tpu_sparsecore "sparseoffload"; gpu_stream:N
- * _xla_stream_annotation and inlineable "false") merged into the op that
- * defines each of `values` (block arguments are left). */
-void lsimp_wrap_compute_type(MlirContext mlir, const char *compute_type, const MlirValue *values,
-                             size_t count);
-
-/* A rule that runs `inner` and then wraps its results in the compute type,
- * as lower_per_platform does after each rule it applies (in each branch of
- * its stablehlo.case, not on the case). */
-typedef struct lsimp_compute_type_rule {
-  lsim_rule inner;
-  const char *compute_type;
-} lsimp_compute_type_rule;
-lsim_rule lsimp_compute_type_rule_make(lsimp_compute_type_rule *wrapper);
 
 #endif /* LOWERSIM_LOWER_LOWERING_CACHE_H */

@@ -68,12 +68,6 @@ CAUSES = [
           "payload only",
           "jax/_src/export/_export.py: _check_module; "
           "jax/_src/pallas/triton/pallas_call_registration.py"),
-    Cause("compute-on-platform-dependent", r"^module: % = \"…\"\(\) <\{value = dense<N> : tensor<i32>\}> : \(\) -> tensor<i32>$",
-          "compute_on(T) around lax.platform_dependent: JAX puts the compute type's "
-          "mhlo.frontend_attributes on the platform-index constant and on the ops inside the "
-          "branch; lowersim puts it on the outer stablehlo.case (found by the campaign on the "
-          "final code, not fixed yet: testdata/oracle-findings/compute-on-platform-dependent.xml)",
-          "jax/_src/interpreters/mlir.py: wrap_compute_type_in_place, lower_per_platform"),
     Cause("backcompat-wrapper", r"^back-compat: (ops: only JAX has func\.call,func\.func,func\.return|module: \"…\"\(\) <\{sym_name = \"…\"\}> \(\{)$",
           "a stored back-compat module has another shape than today's lowering of the "
           "program: the 2024 Triton export calls a private @wrapped function, the Mosaic GPU "

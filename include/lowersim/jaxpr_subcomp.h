@@ -39,6 +39,11 @@ typedef struct lsim_subcomp_inputs {
    * NameLoc("jit(f)/<primitive>"), as JAX's source_info_to_location names
    * them when locations carry no Python frames; NULL: `ip`'s location. */
   const char *name_stack;
+  /* The compute type the jaxpr was traced in (the enclosing equation's,
+   * e.g. a cond branch inside compute_on): its equations without one of
+   * their own have it, as JAX's eqn ctx takes it from the context manager
+   * at trace time; NULL: none. */
+  const char *compute_type;
 } lsim_subcomp_inputs;
 
 /* jaxpr_subcomp(ctx, jaxpr, tokens, *args, dim_var_values): lowers every

@@ -21,11 +21,24 @@ extern "C" {
  * keep one rule per platform with a specific rule (in `platform_rules`
  * order) plus the default once, and emit two stablehlo.case ops over the
  * platform index (ctx->dim_var_values[0]) unless one rule remains.  Missing
- * rules fail with LSIM_E_NO_LOWERING_RULE naming `description`. */
+ * rules fail with LSIM_E_NO_LOWERING_RULE naming `description`.  Each
+ * applied rule's results are wrapped in ctx->compute_type
+ * (lsim_wrap_compute_type_in_place), inside the case's branches, not on
+ * the case. */
 int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *description,
                             const lsim_platform_rule *platform_rules, size_t num_platform_rules,
                             const lsim_rule *default_rule, const MlirValue *args,
                             MlirValue *results, const void *params, lsim_error *err);
+
+/* wrap_compute_type_in_place: when ctx->compute_type is set, its
+ * mhlo.frontend_attributes (map_compute_type: device_host "host", device
+ * "dense", tpu_sparsecore "sparseoffload"; gpu_stream:N an
+ * _xla_stream_annotation and inlineable "false") merged into the op that
+ * defines each of `values` (block arguments are left).  A rule that stands
+ * for several JAX equations (lax.platform_dependent: platform_index, then
+ * cond) wraps what each of them returns. */
+void lsim_wrap_compute_type_in_place(const lsim_lowering_rule_context *ctx,
+                                     const MlirValue *values, size_t count);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,12 @@ typedef struct lsim_lowering_rule_context {
    * use_abstract_mesh block (JAX gives it to the avals the traced function
    * computes, not to its arguments'); NULL: no operand's does. */
   const bool *in_abstract_mesh;
+  /* The equation context's compute type (jaxpr_eqn_ctx.compute_type,
+   * borrowed; NULL: none): lsim_lower_per_platform wraps each rule's
+   * results in it (wrap_compute_type_in_place), so a rule that lowers a
+   * piece through lower_per_platform with a copy of its context has that
+   * piece wrapped too, as JAX does. */
+  const char *compute_type;
 } lsim_lowering_rule_context;
 
 /* A rule context for `primitive` over the module context, emitting at `ip`,
