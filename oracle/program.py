@@ -26,6 +26,8 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                abstract eval giving the <result> avals,
                                mlir.register_lowering(prim, rule, platform,
                                inline=...) per <rule>/<default>, each rule
+                               mlir.lower_fun(lambda *a, **kw: [OP(*a)]) for
+                               lower_fun="OP", else
                                ffi.ffi_lowering(target) after
                                ctx.module_context.get_backend(...) as
                                backend_access says
@@ -177,13 +179,20 @@ class _Primitives:
         prim.def_abstract_eval(lambda *avals, result_avals: list(result_avals))
         self.prims[e.name] = prim
       for r in e.rules:
-        mlir.register_lowering(prim, _ffi_rule(r.target, e.backend_access), platform=r.platform,
-                               inline=r.inline)
+        rule = (_lower_fun_rule(r.lower_fun) if r.lower_fun is not None
+                else _ffi_rule(r.target, e.backend_access))
+        mlir.register_lowering(prim, rule, platform=r.platform, inline=r.inline)
 
   def bind(self, e: sc.Eqn, operands):
     from jax._src import core
     avals = tuple(core.ShapedArray(a.shape, numpy_dtype(a.dtype)) for a in e.results)
     return self.prims[e.name].bind(*operands, result_avals=avals)
+
+
+def _lower_fun_rule(op: str):
+  from jax._src.interpreters import mlir
+  fn = _op_function(op)
+  return mlir.lower_fun(lambda *args, result_avals: [fn(*args)], multiple_results=True)
 
 
 def _ffi_rule(target: str, backend_access: str):

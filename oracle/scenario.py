@@ -84,8 +84,9 @@ class Pallas:
 @dataclass
 class Rule:
   platform: Optional[str]  # None: the <default>
-  target: str
+  target: Optional[str]    # None: a lower_fun rule
   inline: bool = True      # inline="false": register_lowering(..., inline=False)
+  lower_fun: Optional[str] = None  # lower_fun="OP": mlir.lower_fun of the lax op
 
 
 @dataclass
@@ -284,6 +285,16 @@ class _Reader:
   def fail(self, node: Node, message: str):
     raise InvalidScenario(f"{self.path}:{node.line}: {message}")
 
+  def rule(self, node, platform: Optional[str]) -> "Rule":
+    """A <rule>/<default>: ffi_lowering(target), or lower_fun="OP"."""
+    inline = self.boolean(node, "inline", True)
+    if "lower_fun" in node.attrs:
+      op = node.attrs["lower_fun"]
+      if op not in OP_KINDS:
+        self.fail(node, f"<{node.tag}> lower_fun=\"{op}\" is not an op kind")
+      return Rule(platform, None, inline, op)
+    return Rule(platform, self.required(node, "target"), inline)
+
   def required(self, node: Node, name: str) -> str:
     v = node.attrs.get(name)
     if v is None:
@@ -400,9 +411,9 @@ class _Reader:
         if c.tag == "rule":
           p = self.required(c, "platform")
           self.platform_list(c, "platform", p)
-          e.rules.append(Rule(p, self.required(c, "target"), self.boolean(c, "inline", True)))
+          e.rules.append(self.rule(c, p))
         elif c.tag == "default":
-          e.rules.append(Rule(None, self.required(c, "target"), self.boolean(c, "inline", True)))
+          e.rules.append(self.rule(c, None))
       e.results = self.results(node)
     elif e.kind == "platform_dependent":
       for c in node.children:

@@ -694,7 +694,7 @@ static void test_schema_violations(void) {
   check_invalid(LOWER("hello\n"), "t.xml:2: <lower> cannot contain text");
   /* Two <default> elements, told apart by where they sit. */
   check_invalid(LOWER("<primitive name=\"p\" args=\"\">\n<default op=\"sine\"/>\n</primitive>\n"),
-                "t.xml:4: <default> has no attribute 'op'; it takes target, inline");
+                "t.xml:4: <default> has no attribute 'op'; it takes target, lower_fun, inline");
   check_invalid(
       LOWER_ARG("<platform_dependent args=\"0\">\n<branch platforms=\"cpu\" op=\"sine\"/>\n"
                 "<default target=\"k\"/>\n</platform_dependent>\n"),
@@ -809,6 +809,41 @@ static void test_numbers_out_of_range(void) {
                       "</buffer_callback>\n"),
                 "t.xml:3: <alias> input=\"x\" is not an integer from -9223372036854775808 to "
                 "9223372036854775807");
+}
+
+/* lower_fun="OP" on a rule: the op must fit the equation's operands and
+ * the <primitive> must declare the op's one result; another equation of
+ * the same primitive that the op does not fit is refused when lowered. */
+static void test_lower_fun_rules(void) {
+  check_invalid(LOWER_ARG("<primitive name=\"p\" args=\"0,0\">\n<default lower_fun=\"sine\"/>"
+                          "<result dtype=\"f32\" shape=\"4\"/></primitive>\n"),
+                "t.xml:5: <default lower_fun=\"sine\"> takes 1 operand, not 2");
+  check_invalid(LOWER_ARG("<primitive name=\"p\" args=\"0\">\n<rule platform=\"cpu\" "
+                          "lower_fun=\"cosine\"/><result dtype=\"f32\" shape=\"5\"/>"
+                          "</primitive>\n"),
+                "t.xml:4: <primitive> with lower_fun=\"cosine\" must declare one <result> of "
+                "f32[4], what the op returns");
+  check_invalid(LOWER_ARG("<primitive name=\"p\" args=\"0\">\n<default lower_fun=\"sign\"/>"
+                          "<result dtype=\"f32\" shape=\"4\"/></primitive>\n"),
+                "t.xml:5: <default> lower_fun=\"sign\" is not one of: sine, cosine, negate, "
+                "exponential, add, multiply, subtract");
+  lsim_scenario *s = read_text(LOWER_ARG(
+      "<primitive name=\"p\" args=\"0\"><default lower_fun=\"sine\"/>"
+      "<result dtype=\"f32\" shape=\"4\"/></primitive>\n"
+      "<primitive name=\"p\" args=\"0,1\"><result dtype=\"f32\" shape=\"4\"/></primitive>\n"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  lsim_lowerer *lowerer = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_lowerer_create(&lowerer, NULL), LSIM_OK);
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario_outcome out = {0};
+  int rc = lsim_scenario_run(lowerer, s, NULL, &out, &err);
+  CU_ASSERT_EQUAL(lsim_status_kind(rc), LSIM_KIND_INVALID_INPUT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), "t.xml:2: lower_fun=\"sine\" does not fit this "
+                                                   "equation's 2 operands (not modelled)");
+  lsim_scenario_outcome_clear(&out);
+  lsim_error_clear(&err);
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
 }
 
 static void test_operands_match_the_op(void) {
@@ -1484,6 +1519,7 @@ static CU_TestInfo tests[] = {
     {"unknown dtype", test_unknown_dtype},
     {"numbers out of range", test_numbers_out_of_range},
     {"operands match the op", test_operands_match_the_op},
+    {"lower_fun rules", test_lower_fun_rules},
     {"platform names", test_platform_names},
     {"expect", test_expect},
     {"empty input", test_empty_input},

@@ -55,6 +55,29 @@ int lsim_jaxpr_subcomp(lsim_module_context *ctx, const lsim_registry *reg,
                        const lsim_program *jaxpr, const lsim_insertion_point *ip,
                        const lsim_subcomp_inputs *in, MlirValue *outs, lsim_error *err);
 
+/* mlir.lower_fun(fun, multiple_results=True): a rule that traces `fun` for
+ * the rule's avals_in (pe.trace_to_jaxpr_dynamic) and lowers the jaxpr in
+ * place with jaxpr_subcomp, in a module context whose platforms are the
+ * rule's (ctx.platforms, inside a branch of lower_per_platform's case), with
+ * the rule's token, dim_var_values and compute type (the equation context's
+ * manager is entered while the rule traces).  Like JAX it does not look at
+ * avals_out; the jaxpr must return as many values as the equation has
+ * results (else LSIM_E_INVALID_ARGUMENT). */
+typedef struct lsim_lower_fun {
+  const lsim_registry *registry; /* the rules of the jaxpr's equations (borrowed) */
+  /* Traces the function: `*jaxpr` (args of avals `avals_in`) stays valid
+   * until `release` is called with it (NULL: nothing to release).  A
+   * failure is the trace's error (e.g. a lax TypeError), returned. */
+  int (*trace)(void *data, const lsim_aval *avals_in, size_t num_in, const lsim_program **jaxpr,
+               lsim_error *err);
+  void (*release)(void *data, const lsim_program *jaxpr);
+  void *data;
+} lsim_lower_fun;
+
+/* The rule of `fun` (borrowed: it must outlive the registry it is
+ * registered in). */
+lsim_rule lsim_lower_fun_rule(const lsim_lower_fun *fun);
+
 #ifdef __cplusplus
 }
 #endif

@@ -57,7 +57,9 @@ typedef struct lsimp_op_params {
 
 typedef struct lsimp_rule {
   char *platform; /* NULL for <default> */
-  char *target;
+  char *target;   /* NULL: a lower_fun rule */
+  bool has_lower_fun; /* lower_fun="OP": mlir.lower_fun(lambda *a, **kw: [OP(*a)]) */
+  lsimp_op lower_fun;
   bool not_inline; /* inline="false": register_lowering(..., inline=False) */
   int line;
 } lsimp_rule;
