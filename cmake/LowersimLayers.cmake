@@ -28,7 +28,7 @@ set(_ctx_h lowersim/runtime.h lowersim/aval.h lowersim/jax_profile.h lowersim/pr
     lowersim/program.h lowersim/module_context.h lowersim/lowering_rule_context.h)
 set(_lower_h lowersim/registry.h lowersim/lower_per_platform.h lowersim/jaxpr_subcomp.h
     lowersim/emit.h lowersim/io_alias.h lowersim/sharding.h lowersim/verify.h lowersim/mlir_text.h
-    lowersim/lowering.h lowersim/export.h)
+    lowersim/lowering.h lowersim/export.h lowersim/compute_on.h)
 set(_lax_h lowersim/lax.h lowersim/conditionals.h lowersim/ffi.h)
 set(_callbacks_h lowersim/buffer_callback.h lowersim/callback.h lowersim/debugging.h)
 set(_pallas_h lowersim/pallas.h lowersim/pallas_call.h lowersim/mosaic_tpu.h lowersim/triton.h

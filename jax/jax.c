@@ -3,6 +3,7 @@
 #include "lowersim/jax.h"
 #include "lowersim/buffer_callback.h"
 #include "lowersim/callback.h"
+#include "lowersim/compute_on.h"
 #include "lowersim/conditionals.h"
 #include "lowersim/debugging.h"
 #include "lowersim/export.h"
@@ -24,6 +25,8 @@ static int register_all(lsim_registry *reg, lsim_pallas *pallas, lsim_error *err
     rc = lsim_register_debugging_rules(reg, err);
   if (!rc)
     rc = lsim_register_call_exported_rules(reg, err);
+  if (!rc)
+    rc = lsim_register_compute_on_rules(reg, err);
   if (!rc && pallas)
     rc = lsim_register_pallas_call_rules(reg, pallas, err);
   return rc;

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *map_compute_type(const char *c_type) {
+const char *lsim_map_compute_type(const char *c_type) {
   if (strcmp(c_type, "device_host") == 0)
     return "host";
   if (strcmp(c_type, "device") == 0)
@@ -61,7 +61,7 @@ void lsim_wrap_compute_type_in_place(const lsim_lowering_rule_context *ctx,
                             lsim_string_attr(mlir, compute_type + 11));
     attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
   } else {
-    const char *mapped = map_compute_type(compute_type);
+    const char *mapped = lsim_map_compute_type(compute_type);
     if (!mapped)
       return; /* refused when the equation was made */
     attrs[n++] = lsim_named(mlir, "_xla_compute_type", lsim_string_attr(mlir, mapped));

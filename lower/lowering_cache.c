@@ -8,6 +8,7 @@
  * taken), _emit_cached_call (func.CallOp). */
 #include "lowering_cache.h"
 #include "lowersim/emit.h"
+#include "lowersim/jaxpr_subcomp.h"
 #include "lowersim/lower_per_platform.h"
 #include "support/alloc.h"
 #include "support/raise.h"
@@ -21,6 +22,8 @@ typedef struct cache_entry {
   const lsim_primitive *primitive;
   const char *compute_type; /* borrowed from the program */
   const void *params;
+  const lsim_program *jaxpr; /* a called computation's (borrowed), compared by structure */
+  const char *traced_in;     /* the compute type it was traced in (part of the jaxpr in JAX) */
   lsim_aval *avals; /* avals in, then avals out */
   size_t num_in, num_out;
   bool token;
@@ -90,9 +93,52 @@ static bool same_text(const char *a, const char *b) {
   return a == b || (a && b && strcmp(a, b) == 0);
 }
 
+/* Two jaxprs of the scenario's functions (one lax op each, one Python
+ * function per op) are the same jaxpr object in JAX exactly when they have
+ * the same structure: its trace cache keys on the function and the avals. */
+static bool same_jaxpr(const lsim_program *a, const lsim_program *b) {
+  if (a == b)
+    return true;
+  if (a->num_args != b->num_args || a->num_eqns != b->num_eqns ||
+      a->has_outputs != b->has_outputs || a->num_outputs != b->num_outputs)
+    return false;
+  for (size_t i = 0; i < a->num_args; i++)
+    if (!lsim_aval_equal(&a->args[i], &b->args[i]))
+      return false;
+  for (size_t i = 0; i < a->num_eqns; i++) {
+    const lsim_eqn *x = &a->eqns[i], *y = &b->eqns[i];
+    if (x->primitive != y->primitive || x->params != y->params ||
+        x->num_operands != y->num_operands || x->num_results != y->num_results ||
+        !same_text(x->compute_type, y->compute_type) ||
+        (x->num_operands && memcmp(x->operands, y->operands, x->num_operands * sizeof *x->operands)))
+      return false;
+    for (size_t j = 0; j < x->num_results; j++)
+      if (!lsim_aval_equal(&x->results[j], &y->results[j]))
+        return false;
+  }
+  return !a->num_outputs || memcmp(a->outputs, b->outputs, a->num_outputs * sizeof *a->outputs) == 0;
+}
+
+/* What a cached function's body is: the equation's rules through
+ * lower_per_platform (inline=False), or a jaxpr lowered by jaxpr_subcomp in
+ * the compute type it was traced in (lower_called_computation). */
+typedef struct fun_body {
+  const char *name; /* the function's name before the symbol table uniques it */
+  const lsim_platform_rule *rules;
+  size_t num_rules;
+  const lsim_rule *default_rule;
+  const lsim_registry *registry;
+  const lsim_program *jaxpr; /* non-NULL: a called computation */
+  const char *compute_type;
+} fun_body;
+
 static bool matches(const cache_entry *c, const lsim_lowering_rule_context *ctx,
-                    const lsim_eqn *eqn, bool token, const char *platforms, size_t len) {
-  if (c->primitive != eqn->primitive || c->params != eqn->params || c->token != token ||
+                    const lsim_eqn *eqn, const fun_body *body, bool token, const char *platforms,
+                    size_t len) {
+  bool same = body->jaxpr ? c->jaxpr && same_jaxpr(c->jaxpr, body->jaxpr) &&
+                                same_text(c->traced_in, body->compute_type)
+                          : !c->jaxpr && c->params == eqn->params;
+  if (!same || c->primitive != eqn->primitive || c->token != token ||
       !same_text(c->compute_type, ctx->compute_type) || c->num_in != ctx->num_avals_in ||
       c->num_out != ctx->num_avals_out || c->platforms_len != len ||
       memcmp(c->platforms, platforms, len) != 0)
@@ -106,11 +152,36 @@ static bool matches(const cache_entry *c, const lsim_lowering_rule_context *ctx,
   return true;
 }
 
-/* _cached_lowering_miss with inline=False: the private function and its
- * body, the rule lowered in it through lower_per_platform. */
+/* The body of a called computation: its jaxpr, its equations in the
+ * compute type it was traced in, the function's token passed through. */
+static int emit_jaxpr_body(lsim_lowering_rule_context *sub, const fun_body *body,
+                           const MlirValue *args, MlirValue *rets, lsim_error *err) {
+  lsim_token_set tokens = {NULL, NULL, 0};
+  lsim_subcomp_inputs in = {args, &tokens, sub->dim_var_values, sub->num_dim_var_values, NULL,
+                            body->compute_type};
+  return lsim_jaxpr_subcomp(sub->module_context, body->registry, body->jaxpr, &sub->ip, &in, rets,
+                            err);
+}
+
+/* {jax.global_constant = "_platform_index"} on a called computation's
+ * dim var (lower_jaxpr_to_fun's arg attributes), none on the others. */
+static MlirAttribute *called_arg_attrs(MlirContext mlir, size_t nd, size_t n) {
+  MlirAttribute *attrs = lsim_malloc_array(n + 1, sizeof *attrs);
+  if (!attrs)
+    return NULL;
+  for (size_t i = 0; i < n; i++) {
+    MlirNamedAttribute g = lsim_named(mlir, "jax.global_constant",
+                                      lsim_string_attr(mlir, "_platform_index"));
+    attrs[i] = mlirDictionaryAttrGet(mlir, i < nd ? 1 : 0, &g);
+  }
+  return attrs;
+}
+
+/* _cached_lowering_miss with inline=False (the private function and its
+ * body, the rule lowered in it through lower_per_platform), or
+ * _lower_jaxpr_to_fun_cached (the jaxpr lowered in it). */
 static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, lowering_cache *c,
-                         cache_entry *entry, const lsim_platform_rule *rules, size_t num_rules,
-                         const lsim_rule *default_rule, lsim_error *err) {
+                         cache_entry *entry, const fun_body *fb, lsim_error *err) {
   lsim_module_context *mc = ctx->module_context;
   MlirContext mlir = ctx->ip.context;
   size_t nd = ctx->num_dim_var_values, nt = entry->token ? 1 : 0, ni = ctx->num_avals_in,
@@ -131,10 +202,15 @@ static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, l
   MlirBlock body;
   lsim_insertion_point module_ip = lsim_module_context_insertion_point(mc);
   module_ip.location = ctx->ip.location;
-  lsim_func f = {.name = eqn->primitive->name, .visibility = "private", .inputs = in,
-                 .num_inputs = nd + nt + ni, .results = out, .num_results = nt + no};
+  MlirAttribute *arg_attrs = !rc && fb->jaxpr ? called_arg_attrs(mlir, nd, nd + nt + ni) : NULL;
+  if (!rc && fb->jaxpr && !arg_attrs)
+    rc = lsimp_fail_oom(err);
+  lsim_func f = {.name = fb->name, .visibility = "private", .inputs = in,
+                 .num_inputs = nd + nt + ni, .results = out, .num_results = nt + no,
+                 .arg_attrs = nd ? arg_attrs : NULL};
   if (!rc)
     rc = lsim_emit_func(&module_ip, &f, &func, &body, err);
+  free(arg_attrs);
   if (!rc) {
     MlirAttribute name = mlirSymbolTableInsert(c->symbols, func);
     MlirStringRef s = mlirStringAttrGetValue(name);
@@ -160,8 +236,10 @@ static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, l
     MlirValue token_out = {NULL};
     sub.tokens_out = nt ? &token_out : NULL;
     sub.num_tokens_out = 0;
-    rc = lsim_lower_per_platform(&sub, eqn->primitive->name, rules, num_rules, default_rule,
-                                 block_args + nd + nt, rets + nt, eqn->params, err);
+    rc = fb->jaxpr ? emit_jaxpr_body(&sub, fb, block_args + nd + nt, rets + nt, err)
+                   : lsim_lower_per_platform(&sub, eqn->primitive->name, fb->rules, fb->num_rules,
+                                             fb->default_rule, block_args + nd + nt, rets + nt,
+                                             eqn->params, err);
     if (!rc) {
       if (nt)
         rets[0] = sub.num_tokens_out ? token_out : block_args[nd];
@@ -180,10 +258,11 @@ static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, l
   return rc;
 }
 
-int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn,
-                            const lsim_platform_rule *rules, size_t num_rules,
-                            const lsim_rule *default_rule, const MlirValue *args,
-                            MlirValue *results, lsim_error *err) {
+/* The cached function of `fb` (made on a miss) and a func.call of it at
+ * ctx->ip (*call_out, when not NULL). */
+static int lower_cached(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, const fun_body *fb,
+                        const MlirValue *args, MlirValue *results, MlirOperation *call_out,
+                        lsim_error *err) {
   lsim_module_context *mc = ctx->module_context;
   lowering_cache *c = cache_of(mc);
   size_t len = 0;
@@ -193,14 +272,14 @@ int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn
   bool token = ctx->num_tokens_in > 0;
   cache_entry *entry = NULL;
   for (size_t i = 0; !entry && i < c->count; i++)
-    if (matches(&c->entries[i], ctx, eqn, token, platforms, len))
+    if (matches(&c->entries[i], ctx, eqn, fb, token, platforms, len))
       entry = &c->entries[i];
   int rc = LSIM_OK;
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
                               entry ? "lowering cache: hit, func.call @%s"
                                     : "lowering cache: miss, the rule is not inlined: a private "
                                       "func.func @%s%s",
-                              entry ? entry->name : eqn->primitive->name,
+                              entry ? entry->name : fb->name,
                               entry ? "" : " and a func.call of it");
   if (!entry) {
     size_t ni = ctx->num_avals_in, no = ctx->num_avals_out;
@@ -214,10 +293,10 @@ int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn
       avals[i] = ctx->avals_in[i];
     for (size_t i = 0; i < no; i++)
       avals[ni + i] = ctx->avals_out[i];
-    cache_entry fresh = {eqn->primitive, ctx->compute_type, eqn->params, avals, ni, no, token,
-                         platforms, len, NULL, NULL, 0};
+    cache_entry fresh = {eqn->primitive, ctx->compute_type, eqn->params, fb->jaxpr,
+                         fb->compute_type, avals, ni, no, token, platforms, len, NULL, NULL, 0};
     platforms = NULL;
-    rc = emit_function(ctx, eqn, c, &fresh, rules, num_rules, default_rule, err);
+    rc = emit_function(ctx, eqn, c, &fresh, fb, err);
     if (rc) {
       free(fresh.avals);
       free(fresh.platforms);
@@ -253,7 +332,27 @@ int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn
     ctx->tokens_out[0] = mlirOperationGetResult(call, 0);
     ctx->num_tokens_out = 1;
   }
+  if (!rc && call_out)
+    *call_out = call;
   free(operands);
   free(outs);
   return rc;
+}
+
+int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn,
+                            const lsim_platform_rule *rules, size_t num_rules,
+                            const lsim_rule *default_rule, const MlirValue *args,
+                            MlirValue *results, lsim_error *err) {
+  fun_body fb = {.name = eqn->primitive->name, .rules = rules, .num_rules = num_rules,
+                 .default_rule = default_rule};
+  return lower_cached(ctx, eqn, &fb, args, results, NULL, err);
+}
+
+int lsimp_lower_called_computation(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn,
+                                   const char *fn_name, const lsim_registry *reg,
+                                   const lsim_program *jaxpr, const char *compute_type,
+                                   const MlirValue *args, MlirValue *results,
+                                   MlirOperation *call, lsim_error *err) {
+  fun_body fb = {.name = fn_name, .registry = reg, .jaxpr = jaxpr, .compute_type = compute_type};
+  return lower_cached(ctx, eqn, &fb, args, results, call, err);
 }

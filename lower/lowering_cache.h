@@ -23,5 +23,18 @@ int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn
                             const lsim_rule *default_rule, const MlirValue *args,
                             MlirValue *results, lsim_error *err);
 
+/* mlir.py lower_called_computation(fn_name, jaxpr, ...) and a func.call of
+ * it (_lower_jaxpr_to_fun_cached: one private function per jaxpr in the
+ * module, named `fn_name` as the symbol table uniques it, taking the dim
+ * vars (jax.global_constant = "_platform_index"), the token and `args`),
+ * its body the jaxpr lowered by jaxpr_subcomp, whose equations have
+ * `compute_type` (the one the jaxpr was traced in) unless their own.
+ * `*call` receives the call (to take the caller's attributes). */
+int lsimp_lower_called_computation(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn,
+                                   const char *fn_name, const lsim_registry *reg,
+                                   const lsim_program *jaxpr, const char *compute_type,
+                                   const MlirValue *args, MlirValue *results,
+                                   MlirOperation *call, lsim_error *err);
+
 
 #endif /* LOWERSIM_LOWER_LOWERING_CACHE_H */

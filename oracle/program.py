@@ -22,6 +22,8 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                num_cores, platform)))
   <arg donated="true">         donate_argnums
   <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
+  <compute_on compute_type op> compute_on2(compute_type=T,
+                               out_memory_spaces=MemorySpace.Device)(OP)
   <primitive>                  core.Primitive(name) (multiple results), an
                                abstract eval giving the <result> avals,
                                mlir.register_lowering(prim, rule, platform,
@@ -355,6 +357,14 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
   def run_eqn(i: int, e: sc.Eqn, ops):
     if e.kind == "op":
       return [_op_function(e.op)(*ops)]
+    if e.kind == "compute_on":
+      # 0.10.2's function form (compute_on itself once the context manager
+      # was deleted); one Python function per op, so JAX's trace cache gives
+      # equal calls one jaxpr.
+      from jax._src import core
+      from jax._src.compute_on import compute_on2
+      fn = compute_on2(compute_type=e.compute_type, out_memory_spaces=core.MemorySpace.Device)
+      return [fn(_op_function(e.op))(*ops)]
     if e.kind == "primitive":
       return list(prims.bind(e, ops))
     if e.kind == "platform_dependent":

@@ -24,7 +24,8 @@ OP_KINDS = {  # scenario spelling -> (lax function name, arity)
     "subtract": ("sub", 2),
 }
 EQUATIONS = ("op", "primitive", "platform_dependent", "buffer_callback", "call_exported",
-             "pure_callback", "io_callback", "debug_callback", "pallas_call", "ffi_call")
+             "pure_callback", "io_callback", "debug_callback", "pallas_call", "ffi_call",
+             "compute_on")
 COMPILER_PARAMS = ("none", "mosaic_tpu", "triton", "mosaic_gpu")
 BACKEND_ACCESS = ("none", "required", "optional")
 MAX_RANK = 16
@@ -128,6 +129,7 @@ class Eqn:
   sharding: Optional[tuple[str, int]] = None  # ("device" | "scalar_mesh" | "mesh", K or N)
   lowering: int = 0  # <call_exported lowering="K">
   compute_on: Optional[str] = None  # compute_on="...": traced inside compute_on(compute_type)
+  compute_type: str = ""  # <compute_on compute_type op>: compute_on2(op, compute_type=...)
   api_version: int = 4  # <ffi_call api_version>: custom_call_api_version
   legacy_backend_config: Optional[str] = None
   vmap_method: Optional[str] = None
@@ -400,6 +402,11 @@ class _Reader:
             compute_on=node.attrs.get("compute_on"))
     if e.kind == "op":
       e.op = self.op_kind(node, "kind")
+      self.check_operands(node, e.op, e.args)
+      e.results = [self.values[e.args[0]]]
+    elif e.kind == "compute_on":
+      e.compute_type = self.required(node, "compute_type")
+      e.op = self.op_kind(node, "op")
       self.check_operands(node, e.op, e.args)
       e.results = [self.values[e.args[0]]]
     elif e.kind == "primitive":

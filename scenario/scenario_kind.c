@@ -20,6 +20,7 @@ static const lsim_scenario_kind *const kinds[] = {
     &lsimp_debug_callback_kind,
     &lsimp_pallas_call_kind,
     &lsimp_ffi_call_kind,
+    &lsimp_compute_on_kind,
     &lsimp_call_exported_kind, /* weight 0: it needs an earlier export */
 };
 

@@ -125,6 +125,10 @@ static void assert_same_kind_params(const lsim_scenario_eqn *x, const lsim_scena
     for (size_t i = 0; i < a->num_rules; i++) {
       CU_ASSERT_TRUE(same_string(a->rules[i].platform, b->rules[i].platform));
       CU_ASSERT_TRUE(same_string(a->rules[i].target, b->rules[i].target));
+      CU_ASSERT_EQUAL(a->rules[i].has_lower_fun, b->rules[i].has_lower_fun);
+      if (a->rules[i].has_lower_fun)
+        CU_ASSERT_EQUAL(a->rules[i].lower_fun, b->rules[i].lower_fun);
+      CU_ASSERT_EQUAL(a->rules[i].not_inline, b->rules[i].not_inline);
     }
   } else if (k == &lsimp_platform_dependent_kind) {
     const lsimp_platform_dependent_params *a = x->params, *b = y->params;
@@ -159,6 +163,10 @@ static void assert_same_kind_params(const lsim_scenario_eqn *x, const lsim_scena
     const lsimp_ffi_call_params *a = x->params, *b = y->params;
     CU_ASSERT_TRUE(same_string(a->params.target_name, b->params.target_name));
     CU_ASSERT_EQUAL(a->params.has_side_effect, b->params.has_side_effect);
+  } else if (k == &lsimp_compute_on_kind) {
+    const lsimp_compute_on_params *a = x->params, *b = y->params;
+    CU_ASSERT_TRUE(same_string(a->compute_type, b->compute_type));
+    CU_ASSERT_EQUAL(a->op, b->op);
   } else {
     CU_FAIL("a kind the test does not know: compare its params here");
   }
@@ -1261,7 +1269,7 @@ static void test_names(void) {
   CU_ASSERT_PTR_NULL(lsimp_op_primitive(LSIMP_OP_COUNT));
   CU_ASSERT_PTR_NULL(lsimp_op_name(LSIMP_OP_COUNT));
   size_t n = lsim_scenario_kind_count();
-  CU_ASSERT_EQUAL(n, 10);
+  CU_ASSERT_EQUAL(n, 11);
   for (size_t i = 0; i < n; i++) {
     const lsim_scenario_kind *k = lsim_scenario_kind_at(i);
     CU_ASSERT_PTR_EQUAL(lsim_scenario_kind_find(lsim_scenario_kind_element(k)), k);

@@ -37,6 +37,10 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
  * defines each of `values` (block arguments are left).  A rule that stands
  * for several JAX equations (lax.platform_dependent: platform_index, then
  * cond) wraps what each of them returns. */
+/* map_compute_type: device_host "host", device "dense", tpu_sparsecore
+ * "sparseoffload"; NULL for any other. */
+const char *lsim_map_compute_type(const char *compute_type);
+
 void lsim_wrap_compute_type_in_place(const lsim_lowering_rule_context *ctx,
                                      const MlirValue *values, size_t count);
 

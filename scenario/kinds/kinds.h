@@ -49,9 +49,22 @@ int lsimp_check_operands(lsimp_reader *r, const xmlNode *node, const char *attr,
 void lsimp_gen_op_operands(lsim_scenario_gen *g, lsim_scenario_eqn *e, int arity);
 lsimp_op lsimp_gen_op(lsim_scenario_gen *g, int arity);
 
+/* A function of the equation's operands that is one op (a branch of
+ * platform_dependent, compute_on's function): its program, in the
+ * builder's storage; NULL when out of memory. */
+const lsim_program *lsimp_build_op_program(lsimp_builder *b, const lsim_scenario_eqn *e, lsimp_op op,
+                                          const lsim_aval *operands);
+
 typedef struct lsimp_op_params {
   lsimp_op op;
 } lsimp_op_params;
+
+/* --- <compute_on> (compute_on_kind.c) ------------------------------------------ */
+
+typedef struct lsimp_compute_on_params {
+  char *compute_type;
+  lsimp_op op;
+} lsimp_compute_on_params;
 
 /* --- <primitive> (primitive_kind.c) ---------------------------------------------- */
 
@@ -158,6 +171,7 @@ extern const lsim_scenario_kind lsimp_debug_callback_kind;
 extern const lsim_scenario_kind lsimp_pallas_call_kind;
 extern const lsim_scenario_kind lsimp_ffi_call_kind;
 extern const lsim_scenario_kind lsimp_call_exported_kind;
+extern const lsim_scenario_kind lsimp_compute_on_kind;
 
 /* Copies a string (NULL stays NULL); false when out of memory. */
 bool lsimp_copy_string(char **to, const char *from);

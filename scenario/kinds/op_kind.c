@@ -90,6 +90,21 @@ lsimp_op lsimp_gen_op(lsim_scenario_gen *g, int arity) {
   return of_arity[lsim_scenario_gen_below(g, n)];
 }
 
+const lsim_program *lsimp_build_op_program(lsimp_builder *b, const lsim_scenario_eqn *e, lsimp_op op,
+                                          const lsim_aval *operands) {
+  static const size_t indices[] = {0, 1};
+  lsim_eqn *eqn = lsimp_build_alloc(b, 1, sizeof *eqn);
+  lsim_program *fn = lsimp_build_alloc(b, 1, sizeof *fn);
+  if (!eqn || !fn)
+    return NULL;
+  *eqn = (lsim_eqn){.primitive = lsimp_op_primitive(op), .operands = indices,
+                    .num_operands = e->num_args, .results = e->results,
+                    .num_results = e->num_results};
+  *fn = (lsim_program){.function_name = lsimp_op_primitive(op)->name, .args = operands,
+                       .num_args = e->num_args, .eqns = eqn, .num_eqns = 1};
+  return fn;
+}
+
 /* --- the kind -------------------------------------------------------------------- */
 
 static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {

@@ -361,7 +361,10 @@ static void write_tpu(lsimp_writer *wr, const lsim_mosaic_tpu_param_values *v) {
     for (size_t i = 0; i < v->num_allow_input_fusion; i++)
       lsimp_strbuf_printf(&list, "%s%s", i ? "," : "",
                           v->allow_input_fusion[i] ? "true" : "false");
-    lsimp_write_attr(wr, "allow_input_fusion", lsimp_strbuf_cstr(&list));
+    if (lsimp_strbuf_failed(&list))
+      wr->failed = true; /* out of memory: the write fails, never writes "" */
+    else
+      lsimp_write_attr(wr, "allow_input_fusion", lsimp_strbuf_cstr(&list));
     lsimp_strbuf_free(&list);
   }
   static const char *const effects[] = {"false", "true", "dataflow"};
@@ -413,20 +416,19 @@ static void write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
   }
   for (size_t i = 0; lp->has_tpu && i < lp->tpu.num_flags; i++) {
     const lsim_mosaic_tpu_flag *f = &lp->tpu.flags[i];
-    lsimp_strbuf value = LSIMP_STRBUF_INIT;
+    char value[40]; /* "%.17g" of a double, or an int64 */
     static const char *const types[] = {"bool", "int", "float"};
     if (f->type == LSIM_MOSAIC_TPU_FLAG_BOOL)
-      lsimp_strbuf_puts(&value, f->b ? "true" : "false");
+      snprintf(value, sizeof value, "%s", f->b ? "true" : "false");
     else if (f->type == LSIM_MOSAIC_TPU_FLAG_INT)
-      lsimp_strbuf_printf(&value, "%lld", (long long)f->i);
+      snprintf(value, sizeof value, "%lld", (long long)f->i);
     else
-      lsimp_strbuf_printf(&value, "%.17g", f->d);
+      snprintf(value, sizeof value, "%.17g", f->d);
     lsimp_write_start(wr, "flag");
     lsimp_write_attr_required(wr, "name", f->name);
     lsimp_write_attr(wr, "type", types[f->type]);
-    lsimp_write_attr(wr, "value", lsimp_strbuf_cstr(&value));
+    lsimp_write_attr(wr, "value", value);
     lsimp_write_end(wr);
-    lsimp_strbuf_free(&value);
   }
   if (lp->has_cost) {
     lsimp_write_start(wr, "cost_estimate");

@@ -78,22 +78,6 @@ static const char **split_names(lsimp_builder *b, const char *text, size_t *n) {
   return names;
 }
 
-/* A branch's function: its op over the equation's operands. */
-static const lsim_program *branch_program(lsimp_builder *b, const lsim_scenario_eqn *e,
-                                          lsimp_op op, const lsim_aval *operands) {
-  static const size_t indices[] = {0, 1};
-  lsim_eqn *eqn = lsimp_build_alloc(b, 1, sizeof *eqn);
-  lsim_program *fn = lsimp_build_alloc(b, 1, sizeof *fn);
-  if (!eqn || !fn)
-    return NULL;
-  *eqn = (lsim_eqn){.primitive = lsimp_op_primitive(op), .operands = indices,
-                    .num_operands = e->num_args, .results = e->results,
-                    .num_results = e->num_results};
-  *fn = (lsim_program){.function_name = lsimp_op_primitive(op)->name, .args = operands,
-                       .num_args = e->num_args, .eqns = eqn, .num_eqns = 1};
-  return fn;
-}
-
 /* lax.platform_dependent(*args, default=..., **per_platform): the scenario's
  * branches in document order fill the per_platform dict (a platform named
  * again keeps its first place and takes the later op, so a branch whose
@@ -150,7 +134,7 @@ static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out
       g++;
     if (g == n) {
       lists[n] = lsimp_build_alloc(b, k, sizeof *lists[n]);
-      const lsim_program *fn = branch_program(b, e, ops[d], operands);
+      const lsim_program *fn = lsimp_build_op_program(b, e, ops[d], operands);
       if (!lists[n] || !fn)
         return LSIM_E_NO_MEMORY;
       branches[n++] = (lsim_platform_branch){lists[g], 0, fn};
@@ -158,7 +142,7 @@ static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out
     lists[g][branches[g].num_platforms++] = keys[d];
   }
   if (def) {
-    const lsim_program *fn = branch_program(b, e, def->op, operands);
+    const lsim_program *fn = lsimp_build_op_program(b, e, def->op, operands);
     if (!fn)
       return LSIM_E_NO_MEMORY;
     branches[n++] = (lsim_platform_branch){NULL, 0, fn};

@@ -1,0 +1,100 @@
+/* lower/compute_on.c: compute_on's function form.  JAX counterpart:
+ * compute_on.py _compute_on_abstract_eval (the function traced inside the
+ * compute type, _check_valid first), _compute_on_lowering
+ * (mlir.lower_called_computation("compute_on", ...), func.CallOp with
+ * mhlo.frontend_attributes, mlir.wrap_with_memory_kind per result). */
+#include "lowersim/compute_on.h"
+#include "lowering_cache.h"
+#include "lowersim/emit.h"
+#include "lowersim/lower_per_platform.h"
+#include "support/alloc.h"
+#include "support/raise.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+
+#include <stdio.h>
+#include <string.h>
+
+/* compute_on(f, compute_type=...)(*args): _check_valid, then the function
+ * is traced (its equations' own trace-time checks). */
+static int compute_on_check(const lsim_aval *avals_in, size_t num_in, const lsim_aval *avals_out,
+                            size_t num_out, const void *params, lsim_error *err) {
+  (void)avals_in, (void)num_in, (void)avals_out, (void)num_out;
+  const lsim_compute_on_params *p = params;
+  const char *t = p->compute_type;
+  if (!lsim_map_compute_type(t) && strncmp(t, "gpu_stream:", 11) != 0)
+    return lsimp_raise(err, LSIM_E_INVALID_COMPUTE_TYPE, t);
+  return lsim_program_trace(p->jaxpr, err);
+}
+
+/* `compute_type=device_host jaxpr=sin`. */
+static int explain_params(const void *params, char *buf, size_t size) {
+  const lsim_compute_on_params *p = params;
+  return snprintf(buf, size, "compute_type=%s jaxpr=%s", p->compute_type,
+                  p->jaxpr->function_name ? p->jaxpr->function_name : "f");
+}
+
+const lsim_primitive lsim_compute_on_p = {
+    .name = "compute_on", .trace_check = compute_on_check, .explain_params = explain_params};
+
+/* The call's frontend attributes: the compute type (a GPU stream's
+ * annotation), and inlineable = "false" for a stream and for `device`. */
+static void annotate_call(MlirContext mlir, MlirOperation call, const char *compute_type) {
+  MlirNamedAttribute attrs[2];
+  size_t n = 0;
+  if (strncmp(compute_type, "gpu_stream:", 11) == 0) {
+    attrs[n++] = lsim_named(mlir, "_xla_stream_annotation",
+                            lsim_string_attr(mlir, compute_type + 11));
+    attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
+  } else {
+    attrs[n++] = lsim_named(mlir, "_xla_compute_type",
+                            lsim_string_attr(mlir, lsim_map_compute_type(compute_type)));
+    if (strcmp(compute_type, "device") == 0)
+      attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
+  }
+  mlirOperationSetAttributeByName(call,
+                                  mlirStringRefCreateFromCString("mhlo.frontend_attributes"),
+                                  mlirDictionaryAttrGet(mlir, (intptr_t)n, attrs));
+}
+
+/* wrap_with_memory_kind: the value through annotate_device_placement, its
+ * _xla_buffer_placement the memory kind. */
+static int wrap_with_memory_kind(const lsim_insertion_point *ip, const char *memory_kind,
+                                 MlirValue *value, lsim_error *err) {
+  MlirContext mlir = ip->context;
+  MlirNamedAttribute placement =
+      lsim_named(mlir, "_xla_buffer_placement", lsim_string_attr(mlir, memory_kind));
+  MlirNamedAttribute frontend = lsim_named(mlir, "mhlo.frontend_attributes",
+                                           mlirDictionaryAttrGet(mlir, 1, &placement));
+  lsim_custom_call call = {.target = "annotate_device_placement", .has_side_effect = true,
+                           .api_version = 1, .extra = &frontend, .num_extra = 1};
+  MlirType type = mlirValueGetType(*value);
+  MlirOperation op;
+  int rc = lsim_emit_custom_call(ip, &call, value, 1, &type, 1, &op, err);
+  if (!rc)
+    *value = mlirOperationGetResult(op, 0);
+  return rc;
+}
+
+static int compute_on_rule(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                           MlirValue *results, const void *params, void *reg, lsim_error *err) {
+  const lsim_compute_on_params *p = params;
+  lsim_eqn eqn = {.primitive = ctx->primitive, .params = params};
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_STEP, +1,
+                              "compute_on(%s): lower_called_computation(\"compute_on\", jaxpr)",
+                              p->compute_type);
+  MlirOperation call;
+  int rc = lsimp_lower_called_computation(ctx, &eqn, "compute_on", reg, p->jaxpr,
+                                          p->compute_type, args, results, &call, err);
+  lsim_module_context_explain_nest(ctx->module_context, -1);
+  if (!rc)
+    annotate_call(ctx->ip.context, call, p->compute_type);
+  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
+    rc = wrap_with_memory_kind(&ctx->ip, "device", &results[i], err);
+  return rc;
+}
+
+int lsim_register_compute_on_rules(lsim_registry *reg, lsim_error *err) {
+  return lsim_register_lowering(reg, &lsim_compute_on_p, (lsim_rule){compute_on_rule, reg}, NULL,
+                                err);
+}
