@@ -17,16 +17,19 @@ context); the module-level functions use the calling thread's.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import dataclasses
 import os
+import tempfile
 import threading
 import warnings
 
 from lowersim import _native
 
 __all__ = ["Error", "LoweringError", "InvalidScenario", "JaxWarning", "ErrorCode", "Lowerer",
-           "lower_file", "lower_xml", "reprint", "errors", "versions", "__version__"]
+           "lower_file", "lower_xml", "write_module", "set_max_bytes", "reprint", "errors",
+           "versions", "__version__"]
 
 __version__ = _native.text(_native.lib.lsim_version())
 
@@ -135,7 +138,63 @@ class Lowerer:
       _raise(err)
     return self._lower(scenario, jax)
 
+  def write_module(self, path: str | os.PathLike, out: str | os.PathLike,
+                   jax: str | None = None) -> None:
+    """Lowers the scenario file and streams the module into the file `out`
+    (lsim_lowering_write, as `lowersim lower -o` does: the text is never held
+    whole in memory).  `out` is written in full or not at all: the module
+    goes to a temporary file beside it, renamed over it once complete."""
+    scenario = ctypes.c_void_p()
+    err = _native.Error()
+    if _native.lib.lsim_scenario_read_file(os.fsencode(path), ctypes.byref(scenario),
+                                           ctypes.byref(err)):
+      _raise(err)
+    out = os.fspath(out)
+    directory = os.path.dirname(os.path.abspath(out))
+    fd, temporary = tempfile.mkstemp(prefix=".lowersim-", dir=directory)
+    os.close(fd)
+    try:
+      self._run(scenario, jax, lambda lowering: self._write(lowering, temporary))
+      try:
+        mode = os.stat(out).st_mode & 0o7777  # an existing file keeps its mode
+      except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+      os.chmod(temporary, mode)
+      os.replace(temporary, out)
+    except BaseException:
+      with contextlib.suppress(FileNotFoundError):
+        os.unlink(temporary)
+      raise
+
+  @staticmethod
+  def _write(lowering: int, path: str) -> None:
+    lib = _native.lib
+    stream = _native.libc.fopen(os.fsencode(path), b"w")
+    if not stream:
+      raise OSError(ctypes.get_errno(), f"lowersim: cannot open {path}")
+    err = _native.Error()
+    try:
+      rc = lib.lsim_lowering_write(lowering, stream, ctypes.byref(err))
+    finally:
+      closed = _native.libc.fclose(stream)
+    if rc:
+      _raise(err)
+    if closed:
+      raise OSError(f"lowersim: writing {path} failed")
+
   def _lower(self, scenario: ctypes.c_void_p, jax: str | None) -> str:
+    def printed(lowering: int) -> str:
+      module = _native.take_string(_native.lib.lsim_lowering_print(lowering))
+      if module is None:
+        raise MemoryError("lowersim: out of memory printing the module")
+      return module
+    return self._run(scenario, jax, printed)
+
+  def _run(self, scenario: ctypes.c_void_p, jax: str | None, take):
+    """Runs the scenario (destroyed after) and gives its lowering to
+    `take`; JAX's warnings become JaxWarnings, an error its exception."""
     lib = _native.lib
     err = _native.Error()
     outcome = _native.Outcome()
@@ -149,10 +208,7 @@ class Lowerer:
                         stacklevel=3)
       if rc:
         _raise(err)
-      module = _native.take_string(lib.lsim_lowering_print(outcome.lowering))
-      if module is None:
-        raise MemoryError("lowersim: out of memory printing the module")
-      return module
+      return take(outcome.lowering)
     finally:
       lib.lsim_scenario_outcome_clear(ctypes.byref(outcome))
       lib.lsim_scenario_destroy(scenario)
@@ -189,6 +245,20 @@ def lower_file(path: str | os.PathLike, jax: str | None = None) -> str:
 def lower_xml(text: str | bytes, jax: str | None = None, name: str = "<memory>") -> str:
   """The module a scenario given as XML text lowers to; see lower_file."""
   return _lowerer().lower_xml(text, jax, name)
+
+
+def write_module(path: str | os.PathLike, out: str | os.PathLike, jax: str | None = None) -> None:
+  """Lowers the scenario file into the file `out`; see Lowerer.write_module."""
+  _lowerer().write_module(path, out, jax)
+
+
+def set_max_bytes(limit: int) -> None:
+  """The largest scenario file the reader accepts, in bytes, for every
+  lowering in the process (`--max-bytes`; lsim_scenario_set_max_bytes); 0
+  restores the default."""
+  if limit < 0:
+    raise ValueError("set_max_bytes: the limit is a number of bytes, 0 or more")
+  _native.lib.lsim_scenario_set_max_bytes(limit)
 
 
 def reprint(module: str) -> str:

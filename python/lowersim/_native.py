@@ -112,9 +112,18 @@ _SIGNATURES = {
                            P(Error)], ctypes.c_int),
     "lsim_scenario_outcome_clear": ([P(Outcome)], None),
     "lsim_lowering_print": ([ctypes.c_void_p], ctypes.c_void_p),
+    "lsim_lowering_write": ([ctypes.c_void_p, ctypes.c_void_p, P(Error)], ctypes.c_int),
+    "lsim_scenario_set_max_bytes": ([ctypes.c_size_t], None),
     "lsim_runtime_warning_count": ([ctypes.c_void_p], ctypes.c_size_t),
     "lsim_runtime_warning_at": ([ctypes.c_void_p, ctypes.c_size_t], ctypes.c_char_p),
 }
+# The C library's stdio, for lsim_lowering_write's FILE *.
+libc = ctypes.CDLL(None)
+libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+libc.fopen.restype = ctypes.c_void_p
+libc.fclose.argtypes = [ctypes.c_void_p]
+libc.fclose.restype = ctypes.c_int
+
 for _name, (_args, _result) in _SIGNATURES.items():
   _f = getattr(lib, _name)
   _f.argtypes = _args

@@ -151,3 +151,39 @@ def test_readme_python_examples_run(capsys, monkeypatch):
   for block in blocks:
     exec(compile(block, "README.md", "exec"), {})
   assert "LSIM_E_BACKEND_PLATFORM_MISMATCH ValueError the platform" in capsys.readouterr().out
+
+
+def test_write_module_streams_the_module(tmp_path):
+  """write_module writes what lower_file returns, keeps an existing file's
+  mode, and leaves neither the file nor a temporary behind on an error."""
+  scenario = tmp_path / "sine.xml"
+  scenario.write_text(SINE)
+  out = tmp_path / "out.mlir"
+  lowersim.write_module(scenario, out)
+  assert out.read_text() == lowersim.lower_file(scenario)
+  out.chmod(0o640)
+  lowersim.write_module(scenario, out, jax="0.10.2")
+  assert out.read_text() == lowersim.lower_file(scenario, jax="0.10.2")
+  assert out.stat().st_mode & 0o777 == 0o640
+  bad = tmp_path / "bad.xml"
+  bad.write_text(SINE.replace('<op kind="sine" args="0"/>', '<op kind="add" args="0"/>'))
+  with pytest.raises(lowersim.Error):
+    lowersim.write_module(bad, tmp_path / "never.mlir")
+  assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.xml", "out.mlir", "sine.xml"]
+
+
+def test_set_max_bytes_limits_the_reader(tmp_path):
+  """A scenario above the limit is invalid input naming the limit; 0 restores
+  the default."""
+  scenario = tmp_path / "sine.xml"
+  scenario.write_text(SINE)
+  try:
+    lowersim.set_max_bytes(16)
+    with pytest.raises(lowersim.InvalidScenario) as raised:
+      lowersim.lower_file(scenario)
+    assert "16" in str(raised.value)
+  finally:
+    lowersim.set_max_bytes(0)
+  assert lowersim.lower_file(scenario).startswith("module @jit_f")
+  with pytest.raises(ValueError):
+    lowersim.set_max_bytes(-1)
