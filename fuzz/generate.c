@@ -237,11 +237,15 @@ static void gen_session(gen *g) {
     next->pallas = lsim_scenario_default_pallas();
     g->s = last = next;
     g->g.num_values = 0;
+    g->g.session = head;
+    g->g.num_earlier = (size_t)last->step - 1;
     gen_lower(g);
     gen_return(g);
     next->execute = chance(g, 15);
   }
   g->s = head;
+  g->g.session = NULL;
+  g->g.num_earlier = 0;
 }
 
 int lsim_fuzz_generate(lsim_fuzz_rng *rng, const char *name, lsim_scenario **out, lsim_error *err) {

@@ -21,7 +21,7 @@ static const lsim_scenario_kind *const kinds[] = {
     &lsimp_pallas_call_kind,
     &lsimp_ffi_call_kind,
     &lsimp_compute_on_kind,
-    &lsimp_call_exported_kind, /* weight 0: it needs an earlier export */
+    &lsimp_call_exported_kind, /* only in a session, after an export */
 };
 
 #define NUM_KINDS (sizeof kinds / sizeof kinds[0])

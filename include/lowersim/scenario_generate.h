@@ -30,6 +30,11 @@ typedef struct lsim_scenario_gen {
   lsim_aval values[LSIM_SCENARIO_GEN_MAX_VALUES]; /* the avals of the values so far */
   size_t num_values;
   bool oom; /* an allocation failed: the scenario is to be thrown away */
+  /* A later lowering of a process session: the session's first lowering
+   * and how many come before the one being generated (0: none), so that
+   * an equation can refer to an earlier one (<call_exported>). */
+  const lsim_scenario *session;
+  size_t num_earlier;
 } lsim_scenario_gen;
 
 /* Uniform in [0, n); true with probability percent/100; one of `n` names. */

@@ -113,13 +113,54 @@ static bool copy_params(void *to, const void *from) {
 
 static void clear_params(void *params) { (void)params; }
 
-static bool cannot_generate(lsim_scenario_gen *g) {
-  (void)g;
-  return false;
+/* An earlier lowering of the session that is an export (1-based), or 0:
+ * the `pick`-th such one when pick < their number, else their number. */
+static size_t export_at(const lsim_scenario_gen *g, size_t pick, size_t *count) {
+  size_t n = 0, found = 0, k = 1;
+  for (const lsim_scenario *x = g->session; x && k <= g->num_earlier; x = x->next, k++) {
+    if (!x->for_export)
+      continue;
+    if (n++ == pick)
+      found = k;
+  }
+  *count = n;
+  return found;
 }
 
+static bool can_generate(lsim_scenario_gen *g) {
+  size_t n;
+  export_at(g, 0, &n);
+  return n > 0;
+}
+
+/* exp.call(*args) of an earlier export: mostly args of the export's avals
+ * (a value of this lowering with the aval, when there is one), now and
+ * then any value, for _call_exported_abstract_eval's checks. */
 static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
-  (void)g, (void)e;
+  lsimp_call_exported_params *p = e->params;
+  size_t n;
+  export_at(g, 0, &n);
+  size_t k = export_at(g, (size_t)lsim_scenario_gen_below(g, n), &n);
+  const lsim_scenario *x = lowering_at(g->session, (long long)k);
+  if (!x)
+    return;
+  p->lowering = (int)k;
+  e->args = lsim_scenario_gen_alloc(g, x->num_args, sizeof *e->args);
+  for (size_t i = 0; e->args && i < x->num_args && g->num_values; i++) {
+    size_t at = (size_t)lsim_scenario_gen_below(g, g->num_values);
+    for (size_t j = 0; j < g->num_values && !lsim_scenario_gen_chance(g, 10); j++)
+      if (lsim_aval_equal(&g->values[j], &x->args[i].aval)) {
+        at = j;
+        break;
+      }
+    e->args[e->num_args++] = at;
+  }
+  size_t first = 0;
+  const size_t *listed;
+  size_t m = outputs_of(x, &first, &listed);
+  e->results = lsim_scenario_gen_alloc(g, m, sizeof *e->results);
+  for (size_t i = 0; e->results && i < m; i++)
+    lsim_scenario_value_aval(x, listed ? listed[i] : first + i, &e->results[e->num_results++]);
 }
 
 const lsim_scenario_kind lsimp_call_exported_kind = {
@@ -127,12 +168,12 @@ const lsim_scenario_kind lsimp_call_exported_kind = {
     .summary = "exp.call(*args), exp the export of an earlier lowering of the session",
     .primitive = &lsim_call_exported_p,
     .params_size = sizeof(lsimp_call_exported_params),
-    .weight = 0,
+    .weight = 6, /* only where an earlier lowering of the session is an export */
     .read = read_eqn,
     .write = write_eqn,
     .build = build_eqn,
     .copy = copy_params,
     .clear = clear_params,
-    .can_generate = cannot_generate,
+    .can_generate = can_generate,
     .generate = generate_eqn,
 };
