@@ -165,17 +165,17 @@ static int split_list(prepared *p, const char *list, const char ***out, size_t *
 
 /* The line of the first equation whose trace-time check refuses it as an
  * invalid argument (what the library's lowering refuses as such comes from
- * those checks), else the <lower> line. */
+ * those checks), else the <lower> line; -1 when out of memory. */
 static int refused_line(const lsim_scenario *s, const lsim_program *prog) {
   size_t num_values = lsim_program_num_values(prog), most = 0;
   for (size_t i = 0; i < prog->num_eqns; i++)
     most = prog->eqns[i].num_operands > most ? prog->eqns[i].num_operands : most;
   lsim_aval *avals = lsim_malloc_array(num_values, sizeof *avals);
   lsim_aval *in = lsim_malloc_array(most, sizeof *in);
-  int line = s->lower_line;
-  if (avals && in)
+  int line = (avals || !num_values) && (in || !most) ? s->lower_line : -1;
+  if (line >= 0)
     lsim_program_value_avals(prog, avals);
-  for (size_t i = 0; avals && in && i < prog->num_eqns; i++) {
+  for (size_t i = 0; line >= 0 && i < prog->num_eqns; i++) {
     const lsim_eqn *e = &prog->eqns[i];
     if (!e->primitive->trace_check)
       continue;
@@ -185,8 +185,8 @@ static int refused_line(const lsim_scenario *s, const lsim_program *prog) {
     int rc = e->primitive->trace_check(in, e->num_operands, e->results, e->num_results, e->params,
                                        &ignored);
     lsim_error_clear(&ignored);
-    if (rc == LSIM_E_INVALID_ARGUMENT) {
-      line = s->eqns[i].line;
+    if (rc == LSIM_E_INVALID_ARGUMENT || rc == LSIM_E_NO_MEMORY) {
+      line = rc == LSIM_E_NO_MEMORY ? -1 : s->eqns[i].line;
       break;
     }
   }
@@ -215,7 +215,10 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
       .skip_verify = opts->skip_verify,
       .abstract_device = s->has_abstract_device ? &s->abstract_device : NULL);
   int rc = lsim_lower(lowerer, &req, &out->lowering, err);
-  return rc == LSIM_E_INVALID_ARGUMENT ? invalid(s, refused_line(s, &p->program), err) : rc;
+  if (rc != LSIM_E_INVALID_ARGUMENT)
+    return rc;
+  int line = refused_line(s, &p->program);
+  return line >= 0 ? invalid(s, line, err) : lsimp_fail_oom(err);
 }
 
 /* One lowering of the run: its program, devices and platforms (in the
