@@ -15,6 +15,7 @@
 #include "lowersim/lowering.h"
 #include "lowersim/emit.h"
 #include "support/mlir_text.h"
+#include "support/name_index.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 
@@ -72,8 +73,11 @@ typedef struct value_name {
 typedef struct namer {
   value_name *names;
   size_t n, cap;
-  char **used; /* the used names of the scopes being numbered, innermost last */
+  /* The used names of the scopes being numbered, innermost last (borrowed
+   * from `names`), and how many times each is there, for O(1) lookups. */
+  const char **used;
   size_t n_used, cap_used;
+  lsimp_name_index in_use;
   bool failed;
 } namer;
 
@@ -82,10 +86,31 @@ typedef struct ids {
 } ids;
 
 static bool name_used(const namer *nm, const char *name) {
-  for (size_t i = 0; i < nm->n_used; i++)
-    if (strcmp(nm->used[i], name) == 0)
-      return true;
-  return false;
+  size_t count;
+  return lsimp_name_index_find(&nm->in_use, name, &count) && count > 0;
+}
+
+/* `name` (one of nm->names', which outlive the table) joins the current
+ * scope. */
+static void push_used(namer *nm, const char *name) {
+  size_t count = 0;
+  lsimp_name_index_find(&nm->in_use, name, &count);
+  if (!lsim_grow_array(&nm->used, &nm->cap_used, nm->n_used + 1, sizeof *nm->used) ||
+      !lsimp_name_index_set(&nm->in_use, name, count + 1)) {
+    nm->failed = true;
+    return;
+  }
+  nm->used[nm->n_used++] = name;
+}
+
+/* The innermost scope's names leave, down to `scope` names. */
+static void pop_used(namer *nm, size_t scope) {
+  while (nm->n_used > scope) {
+    const char *name = nm->used[--nm->n_used];
+    size_t count = 0;
+    lsimp_name_index_find(&nm->in_use, name, &count);
+    lsimp_name_index_set(&nm->in_use, name, count - 1); /* there already: cannot fail */
+  }
 }
 
 static void add_name(namer *nm, MlirValue v, char *name) {
@@ -117,15 +142,13 @@ static void set_value_name(namer *nm, ids *id, MlirValue v, const char *base) {
     if (!name)
       nm->failed = true;
   }
-  char *scoped = name ? lsim_strdup(name) : NULL;
-  if (!scoped || !lsim_grow_array(&nm->used, &nm->cap_used, nm->n_used + 1, sizeof *nm->used)) {
-    free(scoped);
-    free(name);
+  if (!name) {
     nm->failed = true;
     return;
   }
-  nm->used[nm->n_used++] = scoped;
   add_name(nm, v, name);
+  if (!nm->failed)
+    push_used(nm, name);
 }
 
 static void set_value_number(namer *nm, ids *id, MlirValue v) {
@@ -149,8 +172,7 @@ static void number_region(namer *nm, MlirOperation parent, MlirRegion region, id
  * used names this region ends with (siblings number alike). */
 static void number_region(namer *nm, MlirOperation parent, MlirRegion region, ids id,
                           size_t parent_scope) {
-  while (nm->n_used > parent_scope)
-    free(nm->used[--nm->n_used]);
+  pop_used(nm, parent_scope);
   bool while_op = is_op(parent, "stablehlo.while");
   bool first = true;
   for (MlirBlock b = mlirRegionGetFirstBlock(region); !mlirBlockIsNull(b);
@@ -190,10 +212,9 @@ static void number_region(namer *nm, MlirOperation parent, MlirRegion region, id
 static void namer_free(namer *nm) {
   for (size_t i = 0; i < nm->n; i++)
     free(nm->names[i].name);
-  for (size_t i = 0; i < nm->n_used; i++)
-    free(nm->used[i]);
   free(nm->names);
   free(nm->used);
+  lsimp_name_index_free(&nm->in_use);
 }
 
 /* The name of value `v`: `%0`, `%c`, `%arg1`, `%3#1` (a result of a
