@@ -223,7 +223,9 @@ static void kind_of(const lsim_fuzz_result *r, char *out, size_t size) {
 }
 
 /* How many findings of the kind `text` were seen before this one; SIZE_MAX
- * when out of memory. */
+ * when out of memory.  A linear scan: a campaign has few kinds (each a
+ * distinct invariant and outcome), and the command's layer has no hash
+ * table of its own (support/ is the library's). */
 static size_t count_kind_text(campaign *c, const char *text) {
   for (size_t i = 0; i < c->num_kinds; i++)
     if (strcmp(c->kinds[i].text, text) == 0)
@@ -235,9 +237,6 @@ static size_t count_kind_text(campaign *c, const char *text) {
   return 0;
 }
 
-
-/* Reports a finding; the first few of each kind are minimized and written,
- * the others only counted (the summary lists every kind). */
 /* Counts a finding of the kind `key`: true for the first few of a kind,
  * which are then said (`what: detail`) and written; *rc is
  * LSIM_E_NO_MEMORY when the kinds cannot be counted. */
