@@ -40,18 +40,10 @@ const lsim_primitive lsim_compute_on_p = {
 /* The call's frontend attributes: the compute type (a GPU stream's
  * annotation), and inlineable = "false" for a stream and for `device`. */
 static void annotate_call(MlirContext mlir, MlirOperation call, const char *compute_type) {
-  MlirNamedAttribute attrs[2];
-  size_t n = 0;
-  if (strncmp(compute_type, "gpu_stream:", 11) == 0) {
-    attrs[n++] = lsim_named(mlir, "_xla_stream_annotation",
-                            lsim_string_attr(mlir, compute_type + 11));
+  MlirNamedAttribute attrs[3];
+  size_t n = lsim_compute_type_attributes(mlir, compute_type, attrs);
+  if (strcmp(compute_type, "device") == 0)
     attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
-  } else {
-    attrs[n++] = lsim_named(mlir, "_xla_compute_type",
-                            lsim_string_attr(mlir, lsim_map_compute_type(compute_type)));
-    if (strcmp(compute_type, "device") == 0)
-      attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
-  }
   mlirOperationSetAttributeByName(call,
                                   mlirStringRefCreateFromCString("mhlo.frontend_attributes"),
                                   mlirDictionaryAttrGet(mlir, (intptr_t)n, attrs));

@@ -48,25 +48,28 @@ static void update_frontend_attributes(MlirContext mlir, MlirOperation op,
   mlirOperationSetAttributeByName(op, key, mlirDictionaryAttrGet(mlir, (intptr_t)n, merged));
 }
 
+size_t lsim_compute_type_attributes(MlirContext mlir, const char *compute_type,
+                                    MlirNamedAttribute attrs[2]) {
+  if (strncmp(compute_type, "gpu_stream:", 11) == 0) {
+    attrs[0] = lsim_named(mlir, "_xla_stream_annotation", lsim_string_attr(mlir, compute_type + 11));
+    attrs[1] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
+    return 2;
+  }
+  const char *mapped = lsim_map_compute_type(compute_type);
+  if (!mapped)
+    return 0; /* refused when the equation was made */
+  attrs[0] = lsim_named(mlir, "_xla_compute_type", lsim_string_attr(mlir, mapped));
+  return 1;
+}
+
 void lsim_wrap_compute_type_in_place(const lsim_lowering_rule_context *ctx,
                                      const MlirValue *values, size_t count) {
-  MlirContext mlir = ctx->ip.context;
-  const char *compute_type = ctx->compute_type;
-  if (!compute_type)
+  if (!ctx->compute_type)
     return;
+  MlirContext mlir = ctx->ip.context;
   MlirNamedAttribute attrs[2];
-  size_t n = 0;
-  if (strncmp(compute_type, "gpu_stream:", 11) == 0) {
-    attrs[n++] = lsim_named(mlir, "_xla_stream_annotation",
-                            lsim_string_attr(mlir, compute_type + 11));
-    attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
-  } else {
-    const char *mapped = lsim_map_compute_type(compute_type);
-    if (!mapped)
-      return; /* refused when the equation was made */
-    attrs[n++] = lsim_named(mlir, "_xla_compute_type", lsim_string_attr(mlir, mapped));
-  }
-  for (size_t i = 0; i < count; i++)
+  size_t n = lsim_compute_type_attributes(mlir, ctx->compute_type, attrs);
+  for (size_t i = 0; n && i < count; i++)
     if (!mlirValueIsABlockArgument(values[i]))
       update_frontend_attributes(mlir, mlirOpResultGetOwner(values[i]), attrs, n);
 }

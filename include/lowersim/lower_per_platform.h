@@ -30,10 +30,15 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
                             const lsim_rule *default_rule, const MlirValue *args,
                             MlirValue *results, const void *params, lsim_error *err);
 
+/* The frontend attributes of a compute type, into `attrs`; returns how
+ * many (0 for an unknown type): _xla_compute_type = map_compute_type's
+ * name, or for gpu_stream:N _xla_stream_annotation = "N" and inlineable =
+ * "false". */
+size_t lsim_compute_type_attributes(MlirContext mlir, const char *compute_type,
+                                    MlirNamedAttribute attrs[2]);
+
 /* wrap_compute_type_in_place: when ctx->compute_type is set, its
- * mhlo.frontend_attributes (map_compute_type: device_host "host", device
- * "dense", tpu_sparsecore "sparseoffload"; gpu_stream:N an
- * _xla_stream_annotation and inlineable "false") merged into the op that
+ * frontend attributes (lsim_compute_type_attributes) merged into the op that
  * defines each of `values` (block arguments are left).  A rule that stands
  * for several JAX equations (lax.platform_dependent: platform_index, then
  * cond) wraps what each of them returns. */
