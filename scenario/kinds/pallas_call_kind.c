@@ -603,9 +603,13 @@ static void generate_arguments(lsim_scenario_gen *g, lsimp_pallas_call_params *l
     lsim_pallas_alias *a = lsim_scenario_gen_alloc(g, 1, sizeof *a);
     if (a) {
       bool in_range = num_in && lsim_scenario_gen_chance(g, 85);
+      /* out of range: mostly past the end, rarely negative (see
+       * lsimp_gen_alias_index) */
       *a = in_range ? (lsim_pallas_alias){0, 0}
-                    : (lsim_pallas_alias){(int64_t)lsim_scenario_gen_below(g, 3) - 1,
-                                          (int64_t)lsim_scenario_gen_below(g, 3) - 1};
+                    : (lsim_pallas_alias){(int64_t)lsim_scenario_gen_below(g, 3) -
+                                              lsim_scenario_gen_chance(g, 8),
+                                          (int64_t)lsim_scenario_gen_below(g, 3) -
+                                              lsim_scenario_gen_chance(g, 8)};
       p->aliases = a;
       p->num_aliases = 1;
     }
