@@ -27,6 +27,7 @@ typedef struct result {
   const char *jax; /* the JAX version the scenario was checked for; NULL: not read */
   double seconds;
   bool skipped;
+  char *skip_reason; /* --impl: what the port said it cannot express (owned); NULL: none */
   bool invalid;  /* the file is not a valid scenario (failure says why) */
   char *failure; /* NULL: passed */
 } result;
@@ -229,7 +230,9 @@ static int write_junit(const char *out, const result *results, size_t n, size_t 
                                   .seconds = r->seconds,
                                   .failure = r->invalid ? NULL : r->failure,
                                   .error = r->invalid ? r->failure : NULL,
-                                  .skipped = r->skipped ? "no <expect>" : NULL,
+                                  .skipped = !r->skipped      ? NULL
+                                             : r->skip_reason ? r->skip_reason
+                                                              : "no <expect>",
                                   .system_out = sysout});
     if (!classname || !sysout)
       junit_out_of_memory(j);
@@ -305,7 +308,8 @@ static void help(void) {
          "diff); an error (non-zero exit) must be the last line of stderr of the form\n"
          "`[CODE: ]ErrorClass: message`, with JAX's class and message. Nothing on stdout,\n"
          "a signal and a time-out are failures that say so. Scenarios lowersim itself\n"
-         "rejects as invalid are skipped.\n"
+         "rejects as invalid are skipped, and so are those the port answers with exit 3\n"
+         "and a first stderr line `not expressible ...` (as the oracle does).\n"
          "  --jobs N, -j N   N ports at once (default 1)\n"
          "  --timeout S      kill a port that has not answered within S seconds\n"
          "  --batch          the batch protocol: COMMAND (no {scenario}) starts once per job,\n"
@@ -385,6 +389,21 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
   for (size_t i = 0; !rc && i < count; i++) {
     if (!run[i])
       continue;
+    /* Exit 3 with `not expressible ...`: the port (the oracle, for one)
+     * cannot express the scenario; skipped, with its reason. */
+    const char *reason = answers[i].err;
+    if (answers[i].how == IMPL_EXITED && answers[i].code == 3 &&
+        strncmp(reason, "not expressible", 15) == 0) {
+      size_t len = strcspn(reason, "\n");
+      results[i].skip_reason = lsim_malloc(len + 1);
+      if (results[i].skip_reason) {
+        memcpy(results[i].skip_reason, reason, len);
+        results[i].skip_reason[len] = '\0';
+      }
+      results[i].skipped = true;
+      results[i].seconds += answers[i].seconds;
+      continue;
+    }
     results[i].failure = impl_compare(mlir, cases[i].ours, &cases[i].err, &answers[i],
                                       impl->normalize != NULL, notes[i]);
     results[i].seconds += answers[i].seconds;
@@ -457,6 +476,8 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
         printf("FAIL %s: %s\n", paths[i], results[i].failure);
       failed++;
     } else if (results[i].skipped) {
+      if (results[i].skip_reason && !json)
+        printf("SKIP %s: %s\n", paths[i], results[i].skip_reason);
       skipped++;
     } else {
       passed++;
@@ -474,6 +495,7 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
     code = invalid ? EXIT_INVALID_INPUT : EXIT_LOWERING_ERROR;
   for (size_t i = 0; i < count; i++) {
     free(results[i].failure);
+    free(results[i].skip_reason);
     lsim_scenario_destroy(scenarios[i]);
     if (cases) {
       free(cases[i].ours);

@@ -88,6 +88,17 @@ verdict error-for-module missing-rule.xml "cat $tmp/wrong.mlir" \
   "the implementation exits 0 with a module"
 verdict no-error-line missing-rule.xml "echo 'Traceback (most recent call last):' >&2; exit 1" \
   "the implementation exits 1 and no line of its stderr is \`ErrorClass: message\`: Traceback (most recent call last):"
+# A port that cannot express a scenario (exit 3, `not expressible ...`, as the
+# oracle says it): skipped with its reason, in the output and the JUnit report.
+out=$("$L" check "$S/single-platform.xml" "$S/missing-rule.xml" --junit "$tmp/skip.xml" \
+      --impl "echo 'not expressible in JAX 0.10.2: version: later JAX' >&2; exit 3"); code=$?
+has "$out" "SKIP $S/single-platform.xml: not expressible in JAX 0.10.2: version: later JAX" &&
+  has "$out" "0 passed, 0 failed, 2 skipped" &&
+  grep -q '<skipped message="not expressible in JAX 0.10.2: version: later JAX"/>' "$tmp/skip.xml"
+check not-expressible $(( $? != 0 || code != 0 )) "exit $code: $out"
+# exit 3 without that line is a failure like any other exit.
+verdict exit-3 single-platform.xml "echo 'oops' >&2; exit 3" \
+  "lowersim gives a module, the implementation exits 3: oops"
 # The last line of the form `[CODE: ]ErrorClass: message` is the error, not the first.
 want="NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'rocm']"
 out=$("$L" check "$S/missing-rule.xml" --impl "echo 'UserWarning: first' >&2; echo 'warning: UserWarning: x' >&2; echo \"LSIM_E_MISSING_RULE: $want\" >&2; exit 1"); code=$?
