@@ -101,9 +101,11 @@ int lsimp_set_up_aliases(lsim_module_context *mc, const lsim_program *prog,
     d->alias_of[i] = -1;
     d->donor[i] = false;
   }
-  /* On several devices without result shardings every donation falls back
-   * to XLA's (lower_jaxpr_to_module's num_partitions > 1 branch). */
-  if (supported && lsim_module_context_num_devices(mc) > 1) {
+  /* On several devices, when a result has no sharding, every donation
+   * falls back to XLA's (lower_jaxpr_to_module's num_partitions > 1 branch:
+   * `any(s is None ... for s in result_shardings)`, so not without results:
+   * then the donations go unused and JAX warns). */
+  if (supported && lsim_module_context_num_devices(mc) > 1 && n > 0) {
     for (size_t i = 0; prog->donated && i < prog->num_args; i++)
       d->donor[i] = prog->donated[i];
     return LSIM_OK;

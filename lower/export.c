@@ -502,7 +502,8 @@ static void read_back(uniquer *u, MlirOperation op) {
 }
 
 /* The stablehlo ops of lowersim's modules that have no side effects
- * (Pure, or RecursiveMemoryEffects over pure regions: case, while). */
+ * (Pure, a custom call without has_side_effect, or RecursiveMemoryEffects
+ * over pure regions: case, while). */
 static bool side_effect_free(MlirOperation op) {
   static const char *const pure[] = {
       "stablehlo.sine",     "stablehlo.cosine",      "stablehlo.exponential",
@@ -514,6 +515,13 @@ static bool side_effect_free(MlirOperation op) {
   for (size_t i = 0; i < sizeof pure / sizeof pure[0]; i++)
     if (is_op(op, pure[i]))
       return true;
+  /* CustomCallOp's effects are those has_side_effect says. */
+  if (is_op(op, "stablehlo.custom_call")) {
+    MlirAttribute effect =
+        mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("has_side_effect"));
+    return mlirAttributeIsNull(effect) || !mlirAttributeIsABool(effect) ||
+           !mlirBoolAttrGetValue(effect);
+  }
   if (!is_op(op, "stablehlo.case") && !is_op(op, "stablehlo.while"))
     return false;
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)

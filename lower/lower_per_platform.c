@@ -74,6 +74,32 @@ void lsim_wrap_compute_type_in_place(const lsim_lowering_rule_context *ctx,
       update_frontend_attributes(mlir, mlirOpResultGetOwner(values[i]), attrs, n);
 }
 
+/* `op` and what it holds, but constants and ops without results (returns:
+ * JAX wraps what a rule returns). */
+static void wrap_tree(MlirContext mlir, MlirOperation op, const MlirNamedAttribute *attrs,
+                      size_t n) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  if (mlirOperationGetNumResults(op) > 0 &&
+      !(name.length == 18 && memcmp(name.data, "stablehlo.constant", 18) == 0))
+    update_frontend_attributes(mlir, op, attrs, n);
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++)
+    for (MlirBlock b = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r)); !mlirBlockIsNull(b);
+         b = mlirBlockGetNextInRegion(b))
+      for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
+           o = mlirOperationGetNextInBlock(o))
+        wrap_tree(mlir, o, attrs, n);
+}
+
+void lsim_wrap_compute_type_from(const lsim_lowering_rule_context *ctx, MlirOperation first) {
+  if (!ctx->compute_type || mlirOperationIsNull(first))
+    return;
+  MlirContext mlir = ctx->ip.context;
+  MlirNamedAttribute attrs[2];
+  size_t n = lsim_compute_type_attributes(mlir, ctx->compute_type, attrs);
+  for (MlirOperation o = first; n && !mlirOperationIsNull(o); o = mlirOperationGetNextInBlock(o))
+    wrap_tree(mlir, o, attrs, n);
+}
+
 static int not_found(const char *description, const char *const *platforms, size_t n,
                      bool singular, lsim_error *err) {
   lsimp_strbuf which = LSIMP_STRBUF_INIT;

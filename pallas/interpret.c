@@ -13,6 +13,7 @@
  * functions _where and _where_0). */
 #include "interpret.h"
 #include "lowersim/emit.h"
+#include "lowersim/lower_per_platform.h"
 #include "support/raise.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -165,6 +166,12 @@ static int add_where(const lsim_lowering_rule_context *ctx, const char *name, Ml
                              mlirBlockGetArgument(body, (intptr_t)k + 2));
   if (!e.rc)
     e.rc = lsim_emit_op(&e.at, "func.return", &result, 1, NULL, 0, NULL, 0, 0, NULL, err);
+  /* jnp.where traced in the equation's compute type (the function is made
+   * on the first interpreted kernel of the module: a later one in another
+   * compute type would get functions of its own in JAX, which lowersim does
+   * not model). */
+  if (!e.rc)
+    lsim_wrap_compute_type_from(ctx, mlirBlockGetFirstOperation(body));
   return e.rc;
 }
 
@@ -258,5 +265,9 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   if (in_body.rc)
     return in_body.rc;
   results[0] = mlirOperationGetResult(loop, 3);
+  /* The interpreter is mlir.lower_fun of a traced function: its ops carry
+   * the equation's compute type; they end the block, from the output
+   * buffer's fill (or the loop). */
+  lsim_wrap_compute_type_from(ctx, p->num_aliases ? loop : mlirOpResultGetOwner(out));
   return LSIM_OK;
 }

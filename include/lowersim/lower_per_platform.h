@@ -49,6 +49,15 @@ const char *lsim_map_compute_type(const char *compute_type);
 void lsim_wrap_compute_type_in_place(const lsim_lowering_rule_context *ctx,
                                      const MlirValue *values, size_t count);
 
+/* For a rule that JAX writes with mlir.lower_fun (Pallas's HLO
+ * interpreter): the function is traced inside the equation's compute type,
+ * so each of its equations' ops carries it; that is every op from `first`
+ * to the end of its block and every op nested in them, but the constants
+ * (mlir.ir_constant wraps nothing) and the ops without results (returns).
+ * No-op without ctx->compute_type or a
+ * null `first`. */
+void lsim_wrap_compute_type_from(const lsim_lowering_rule_context *ctx, MlirOperation first);
+
 #ifdef __cplusplus
 }
 #endif
