@@ -67,6 +67,15 @@ bool matrix_spec_finish(matrix_spec *spec) {
   return spec->num_variants > 0;
 }
 
+void matrix_shard_range(uint64_t total, uint64_t shard, uint64_t shards, uint64_t limit,
+                        uint64_t *lo, uint64_t *hi) {
+  /* 128-bit products: total * shard overflows 64 bits for large N */
+  *lo = (uint64_t)((unsigned __int128)total * shard / shards);
+  *hi = (uint64_t)((unsigned __int128)total * (shard + 1) / shards);
+  if (limit && *hi - *lo > limit)
+    *hi = *lo + limit;
+}
+
 /* The t-th ordered tuple: all tuples of length 1 first, then length 2, ... */
 static void decode_tuple(const matrix_spec *spec, size_t t, matrix_case *c) {
   size_t n = spec->num_platforms, term = 1;

@@ -41,6 +41,11 @@ void matrix_spec_default(matrix_spec *spec);
 /* Computes the derived counts; false when the spec is unusable. */
 bool matrix_spec_finish(matrix_spec *spec);
 
+/* Shard `shard` of `shards` of `total` cases, its first `limit` cases when
+ * `limit` (0: all): the cases [*lo, *hi). */
+void matrix_shard_range(uint64_t total, uint64_t shard, uint64_t shards, uint64_t limit,
+                        uint64_t *lo, uint64_t *hi);
+
 /* One case, decoded from its index. */
 typedef struct matrix_case {
   uint64_t index;

@@ -90,7 +90,7 @@ diff <(sed -n '2,/cases/p' "$tmp/all.txt" | head -n -1) <(sed -n '2,/cases/p' "$
 check matrix-merge-summary $? "merged summary differs"
 xmllint --noout "$tmp/m.xml" 2>/dev/null; check matrix-junit $? "invalid JUnit XML"
 expect matrix-bad-shard 2 "lowersim matrix: --shard takes I/N with 0 <= I < N, not '2/2'" -- matrix --shard 2/2
-expect matrix-merge-overlap 2 "gap or overlap" -- matrix --merge "$tmp/s0.csv" "$tmp/s0.csv"
+expect matrix-merge-overlap 2 "shard 0/2 again" -- matrix --merge "$tmp/s0.csv" "$tmp/s0.csv"
 
 # lower -o: written whole on success; never created or touched on failure.
 "$L" lower "$SRC/testdata/scenarios/single-platform.xml" -o "$tmp/out.mlir"
