@@ -43,8 +43,67 @@ static int slot_code(int slot) {
   return slot == 0 ? 0 : slot < NUM_CODES - 1 ? (int)lsim_status_at((size_t)slot - 1) : 1;
 }
 
+/* The summary's rows: one per lowering platform of the spec (a tuple of
+ * one), then one per kind of multi-platform tuple: the multiset of its
+ * platforms' families (cpu; gpu: cuda, rocm and the alias gpu; tpu; other:
+ * every other name), e.g. "cpu+gpu", "gpu+gpu" (cuda+rocm, gpu+cuda, ...),
+ * "cpu+gpu+tpu", in the order of length, then of the families. */
+enum { FAMILY_CPU, FAMILY_GPU, FAMILY_TPU, FAMILY_OTHER, NUM_FAMILIES };
+static const char *const family_names[NUM_FAMILIES] = {"cpu", "gpu", "tpu", "other"};
+#define NUM_MULTI_KINDS 65 /* multisets of 2..4 of 4 families: 10 + 20 + 35 */
+#define NUM_ROWS (MATRIX_MAX_PLATFORMS + NUM_MULTI_KINDS)
+#define KIND_KEYS 625      /* a multiset's key: its counts in base 5 */
+
+typedef struct multi_kind {
+  int len;
+  int families[MATRIX_MAX_LEN]; /* ascending */
+  char label[MATRIX_MAX_LEN * 6];
+} multi_kind;
+
+static multi_kind multi_kinds[NUM_MULTI_KINDS];
+static const int family_weight[NUM_FAMILIES] = {1, 5, 25, 125};
+static signed char kind_of_key[KIND_KEYS]; /* key -> index into multi_kinds */
+
+/* Every multiset of `len` families at least `from`, appended in order. */
+static void enumerate_kinds(int len, int depth, int from, int *seq, int *n) {
+  if (depth == len) {
+    multi_kind *k = &multi_kinds[*n];
+    int key = 0;
+    size_t at = 0;
+    k->len = len;
+    for (int i = 0; i < len; i++) {
+      k->families[i] = seq[i];
+      key += family_weight[seq[i]];
+      at += (size_t)snprintf(k->label + at, sizeof k->label - at, "%s%s", i ? "+" : "",
+                             family_names[seq[i]]);
+    }
+    kind_of_key[key] = (signed char)(*n)++;
+    return;
+  }
+  for (int f = from; f < NUM_FAMILIES; f++) {
+    seq[depth] = f;
+    enumerate_kinds(len, depth + 1, f, seq, n);
+  }
+}
+
+/* Before any thread starts. */
+static void multi_kinds_init(void) {
+  int seq[MATRIX_MAX_LEN], n = 0;
+  for (int len = 2; len <= MATRIX_MAX_LEN; len++)
+    enumerate_kinds(len, 0, 0, seq, &n);
+}
+
+static int family_of(const char *platform) {
+  if (strcmp(platform, "cpu") == 0)
+    return FAMILY_CPU;
+  if (strcmp(platform, "cuda") == 0 || strcmp(platform, "rocm") == 0 ||
+      strcmp(platform, "gpu") == 0)
+    return FAMILY_GPU;
+  return strcmp(platform, "tpu") == 0 ? FAMILY_TPU : FAMILY_OTHER;
+}
+
 typedef struct stats {
-  uint64_t by_platform[FEATURE_COUNT][MATRIX_MAX_PLATFORMS + 1][NUM_CODES]; /* last: multi */
+  uint64_t by_row[FEATURE_COUNT][NUM_ROWS][NUM_CODES];
   uint64_t variant_cases[FEATURE_COUNT][MAX_VARIANTS];
   uint64_t variant_failures[FEATURE_COUNT][MAX_VARIANTS];
   uint64_t first_failure[FEATURE_COUNT][MAX_VARIANTS];
@@ -52,18 +111,32 @@ typedef struct stats {
 } stats;
 
 static int platform_slot(const matrix_spec *spec, const matrix_case *c) {
-  if (c->tuple_len > 1)
-    return MATRIX_MAX_PLATFORMS;
+  if (c->tuple_len > 1) {
+    int key = 0;
+    for (int i = 0; i < c->tuple_len; i++)
+      key += family_weight[family_of(c->tuple[i])];
+    return MATRIX_MAX_PLATFORMS + kind_of_key[key];
+  }
   for (size_t i = 0; i < spec->num_platforms; i++)
     if (strcmp(spec->platforms[i], c->tuple[0]) == 0)
       return (int)i;
-  return MATRIX_MAX_PLATFORMS;
+  return 0; /* not reached: a case's platforms are the spec's */
+}
+
+/* Whether row `p` is in the table, and its label. */
+static bool row_exists(const matrix_spec *spec, int p) {
+  return p >= MATRIX_MAX_PLATFORMS || (size_t)p < spec->num_platforms;
+}
+
+static const char *row_label(const matrix_spec *spec, int p) {
+  return p < MATRIX_MAX_PLATFORMS ? spec->platforms[p]
+                                  : multi_kinds[p - MATRIX_MAX_PLATFORMS].label;
 }
 
 static void record(stats *st, const matrix_spec *spec, const matrix_case *c,
                    const matrix_outcome *o) {
   st->cases++;
-  st->by_platform[c->feature][platform_slot(spec, c)][code_slot(o->code)]++;
+  st->by_row[c->feature][platform_slot(spec, c)][code_slot(o->code)]++;
   st->variant_cases[c->feature][c->variant]++;
   if (o->failure) {
     if (st->variant_failures[c->feature][c->variant]++ == 0)
@@ -74,9 +147,9 @@ static void record(stats *st, const matrix_spec *spec, const matrix_case *c,
 
 static void merge_stats(stats *into, const stats *from) {
   for (int f = 0; f < FEATURE_COUNT; f++) {
-    for (int p = 0; p <= MATRIX_MAX_PLATFORMS; p++)
+    for (int p = 0; p < NUM_ROWS; p++)
       for (int k = 0; k < NUM_CODES; k++)
-        into->by_platform[f][p][k] += from->by_platform[f][p][k];
+        into->by_row[f][p][k] += from->by_row[f][p][k];
     for (int v = 0; v < MAX_VARIANTS; v++) {
       if (from->variant_failures[f][v] &&
           (!into->variant_failures[f][v] || from->first_failure[f][v] < into->first_failure[f][v]))
@@ -157,19 +230,34 @@ static int next_error(const uint64_t *counts, bool *shown) {
   return best;
 }
 
+/* The lowersim failures of a row (cases whose code is lowersim's fault). */
+static uint64_t row_failures(const uint64_t *counts) {
+  uint64_t n = 0;
+  for (int k = 1; k < NUM_CODES; k++)
+    if (counts[k] && matrix_is_failure(slot_code(k)))
+      n += counts[k];
+  return n;
+}
+
 static void print_summary(const matrix_spec *spec, const stats *st, double seconds, int jobs) {
-  printf("%-16s %-8s %9s %9s  %s\n", "feature", "platform", "cases", "OK",
+  int width = 12; /* the platform column: as wide as its longest label */
+  for (int f = 0; f < FEATURE_COUNT; f++)
+    for (int p = 0; p < NUM_ROWS; p++)
+      if (row_exists(spec, p) && row_total(st->by_row[f][p]) &&
+          (int)strlen(row_label(spec, p)) > width)
+        width = (int)strlen(row_label(spec, p));
+  printf("%-16s %-*s %9s %9s  %s\n", "feature", width, "platforms", "cases", "OK",
          "errors (the 3 most frequent, then +N more)");
   for (int f = 0; f < FEATURE_COUNT; f++) {
-    for (int p = 0; p <= MATRIX_MAX_PLATFORMS; p++) {
-      if (p < MATRIX_MAX_PLATFORMS && (size_t)p >= spec->num_platforms)
+    for (int p = 0; p < NUM_ROWS; p++) {
+      if (!row_exists(spec, p))
         continue;
-      const uint64_t *counts = st->by_platform[f][p];
+      const uint64_t *counts = st->by_row[f][p];
       uint64_t total = row_total(counts);
       if (!total)
         continue;
-      printf("%-16s %-8s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
-             p == MATRIX_MAX_PLATFORMS ? "multi" : spec->platforms[p], total, counts[0]);
+      printf("%-16s %-*s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
+             width, row_label(spec, p), total, counts[0]);
       bool shown[NUM_CODES] = {true};
       for (int rank = 0; rank < 3; rank++) {
         int best = next_error(counts, shown);
@@ -218,17 +306,25 @@ static void print_json(const matrix_spec *spec, const stats *st, double seconds,
   cli_json_close_object(&j);
   cli_json_open_array(&j, "rows");
   for (int f = 0; f < FEATURE_COUNT; f++) {
-    for (int p = 0; p <= MATRIX_MAX_PLATFORMS; p++) {
-      if (p < MATRIX_MAX_PLATFORMS && (size_t)p >= spec->num_platforms)
+    for (int p = 0; p < NUM_ROWS; p++) {
+      if (!row_exists(spec, p))
         continue;
-      const uint64_t *counts = st->by_platform[f][p];
+      const uint64_t *counts = st->by_row[f][p];
       uint64_t row = row_total(counts);
       if (!row)
         continue;
       cli_json_open_object(&j, NULL);
       cli_json_string(&j, "feature", matrix_feature_name((matrix_feature)f));
-      cli_json_string(&j, "platform", p == MATRIX_MAX_PLATFORMS ? "multi" : spec->platforms[p]);
+      cli_json_string(&j, "platform", row_label(spec, p));
+      if (p >= MATRIX_MAX_PLATFORMS) { /* a kind of multi-platform tuple */
+        const multi_kind *k = &multi_kinds[p - MATRIX_MAX_PLATFORMS];
+        cli_json_open_array(&j, "families");
+        for (int i = 0; i < k->len; i++)
+          cli_json_string(&j, NULL, family_names[k->families[i]]);
+        cli_json_close_array(&j);
+      }
       cli_json_int(&j, "cases", (long long)row);
+      cli_json_int(&j, "failures", (long long)row_failures(counts));
       cli_json_int(&j, "ok", (long long)counts[0]);
       cli_json_open_array(&j, "errors"); /* every code, the most frequent first */
       bool shown[NUM_CODES] = {true};
@@ -253,14 +349,23 @@ static void print_json(const matrix_spec *spec, const stats *st, double seconds,
   cli_json_end(&j);
 }
 
+/* matrix --junit: one test case per feature variant (classname
+ * lowersim.matrix.FEATURE), then one per row of the summary (classname
+ * lowersim.matrix.FEATURE.platforms, named by the row's platform or tuple
+ * kind), each failed when its cases hold a lowersim failure. */
 static int write_junit(const char *path, const stats *st, double seconds,
-                       const cli_inputs *inputs, const lsim_jax_profile *profile) {
-  size_t variants = 0, failed = 0;
-  for (int f = 0; f < FEATURE_COUNT; f++)
+                       const cli_inputs *inputs, const matrix_spec *spec) {
+  const lsim_jax_profile *profile = spec->profile;
+  size_t tests = 0, failed = 0;
+  for (int f = 0; f < FEATURE_COUNT; f++) {
     for (int v = 0; v < MAX_VARIANTS; v++)
       if (st->variant_cases[f][v])
-        variants++, failed += st->variant_failures[f][v] > 0;
-  junit *j = junit_open("lowersim matrix", variants, failed, 0, 0, seconds);
+        tests++, failed += st->variant_failures[f][v] > 0;
+    for (int p = 0; p < NUM_ROWS; p++)
+      if (row_exists(spec, p) && row_total(st->by_row[f][p]))
+        tests++, failed += row_failures(st->by_row[f][p]) > 0;
+  }
+  junit *j = junit_open("lowersim matrix", tests, failed, 0, 0, seconds);
   junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
   for (int f = 0; j && f < FEATURE_COUNT; f++) {
     for (int v = 0; v < MAX_VARIANTS; v++) {
@@ -276,6 +381,22 @@ static int write_junit(const char *path, const stats *st, double seconds,
                matrix_feature_name((matrix_feature)f));
       junit_case(j, &(junit_result){.classname = classname, .name = name, .seconds = -1,
                                     .failure = st->variant_failures[f][v] ? failure : NULL});
+    }
+  }
+  for (int f = 0; j && f < FEATURE_COUNT; f++) {
+    for (int p = 0; p < NUM_ROWS; p++) {
+      const uint64_t *counts = st->by_row[f][p];
+      uint64_t total = row_exists(spec, p) ? row_total(counts) : 0, failures;
+      if (!total)
+        continue;
+      char classname[64], failure[160];
+      snprintf(classname, sizeof classname, "lowersim.matrix.%s.platforms",
+               matrix_feature_name((matrix_feature)f));
+      if ((failures = row_failures(counts)))
+        snprintf(failure, sizeof failure, "%" PRIu64 " of %" PRIu64 " cases failed", failures,
+                 total);
+      junit_case(j, &(junit_result){.classname = classname, .name = row_label(spec, p),
+                                    .seconds = -1, .failure = failures ? failure : NULL});
     }
   }
   return junit_close(j, "matrix", path, inputs);
@@ -337,6 +458,11 @@ static void help(void) {
       "the cases its metadata names, none cut short by --limit unless it is the only one.\n"
       "Format 1 files (the header first, written before shard metadata) are refused: write\n"
       "them again. A merged --csv is the whole run's, as one --shard 0/1 run writes it.\n\n"
+      "The summary has a row per feature and lowering platform (its tuple of one), then per\n"
+      "feature and kind of multi-platform tuple: the families of its platforms (cpu; gpu:\n"
+      "cuda, rocm and the alias gpu; tpu; other: any other name), e.g. cpu+gpu, gpu+gpu\n"
+      "(cuda+rocm, gpu+cuda, ...), cpu+gpu+tpu. --junit adds a test case per row\n"
+      "(lowersim.matrix.FEATURE.platforms), failed when the row holds a lowersim failure.\n\n"
       "A progress bar with rate and ETA goes to stderr when it is a terminal. Exit 0 unless a\n"
       "case fails in a way that is lowersim's own fault (a verification failure).\n");
 }
@@ -517,7 +643,7 @@ static int run_matrix(options *o) {
     if (o->csv)
       code = write_csv(o, workers, jobs);
     if (o->junit && !code)
-      code = write_junit(o->junit, all, seconds, NULL, o->spec.profile);
+      code = write_junit(o->junit, all, seconds, NULL, &o->spec);
     if (!code && all->failures)
       code = EXIT_LOWERING_ERROR;
   }
@@ -705,7 +831,7 @@ static int merge(options *o) {
   else
     cli_output_abort(csv);
   if (!code && o->junit)
-    code = write_junit(o->junit, st, -1, &inputs, m0->spec.profile);
+    code = write_junit(o->junit, st, -1, &inputs, &m0->spec);
   if (!code && st->failures)
     code = EXIT_LOWERING_ERROR;
   for (int i = 0; files && i < o->num_inputs; i++) {
@@ -725,6 +851,7 @@ int cmd_matrix(int argc, char **argv) {
             "slots (cli/cmd_matrix.c NUM_CODES)\n", lsim_status_count(), NUM_CODES);
     return EXIT_LOWERING_ERROR;
   }
+  multi_kinds_init();
   options o = {0};
   int code = parse_options(argc, argv, &o);
   if (code == 0)
