@@ -430,14 +430,32 @@ static void help(void) {
       "distinct lowering platforms of length 1..K over the platform list (default\n"
       "cpu,cuda,rocm,oneapi,tpu,gpu,metal and K=2), the pinned backend (none or each of cpu,\n"
       "cuda, rocm, oneapi, tpu, metal), the runtime (cpu plus each subset of cuda, rocm,\n"
-      "oneapi, tpu, metal) and the feature variants (rules: rule sets; buffer_callback:\n"
-      "command_buffer x aliases; python_callback: kind x ordered x partitioned, and pure\n"
-      "and ordered io with sharding=SingleDeviceSharding(jax.devices()[0]); pallas: params\n"
-      "x installed backends x flag x interpret). Every case is lowered and verified;\n"
-      "its outcome is an error code or OK with a hash of the module text.\n\n"
+      "oneapi, tpu, metal) and the feature variants:\n"
+      "  rules            rule sets of register_lowering(my_op, ffi_lowering(T), platform)\n"
+      "  buffer_callback  command_buffer_compatible x input_output_aliases\n"
+      "  python_callback  kind x ordered x partitioned, and pure and ordered io with\n"
+      "                   sharding=SingleDeviceSharding(jax.devices()[0])\n"
+      "  pallas           compiler params x installed backends x flag x interpret\n"
+      "  ffi_call         jax.ffi.ffi_call: has_side_effect x input_output_aliases x\n"
+      "                   custom_call_api_version 4 or 1\n"
+      "  compute_on       compute_on(T) for T device_host, tpu_sparsecore, device,\n"
+      "                   gpu_stream:1 and an unknown one, around an ffi_call or a\n"
+      "                   pure_callback\n"
+      "  lowering_cache   register_lowering(inline=False) for the default or cpu and tpu,\n"
+      "                   one call or two identical ones (one private function)\n"
+      "  effects          two callbacks: ordered io and debug in either order (two\n"
+      "                   tokens), two ordered io (one), ordered io and unordered debug\n"
+      "  export           jax.export.export of sin, my_op's custom call or a\n"
+      "                   pure_callback, with disabled_checks none or custom_call:k_default\n"
+      "  export_call      calling an Exported of sin for (cpu, tpu) or (cuda,), with or\n"
+      "                   without DisabledSafetyCheck.platform()\n"
+      "  session          two lowerings in one JAX process: my_op without a rule, then\n"
+      "                   with one registered; Mosaic TPU add_one, then with interpret\n"
+      "Every case is lowered and verified; its outcome is an error code or OK with a hash\n"
+      "of the module text.\n\n"
       "  --platforms LIST  1 to 16 distinct platform names, comma-separated\n"
       "  --max-len K       tuples of 1 to K platforms, K from 1 to 4\n"
-      "  --features LIST   any of rules,buffer_callback,python_callback,pallas\n"
+      "  --features LIST   any of the features above, comma-separated (default: all)\n"
       "  --jobs J          J threads, from 1 to 256 (default 1)\n"
       "  --shard I/N       only the I-th of N contiguous slices (0 <= I < N): run the shards\n"
       "                    anywhere (GNU parallel, Slurm arrays, Kubernetes indexed jobs),\n"
@@ -515,7 +533,8 @@ static const char *parse_features(const char *value, void *out) {
     while (f < FEATURE_COUNT && strcmp(o->features[k], matrix_feature_name((matrix_feature)f)))
       f++;
     if (f == FEATURE_COUNT)
-      return "takes features among rules,buffer_callback,python_callback,pallas";
+      return "takes features among rules,buffer_callback,python_callback,pallas,ffi_call,"
+             "compute_on,lowering_cache,effects,export,export_call,session";
     o->spec.features[f] = true;
   }
   return NULL;
