@@ -93,13 +93,17 @@ static void multi_kinds_init(void) {
     enumerate_kinds(len, 0, 0, seq, &n);
 }
 
+/* One comparison per name (this runs for every case). */
 static int family_of(const char *platform) {
-  if (strcmp(platform, "cpu") == 0)
-    return FAMILY_CPU;
-  if (strcmp(platform, "cuda") == 0 || strcmp(platform, "rocm") == 0 ||
-      strcmp(platform, "gpu") == 0)
-    return FAMILY_GPU;
-  return strcmp(platform, "tpu") == 0 ? FAMILY_TPU : FAMILY_OTHER;
+  switch (platform[0]) {
+  case 'c':
+    return strcmp(platform, "cpu") == 0 ? FAMILY_CPU
+           : strcmp(platform, "cuda") == 0 ? FAMILY_GPU : FAMILY_OTHER;
+  case 'r': return strcmp(platform, "rocm") == 0 ? FAMILY_GPU : FAMILY_OTHER;
+  case 'g': return strcmp(platform, "gpu") == 0 ? FAMILY_GPU : FAMILY_OTHER;
+  case 't': return strcmp(platform, "tpu") == 0 ? FAMILY_TPU : FAMILY_OTHER;
+  default: return FAMILY_OTHER;
+  }
 }
 
 typedef struct stats {
