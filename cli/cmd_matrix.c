@@ -43,8 +43,71 @@ static int slot_code(int slot) {
   return slot == 0 ? 0 : slot < NUM_CODES - 1 ? (int)lsim_status_at((size_t)slot - 1) : 1;
 }
 
+/* The summary's rows: one per lowering platform of the spec (a tuple of
+ * one), then one per kind of multi-platform tuple: the multiset of its
+ * platforms' families (cpu; gpu: cuda, rocm and the alias gpu; tpu; other:
+ * every other name), e.g. "cpu+gpu", "gpu+gpu" (cuda+rocm, gpu+cuda, ...),
+ * "cpu+gpu+tpu", in the order of length, then of the families. */
+enum { FAMILY_CPU, FAMILY_GPU, FAMILY_TPU, FAMILY_OTHER, NUM_FAMILIES };
+static const char *const family_names[NUM_FAMILIES] = {"cpu", "gpu", "tpu", "other"};
+#define NUM_MULTI_KINDS 65 /* multisets of 2..4 of 4 families: 10 + 20 + 35 */
+#define NUM_ROWS (MATRIX_MAX_PLATFORMS + NUM_MULTI_KINDS)
+#define KIND_KEYS 625      /* a multiset's key: its counts in base 5 */
+
+typedef struct multi_kind {
+  int len;
+  int families[MATRIX_MAX_LEN]; /* ascending */
+  char label[MATRIX_MAX_LEN * 6];
+} multi_kind;
+
+static multi_kind multi_kinds[NUM_MULTI_KINDS];
+static const int family_weight[NUM_FAMILIES] = {1, 5, 25, 125};
+static signed char kind_of_key[KIND_KEYS]; /* key -> index into multi_kinds */
+
+/* Every multiset of `len` families at least `from`, appended in order. */
+static void enumerate_kinds(int len, int depth, int from, int *seq, int *n) {
+  if (depth == len) {
+    multi_kind *k = &multi_kinds[*n];
+    int key = 0;
+    size_t at = 0;
+    k->len = len;
+    for (int i = 0; i < len; i++) {
+      k->families[i] = seq[i];
+      key += family_weight[seq[i]];
+      at += (size_t)snprintf(k->label + at, sizeof k->label - at, "%s%s", i ? "+" : "",
+                             family_names[seq[i]]);
+    }
+    kind_of_key[key] = (signed char)(*n)++;
+    return;
+  }
+  for (int f = from; f < NUM_FAMILIES; f++) {
+    seq[depth] = f;
+    enumerate_kinds(len, depth + 1, f, seq, n);
+  }
+}
+
+/* Before any thread starts. */
+static void multi_kinds_init(void) {
+  int seq[MATRIX_MAX_LEN], n = 0;
+  for (int len = 2; len <= MATRIX_MAX_LEN; len++)
+    enumerate_kinds(len, 0, 0, seq, &n);
+}
+
+/* One comparison per name (this runs for every case). */
+static int family_of(const char *platform) {
+  switch (platform[0]) {
+  case 'c':
+    return strcmp(platform, "cpu") == 0 ? FAMILY_CPU
+           : strcmp(platform, "cuda") == 0 ? FAMILY_GPU : FAMILY_OTHER;
+  case 'r': return strcmp(platform, "rocm") == 0 ? FAMILY_GPU : FAMILY_OTHER;
+  case 'g': return strcmp(platform, "gpu") == 0 ? FAMILY_GPU : FAMILY_OTHER;
+  case 't': return strcmp(platform, "tpu") == 0 ? FAMILY_TPU : FAMILY_OTHER;
+  default: return FAMILY_OTHER;
+  }
+}
+
 typedef struct stats {
-  uint64_t by_platform[FEATURE_COUNT][MATRIX_MAX_PLATFORMS + 1][NUM_CODES]; /* last: multi */
+  uint64_t by_row[FEATURE_COUNT][NUM_ROWS][NUM_CODES];
   uint64_t variant_cases[FEATURE_COUNT][MAX_VARIANTS];
   uint64_t variant_failures[FEATURE_COUNT][MAX_VARIANTS];
   uint64_t first_failure[FEATURE_COUNT][MAX_VARIANTS];
@@ -52,18 +115,32 @@ typedef struct stats {
 } stats;
 
 static int platform_slot(const matrix_spec *spec, const matrix_case *c) {
-  if (c->tuple_len > 1)
-    return MATRIX_MAX_PLATFORMS;
+  if (c->tuple_len > 1) {
+    int key = 0;
+    for (int i = 0; i < c->tuple_len; i++)
+      key += family_weight[family_of(c->tuple[i])];
+    return MATRIX_MAX_PLATFORMS + kind_of_key[key];
+  }
   for (size_t i = 0; i < spec->num_platforms; i++)
     if (strcmp(spec->platforms[i], c->tuple[0]) == 0)
       return (int)i;
-  return MATRIX_MAX_PLATFORMS;
+  return 0; /* not reached: a case's platforms are the spec's */
+}
+
+/* Whether row `p` is in the table, and its label. */
+static bool row_exists(const matrix_spec *spec, int p) {
+  return p >= MATRIX_MAX_PLATFORMS || (size_t)p < spec->num_platforms;
+}
+
+static const char *row_label(const matrix_spec *spec, int p) {
+  return p < MATRIX_MAX_PLATFORMS ? spec->platforms[p]
+                                  : multi_kinds[p - MATRIX_MAX_PLATFORMS].label;
 }
 
 static void record(stats *st, const matrix_spec *spec, const matrix_case *c,
                    const matrix_outcome *o) {
   st->cases++;
-  st->by_platform[c->feature][platform_slot(spec, c)][code_slot(o->code)]++;
+  st->by_row[c->feature][platform_slot(spec, c)][code_slot(o->code)]++;
   st->variant_cases[c->feature][c->variant]++;
   if (o->failure) {
     if (st->variant_failures[c->feature][c->variant]++ == 0)
@@ -74,9 +151,9 @@ static void record(stats *st, const matrix_spec *spec, const matrix_case *c,
 
 static void merge_stats(stats *into, const stats *from) {
   for (int f = 0; f < FEATURE_COUNT; f++) {
-    for (int p = 0; p <= MATRIX_MAX_PLATFORMS; p++)
+    for (int p = 0; p < NUM_ROWS; p++)
       for (int k = 0; k < NUM_CODES; k++)
-        into->by_platform[f][p][k] += from->by_platform[f][p][k];
+        into->by_row[f][p][k] += from->by_row[f][p][k];
     for (int v = 0; v < MAX_VARIANTS; v++) {
       if (from->variant_failures[f][v] &&
           (!into->variant_failures[f][v] || from->first_failure[f][v] < into->first_failure[f][v]))
@@ -157,19 +234,34 @@ static int next_error(const uint64_t *counts, bool *shown) {
   return best;
 }
 
+/* The lowersim failures of a row (cases whose code is lowersim's fault). */
+static uint64_t row_failures(const uint64_t *counts) {
+  uint64_t n = 0;
+  for (int k = 1; k < NUM_CODES; k++)
+    if (counts[k] && matrix_is_failure(slot_code(k)))
+      n += counts[k];
+  return n;
+}
+
 static void print_summary(const matrix_spec *spec, const stats *st, double seconds, int jobs) {
-  printf("%-16s %-8s %9s %9s  %s\n", "feature", "platform", "cases", "OK",
+  int width = 12; /* the platform column: as wide as its longest label */
+  for (int f = 0; f < FEATURE_COUNT; f++)
+    for (int p = 0; p < NUM_ROWS; p++)
+      if (row_exists(spec, p) && row_total(st->by_row[f][p]) &&
+          (int)strlen(row_label(spec, p)) > width)
+        width = (int)strlen(row_label(spec, p));
+  printf("%-16s %-*s %9s %9s  %s\n", "feature", width, "platforms", "cases", "OK",
          "errors (the 3 most frequent, then +N more)");
   for (int f = 0; f < FEATURE_COUNT; f++) {
-    for (int p = 0; p <= MATRIX_MAX_PLATFORMS; p++) {
-      if (p < MATRIX_MAX_PLATFORMS && (size_t)p >= spec->num_platforms)
+    for (int p = 0; p < NUM_ROWS; p++) {
+      if (!row_exists(spec, p))
         continue;
-      const uint64_t *counts = st->by_platform[f][p];
+      const uint64_t *counts = st->by_row[f][p];
       uint64_t total = row_total(counts);
       if (!total)
         continue;
-      printf("%-16s %-8s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
-             p == MATRIX_MAX_PLATFORMS ? "multi" : spec->platforms[p], total, counts[0]);
+      printf("%-16s %-*s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
+             width, row_label(spec, p), total, counts[0]);
       bool shown[NUM_CODES] = {true};
       for (int rank = 0; rank < 3; rank++) {
         int best = next_error(counts, shown);
@@ -200,35 +292,43 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
 }
 
 /* matrix --json: the summary's rows with every error counted, one object.
- * `shards`: 0 for a merge (then `lo`..`hi` is the merged range). */
+ * `run`: a run's shard `shard` of `shards`; else a merge of `shards` shards
+ * (then `lo`..`hi` is the merged range). */
 static void print_json(const matrix_spec *spec, const stats *st, double seconds, int jobs,
                        uint64_t lo, uint64_t hi, uint64_t total, uint64_t shard,
-                       uint64_t shards) {
+                       uint64_t shards, bool run) {
   cli_json j;
   cli_json_begin(&j, stdout, "matrix");
   cli_json_profile(&j, "jax", spec->profile);
   cli_json_open_object(&j, "range");
   cli_json_int(&j, "first", (long long)lo);
   cli_json_int(&j, "end", (long long)hi);
-  if (shards) {
-    cli_json_int(&j, "of", (long long)total);
+  cli_json_int(&j, "of", (long long)total);
+  if (run)
     cli_json_int(&j, "shard", (long long)shard);
-    cli_json_int(&j, "shards", (long long)shards);
-  }
+  cli_json_int(&j, "shards", (long long)shards);
   cli_json_close_object(&j);
   cli_json_open_array(&j, "rows");
   for (int f = 0; f < FEATURE_COUNT; f++) {
-    for (int p = 0; p <= MATRIX_MAX_PLATFORMS; p++) {
-      if (p < MATRIX_MAX_PLATFORMS && (size_t)p >= spec->num_platforms)
+    for (int p = 0; p < NUM_ROWS; p++) {
+      if (!row_exists(spec, p))
         continue;
-      const uint64_t *counts = st->by_platform[f][p];
+      const uint64_t *counts = st->by_row[f][p];
       uint64_t row = row_total(counts);
       if (!row)
         continue;
       cli_json_open_object(&j, NULL);
       cli_json_string(&j, "feature", matrix_feature_name((matrix_feature)f));
-      cli_json_string(&j, "platform", p == MATRIX_MAX_PLATFORMS ? "multi" : spec->platforms[p]);
+      cli_json_string(&j, "platform", row_label(spec, p));
+      if (p >= MATRIX_MAX_PLATFORMS) { /* a kind of multi-platform tuple */
+        const multi_kind *k = &multi_kinds[p - MATRIX_MAX_PLATFORMS];
+        cli_json_open_array(&j, "families");
+        for (int i = 0; i < k->len; i++)
+          cli_json_string(&j, NULL, family_names[k->families[i]]);
+        cli_json_close_array(&j);
+      }
       cli_json_int(&j, "cases", (long long)row);
+      cli_json_int(&j, "failures", (long long)row_failures(counts));
       cli_json_int(&j, "ok", (long long)counts[0]);
       cli_json_open_array(&j, "errors"); /* every code, the most frequent first */
       bool shown[NUM_CODES] = {true};
@@ -253,14 +353,23 @@ static void print_json(const matrix_spec *spec, const stats *st, double seconds,
   cli_json_end(&j);
 }
 
+/* matrix --junit: one test case per feature variant (classname
+ * lowersim.matrix.FEATURE), then one per row of the summary (classname
+ * lowersim.matrix.FEATURE.platforms, named by the row's platform or tuple
+ * kind), each failed when its cases hold a lowersim failure. */
 static int write_junit(const char *path, const stats *st, double seconds,
-                       const cli_inputs *inputs, const lsim_jax_profile *profile) {
-  size_t variants = 0, failed = 0;
-  for (int f = 0; f < FEATURE_COUNT; f++)
+                       const cli_inputs *inputs, const matrix_spec *spec) {
+  const lsim_jax_profile *profile = spec->profile;
+  size_t tests = 0, failed = 0;
+  for (int f = 0; f < FEATURE_COUNT; f++) {
     for (int v = 0; v < MAX_VARIANTS; v++)
       if (st->variant_cases[f][v])
-        variants++, failed += st->variant_failures[f][v] > 0;
-  junit *j = junit_open("lowersim matrix", variants, failed, 0, 0, seconds);
+        tests++, failed += st->variant_failures[f][v] > 0;
+    for (int p = 0; p < NUM_ROWS; p++)
+      if (row_exists(spec, p) && row_total(st->by_row[f][p]))
+        tests++, failed += row_failures(st->by_row[f][p]) > 0;
+  }
+  junit *j = junit_open("lowersim matrix", tests, failed, 0, 0, seconds);
   junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
   for (int f = 0; j && f < FEATURE_COUNT; f++) {
     for (int v = 0; v < MAX_VARIANTS; v++) {
@@ -276,6 +385,22 @@ static int write_junit(const char *path, const stats *st, double seconds,
                matrix_feature_name((matrix_feature)f));
       junit_case(j, &(junit_result){.classname = classname, .name = name, .seconds = -1,
                                     .failure = st->variant_failures[f][v] ? failure : NULL});
+    }
+  }
+  for (int f = 0; j && f < FEATURE_COUNT; f++) {
+    for (int p = 0; p < NUM_ROWS; p++) {
+      const uint64_t *counts = st->by_row[f][p];
+      uint64_t total = row_exists(spec, p) ? row_total(counts) : 0, failures;
+      if (!total)
+        continue;
+      char classname[64], failure[160];
+      snprintf(classname, sizeof classname, "lowersim.matrix.%s.platforms",
+               matrix_feature_name((matrix_feature)f));
+      if ((failures = row_failures(counts)))
+        snprintf(failure, sizeof failure, "%" PRIu64 " of %" PRIu64 " cases failed", failures,
+                 total);
+      junit_case(j, &(junit_result){.classname = classname, .name = row_label(spec, p),
+                                    .seconds = -1, .failure = failures ? failure : NULL});
     }
   }
   return junit_close(j, "matrix", path, inputs);
@@ -309,14 +434,32 @@ static void help(void) {
       "distinct lowering platforms of length 1..K over the platform list (default\n"
       "cpu,cuda,rocm,oneapi,tpu,gpu,metal and K=2), the pinned backend (none or each of cpu,\n"
       "cuda, rocm, oneapi, tpu, metal), the runtime (cpu plus each subset of cuda, rocm,\n"
-      "oneapi, tpu, metal) and the feature variants (rules: rule sets; buffer_callback:\n"
-      "command_buffer x aliases; python_callback: kind x ordered x partitioned, and pure\n"
-      "and ordered io with sharding=SingleDeviceSharding(jax.devices()[0]); pallas: params\n"
-      "x installed backends x flag x interpret). Every case is lowered and verified;\n"
-      "its outcome is an error code or OK with a hash of the module text.\n\n"
+      "oneapi, tpu, metal) and the feature variants:\n"
+      "  rules            rule sets of register_lowering(my_op, ffi_lowering(T), platform)\n"
+      "  buffer_callback  command_buffer_compatible x input_output_aliases\n"
+      "  python_callback  kind x ordered x partitioned, and pure and ordered io with\n"
+      "                   sharding=SingleDeviceSharding(jax.devices()[0])\n"
+      "  pallas           compiler params x installed backends x flag x interpret\n"
+      "  ffi_call         jax.ffi.ffi_call: has_side_effect x input_output_aliases x\n"
+      "                   custom_call_api_version 4 or 1\n"
+      "  compute_on       compute_on(T) for T device_host, tpu_sparsecore, device,\n"
+      "                   gpu_stream:1 and an unknown one, around an ffi_call or a\n"
+      "                   pure_callback\n"
+      "  lowering_cache   register_lowering(inline=False) for the default or cpu and tpu,\n"
+      "                   one call or two identical ones (one private function)\n"
+      "  effects          two callbacks: ordered io and debug in either order (two\n"
+      "                   tokens), two ordered io (one), ordered io and unordered debug\n"
+      "  export           jax.export.export of sin, my_op's custom call or a\n"
+      "                   pure_callback, with disabled_checks none or custom_call:k_default\n"
+      "  export_call      calling an Exported of sin for (cpu, tpu) or (cuda,), with or\n"
+      "                   without DisabledSafetyCheck.platform()\n"
+      "  session          two lowerings in one JAX process: my_op without a rule, then\n"
+      "                   with one registered; Mosaic TPU add_one, then with interpret\n"
+      "Every case is lowered and verified; its outcome is an error code or OK with a hash\n"
+      "of the module text.\n\n"
       "  --platforms LIST  1 to 16 distinct platform names, comma-separated\n"
       "  --max-len K       tuples of 1 to K platforms, K from 1 to 4\n"
-      "  --features LIST   any of rules,buffer_callback,python_callback,pallas\n"
+      "  --features LIST   any of the features above, comma-separated (default: all)\n"
       "  --jobs J          J threads, from 1 to 256 (default 1)\n"
       "  --shard I/N       only the I-th of N contiguous slices (0 <= I < N): run the shards\n"
       "                    anywhere (GNU parallel, Slurm arrays, Kubernetes indexed jobs),\n"
@@ -326,9 +469,22 @@ static void help(void) {
       "                    `lowersim versions`)\n"
       "  --csv OUT         one row per case; --junit OUT: one test case per feature variant\n"
       "                    (\"-\": standard output; a file is replaced whole or not at all)\n\n"
-      "--merge reads the shards' CSV files (\"-\": standard input) and checks every field of\n"
-      "every row as strictly as scenario files are checked (`FILE:LINE: ...`, exit 2);\n"
-      "the shards must cover one contiguous range of cases between them.\n\n"
+      "The CSV (format 2) starts with the shard's metadata, then the header and a row per case:\n"
+      "  # lowersim matrix CSV 2: lowersim=V jax=PROFILE platforms=P+Q max-len=K\n"
+      "    features=F+G limit=L|- shard=I/N cases=FIRST..END total=T      (one line)\n"
+      "  index,feature,variant,platforms,backend,runtime,outcome,module_hash\n\n"
+      "--merge reads the shards' CSV files (\"-\": standard input) and checks the metadata\n"
+      "and every field of every row as strictly as scenario files are checked (`FILE:LINE:\n"
+      "...`, exit 2): the files must be every shard 0/N..N-1/N of one run, each once (the\n"
+      "same lowersim, jax, platforms, max-len, features, limit and N), each holding exactly\n"
+      "the cases its metadata names, none cut short by --limit unless it is the only one.\n"
+      "Format 1 files (the header first, written before shard metadata) are refused: write\n"
+      "them again. A merged --csv is the whole run's, as one --shard 0/1 run writes it.\n\n"
+      "The summary has a row per feature and lowering platform (its tuple of one), then per\n"
+      "feature and kind of multi-platform tuple: the families of its platforms (cpu; gpu:\n"
+      "cuda, rocm and the alias gpu; tpu; other: any other name), e.g. cpu+gpu, gpu+gpu\n"
+      "(cuda+rocm, gpu+cuda, ...), cpu+gpu+tpu. --junit adds a test case per row\n"
+      "(lowersim.matrix.FEATURE.platforms), failed when the row holds a lowersim failure.\n\n"
       "A progress bar with rate and ETA goes to stderr when it is a terminal. Exit 0 unless a\n"
       "case fails in a way that is lowersim's own fault (a verification failure).\n");
 }
@@ -381,7 +537,8 @@ static const char *parse_features(const char *value, void *out) {
     while (f < FEATURE_COUNT && strcmp(o->features[k], matrix_feature_name((matrix_feature)f)))
       f++;
     if (f == FEATURE_COUNT)
-      return "takes features among rules,buffer_callback,python_callback,pallas";
+      return "takes features among rules,buffer_callback,python_callback,pallas,ffi_call,"
+             "compute_on,lowering_cache,effects,export,export_call,session";
     o->spec.features[f] = true;
   }
   return NULL;
@@ -424,13 +581,18 @@ static int parse_options(int argc, char **argv, options *o) {
   return 0;
 }
 
-/* Concatenates the workers' CSV parts into `path`, header first. */
-static int write_csv(const char *path, worker *workers, int jobs) {
+/* Concatenates the workers' CSV parts into `path`, the metadata and header
+ * first. */
+static int write_csv(const options *o, worker *workers, int jobs) {
+  const char *path = o->csv;
   cli_output *out = cli_output_open("matrix", path, NULL);
   if (!out)
     return EXIT_INVALID_INPUT;
   FILE *f = cli_output_stream(out);
-  bool ok = fputs(MATRIX_CSV_HEADER, f) >= 0;
+  matrix_csv_meta meta;
+  matrix_csv_meta_init(&meta, &o->spec, o->shard, o->shards, o->limit);
+  matrix_csv_write_meta(f, &meta);
+  bool ok = !ferror(f);
   char buf[1 << 16];
   for (int j = 0; ok && j < jobs; j++) {
     ok = fflush(workers[j].csv) == 0 && !ferror(workers[j].csv);
@@ -450,9 +612,8 @@ static int write_csv(const char *path, worker *workers, int jobs) {
 
 static int run_matrix(options *o) {
   uint64_t total = o->spec.total;
-  uint64_t lo = total * o->shard / o->shards, hi = total * (o->shard + 1) / o->shards;
-  if (o->limit && hi - lo > o->limit)
-    hi = lo + o->limit;
+  uint64_t lo, hi;
+  matrix_shard_range(total, o->shard, o->shards, o->limit, &lo, &hi);
   _Atomic uint64_t done = 0;
   int jobs = (int)o->jobs;
   worker *workers = lsim_calloc((size_t)jobs, sizeof *workers);
@@ -494,7 +655,7 @@ static int run_matrix(options *o) {
   if (!all)
     code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   if (all && !code && o->json)
-    print_json(&o->spec, all, seconds, jobs, lo, hi, total, o->shard, o->shards);
+    print_json(&o->spec, all, seconds, jobs, lo, hi, total, o->shard, o->shards, true);
   if (all && !code) {
     if (!o->json) {
       printf("matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64
@@ -503,9 +664,9 @@ static int run_matrix(options *o) {
       print_summary(&o->spec, all, seconds, jobs);
     }
     if (o->csv)
-      code = write_csv(o->csv, workers, jobs);
+      code = write_csv(o, workers, jobs);
     if (o->junit && !code)
-      code = write_junit(o->junit, all, seconds, NULL, o->spec.profile);
+      code = write_junit(o->junit, all, seconds, NULL, &o->spec);
     if (!code && all->failures)
       code = EXIT_LOWERING_ERROR;
   }
@@ -523,72 +684,16 @@ static int run_matrix(options *o) {
 typedef struct shard_file {
   const char *path;
   FILE *f;
-  uint64_t first, rows;
-  bool empty; /* the header alone */
+  matrix_csv_reader *r;
+  const matrix_csv_meta *meta; /* the reader's */
 } shard_file;
 
 static int compare_shards(const void *a, const void *b) {
   const shard_file *x = a, *y = b;
-  if (x->empty != y->empty)
-    return x->empty ? 1 : -1;
-  return (x->first > y->first) - (x->first < y->first);
+  return (x->meta->shard > y->meta->shard) - (x->meta->shard < y->meta->shard);
 }
 
-/* The slot of a platform in the merge's platform list, added when new
- * (shards are read in index order, so the list comes out in the run's
- * order); NULL when the list is full. */
-static const char *platform_name(matrix_spec *spec, const char *name,
-                                 char names[][LSIM_PLATFORM_NAME_MAX + 1]) {
-  for (size_t i = 0; i < spec->num_platforms; i++)
-    if (strcmp(spec->platforms[i], name) == 0)
-      return spec->platforms[i];
-  if (spec->num_platforms == MATRIX_MAX_PLATFORMS)
-    return NULL;
-  size_t slot = spec->num_platforms++;
-  snprintf(names[slot], sizeof names[slot], "%s", name);
-  spec->platforms[slot] = names[slot];
-  return names[slot];
-}
-
-/* Reads one shard (every row checked), recording its rows into `st` and,
- * when `csv`, copying them there.  `first_only`: reads the first row alone
- * (for ordering).  Returns 0 or 2 with the reason printed. */
-static int read_shard(shard_file *sf, bool first_only, stats *st, matrix_spec *spec,
-                      char names[][LSIM_PLATFORM_NAME_MAX + 1], FILE *csv) {
-  if (fseek(sf->f, 0, SEEK_SET) != 0) {
-    fprintf(stderr, "lowersim matrix: cannot read %s again: %s\n", sf->path, strerror(errno));
-    return EXIT_INVALID_INPUT;
-  }
-  matrix_csv_reader *r = matrix_csv_reader_create(sf->path, sf->f);
-  if (!r)
-    return cli_usage_error("matrix", "out of memory");
-  matrix_row row;
-  int rc, code = 0;
-  sf->rows = 0;
-  while (!code && (rc = matrix_csv_next(r, &row)) > 0) {
-    if (sf->rows++ == 0)
-      sf->first = row.c.index;
-    if (first_only)
-      break;
-    for (int i = 0; !code && i < row.c.tuple_len; i++)
-      if (!(row.c.tuple[i] = platform_name(spec, row.c.tuple[i], names)))
-        code = cli_usage_error("matrix", "the shards name more than %d platforms",
-                               MATRIX_MAX_PLATFORMS);
-    if (!code)
-      record(st, spec, &row.c, &row.o);
-    if (!code && csv)
-      matrix_csv_write_row(csv, &row.c, &row.o);
-  }
-  if (!code && rc < 0) {
-    fprintf(stderr, "%s\n", matrix_csv_error(r));
-    code = EXIT_INVALID_INPUT;
-  }
-  sf->empty = sf->rows == 0;
-  matrix_csv_reader_destroy(r);
-  return code;
-}
-
-/* Standard input copied into a temporary file, so that it can be read twice. */
+/* Standard input copied into a temporary file (read like the others). */
 static FILE *copy_stdin(void) {
   FILE *f = tmpfile();
   char buf[1 << 16];
@@ -598,14 +703,14 @@ static FILE *copy_stdin(void) {
       fclose(f);
       return NULL;
     }
-  if (f && (ferror(stdin) || fflush(f) != 0)) {
+  if (f && (ferror(stdin) || fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0)) {
     fclose(f);
     return NULL;
   }
   return f;
 }
 
-/* Opens the shards ("-" once: standard input). */
+/* Opens the shards ("-" once: standard input) and reads their metadata. */
 static int open_shards(options *o, shard_file *files) {
   int code = 0, stdin_uses = 0;
   for (int i = 0; !code && i < o->num_inputs; i++) {
@@ -616,36 +721,102 @@ static int open_shards(options *o, shard_file *files) {
       code = cli_usage_error("matrix", "standard input can be read once");
     else if (!files[i].f)
       code = cli_usage_error("matrix", "cannot read %s: %s", files[i].path, strerror(errno));
+    else if (!(files[i].r = matrix_csv_reader_create(files[i].path, files[i].f)))
+      code = cli_usage_error("matrix", "out of memory");
+    else if (matrix_csv_begin(files[i].r)) {
+      fprintf(stderr, "%s\n", matrix_csv_error(files[i].r));
+      code = EXIT_INVALID_INPUT;
+    } else
+      files[i].meta = matrix_csv_metadata(files[i].r);
   }
   return code;
 }
 
-/* The shards ordered by their first case, checked to cover one contiguous
- * range, then each read in order into `st` (and the merged CSV). */
-static int merge_shards(options *o, shard_file *files, stats *st, matrix_spec *seen,
-                        char names[][LSIM_PLATFORM_NAME_MAX + 1], FILE *csv) {
-  int code = 0;
-  for (int i = 0; !code && i < o->num_inputs; i++)
-    code = read_shard(&files[i], true, NULL, seen, names, NULL);
-  if (code)
-    return code;
-  qsort(files, (size_t)o->num_inputs, sizeof *files, compare_shards);
-  uint64_t next = files[0].first;
-  for (int i = 0; !code && i < o->num_inputs && !files[i].empty; i++) {
-    if (files[i].first != next)
-      return cli_usage_error("matrix", "the shards leave a gap or overlap at case %" PRIu64 " (%s)",
-                             next, files[i].path);
-    code = read_shard(&files[i], false, st, seen, names, csv);
-    next = files[i].first + files[i].rows;
+/* The shards must be every shard of one run, each once: the same identity
+ * (lowersim, jax, platforms, max-len, features, limit, N), shards 0..N-1,
+ * none cut short by --limit unless it is the only one.  They come out
+ * ordered by shard. */
+static int check_shard_set(options *o, shard_file *files) {
+  int n = o->num_inputs;
+  char va[1100], vb[1100];
+  const matrix_csv_meta *m0 = files[0].meta;
+  if (o->spec.profile && lsim_jax_profile_or_default(o->spec.profile) != m0->spec.profile)
+    return cli_usage_error("matrix", "%s:1: the shard models jax %s, not --jax %s", files[0].path,
+                           m0->spec.profile->name,
+                           lsim_jax_profile_or_default(o->spec.profile)->name);
+  for (int i = 1; i < n; i++) {
+    const char *key = matrix_csv_meta_differ(m0, files[i].meta, va, vb, sizeof va);
+    if (key) {
+      fprintf(stderr, "%s:1: not a shard of the run of %s: %s=%s here, %s=%s there\n",
+              files[i].path, files[0].path, key, vb, key, va);
+      return EXIT_INVALID_INPUT;
+    }
   }
-  return code;
+  qsort(files, (size_t)n, sizeof *files, compare_shards);
+  uint64_t shards = m0->shards;
+  for (int i = 1; i < n; i++)
+    if (files[i].meta->shard == files[i - 1].meta->shard) {
+      fprintf(stderr, "%s:1: shard %" PRIu64 "/%" PRIu64 " again (%s is that shard too)\n",
+              files[i].path, files[i].meta->shard, shards, files[i - 1].path);
+      return EXIT_INVALID_INPUT;
+    }
+  if ((uint64_t)n < shards) { /* distinct and below N: some are missing */
+    char missing[256];
+    size_t k = 0, listed = 0;
+    uint64_t absent = shards - (uint64_t)n;
+    for (uint64_t s = 0, i = 0; s < shards && listed < 6; s++) {
+      if (i < (uint64_t)n && files[i].meta->shard == s) {
+        i++;
+        continue;
+      }
+      k += (size_t)snprintf(missing + k, sizeof missing - k, "%s%" PRIu64 "/%" PRIu64,
+                            listed ? ", " : "", s, shards);
+      listed++;
+    }
+    if (absent > listed)
+      snprintf(missing + k, sizeof missing - k, " and %" PRIu64 " more", absent - listed);
+    return cli_usage_error("matrix",
+                           "an incomplete shard set: %d of %" PRIu64 " shards of the run of %s "
+                           "(missing %s); --merge joins every shard of one run",
+                           n, shards, files[0].path, missing);
+  }
+  for (int i = 0; shards > 1 && i < n; i++) {
+    const matrix_csv_meta *m = files[i].meta;
+    uint64_t lo, hi;
+    matrix_shard_range(m->spec.total, m->shard, m->shards, 0, &lo, &hi);
+    if (m->end != hi) {
+      fprintf(stderr,
+              "%s:1: shard %" PRIu64 "/%" PRIu64 " was cut short by limit=%" PRIu64
+              " (cases %" PRIu64 "..%" PRIu64 " of its %" PRIu64 "..%" PRIu64
+              "): only whole shards merge, or a single --shard 0/1 run\n",
+              files[i].path, m->shard, m->shards, m->limit, m->first, m->end, lo, hi);
+      return EXIT_INVALID_INPUT;
+    }
+  }
+  return 0;
+}
+
+/* Every row of every shard, in order, into `st` (and the merged CSV). */
+static int read_shards(options *o, shard_file *files, stats *st, FILE *csv) {
+  for (int i = 0; i < o->num_inputs; i++) {
+    matrix_row row;
+    int rc;
+    while ((rc = matrix_csv_next(files[i].r, &row)) > 0) {
+      record(st, &files[0].meta->spec, &row.c, &row.o);
+      if (csv)
+        matrix_csv_write_row(csv, &row.c, &row.o);
+    }
+    if (rc < 0) {
+      fprintf(stderr, "%s\n", matrix_csv_error(files[i].r));
+      return EXIT_INVALID_INPUT;
+    }
+  }
+  return 0;
 }
 
 static int merge(options *o) {
   stats *st = lsim_calloc(1, sizeof *st);
   shard_file *files = lsim_calloc((size_t)o->num_inputs, sizeof *files);
-  char names[MATRIX_MAX_PLATFORMS][LSIM_PLATFORM_NAME_MAX + 1];
-  matrix_spec seen = {0};
   cli_inputs inputs = {0};
   int code = st && files ? 0 : cli_usage_error("matrix", "out of memory");
   for (int i = 0; !code && i < o->num_inputs; i++)
@@ -653,32 +824,44 @@ static int merge(options *o) {
       code = cli_usage_error("matrix", "out of memory");
   if (!code)
     code = open_shards(o, files);
+  if (!code)
+    code = check_shard_set(o, files);
+  const matrix_csv_meta *m0 = code ? NULL : files[0].meta;
   cli_output *csv = NULL;
   if (!code && o->csv && !(csv = cli_output_open("matrix", o->csv, &inputs)))
     code = EXIT_INVALID_INPUT;
-  if (csv && fputs(MATRIX_CSV_HEADER, cli_output_stream(csv)) < 0)
-    code = cli_usage_error("matrix", "cannot write %s", o->csv);
+  if (csv) {
+    /* the whole run's metadata: one shard, cut only when it was the only one */
+    matrix_csv_meta whole;
+    matrix_csv_meta_init(&whole, &m0->spec, 0, 1, m0->shards == 1 ? m0->limit : 0);
+    matrix_csv_write_meta(cli_output_stream(csv), &whole);
+    if (ferror(cli_output_stream(csv)))
+      code = cli_usage_error("matrix", "cannot write %s", o->csv);
+  }
   if (!code)
-    code = merge_shards(o, files, st, &seen, names, csv ? cli_output_stream(csv) : NULL);
+    code = read_shards(o, files, st, csv ? cli_output_stream(csv) : NULL);
+  uint64_t first = m0 ? m0->first : 0, end = m0 ? first + st->cases : 0;
   if (!code && o->json) {
-    seen.profile = o->spec.profile;
-    print_json(&seen, st, -1, 1, files[0].first, files[0].first + st->cases, 0, 0, 0);
+    print_json(&m0->spec, st, -1, 1, first, end, m0->spec.total, 0, m0->shards, false);
   } else if (!code) {
-    printf("matrix: merged %d shards, cases %" PRIu64 "..%" PRIu64 "\n", o->num_inputs,
-           files[0].first, files[0].first + st->cases);
-    print_summary(&seen, st, -1, 1);
+    printf("matrix: merged %d of %" PRIu64 " shards (jax %s), cases %" PRIu64 "..%" PRIu64
+           " of %" PRIu64 "\n",
+           o->num_inputs, m0->shards, m0->spec.profile->name, first, end, m0->spec.total);
+    print_summary(&m0->spec, st, -1, 1);
   }
   if (csv && !code)
     code = cli_output_commit(csv);
   else
     cli_output_abort(csv);
   if (!code && o->junit)
-    code = write_junit(o->junit, st, -1, &inputs, o->spec.profile);
+    code = write_junit(o->junit, st, -1, &inputs, &m0->spec);
   if (!code && st->failures)
     code = EXIT_LOWERING_ERROR;
-  for (int i = 0; files && i < o->num_inputs; i++)
+  for (int i = 0; files && i < o->num_inputs; i++) {
+    matrix_csv_reader_destroy(files[i].r);
     if (files[i].f)
       fclose(files[i].f);
+  }
   cli_inputs_free(&inputs);
   free(st);
   free(files);
@@ -691,6 +874,7 @@ int cmd_matrix(int argc, char **argv) {
             "slots (cli/cmd_matrix.c NUM_CODES)\n", lsim_status_count(), NUM_CODES);
     return EXIT_LOWERING_ERROR;
   }
+  multi_kinds_init();
   options o = {0};
   int code = parse_options(argc, argv, &o);
   if (code == 0)

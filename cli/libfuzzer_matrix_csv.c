@@ -1,7 +1,8 @@
 /* cli/libfuzzer_matrix_csv.c: the libFuzzer target of `matrix --merge`'s CSV
  * reader (cli/matrix_csv.c).  Bytes are read as a shard; every row the
  * reader accepts must be written back byte for byte by the writer (the
- * reader accepts exactly what the writer makes), and a refusal must be one
+ * reader accepts exactly what the writer makes: the metadata line, the
+ * header and the rows), and a refusal must be one
  * `<fuzz>:LINE: ...` line.  A broken invariant aborts (libFuzzer's crash). */
 #define _DEFAULT_SOURCE /* fmemopen, open_memstream */
 #include "matrix_csv.h"
@@ -23,11 +24,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   matrix_csv_reader *r = in && out ? matrix_csv_reader_create("<fuzz>", in) : NULL;
   if (!r)
     abort();
-  fputs(MATRIX_CSV_HEADER, out);
   matrix_row row;
-  int rc;
-  while ((rc = matrix_csv_next(r, &row)) > 0)
-    matrix_csv_write_row(out, &row.c, &row.o);
+  int rc = matrix_csv_begin(r);
+  if (rc == 0) {
+    matrix_csv_write_meta(out, matrix_csv_metadata(r));
+    while ((rc = matrix_csv_next(r, &row)) > 0)
+      matrix_csv_write_row(out, &row.c, &row.o);
+  }
   fclose(out);
   if (rc == 0 && (len != size || memcmp(text, data, size) != 0)) {
     fprintf(stderr, "a shard read whole does not write back the same:\n%.*s\n---\n%s\n", (int)size,

@@ -6,8 +6,10 @@
 #include "lowersim/buffer_callback.h"
 #include "lowersim/callback.h"
 #include "lowersim/debugging.h"
+#include "lowersim/export.h"
 #include "lowersim/ffi.h"
 #include "lowersim/jax.h"
+#include "lowersim/lax.h"
 #include "lowersim/pallas_call.h"
 
 #include <stdio.h>
@@ -30,9 +32,19 @@ const size_t matrix_num_optional_backends = NUM_OPTIONAL;
 #define PYTHON_VARIANTS 9 /* pure; io x ordered; debug x ordered x partitioned; pure and
                              ordered io with sharding=jax.devices()[0] */
 #define PALLAS_VARIANTS 128 /* params(4) x installed(8) x flag(2) x interpret(2) */
+#define FFI_VARIANTS 8      /* has_side_effect x input_output_aliases x api version 4 or 1 */
+#define COMPUTE_TYPES 5     /* device_host, tpu_sparsecore, device, gpu_stream:1, unknown */
+#define COMPUTE_VARIANTS (COMPUTE_TYPES * 2) /* x the equation: ffi_call, pure_callback */
+#define CACHE_VARIANTS 4    /* rules (default, cpu+tpu) x one or two identical equations */
+#define EFFECTS_VARIANTS 4  /* io+debug, debug+io, io+io ordered; io ordered + debug */
+#define EXPORT_VARIANTS 6   /* body (sin, my_op's custom call, pure_callback) x checks */
+#define EXPORT_CALL_VARIANTS 4 /* exported for (cpu, tpu) or (cuda,) x platform check */
+#define SESSION_VARIANTS 2  /* a rule registered after a failure; a Pallas retry */
 
-static const int feature_variants[FEATURE_COUNT] = {RULE_SETS, BUFFER_VARIANTS, PYTHON_VARIANTS,
-                                                    PALLAS_VARIANTS};
+static const int feature_variants[FEATURE_COUNT] = {
+    RULE_SETS,      BUFFER_VARIANTS,  PYTHON_VARIANTS,  PALLAS_VARIANTS,
+    FFI_VARIANTS,   COMPUTE_VARIANTS, CACHE_VARIANTS,   EFFECTS_VARIANTS,
+    EXPORT_VARIANTS, EXPORT_CALL_VARIANTS, SESSION_VARIANTS};
 
 void matrix_spec_default(matrix_spec *spec) {
   static const char *const platforms[] = {"cpu", "cuda", "rocm", "oneapi", "tpu", "gpu", "metal"};
@@ -65,6 +77,15 @@ bool matrix_spec_finish(matrix_spec *spec) {
       spec->num_variants += (size_t)feature_variants[f];
   spec->total = (uint64_t)spec->num_variants * NUM_RUNTIMES * NUM_PINS * spec->num_tuples;
   return spec->num_variants > 0;
+}
+
+void matrix_shard_range(uint64_t total, uint64_t shard, uint64_t shards, uint64_t limit,
+                        uint64_t *lo, uint64_t *hi) {
+  /* 128-bit products: total * shard overflows 64 bits for large N */
+  *lo = (uint64_t)((unsigned __int128)total * shard / shards);
+  *hi = (uint64_t)((unsigned __int128)total * (shard + 1) / shards);
+  if (limit && *hi - *lo > limit)
+    *hi = *lo + limit;
 }
 
 /* The t-th ordered tuple: all tuples of length 1 first, then length 2, ... */
@@ -131,7 +152,10 @@ int matrix_feature_variants(matrix_feature f) {
 }
 
 const char *matrix_feature_name(matrix_feature f) {
-  static const char *const names[] = {"rules", "buffer_callback", "python_callback", "pallas"};
+  static const char *const names[] = {"rules",      "buffer_callback", "python_callback",
+                                      "pallas",     "ffi_call",        "compute_on",
+                                      "lowering_cache", "effects",     "export",
+                                      "export_call", "session"};
   return (unsigned)f < FEATURE_COUNT ? names[f] : "?";
 }
 
@@ -160,6 +184,23 @@ static const rule_set rule_sets[RULE_SETS] = {
 
 static const char *const params_names[] = {"none", "mosaic_tpu", "triton", "mosaic_gpu"};
 
+/* compute_on(T): the four compute types JAX knows, and one it does not. */
+static const char *const compute_types[COMPUTE_TYPES] = {"device_host", "tpu_sparsecore", "device",
+                                                         "gpu_stream:1", "sparsecore"};
+
+static const char *const effects_names[EFFECTS_VARIANTS] = {"io+debug", "debug+io", "io+io",
+                                                            "io+debug_unordered"};
+
+/* export: the body, and jax.export.export's disabled_checks. */
+static const char *const export_bodies[3] = {"sin", "my_op", "pure"};
+static const char *const export_checks[2] = {"none", "custom_call:k_default"};
+
+/* export_call: what the callee was exported for. */
+static const char *const exported_for[2][2] = {{"cpu", "tpu"}, {"cuda", NULL}};
+
+static const char *const session_names[SESSION_VARIANTS] = {"rule_after_failure",
+                                                            "pallas_retry"};
+
 void matrix_variant_name(matrix_feature f, int v, char *buf, size_t size) {
   if (v < 0 || v >= matrix_feature_variants(f)) {
     snprintf(buf, size, "?");
@@ -186,6 +227,28 @@ void matrix_variant_name(matrix_feature f, int v, char *buf, size_t size) {
              v & 2 ? "/flag" : "", v & 1 ? "/interpret" : "");
     break;
   }
+  case FEATURE_FFI_CALL:
+    snprintf(buf, size, "ffi_call/%s%s%s%s", v ? "" : "plain", v & 1 ? "side_effect" : "",
+             v & 2 ? (v & 1 ? "/alias" : "alias") : "", v & 4 ? (v & 3 ? "/api1" : "api1") : "");
+    break;
+  case FEATURE_COMPUTE_ON:
+    snprintf(buf, size, "compute_on/%s/%s", compute_types[v >> 1], v & 1 ? "pure" : "ffi_call");
+    break;
+  case FEATURE_LOWERING_CACHE:
+    snprintf(buf, size, "lowering_cache/%s/%s", v & 2 ? "cpu+tpu" : "default",
+             v & 1 ? "two_calls" : "one_call");
+    break;
+  case FEATURE_EFFECTS: snprintf(buf, size, "effects/%s", effects_names[v]); break;
+  case FEATURE_EXPORT:
+    snprintf(buf, size, "export/%s/checks=%s", export_bodies[v >> 1], export_checks[v & 1]);
+    break;
+  case FEATURE_EXPORT_CALL:
+    snprintf(buf, size, "export_call/for=%s%s%s%s", exported_for[v >> 1][0],
+             exported_for[v >> 1][1] ? "+" : "",
+             exported_for[v >> 1][1] ? exported_for[v >> 1][1] : "",
+             v & 1 ? "/platform_check_disabled" : "");
+    break;
+  case FEATURE_SESSION: snprintf(buf, size, "session/%s", session_names[v]); break;
   default:
     snprintf(buf, size, "?");
   }
@@ -200,17 +263,22 @@ typedef struct case_program {
   lsim_pallas *pallas;
   lsim_registry *registry;
   lsim_primitive *my_op; /* the rules feature's own primitive */
-  lsim_eqn eqn;
+  lsim_eqn eqns[2];      /* one, or two for lowering_cache's two calls and effects */
+  size_t operands[2];
+  size_t output;         /* effects: the io callback's result */
   lsim_program program;
   union {
     lsim_buffer_callback_params buffer;
     lsim_python_callback_params python;
     lsim_pallas_call_params pallas;
-  } params;
+    lsim_ffi_call_params ffi;
+    lsim_call_exported_params call;
+  } params[2];
+  lsim_exported exported;     /* export_call's callee */
+  lsim_lowering *export_lowering;
 } case_program;
 
 static const lsim_aval f32_8 = {.dtype = LSIM_DTYPE_F32, .rank = 1, .dims = {8}};
-static const size_t operand = 0;
 
 /* cpu, then each optional backend the case's runtime has, one device each. */
 static int make_runtime(case_program *cp, const matrix_case *c, lsim_error *err) {
@@ -239,6 +307,36 @@ static int make_process(case_program *cp, const matrix_case *c, lsim_error *err)
             : lsim_registry_create_jax(cp->runtime, cp->pallas, c->profile, &cp->registry, err);
 }
 
+/* my_op with its rules for the features that lower it: part of the
+ * process's state (made with the registry).  lowering_cache's rules are
+ * registered with inline=False; a session's first lowering has none. */
+static int register_my_op(case_program *cp, const matrix_case *c, lsim_error *err) {
+  static const lsim_ffi_rule k_default = RULE("k_default"), k_cpu = RULE("k_cpu"),
+                             k_tpu = RULE("k_tpu");
+  int rc = LSIM_OK;
+  switch (c->feature) {
+  case FEATURE_LOWERING_CACHE:
+    rc = lsim_primitive_create("my_op", &cp->my_op, err);
+    if (!rc && c->variant & 2)
+      rc = lsim_register_lowering_not_inline(cp->registry, cp->my_op, lsim_ffi_lowering(&k_cpu),
+                                             "cpu", err);
+    if (!rc && c->variant & 2)
+      rc = lsim_register_lowering_not_inline(cp->registry, cp->my_op, lsim_ffi_lowering(&k_tpu),
+                                             "tpu", err);
+    if (!rc && !(c->variant & 2))
+      rc = lsim_register_lowering_not_inline(cp->registry, cp->my_op,
+                                             lsim_ffi_lowering(&k_default), NULL, err);
+    return rc;
+  case FEATURE_EXPORT:
+    rc = lsim_primitive_create("my_op", &cp->my_op, err);
+    return rc ? rc
+              : lsim_register_lowering(cp->registry, cp->my_op, lsim_ffi_lowering(&k_default),
+                                       NULL, err);
+  case FEATURE_SESSION: return lsim_primitive_create("my_op", &cp->my_op, err);
+  default: return LSIM_OK;
+  }
+}
+
 /* register_lowering(my_op, ffi_lowering(target), platform) per rule: part of
  * the process's state (made with the registry). */
 static int register_rules(case_program *cp, int v, lsim_error *err) {
@@ -256,7 +354,8 @@ static int register_rules(case_program *cp, int v, lsim_error *err) {
 /* The python-callback variant v; the sharded ones name the default
  * backend's first device (SingleDeviceSharding(jax.devices()[0])), which is
  * in the device assignment only when no other backend is pinned. */
-static int bind_python(case_program *cp, int v, lsim_error *err) {
+static int bind_python(case_program *cp, lsim_eqn *eqn, lsim_python_callback_params *p, int v,
+                       lsim_error *err) {
   static const struct {
     int kind; /* 0 pure, 1 io, 2 debug */
     bool ordered, partitioned, sharded;
@@ -265,7 +364,6 @@ static int bind_python(case_program *cp, int v, lsim_error *err) {
       {2, false, false, false}, {2, true, false, false},  {2, false, true, false},
       {2, true, true, false},   {0, false, false, true},  {1, true, false, true},
   };
-  lsim_python_callback_params *p = &cp->params.python;
   *p = (lsim_python_callback_params){.ordered = variants[v].ordered,
                                      .partitioned = variants[v].partitioned};
   const lsim_backend *device_backend = NULL;
@@ -274,15 +372,15 @@ static int bind_python(case_program *cp, int v, lsim_error *err) {
   if (device_backend)
     p->sharding = (lsim_callback_sharding){LSIM_CALLBACK_SHARDING_SINGLE_DEVICE,
                                            {device_backend, 0}};
-  cp->eqn.ordered_effect = variants[v].kind != 0 && p->ordered;
+  eqn->ordered_effect = variants[v].kind != 0 && p->ordered;
   if (variants[v].kind == 0)
-    lsim_pure_callback_bind(&cp->eqn, p);
+    lsim_pure_callback_bind(eqn, p);
   else if (variants[v].kind == 1)
-    lsim_io_callback_bind(&cp->eqn, p);
+    lsim_io_callback_bind(eqn, p);
   else
-    lsim_debug_callback_bind(&cp->eqn, p);
+    lsim_debug_callback_bind(eqn, p);
   if (variants[v].kind == 2)
-    cp->eqn.num_results = 0;
+    eqn->num_results = 0;
   return rc;
 }
 
@@ -290,34 +388,111 @@ static const lsim_pallas_params_class *const params_classes[] = {
     NULL, &lsim_mosaic_tpu_compiler_params, &lsim_triton_compiler_params,
     &lsim_mosaic_gpu_compiler_params};
 
+/* The python_callback variants the other features use. */
+enum { PY_PURE = 0, PY_IO_ORDERED = 2, PY_DEBUG = 3, PY_DEBUG_ORDERED = 4 };
+
+static void bind_ffi(lsim_eqn *eqn, lsim_ffi_call_params *p, int v) {
+  static const lsim_io_alias alias = {0, 0};
+  *p = (lsim_ffi_call_params){.target_name = "my_target", .has_side_effect = v & 1,
+                              .aliases = v & 2 ? &alias : NULL, .num_aliases = v & 2 ? 1 : 0,
+                              .custom_call_api_version = v & 4 ? 1 : 0};
+  lsim_ffi_call_bind(eqn, p);
+}
+
+/* effects: two callbacks over x (the second io callback over the first's
+ * result); the io callback's result is the program's output. */
+static int bind_effects(case_program *cp, int v, lsim_error *err) {
+  static const int kinds[EFFECTS_VARIANTS][2] = {{PY_IO_ORDERED, PY_DEBUG_ORDERED},
+                                                 {PY_DEBUG_ORDERED, PY_IO_ORDERED},
+                                                 {PY_IO_ORDERED, PY_IO_ORDERED},
+                                                 {PY_IO_ORDERED, PY_DEBUG}};
+  int rc = LSIM_OK;
+  for (int i = 0; !rc && i < 2; i++)
+    rc = bind_python(cp, &cp->eqns[i], &cp->params[i].python, kinds[v][i], err);
+  bool io_io = kinds[v][1] == PY_IO_ORDERED && kinds[v][0] == PY_IO_ORDERED;
+  if (io_io)
+    cp->eqns[1].operands = &cp->operands[1];
+  cp->output = io_io ? 2 : 1; /* values: x, then each result (debug callbacks have none) */
+  cp->program.has_outputs = true;
+  cp->program.outputs = &cp->output;
+  cp->program.num_outputs = 1;
+  return rc;
+}
+
 static int make_program(case_program *cp, const matrix_case *c, lsim_error *err) {
   static const lsim_io_alias alias = {0, 0};
-  cp->eqn = (lsim_eqn){.operands = &operand, .num_operands = 1, .results = &f32_8,
-                       .num_results = 1};
-  int rc = LSIM_OK;
+  cp->operands[0] = 0;
+  cp->operands[1] = 1; /* a second equation takes the first's result */
+  for (int i = 0; i < 2; i++)
+    cp->eqns[i] = (lsim_eqn){.operands = &cp->operands[0], .num_operands = 1,
+                             .results = &f32_8, .num_results = 1};
+  lsim_eqn *eqn = &cp->eqns[0];
+  cp->program = (lsim_program){.function_name = "f", .args = &f32_8, .num_args = 1,
+                               .eqns = cp->eqns, .num_eqns = 1};
+  int rc = LSIM_OK, v = c->variant;
   switch (c->feature) {
-  case FEATURE_RULES: cp->eqn.primitive = cp->my_op; break;
+  case FEATURE_RULES: eqn->primitive = cp->my_op; break;
   case FEATURE_BUFFER_CALLBACK:
-    cp->params.buffer = (lsim_buffer_callback_params){
-        .command_buffer_compatible = c->variant & 1, .aliases = c->variant & 2 ? &alias : NULL,
-        .num_aliases = c->variant & 2 ? 1 : 0};
-    lsim_buffer_callback_bind(&cp->eqn, &cp->params.buffer);
+    cp->params[0].buffer = (lsim_buffer_callback_params){
+        .command_buffer_compatible = v & 1, .aliases = v & 2 ? &alias : NULL,
+        .num_aliases = v & 2 ? 1 : 0};
+    lsim_buffer_callback_bind(eqn, &cp->params[0].buffer);
     break;
-  case FEATURE_PYTHON_CALLBACK: rc = bind_python(cp, c->variant, err); break;
+  case FEATURE_PYTHON_CALLBACK: rc = bind_python(cp, eqn, &cp->params[0].python, v, err); break;
   case FEATURE_PALLAS:
-    cp->params.pallas = (lsim_pallas_call_params){.kernel = "add_one", .grid = 2,
-                                                  .interpret = c->variant & 1,
-                                                  .compiler_params = params_classes[c->variant >> 5]};
-    lsim_pallas_call_bind(&cp->eqn, &cp->params.pallas);
+    cp->params[0].pallas = (lsim_pallas_call_params){.kernel = "add_one", .grid = 2,
+                                                     .interpret = v & 1,
+                                                     .compiler_params = params_classes[v >> 5]};
+    lsim_pallas_call_bind(eqn, &cp->params[0].pallas);
+    break;
+  case FEATURE_FFI_CALL: bind_ffi(eqn, &cp->params[0].ffi, v); break;
+  case FEATURE_COMPUTE_ON:
+    if (v & 1)
+      rc = bind_python(cp, eqn, &cp->params[0].python, PY_PURE, err);
+    else
+      bind_ffi(eqn, &cp->params[0].ffi, 0);
+    eqn->compute_type = compute_types[v >> 1];
+    break;
+  case FEATURE_LOWERING_CACHE:
+    eqn->primitive = cp->my_op;
+    if (v & 1) {
+      cp->eqns[1] = *eqn;
+      cp->eqns[1].operands = &cp->operands[1];
+      cp->program.num_eqns = 2;
+    }
+    break;
+  case FEATURE_EFFECTS:
+    cp->program.num_eqns = 2;
+    rc = bind_effects(cp, v, err);
+    break;
+  case FEATURE_EXPORT:
+    if (v >> 1 == 0)
+      eqn->primitive = &lsim_sin_p;
+    else if (v >> 1 == 1)
+      eqn->primitive = cp->my_op;
+    else
+      rc = bind_python(cp, eqn, &cp->params[0].python, PY_PURE, err);
+    break;
+  case FEATURE_EXPORT_CALL:
+    cp->params[0].call = (lsim_call_exported_params){.exported = &cp->exported};
+    lsim_call_exported_bind(eqn, &cp->params[0].call);
+    break;
+  case FEATURE_SESSION:
+    if (v == 0)
+      eqn->primitive = cp->my_op;
+    else {
+      cp->params[0].pallas = (lsim_pallas_call_params){
+          .kernel = "add_one", .grid = 2, .compiler_params = &lsim_mosaic_tpu_compiler_params};
+      lsim_pallas_call_bind(eqn, &cp->params[0].pallas);
+    }
     break;
   default: break;
   }
-  cp->program = (lsim_program){.function_name = "f", .args = &f32_8, .num_args = 1,
-                               .eqns = &cp->eqn, .num_eqns = 1};
   return rc;
 }
 
 static void case_program_free(case_program *cp) {
+  lsim_lowering_destroy(cp->export_lowering);
   lsim_registry_destroy(cp->registry);
   lsim_primitive_destroy(cp->my_op);
   lsim_pallas_destroy(cp->pallas);
@@ -388,6 +563,8 @@ static int get_process(matrix_worker *w, const matrix_case *c, lsim_error *err) 
     rc = make_process(&w->cp, c, err);
   if (!rc && c->feature == FEATURE_RULES)
     rc = register_rules(&w->cp, c->variant, err);
+  else if (!rc)
+    rc = register_my_op(&w->cp, c, err);
   if (rc) {
     drop_process(w);
     return rc;
@@ -400,9 +577,7 @@ static int get_process(matrix_worker *w, const matrix_case *c, lsim_error *err) 
   return LSIM_OK;
 }
 
-/* Lowers the case as jax.jit(f).trace(x).lower(lowering_platforms=tuple),
- * jax.jit(f, backend=pin) when it has a pinned backend; `*text` receives the
- * module (owned). */
+/* Which Pallas backends' modules the process has imported (bit per backend). */
 static unsigned pallas_imports(const lsim_pallas *p) {
   unsigned bits = 0;
   for (int b = 0; p && b < LSIM_PALLAS_BACKEND_COUNT; b++)
@@ -410,26 +585,89 @@ static unsigned pallas_imports(const lsim_pallas *p) {
   return bits;
 }
 
+/* One lowering of the case's program for its platforms and pin (`export`:
+ * as jax.export.export does, with the variant's disabled checks). */
+static int lower_once(matrix_worker *w, const matrix_case *c, lsim_lowering **low,
+                      lsim_error *err) {
+  case_program *cp = &w->cp;
+  const char *checks[1] = {export_checks[c->variant & 1]};
+  bool export = c->feature == FEATURE_EXPORT;
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
+      .registry = cp->registry, .program = &cp->program, .platforms = c->tuple,
+      .num_platforms = (size_t)c->tuple_len,
+      .backend = c->pin < 0 ? NULL : matrix_backends[c->pin], .for_export = export,
+      .disabled_checks = checks, .num_disabled_checks = export && (c->variant & 1) ? 1 : 0);
+  return lsim_lower(w->lowerer, &req, low, err);
+}
+
+/* export_call's callee: jax.export.export(jit(sin), platforms=FOR)(x), with
+ * DisabledSafetyCheck.platform() in the variant that disables it. */
+static int export_callee(matrix_worker *w, const matrix_case *c, lsim_error *err) {
+  static const char *const platform_check[1] = {"platform"};
+  case_program *cp = &w->cp;
+  const char *const *platforms = exported_for[c->variant >> 1];
+  size_t n = platforms[1] ? 2 : 1;
+  lsim_eqn sin = {.primitive = &lsim_sin_p, .operands = &cp->operands[0], .num_operands = 1,
+                  .results = &f32_8, .num_results = 1};
+  lsim_program callee = {.function_name = "f", .args = &f32_8, .num_args = 1, .eqns = &sin,
+                         .num_eqns = 1};
+  bool disabled = c->variant & 1;
+  lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
+      .registry = cp->registry, .program = &callee, .platforms = platforms, .num_platforms = n,
+      .for_export = true, .disabled_checks = platform_check, .num_disabled_checks = disabled);
+  lsim_lowering_destroy(cp->export_lowering);
+  cp->export_lowering = NULL;
+  int rc = lsim_lower(w->lowerer, &req, &cp->export_lowering, err);
+  cp->exported = (lsim_exported){.fun_name = "f", .platforms = platforms, .num_platforms = n,
+                                 .platform_check_disabled = disabled,
+                                 .lowering = cp->export_lowering, .in_avals = &f32_8,
+                                 .num_in_avals = 1};
+  return rc;
+}
+
+/* A session's first lowering, then what changes the process before the
+ * case's own: a missing rule registered (register_lowering after the
+ * NotImplementedError), or a failed Pallas lowering retried with
+ * interpret=True.  A lowersim failure of the first is the case's outcome. */
+static int session_first(matrix_worker *w, const matrix_case *c, lsim_error *err) {
+  static const lsim_ffi_rule k_default = RULE("k_default");
+  case_program *cp = &w->cp;
+  lsim_lowering *low = NULL;
+  int rc = lower_once(w, c, &low, err);
+  lsim_lowering_destroy(low);
+  if (matrix_is_failure(rc))
+    return rc;
+  lsim_error_clear(err);
+  if (c->variant == 0)
+    return lsim_register_lowering(cp->registry, cp->my_op, lsim_ffi_lowering(&k_default), NULL,
+                                  err);
+  cp->params[0].pallas.interpret = true;
+  return LSIM_OK;
+}
+
+/* Lowers the case as jax.jit(f).trace(x).lower(lowering_platforms=tuple),
+ * jax.jit(f, backend=pin) when it has a pinned backend; `*text` receives the
+ * module (owned). */
 static int lower_case(matrix_worker *w, const matrix_case *c, char **text, lsim_error *err) {
   int rc = get_process(w, c, err);
   case_program *cp = &w->cp;
   unsigned imports = pallas_imports(cp->pallas);
   if (!rc)
     rc = make_program(cp, c, err);
+  if (!rc && c->feature == FEATURE_EXPORT_CALL)
+    rc = export_callee(w, c, err);
+  if (!rc && c->feature == FEATURE_SESSION)
+    rc = session_first(w, c, err);
   lsim_lowering *low = NULL;
-  if (!rc) {
-    lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
-        .registry = cp->registry, .program = &cp->program, .platforms = c->tuple,
-        .num_platforms = (size_t)c->tuple_len,
-        .backend = c->pin < 0 ? NULL : matrix_backends[c->pin]);
-    rc = lsim_lower(w->lowerer, &req, &low, err);
-  }
+  if (!rc)
+    rc = lower_once(w, c, &low, err);
   if (!rc && !(*text = lsim_lowering_print(low)))
     rc = LSIM_E_NO_MEMORY;
   lsim_lowering_destroy(low);
-  /* A first import registers rules: the process is no longer a fresh one. */
+  /* A first import registers rules: the process is no longer a fresh one;
+   * nor is a session's, which registered a rule. */
   if (rc == LSIM_E_BACKEND_INIT || rc == LSIM_E_NO_DEFAULT_BACKEND || matrix_is_failure(rc) ||
-      pallas_imports(cp->pallas) != imports)
+      pallas_imports(cp->pallas) != imports || c->feature == FEATURE_SESSION)
     drop_process(w);
   return rc;
 }

@@ -14,11 +14,20 @@
 #define MATRIX_MAX_PLATFORMS 16
 #define MATRIX_MAX_LEN 4
 
+/* The feature axes.  New ones go last: a case's index then names the same
+ * case of the older features as before. */
 typedef enum matrix_feature {
   FEATURE_RULES,
   FEATURE_BUFFER_CALLBACK,
   FEATURE_PYTHON_CALLBACK,
   FEATURE_PALLAS,
+  FEATURE_FFI_CALL,       /* jax.ffi.ffi_call: side effect x aliases x api version */
+  FEATURE_COMPUTE_ON,     /* compute_on(T) around an ffi_call or a pure_callback */
+  FEATURE_LOWERING_CACHE, /* register_lowering(inline=False): one or two identical calls */
+  FEATURE_EFFECTS,        /* two callbacks: one token per ordered-effect kind */
+  FEATURE_EXPORT,         /* jax.export.export's checks on a body */
+  FEATURE_EXPORT_CALL,    /* calling an Exported from the case's lowering */
+  FEATURE_SESSION,        /* two lowerings in one JAX process */
   FEATURE_COUNT
 } matrix_feature;
 
@@ -40,6 +49,11 @@ void matrix_spec_default(matrix_spec *spec);
 
 /* Computes the derived counts; false when the spec is unusable. */
 bool matrix_spec_finish(matrix_spec *spec);
+
+/* Shard `shard` of `shards` of `total` cases, its first `limit` cases when
+ * `limit` (0: all): the cases [*lo, *hi). */
+void matrix_shard_range(uint64_t total, uint64_t shard, uint64_t shards, uint64_t limit,
+                        uint64_t *lo, uint64_t *hi);
 
 /* One case, decoded from its index. */
 typedef struct matrix_case {

@@ -28,29 +28,68 @@ bad() { # NAME SED-EXPRESSION WANT-STDERR
   sed "$2" s.csv >"$1.csv"
   expect "merge-$1" 2 "$3" -- matrix --merge "$1.csv"
 }
-bad empty-platforms '2s/,cpu,/,,/' "empty-platforms.csv:2: platform '' is not a platform name"
-bad plus-platforms '2s/,cpu,/,+,/' "plus-platforms.csv:2: platform '' is not a platform name"
-bad unknown-variant '2s|rules/default|rules/zzz|' "unknown-variant.csv:2: variant 'rules/zzz' is not a variant of rules"
-bad other-features-variant '2s|rules/default|pure|' "other-features-variant.csv:2: variant 'pure' is not a variant of rules"
-bad unknown-outcome '2s/,OK,/,LSIM_E_BOGUS,/' "unknown-outcome.csv:2: outcome 'LSIM_E_BOGUS' is not OK or a lowersim status name"
-bad bad-hash '3s/,[0-9a-f]*$/,XYZ/' "bad-hash.csv:3: module_hash 'XYZ' is not 16 lowercase hexadecimal digits"
-bad error-with-hash '2s/,OK,/,LSIM_E_NO_LOWERING_RULE,/' "error-with-hash.csv:2: module_hash"
-bad gap '3s/^1,/5,/' "gap.csv:3: case 5 follows case 0"
-bad leading-zero '2s/^0,/00,/' "leading-zero.csv:2: index '00' is not a case number"
-bad fields '2s/,-,/,/' "fields.csv:2: a row has 8 fields"
-bad header '1s/index/idx/' "header.csv:1: not a matrix CSV"
-bad backend '2s/,-,cpu,/,gpu,cpu,/' "backend.csv:2: backend 'gpu' is not"
-bad runtime '2s/,cpu,OK/,cpu+cpu,OK/' "runtime.csv:2: runtime 'cpu+cpu' is not cpu followed by"
-bad twice '2s/,cpu,-,/,cpu+cpu,-,/' "twice.csv:2: platform 'cpu' appears twice"
-bad control '2s/,cpu,-,/,c\x01u,-,/' "control.csv:2: platform 'c\\x01u' is not a platform name"
+bad empty-platforms '3s/,cpu,/,,/' "empty-platforms.csv:3: platform '' is not a platform name"
+bad plus-platforms '3s/,cpu,/,+,/' "plus-platforms.csv:3: platform '' is not a platform name"
+bad unknown-variant '3s|rules/default|rules/zzz|' "unknown-variant.csv:3: variant 'rules/zzz' is not a variant of rules"
+bad other-features-variant '3s|rules/default|pure|' "other-features-variant.csv:3: variant 'pure' is not a variant of rules"
+bad unknown-outcome '3s/,OK,/,LSIM_E_BOGUS,/' "unknown-outcome.csv:3: outcome 'LSIM_E_BOGUS' is not OK or a lowersim status name"
+bad bad-hash '4s/,[0-9a-f]*$/,XYZ/' "bad-hash.csv:4: module_hash 'XYZ' is not 16 lowercase hexadecimal digits"
+bad error-with-hash '3s/,OK,/,LSIM_E_NO_LOWERING_RULE,/' "error-with-hash.csv:3: module_hash"
+bad gap '4s/^1,/5,/' "gap.csv:4: case 5 follows case 0"
+bad leading-zero '3s/^0,/00,/' "leading-zero.csv:3: index '00' is not a case number"
+bad fields '3s/,-,/,/' "fields.csv:3: a row has 8 fields"
+bad header '2s/index/idx/' "header.csv:2: the second line must be the header index,feature"
+bad no-metadata '1d' "no-metadata.csv:1: a matrix CSV of format 1 (the header first, no shard metadata), written by an older lowersim"
+bad not-csv '1s/.*/hello/' "not-csv.csv:1: not a matrix CSV: the first line must be its metadata"
+bad format '1s/CSV 2:/CSV 3:/' "format.csv:1: metadata: format '3' is not 2"
+bad meta-order '1s/ jax=/ jx=/' "meta-order.csv:1: metadata: expected jax=... at 'jx="
+bad meta-jax '1s/ jax=[^ ]*/ jax=0.0.1/' "meta-jax.csv:1: metadata: jax='0.0.1' is not a JAX version profile"
+bad meta-lowersim '1s/lowersim=[^ ]*/lowersim=9.9.9/' "meta-lowersim.csv:1: written by lowersim 9.9.9; this is lowersim"
+bad meta-features '1s/features=rules/features=pallas+rules/' "meta-features.csv:1: metadata: feature 'rules' is not the next of"
+bad meta-total '1s/total=[0-9]*/total=7/' "meta-total.csv:1: metadata: total=7 is not the size of the matrix its fields describe"
+bad meta-cases '1s/cases=0\.\.10/cases=0..9/' "meta-cases.csv:1: metadata: cases=0..9 is not shard 0/1 of"
+bad meta-shard '1s|shard=0/1|shard=1/1|' "meta-shard.csv:1: metadata: shard=1/1 is not I/N"
+bad meta-trailing '1s/$/ x=1/' "meta-trailing.csv:1: metadata: ' x=1' after total=, the last field"
+bad not-the-case '3s/,-,cpu,OK/,cpu,cpu,OK/' "not-the-case.csv:3: the row is not case 0 of the matrix of line 1, which is rules/default on cpu, backend -, runtime mask 0"
+bad missing-rows '$d' "missing-rows.csv:12: the shard ends after case 8 but its metadata says cases 0..10 (cut short?)"
+bad first-case '3d' "first-case.csv:3: the first case is 1, but the shard's cases are 0..10"
+bad backend '3s/,-,cpu,/,gpu,cpu,/' "backend.csv:3: backend 'gpu' is not"
+bad runtime '3s/,cpu,OK/,cpu+cpu,OK/' "runtime.csv:3: runtime 'cpu+cpu' is not cpu followed by"
+bad twice '3s/,cpu,-,/,cpu+cpu,-,/' "twice.csv:3: platform 'cpu' appears twice"
+bad control '3s/,cpu,-,/,c\x01u,-,/' "control.csv:3: platform 'c\\x01u' is not a platform name"
 head -c -1 s.csv >cut.csv
-expect merge-cut-short 2 "cut.csv:11: the last line has no newline (a shard cut short?)" -- matrix --merge cut.csv
-printf 'index,feature,variant,platforms,backend,runtime,outcome,module_hash\n0,rules,%02000d\n' 0 >long.csv
-expect merge-long-line 2 "long.csv:2: the line is longer than 1024 bytes" -- matrix --merge long.csv
-printf 'index,feature,variant,platforms,backend,runtime,outcome,module_hash\n0,ru\0les\n' >nul.csv
-expect merge-nul 2 "nul.csv:2: a NUL byte" -- matrix --merge nul.csv
+expect merge-cut-short 2 "cut.csv:12: the last line has no newline (a shard cut short?)" -- matrix --merge cut.csv
+{ head -2 s.csv; printf '0,rules,%03000d\n' 0; } >long.csv
+expect merge-long-line 2 "long.csv:3: the line is longer than 2048 bytes" -- matrix --merge long.csv
+{ head -2 s.csv; printf '0,ru\0les\n'; } >nul.csv
+expect merge-nul 2 "nul.csv:3: a NUL byte" -- matrix --merge nul.csv
 "$L" matrix --merge - --csv m.csv <s.csv >/dev/null && cmp -s m.csv s.csv || ko "merge from standard input"
 ok
+
+# --- matrix --merge: only every shard of one run, each once --------------------------
+R=(--features rules --platforms cpu,tpu --max-len 1)
+for i in 0 1 2 3; do "$L" matrix "${R[@]}" --shard $i/4 --csv q$i.csv >/dev/null; done
+"$L" matrix "${R[@]}" --csv q.csv >/dev/null
+"$L" matrix --merge q3.csv q1.csv q0.csv q2.csv --csv qm.csv >qm.txt && cmp -s q.csv qm.csv && ok || ko "4 of 4 shards do not merge into the whole run"
+grep -q '^matrix: merged 4 of 4 shards (jax .*), cases 0\.\.2688 of 2688$' qm.txt && ok || ko "merge summary line: $(head -1 qm.txt)"
+expect merge-2-of-4 2 "lowersim matrix: an incomplete shard set: 2 of 4 shards of the run of q0.csv (missing 1/4, 3/4); --merge joins every shard of one run" -- matrix --merge q0.csv q2.csv
+expect merge-duplicate 2 "q0.csv:1: shard 0/4 again (q0.csv is that shard too)" -- matrix --merge q0.csv q1.csv q0.csv q3.csv
+cp q2.csv q2-copy.csv
+expect merge-duplicate-other-name 2 "shard 2/4 again" -- matrix --merge q0.csv q1.csv q2.csv q2-copy.csv q3.csv
+"$L" matrix "${R[@]}" --shard 1/2 --csv h1.csv >/dev/null
+expect merge-mixed-shards 2 "h1.csv:1: not a shard of the run of q0.csv: shards=2 here, shards=4 there" -- matrix --merge q0.csv h1.csv q2.csv q3.csv
+"$L" matrix "${R[@]}" --jax 0.10.2 --shard 1/4 --csv j1.csv >/dev/null
+expect merge-mixed-jax 2 "j1.csv:1: not a shard of the run of q0.csv: jax=0.10.2 here, jax=" -- matrix --merge q0.csv j1.csv q2.csv q3.csv
+"$L" matrix --features rules --platforms cpu,cuda --max-len 1 --shard 1/4 --csv p1.csv >/dev/null
+expect merge-mixed-platforms 2 "p1.csv:1: not a shard of the run of q0.csv: platforms=cpu+cuda here, platforms=cpu+tpu there" -- matrix --merge q0.csv p1.csv q2.csv q3.csv
+"$L" matrix "${R[@]}" --features rules,pallas --shard 1/4 --csv f1.csv >/dev/null
+expect merge-mixed-features 2 "f1.csv:1: not a shard of the run of q0.csv: features=rules+pallas here, features=rules there" -- matrix --merge q0.csv f1.csv q2.csv q3.csv
+for i in 0 1; do "$L" matrix "${R[@]}" --shard $i/2 --limit 5 --csv l$i.csv >/dev/null; done
+expect merge-limited 2 "l0.csv:1: shard 0/2 was cut short by limit=5 (cases 0..5 of its 0..1344): only whole shards merge, or a single --shard 0/1 run" -- matrix --merge l0.csv l1.csv
+expect merge-jax-option 2 "lowersim matrix: q0.csv:1: the shard models jax" -- matrix --merge --jax 0.10.2 q0.csv q1.csv q2.csv q3.csv
+head -n -3 q1.csv >q1-cut.csv
+expect merge-shard-cut 2 "q1-cut.csv:" -- matrix --merge q0.csv q1-cut.csv q2.csv q3.csv
+"$L" matrix --merge qm.csv >/dev/null && ok || ko "a merged CSV is not a valid shard set of one"
 
 # The output is never an input: --csv onto a shard is refused and the shard kept.
 cp s.csv a.csv
@@ -67,7 +106,7 @@ expect matrix-platform-too-long 2 "--platforms takes platform names" -- matrix -
 expect matrix-platforms-twice 2 "--platforms takes distinct platforms" -- matrix --platforms cpu,cpu
 # --platforms and --features do not share storage (a static strtok buffer did).
 "$L" matrix --platforms cpu,tpu --features rules --csv pf.csv >/dev/null
-[ "$(cut -d, -f4 pf.csv | tail -n +2 | sort -u | tr '\n' ' ')" = "cpu cpu+tpu tpu tpu+cpu " ] && ok ||
+[ "$(cut -d, -f4 pf.csv | tail -n +3 | sort -u | tr '\n' ' ')" = "cpu cpu+tpu tpu tpu+cpu " ] && ok ||
   ko "--platforms cpu,tpu --features rules lowers for: $(cut -d, -f4 pf.csv | sort -u | tr '\n' ' ')"
 
 # --- Strict numbers and the option grammar --------------------------------------------

@@ -20,7 +20,7 @@ expect platforms-bad-name 2 "LSIM_E_INVALID_ARGUMENT: InvalidArgument: JAX_PLATF
 expect platforms-alias-error 1 "LSIM_E_UNKNOWN_ALIAS_PLATFORM: RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present. Platforms present are: cpu" -- platforms --lower-for gpu
 expect errors-ok 0 "" -- errors
 expect platforms-bad-devices 2 "lowersim platforms: --backend takes PLATFORM=DEVICES, DEVICES an integer from 0 to 1048576, not 'cuda=many'" -- platforms --backend cuda=many
-expect matrix-unknown-feature 2 "lowersim matrix: --features takes features among rules,buffer_callback,python_callback,pallas, not 'nope'" -- matrix --features nope
+expect matrix-unknown-feature 2 "lowersim matrix: --features takes features among rules,buffer_callback,python_callback,pallas,ffi_call,compute_on,lowering_cache,effects,export,export_call,session, not 'nope'" -- matrix --features nope
 expect matrix-bad-jobs 2 "lowersim matrix: --jobs takes an integer from 1 to 256, not '0'" -- matrix --jobs 0
 expect bench-unknown-option 2 "unknown option '--nope'" -- bench --nope
 expect check-impl-missing 2 "lowersim check: --impl needs a value (see --help)" -- check . --impl
@@ -90,7 +90,7 @@ diff <(sed -n '2,/cases/p' "$tmp/all.txt" | head -n -1) <(sed -n '2,/cases/p' "$
 check matrix-merge-summary $? "merged summary differs"
 xmllint --noout "$tmp/m.xml" 2>/dev/null; check matrix-junit $? "invalid JUnit XML"
 expect matrix-bad-shard 2 "lowersim matrix: --shard takes I/N with 0 <= I < N, not '2/2'" -- matrix --shard 2/2
-expect matrix-merge-overlap 2 "gap or overlap" -- matrix --merge "$tmp/s0.csv" "$tmp/s0.csv"
+expect matrix-merge-overlap 2 "shard 0/2 again" -- matrix --merge "$tmp/s0.csv" "$tmp/s0.csv"
 
 # lower -o: written whole on success; never created or touched on failure.
 "$L" lower "$SRC/testdata/scenarios/single-platform.xml" -o "$tmp/out.mlir"

@@ -24,6 +24,7 @@ import math
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -178,10 +179,49 @@ def long_name(n):
             + '<arg dtype="f32" shape="8"/>\n<op kind="sine" args="0"/>\n</lower>\n</scenario>\n')
 
 
+# merge-csv's matrix: rules over 16 platforms, tuples of 1 or 2 (344,064 cases);
+# the metadata line comes from the lowersim measured (its version and JAX profile).
+MERGE_PLATFORMS = [f'p{k}' for k in range(16)]
+MERGE_META = None  # set by main()
+RULE_SETS = ['default', 'gpu+default', 'cpu+tpu', 'gpu', 'cpu+metal+cuda+default',
+             'default/get_backend']
+BACKENDS = ['cpu', 'cuda', 'rocm', 'oneapi', 'tpu', 'metal']
+OPTIONAL = ['cuda', 'rocm', 'oneapi', 'tpu', 'metal']
+
+
+def merge_meta(lowersim, work):
+    """The metadata line `matrix --csv` writes for merge-csv's matrix, with {n} for the limit."""
+    path = os.path.join(work, 'meta.csv')
+    subprocess.run([lowersim, 'matrix', '--platforms', ','.join(MERGE_PLATFORMS), '--max-len', '2',
+                    '--features', 'rules', '--limit', '1', '--csv', path],
+                   stdout=subprocess.DEVNULL, check=True)
+    with open(path) as f:
+        line = f.readline()
+    return line.replace('limit=1 ', 'limit={n} ').replace('cases=0..1 ', 'cases=0..{n} ')
+
+
+def merge_row(i):
+    """Case i of merge-csv's matrix, as its CSV row (index -> tuple, pin, runtime, variant)."""
+    n = len(MERGE_PLATFORMS)
+    t, rest = i % (n + n * (n - 1)), i // (n + n * (n - 1))
+    if t < n:
+        tup = MERGE_PLATFORMS[t]
+    else:
+        first, second = divmod(t - n, n - 1)
+        others = [p for k, p in enumerate(MERGE_PLATFORMS) if k != first]
+        tup = MERGE_PLATFORMS[first] + '+' + others[second]
+    pin, rest = rest % 7 - 1, rest // 7
+    runtime, variant = rest % 32, rest // 32
+    rt = 'cpu' + ''.join('+' + b for k, b in enumerate(OPTIONAL) if runtime & (1 << k))
+    return (f'{i},rules,rules/{RULE_SETS[variant]},{tup},{"-" if pin < 0 else BACKENDS[pin]},'
+            f'{rt},OK,{i:016x}\n')
+
+
 def merge_csv(n):
-    """A matrix CSV of n rows (matrix --merge)."""
-    rows = ''.join(f'{i},rules,rules/default,cpu,-,cpu,OK,{i:016x}\n' for i in range(n))
-    return 'index,feature,variant,platforms,backend,runtime,outcome,module_hash\n' + rows
+    """A valid matrix CSV of n rows, the first n cases of a run (matrix --merge)."""
+    rows = ''.join(merge_row(i) for i in range(n))
+    return (MERGE_META.format(n=n)
+            + 'index,feature,variant,platforms,backend,runtime,outcome,module_hash\n' + rows)
 
 
 SMALL = (HEAD.format(name='small') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
@@ -311,6 +351,8 @@ def main():
     work = tempfile.mkdtemp(prefix='lowersim-hostile-')
     failed = []
     try:
+        global MERGE_META
+        MERGE_META = merge_meta(lowersim, work)
         minimal = os.path.join(work, 'minimal.xml')
         with open(minimal, 'w') as f:
             f.write(SMALL)

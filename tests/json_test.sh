@@ -60,6 +60,14 @@ check matrix-every-error-counted $? "$(head -c 600 "$tmp/out")"
 grep -q '^rules  *cpu  *[0-9]*  *[0-9]*  [A-Z_]* [0-9]* [A-Z_]* [0-9]* [A-Z_]* [0-9]* +1 more ([0-9]* cases)$' "$tmp/summary.txt"
 check matrix-more $? "$(cat "$tmp/summary.txt")"
 run matrix-merge 0 matrix --json --merge "$tmp/m0.csv" "$tmp/m1.csv"
+# One row per kind of multi-platform tuple: (cpu, cuda), (cuda, cpu), (cpu, rocm),
+# (rocm, cpu) are cpu+gpu; (cuda, rocm), (rocm, cuda) gpu+gpu; 6 x 32 x 7 cases each.
+run matrix-tuple-kinds 0 matrix --json --platforms cpu,cuda,rocm --max-len 2 --features rules
+[ "$(field '[(r["platform"], r["cases"], r.get("families")) for r in d["rows"]]')" = "[('cpu', 1344, None), ('cuda', 1344, None), ('rocm', 1344, None), ('cpu+gpu', 5376, ['cpu', 'gpu']), ('gpu+gpu', 2688, ['gpu', 'gpu'])]" ]
+check matrix-tuple-kind-rows $? "$(head -c 900 "$tmp/out")"
+"$L" matrix --platforms cpu,tpu,metal,gpu --max-len 3 --features buffer_callback >"$tmp/kinds.txt"
+[ "$(awk 'NR > 2 && $1 == "buffer_callback" {printf "%s:%s ", $2, $3}' "$tmp/kinds.txt")" = "cpu:896 tpu:896 metal:896 gpu:896 cpu+gpu:1792 cpu+tpu:1792 cpu+other:1792 gpu+tpu:1792 gpu+other:1792 tpu+other:1792 cpu+gpu+tpu:5376 cpu+gpu+other:5376 cpu+tpu+other:5376 gpu+tpu+other:5376 " ]
+check matrix-tuple-kind-text $? "$(cat "$tmp/kinds.txt")"
 run platforms 0 platforms --json
 run platforms-context 0 platforms --json --backend cuda=2 --lower-for gpu --pin cuda
 run platforms-error 1 platforms --json --lower-for gpu

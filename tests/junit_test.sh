@@ -41,6 +41,9 @@ M=(--platforms cpu,cuda --max-len 1 --features rules)
 "$L" matrix "${M[@]}" --junit matrix.xml --csv m.csv >/dev/null; valid matrix matrix.xml
 grep -q '<testcase classname="lowersim.matrix.rules" name="rules/default"' matrix.xml
 check matrix-classname $? "$(grep -m2 '<testcase' matrix.xml)"
+grep -q '<testcase classname="lowersim.matrix.rules.platforms" name="cpu"' matrix.xml &&
+  [ "$(grep -c 'classname="lowersim.matrix.rules.platforms"' matrix.xml)" -eq 2 ]
+check matrix-row-cases $? "$(grep 'platforms"' matrix.xml)"
 "$L" matrix --merge m.csv --junit merged.xml >/dev/null; valid matrix-merge merged.xml
 
 # The schema is not vacuous: a suite without errors= is refused.

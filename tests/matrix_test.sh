@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# tests/matrix_test.sh: the matrix's features of issue 13's items 3-8 (ffi_call,
+# compute_on, lowering_cache, effects, export, export_call, session), each
+# pinned by its rows' outcome counts for JAX 0.10.2 over cpu, cuda, tpu and
+# their pairs (feature, row: cases: OK, then each error with its count).
+set -u
+L=${LOWERSIM:?}
+fail=0 pass=0
+rows() { # rows FEATURE [ARGS...]: the summary's rows of FEATURE, one per line
+  local f=$1; shift
+  "$L" matrix --features "$f" "$@" |
+    awk -v f="$f" 'NR > 2 && $1 == f {line=$2":"$3":"$4; for (i=5;i<=NF;i++) line=line" "$i; print line}'
+}
+expect_rows() { # expect_rows FEATURE EXPECTED [ARGS...]
+  local f=$1 want=$2; shift 2
+  local got; got=$(rows "$f" "$@")
+  if [ "$got" != "$want" ]; then
+    echo "FAIL $f: rows differ"; diff <(echo "$want") <(echo "$got"); fail=$((fail+1))
+  else pass=$((pass+1)); fi
+}
+M=(--jax 0.10.2 --platforms cpu,cuda,tpu --max-len 2)
+expect_rows ffi_call "\
+cpu:1792:1152 UNKNOWN_BACKEND 640
+cuda:1792:1152 UNKNOWN_BACKEND 640
+tpu:1792:1152 UNKNOWN_BACKEND 640
+cpu+gpu:3584:2304 UNKNOWN_BACKEND 1280
+cpu+tpu:3584:2304 UNKNOWN_BACKEND 1280
+gpu+tpu:3584:2304 UNKNOWN_BACKEND 1280" "${M[@]}"
+expect_rows compute_on "\
+cpu:2240:708 UNKNOWN_BACKEND 800 BACKEND_PLATFORM_MISMATCH 444 INVALID_COMPUTE_TYPE 288
+cuda:2240:704 UNKNOWN_BACKEND 800 BACKEND_PLATFORM_MISMATCH 448 INVALID_COMPUTE_TYPE 288
+tpu:2240:644 UNKNOWN_BACKEND 800 BACKEND_PLATFORM_MISMATCH 508 INVALID_COMPUTE_TYPE 288
+cpu+gpu:4480:1152 UNKNOWN_BACKEND 1600 PYTHON_CALLBACK_MULTI_PLATFORM 1152 INVALID_COMPUTE_TYPE 576
+cpu+tpu:4480:1152 UNKNOWN_BACKEND 1600 PYTHON_CALLBACK_MULTI_PLATFORM 1152 INVALID_COMPUTE_TYPE 576
+gpu+tpu:4480:1152 UNKNOWN_BACKEND 1600 PYTHON_CALLBACK_MULTI_PLATFORM 1152 INVALID_COMPUTE_TYPE 576" "${M[@]}"
+expect_rows lowering_cache "\
+cpu:896:576 UNKNOWN_BACKEND 320
+cuda:896:288 UNKNOWN_BACKEND 320 NO_LOWERING_RULE 288
+tpu:896:576 UNKNOWN_BACKEND 320
+cpu+gpu:1792:576 UNKNOWN_BACKEND 640 NO_LOWERING_RULE 576
+cpu+tpu:1792:1152 UNKNOWN_BACKEND 640
+gpu+tpu:1792:576 UNKNOWN_BACKEND 640 NO_LOWERING_RULE 576" "${M[@]}"
+expect_rows effects "\
+cpu:896:132 BACKEND_PLATFORM_MISMATCH 444 UNKNOWN_BACKEND 320
+cuda:896:128 BACKEND_PLATFORM_MISMATCH 448 UNKNOWN_BACKEND 320
+tpu:896:68 BACKEND_PLATFORM_MISMATCH 508 UNKNOWN_BACKEND 320
+cpu+gpu:1792:0 PYTHON_CALLBACK_MULTI_PLATFORM 864 UNKNOWN_BACKEND 640 UNCACHED_MULTI_PLATFORM 288
+cpu+tpu:1792:0 PYTHON_CALLBACK_MULTI_PLATFORM 864 UNKNOWN_BACKEND 640 UNCACHED_MULTI_PLATFORM 288
+gpu+tpu:1792:0 PYTHON_CALLBACK_MULTI_PLATFORM 864 UNKNOWN_BACKEND 640 UNCACHED_MULTI_PLATFORM 288" "${M[@]}"
+expect_rows export "\
+cpu:1344:432 UNKNOWN_BACKEND 480 BACKEND_PLATFORM_MISMATCH 222 EXPORT_CUSTOM_CALL 144 +1 more (66 cases)
+cuda:1344:432 UNKNOWN_BACKEND 480 BACKEND_PLATFORM_MISMATCH 224 EXPORT_CUSTOM_CALL 144 +1 more (64 cases)
+tpu:1344:432 UNKNOWN_BACKEND 480 BACKEND_PLATFORM_MISMATCH 254 EXPORT_CUSTOM_CALL 144 +1 more (34 cases)
+cpu+gpu:2688:864 UNKNOWN_BACKEND 960 PYTHON_CALLBACK_MULTI_PLATFORM 576 EXPORT_CUSTOM_CALL 288
+cpu+tpu:2688:864 UNKNOWN_BACKEND 960 PYTHON_CALLBACK_MULTI_PLATFORM 576 EXPORT_CUSTOM_CALL 288
+gpu+tpu:2688:864 UNKNOWN_BACKEND 960 PYTHON_CALLBACK_MULTI_PLATFORM 576 EXPORT_CUSTOM_CALL 288" "${M[@]}"
+expect_rows export_call "\
+cpu:896:432 UNKNOWN_BACKEND 320 EXPORT_CALL_PLATFORMS 144
+cuda:896:432 UNKNOWN_BACKEND 320 EXPORT_CALL_PLATFORMS 144
+tpu:896:432 UNKNOWN_BACKEND 320 EXPORT_CALL_PLATFORMS 144
+cpu+gpu:1792:288 UNKNOWN_BACKEND 640 EXPORT_CALL_PLATFORMS 576 EXPORT_CALL_ASSERTION 288
+cpu+tpu:1792:576 UNKNOWN_BACKEND 640 EXPORT_CALL_PLATFORMS 288 EXPORT_CALL_ASSERTION 288
+gpu+tpu:1792:288 UNKNOWN_BACKEND 640 EXPORT_CALL_PLATFORMS 576 EXPORT_CALL_ASSERTION 288" "${M[@]}"
+expect_rows session "\
+cpu:448:288 UNKNOWN_BACKEND 160
+cuda:448:288 UNKNOWN_BACKEND 160
+tpu:448:288 UNKNOWN_BACKEND 160
+cpu+gpu:896:576 UNKNOWN_BACKEND 320
+cpu+tpu:896:576 UNKNOWN_BACKEND 320
+gpu+tpu:896:576 UNKNOWN_BACKEND 320" "${M[@]}"
+# The newest JAX has no compute_on context manager (3a440c764b): JAX's TypeError
+# for every case a backend does not refuse first.
+expect_rows compute_on "cpu:2240:0 COMPUTE_ON_NOT_CONTEXT_MANAGER 1440 UNKNOWN_BACKEND 800" --platforms cpu --max-len 1
+# Each feature alone is a matrix of its own size: variants x 32 runtimes x 7 pins x tuples.
+out=$("$L" matrix --features ffi_call,compute_on,lowering_cache,effects,export,export_call,session --platforms cpu --max-len 1 --limit 1 | head -1)
+[ "$out" = "matrix: cases 0..1 of 8512 (shard 0/1)" ] && pass=$((pass+1)) || { echo "FAIL sizes: $out"; fail=$((fail+1)); }
+echo "matrix_test: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
