@@ -95,7 +95,7 @@ static MlirBlock bare_module(MlirContext c, MlirModule m, bool multi, const Mlir
   MlirAttribute arg_attrs[2] = {multi ? mlirDictionaryAttrGet(c, 1, &pi) : empty, empty};
   MlirNamedAttribute ri = nattr(c, "jax.result_info", sattr(c, "result"));
   MlirAttribute res_attr = mlirDictionaryAttrGet(c, 1, &ri);
-  lsim_insertion_point top = {c, mlirModuleGetBody(m), mlirLocationUnknownGet(c)};
+  lsim_insertion_point top = {c, mlirModuleGetBody(m), mlirLocationUnknownGet(c), NULL};
   lsim_func main = {.name = "main", .visibility = "public", .inputs = ins,
                     .num_inputs = (size_t)n_in, .results = &out, .num_results = 1,
                     .arg_attrs = arg_attrs, .res_attrs = &res_attr};
@@ -221,7 +221,7 @@ static MlirModule bare_tpu_kernel(MlirContext c) {
                         "#tpu.pipeline_mode<synchronous>, transform_indices = @transform_1, "
                         "window_bounds = array<i64: 8>}]"))),
   };
-  lsim_insertion_point at_top = {c, top, loc};
+  lsim_insertion_point at_top = {c, top, loc, NULL};
   lsim_func kernel = {.op_name = "stable_mosaic.func.func", .name = "add_one", .inputs = ins,
                       .num_inputs = 3, .extra = attrs, .num_extra = 6};
   MlirBlock b = {NULL};

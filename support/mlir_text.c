@@ -43,7 +43,14 @@ static void sink_token(MlirStringRef text, void *data) {
       return;
     }
   }
-  memcpy(s->buf + s->len, text.data, n);
+  /* MLIR's printer writes through the C API's unbuffered stream: most
+   * tokens are a few bytes, which a loop copies cheaper than a call. */
+  char *to = s->buf + s->len;
+  if (n <= 8)
+    for (size_t i = 0; i < n; i++)
+      to[i] = text.data[i];
+  else
+    memcpy(to, text.data, n);
   s->len += n;
 }
 
