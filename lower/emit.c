@@ -215,25 +215,23 @@ static int emit1(const lsim_insertion_point *ip, const char *name, const MlirVal
   return rc;
 }
 
-static MlirAttribute parse(MlirContext mlir, const char *text) {
-  return mlirAttributeParseGet(mlir, mlirStringRefCreateFromCString(text));
-}
-
+/* Built directly, not parsed: MLIR's parser verifies an opaque attribute's
+ * dialect namespace with a regular expression it compiles each time. */
 int lsim_emit_broadcast_scalar(const lsim_insertion_point *ip, MlirValue scalar, MlirType type,
                                MlirValue *out, lsim_error *err) {
-  MlirNamedAttribute dims =
-      lsim_named(ip->context, "broadcast_dimensions", parse(ip->context, "array<i64>"));
+  MlirNamedAttribute dims = lsim_named(ip->context, "broadcast_dimensions",
+                                       mlirDenseI64ArrayGet(ip->context, 0, NULL));
   return emit1(ip, "stablehlo.broadcast_in_dim", &scalar, 1, type, &dims, 1, out, err);
 }
 
 int lsim_emit_compare_signed(const lsim_insertion_point *ip, MlirValue a, MlirValue b,
                              const char *direction, MlirValue *out, lsim_error *err) {
   char text[64];
-  snprintf(text, sizeof text, "#stablehlo<comparison_direction %s>", direction);
+  snprintf(text, sizeof text, "comparison_direction %s", direction);
   MlirNamedAttribute attrs[] = {
       lsim_named(ip->context, "compare_type",
-                 parse(ip->context, "#stablehlo<comparison_type SIGNED>")),
-      lsim_named(ip->context, "comparison_direction", parse(ip->context, text)),
+                 stablehlo_attr(ip->context, "comparison_type SIGNED")),
+      lsim_named(ip->context, "comparison_direction", stablehlo_attr(ip->context, text)),
   };
   MlirValue operands[] = {a, b};
   MlirType i1 = mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(ip->context, 1),
