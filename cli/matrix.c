@@ -324,11 +324,13 @@ static void case_program_free(case_program *cp) {
   lsim_runtime_destroy(cp->runtime);
 }
 
-static uint64_t fnv1a(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
+/* FNV-1a of the module text, fed chunk by chunk as it is printed. */
+static bool fnv1a(void *data, const char *chunk, size_t n) {
+  uint64_t *h = data, v = *h;
+  for (size_t i = 0; i < n; i++)
+    v = (v ^ (unsigned char)chunk[i]) * 1099511628211ull;
+  *h = v;
+  return true;
 }
 
 bool matrix_is_failure(int code) {
@@ -401,8 +403,8 @@ static int get_process(matrix_worker *w, const matrix_case *c, lsim_error *err) 
 }
 
 /* Lowers the case as jax.jit(f).trace(x).lower(lowering_platforms=tuple),
- * jax.jit(f, backend=pin) when it has a pinned backend; `*text` receives the
- * module (owned). */
+ * jax.jit(f, backend=pin) when it has a pinned backend; `*hash` receives the
+ * FNV-1a of the module text, printed straight into the hash. */
 static unsigned pallas_imports(const lsim_pallas *p) {
   unsigned bits = 0;
   for (int b = 0; p && b < LSIM_PALLAS_BACKEND_COUNT; b++)
@@ -410,7 +412,7 @@ static unsigned pallas_imports(const lsim_pallas *p) {
   return bits;
 }
 
-static int lower_case(matrix_worker *w, const matrix_case *c, char **text, lsim_error *err) {
+static int lower_case(matrix_worker *w, const matrix_case *c, uint64_t *hash, lsim_error *err) {
   int rc = get_process(w, c, err);
   case_program *cp = &w->cp;
   unsigned imports = pallas_imports(cp->pallas);
@@ -424,7 +426,8 @@ static int lower_case(matrix_worker *w, const matrix_case *c, char **text, lsim_
         .backend = c->pin < 0 ? NULL : matrix_backends[c->pin]);
     rc = lsim_lower(w->lowerer, &req, &low, err);
   }
-  if (!rc && !(*text = lsim_lowering_print(low)))
+  *hash = 1469598103934665603ull;
+  if (!rc && !lsim_lowering_print_to(low, fnv1a, hash))
     rc = LSIM_E_NO_MEMORY;
   lsim_lowering_destroy(low);
   /* A first import registers rules: the process is no longer a fresh one. */
@@ -436,12 +439,11 @@ static int lower_case(matrix_worker *w, const matrix_case *c, char **text, lsim_
 
 matrix_outcome matrix_run_case(matrix_worker *w, const matrix_case *c) {
   lsim_error err = LSIM_ERROR_INIT;
-  char *text = NULL;
-  matrix_outcome o = {.code = lower_case(w, c, &text, &err)};
+  uint64_t hash = 0;
+  matrix_outcome o = {.code = lower_case(w, c, &hash, &err)};
   if (!o.code)
-    o.hash = fnv1a(text);
+    o.hash = hash;
   o.failure = matrix_is_failure(o.code);
-  free(text);
   lsim_error_clear(&err);
   return o;
 }

@@ -2,6 +2,7 @@
  * one buffered printer of modules. */
 #include "support/mlir_text.h"
 
+#include <stdint.h>
 #include <string.h>
 
 void lsimp_strbuf_append_mlir(MlirStringRef text, void *data) {
@@ -32,6 +33,33 @@ static void flush(sink *s) {
   s->len = 0;
 }
 
+/* MLIR's printer writes through the C API's unbuffered stream: most tokens
+ * are a few bytes, which two fixed-size copies (overlapping when n is not a
+ * power of two; compiled to moves) take cheaper than a memcpy call. */
+static void copy_short(char *to, const char *from, size_t n) {
+  if (n >= 8) {
+    uint64_t a, b;
+    memcpy(&a, from, 8);
+    memcpy(&b, from + n - 8, 8);
+    memcpy(to, &a, 8);
+    memcpy(to + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, from, 4);
+    memcpy(&b, from + n - 4, 4);
+    memcpy(to, &a, 4);
+    memcpy(to + n - 4, &b, 4);
+  } else if (n >= 2) {
+    uint16_t a, b;
+    memcpy(&a, from, 2);
+    memcpy(&b, from + n - 2, 2);
+    memcpy(to, &a, 2);
+    memcpy(to + n - 2, &b, 2);
+  } else if (n) {
+    to[0] = from[0];
+  }
+}
+
 static void sink_token(MlirStringRef text, void *data) {
   sink *s = data;
   size_t n = text.length;
@@ -43,12 +71,9 @@ static void sink_token(MlirStringRef text, void *data) {
       return;
     }
   }
-  /* MLIR's printer writes through the C API's unbuffered stream: most
-   * tokens are a few bytes, which a loop copies cheaper than a call. */
   char *to = s->buf + s->len;
-  if (n <= 8)
-    for (size_t i = 0; i < n; i++)
-      to[i] = text.data[i];
+  if (n <= 16)
+    copy_short(to, text.data, n);
   else
     memcpy(to, text.data, n);
   s->len += n;
