@@ -609,13 +609,15 @@ int cmd_bench(int argc, char **argv) {
       cli_write_file("bench", "/tmp/bench-lowersim.mlir", ours, strlen(ours), NULL);
       cli_write_file("bench", "/tmp/bench-floor.mlir", theirs, strlen(theirs), NULL);
     }
-    char ins[32] = "-", fins[32] = "-";
+    char ins[32] = "-", fins[32] = "-", ratio[32] = "-";
+    if (rate > 0 && floor_rate > 0) /* both sides ran */
+      snprintf(ratio, sizeof ratio, "%.2f", rate / floor_rate);
     if (instr >= 0)
       snprintf(ins, sizeof ins, "%.0f", instr);
     if (floor_instr >= 0)
       snprintf(fins, sizeof fins, "%.0f", floor_instr);
-    printf("%-34s %11.0f %11.0f %6.2f %12s %12s%s\n", workloads[w].name, rate, floor_rate,
-           floor_rate > 0 ? rate / floor_rate : 0, ins, fins, same ? "" : "  (modules differ!)");
+    printf("%-34s %11.0f %11.0f %6s %12s %12s%s\n", workloads[w].name, rate, floor_rate, ratio,
+           ins, fins, same ? "" : "  (modules differ!)");
     if (!same || (run_ours && rate <= 0) || (run_floor && floor_rate <= 0))
       code = EXIT_LOWERING_ERROR;
     free(ours);
