@@ -2,7 +2,6 @@
  * one buffered printer of modules. */
 #include "support/mlir_text.h"
 
-#include <stdint.h>
 #include <string.h>
 
 void lsimp_strbuf_append_mlir(MlirStringRef text, void *data) {
@@ -33,31 +32,28 @@ static void flush(sink *s) {
   s->len = 0;
 }
 
+/* The first and the last `w` bytes of from[0..n) (w <= n <= 2w): constant
+ * widths inline to moves. */
+static inline void copy_ends(char *to, const char *from, size_t n, size_t w) {
+  char head[8], tail[8];
+  memcpy(head, from, w);
+  memcpy(tail, from + n - w, w);
+  memcpy(to, head, w);
+  memcpy(to + n - w, tail, w);
+}
+
 /* MLIR's printer writes through the C API's unbuffered stream: most tokens
  * are a few bytes, which two fixed-size copies (overlapping when n is not a
- * power of two; compiled to moves) take cheaper than a memcpy call. */
+ * power of two) take cheaper than a memcpy call. */
 static void copy_short(char *to, const char *from, size_t n) {
-  if (n >= 8) {
-    uint64_t a, b;
-    memcpy(&a, from, 8);
-    memcpy(&b, from + n - 8, 8);
-    memcpy(to, &a, 8);
-    memcpy(to + n - 8, &b, 8);
-  } else if (n >= 4) {
-    uint32_t a, b;
-    memcpy(&a, from, 4);
-    memcpy(&b, from + n - 4, 4);
-    memcpy(to, &a, 4);
-    memcpy(to + n - 4, &b, 4);
-  } else if (n >= 2) {
-    uint16_t a, b;
-    memcpy(&a, from, 2);
-    memcpy(&b, from + n - 2, 2);
-    memcpy(to, &a, 2);
-    memcpy(to + n - 2, &b, 2);
-  } else if (n) {
+  if (n >= 8)
+    copy_ends(to, from, n, 8);
+  else if (n >= 4)
+    copy_ends(to, from, n, 4);
+  else if (n >= 2)
+    copy_ends(to, from, n, 2);
+  else if (n)
     to[0] = from[0];
-  }
 }
 
 static void sink_token(MlirStringRef text, void *data) {
