@@ -95,7 +95,7 @@ static MlirBlock bare_module(MlirContext c, MlirModule m, bool multi, const Mlir
   MlirAttribute arg_attrs[2] = {multi ? mlirDictionaryAttrGet(c, 1, &pi) : empty, empty};
   MlirNamedAttribute ri = nattr(c, "jax.result_info", sattr(c, "result"));
   MlirAttribute res_attr = mlirDictionaryAttrGet(c, 1, &ri);
-  lsim_insertion_point top = {c, mlirModuleGetBody(m), mlirLocationUnknownGet(c)};
+  lsim_insertion_point top = {c, mlirModuleGetBody(m), mlirLocationUnknownGet(c), NULL};
   lsim_func main = {.name = "main", .visibility = "public", .inputs = ins,
                     .num_inputs = (size_t)n_in, .results = &out, .num_results = 1,
                     .arg_attrs = arg_attrs, .res_attrs = &res_attr};
@@ -221,7 +221,7 @@ static MlirModule bare_tpu_kernel(MlirContext c) {
                         "#tpu.pipeline_mode<synchronous>, transform_indices = @transform_1, "
                         "window_bounds = array<i64: 8>}]"))),
   };
-  lsim_insertion_point at_top = {c, top, loc};
+  lsim_insertion_point at_top = {c, top, loc, NULL};
   lsim_func kernel = {.op_name = "stable_mosaic.func.func", .name = "add_one", .inputs = ins,
                       .num_inputs = 3, .extra = attrs, .num_extra = 6};
   MlirBlock b = {NULL};
@@ -609,13 +609,15 @@ int cmd_bench(int argc, char **argv) {
       cli_write_file("bench", "/tmp/bench-lowersim.mlir", ours, strlen(ours), NULL);
       cli_write_file("bench", "/tmp/bench-floor.mlir", theirs, strlen(theirs), NULL);
     }
-    char ins[32] = "-", fins[32] = "-";
+    char ins[32] = "-", fins[32] = "-", ratio[32] = "-";
+    if (rate > 0 && floor_rate > 0) /* both sides ran */
+      snprintf(ratio, sizeof ratio, "%.2f", rate / floor_rate);
     if (instr >= 0)
       snprintf(ins, sizeof ins, "%.0f", instr);
     if (floor_instr >= 0)
       snprintf(fins, sizeof fins, "%.0f", floor_instr);
-    printf("%-34s %11.0f %11.0f %6.2f %12s %12s%s\n", workloads[w].name, rate, floor_rate,
-           floor_rate > 0 ? rate / floor_rate : 0, ins, fins, same ? "" : "  (modules differ!)");
+    printf("%-34s %11.0f %11.0f %6s %12s %12s%s\n", workloads[w].name, rate, floor_rate, ratio,
+           ins, fins, same ? "" : "  (modules differ!)");
     if (!same || (run_ours && rate <= 0) || (run_floor && floor_rate <= 0))
       code = EXIT_LOWERING_ERROR;
     free(ours);

@@ -168,9 +168,17 @@ static void merge_stats(stats *into, const stats *from) {
 
 /* --- running ---------------------------------------------------------------------- */
 
+/* The cases go to the workers in chunks, round-robin: chunk c (cases
+ * lo + c*MATRIX_CHUNK onwards) is worker c % jobs's.  Costs differ by
+ * feature (a Pallas case costs up to ten of another's), so halves of the
+ * index range would leave one thread with most of the work; a chunk is long
+ * enough that consecutive cases still share their JAX process. */
+#define MATRIX_CHUNK 1372 /* 4 x (7 pins x 49 tuples) */
+
 typedef struct worker {
   const matrix_spec *spec;
-  uint64_t lo, hi;
+  uint64_t lo, hi;           /* the whole range */
+  int index, jobs;           /* this worker's chunks: index, index + jobs, ... */
   FILE *csv;                 /* this worker's rows, or NULL */
   stats st;
   _Atomic uint64_t *done;
@@ -184,14 +192,19 @@ static void *work(void *arg) {
     w->rc = LSIM_E_NO_MEMORY;
     return NULL;
   }
-  for (uint64_t i = w->lo; i < w->hi; i++) {
-    matrix_case c;
-    matrix_decode(w->spec, i, &c);
-    matrix_outcome o = matrix_run_case(mw, &c);
-    record(&w->st, w->spec, &c, &o);
-    if (w->csv)
-      matrix_csv_write_row(w->csv, &c, &o);
-    atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
+  uint64_t stride = (uint64_t)w->jobs * MATRIX_CHUNK;
+  for (uint64_t start = w->lo + (uint64_t)w->index * MATRIX_CHUNK; start < w->hi;
+       start += stride) {
+    uint64_t end = w->hi - start < MATRIX_CHUNK ? w->hi : start + MATRIX_CHUNK;
+    for (uint64_t i = start; i < end; i++) {
+      matrix_case c;
+      matrix_decode(w->spec, i, &c);
+      matrix_outcome o = matrix_run_case(mw, &c);
+      record(&w->st, w->spec, &c, &o);
+      if (w->csv)
+        matrix_csv_write_row(w->csv, &c, &o);
+      atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
+    }
   }
   matrix_worker_destroy(mw);
   return NULL;
@@ -581,8 +594,21 @@ static int parse_options(int argc, char **argv, options *o) {
   return 0;
 }
 
+/* Copies the next `rows` lines of `from` to `to`. */
+static bool copy_rows(FILE *from, FILE *to, uint64_t rows) {
+  char buf[4096];
+  while (rows > 0 && fgets(buf, sizeof buf, from)) {
+    size_t n = strlen(buf);
+    if (fwrite(buf, 1, n, to) != n)
+      return false;
+    if (n && buf[n - 1] == '\n')
+      rows--;
+  }
+  return rows == 0;
+}
+
 /* Concatenates the workers' CSV parts into `path`, the metadata and header
- * first. */
+ * first, the rows in case order. */
 static int write_csv(const options *o, worker *workers, int jobs) {
   const char *path = o->csv;
   cli_output *out = cli_output_open("matrix", path, NULL);
@@ -593,15 +619,18 @@ static int write_csv(const options *o, worker *workers, int jobs) {
   matrix_csv_meta_init(&meta, &o->spec, o->shard, o->shards, o->limit);
   matrix_csv_write_meta(f, &meta);
   bool ok = !ferror(f);
-  char buf[1 << 16];
   for (int j = 0; ok && j < jobs; j++) {
     ok = fflush(workers[j].csv) == 0 && !ferror(workers[j].csv);
     rewind(workers[j].csv);
-    size_t n;
-    while (ok && (n = fread(buf, 1, sizeof buf, workers[j].csv)) > 0)
-      ok = fwrite(buf, 1, n, f) == n;
-    ok = ok && !ferror(workers[j].csv);
   }
+  /* The rows in case order: each chunk's from its worker's file. */
+  uint64_t lo = jobs ? workers[0].lo : 0, hi = jobs ? workers[0].hi : 0;
+  for (uint64_t start = lo, c = 0; ok && start < hi; start += MATRIX_CHUNK, c++) {
+    uint64_t rows = hi - start < MATRIX_CHUNK ? hi - start : MATRIX_CHUNK;
+    ok = copy_rows(workers[c % (uint64_t)jobs].csv, f, rows);
+  }
+  for (int j = 0; ok && j < jobs; j++)
+    ok = !ferror(workers[j].csv);
   if (!ok) {
     fprintf(stderr, "lowersim matrix: cannot write %s: %s\n", path, strerror(errno));
     cli_output_abort(out);
@@ -626,9 +655,8 @@ static int run_matrix(options *o) {
   double start = now();
   int code = 0;
   for (int j = 0; j < jobs; j++) {
-    workers[j] = (worker){.spec = &o->spec, .done = &done,
-                          .lo = lo + (hi - lo) * (uint64_t)j / (uint64_t)jobs,
-                          .hi = lo + (hi - lo) * (uint64_t)(j + 1) / (uint64_t)jobs};
+    workers[j] = (worker){.spec = &o->spec, .done = &done, .lo = lo, .hi = hi, .index = j,
+                          .jobs = jobs};
     if (o->csv && !(workers[j].csv = tmpfile()))
       code = cli_usage_error("matrix", "cannot create a temporary file");
   }

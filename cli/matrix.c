@@ -499,11 +499,13 @@ static void case_program_free(case_program *cp) {
   lsim_runtime_destroy(cp->runtime);
 }
 
-static uint64_t fnv1a(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
+/* FNV-1a of the module text, fed chunk by chunk as it is printed. */
+static bool fnv1a(void *data, const char *chunk, size_t n) {
+  uint64_t *h = data, v = *h;
+  for (size_t i = 0; i < n; i++)
+    v = (v ^ (unsigned char)chunk[i]) * 1099511628211ull;
+  *h = v;
+  return true;
 }
 
 bool matrix_is_failure(int code) {
@@ -646,9 +648,9 @@ static int session_first(matrix_worker *w, const matrix_case *c, lsim_error *err
 }
 
 /* Lowers the case as jax.jit(f).trace(x).lower(lowering_platforms=tuple),
- * jax.jit(f, backend=pin) when it has a pinned backend; `*text` receives the
- * module (owned). */
-static int lower_case(matrix_worker *w, const matrix_case *c, char **text, lsim_error *err) {
+ * jax.jit(f, backend=pin) when it has a pinned backend; `*hash` receives the
+ * FNV-1a of the module text, printed straight into the hash. */
+static int lower_case(matrix_worker *w, const matrix_case *c, uint64_t *hash, lsim_error *err) {
   int rc = get_process(w, c, err);
   case_program *cp = &w->cp;
   unsigned imports = pallas_imports(cp->pallas);
@@ -661,7 +663,8 @@ static int lower_case(matrix_worker *w, const matrix_case *c, char **text, lsim_
   lsim_lowering *low = NULL;
   if (!rc)
     rc = lower_once(w, c, &low, err);
-  if (!rc && !(*text = lsim_lowering_print(low)))
+  *hash = 1469598103934665603ull;
+  if (!rc && !lsim_lowering_print_to(low, fnv1a, hash))
     rc = LSIM_E_NO_MEMORY;
   lsim_lowering_destroy(low);
   /* A first import registers rules: the process is no longer a fresh one;
@@ -674,12 +677,11 @@ static int lower_case(matrix_worker *w, const matrix_case *c, char **text, lsim_
 
 matrix_outcome matrix_run_case(matrix_worker *w, const matrix_case *c) {
   lsim_error err = LSIM_ERROR_INIT;
-  char *text = NULL;
-  matrix_outcome o = {.code = lower_case(w, c, &text, &err)};
+  uint64_t hash = 0;
+  matrix_outcome o = {.code = lower_case(w, c, &hash, &err)};
   if (!o.code)
-    o.hash = fnv1a(text);
+    o.hash = hash;
   o.failure = matrix_is_failure(o.code);
-  free(text);
   lsim_error_clear(&err);
   return o;
 }

@@ -22,7 +22,7 @@
 set(LOWERSIM_VIEWS_DIR ${PROJECT_BINARY_DIR}/layers)
 
 set(_support_h lowersim/error.h lowersim/version.h lowersim/alloc.h support/alloc.h support/encode.h
-    support/mlir_text.h support/name_index.h support/options.h
+    support/emit_cache.h support/mlir_text.h support/name_index.h support/options.h
     support/raise.h support/strbuf.h)
 set(_ctx_h lowersim/runtime.h lowersim/aval.h lowersim/jax_profile.h lowersim/primitive.h
     lowersim/program.h lowersim/module_context.h lowersim/lowering_rule_context.h)

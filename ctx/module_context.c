@@ -4,6 +4,7 @@
  * is mlir.aval_to_ir_type with the module's aval_to_ir_types_cache. */
 #include "lowersim/alloc.h"
 #include "lowersim/module_context.h"
+#include "support/emit_cache.h"
 #include "support/name_index.h"
 #include "support/options.h"
 #include "support/raise.h"
@@ -58,6 +59,7 @@ typedef struct shared_state {
   lsim_abstract_device abstract_device; /* its strings owned */
   void *lowering_cache;                 /* mlir.py ModuleContext.lowering_cache, the engine's */
   void (*lowering_cache_destroy)(void *);
+  lsim_emit_cache emit_cache; /* the emitters' types and attributes of `mlir` */
 } shared_state;
 
 struct lsim_module_context {
@@ -109,6 +111,7 @@ static int shared_create(MlirContext borrowed, shared_state **out, lsim_error *e
     s->mlir = borrowed;
   }
   s->module = mlirModuleCreateEmpty(mlirLocationUnknownGet(s->mlir));
+  s->emit_cache.mlir = s->mlir;
   *out = s;
   return LSIM_OK;
 }
@@ -313,7 +316,7 @@ MlirModule lsim_module_context_module(const lsim_module_context *ctx) { return c
 lsim_insertion_point lsim_module_context_insertion_point(const lsim_module_context *ctx) {
   MlirContext mlir = ctx->shared->mlir;
   return (lsim_insertion_point){mlir, mlirModuleGetBody(ctx->shared->module),
-                                mlirLocationUnknownGet(mlir)};
+                                mlirLocationUnknownGet(mlir), &ctx->shared->emit_cache};
 }
 
 int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optional,

@@ -3,6 +3,7 @@
  * build_ffi_lowering_function, callback.py send_to_host / receive_from_host. */
 #include "lowersim/alloc.h"
 #include "lowersim/emit.h"
+#include "support/emit_cache.h"
 #include "support/raise.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -66,7 +67,7 @@ int lsim_emit_op(const lsim_insertion_point *ip, const char *name, const MlirVal
 }
 
 lsim_insertion_point lsim_insertion_point_in(const lsim_insertion_point *ip, MlirBlock block) {
-  return (lsim_insertion_point){ip->context, block, ip->location};
+  return (lsim_insertion_point){ip->context, block, ip->location, ip->cache};
 }
 
 int lsim_emit_func(const lsim_insertion_point *ip, const lsim_func *f, MlirOperation *op,
@@ -117,10 +118,29 @@ int lsim_emit_func(const lsim_insertion_point *ip, const lsim_func *f, MlirOpera
   return LSIM_OK;
 }
 
+/* ip's cache when it belongs to ip's context, else NULL. */
+static lsim_emit_cache *cache_of(const lsim_insertion_point *ip) {
+  lsim_emit_cache *c = ip->cache;
+  return c && c->mlir.ptr == ip->context.ptr ? c : NULL;
+}
+
+static MlirType i32_scalar(const lsim_insertion_point *ip) {
+  lsim_emit_cache *c = cache_of(ip);
+  if (!c)
+    return lsim_i32_scalar_type(ip->context);
+  if (mlirTypeIsNull(c->i32_scalar))
+    c->i32_scalar = lsim_i32_scalar_type(ip->context);
+  return c->i32_scalar;
+}
+
 static int emit_constant(const lsim_insertion_point *ip, MlirAttribute value, MlirValue *out,
                          lsim_error *err) {
   MlirContext mlir = ip->context;
-  MlirNamedAttribute attr = lsim_named(mlir, "value", value);
+  lsim_emit_cache *c = cache_of(ip);
+  if (c && !c->value.ptr)
+    c->value = mlirIdentifierGet(mlir, ref("value"));
+  MlirNamedAttribute attr =
+      c ? mlirNamedAttributeGet(c->value, value) : lsim_named(mlir, "value", value);
   MlirType type = mlirAttributeGetType(value);
   MlirOperation op;
   int rc = lsim_emit_op(ip, "stablehlo.constant", NULL, 0, &type, 1, &attr, 1, 0, &op, err);
@@ -131,8 +151,14 @@ static int emit_constant(const lsim_insertion_point *ip, MlirAttribute value, Ml
 
 int lsim_emit_constant_i32(const lsim_insertion_point *ip, int32_t value, MlirValue *out,
                            lsim_error *err) {
-  MlirType type = lsim_i32_scalar_type(ip->context);
-  return emit_constant(ip, mlirDenseElementsAttrInt32SplatGet(type, value), out, err);
+  lsim_emit_cache *c = cache_of(ip);
+  bool small = c && value >= 0 && value < LSIMP_EMIT_CACHE_SMALL_I32;
+  if (small && !mlirAttributeIsNull(c->small_i32[value]))
+    return emit_constant(ip, c->small_i32[value], out, err);
+  MlirAttribute attr = mlirDenseElementsAttrInt32SplatGet(i32_scalar(ip), value);
+  if (small)
+    c->small_i32[value] = attr;
+  return emit_constant(ip, attr, out, err);
 }
 
 /* A splat of `value` (0 or 1) of `type`; dense<> for an empty shape, as
@@ -189,25 +215,23 @@ static int emit1(const lsim_insertion_point *ip, const char *name, const MlirVal
   return rc;
 }
 
-static MlirAttribute parse(MlirContext mlir, const char *text) {
-  return mlirAttributeParseGet(mlir, mlirStringRefCreateFromCString(text));
-}
-
+/* Built directly, not parsed: MLIR's parser verifies an opaque attribute's
+ * dialect namespace with a regular expression it compiles each time. */
 int lsim_emit_broadcast_scalar(const lsim_insertion_point *ip, MlirValue scalar, MlirType type,
                                MlirValue *out, lsim_error *err) {
-  MlirNamedAttribute dims =
-      lsim_named(ip->context, "broadcast_dimensions", parse(ip->context, "array<i64>"));
+  MlirNamedAttribute dims = lsim_named(ip->context, "broadcast_dimensions",
+                                       mlirDenseI64ArrayGet(ip->context, 0, NULL));
   return emit1(ip, "stablehlo.broadcast_in_dim", &scalar, 1, type, &dims, 1, out, err);
 }
 
 int lsim_emit_compare_signed(const lsim_insertion_point *ip, MlirValue a, MlirValue b,
                              const char *direction, MlirValue *out, lsim_error *err) {
   char text[64];
-  snprintf(text, sizeof text, "#stablehlo<comparison_direction %s>", direction);
+  snprintf(text, sizeof text, "comparison_direction %s", direction);
   MlirNamedAttribute attrs[] = {
       lsim_named(ip->context, "compare_type",
-                 parse(ip->context, "#stablehlo<comparison_type SIGNED>")),
-      lsim_named(ip->context, "comparison_direction", parse(ip->context, text)),
+                 stablehlo_attr(ip->context, "comparison_type SIGNED")),
+      lsim_named(ip->context, "comparison_direction", stablehlo_attr(ip->context, text)),
   };
   MlirValue operands[] = {a, b};
   MlirType i1 = mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(ip->context, 1),

@@ -110,7 +110,9 @@ static lsim_lowering_rule_context rule_context(const subcomp *sc, const lsim_eqn
 /* NameLoc("jit(f)/<primitive>") around the insertion point's location. */
 static MlirLocation name_location(const subcomp *sc, const lsim_eqn *e) {
   lsimp_strbuf name = LSIMP_STRBUF_INIT;
-  lsimp_strbuf_printf(&name, "%s/%s", sc->in->name_stack, e->primitive->name);
+  lsimp_strbuf_puts(&name, sc->in->name_stack); /* "%s/%s", without printf's two passes */
+  lsimp_strbuf_putc(&name, '/');
+  lsimp_strbuf_puts(&name, e->primitive->name);
   MlirLocation loc = lsimp_strbuf_failed(&name)
                          ? sc->ip->location
                          : mlirLocationNameGet(sc->ip->context,

@@ -138,7 +138,9 @@ static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const l
   for (size_t i = 0; !rc && i < num_args; i++)
     args[i] = mlirBlockGetArgument(ip->block, (intptr_t)(b + i));
   lsimp_strbuf stack = LSIMP_STRBUF_INIT;
-  lsimp_strbuf_printf(&stack, "jit(%s)", fun->jaxpr->function_name ? fun->jaxpr->function_name : "f");
+  lsimp_strbuf_puts(&stack, "jit(");
+  lsimp_strbuf_puts(&stack, fun->jaxpr->function_name ? fun->jaxpr->function_name : "f");
+  lsimp_strbuf_putc(&stack, ')');
   rc = rc ? rc : lsimp_strbuf_failed(&stack) ? lsimp_fail_oom(err) : LSIM_OK;
   lsim_subcomp_inputs in = {args, &tokens, fun->platform_index ? &platform_index : NULL,
                             fun->platform_index ? 1 : 0, lsimp_strbuf_cstr(&stack), NULL};

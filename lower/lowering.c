@@ -410,6 +410,12 @@ char *lsim_lowering_print(const lsim_lowering *lowering) {
                           print_mode(lowering));
 }
 
+bool lsim_lowering_print_to(const lsim_lowering *lowering, lsim_text_writer write, void *data) {
+  return lowering && write &&
+         lsimp_mlir_print_to(mlirModuleGetOperation(lsim_lowering_module(lowering)),
+                             print_mode(lowering), write, data);
+}
+
 static bool to_file(void *dest, const char *data, size_t n) {
   return fwrite(data, 1, n, dest) == n;
 }

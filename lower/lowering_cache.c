@@ -229,7 +229,7 @@ static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, l
     block_args[i] = mlirBlockGetArgument(body, (intptr_t)i);
   if (!rc) {
     lsim_lowering_rule_context sub = *ctx;
-    sub.ip = (lsim_insertion_point){mlir, body, ctx->ip.location};
+    sub.ip = (lsim_insertion_point){mlir, body, ctx->ip.location, ctx->ip.cache};
     sub.dim_var_values = block_args;
     sub.tokens_in = nt ? &block_args[nd] : NULL;
     sub.num_tokens_in = nt;

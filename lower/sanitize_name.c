@@ -48,7 +48,9 @@ static void sanitize_name(lsimp_strbuf *out, const char *name, locale_t utf8) {
 
 char *lsimp_module_name(const char *function, locale_t utf8) {
   lsimp_strbuf in = LSIMP_STRBUF_INIT, out = LSIMP_STRBUF_INIT;
-  lsimp_strbuf_printf(&in, "jit(%s)", function);
+  lsimp_strbuf_puts(&in, "jit(");
+  lsimp_strbuf_puts(&in, function);
+  lsimp_strbuf_putc(&in, ')');
   if (lsimp_strbuf_failed(&in)) { /* no name at all rather than a wrong one */
     lsimp_strbuf_free(&in);
     return NULL;

@@ -253,28 +253,36 @@ static bool collect_meshes(walk_state *st, MlirOperation module) {
   return true;
 }
 
+/* `n` is the literal `lit` (its length known at compile time: the compare
+ * is inlined). */
+#define NAME_IS(n, lit) ((n).length == sizeof lit - 1 && memcmp((n).data, lit, sizeof lit - 1) == 0)
+
 static MlirWalkResult check_op(MlirOperation op, void *data) {
   walk_state *st = data;
-  MlirAttribute sharding = attr(op, "sdy.sharding");
+  static const char sdy_sharding[] = "sdy.sharding";
+  MlirAttribute sharding = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreate(sdy_sharding, sizeof sdy_sharding - 1));
   bool ok = mlirAttributeIsNull(sharding) || check_op_sharding(st, op, sharding);
   if (!ok)
     return MlirWalkResultInterrupt;
-  if (named(op, "sdy.mesh")) {
+  /* The op's name once: every op of a module passes here. */
+  MlirStringRef n = mlirIdentifierStr(mlirOperationGetName(op));
+  if (NAME_IS(n, "sdy.mesh")) {
     MlirOperation parent = mlirOperationGetParentOperation(op);
     ok = !mlirOperationIsNull(parent) && named(parent, "builtin.module");
     if (!ok)
       fail(st, "sdy.mesh", "not in the module's body");
-  } else if (named(op, "func.func"))
+  } else if (NAME_IS(n, "func.func"))
     ok = check_func_shardings(st, op);
-  else if (named(op, "stablehlo.case"))
+  else if (NAME_IS(n, "stablehlo.case"))
     ok = check_case(st, op);
-  else if (named(op, "stablehlo.custom_call"))
+  else if (NAME_IS(n, "stablehlo.custom_call"))
     ok = check_custom_call(st, op);
-  else if (named(op, "stablehlo.send"))
+  else if (NAME_IS(n, "stablehlo.send"))
     ok = check_transfer(st, op, "stablehlo.send");
-  else if (named(op, "stablehlo.recv"))
+  else if (NAME_IS(n, "stablehlo.recv"))
     ok = check_transfer(st, op, "stablehlo.recv");
-  else if (named(op, "stablehlo.constant"))
+  else if (NAME_IS(n, "stablehlo.constant"))
     ok = check_constant(st, op);
   return ok ? MlirWalkResultAdvance : MlirWalkResultInterrupt;
 }

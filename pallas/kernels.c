@@ -715,7 +715,7 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
     return lsimp_mosaic_gpu_kernel(mlir, spec, kind == KERNEL_ADD_ONE, out, err);
   MlirLocation loc = mlirLocationUnknownGet(mlir);
   MlirModule module = mlirModuleCreateEmpty(loc);
-  builder b = {.mlir = mlir, .at = {mlir, {NULL}, loc}, .prefix = "", .err = err};
+  builder b = {.mlir = mlir, .at = {mlir, {NULL}, loc, NULL}, .prefix = "", .err = err};
   switch (spec->flavor) {
   case LSIMP_KERNEL_MOSAIC_TPU:
     b.prefix = "stable_mosaic.";

@@ -32,6 +32,30 @@ static void flush(sink *s) {
   s->len = 0;
 }
 
+/* The first and the last `w` bytes of from[0..n) (w <= n <= 2w): constant
+ * widths inline to moves. */
+static inline void copy_ends(char *to, const char *from, size_t n, size_t w) {
+  char head[8], tail[8];
+  memcpy(head, from, w);
+  memcpy(tail, from + n - w, w);
+  memcpy(to, head, w);
+  memcpy(to + n - w, tail, w);
+}
+
+/* MLIR's printer writes through the C API's unbuffered stream: most tokens
+ * are a few bytes, which two fixed-size copies (overlapping when n is not a
+ * power of two) take cheaper than a memcpy call. */
+static void copy_short(char *to, const char *from, size_t n) {
+  if (n >= 8)
+    copy_ends(to, from, n, 8);
+  else if (n >= 4)
+    copy_ends(to, from, n, 4);
+  else if (n >= 2)
+    copy_ends(to, from, n, 2);
+  else if (n)
+    to[0] = from[0];
+}
+
 static void sink_token(MlirStringRef text, void *data) {
   sink *s = data;
   size_t n = text.length;
@@ -43,7 +67,11 @@ static void sink_token(MlirStringRef text, void *data) {
       return;
     }
   }
-  memcpy(s->buf + s->len, text.data, n);
+  char *to = s->buf + s->len;
+  if (n <= 16)
+    copy_short(to, text.data, n);
+  else
+    memcpy(to, text.data, n);
   s->len += n;
 }
 

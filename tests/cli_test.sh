@@ -79,6 +79,11 @@ expect check-no-files 2 "no scenario found" -- check "$tmp/empty"
 "$L" matrix --limit 3000 --csv "$tmp/whole.csv" >/dev/null; check matrix-run $? "exit"
 "$L" matrix --limit 3000 --jobs 2 --csv "$tmp/two.csv" >/dev/null
 cmp -s "$tmp/whole.csv" "$tmp/two.csv"; check matrix-jobs-deterministic $? "--jobs 2 rows differ"
+# Three threads over a range of chunks (1,372 cases each, dealt round-robin)
+# that does not start at 0 or end on a chunk's end: the rows in case order.
+"$L" matrix --shard 7/400 --csv "$tmp/one.csv" >/dev/null
+"$L" matrix --shard 7/400 --jobs 3 --csv "$tmp/three.csv" >/dev/null
+cmp -s "$tmp/one.csv" "$tmp/three.csv"; check matrix-jobs-chunks $? "--jobs 3 rows differ"
 total=$("$L" matrix --limit 1 | head -1 | sed 's/.* of \([0-9]*\) .*/\1/')
 [ "${total:-0}" -ge 1000000 ]; check matrix-size $? "default matrix has $total cases"
 "$L" matrix --features rules --max-len 1 --shard 0/2 --csv "$tmp/s0.csv" >/dev/null

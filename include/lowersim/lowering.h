@@ -102,6 +102,13 @@ char *lsim_lowering_print(const lsim_lowering *lowering);
  * received. */
 int lsim_lowering_write(const lsim_lowering *lowering, FILE *out, lsim_error *err);
 
+/* The same text handed to `write(data, chunk, n)` as it is printed, in chunks
+ * of up to 16 KiB (never NUL-terminated); `write` returns false to stop the
+ * writes.  True when every write succeeded (a caller that only hashes or
+ * counts the text never holds it whole). */
+typedef bool (*lsim_text_writer)(void *data, const char *chunk, size_t n);
+bool lsim_lowering_print_to(const lsim_lowering *lowering, lsim_text_writer write, void *data);
+
 /* Runs the host callbacks once each, in index order, as the runtime would;
  * the first failure stops the run. */
 int lsim_lowering_execute(lsim_lowering *lowering, lsim_error *err);

@@ -35,12 +35,20 @@ extern "C" {
 
 /* --- Where ops go ---------------------------------------------------------- */
 
+/* What lowersim's emitters build once per module context (types and
+ * attributes every module repeats); opaque. */
+typedef struct lsim_emit_cache lsim_emit_cache;
+
 /* An insertion point: ops are appended to `block` at `location` in
- * `context` (mlir.py's `with ir.InsertionPoint(...)`).  Borrowed handles. */
+ * `context` (mlir.py's `with ir.InsertionPoint(...)`).  Borrowed handles.
+ * `cache` is the module context's (lsim_module_context_insertion_point and
+ * lsim_insertion_point_in carry it) or NULL: the emitters then build every
+ * type and attribute afresh.  The module is the same either way. */
 typedef struct lsim_insertion_point {
   MlirContext context;
   MlirBlock block;
   MlirLocation location;
+  lsim_emit_cache *cache;
 } lsim_insertion_point;
 
 /* --- Host callbacks ------------------------------------------------------ */
