@@ -55,16 +55,19 @@ typedef struct pallas_rule_data {
   bool rocm; /* gpu_lowering's is_rocm */
 } pallas_rule_data;
 
-/* The tiled kernels exist for Mosaic TPU and Triton only (lowersim's limit, not JAX's). */
+/* The tiled kernels exist for Mosaic TPU and Triton only, the reduction
+ * and the scalar-prefetch kernel for Mosaic TPU only (lowersim's limit, not
+ * JAX's). */
 static int check_tiled_backend(const lsim_pallas_call_params *p, const char *backend,
                                lsim_error *err) {
+  bool tpu_only =
+      lsimp_kernel_is_reduction(p->kernel) || lsimp_kernel_num_scalar_prefetch(p->kernel);
   if (!lsimp_kernel_is_tiled(p->kernel) || strcmp(backend, "Mosaic TPU") == 0 ||
-      (strcmp(backend, "Triton") == 0 && !lsimp_kernel_is_reduction(p->kernel)))
+      (strcmp(backend, "Triton") == 0 && !tpu_only))
     return LSIM_OK;
   return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                         "lowersim's kernel library has %s for %s only (not for %s)", p->kernel,
-                        lsimp_kernel_is_reduction(p->kernel) ? "Mosaic TPU" : "Mosaic TPU and Triton",
-                        backend);
+                        tpu_only ? "Mosaic TPU" : "Mosaic TPU and Triton", backend);
 }
 
 static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rule *rule,
@@ -184,6 +187,31 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
 
 /* --- pallas_call_p ------------------------------------------------------------- */
 
+/* Tracing the index maps (pallas/core.py BlockSpec.to_block_mapping, before
+ * the kernel): gather_rows's input map `lambda i, idx_ref: (idx_ref[i], 0)`
+ * (the library's index maps are compiled from their own text as
+ * kernels.py, as the kernels are) indexes the scalar-prefetch ref with the
+ * int32 grid index, which a rank-0 ref refuses, and must return int32 or
+ * int64 scalars: idx_ref[i] has the ref's aval without its first
+ * dimension.  The call's operands count the prefetched ones: the input
+ * block is args[1]. */
+static int check_index_maps(const lsim_pallas_call_params *p, const lsim_aval *avals_in,
+                            size_t num_in, lsim_error *err) {
+  if (!lsimp_kernel_num_scalar_prefetch(p->kernel) || num_in < 2)
+    return LSIM_OK;
+  const lsim_aval *idx = &avals_in[0];
+  if (idx->rank == 0)
+    return lsimp_raise(err, LSIM_E_PALLAS_INDICES_TOO_LONG, "(JitTracer(int32[]),)", "()");
+  if (idx->rank == 1 && (idx->dtype == LSIM_DTYPE_I32 || idx->dtype == LSIM_DTYPE_I64))
+    return LSIM_OK;
+  lsim_aval element = *idx; /* idx_ref[i] */
+  element.rank--;
+  memmove(element.dims, element.dims + 1, (size_t)element.rank * sizeof element.dims[0]);
+  char text[LSIM_AVAL_TEXT_MAX];
+  return lsimp_raise(err, LSIM_E_PALLAS_INDEX_MAP_NOT_INTEGER, "<lambda>", LSIMP_KERNEL_SOURCE,
+                     "args[1]", "0", lsim_aval_str(&element, text, sizeof text));
+}
+
 /* Tracing the kernel (pallas_call.py _trace_kernel_to_jaxpr): a kernel that
  * captures an array fails here, before any lowering.  The constant a
  * library kernel captures is an array like its operand. */
@@ -194,13 +222,16 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a pallas_call grid has at least one step");
   int rc = lsimp_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, p->block,
                                      p->grid, err);
+  if (!rc)
+    rc = check_index_maps(p, avals_in, num_in, err);
   if (rc)
     return rc;
+  size_t blocked = lsimp_kernel_num_scalar_prefetch(p->kernel); /* the first blocked operand */
   if (p->has_constants) {
     char aval[LSIM_AVAL_TEXT_MAX];
     char *name = lsimp_kernel_func_name(p);
     rc = name ? lsimp_raise(err, LSIM_E_PALLAS_CAPTURED_CONSTANTS, name, LSIMP_KERNEL_SOURCE,
-                            lsim_aval_format(&avals_in[0], aval, sizeof aval))
+                            lsim_aval_format(&avals_in[blocked], aval, sizeof aval))
               : lsimp_fail_oom(err);
     free(name);
     return rc;
