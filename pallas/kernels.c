@@ -635,27 +635,36 @@ static MlirBlock triton_func(builder *b, MlirModule module, const lsimp_kernel_s
   return add_func(b, mlirModuleGetBody(module), &f);
 }
 
+/* What every Triton kernel starts with: the types of its input blocks of
+ * `shape` ("8x128") into *t, the module and its tt.func; returns the
+ * function's body (null after a failure). */
+static MlirBlock triton_begin(builder *b, MlirModule module, const lsimp_kernel_spec *spec,
+                              const char *shape, triton_types *t) {
+  *t = make_triton_types(b, shape, spec->block->dtype);
+  return b->rc ? (MlirBlock){NULL} : triton_func(b, module, spec, t->ptr);
+}
+
+/* _program_id of a grid axis of `steps`: the constant 0 for one step. */
+static MlirValue program_id(builder *b, int64_t steps, int axis) {
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  MlirNamedAttribute attr = lsim_named(b->mlir, "axis", mlirIntegerAttrGet(i32, axis));
+  return steps == 1 ? constant_i32(b, 0) : op1(b, "tt.get_program_id", NULL, 0, i32, &attr, 1);
+}
+
 static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
                                 const lsimp_kernel_spec *spec) {
-  MlirContext mlir = b->mlir;
   const lsim_aval *block = spec->block;
   char text[64];
   long long n = (long long)block->dims[0];
   snprintf(text, sizeof text, "%lld", n);
-  triton_types t = make_triton_types(b, text, block->dtype);
-  MlirType ptr = t.ptr, ptrs_type = t.ptrs, offsets_type = t.offsets, values_type = t.values;
-  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
+  triton_types t;
+  MlirBlock body = triton_begin(b, module, spec, text, &t);
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
   if (b->rc)
     return;
-  MlirBlock body = triton_func(b, module, spec, ptr);
-  if (b->rc)
-    return;
-  /* _process_grid_to_3d_grid: one program id (_program_id: the constant 0
-   * for a grid of one step); a grid above the y/z limit is collapsed, its
-   * index recovered with remui (the divui goes unused). */
-  MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, 0));
-  MlirValue pid = spec->grid == 1 ? constant_i32(b, 0)
-                                  : op1(b, "tt.get_program_id", NULL, 0, i32, &axis, 1);
+  /* _process_grid_to_3d_grid: one program id; a grid above the y/z limit
+   * is collapsed, its index recovered with remui (the divui goes unused). */
+  MlirValue pid = program_id(b, spec->grid, 0);
   if (spec->grid > LSIMP_TRITON_YZ_LIMIT) {
     MlirValue operands[] = {pid, constant_i32(b, spec->grid)};
     op1(b, "arith.remui", operands, 2, i32, NULL, 0);
@@ -664,23 +673,24 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   /* The index maps: block index 0 times the block size, input then output. */
   MlirValue in_start = block_start(b, n), out_start = block_start(b, n);
   MlirValue in_ptrs;
-  MlirValue in_offsets = block_offsets(b, in_start, offsets_type, n);
+  MlirValue in_offsets = block_offsets(b, in_start, t.offsets, n);
   MlirValue x =
-      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, ptrs_type, values_type, &in_ptrs);
+      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, t.ptrs, t.values, &in_ptrs);
   MlirValue y = x;
   if (kind != KERNEL_COPY) {
     MlirValue one = scalar_one(b, block->dtype);
-    MlirValue ones = op1(b, "tt.splat", &one, 1, values_type, NULL, 0);
-    y = add(b, x, ones, values_type, is_float(block->dtype));
+    MlirValue ones = op1(b, "tt.splat", &one, 1, t.values, NULL, 0);
+    y = add(b, x, ones, t.values, is_float(block->dtype));
   }
   /* The swap: the old value is loaded, then the new one stored. */
-  MlirValue out_offsets = block_offsets(b, out_start, offsets_type, n);
-  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, y);
+  MlirValue out_offsets = block_offsets(b, out_start, t.offsets, n);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, t.ptrs, t.values, y);
 }
 
-/* The tiled kernel's offsets of one ref: (row range + row start) * cols +
+/* The offsets of a 2-D block's elements: (row range + row start) * cols +
  * (col range + col start) * 1, each range expanded and broadcast to the
- * block (_compute_offsets_from_indices over two dimensions). */
+ * block (_compute_offsets_from_indices over two dimensions; _bcast_to makes
+ * no broadcast where the expanded range already has the block's shape). */
 static MlirValue tiled_offsets(builder *b, MlirValue starts[2], MlirType offsets_type,
                                const int64_t tile[2], int64_t cols) {
   MlirContext mlir = b->mlir;
@@ -703,8 +713,9 @@ static MlirValue tiled_offsets(builder *b, MlirValue starts[2], MlirType offsets
     };
     MlirValue iota = op1(b, "tt.make_range", NULL, 0, range_type, range, 2);
     MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, d == 0 ? 1 : 0));
-    MlirValue expanded = op1(b, "tt.expand_dims", &iota, 1, expanded_type, &axis, 1);
-    MlirValue wide = op1(b, "tt.broadcast", &expanded, 1, offsets_type, NULL, 0);
+    MlirValue wide = op1(b, "tt.expand_dims", &iota, 1, expanded_type, &axis, 1);
+    if (tile[1 - d] != 1)
+      wide = op1(b, "tt.broadcast", &wide, 1, offsets_type, NULL, 0);
     MlirValue start = op1(b, "tt.splat", &starts[d], 1, offsets_type, NULL, 0);
     MlirValue indices = add(b, wide, start, offsets_type, false);
     MlirValue stride = constant_i32(b, strides[d]);
@@ -720,40 +731,90 @@ static MlirValue tiled_offsets(builder *b, MlirValue starts[2], MlirType offsets
  * dimension, input then output), the block's load, + 1, the swap's load
  * and store. */
 static void build_triton_tiled(builder *b, MlirModule module, const lsimp_kernel_spec *spec) {
-  MlirContext mlir = b->mlir;
   const lsim_aval *array = spec->block;
   char text[64];
   snprintf(text, sizeof text, "%lldx%lld", (long long)spec->tile[0], (long long)spec->tile[1]);
-  triton_types t = make_triton_types(b, text, array->dtype);
-  MlirType ptr = t.ptr, ptrs_type = t.ptrs, offsets_type = t.offsets, values_type = t.values;
-  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
-  if (b->rc)
-    return;
-  MlirBlock body = triton_func(b, module, spec, ptr);
+  triton_types t;
+  MlirBlock body = triton_begin(b, module, spec, text, &t);
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
   if (b->rc)
     return;
   MlirValue pid[2];
-  for (int d = 0; d < 2; d++) {
-    int64_t steps = array->dims[d] / spec->tile[d];
-    MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, d));
-    pid[d] = steps == 1 ? constant_i32(b, 0)
-                        : op1(b, "tt.get_program_id", NULL, 0, i32, &axis, 1);
-  }
+  for (int d = 0; d < 2; d++)
+    pid[d] = program_id(b, array->dims[d] / spec->tile[d], d);
   MlirValue starts[2][2];
   for (int ref = 0; ref < 2; ref++)
     for (int d = 0; d < 2; d++) {
       MlirValue size = constant_i32(b, spec->tile[d]);
       starts[ref][d] = muli(b, pid[d], size, i32);
     }
-  MlirValue in_offsets = tiled_offsets(b, starts[0], offsets_type, spec->tile, array->dims[1]);
+  MlirValue in_offsets = tiled_offsets(b, starts[0], t.offsets, spec->tile, array->dims[1]);
   MlirValue in_ptrs;
   MlirValue x =
-      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, ptrs_type, values_type, &in_ptrs);
+      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, t.ptrs, t.values, &in_ptrs);
   MlirValue one = scalar_one(b, array->dtype);
-  MlirValue ones = op1(b, "tt.splat", &one, 1, values_type, NULL, 0);
-  MlirValue y = add(b, x, ones, values_type, is_float(array->dtype));
-  MlirValue out_offsets = tiled_offsets(b, starts[1], offsets_type, spec->tile, array->dims[1]);
-  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, y);
+  MlirValue ones = op1(b, "tt.splat", &one, 1, t.values, NULL, 0);
+  MlirValue y = add(b, x, ones, t.values, is_float(array->dtype));
+  MlirValue out_offsets = tiled_offsets(b, starts[1], t.offsets, spec->tile, array->dims[1]);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, t.ptrs, t.values, y);
+}
+
+/* Triton's row_sum: one program id, each ref's index map `lambda i: (i,
+ * 0)` (its literal 0, then index times block size per dimension, input
+ * then output), the (rows, cols) block's load, tt.reduce over axis 1 (a
+ * region adding two scalars), the tt.expand_dims keepdims makes, the swap
+ * of the (rows, 1) output block (its row stride 1). */
+static void build_triton_row_sum(builder *b, MlirModule module, const lsimp_kernel_spec *spec) {
+  MlirContext mlir = b->mlir;
+  const lsim_aval *array = spec->block;
+  int64_t rows = spec->tile[0], cols = spec->tile[1];
+  const int64_t out_tile[2] = {rows, 1};
+  bool fp = is_float(array->dtype);
+  char text[64];
+  snprintf(text, sizeof text, "%lldx%lld", (long long)rows, (long long)cols);
+  triton_types t, o;
+  MlirBlock body = triton_begin(b, module, spec, text, &t);
+  snprintf(text, sizeof text, "%lldx1", (long long)rows);
+  o = make_triton_types(b, text, array->dtype);
+  snprintf(text, sizeof text, "tensor<%lldx%s>", (long long)rows,
+           lsimp_kernel_element_type(array->dtype));
+  MlirType sum_type = parse_type(b, text);
+  MlirType elt = parse_type(b, lsimp_kernel_element_type(array->dtype));
+  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
+  if (b->rc)
+    return;
+  MlirValue pid = program_id(b, array->dims[0] / rows, 0);
+  const int64_t sizes[2][2] = {{rows, cols}, {rows, 1}};
+  MlirValue starts[2][2];
+  for (int ref = 0; ref < 2; ref++) {
+    MlirValue index[2] = {pid, constant_i32(b, 0)};
+    for (int d = 0; d < 2; d++)
+      starts[ref][d] = muli(b, index[d], constant_i32(b, sizes[ref][d]), i32);
+  }
+  MlirValue in_offsets = tiled_offsets(b, starts[0], t.offsets, spec->tile, array->dims[1]);
+  MlirValue in_ptrs;
+  MlirValue x =
+      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, t.ptrs, t.values, &in_ptrs);
+  /* jnp.sum(..., axis=1): tt.reduce whose region adds its two arguments */
+  MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, 1));
+  MlirOperation reduce = {NULL};
+  if (!b->rc)
+    b->rc = lsim_emit_op(&b->at, "tt.reduce", &x, 1, &sum_type, 1, &axis, 1, 1, &reduce, b->err);
+  if (b->rc)
+    return;
+  MlirBlock combine = mlirRegionGetFirstBlock(mlirOperationGetRegion(reduce, 0));
+  MlirLocation loc = mlirLocationUnknownGet(mlir);
+  MlirValue lhs = mlirBlockAddArgument(combine, elt, loc);
+  MlirValue rhs = mlirBlockAddArgument(combine, elt, loc);
+  builder inner = *b;
+  inner.at = lsim_insertion_point_in(&b->at, combine);
+  MlirValue total = add(&inner, lhs, rhs, elt, fp);
+  op0(&inner, "tt.reduce.return", &total, 1, NULL, 0);
+  b->rc = inner.rc;
+  MlirValue sum = mlirOperationGetResult(reduce, 0);
+  MlirValue y = op1(b, "tt.expand_dims", &sum, 1, o.values, &axis, 1);
+  MlirValue out_offsets = tiled_offsets(b, starts[1], o.offsets, out_tile, 1);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, o.ptrs, o.values, y);
 }
 
 MlirContext lsimp_kernel_context(void) {
@@ -776,10 +837,10 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
       spec->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsimp_pallas_build_kernel: unknown kernel, or not a 1-D block and grid");
-  if (kind == KERNEL_ROW_SUM && (spec->flavor != LSIMP_KERNEL_MOSAIC_TPU || spec->x64))
+  if (kind == KERNEL_ROW_SUM && (spec->flavor == LSIMP_KERNEL_MOSAIC_GPU || spec->x64))
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "lowersim's kernel library has row_sum for Mosaic TPU only, without "
-                          "jax_enable_x64");
+                          "lowersim's kernel library has row_sum for Mosaic TPU and Triton only, "
+                          "without jax_enable_x64");
   if (kind == KERNEL_GATHER_ROWS && spec->flavor != LSIMP_KERNEL_MOSAIC_TPU)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lowersim's kernel library has gather_rows for Mosaic TPU only");
@@ -800,6 +861,8 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
   case LSIMP_KERNEL_TRITON:
     if (kind == KERNEL_TILED_ADD_ONE)
       build_triton_tiled(&b, module, spec);
+    else if (kind == KERNEL_ROW_SUM)
+      build_triton_row_sum(&b, module, spec);
     else
       build_triton_kernel(&b, module, kind, spec);
     break;

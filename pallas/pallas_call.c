@@ -55,13 +55,12 @@ typedef struct pallas_rule_data {
   bool rocm; /* gpu_lowering's is_rocm */
 } pallas_rule_data;
 
-/* The tiled kernels exist for Mosaic TPU and Triton only, the reduction
- * and the scalar-prefetch kernel for Mosaic TPU only (lowersim's limit, not
+/* The tiled kernels and the reduction exist for Mosaic TPU and Triton only,
+ * the scalar-prefetch kernel for Mosaic TPU only (lowersim's limit, not
  * JAX's). */
 static int check_tiled_backend(const lsim_pallas_call_params *p, const char *backend,
                                lsim_error *err) {
-  bool tpu_only =
-      lsimp_kernel_is_reduction(p->kernel) || lsimp_kernel_num_scalar_prefetch(p->kernel);
+  bool tpu_only = lsimp_kernel_num_scalar_prefetch(p->kernel) > 0;
   if (!lsimp_kernel_is_tiled(p->kernel) || strcmp(backend, "Mosaic TPU") == 0 ||
       (strcmp(backend, "Triton") == 0 && !tpu_only))
     return LSIM_OK;
