@@ -235,8 +235,9 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
     free(name);
     return rc;
   }
-  /* input_output_aliases, after the kernel is traced: each index in range
-   * (the avals then agree: a library kernel's output is its input's). */
+  /* input_output_aliases, after the kernel is traced: each index in range,
+   * then the two avals equal (keystr of each one's path: the call's
+   * positional argument, the output's place in out_shape, none for one). */
   for (size_t i = 0; i < p->num_aliases; i++) {
     char in[24], out[24], count[24];
     snprintf(in, sizeof in, "%lld", (long long)p->aliases[i].input);
@@ -248,6 +249,15 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
     if (p->aliases[i].output < 0 || (uint64_t)p->aliases[i].output >= num_out) {
       snprintf(count, sizeof count, "%zu", num_out);
       return lsimp_raise(err, LSIM_E_PALLAS_ALIAS_OUTPUT_RANGE, in, out, count);
+    }
+    const lsim_aval *a = &avals_in[p->aliases[i].input], *b = &avals_out[p->aliases[i].output];
+    if (!lsim_aval_equal(a, b)) {
+      char in_path[32], out_path[32], a_text[LSIM_AVAL_TEXT_MAX], b_text[LSIM_AVAL_TEXT_MAX];
+      snprintf(in_path, sizeof in_path, "[%s]", in);
+      snprintf(out_path, sizeof out_path, num_out == 1 ? "" : "[%s]", out);
+      return lsimp_raise(err, LSIM_E_PALLAS_ALIAS_AVAL_MISMATCH, in, out, in_path,
+                         lsim_aval_str(a, a_text, sizeof a_text), out_path,
+                         lsim_aval_str(b, b_text, sizeof b_text));
     }
   }
   return LSIM_OK;

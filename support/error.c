@@ -252,6 +252,11 @@ static const catalogue_entry catalogue[] = {
         "`indices` must not be longer than `shape`: indices={indices}, shape={shape}",
         "state/indexing.py NDIndexer.from_indices_shape (an index map indexing a rank-0 "
         "scalar-prefetch ref, at trace time)"),
+    ROW(LSIM_E_PALLAS_ALIAS_AVAL_MISMATCH, "ValueError",
+        "input_output_aliases contains the mapping '{input}:{output}' referring to "
+        "input{input_path} with abstract value {input_aval} and to output{output_path} with a "
+        "different abstract value {output_aval}.",
+        "§6 pallas/pallas_call.py _pallas_call (at trace time, after the range checks)"),
     ROW(LSIM_E_INVALID_COMPUTE_TYPE, "ValueError",
         "Invalid compute type {compute_type}. Current supported values are `device_host`, "
         "`device`, `tpu_sparsecore`, and `gpu_stream:#`.",
