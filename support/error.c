@@ -257,6 +257,9 @@ static const catalogue_entry catalogue[] = {
         "input{input_path} with abstract value {input_aval} and to output{output_path} with a "
         "different abstract value {output_aval}.",
         "§6 pallas/pallas_call.py _pallas_call (at trace time, after the range checks)"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_REDUCE_AXES, "NotImplementedError", "No support for axes yet",
+        "§6 pallas/mosaic_gpu/lowering.py _reduce_sum_lowering_rule (jnp.sum(..., axis=1) in a "
+        "kernel, after the block's copy and load checks)"),
     ROW(LSIM_E_INVALID_COMPUTE_TYPE, "ValueError",
         "Invalid compute type {compute_type}. Current supported values are `device_host`, "
         "`device`, `tpu_sparsecore`, and `gpu_stream:#`.",
