@@ -67,6 +67,20 @@ bool lsimp_kernel_is_reduction(const char *kernel) {
   return find_kernel(kernel, &kind) && kind == KERNEL_ROW_SUM;
 }
 
+/* Blocks of whole rows (ROWS, N) of the (M, N) array `a`, ROWS dividing M,
+ * all of it or a multiple of 8 (the TPU's sublanes). */
+static int check_whole_rows(const char *kernel, const lsim_aval *a, const int64_t block[2],
+                            lsim_error *err) {
+  if (block[0] < 1 || block[1] != a->dims[1] || a->dims[0] % block[0] != 0 ||
+      (block[0] != a->dims[0] && block[0] % 8 != 0))
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "Pallas kernel '%s': block=\"%lld,%lld\" must be whole rows "
+                          "(ROWS,%lld), ROWS dividing %lld, all of it or a multiple of 8",
+                          kernel, (long long)block[0], (long long)block[1], (long long)a->dims[1],
+                          (long long)a->dims[0]);
+  return LSIM_OK;
+}
+
 /* row_sum: an f32 or i32 (M, N) array in (rows, N) blocks over the grid
  * (M / rows,), into an (M, 1) array of its dtype in (rows, 1) blocks. */
 static int check_row_sum(const lsim_aval *in, size_t num_in, const lsim_aval *out,
@@ -77,14 +91,7 @@ static int check_row_sum(const lsim_aval *in, size_t num_in, const lsim_aval *ou
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "Pallas kernel 'row_sum' takes one non-empty (M, N) f32 or i32 array "
                           "and returns an (M, 1) one of its dtype");
-  if (block[0] < 1 || block[1] != in->dims[1] || in->dims[0] % block[0] != 0 ||
-      (block[0] != in->dims[0] && block[0] % 8 != 0))
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "Pallas kernel 'row_sum': block=\"%lld,%lld\" must be whole rows "
-                          "(ROWS,%lld), ROWS dividing %lld, all of it or a multiple of 8",
-                          (long long)block[0], (long long)block[1], (long long)in->dims[1],
-                          (long long)in->dims[0]);
-  return LSIM_OK;
+  return check_whole_rows("row_sum", in, block, err);
 }
 
 /* gather_rows: an index array (any aval: JAX's own errors judge it, at trace
@@ -98,14 +105,7 @@ static int check_gather_rows(const lsim_aval *in, size_t num_in, const lsim_aval
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "Pallas kernel 'gather_rows' takes an index array (scalar prefetch) and "
                           "a non-empty (M, N) numeric array, and returns one like the latter");
-  if (block[0] < 1 || block[1] != x->dims[1] || x->dims[0] % block[0] != 0 ||
-      (block[0] != x->dims[0] && block[0] % 8 != 0))
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "Pallas kernel 'gather_rows': block=\"%lld,%lld\" must be whole rows "
-                          "(ROWS,%lld), ROWS dividing %lld, all of it or a multiple of 8",
-                          (long long)block[0], (long long)block[1], (long long)x->dims[1],
-                          (long long)x->dims[0]);
-  return LSIM_OK;
+  return check_whole_rows("gather_rows", x, block, err);
 }
 
 /* tiled_add_one: a 2-D array in blocks that divide it, each dimension
