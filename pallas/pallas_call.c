@@ -278,6 +278,9 @@ static int explain_params(const void *params, char *buf, size_t size) {
   if (p->block[0] && at < size)
     at += (size_t)snprintf(buf + at, size - at, " block=(%lld, %lld)", (long long)p->block[0],
                            (long long)p->block[1]);
+  if (lsimp_kernel_num_scalar_prefetch(p->kernel) && at < size)
+    at += (size_t)snprintf(buf + at, size - at, " num_scalar_prefetch=%zu",
+                           lsimp_kernel_num_scalar_prefetch(p->kernel));
   if ((p->num_warps || p->num_stages) && at < size)
     at += (size_t)snprintf(buf + at, size - at, " num_warps=%lld num_stages=%lld",
                            (long long)p->num_warps, (long long)p->num_stages);
