@@ -597,15 +597,26 @@ static bool find_2d(lsim_scenario_gen *g, bool ints, size_t *out) {
   return n > 0;
 }
 
-/* A scalar-prefetch index array: mostly a 1-D int32/int64 value when there
- * is one (else any value: JAX's index-map errors). */
-static size_t find_index(lsim_scenario_gen *g) {
-  size_t fit[LSIM_SCENARIO_GEN_MAX_VALUES], n = 0;
+/* The values that can be a scalar-prefetch index array: 1-D int32/int64
+ * (into fit, when given); how many. */
+static size_t index_values(const lsim_scenario_gen *g, size_t *fit) {
+  size_t n = 0;
   for (size_t i = 0; i < g->num_values; i++) {
     const lsim_aval *a = &g->values[i];
-    if (a->rank == 1 && (a->dtype == LSIM_DTYPE_I32 || a->dtype == LSIM_DTYPE_I64))
-      fit[n++] = i;
+    if (a->rank == 1 && (a->dtype == LSIM_DTYPE_I32 || a->dtype == LSIM_DTYPE_I64)) {
+      if (fit)
+        fit[n] = i;
+      n++;
+    }
   }
+  return n;
+}
+
+/* A scalar-prefetch index array: mostly one of index_values when there is
+ * one (else any value: JAX's index-map errors). */
+static size_t find_index(lsim_scenario_gen *g) {
+  size_t fit[LSIM_SCENARIO_GEN_MAX_VALUES];
+  size_t n = index_values(g, fit);
   return n && lsim_scenario_gen_chance(g, 90) ? fit[lsim_scenario_gen_below(g, n)]
                                                : lsimp_gen_value(g);
 }
@@ -717,6 +728,10 @@ static void generate_2d(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   lsimp_pallas_call_params *lp = e->params;
   lsim_pallas_call_params *p = &lp->params;
   const char *kernel = lsim_scenario_gen_pick(g, kernels_2d, COUNT(kernels_2d));
+  /* gather_rows mostly where an index array exists. */
+  if (strcmp(kernel, "gather_rows") == 0 && !index_values(g, NULL) &&
+      lsim_scenario_gen_chance(g, 75))
+    kernel = lsim_scenario_gen_pick(g, kernels_2d, 2);
   bool reduction = strcmp(kernel, "row_sum") == 0, gather = strcmp(kernel, "gather_rows") == 0;
   size_t x = 0;
   find_2d(g, reduction, &x);
