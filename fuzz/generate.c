@@ -148,9 +148,27 @@ static void gen_pallas(gen *g) {
 }
 
 /* A focused campaign's argument: one non-empty 1-D array of a numeric
- * dtype, of a size kernels care about. */
+ * dtype, of a size kernels care about.  A Pallas campaign also draws the
+ * 2-D kernels' operands: (M, N) arrays whose blocks tile them (8 rows, 128
+ * lanes, powers of 2 for Triton) or not, and int32 index arrays (scalar
+ * prefetch). */
 static void gen_array(gen *g, lsim_aval *a) {
   static const int64_t sizes[] = {1, 3, 6, 8, 16, 64, 128, 128, 256, 256, 384, 30000};
+  static const int64_t shapes[][2] = {{8, 128}, {16, 256}, {32, 128}, {1, 256}, {64, 128},
+                                      {16, 384}, {24, 128}, {3, 5}};
+  bool pallas = strcmp(lsim_scenario_kind_element(g->focus), "pallas_call") == 0;
+  unsigned r = pallas ? (unsigned)below(g, 100) : 100;
+  if (r < 30) {
+    size_t k = (size_t)below(g, COUNT(shapes));
+    lsim_dtype dtype = chance(g, 50) ? LSIM_DTYPE_F32
+                                     : (lsim_dtype)(1 + below(g, LSIM_DTYPE_COUNT - 1));
+    *a = (lsim_aval){.dtype = dtype, .rank = 2, .dims = {shapes[k][0], shapes[k][1]}};
+    return;
+  }
+  if (r < 55) {
+    *a = (lsim_aval){.dtype = LSIM_DTYPE_I32, .rank = 1, .dims = {1 + (int64_t)below(g, 8)}};
+    return;
+  }
   *a = (lsim_aval){.dtype = (lsim_dtype)(1 + below(g, LSIM_DTYPE_COUNT - 1)), .rank = 1,
                    .dims = {sizes[below(g, COUNT(sizes))]}};
 }

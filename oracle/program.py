@@ -51,6 +51,8 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                legacy_backend_config=...)
   <pallas_call>                pl.pallas_call of the add_one/copy kernel over
                                grid=(g,), one block (the whole array),
+                               (gather_rows: grid_spec=pltpu.PrefetchScalarGridSpec(
+                               num_scalar_prefetch=1, ...), the index array first),
                                compiler_params=pltpu/pltriton/plgpu
                                .CompilerParams(), interpret=
   compute_on="T" (any equation) the equation inside `with
@@ -137,9 +139,9 @@ def check_expressible(s: sc.Scenario) -> None:
     raise NotExpressible(f"version: the scenario is for JAX {s.jax}; the oracle is JAX {JAX_VERSION}")
   for e in s.eqns:
     if e.kind == "pallas_call" and e.kernel not in ("add_one", "copy", "tiled_add_one",
-                                                    "row_sum"):
+                                                    "row_sum", "gather_rows"):
       raise NotExpressible(f"Pallas kernel {e.kernel!r}: the oracle knows add_one, copy, "
-                           "tiled_add_one and row_sum")
+                           "tiled_add_one, row_sum and gather_rows")
     if e.kind == "buffer_callback":
       for i, o in e.aliases:
         if not (-2**63 <= i < 2**63 and -2**63 <= o < 2**63):
@@ -253,7 +255,23 @@ KERNEL_SOURCE = {
         "def row_sum(x_ref, o_ref):\n  o_ref[...] = jnp.sum(x_ref[...], axis=1, keepdims=True)\n",
     ("row_sum", True):
         "def row_sum(x_ref, o_ref):\n  o_ref[...] = jnp.sum(x_ref[...] * c, axis=1, keepdims=True)\n",
+    # Scalar prefetch: the index array idx first (in SMEM), the kernel's refs after it.
+    ("gather_rows", False): "def gather_rows(idx_ref, x_ref, o_ref):\n  o_ref[...] = x_ref[...]\n",
+    ("gather_rows", True):
+        "def gather_rows(idx_ref, x_ref, o_ref):\n  o_ref[...] = x_ref[...] * c\n",
 }
+
+# gather_rows's index maps, each compiled from its own text under
+# KERNEL_FILE too (JAX's index-map errors name them "<lambda> at
+# kernels.py:1"): the input block is the one idx names, the output's is i.
+INDEX_MAP_SOURCE = {
+    "gather_rows_in": "lambda i, idx_ref: (idx_ref[i], 0)\n",
+    "gather_rows_out": "lambda i, idx_ref: (i, 0)\n",
+}
+
+
+def index_map(name: str):
+  return eval(compile(INDEX_MAP_SOURCE[name], KERNEL_FILE, "eval"), {})
 
 
 def kernel_function(name: str, constant=None):
@@ -263,9 +281,14 @@ def kernel_function(name: str, constant=None):
   return namespace[name]
 
 
-def _pallas_call(e: sc.Eqn, x):
+def _pallas_call(e: sc.Eqn, ops):
   import jax
   from jax.experimental import pallas as pl
+  prefetch = 1 if e.kernel == "gather_rows" else 0
+  if len(ops) != prefetch + 1:
+    raise NotExpressible(f"a pallas_call of the oracle's {e.kernel} takes {prefetch + 1} "
+                         "operand(s)")
+  x = ops[prefetch]
   kernel = kernel_function(e.kernel, np.ones(x.shape, x.dtype) if e.constants else None)
   params = None
   fields = dict(e.params_fields)
@@ -306,10 +329,21 @@ def _pallas_call(e: sc.Eqn, x):
     block = pl.BlockSpec(e.block, lambda i: (i, 0))
     out_block = pl.BlockSpec((e.block[0], 1), lambda i: (i, 0))
   out = [jax.ShapeDtypeStruct(a.shape, numpy_dtype(a.dtype)) for a in e.results]
-  call = pl.pallas_call(kernel, out_shape=out[0] if len(out) == 1 else tuple(out),
-                        grid=grid, in_specs=[block], out_specs=out_block,
-                        interpret=e.interpret, compiler_params=params, **extra)
-  result = call(x)
+  if e.kernel == "gather_rows":  # out block i is x's block idx[i]
+    if e.block is None or x.ndim != 2:
+      raise NotExpressible("gather_rows takes a 2-D array and block=")
+    from jax.experimental.pallas import tpu as pltpu
+    extra["grid_spec"] = pltpu.PrefetchScalarGridSpec(
+        num_scalar_prefetch=1, grid=(x.shape[0] // e.block[0],),
+        in_specs=[pl.BlockSpec(e.block, index_map("gather_rows_in"))],
+        out_specs=pl.BlockSpec(e.block, index_map("gather_rows_out")))
+    call = pl.pallas_call(kernel, out_shape=out[0] if len(out) == 1 else tuple(out),
+                          interpret=e.interpret, compiler_params=params, **extra)
+  else:
+    call = pl.pallas_call(kernel, out_shape=out[0] if len(out) == 1 else tuple(out),
+                          grid=grid, in_specs=[block], out_specs=out_block,
+                          interpret=e.interpret, compiler_params=params, **extra)
+  result = call(*ops)
   return [result] if len(out) == 1 else list(result)
 
 
@@ -406,9 +440,7 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
           custom_call_api_version=e.api_version,
           legacy_backend_config=e.legacy_backend_config)(*ops))
     if e.kind == "pallas_call":
-      if len(ops) != 1:
-        raise NotExpressible("a pallas_call of the oracle's kernels takes one operand")
-      return _pallas_call(e, ops[0])
+      return _pallas_call(e, ops)
     raise NotExpressible(f"<{e.kind}>")
 
   outputs = s.outputs()

@@ -97,7 +97,9 @@ int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_cal
     return lsimp_fail_oom(err);
   spec.kernel = p->kernel;
   spec.func_name = func_name;
-  spec.block = &ctx->avals_in[0];
+  size_t num_prefetch = lsimp_kernel_num_scalar_prefetch(p->kernel);
+  spec.block = &ctx->avals_in[num_prefetch];
+  spec.prefetch = num_prefetch ? &ctx->avals_in[0] : NULL;
   spec.grid = p->grid;
   spec.tile[0] = p->block[0];
   spec.tile[1] = p->block[1];

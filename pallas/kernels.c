@@ -32,12 +32,14 @@ typedef enum kernel_kind {
   KERNEL_COPY,
   KERNEL_TILED_ADD_ONE,
   KERNEL_ROW_SUM,
+  KERNEL_GATHER_ROWS,
   KERNEL_COUNT
 } kernel_kind;
 
 static const char *const kernel_names[] = {[KERNEL_ADD_ONE] = "add_one", [KERNEL_COPY] = "copy",
                                            [KERNEL_TILED_ADD_ONE] = "tiled_add_one",
-                                           [KERNEL_ROW_SUM] = "row_sum"};
+                                           [KERNEL_ROW_SUM] = "row_sum",
+                                           [KERNEL_GATHER_ROWS] = "gather_rows"};
 
 static bool find_kernel(const char *name, kernel_kind *out) {
   for (int i = 0; name && i < KERNEL_COUNT; i++) {
@@ -51,12 +53,32 @@ static bool find_kernel(const char *name, kernel_kind *out) {
 
 bool lsimp_kernel_is_tiled(const char *kernel) {
   kernel_kind kind;
-  return find_kernel(kernel, &kind) && (kind == KERNEL_TILED_ADD_ONE || kind == KERNEL_ROW_SUM);
+  return find_kernel(kernel, &kind) &&
+         (kind == KERNEL_TILED_ADD_ONE || kind == KERNEL_ROW_SUM || kind == KERNEL_GATHER_ROWS);
+}
+
+size_t lsimp_kernel_num_scalar_prefetch(const char *kernel) {
+  kernel_kind kind;
+  return find_kernel(kernel, &kind) && kind == KERNEL_GATHER_ROWS ? 1 : 0;
 }
 
 bool lsimp_kernel_is_reduction(const char *kernel) {
   kernel_kind kind;
   return find_kernel(kernel, &kind) && kind == KERNEL_ROW_SUM;
+}
+
+/* Blocks of whole rows (ROWS, N) of the (M, N) array `a`, ROWS dividing M,
+ * all of it or a multiple of 8 (the TPU's sublanes). */
+static int check_whole_rows(const char *kernel, const lsim_aval *a, const int64_t block[2],
+                            lsim_error *err) {
+  if (block[0] < 1 || block[1] != a->dims[1] || a->dims[0] % block[0] != 0 ||
+      (block[0] != a->dims[0] && block[0] % 8 != 0))
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "Pallas kernel '%s': block=\"%lld,%lld\" must be whole rows "
+                          "(ROWS,%lld), ROWS dividing %lld, all of it or a multiple of 8",
+                          kernel, (long long)block[0], (long long)block[1], (long long)a->dims[1],
+                          (long long)a->dims[0]);
+  return LSIM_OK;
 }
 
 /* row_sum: an f32 or i32 (M, N) array in (rows, N) blocks over the grid
@@ -69,14 +91,21 @@ static int check_row_sum(const lsim_aval *in, size_t num_in, const lsim_aval *ou
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "Pallas kernel 'row_sum' takes one non-empty (M, N) f32 or i32 array "
                           "and returns an (M, 1) one of its dtype");
-  if (block[0] < 1 || block[1] != in->dims[1] || in->dims[0] % block[0] != 0 ||
-      (block[0] != in->dims[0] && block[0] % 8 != 0))
+  return check_whole_rows("row_sum", in, block, err);
+}
+
+/* gather_rows: an index array (any aval: JAX's own errors judge it, at trace
+ * time) and a non-empty (M, N) numeric array in whole-row blocks (ROWS, N),
+ * ROWS dividing M, all of it or a multiple of 8, into an array like it. */
+static int check_gather_rows(const lsim_aval *in, size_t num_in, const lsim_aval *out,
+                             size_t num_out, const int64_t block[2], lsim_error *err) {
+  const lsim_aval *x = num_in == 2 ? &in[1] : NULL;
+  if (!x || num_out != 1 || x->rank != 2 || lsim_aval_size(x) == 0 ||
+      x->dtype == LSIM_DTYPE_BOOL || !lsim_aval_equal(x, out))
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "Pallas kernel 'row_sum': block=\"%lld,%lld\" must be whole rows "
-                          "(ROWS,%lld), ROWS dividing %lld, all of it or a multiple of 8",
-                          (long long)block[0], (long long)block[1], (long long)in->dims[1],
-                          (long long)in->dims[0]);
-  return LSIM_OK;
+                          "Pallas kernel 'gather_rows' takes an index array (scalar prefetch) and "
+                          "a non-empty (M, N) numeric array, and returns one like the latter");
+  return check_whole_rows("gather_rows", x, block, err);
 }
 
 /* tiled_add_one: a 2-D array in blocks that divide it, each dimension
@@ -107,13 +136,15 @@ int lsimp_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, siz
   kernel_kind kind;
   if (!find_kernel(kernel, &kind))
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                     "unknown Pallas kernel '%s' (the library has add_one, copy and "
-                     "tiled_add_one)",
+                     "unknown Pallas kernel '%s' (the library has add_one, copy, "
+                     "tiled_add_one, row_sum and gather_rows)",
                      kernel ? kernel : "(null)");
-  if (kind == KERNEL_ROW_SUM || kind == KERNEL_TILED_ADD_ONE) {
+  if (kind == KERNEL_ROW_SUM || kind == KERNEL_TILED_ADD_ONE || kind == KERNEL_GATHER_ROWS) {
     bool fits = num_in == 1 && num_out == 1 && lsim_aval_equal(&avals_in[0], &avals_out[0]);
     int rc = kind == KERNEL_ROW_SUM
                  ? check_row_sum(&avals_in[0], num_in, &avals_out[0], num_out, block, err)
+             : kind == KERNEL_GATHER_ROWS
+                 ? check_gather_rows(avals_in, num_in, &avals_out[0], num_out, block, err)
                  : check_tiled(fits ? &avals_in[0] : NULL, block, err);
     if (!rc && grid != 1)
       rc = lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
@@ -269,14 +300,14 @@ static void add_transform(builder *b, MlirBlock module_body, int i, bool x64, bo
   op0(b, "func.return", &zero, 1, NULL, 0);
 }
 
-/* The Mosaic kernel's func.func: its grid indices and refs as `inputs`, a
- * TensorCore kernel over `grid_rank` arbitrary grid dimensions of
- * `bounds`, no scalar prefetch or scratch, the `window_params` given as
- * text; returns its body. */
+/* The Mosaic kernel's func.func: its grid indices, scalar-prefetch refs
+ * and refs as `inputs`, a TensorCore kernel over `grid_rank` arbitrary grid
+ * dimensions of `bounds`, `scalar_prefetch` prefetched operands, no
+ * scratch, the `window_params` given as text; returns its body. */
 static MlirBlock mosaic_kernel_func(builder *b, MlirBlock module_body,
                                     const lsimp_kernel_spec *spec, const MlirType *inputs,
                                     size_t num_inputs, int grid_rank, MlirAttribute bounds,
-                                    const char *window_params) {
+                                    int64_t scalar_prefetch, const char *window_params) {
   MlirContext mlir = b->mlir;
   MlirType i64 = mlirIntegerTypeGet(mlir, 64);
   MlirNamedAttribute extra[] = {
@@ -285,7 +316,7 @@ static MlirBlock mosaic_kernel_func(builder *b, MlirBlock module_body,
                                                 "#tpu.dimension_semantics<arbitrary>]"
                                               : "[#tpu.dimension_semantics<arbitrary>]")),
       lsim_named(mlir, "iteration_bounds", bounds),
-      lsim_named(mlir, "scalar_prefetch", mlirIntegerAttrGet(i64, 0)),
+      lsim_named(mlir, "scalar_prefetch", mlirIntegerAttrGet(i64, scalar_prefetch)),
       lsim_named(mlir, "scratch_operands", mlirIntegerAttrGet(i64, 0)),
       lsim_named(mlir, "tpu.core_type", parse_attr(b, "#tpu.core_type<tc>")),
       lsim_named(mlir, "window_params", parse_attr(b, window_params)),
@@ -295,21 +326,37 @@ static MlirBlock mosaic_kernel_func(builder *b, MlirBlock module_body,
   return add_func(b, module_body, &f);
 }
 
-/* func.func @transform_i(%i: i32) -> (i32, i32): `lambda i: (i, 0)`: the
- * literal 0, an unused i32 0, then (i, 0). */
-static void add_row_transform(builder *b, MlirBlock module_body, int i) {
+/* func.func @transform_i(%i: i32[, %idx_ref]) -> (i32, i32): `lambda i:
+ * (i, 0)`: the literal 0 (int64 under jax_enable_x64, and then the result
+ * is too), an unused i32 0, then (i, 0).  With the scalar-prefetch ref
+ * `idx_ref` (SMEM, of type `prefetch`), the index maps take it after the
+ * grid index; `gather`: `lambda i, idx_ref: (idx_ref[i], 0)`, whose get is
+ * the index cast and memref.load before the literal. */
+static void add_row_transform(builder *b, MlirBlock module_body, int i, bool x64,
+                              MlirType prefetch, bool gather) {
   MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
-  MlirType pair[] = {i32, i32};
+  MlirType literal = mlirIntegerTypeGet(b->mlir, x64 ? 64 : 32);
+  bool has_prefetch = !mlirTypeIsNull(prefetch);
+  MlirType inputs[] = {i32, prefetch};
+  MlirType results[] = {gather ? mlirShapedTypeGetElementType(prefetch) : i32, literal};
   char name[32];
   snprintf(name, sizeof name, "transform_%d", i);
-  lsim_func f = {.op_name = "func.func", .name = name, .inputs = &i32, .num_inputs = 1,
-                 .results = pair, .num_results = 2};
+  lsim_func f = {.op_name = "func.func", .name = name, .inputs = inputs,
+                 .num_inputs = has_prefetch ? 2 : 1, .results = results, .num_results = 2};
   MlirBlock body = add_func(b, module_body, &f);
-  MlirValue zero = constant_i32(b, 0);
+  if (b->rc)
+    return;
+  MlirValue first = mlirBlockGetArgument(body, 0);
+  if (gather) { /* idx_ref[i] */
+    MlirValue at = op1(b, "arith.index_cast", &first, 1, mlirIndexTypeGet(b->mlir), NULL, 0);
+    MlirValue load[] = {mlirBlockGetArgument(body, 1), at};
+    first = op1(b, "memref.load", load, 2, results[0], NULL, 0);
+  }
+  MlirValue zero = constant(b, mlirIntegerAttrGet(literal, 0));
   constant_i32(b, 0);
   if (b->rc)
     return;
-  MlirValue result[] = {mlirBlockGetArgument(body, 0), zero};
+  MlirValue result[] = {first, zero};
   op0(b, "func.return", result, 2, NULL, 0);
 }
 
@@ -344,7 +391,7 @@ static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
            "{transform_indices = @transform_1, window_bounds = array<i64: %lld, 1>}]",
            (long long)rows, (long long)cols, (long long)rows);
   MlirBlock module_body = mlirModuleGetBody(module);
-  MlirBlock body = mosaic_kernel_func(b, module_body, spec, inputs, 3, 1, bounds, text);
+  MlirBlock body = mosaic_kernel_func(b, module_body, spec, inputs, 3, 1, bounds, 0, text);
   if (b->rc)
     return;
   MlirValue x_ref = mlirBlockGetArgument(body, 1), o_ref = mlirBlockGetArgument(body, 2);
@@ -374,13 +421,16 @@ static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
   MlirValue store[] = {y, o_ref, out_at[1], out_at[2]};
   op0(b, "tpu.vector_store", store, 4, store_attrs, 3);
   op0(b, "func.return", NULL, 0, NULL, 0);
-  add_row_transform(b, module_body, 0);
-  add_row_transform(b, module_body, 1);
+  add_row_transform(b, module_body, 0, false, (MlirType){NULL}, false);
+  add_row_transform(b, module_body, 1, false, (MlirType){NULL}, false);
   mlirOperationSetAttributeByName(
       mlirModuleGetOperation(module), mlirStringRefCreateFromCString("stable_mosaic.version"),
       mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), spec->mosaic_version));
 }
 
+/* add_one and copy (the whole 1-D array), tiled_add_one (2-D blocks over a
+ * 2-D grid) and gather_rows (whole-row blocks over a 1-D grid, the input's
+ * block index read from the scalar-prefetch ref in SMEM). */
 static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind kind,
                                     const lsimp_kernel_spec *spec) {
   MlirContext mlir = b->mlir;
@@ -389,11 +439,11 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
     build_mosaic_tpu_row_sum(b, module, spec);
     return;
   }
-  bool tiled = kind == KERNEL_TILED_ADD_ONE;
-  int rank = tiled ? 2 : 1;
-  int64_t dims[2] = {block->dims[0], tiled ? block->dims[1] : 0};
+  bool tiled = kind == KERNEL_TILED_ADD_ONE, gather = kind == KERNEL_GATHER_ROWS;
+  int rank = tiled || gather ? 2 : 1, grid_rank = tiled ? 2 : 1, num_prefetch = gather;
+  int64_t dims[2] = {block->dims[0], rank == 2 ? block->dims[1] : 0};
   int64_t grid[2] = {spec->grid, 1};
-  if (tiled) { /* the block, and the grid it makes over the array */
+  if (rank == 2) { /* the block, and the grid it makes over the array */
     dims[0] = spec->tile[0];
     dims[1] = spec->tile[1];
     grid[0] = block->dims[0] / dims[0];
@@ -403,32 +453,49 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
   const char *elt = lsimp_kernel_element_type(block->dtype);
   MlirAttribute vmem = parse_attr(b, "#tpu.memory_space<vmem>");
   MlirType elt_type = parse_type(b, elt);
+  MlirType prefetch = {NULL};
+  if (gather && spec->prefetch) { /* the index array, whole, in SMEM */
+    MlirAttribute smem = parse_attr(b, "#tpu.memory_space<smem>");
+    MlirType idx_type = parse_type(b, lsimp_kernel_element_type(spec->prefetch->dtype));
+    if (b->rc)
+      return;
+    prefetch = mlirMemRefTypeGet(idx_type, 1, spec->prefetch->dims, (MlirAttribute){NULL}, smem);
+  }
   if (b->rc)
     return;
   MlirType memref = mlirMemRefTypeGet(elt_type, rank, dims, (MlirAttribute){NULL}, vmem);
   MlirType vector = mlirVectorTypeGet(rank, dims, elt_type);
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
-  MlirType inputs[] = {i32, i32, memref, memref};
-  if (tiled)
+  MlirType inputs[4] = {i32};
+  size_t num_inputs = 0;
+  for (int d = 0; d < grid_rank; d++)
+    inputs[num_inputs++] = i32;
+  if (num_prefetch)
+    inputs[num_inputs++] = prefetch;
+  inputs[num_inputs++] = memref;
+  inputs[num_inputs++] = memref;
+  if (rank == 2)
     snprintf(window, sizeof window, "%lld, %lld", (long long)dims[0], (long long)dims[1]);
   else
     snprintf(window, sizeof window, "%lld", (long long)dims[0]);
-  snprintf(text, sizeof text, tiled ? "array<i64: %lld, %lld>" : "array<i64: %lld>",
+  snprintf(text, sizeof text, grid_rank == 2 ? "array<i64: %lld, %lld>" : "array<i64: %lld>",
            (long long)grid[0], (long long)grid[1]);
   MlirAttribute bounds = parse_attr(b, text);
   /* A trivial window (the whole array, index map all zeros) is single-buffered:
-   * pipeline_mode synchronous; a tiled one has none. */
-  const char *mode = tiled ? "" : "pipeline_mode = #tpu.pipeline_mode<synchronous>, ";
+   * pipeline_mode synchronous; a blocked one has none. */
+  const char *mode = rank == 2 ? "" : "pipeline_mode = #tpu.pipeline_mode<synchronous>, ";
   snprintf(text, sizeof text,
            "[{%stransform_indices = @transform_0, window_bounds = array<i64: %s>}, {%s"
            "transform_indices = @transform_1, window_bounds = array<i64: %s>}]",
            mode, window, mode, window);
   MlirBlock module_body = mlirModuleGetBody(module);
-  MlirBlock body = mosaic_kernel_func(b, module_body, spec, tiled ? inputs : inputs + 1,
-                                      tiled ? 4 : 3, rank, bounds, text);
+  MlirBlock body = mosaic_kernel_func(b, module_body, spec, inputs, num_inputs, grid_rank, bounds,
+                                      num_prefetch, text);
   if (b->rc)
     return;
-  MlirValue x_ref = mlirBlockGetArgument(body, rank), o_ref = mlirBlockGetArgument(body, rank + 1);
+  intptr_t first_ref = grid_rank + num_prefetch;
+  MlirValue x_ref = mlirBlockGetArgument(body, first_ref);
+  MlirValue o_ref = mlirBlockGetArgument(body, first_ref + 1);
   MlirType index = mlirIndexTypeGet(mlir);
   /* x_ref[...]: get, at index 0 in each dimension */
   MlirValue at[3] = {x_ref};
@@ -437,7 +504,7 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
   MlirValue y = op1(b, "vector.load", at, 1 + (size_t)rank, vector, NULL, 0);
   if (spec->mesh_operand) /* load_aval != aval_out: the ref's aval has the mesh */
     y = op1(b, "vector.shape_cast", &y, 1, vector, NULL, 0);
-  if (kind != KERNEL_COPY) { /* + 1: the scalar broadcast */
+  if (kind != KERNEL_COPY && !gather) { /* + 1: the scalar broadcast */
     MlirValue one = scalar_one(b, block->dtype);
     MlirValue ones = op1(b, "vector.broadcast", &one, 1, vector, NULL, 0);
     y = add(b, y, ones, vector, is_float(block->dtype));
@@ -450,14 +517,19 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
   MlirNamedAttribute store_attrs[] = {
       lsim_named(mlir, "add", mlirBoolAttrGet(mlir, 0)),
       lsim_named(mlir, "operandSegmentSizes",
-                 parse_attr(b, tiled ? "array<i32: 1, 1, 2, 0>" : "array<i32: 1, 1, 1, 0>")),
+                 parse_attr(b, rank == 2 ? "array<i32: 1, 1, 2, 0>" : "array<i32: 1, 1, 1, 0>")),
       lsim_named(mlir, "strides", parse_attr(b, "array<i32>")),
   };
   MlirValue store[] = {y, o_ref, out_at[1], out_at[2]};
   op0(b, "tpu.vector_store", store, 2 + (size_t)rank, store_attrs, 3);
   op0(b, "func.return", NULL, 0, NULL, 0);
-  add_transform(b, module_body, 0, spec->x64, tiled);
-  add_transform(b, module_body, 1, spec->x64, tiled);
+  if (gather) { /* lambda i, idx_ref: (idx_ref[i], 0), then lambda i, idx_ref: (i, 0) */
+    add_row_transform(b, module_body, 0, spec->x64, prefetch, true);
+    add_row_transform(b, module_body, 1, spec->x64, prefetch, false);
+  } else {
+    add_transform(b, module_body, 0, spec->x64, tiled);
+    add_transform(b, module_body, 1, spec->x64, tiled);
+  }
   mlirOperationSetAttributeByName(
       mlirModuleGetOperation(module), mlirStringRefCreateFromCString("stable_mosaic.version"),
       mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), spec->mosaic_version));
@@ -563,27 +635,36 @@ static MlirBlock triton_func(builder *b, MlirModule module, const lsimp_kernel_s
   return add_func(b, mlirModuleGetBody(module), &f);
 }
 
+/* What every Triton kernel starts with: the types of its input blocks of
+ * `shape` ("8x128") into *t, the module and its tt.func; returns the
+ * function's body (null after a failure). */
+static MlirBlock triton_begin(builder *b, MlirModule module, const lsimp_kernel_spec *spec,
+                              const char *shape, triton_types *t) {
+  *t = make_triton_types(b, shape, spec->block->dtype);
+  return b->rc ? (MlirBlock){NULL} : triton_func(b, module, spec, t->ptr);
+}
+
+/* _program_id of a grid axis of `steps`: the constant 0 for one step. */
+static MlirValue program_id(builder *b, int64_t steps, int axis) {
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  MlirNamedAttribute attr = lsim_named(b->mlir, "axis", mlirIntegerAttrGet(i32, axis));
+  return steps == 1 ? constant_i32(b, 0) : op1(b, "tt.get_program_id", NULL, 0, i32, &attr, 1);
+}
+
 static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
                                 const lsimp_kernel_spec *spec) {
-  MlirContext mlir = b->mlir;
   const lsim_aval *block = spec->block;
   char text[64];
   long long n = (long long)block->dims[0];
   snprintf(text, sizeof text, "%lld", n);
-  triton_types t = make_triton_types(b, text, block->dtype);
-  MlirType ptr = t.ptr, ptrs_type = t.ptrs, offsets_type = t.offsets, values_type = t.values;
-  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
+  triton_types t;
+  MlirBlock body = triton_begin(b, module, spec, text, &t);
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
   if (b->rc)
     return;
-  MlirBlock body = triton_func(b, module, spec, ptr);
-  if (b->rc)
-    return;
-  /* _process_grid_to_3d_grid: one program id (_program_id: the constant 0
-   * for a grid of one step); a grid above the y/z limit is collapsed, its
-   * index recovered with remui (the divui goes unused). */
-  MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, 0));
-  MlirValue pid = spec->grid == 1 ? constant_i32(b, 0)
-                                  : op1(b, "tt.get_program_id", NULL, 0, i32, &axis, 1);
+  /* _process_grid_to_3d_grid: one program id; a grid above the y/z limit
+   * is collapsed, its index recovered with remui (the divui goes unused). */
+  MlirValue pid = program_id(b, spec->grid, 0);
   if (spec->grid > LSIMP_TRITON_YZ_LIMIT) {
     MlirValue operands[] = {pid, constant_i32(b, spec->grid)};
     op1(b, "arith.remui", operands, 2, i32, NULL, 0);
@@ -592,23 +673,24 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   /* The index maps: block index 0 times the block size, input then output. */
   MlirValue in_start = block_start(b, n), out_start = block_start(b, n);
   MlirValue in_ptrs;
-  MlirValue in_offsets = block_offsets(b, in_start, offsets_type, n);
+  MlirValue in_offsets = block_offsets(b, in_start, t.offsets, n);
   MlirValue x =
-      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, ptrs_type, values_type, &in_ptrs);
+      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, t.ptrs, t.values, &in_ptrs);
   MlirValue y = x;
   if (kind != KERNEL_COPY) {
     MlirValue one = scalar_one(b, block->dtype);
-    MlirValue ones = op1(b, "tt.splat", &one, 1, values_type, NULL, 0);
-    y = add(b, x, ones, values_type, is_float(block->dtype));
+    MlirValue ones = op1(b, "tt.splat", &one, 1, t.values, NULL, 0);
+    y = add(b, x, ones, t.values, is_float(block->dtype));
   }
   /* The swap: the old value is loaded, then the new one stored. */
-  MlirValue out_offsets = block_offsets(b, out_start, offsets_type, n);
-  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, y);
+  MlirValue out_offsets = block_offsets(b, out_start, t.offsets, n);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, t.ptrs, t.values, y);
 }
 
-/* The tiled kernel's offsets of one ref: (row range + row start) * cols +
+/* The offsets of a 2-D block's elements: (row range + row start) * cols +
  * (col range + col start) * 1, each range expanded and broadcast to the
- * block (_compute_offsets_from_indices over two dimensions). */
+ * block (_compute_offsets_from_indices over two dimensions; _bcast_to makes
+ * no broadcast where the expanded range already has the block's shape). */
 static MlirValue tiled_offsets(builder *b, MlirValue starts[2], MlirType offsets_type,
                                const int64_t tile[2], int64_t cols) {
   MlirContext mlir = b->mlir;
@@ -631,8 +713,9 @@ static MlirValue tiled_offsets(builder *b, MlirValue starts[2], MlirType offsets
     };
     MlirValue iota = op1(b, "tt.make_range", NULL, 0, range_type, range, 2);
     MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, d == 0 ? 1 : 0));
-    MlirValue expanded = op1(b, "tt.expand_dims", &iota, 1, expanded_type, &axis, 1);
-    MlirValue wide = op1(b, "tt.broadcast", &expanded, 1, offsets_type, NULL, 0);
+    MlirValue wide = op1(b, "tt.expand_dims", &iota, 1, expanded_type, &axis, 1);
+    if (tile[1 - d] != 1)
+      wide = op1(b, "tt.broadcast", &wide, 1, offsets_type, NULL, 0);
     MlirValue start = op1(b, "tt.splat", &starts[d], 1, offsets_type, NULL, 0);
     MlirValue indices = add(b, wide, start, offsets_type, false);
     MlirValue stride = constant_i32(b, strides[d]);
@@ -648,40 +731,90 @@ static MlirValue tiled_offsets(builder *b, MlirValue starts[2], MlirType offsets
  * dimension, input then output), the block's load, + 1, the swap's load
  * and store. */
 static void build_triton_tiled(builder *b, MlirModule module, const lsimp_kernel_spec *spec) {
-  MlirContext mlir = b->mlir;
   const lsim_aval *array = spec->block;
   char text[64];
   snprintf(text, sizeof text, "%lldx%lld", (long long)spec->tile[0], (long long)spec->tile[1]);
-  triton_types t = make_triton_types(b, text, array->dtype);
-  MlirType ptr = t.ptr, ptrs_type = t.ptrs, offsets_type = t.offsets, values_type = t.values;
-  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
-  if (b->rc)
-    return;
-  MlirBlock body = triton_func(b, module, spec, ptr);
+  triton_types t;
+  MlirBlock body = triton_begin(b, module, spec, text, &t);
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
   if (b->rc)
     return;
   MlirValue pid[2];
-  for (int d = 0; d < 2; d++) {
-    int64_t steps = array->dims[d] / spec->tile[d];
-    MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, d));
-    pid[d] = steps == 1 ? constant_i32(b, 0)
-                        : op1(b, "tt.get_program_id", NULL, 0, i32, &axis, 1);
-  }
+  for (int d = 0; d < 2; d++)
+    pid[d] = program_id(b, array->dims[d] / spec->tile[d], d);
   MlirValue starts[2][2];
   for (int ref = 0; ref < 2; ref++)
     for (int d = 0; d < 2; d++) {
       MlirValue size = constant_i32(b, spec->tile[d]);
       starts[ref][d] = muli(b, pid[d], size, i32);
     }
-  MlirValue in_offsets = tiled_offsets(b, starts[0], offsets_type, spec->tile, array->dims[1]);
+  MlirValue in_offsets = tiled_offsets(b, starts[0], t.offsets, spec->tile, array->dims[1]);
   MlirValue in_ptrs;
   MlirValue x =
-      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, ptrs_type, values_type, &in_ptrs);
+      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, t.ptrs, t.values, &in_ptrs);
   MlirValue one = scalar_one(b, array->dtype);
-  MlirValue ones = op1(b, "tt.splat", &one, 1, values_type, NULL, 0);
-  MlirValue y = add(b, x, ones, values_type, is_float(array->dtype));
-  MlirValue out_offsets = tiled_offsets(b, starts[1], offsets_type, spec->tile, array->dims[1]);
-  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, ptrs_type, values_type, y);
+  MlirValue ones = op1(b, "tt.splat", &one, 1, t.values, NULL, 0);
+  MlirValue y = add(b, x, ones, t.values, is_float(array->dtype));
+  MlirValue out_offsets = tiled_offsets(b, starts[1], t.offsets, spec->tile, array->dims[1]);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, t.ptrs, t.values, y);
+}
+
+/* Triton's row_sum: one program id, each ref's index map `lambda i: (i,
+ * 0)` (its literal 0, then index times block size per dimension, input
+ * then output), the (rows, cols) block's load, tt.reduce over axis 1 (a
+ * region adding two scalars), the tt.expand_dims keepdims makes, the swap
+ * of the (rows, 1) output block (its row stride 1). */
+static void build_triton_row_sum(builder *b, MlirModule module, const lsimp_kernel_spec *spec) {
+  MlirContext mlir = b->mlir;
+  const lsim_aval *array = spec->block;
+  int64_t rows = spec->tile[0], cols = spec->tile[1];
+  const int64_t out_tile[2] = {rows, 1};
+  bool fp = is_float(array->dtype);
+  char text[64];
+  snprintf(text, sizeof text, "%lldx%lld", (long long)rows, (long long)cols);
+  triton_types t, o;
+  MlirBlock body = triton_begin(b, module, spec, text, &t);
+  snprintf(text, sizeof text, "%lldx1", (long long)rows);
+  o = make_triton_types(b, text, array->dtype);
+  snprintf(text, sizeof text, "tensor<%lldx%s>", (long long)rows,
+           lsimp_kernel_element_type(array->dtype));
+  MlirType sum_type = parse_type(b, text);
+  MlirType elt = parse_type(b, lsimp_kernel_element_type(array->dtype));
+  MlirType i32 = mlirIntegerTypeGet(mlir, 32);
+  if (b->rc)
+    return;
+  MlirValue pid = program_id(b, array->dims[0] / rows, 0);
+  const int64_t sizes[2][2] = {{rows, cols}, {rows, 1}};
+  MlirValue starts[2][2];
+  for (int ref = 0; ref < 2; ref++) {
+    MlirValue index[2] = {pid, constant_i32(b, 0)};
+    for (int d = 0; d < 2; d++)
+      starts[ref][d] = muli(b, index[d], constant_i32(b, sizes[ref][d]), i32);
+  }
+  MlirValue in_offsets = tiled_offsets(b, starts[0], t.offsets, spec->tile, array->dims[1]);
+  MlirValue in_ptrs;
+  MlirValue x =
+      block_load(b, mlirBlockGetArgument(body, 0), in_offsets, t.ptrs, t.values, &in_ptrs);
+  /* jnp.sum(..., axis=1): tt.reduce whose region adds its two arguments */
+  MlirNamedAttribute axis = lsim_named(mlir, "axis", mlirIntegerAttrGet(i32, 1));
+  MlirOperation reduce = {NULL};
+  if (!b->rc)
+    b->rc = lsim_emit_op(&b->at, "tt.reduce", &x, 1, &sum_type, 1, &axis, 1, 1, &reduce, b->err);
+  if (b->rc)
+    return;
+  MlirBlock combine = mlirRegionGetFirstBlock(mlirOperationGetRegion(reduce, 0));
+  MlirLocation loc = mlirLocationUnknownGet(mlir);
+  MlirValue lhs = mlirBlockAddArgument(combine, elt, loc);
+  MlirValue rhs = mlirBlockAddArgument(combine, elt, loc);
+  builder inner = *b;
+  inner.at = lsim_insertion_point_in(&b->at, combine);
+  MlirValue total = add(&inner, lhs, rhs, elt, fp);
+  op0(&inner, "tt.reduce.return", &total, 1, NULL, 0);
+  b->rc = inner.rc;
+  MlirValue sum = mlirOperationGetResult(reduce, 0);
+  MlirValue y = op1(b, "tt.expand_dims", &sum, 1, o.values, &axis, 1);
+  MlirValue out_offsets = tiled_offsets(b, starts[1], o.offsets, out_tile, 1);
+  swap_and_return(b, mlirBlockGetArgument(body, 1), out_offsets, o.ptrs, o.values, y);
 }
 
 MlirContext lsimp_kernel_context(void) {
@@ -699,14 +832,18 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
   const lsimp_kernel_spec *spec = in ? &named : NULL;
   const lsim_aval *block = spec ? spec->block : NULL;
   if (!spec || !find_kernel(spec->kernel, &kind) || !block ||
-      block->rank != (kind == KERNEL_TILED_ADD_ONE || kind == KERNEL_ROW_SUM ? 2 : 1) ||
+      block->rank != (lsimp_kernel_is_tiled(spec->kernel) ? 2 : 1) ||
+      (kind == KERNEL_GATHER_ROWS && (!spec->prefetch || spec->prefetch->rank != 1)) ||
       spec->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsimp_pallas_build_kernel: unknown kernel, or not a 1-D block and grid");
-  if (kind == KERNEL_ROW_SUM && (spec->flavor != LSIMP_KERNEL_MOSAIC_TPU || spec->x64))
+  if (kind == KERNEL_ROW_SUM && (spec->flavor == LSIMP_KERNEL_MOSAIC_GPU || spec->x64))
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "lowersim's kernel library has row_sum for Mosaic TPU only, without "
-                          "jax_enable_x64");
+                          "lowersim's kernel library has row_sum for Mosaic TPU and Triton only, "
+                          "without jax_enable_x64");
+  if (kind == KERNEL_GATHER_ROWS && spec->flavor != LSIMP_KERNEL_MOSAIC_TPU)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "lowersim's kernel library has gather_rows for Mosaic TPU only");
   if (kind == KERNEL_TILED_ADD_ONE && spec->flavor == LSIMP_KERNEL_MOSAIC_GPU)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lowersim's kernel library has tiled_add_one for Mosaic TPU and Triton "
@@ -724,6 +861,8 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
   case LSIMP_KERNEL_TRITON:
     if (kind == KERNEL_TILED_ADD_ONE)
       build_triton_tiled(&b, module, spec);
+    else if (kind == KERNEL_ROW_SUM)
+      build_triton_row_sum(&b, module, spec);
     else
       build_triton_kernel(&b, module, kind, spec);
     break;

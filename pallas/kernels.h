@@ -38,6 +38,10 @@ int lsimp_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, siz
 bool lsimp_kernel_is_tiled(const char *kernel);
 /* row_sum: its output is (M, 1), not its input's aval. */
 bool lsimp_kernel_is_reduction(const char *kernel);
+/* The kernel's scalar-prefetch operands (PrefetchScalarGridSpec's
+ * num_scalar_prefetch): the first operands of the call, the blocked ones
+ * after them (gather_rows: 1, the others 0). */
+size_t lsimp_kernel_num_scalar_prefetch(const char *kernel);
 
 /* The element type of `dtype` in a kernel: arith and the kernel dialects
  * take signless integers, so unsigned dtypes are iN there ("i32" for u32). */
@@ -45,13 +49,16 @@ const char *lsimp_kernel_element_type(lsim_dtype dtype);
 
 /* What a kernel is built for. */
 typedef struct lsimp_kernel_spec {
-  const char *kernel;       /* "add_one" or "copy" */
+  const char *kernel;       /* a kernel of the library: "add_one", "copy", "tiled_add_one",
+                               "row_sum" or "gather_rows" */
   const char *func_name;    /* the kernel function's name as the jaxpr's debug info has it
                                (sanitize_name(name=) when given; NULL: `kernel`) */
   lsimp_kernel_flavor flavor;
   const lsim_aval *block;   /* the whole-array kernels' block: the whole 1-D array; the tiled
                                kernels': the whole 2-D array, in blocks of `tile` */
   int64_t tile[2];          /* tiled kernels: the block (rows, cols) */
+  const lsim_aval *prefetch; /* gather_rows: the scalar-prefetch operand (the 1-D index
+                               array, whole in SMEM); NULL for the others */
   int64_t grid;             /* steps of the 1-D grid */
   int mosaic_version;       /* Mosaic TPU / GPU: the stable_mosaic.version or
                                stable_mosaic_gpu.version serialized at */

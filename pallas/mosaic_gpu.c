@@ -7,6 +7,7 @@
  * and the SHA-256 of those bytes as kernel_hash. */
 #include "lowersim/mosaic_gpu.h"
 #include "backend.h"
+#include "kernels.h"
 #include "target.h"
 #include "support/encode.h"
 #include "support/raise.h"
@@ -38,14 +39,24 @@ static const char *decimal(char *buf, long long v) {
  * dtype TMA can move); the load into registers (one element per thread of
  * the warpgroup, so a multiple of 128 elements); the add (no arithmetic on
  * 8-bit types). */
+static int64_t align_1024(int64_t bytes) { return (bytes + 1023) / 1024 * 1024; }
+
+/* row_sum's (rows, cols) block (f32 or i32) meets the same checks, then
+ * its jnp.sum, which Mosaic GPU's reduce_sum lowering refuses ("No support
+ * for axes yet"); its shared memory is the input block's and the (rows, 1)
+ * output block's, each aligned to 1024 bytes, 2048 bytes more and the
+ * barrier's 8 (as JAX 0.10.2 reports it). */
 static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
                         lsim_error *err) {
   const lsim_aval *block = &ctx->avals_in[0];
-  int64_t n = block->dims[0];
+  bool reduction = lsimp_kernel_is_reduction(p->kernel);
+  int64_t rows = reduction ? p->block[0] : 1, cols = reduction ? p->block[1] : block->dims[0];
+  int64_t n = rows * cols;
   int64_t itemsize = lsim_dtype_itemsize(block->dtype);
   int64_t bytes = n * itemsize;
-  int64_t smem = 2 * ((bytes + 1023) / 1024 * 1024) + 8;
-  char a[24], b[24], text[96];
+  int64_t smem = reduction ? align_1024(bytes) + align_1024(rows * itemsize) + 2048 + 8
+                           : 2 * align_1024(bytes) + 8;
+  char a[24], b[24], text[160];
   if (smem > MAX_SMEM_BYTES)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_SMEM, decimal(a, smem),
                        decimal(b, MAX_SMEM_BYTES));
@@ -55,18 +66,30 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE);
   if (!warpgroup_semantics && bytes % WARPGROUP)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_WARPGROUP, decimal(a, bytes));
-  if (n > MAX_ASYNC_COPY_ELEMENTS) {
-    snprintf(text, sizeof text, "(%lld,)", (long long)n);
+  if (rows > MAX_ASYNC_COPY_ELEMENTS || cols > MAX_ASYNC_COPY_ELEMENTS) {
+    if (reduction)
+      snprintf(text, sizeof text, "(%lld, %lld)", (long long)rows, (long long)cols);
+    else
+      snprintf(text, sizeof text, "(%lld,)", (long long)n);
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_ASYNC_COPY, text);
   }
   if (block->dtype == LSIM_DTYPE_F64)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_TMA_DTYPE, "f64");
   if (n % WARPGROUP) {
-    snprintf(text, sizeof text,
-             "memref<%lldx%s, strided<[1], offset: ?>, #gpu.address_space<workgroup>>",
-             (long long)n, lsimp_kernel_element_type(block->dtype));
+    const char *elt = lsimp_kernel_element_type(block->dtype);
+    if (reduction)
+      snprintf(text, sizeof text,
+               "memref<%lldx%lldx%s, strided<[%lld, 1], offset: ?>, "
+               "#gpu.address_space<workgroup>>",
+               (long long)rows, (long long)cols, elt, (long long)cols);
+    else
+      snprintf(text, sizeof text,
+               "memref<%lldx%s, strided<[1], offset: ?>, #gpu.address_space<workgroup>>",
+               (long long)n, elt);
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT, text, decimal(a, n));
   }
+  if (reduction)
+    return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_REDUCE_AXES);
   if (itemsize == 1 && strcmp(p->kernel, "add_one") == 0)
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_8BIT);
   return LSIM_OK;

@@ -4,6 +4,7 @@
  * CustomCallBackendConfig.to_json and _tpu_custom_call_lowering. */
 #include "lowersim/mosaic_tpu.h"
 #include "backend.h"
+#include "kernels.h"
 #include "target.h"
 #include "support/encode.h"
 #include "support/raise.h"
@@ -122,12 +123,14 @@ int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
   (void)data;
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
   char *json = NULL;
+  size_t blocked = lsimp_kernel_num_scalar_prefetch(p->kernel); /* the first blocked operand */
   lsimp_kernel_spec spec = {
       .flavor = LSIMP_KERNEL_MOSAIC_TPU,
-      .mesh_operand = ctx->in_abstract_mesh && ctx->in_abstract_mesh[0],
+      .mesh_operand = ctx->in_abstract_mesh && ctx->in_abstract_mesh[blocked],
       .x64 = lsim_module_context_lowering_parameters(ctx->module_context)->enable_x64};
-  /* lower_jaxpr_to_pipelined_module reads the TPU's kind for rank-1 blocks only. */
-  int rc = ctx->avals_in[0].rank == 1 ? lsimp_tpu_info(ctx, err) : LSIM_OK;
+  /* lower_jaxpr_to_pipelined_module reads the TPU's kind for rank-1 blocks
+   * only (the scalar-prefetch operands are not blocks). */
+  int rc = ctx->avals_in[blocked].rank == 1 ? lsimp_tpu_info(ctx, err) : LSIM_OK;
   if (!rc)
     rc = ir_version(ctx, &spec.mosaic_version, err);
   if (!rc)

@@ -55,16 +55,20 @@ typedef struct pallas_rule_data {
   bool rocm; /* gpu_lowering's is_rocm */
 } pallas_rule_data;
 
-/* The tiled kernels exist for Mosaic TPU and Triton only (lowersim's limit, not JAX's). */
+/* The tiled kernels and the reduction exist for Mosaic TPU and Triton only
+ * (Mosaic GPU refuses the reduction itself, as JAX does), the
+ * scalar-prefetch kernel for Mosaic TPU only (lowersim's limit, not
+ * JAX's). */
 static int check_tiled_backend(const lsim_pallas_call_params *p, const char *backend,
                                lsim_error *err) {
+  bool tpu_only = lsimp_kernel_num_scalar_prefetch(p->kernel) > 0;
   if (!lsimp_kernel_is_tiled(p->kernel) || strcmp(backend, "Mosaic TPU") == 0 ||
-      (strcmp(backend, "Triton") == 0 && !lsimp_kernel_is_reduction(p->kernel)))
-    return LSIM_OK;
+      (strcmp(backend, "Triton") == 0 && !tpu_only) ||
+      (strcmp(backend, "Mosaic GPU") == 0 && lsimp_kernel_is_reduction(p->kernel)))
+    return LSIM_OK; /* (Mosaic GPU refuses row_sum as JAX does: check_kernel) */
   return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                         "lowersim's kernel library has %s for %s only (not for %s)", p->kernel,
-                        lsimp_kernel_is_reduction(p->kernel) ? "Mosaic TPU" : "Mosaic TPU and Triton",
-                        backend);
+                        tpu_only ? "Mosaic TPU" : "Mosaic TPU and Triton", backend);
 }
 
 static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rule *rule,
@@ -184,6 +188,31 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
 
 /* --- pallas_call_p ------------------------------------------------------------- */
 
+/* Tracing the index maps (pallas/core.py BlockSpec.to_block_mapping, before
+ * the kernel): gather_rows's input map `lambda i, idx_ref: (idx_ref[i], 0)`
+ * (the library's index maps are compiled from their own text as
+ * kernels.py, as the kernels are) indexes the scalar-prefetch ref with the
+ * int32 grid index, which a rank-0 ref refuses, and must return int32 or
+ * int64 scalars: idx_ref[i] has the ref's aval without its first
+ * dimension.  The call's operands count the prefetched ones: the input
+ * block is args[1]. */
+static int check_index_maps(const lsim_pallas_call_params *p, const lsim_aval *avals_in,
+                            size_t num_in, lsim_error *err) {
+  if (!lsimp_kernel_num_scalar_prefetch(p->kernel) || num_in < 2)
+    return LSIM_OK;
+  const lsim_aval *idx = &avals_in[0];
+  if (idx->rank == 0)
+    return lsimp_raise(err, LSIM_E_PALLAS_INDICES_TOO_LONG, "(JitTracer(int32[]),)", "()");
+  if (idx->rank == 1 && (idx->dtype == LSIM_DTYPE_I32 || idx->dtype == LSIM_DTYPE_I64))
+    return LSIM_OK;
+  lsim_aval element = *idx; /* idx_ref[i] */
+  element.rank--;
+  memmove(element.dims, element.dims + 1, (size_t)element.rank * sizeof element.dims[0]);
+  char text[LSIM_AVAL_TEXT_MAX];
+  return lsimp_raise(err, LSIM_E_PALLAS_INDEX_MAP_NOT_INTEGER, "<lambda>", LSIMP_KERNEL_SOURCE,
+                     "args[1]", "0", lsim_aval_str(&element, text, sizeof text));
+}
+
 /* Tracing the kernel (pallas_call.py _trace_kernel_to_jaxpr): a kernel that
  * captures an array fails here, before any lowering.  The constant a
  * library kernel captures is an array like its operand. */
@@ -194,19 +223,23 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a pallas_call grid has at least one step");
   int rc = lsimp_pallas_check_kernel(p->kernel, avals_in, num_in, avals_out, num_out, p->block,
                                      p->grid, err);
+  if (!rc)
+    rc = check_index_maps(p, avals_in, num_in, err);
   if (rc)
     return rc;
+  size_t blocked = lsimp_kernel_num_scalar_prefetch(p->kernel); /* the first blocked operand */
   if (p->has_constants) {
     char aval[LSIM_AVAL_TEXT_MAX];
     char *name = lsimp_kernel_func_name(p);
     rc = name ? lsimp_raise(err, LSIM_E_PALLAS_CAPTURED_CONSTANTS, name, LSIMP_KERNEL_SOURCE,
-                            lsim_aval_format(&avals_in[0], aval, sizeof aval))
+                            lsim_aval_format(&avals_in[blocked], aval, sizeof aval))
               : lsimp_fail_oom(err);
     free(name);
     return rc;
   }
-  /* input_output_aliases, after the kernel is traced: each index in range
-   * (the avals then agree: a library kernel's output is its input's). */
+  /* input_output_aliases, after the kernel is traced: each index in range,
+   * then the two avals equal (keystr of each one's path: the call's
+   * positional argument, the output's place in out_shape, none for one). */
   for (size_t i = 0; i < p->num_aliases; i++) {
     char in[24], out[24], count[24];
     snprintf(in, sizeof in, "%lld", (long long)p->aliases[i].input);
@@ -218,6 +251,15 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
     if (p->aliases[i].output < 0 || (uint64_t)p->aliases[i].output >= num_out) {
       snprintf(count, sizeof count, "%zu", num_out);
       return lsimp_raise(err, LSIM_E_PALLAS_ALIAS_OUTPUT_RANGE, in, out, count);
+    }
+    const lsim_aval *a = &avals_in[p->aliases[i].input], *b = &avals_out[p->aliases[i].output];
+    if (!lsim_aval_equal(a, b)) {
+      char in_path[32], out_path[32], a_text[LSIM_AVAL_TEXT_MAX], b_text[LSIM_AVAL_TEXT_MAX];
+      snprintf(in_path, sizeof in_path, "[%s]", in);
+      snprintf(out_path, sizeof out_path, num_out == 1 ? "" : "[%s]", out);
+      return lsimp_raise(err, LSIM_E_PALLAS_ALIAS_AVAL_MISMATCH, in, out, in_path,
+                         lsim_aval_str(a, a_text, sizeof a_text), out_path,
+                         lsim_aval_str(b, b_text, sizeof b_text));
     }
   }
   return LSIM_OK;
@@ -236,6 +278,9 @@ static int explain_params(const void *params, char *buf, size_t size) {
   if (p->block[0] && at < size)
     at += (size_t)snprintf(buf + at, size - at, " block=(%lld, %lld)", (long long)p->block[0],
                            (long long)p->block[1]);
+  if (lsimp_kernel_num_scalar_prefetch(p->kernel) && at < size)
+    at += (size_t)snprintf(buf + at, size - at, " num_scalar_prefetch=%zu",
+                           lsimp_kernel_num_scalar_prefetch(p->kernel));
   if ((p->num_warps || p->num_stages) && at < size)
     at += (size_t)snprintf(buf + at, size - at, " num_warps=%lld num_stages=%lld",
                            (long long)p->num_warps, (long long)p->num_stages);

@@ -243,6 +243,23 @@ static const catalogue_entry catalogue[] = {
         "input_output_aliases contains the mapping '{input}:{output}' with output index {output} "
         "outside the range [0, {count})",
         "§6 pallas/pallas_call.py _pallas_call (at trace time, after the kernel is traced)"),
+    ROW(LSIM_E_PALLAS_INDEX_MAP_NOT_INTEGER, "ValueError",
+        "Index map function {function} at {source} for {origin} must return integer scalars. "
+        "Output[{index}] has type {aval}.",
+        "§6 pallas/core.py BlockSpec.to_block_mapping (tracing the index map, at trace time: "
+        "outputs must be int32 or int64 scalars)"),
+    ROW(LSIM_E_PALLAS_INDICES_TOO_LONG, "ValueError",
+        "`indices` must not be longer than `shape`: indices={indices}, shape={shape}",
+        "state/indexing.py NDIndexer.from_indices_shape (an index map indexing a rank-0 "
+        "scalar-prefetch ref, at trace time)"),
+    ROW(LSIM_E_PALLAS_ALIAS_AVAL_MISMATCH, "ValueError",
+        "input_output_aliases contains the mapping '{input}:{output}' referring to "
+        "input{input_path} with abstract value {input_aval} and to output{output_path} with a "
+        "different abstract value {output_aval}.",
+        "§6 pallas/pallas_call.py _pallas_call (at trace time, after the range checks)"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_REDUCE_AXES, "NotImplementedError", "No support for axes yet",
+        "§6 pallas/mosaic_gpu/lowering.py _reduce_sum_lowering_rule (jnp.sum(..., axis=1) in a "
+        "kernel, after the block's copy and load checks)"),
     ROW(LSIM_E_INVALID_COMPUTE_TYPE, "ValueError",
         "Invalid compute type {compute_type}. Current supported values are `device_host`, "
         "`device`, `tpu_sparsecore`, and `gpu_stream:#`.",

@@ -89,6 +89,13 @@ typedef enum lsim_status {
   /* pallas_call's own arguments (issue 13 item 4). */
   LSIM_E_PALLAS_ALIAS_INPUT_RANGE = -90,
   LSIM_E_PALLAS_ALIAS_OUTPUT_RANGE = -91,
+  /* scalar prefetch: the index maps' trace-time checks (issue 13 item 4). */
+  LSIM_E_PALLAS_INDEX_MAP_NOT_INTEGER = -92,
+  LSIM_E_PALLAS_INDICES_TOO_LONG = -93,
+  /* input_output_aliases between avals that differ (issue 13 item 4). */
+  LSIM_E_PALLAS_ALIAS_AVAL_MISMATCH = -94,
+  /* Mosaic GPU's reduce_sum over an axis (issue 13 item 4). */
+  LSIM_E_PALLAS_MOSAIC_GPU_REDUCE_AXES = -95,
 
   /* rules that are not inlined, compute types, ffi_call (from -110). */
   LSIM_E_INVALID_COMPUTE_TYPE = -110,

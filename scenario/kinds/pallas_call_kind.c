@@ -581,11 +581,53 @@ static bool drop_part(lsim_scenario_eqn *e, size_t i) {
 }
 
 static const char *const kernels[] = {"add_one", "copy"};
+static const char *const kernels_2d[] = {"tiled_add_one", "row_sum", "gather_rows"};
+
+/* A value the 2-D kernels block: 2-D, non-empty, numeric (`ints`: f32 or
+ * i32, as row_sum takes, when there is one). */
+static bool find_2d(lsim_scenario_gen *g, bool ints, size_t *out) {
+  size_t fit[LSIM_SCENARIO_GEN_MAX_VALUES], n = 0;
+  for (int pass = ints ? 0 : 1; pass < 2 && !n; pass++)
+    for (size_t i = 0; i < g->num_values; i++) {
+      const lsim_aval *a = &g->values[i];
+      if (a->rank == 2 && lsim_aval_size(a) > 0 && a->dtype != LSIM_DTYPE_BOOL &&
+          (pass || a->dtype == LSIM_DTYPE_F32 || a->dtype == LSIM_DTYPE_I32))
+        fit[n++] = i;
+    }
+  if (n)
+    *out = fit[lsim_scenario_gen_below(g, n)];
+  return n > 0;
+}
+
+/* The values that can be a scalar-prefetch index array: 1-D int32/int64
+ * (into fit, when given); how many. */
+static size_t index_values(const lsim_scenario_gen *g, size_t *fit) {
+  size_t n = 0;
+  for (size_t i = 0; i < g->num_values; i++) {
+    const lsim_aval *a = &g->values[i];
+    if (a->rank == 1 && (a->dtype == LSIM_DTYPE_I32 || a->dtype == LSIM_DTYPE_I64)) {
+      if (fit)
+        fit[n] = i;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* A scalar-prefetch index array: mostly one of index_values when there is
+ * one (else any value: JAX's index-map errors). */
+static size_t find_index(lsim_scenario_gen *g) {
+  size_t fit[LSIM_SCENARIO_GEN_MAX_VALUES];
+  size_t n = index_values(g, fit);
+  return n && lsim_scenario_gen_chance(g, 90) ? fit[lsim_scenario_gen_below(g, n)]
+                                               : lsimp_gen_value(g);
+}
 
 /* Mostly where a kernel operand exists; else now and then anyway. */
 static bool can_generate(lsim_scenario_gen *g) {
   size_t unused;
-  return lsimp_gen_kernel_operand(g, &unused) || !lsim_scenario_gen_chance(g, 80);
+  return lsimp_gen_kernel_operand(g, &unused) || find_2d(g, false, &unused) ||
+         !lsim_scenario_gen_chance(g, 80);
 }
 
 static const char *const gen_names[] = {"k", "my kernel", "v1.2-x", "a/b", "_"};
@@ -676,11 +718,62 @@ static void generate_arguments(lsim_scenario_gen *g, lsimp_pallas_call_params *l
   }
 }
 
+/* A block dimension of `n`: whole, or (mostly when it divides) a multiple
+ * of `tile`; now and then one that does not fit (lowersim's own refusal). */
+static int64_t gen_block_dim(lsim_scenario_gen *g, int64_t n, int64_t tile) {
+  if (lsim_scenario_gen_chance(g, 3))
+    return 1 + (int64_t)lsim_scenario_gen_below(g, (uint64_t)n);
+  int64_t k = tile * (lsim_scenario_gen_chance(g, 50) ? 1 : 2);
+  return n % k == 0 && n > k && lsim_scenario_gen_chance(g, 60) ? k : n;
+}
+
+/* A 2-D kernel on a value `x` of the 2-D kind: tiled_add_one (any block of
+ * (8, 128) tiles), row_sum (whole rows, into (M, 1)), gather_rows (an index
+ * array first, then whole rows); grid 1 (the blocks make the grid). */
+static void generate_2d(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
+  lsimp_pallas_call_params *lp = e->params;
+  lsim_pallas_call_params *p = &lp->params;
+  const char *kernel = lsim_scenario_gen_pick(g, kernels_2d, COUNT(kernels_2d));
+  /* gather_rows mostly where an index array exists. */
+  if (strcmp(kernel, "gather_rows") == 0 && !index_values(g, NULL) &&
+      lsim_scenario_gen_chance(g, 75))
+    kernel = lsim_scenario_gen_pick(g, kernels_2d, 2);
+  bool reduction = strcmp(kernel, "row_sum") == 0, gather = strcmp(kernel, "gather_rows") == 0;
+  size_t x = 0;
+  find_2d(g, reduction, &x);
+  lsim_aval a = g->values[x];
+  e->args = lsim_scenario_gen_alloc(g, 2, sizeof *e->args);
+  e->results = lsim_scenario_gen_alloc(g, 1, sizeof *e->results);
+  if (!e->args || !e->results)
+    return;
+  if (gather)
+    e->args[e->num_args++] = find_index(g);
+  e->args[e->num_args++] = x;
+  p->block[0] = gen_block_dim(g, a.dims[0], 8);
+  p->block[1] = reduction || gather ? a.dims[1] : gen_block_dim(g, a.dims[1], 128);
+  e->results[0] = a;
+  if (reduction)
+    e->results[0].dims[1] = 1;
+  e->num_results = 1;
+  p->kernel = lsim_scenario_gen_text(g, kernel);
+  p->grid = 1;
+  p->interpret = lsim_scenario_gen_chance(g, 5);
+  p->compiler_params = params_classes[lsim_scenario_gen_below(g, COUNT(params_classes))].cls;
+  /* The oracle's captured constant is like the whole array: one block only. */
+  p->has_constants = p->block[0] == a.dims[0] && p->block[1] == a.dims[1] &&
+                     lsim_scenario_gen_chance(g, 6);
+  generate_arguments(g, lp, e->num_args);
+}
+
 /* Mostly a kernel that fits its operand; now and then one that does not. */
 static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   lsim_pallas_call_params *p = &((lsimp_pallas_call_params *)e->params)->params;
   p->grid = 1;
   size_t v = 0;
+  if (find_2d(g, false, &v) && lsim_scenario_gen_chance(g, 40)) {
+    generate_2d(g, e);
+    return;
+  }
   bool has_operand = lsim_scenario_gen_chance(g, 92) && lsimp_gen_kernel_operand(g, &v);
   if (!has_operand && g->num_values && lsim_scenario_gen_chance(g, 60)) {
     v = lsimp_gen_value(g);
