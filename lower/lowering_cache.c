@@ -196,6 +196,7 @@ int lsimp_lower_as_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn
     if (matches(&c->entries[i], ctx, eqn, token, platforms, len))
       entry = &c->entries[i];
   int rc = LSIM_OK;
+  lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "_emit_lowering_rule_as_fun"));
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
                               entry ? "lowering cache: hit, func.call @%s"
                                     : "lowering cache: miss, the rule is not inlined: a private "
