@@ -1,11 +1,17 @@
 /* cli/cmd_explain.c: `lowersim explain FILE`: the lowering of `lower`,
  * narrated in JAX's terms: the runtime's backends, the canonicalized
  * platforms, each equation's rule lookup and the platforms sharing a
- * branch, channels and host callbacks, verification, then the module. */
+ * branch, channels and host callbacks, verification, then the module;
+ * each step followed by the JAX function it is about, linked to its line at
+ * the profile's source_ref.  --json: the same as one object; --html: one
+ * page (explain_html.c). */
 #include "cli.h"
+#include "explain_html.h"
+#include "lowersim/alloc.h"
 #include "lowersim/scenario_run.h"
 #include "json.h"
 #include "options.h"
+#include "output.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +27,33 @@ static const style colour = {"\033[1m",  "\033[2m",  "\033[36m", "\033[33m",
 
 typedef struct narration {
   const style *st;
+  const lsim_jax_profile *profile; /* whose source the links name */
   FILE *text; /* in memory (open_memstream): printed after the runtime */
   char *data;
   size_t size;
+  char source[256]; /* the JAX function of the next line ("": none) */
 } narration;
+
+/* `@ jaxpr_subcomp (mlir.py:2075) https://github.com/...#L2075`. */
+static void print_source(narration *n, int depth) {
+  const char *sp = strchr(n->source, ' ');
+  if (!sp)
+    return;
+  char file[256], url[512];
+  snprintf(file, sizeof file, "%.*s", (int)(sp - n->source), n->source);
+  lsim_jax_source_url(n->profile, file, sp + 1, url, sizeof url);
+  const char *base = strrchr(file, '/');
+  fprintf(n->text, "  %*s%s@ %s (%s:%d) %s%s\n", depth * 2, "", n->st->dim, sp + 1,
+          base ? base + 1 : file, lsim_jax_source_line(n->profile, file, sp + 1), url,
+          n->st->reset);
+}
 
 static void on_explain(void *data, lsim_explain_kind kind, int depth, const char *line) {
   narration *n = data;
+  if (kind == LSIM_EXPLAIN_SOURCE) {
+    snprintf(n->source, sizeof n->source, "%s", line);
+    return;
+  }
   static const char *const marks[] = {
       [LSIM_EXPLAIN_STEP] = "", [LSIM_EXPLAIN_DETAIL] = "- ", [LSIM_EXPLAIN_DECISION] = "> ",
       [LSIM_EXPLAIN_ALLOC] = "+ ", [LSIM_EXPLAIN_ERROR] = "! ", [LSIM_EXPLAIN_TEXT] = "  "};
@@ -36,6 +62,10 @@ static void on_explain(void *data, lsim_explain_kind kind, int depth, const char
                            [LSIM_EXPLAIN_ERROR] = n->st->red, [LSIM_EXPLAIN_TEXT] = n->st->dim};
   fprintf(n->text, "  %*s%s%s%s%s\n", depth * 2, "", colours[kind], marks[kind], line,
                      n->st->reset);
+  if (n->source[0]) {
+    print_source(n, depth + 1);
+    n->source[0] = '\0';
+  }
 }
 
 /* --json: each narrated line an item {kind, depth, text} of "narration". */
@@ -46,6 +76,8 @@ typedef struct json_narration {
 } json_narration;
 
 static void on_explain_json(void *data, lsim_explain_kind kind, int depth, const char *line) {
+  if (kind == LSIM_EXPLAIN_SOURCE) /* --json is as it was: no links */
+    return;
   static const char *const kinds[] = {
       [LSIM_EXPLAIN_STEP] = "step",   [LSIM_EXPLAIN_DETAIL] = "detail",
       [LSIM_EXPLAIN_DECISION] = "decision", [LSIM_EXPLAIN_ALLOC] = "alloc",
@@ -99,6 +131,95 @@ static int explain_json(const char *path, const lsim_jax_profile *profile) {
   lsim_lowerer_destroy(lowerer);
   lsim_scenario_destroy(s);
   lsim_error_clear(&err);
+  return code;
+}
+
+/* The scenario as written: the file's text, or (standard input) the
+ * scenario written back; NULL when out of memory or unreadable. */
+static char *scenario_text(const char *path, const lsim_scenario *s) {
+  char *data = NULL;
+  size_t size = 0;
+  FILE *mem = open_memstream(&data, &size);
+  if (!mem)
+    return NULL;
+  FILE *in = strcmp(path, "-") ? fopen(path, "r") : NULL;
+  bool ok = true;
+  if (in) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+      ok = ok && fwrite(buf, 1, n, mem) == n;
+    ok = ok && !ferror(in);
+    fclose(in);
+  } else if (s) {
+    lsim_error err = LSIM_ERROR_INIT;
+    ok = lsim_scenario_write(s, mem, &err) == 0;
+    lsim_error_clear(&err);
+  }
+  if (fclose(mem) || !ok) {
+    free(data);
+    return NULL;
+  }
+  return data;
+}
+
+/* explain --html OUT: the page, written whole or not at all; the exit code
+ * is the lowering's, as for the text. */
+static int explain_html(const char *path, const lsim_jax_profile *profile, const char *out_path) {
+  cli_inputs inputs = {0};
+  if (!cli_inputs_add(&inputs, path))
+    return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
+  lsim_scenario *s = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  explain_record record = {0};
+  lsim_lowerer *lowerer = NULL;
+  lsim_scenario_outcome outcome = {0};
+  int rc = cli_read_scenario(path, &s, &err);
+  bool invalid = rc != 0;
+  char *text = scenario_text(path, s);
+  if (!rc) {
+    lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
+        .explain = explain_record_line, .explain_data = &record, .explain_ops = true,
+        .profile = profile);
+    rc = lsim_lowerer_create(&lowerer, &err);
+    if (!rc)
+      rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  }
+  if (record.failed && !rc)
+    rc = err.code = LSIM_E_NO_MEMORY;
+  explain_page page = {
+      .path = path,
+      .scenario_text = text,
+      .scenario_name = s ? s->name : NULL,
+      .profile = s ? lsim_scenario_profile(s, profile) : lsim_jax_profile_or_default(profile),
+      .narration = &record,
+      .outcome = invalid ? NULL : &outcome,
+      .code = rc,
+      .error_class = rc ? lsim_error_class(&err) : NULL,
+      .error_message = rc ? lsim_error_message(&err) : NULL};
+  int code = 0;
+  cli_output *o = cli_output_open("explain", out_path, &inputs);
+  if (!o) {
+    code = EXIT_INVALID_INPUT;
+  } else if (!explain_html_write(cli_output_stream(o), &page)) {
+    cli_output_abort(o);
+    code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
+  } else {
+    code = cli_output_commit(o);
+  }
+  if (!code && invalid) {
+    fprintf(stderr, "%s\n", lsim_error_message(&err));
+    code = EXIT_INVALID_INPUT;
+  } else if (!code && rc) {
+    code = cli_report(&err);
+  }
+  free(text);
+  explain_record_free(&record);
+  lsim_scenario_outcome_clear(&outcome);
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  cli_inputs_free(&inputs);
   return code;
 }
 
@@ -159,23 +280,32 @@ static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
 }
 
 static void help(void) {
-  printf("usage: lowersim explain [--jax VERSION] [--json] FILE\n\n"
+  printf("usage: lowersim explain [--jax VERSION] [--json | --html OUT.html] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) as `lowersim lower` does and\n"
          "narrates it in JAX's terms (the JAX version first), then prints the module.\n"
+         "Each step is followed by the JAX function it is about, as `@ FUNCTION\n"
+         "(FILE:LINE) URL`, the line of its def at the profile's source ref\n"
+         "(`lowersim versions`: explain.source_ref).\n"
          "Colour only on a terminal (NO_COLOR turns it off). --jax and exit codes as for\n"
          "`lower`.\n"
          "--json: one JSON object on stdout instead: `lower --json`'s members and\n"
-         "\"narration\", each narrated line as {kind, depth, text}.\n");
+         "\"narration\", each narrated line as {kind, depth, text} (no links).\n"
+         "--html OUT.html: one self-contained page instead (no network): the scenario,\n"
+         "the narration beside the module, each op linked to the step that made it and\n"
+         "back, each stablehlo.case dispatch drawn, an error as the outcome. Replaced\n"
+         "whole, never half-written; nothing on stdout; the exit code is the lowering's.\n");
 }
 
 int cmd_explain(int argc, char **argv) {
   const char *jax_name = NULL;
   const lsim_jax_profile *profile = NULL;
+  const char *html = NULL;
   bool json = false;
   const cli_option options[] = {CLI_OPT_STRING("jax", 0, &jax_name),
-                                CLI_OPT_FLAG("json", 0, &json)};
+                                CLI_OPT_FLAG("json", 0, &json),
+                                CLI_OPT_STRING("html", 0, &html)};
   cli_args args;
-  int code = cli_parse("explain", argc, argv, options, 2, help, &args);
+  int code = cli_parse("explain", argc, argv, options, 3, help, &args);
   if (code)
     return code < 0 ? 0 : code;
   if (jax_name && (code = cli_parse_jax("explain", "--jax", jax_name, &profile)))
@@ -183,8 +313,12 @@ int cmd_explain(int argc, char **argv) {
   if (args.num_operands != 1)
     return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
   const char *path = args.operands[0];
+  if (json && html)
+    return cli_usage_error("explain", "--json and --html are two outputs: give one");
   if (json)
     return explain_json(path, profile);
+  if (html)
+    return explain_html(path, profile, html);
   lsim_scenario *s = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   if (cli_read_scenario(path, &s, &err)) {
@@ -192,7 +326,8 @@ int cmd_explain(int argc, char **argv) {
     lsim_error_clear(&err);
     return EXIT_INVALID_INPUT;
   }
-  narration n = {cli_use_colour(stdout) ? &colour : &plain, NULL, NULL, 0};
+  narration n = {cli_use_colour(stdout) ? &colour : &plain, lsim_scenario_profile(s, profile),
+                 NULL, NULL, 0, ""};
   if (!(n.text = open_memstream(&n.data, &n.size))) {
     lsim_scenario_destroy(s);
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
@@ -205,6 +340,9 @@ int cmd_explain(int argc, char **argv) {
   const lsim_jax_profile *jax = lsim_scenario_profile(s, profile);
   printf("  JAX %s (commit %s; %s)\n", jax->name, jax->commit,
          s->jax ? "the scenario's jax=" : profile ? "--jax" : "the newest: neither jax= nor --jax");
+  printf("  source links at github.com/jax-ml/jax %s%s%s%s\n", jax->source_ref,
+         *jax->source_ref_note ? " (" : "", jax->source_ref_note,
+         *jax->source_ref_note ? ")" : "");
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
   lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(

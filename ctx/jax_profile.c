@@ -98,6 +98,9 @@ const lsim_jax_profile lsim_jax_0_10_2 = {
     .pallas_mosaic_gpu_serde_version = 6,
     .pallas_mosaic_gpu_fwd_compat_version = 2,
     .compute_on_context_manager = true,
+    /* explain's source links: the release tag itself. */
+    .source_ref = "jax-v0.10.2",
+    .source_ref_note = "",
 };
 
 /* The seeds' JAX: commit 1e1c6a8fc06dfcd1247076ec5cae4640cea5d7bb, after
@@ -134,6 +137,13 @@ const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
     .pallas_mosaic_gpu_serde_version = 7,
     .pallas_mosaic_gpu_fwd_compat_version = 6,
     .compute_on_context_manager = false, /* 3a440c764b, mirror HEAD compute_on.py */
+    /* explain's source links: 1e1c6a8fc0 is not in the mirror (nor, for
+     * lowersim, known to be on github.com), so the links name the mirror's
+     * HEAD cec06d116c (2026-08-08, 19 days before), the commit this profile
+     * is read from; the seeds' mlir.py L884-920 is line-for-line HEAD's. */
+    .source_ref = "cec06d116c05f0d52adfceee3d3b730fdbcb0ce5",
+    .source_ref_note = "1e1c6a8fc0 is not in lowersim's JAX mirror: the links name its HEAD "
+                       "cec06d116c (2026-08-08), which this profile is read from",
 };
 
 static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827};
@@ -228,6 +238,13 @@ static const lsim_jax_fact facts[] = {
      "compute_on('device_host') is a TypeError)",
      "3a440c764b (2026-07-29)", "jax/_src/compute_on.py: compute_on",
      FACT(compute_on_context_manager, BOOL)},
+    /* explain's source links */
+    {"explain.source_ref",
+     "the github.com/jax-ml/jax ref that explain's FILE:LINE links name (its lines read there "
+     "in the JAX mirror by tools/gen_jax_source.py)",
+     "every version's own source: the tag jax-v0.10.2; for 1e1c6a8fc0, not in the mirror, "
+     "the mirror's HEAD cec06d116c (2026-08-08)",
+     "ctx/jax_source_table.c (generated from the mirror)", FACT(source_ref, STRING)},
 };
 
 /* --- lookups ----------------------------------------------------------------- */

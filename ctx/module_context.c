@@ -35,6 +35,25 @@ typedef struct host_callback {
   const char *primitive;
 } host_callback;
 
+/* The narration's anchors for the module's ops: each op the step that was
+ * running when the op was first seen in the module (walked at each step
+ * line, when a nested step closes, and when asked): the last step narrated,
+ * or, once a nested step has closed, the step around it (at the top: the
+ * context's first step, lower_jaxpr_to_module's, which makes the return).  An
+ * open-addressing set keyed by the op. */
+#define EXPLAIN_MAX_DEPTH 64
+typedef struct explain_ops {
+  const void **keys; /* MlirOperation.ptr; NULL: a free slot */
+  long *lines;       /* the step's line, counted from the context's first */
+  size_t count, cap; /* cap: 0 or a power of two */
+  size_t lines_sent; /* how many lines this context has narrated */
+  long step;         /* the running step's line; -1: none yet */
+  long steps[EXPLAIN_MAX_DEPTH]; /* the last step narrated at each depth */
+  long first_step;   /* the context's first step (lower_jaxpr_to_module's) */
+  bool walked;       /* no line narrated since the last walk */
+  bool failed;       /* out of memory: anchors are no longer recorded */
+} explain_ops;
+
 /* What a context shares with the copies replace() makes. */
 typedef struct shared_state {
   int refs;
@@ -51,6 +70,7 @@ typedef struct shared_state {
   lsim_explain_fn explain;
   void *explain_data;
   int explain_depth;
+  explain_ops ops; /* which narrated step made each op (explain --html) */
   lsim_device *devices; /* the axis context's device assignment; NULL: not yet known */
   size_t num_devices;
   lsim_mesh *meshes;    /* in the order first named */
@@ -83,6 +103,8 @@ static void shared_release(shared_state *s) {
     if (s->keepalives[i].destroy)
       s->keepalives[i].destroy(s->keepalives[i].object);
   free(s->keepalives);
+  free(s->ops.keys);
+  free(s->ops.lines);
   free(s->callbacks);
   free(s->devices);
   free(s->meshes);
@@ -102,6 +124,9 @@ static int shared_create(MlirContext borrowed, shared_state **out, lsim_error *e
     return lsimp_fail_oom(err);
   s->refs = 1;
   s->next_channel = LSIM_FIRST_CHANNEL;
+  s->ops.step = s->ops.first_step = -1;
+  for (int i = 0; i < EXPLAIN_MAX_DEPTH; i++)
+    s->ops.steps[i] = -1;
   if (mlirContextIsNull(borrowed)) {
     s->mlir = mlirContextCreateWithThreading(false);
     s->owns_mlir = true;
@@ -223,6 +248,7 @@ int lsim_module_context_create(const lsim_module_context_options *given,
   if (rc == LSIM_OK) {
     ctx->shared->explain = options.explain;
     ctx->shared->explain_data = options.explain_data;
+    ctx->shared->ops.failed = !options.explain_ops; /* not asked: nothing recorded */
     rc = set_devices(ctx->shared, options.device_assignment, options.num_devices, err);
     if (!rc && options.abstract_device)
       rc = set_abstract_device(ctx->shared, options.abstract_device, err);
@@ -401,6 +427,7 @@ int lsim_module_context_new_channel(lsim_module_context *ctx, int64_t *out, lsim
     ctx->shared->next_channel++;
   if (channel > LSIM_MAX_CHANNEL)
     return lsimp_raise0(err, LSIM_E_TOO_MANY_CHANNELS);
+  lsim_module_context_explain_source(ctx, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "ModuleContext.new_channel"));
   lsim_module_context_explain(ctx, LSIM_EXPLAIN_ALLOC, 0, "new_channel() -> %lld",
                               (long long)channel);
   *out = channel;
@@ -422,6 +449,7 @@ int lsim_module_context_add_host_callback(lsim_module_context *ctx, const lsim_h
     return lsimp_fail_oom(err);
   s->callbacks[s->n_callbacks] = (host_callback){*cb, primitive};
   *index = s->n_callbacks++;
+  lsim_module_context_explain_source(ctx, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "ModuleContext.add_host_callback"));
   lsim_module_context_explain(ctx, LSIM_EXPLAIN_ALLOC, 0, "add_host_callback(%s) -> index %llu",
                               primitive ? primitive : "callback", (unsigned long long)*index);
   return LSIM_OK;
@@ -461,9 +489,112 @@ bool lsim_module_context_explaining(const lsim_module_context *ctx) {
   return ctx && ctx->shared->explain;
 }
 
+
+static size_t op_slot(const explain_ops *o, const void *key) {
+  size_t i = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull & (o->cap - 1);
+  while (o->keys[i] && o->keys[i] != key)
+    i = (i + 1) & (o->cap - 1);
+  return i;
+}
+
+static bool ops_grow(explain_ops *o) {
+  size_t cap = o->cap ? o->cap * 2 : 64;
+  const void **keys = lsim_calloc(cap, sizeof *keys);
+  long *lines = lsim_malloc_array(cap, sizeof *lines);
+  if (!keys || !lines) {
+    free(keys);
+    free(lines);
+    return false;
+  }
+  explain_ops grown = *o;
+  grown.keys = keys;
+  grown.lines = lines;
+  grown.cap = cap;
+  for (size_t i = 0; i < o->cap; i++)
+    if (o->keys[i]) {
+      size_t j = op_slot(&grown, o->keys[i]);
+      keys[j] = o->keys[i];
+      lines[j] = o->lines[i];
+    }
+  free(o->keys);
+  free(o->lines);
+  *o = grown;
+  return true;
+}
+
+typedef struct ops_walk {
+  explain_ops *ops;
+  long line;
+} ops_walk;
+
+static MlirWalkResult record_op(MlirOperation op, void *data) {
+  ops_walk *w = data;
+  explain_ops *o = w->ops;
+  if ((o->count + 1) * 2 > o->cap && !ops_grow(o)) {
+    o->failed = true;
+    return MlirWalkResultInterrupt;
+  }
+  size_t i = op_slot(o, op.ptr);
+  if (!o->keys[i]) {
+    o->keys[i] = op.ptr;
+    o->lines[i] = w->line;
+    o->count++;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/* Every op not seen yet was made by the last step narrated (the one about
+ * to be narrated, `next`, when there was none). */
+static void record_ops(shared_state *s, long next) {
+  if (s->ops.failed || mlirModuleIsNull(s->module))
+    return;
+  ops_walk w = {&s->ops, s->ops.step >= 0 ? s->ops.step : next};
+  mlirOperationWalk(mlirModuleGetOperation(s->module), record_op, &w, MlirWalkPreOrder);
+  s->ops.walked = true;
+}
+
+long lsim_module_context_explain_op_line(const lsim_module_context *ctx, MlirOperation op) {
+  if (!lsim_module_context_explaining(ctx) || mlirOperationIsNull(op))
+    return -1;
+  shared_state *s = ctx->shared;
+  if (!s->ops.walked) /* the ops made since the last line: once, not per op */
+    record_ops(s, -1);
+  if (s->ops.failed || !s->ops.cap)
+    return -1;
+  size_t i = op_slot(&s->ops, op.ptr);
+  return s->ops.keys[i] ? s->ops.lines[i] : -1;
+}
+
+/* The depth changes from `s->explain_depth` by `change`: a step that closes
+ * hands the ops made since to itself, then the step around it runs. */
+static void change_depth(shared_state *s, int change) {
+  int depth = s->explain_depth + change;
+  if (change < 0) {
+    record_ops(s, -1);
+    if (depth > 0 && depth <= EXPLAIN_MAX_DEPTH)
+      s->ops.step = s->ops.steps[depth - 1];
+    else if (depth == 0)
+      s->ops.step = s->ops.first_step;
+  }
+  s->explain_depth = depth;
+}
+
 void lsim_module_context_explain_nest(const lsim_module_context *ctx, int depth_change) {
   if (lsim_module_context_explaining(ctx))
-    ctx->shared->explain_depth += depth_change;
+    change_depth(ctx->shared, depth_change);
+}
+
+size_t lsim_module_context_explain_line_count(const lsim_module_context *ctx) {
+  return lsim_module_context_explaining(ctx) ? ctx->shared->ops.lines_sent : 0;
+}
+
+void lsim_module_context_explain_source(const lsim_module_context *ctx, const char *source) {
+  if (!lsim_module_context_explaining(ctx))
+    return;
+  shared_state *s = ctx->shared;
+  s->ops.lines_sent++;
+  s->ops.walked = false;
+  s->explain(s->explain_data, LSIM_EXPLAIN_SOURCE, s->explain_depth, source);
 }
 
 void lsim_module_context_explain(const lsim_module_context *ctx, lsim_explain_kind kind,
@@ -471,6 +602,17 @@ void lsim_module_context_explain(const lsim_module_context *ctx, lsim_explain_ki
   if (!lsim_module_context_explaining(ctx))
     return;
   shared_state *s = ctx->shared;
+  if (kind == LSIM_EXPLAIN_STEP) {
+    long line = (long)s->ops.lines_sent;
+    record_ops(s, line);
+    s->ops.step = line;
+    if (s->ops.first_step < 0)
+      s->ops.first_step = line;
+    if (s->explain_depth >= 0 && s->explain_depth < EXPLAIN_MAX_DEPTH)
+      s->ops.steps[s->explain_depth] = line;
+  }
+  s->ops.lines_sent++;
+  s->ops.walked = false;
   lsimp_strbuf line = LSIMP_STRBUF_INIT;
   va_list ap;
   va_start(ap, fmt);
@@ -478,7 +620,7 @@ void lsim_module_context_explain(const lsim_module_context *ctx, lsim_explain_ki
   va_end(ap);
   s->explain(s->explain_data, kind, s->explain_depth, lsimp_strbuf_cstr(&line));
   lsimp_strbuf_free(&line);
-  s->explain_depth += depth_change;
+  change_depth(s, depth_change);
 }
 
 /* --- aval -> IR type, cached ---------------------------------------------- */

@@ -142,6 +142,7 @@ static int lower_platform_index(lsim_lowering_rule_context *ctx,
   index_ctx.avals_out = &i32_scalar;
   index_ctx.num_avals_out = 1;
   index_ctx.num_tokens_in = 0;
+  lsim_module_context_explain_source(ctx->module_context, LSIM_JAX_SOURCE("jax/_src/lax/control_flow/conditionals.py", "_platform_index_lowering"));
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_STEP, +1, "%s", description);
   int rc = lsim_lower_per_platform(&index_ctx, description, rules, n,
                                    has_default ? &default_rule : NULL, NULL, index, NULL, err);
@@ -274,6 +275,7 @@ static int emit_branches(lsim_lowering_rule_context *ctx, const lsim_registry *r
   lsim_module_context *mc = ctx->module_context;
   for (size_t k = 0; !rc && k < num_kept; k++) {
     const lsim_platform_branch *branch = &p->branches[kept[k]];
+    lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/lax/control_flow/conditionals.py", "_cond_lowering"));
     lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, +1, "cond branch %zu: %s", k,
                                 branch_name(branch));
     rc = lower_branch(ctx, reg, branch, lsim_case_branch(case_op, k), args, num_tokens, err);

@@ -632,6 +632,8 @@ int lsimp_export(lsim_module_context *mc, const char *const *disabled, size_t nu
     if (rc)
       return rc;
   }
+  lsim_module_context_explain_source(
+      mc, LSIM_JAX_SOURCE("jax/_src/export/_export.py", "_export_lowered"));
   lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, 0,
                               "jax.export: _check_lowering, jax.uses_shape_polymorphism, "
                               "_check_module");

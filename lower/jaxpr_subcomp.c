@@ -51,6 +51,7 @@ static void narrate_eqn(const subcomp *sc, size_t index, const lsim_eqn *e) {
                         lsim_effect_kind_name(lsim_eqn_effect_kind(e)));
   else
     lsimp_strbuf_putc(&line, ')');
+  lsim_module_context_explain_source(sc->mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "jaxpr_subcomp"));
   lsim_module_context_explain(sc->mc, LSIM_EXPLAIN_STEP, +1, "%s", lsimp_strbuf_cstr(&line));
   lsimp_strbuf_free(&line);
 }

@@ -43,6 +43,7 @@ static void narrate_start(lsim_module_context *mc) {
   const lsim_backend *pinned = lsim_module_context_pinned_backend(mc);
   lsimp_strbuf line = LSIMP_STRBUF_INIT;
   lsimp_py_tuple(&line, p, n);
+  lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "lower_jaxpr_to_module"));
   lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, 0,
                               "lowering platforms (canonicalized): %s%s",
                               lsimp_strbuf_cstr(&line),
@@ -72,6 +73,7 @@ static int lift_meshes(lsim_module_context *mc, lsim_error *err) {
     for (size_t i = 0; i < n; i++)
       lsimp_strbuf_printf(&line, "%s@%s", i ? ", " : "",
                           lsim_mesh_name(lsim_module_context_mesh_at(mc, i), name, sizeof name));
+    lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "lower_jaxpr_to_module"));
     lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, 0,
                                 "sdy-lift-inlined-meshes: sdy.mesh %s first in the module",
                                 lsimp_strbuf_cstr(&line));
@@ -87,6 +89,7 @@ static void narrate_effects(lsim_module_context *mc, const lsim_effect_kind *eff
   lsimp_strbuf line = LSIMP_STRBUF_INIT;
   for (size_t i = 0; i < n; i++)
     lsimp_strbuf_printf(&line, "%s%s", i ? ", " : "", lsim_effect_kind_name(effects[i]));
+  lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "lower_jaxpr_to_module"));
   lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, 0,
                               "ordered effects: %s  -> main takes and returns one token each, "
                               "in the order the program first has them (JAX's is a set's)",
@@ -96,9 +99,11 @@ static void narrate_effects(lsim_module_context *mc, const lsim_effect_kind *eff
 
 static int verify(lsim_module_context *mc, lsim_error *err) {
   int rc = lsim_verify_module(lsim_module_context_module(mc), err);
-  if (!rc)
+  if (!rc) {
+    lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "lower_jaxpr_to_module"));
     lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, 0,
                                 "verified: MLIR's verifier and lowersim's stablehlo checks pass");
+  }
   return rc;
 }
 

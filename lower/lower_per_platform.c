@@ -320,6 +320,7 @@ static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size
   if (lsim_module_context_explaining(mc)) {
     lsimp_strbuf who = LSIMP_STRBUF_INIT;
     lsimp_py_list(&who, sharing, num_sharing);
+    lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "lower_per_platform"));
     lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, +1, "branch %zu: ctx.platforms = %s", k,
                               lsimp_strbuf_cstr(&who));
     lsimp_strbuf_free(&who);

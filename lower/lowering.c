@@ -159,6 +159,8 @@ static int device_assignment(const lsim_lowering_request *req, const lsim_progra
              at->device->platform,
              pinned ? "jit(backend=...)'s, the shardings of the arguments and outputs"
                     : "get_default_device(), after initializing the backends");
+    req->explain(req->explain_data, LSIM_EXPLAIN_SOURCE, 0,
+                 LSIM_JAX_SOURCE("jax/_src/interpreters/pxla.py", "lower_sharding_computation"));
     req->explain(req->explain_data, LSIM_EXPLAIN_STEP, 0, line);
   }
   at->platforms = req->platforms;
@@ -254,6 +256,8 @@ static int dce(const lsim_lowering_request *req, lsimp_dce_result *out, lsim_err
            "dropped",
            out->dropped_eqns, out->dropped_eqns == 1 ? "" : "s", out->dropped_args,
            out->dropped_args == 1 ? "" : "s");
+  req->explain(req->explain_data, LSIM_EXPLAIN_SOURCE, 0,
+               LSIM_JAX_SOURCE("jax/_src/interpreters/pxla.py", "_dce_jaxpr"));
   req->explain(req->explain_data, LSIM_EXPLAIN_STEP, 0, line);
   for (size_t i = 0; i < prog->num_eqns; i++) {
     if (out->kept_eqn[i])
@@ -298,7 +302,8 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req,
           .num_devices = sharded(req, prog) ? req->num_devices : 0,
           .mlir_context = l->shared->mlir,
           .lowering_parameters = &params, .explain = req->explain,
-          .explain_data = req->explain_data, .abstract_device = req->abstract_device);
+          .explain_data = req->explain_data, .explain_ops = req->explain_ops,
+          .abstract_device = req->abstract_device);
   /* jit(backend=) gives every arg and result a SingleDeviceSharding of the
    * backend's first device (pjit.py _create_sharding_with_device_backend):
    * replicated over the empty mesh. */

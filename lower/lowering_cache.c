@@ -275,6 +275,7 @@ static int lower_cached(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, co
     if (matches(&c->entries[i], ctx, eqn, fb, token, platforms, len))
       entry = &c->entries[i];
   int rc = LSIM_OK;
+  lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "_emit_lowering_rule_as_fun"));
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
                               entry ? "lowering cache: hit, func.call @%s"
                                     : "lowering cache: miss, the rule is not inlined: a private "

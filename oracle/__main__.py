@@ -8,6 +8,13 @@
       JAX's warnings come first on stderr as `warning: ...` lines.  Usable as
       `lowersim check PATH --impl 'build/oracle-venv/bin/python -m oracle lower {scenario}'`.
 
+  python -m oracle lower --batch [--jax 0.10.2]
+      The same for many scenarios, as `lowersim check --batch` speaks to a
+      port: a path per line on stdin, per path `EXIT OUT_BYTES ERR_BYTES` and
+      the bytes on stdout.  JAX is imported once; each scenario runs in a
+      child forked from that process, so what its stand-ins patch is its own.
+      `lowersim check PATH --batch -j 2 --impl 'build/oracle-venv/bin/python -m oracle lower --batch'`.
+
   python -m oracle run [PATHS...] [--jax 0.10.2] [--fuzz N --seed S] [--timings]
                        [--jobs J] [--timeout SECONDS] [--update-known] [--write-expect]
                        [--self-test]
@@ -48,18 +55,64 @@ def _check_version(requested: str | None) -> None:
 
 def cmd_lower(argv: list[str]) -> int:
   ap = argparse.ArgumentParser(prog="python -m oracle lower")
-  ap.add_argument("file")
+  ap.add_argument("file", nargs="?")
   ap.add_argument("--jax", default=None)
+  ap.add_argument("--batch", action="store_true",
+                  help="lowersim check's batch protocol on stdin/stdout")
   a = ap.parse_args(argv)
+  if a.batch == (a.file is not None):
+    ap.error("give FILE or --batch")
   _check_version(a.jax)
+  if a.batch:
+    return _lower_batch(a.jax)
+  return _lower_file(a.file, a.jax)
+
+
+def _lower_in_child(task: tuple[str, str | None]) -> dict:
+  """One scenario in a fork-server child: `lower FILE`'s exit code, stdout
+  and stderr."""
+  import contextlib
+  import io
+  path, jax = task
+  out, err = io.StringIO(), io.StringIO()
+  with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    code = _lower_file(path, jax)
+  return {"code": code, "out": out.getvalue(), "err": err.getvalue()}
+
+
+def _lower_batch(jax: str | None) -> int:
+  """`lowersim check --batch`'s protocol: a path per line on stdin; per path
+  `EXIT OUT_BYTES ERR_BYTES` and the bytes on stdout.  JAX is imported once,
+  in this process; each scenario runs in a child forked from it (the fork
+  server's), so that the stand-ins it installs and the backends and Pallas
+  registrations it makes are its own, as with one process per scenario."""
+  from oracle import server
+  server.preimport()
+  stdout = sys.stdout.buffer
+  for line in sys.stdin.buffer:
+    path = line.rstrip(b"\n").decode("utf-8", "surrogateescape")
+    # check --timeout kills the whole port; the child has no deadline of its own.
+    for _, r in server.run([(path, jax)], _lower_in_child, jobs=1, timeout=10.0 ** 7):
+      if "code" in r:
+        code, o, e = r["code"], r["out"], r["err"]
+      else:
+        code, o = 70, ""
+        e = f"oracle: {r.get('oracle_error') or r.get('crash') or r}\n"
+    ob, eb = o.encode("utf-8", "surrogateescape"), e.encode("utf-8", "surrogateescape")
+    stdout.write(b"%d %d %d\n" % (code & 255, len(ob), len(eb)) + ob + eb)
+    stdout.flush()
+  return 0
+
+
+def _lower_file(path: str, jax: str | None) -> int:
   from oracle import mlir_text, program, scenario as sc, standins
   try:
-    s = sc.read_file(a.file)
+    s = sc.read_file(path)
   except sc.InvalidScenario as e:
     print(e, file=sys.stderr)
     return 2
-  if a.jax and s.jax is None:
-    s.jax = a.jax
+  if jax and s.jax is None:
+    s.jax = jax
   try:
     program.check_expressible(s)
   except program.NotExpressible as e:

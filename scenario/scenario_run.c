@@ -212,7 +212,7 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
       .disabled_checks = p->disabled_checks,
       .num_disabled_checks = p->num_disabled_checks,
       .explain = opts->explain, .explain_data = opts->explain_data,
-      .skip_verify = opts->skip_verify,
+      .explain_ops = opts->explain_ops, .skip_verify = opts->skip_verify,
       .abstract_device = s->has_abstract_device ? &s->abstract_device : NULL);
   int rc = lsim_lower(lowerer, &req, &out->lowering, err);
   if (rc != LSIM_E_INVALID_ARGUMENT)

@@ -477,8 +477,38 @@ static void test_jax_profiles(void) {
   CU_ASSERT(!lsim_jax_strings_contain(stable, "xla_ffi_python_cpu_callback"));
 }
 
+/* explain's links: the def lines of the generated table at each profile's
+ * source_ref (tools/gen_jax_source.py read them in the mirror). */
+static void test_jax_source_links(void) {
+  const char *mlir = "jax/_src/interpreters/mlir.py";
+  CU_ASSERT_STRING_EQUAL(lsim_jax_0_10_2.source_ref, "jax-v0.10.2");
+  CU_ASSERT_STRING_EQUAL(lsim_jax_0_10_2.source_ref_note, "");
+  CU_ASSERT_EQUAL(lsim_jax_source_line(&lsim_jax_0_10_2, mlir, "lower_per_platform"), 2462);
+  CU_ASSERT_EQUAL(lsim_jax_source_line(&lsim_jax_0_11_1_dev20260827, mlir, "lower_per_platform"),
+                  2512);
+  CU_ASSERT_EQUAL(lsim_jax_source_line(NULL, mlir, "ModuleContext.new_channel"), 909);
+  CU_ASSERT_EQUAL(lsim_jax_source_line(&lsim_jax_0_10_2, mlir, "no_such_function"), 0);
+  CU_ASSERT_EQUAL(lsim_jax_source_line(&lsim_jax_0_10_2, NULL, "lower_per_platform"), 0);
+  char url[160];
+  int n = lsim_jax_source_url(&lsim_jax_0_10_2, mlir, "lower_jaxpr_to_module", url, sizeof url);
+  CU_ASSERT_STRING_EQUAL(url, "https://github.com/jax-ml/jax/blob/jax-v0.10.2/"
+                              "jax/_src/interpreters/mlir.py#L1287");
+  CU_ASSERT_EQUAL((size_t)n, strlen(url));
+  lsim_jax_source_url(&lsim_jax_0_11_1_dev20260827, mlir, "nothing", url, sizeof url);
+  CU_ASSERT_STRING_EQUAL(url, "https://github.com/jax-ml/jax/blob/"
+                              "cec06d116c05f0d52adfceee3d3b730fdbcb0ce5/"
+                              "jax/_src/interpreters/mlir.py");
+  char tiny[8];
+  CU_ASSERT_EQUAL(lsim_jax_source_url(NULL, mlir, "jaxpr_subcomp", tiny, sizeof tiny),
+                  (int)strlen("https://github.com/jax-ml/jax/blob/"
+                              "cec06d116c05f0d52adfceee3d3b730fdbcb0ce5/"
+                              "jax/_src/interpreters/mlir.py#L2125"));
+  CU_ASSERT_STRING_EQUAL(tiny, "https:/");
+}
+
 static CU_TestInfo tests[] = {
     {"JAX profiles and their facts", test_jax_profiles},
+    {"explain's links to the JAX source", test_jax_source_links},
     {"get_backend, every combination", test_get_backend_every_combination},
     {"new_channel limit and shared counter", test_new_channel_limit_and_shared_counter},
     {"host callbacks, keepalives, replace", test_host_callbacks_keepalives_replace},

@@ -125,6 +125,15 @@ typedef struct lsim_jax_profile {
    * `compute_on('device_host')` raises TypeError. */
   bool compute_on_context_manager;
 
+  /* --- explain's source links (ctx/jax_source.c, lowersim explain) ------- */
+  /* The ref of github.com/jax-ml/jax that explain's FILE:LINE links name
+   * (a tag or a full commit): the file lines of ctx/jax_source_table.c are
+   * read there in the JAX mirror by tools/gen_jax_source.py. */
+  const char *source_ref;
+  /* One line on why that ref, when it is not the profile's own commit
+   * ("" when it is). */
+  const char *source_ref_note;
+
   /* Other areas add their blocks here, each with a header like the one above. */
 } lsim_jax_profile;
 
@@ -135,6 +144,20 @@ extern const lsim_jax_profile lsim_jax_0_10_2;
  * jax/version.py _version_from_git_tree names a source checkout (see
  * ctx/jax_profile.c for the date). */
 extern const lsim_jax_profile lsim_jax_0_11_1_dev20260827;
+
+/* The line of FUNCTION's `def` ("Class.method" for a method) in FILE, a
+ * path of the JAX repository ("jax/_src/interpreters/mlir.py"), at
+ * `profile`'s source_ref (NULL: the newest profile); 0 when lowersim's
+ * table of the functions its narration names has no row for it. */
+int lsim_jax_source_line(const lsim_jax_profile *profile, const char *file,
+                         const char *function);
+
+/* The link to that line,
+ * https://github.com/jax-ml/jax/blob/REF/FILE#LLINE (#L dropped when the
+ * line is not known), into `buf` as snprintf does; returns what snprintf
+ * returns. */
+int lsim_jax_source_url(const lsim_jax_profile *profile, const char *file, const char *function,
+                        char *buf, size_t size);
 
 /* The profiles, oldest first: lsim_jax_profile_count() of them. */
 size_t lsim_jax_profile_count(void);

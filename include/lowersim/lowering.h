@@ -65,6 +65,8 @@ typedef struct lsim_lowering_request {
   /* The use_abstract_mesh block the lowering runs in (borrowed, for the
    * call only); NULL: none. */
   const lsim_abstract_device *abstract_device;
+  bool explain_ops;                /* with explain: anchor each op to its step
+                                      (lsim_module_context_explain_op_line) */
 } lsim_lowering_request;
 
 #define LSIM_LOWERING_REQUEST_INIT(...) \

@@ -79,7 +79,15 @@ typedef enum lsim_explain_kind {
   LSIM_EXPLAIN_ALLOC,    /* a channel or host-callback index handed out */
   LSIM_EXPLAIN_ERROR,    /* the error that ends the lowering */
   LSIM_EXPLAIN_TEXT,     /* verbatim text, e.g. a kernel module */
+  /* The JAX function the next line narrates, "FILE FUNCTION" (FILE a path
+   * of the JAX repository, FUNCTION "name" or "Class.method"), as
+   * LSIM_JAX_SOURCE spells it; lsim_jax_source_url makes it a link at a
+   * profile's source.  A consumer that does not show links skips it. */
+  LSIM_EXPLAIN_SOURCE,
 } lsim_explain_kind;
+
+/* The text of an LSIM_EXPLAIN_SOURCE line (a string literal). */
+#define LSIM_JAX_SOURCE(file, function) file " " function
 
 /* Receives one line of narration at nesting depth `depth` (borrowed text). */
 typedef void (*lsim_explain_fn)(void *data, lsim_explain_kind kind, int depth, const char *text);
@@ -149,6 +157,10 @@ typedef struct lsim_module_context_options {
   /* The use_abstract_mesh block the lowering runs in (copied, shared with
    * copies); NULL: none. */
   const lsim_abstract_device *abstract_device;
+  /* With explain: record which step made each op
+   * (lsim_module_context_explain_op_line); costs a walk of the module at
+   * each step line. */
+  bool explain_ops;
 } lsim_module_context_options;
 
 #define LSIM_MODULE_CONTEXT_OPTIONS_INIT(...) \
@@ -286,6 +298,21 @@ void lsim_module_context_explain(const lsim_module_context *ctx, lsim_explain_ki
                                  int depth_change, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 bool lsim_module_context_explaining(const lsim_module_context *ctx);
+/* Narrates the JAX function the next line is about (LSIM_EXPLAIN_SOURCE;
+ * `source` as LSIM_JAX_SOURCE spells it). */
+void lsim_module_context_explain_source(const lsim_module_context *ctx, const char *source);
+/* The narration's anchor for `op` of the module: the line (counted from
+ * this context's first narrated line, 0) of the step that made it, i.e. the
+ * step running when the op was first in the module: the last step line
+ * narrated, or once a nested step has closed the step around it (at the
+ * top, the context's first step); the module is walked at each step line,
+ * when a nested step closes, and here once after the last line.  Ops that
+ * were there before the first step are the first step's.  An op erased
+ * during the lowering may leave its anchor to a later op at its address.  -1: not explaining, not asked for
+ * (options.explain_ops), out of memory, or not in the module. */
+long lsim_module_context_explain_op_line(const lsim_module_context *ctx, MlirOperation op);
+/* How many lines this context (and its copies) have narrated. */
+size_t lsim_module_context_explain_line_count(const lsim_module_context *ctx);
 void lsim_module_context_explain_nest(const lsim_module_context *ctx, int depth_change);
 
 #ifdef __cplusplus

@@ -24,6 +24,7 @@ typedef struct lsim_scenario_run_options {
    * newest.  A scenario's own <scenario jax=...> always wins: the file
    * names the JAX its expectations hold for. */
   const lsim_jax_profile *profile;
+  bool explain_ops;        /* with explain: anchor each op to its step (explain --html) */
 } lsim_scenario_run_options;
 
 #define LSIM_SCENARIO_RUN_OPTIONS_INIT(...) \

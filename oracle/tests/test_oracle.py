@@ -194,6 +194,28 @@ class JaxTest(unittest.TestCase):
       self.assertTrue(call.startswith("%arg0,"), call[:40])
       self.assertEqual("result_layouts = [dense<> : tensor<0xindex>]" in call, not has_results)
 
+  def test_lower_batch_answers_as_one_process_each(self):
+    """`python -m oracle lower --batch`: each scenario's answer is what
+    `lower FILE` gives it, the stand-ins of one (a tpu backend that fails)
+    not leaking into the next."""
+    import subprocess
+    import sys
+    ok = _write(SCENARIO)
+    bad = _write(SCENARIO.replace('platforms="cpu"', 'backend="tpu"'))
+    run = lambda *args, **kw: subprocess.run([sys.executable, "-m", "oracle", "lower", *args],
+                                             capture_output=True, cwd=ROOT, **kw)
+    batch = run("--batch", input=f"{ok}\n{bad}\n{ok}\n".encode())
+    self.assertEqual(batch.returncode, 0, batch.stderr)
+    answers, data = [], batch.stdout
+    while data:
+      head, data = data.split(b"\n", 1)
+      code, n_out, n_err = map(int, head.split())
+      answers.append((code, data[:n_out], data[n_out:n_out + n_err]))
+      data = data[n_out + n_err:]
+    one = [run(p) for p in (ok, bad, ok)]
+    self.assertEqual(answers, [(r.returncode, r.stdout, r.stderr) for r in one])
+    self.assertEqual([a[0] for a in answers], [0, 1, 0])
+
   def test_timeout(self):
     def sleep(task):
       import time

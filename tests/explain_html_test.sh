@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# tests/explain_html_test.sh MODE: `lowersim explain --html` pages checked by
+# tests/explain_html_check.py (every op links a step and back, the dispatch
+# diagram, the source links at the profile's ref, no network, the outcome).
+#   MODE page:    the pages as written.
+#   MODE browser: each page loaded in Debian's headless Chromium
+#                 (chromium --headless --dump-dom) and its DOM checked, and a
+#                 screenshot of each in $SHOTS_DIR (build/explain-html/) for humans;
+#                 skipped (exit 77) when chromium is not installed.
+# Environment: LOWERSIM (the command), SOURCE_DIR, SHOTS_DIR (for the screenshots).
+set -u
+mode=${1:-page}
+L="$LOWERSIM"
+S="$SOURCE_DIR/testdata/scenarios"
+C="$SOURCE_DIR/tests/explain_html_check.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+browser=""
+if [ "$mode" = browser ]; then
+  browser=$(command -v chromium || command -v chromium-browser || true)
+  if [ -z "$browser" ]; then
+    echo "explain_html_test: skipped: no chromium (apt-get install -y chromium; .ci/run installs it)"
+    exit 77
+  fi
+  shots="$SHOTS_DIR"
+  mkdir -p "$shots"
+fi
+failed=0
+HEAD_REF=cec06d116c05f0d52adfceee3d3b730fdbcb0ce5
+
+# page NAME EXIT SCENARIO [lowersim options] -- [check options]
+page() {
+  local name=$1 want=$2 scenario=$3; shift 3
+  local opts=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  "$L" explain "${opts[@]}" --html "$tmp/$name.html" "$scenario" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  local code=$?
+  if [ "$code" != "$want" ]; then
+    echo "FAIL $name: exit $code, expected $want: $(head -c 300 "$tmp/$name.err")"
+    failed=1
+    return
+  fi
+  if [ -s "$tmp/$name.out" ]; then
+    echo "FAIL $name: --html printed on stdout"
+    failed=1
+  fi
+  local checked="$tmp/$name.html"
+  if [ -n "$browser" ]; then
+    checked="$tmp/$name.dom.html"
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+      --user-data-dir="$tmp/profile" --dump-dom "file://$tmp/$name.html" \
+      >"$checked" 2>"$tmp/$name.chromium" ||
+      { echo "FAIL $name: chromium: $(tail -3 "$tmp/$name.chromium")"; failed=1; return; }
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+      --user-data-dir="$tmp/profile" --window-size=1500,1100 \
+      --screenshot="$shots/$name.png" "file://$tmp/$name.html" >/dev/null 2>&1 ||
+      { echo "FAIL $name: chromium could not take a screenshot"; failed=1; }
+  fi
+  local browsed=()
+  [ -n "$browser" ] && browsed=(--browser)
+  python3 "$C" "$checked" "$@" "${browsed[@]}" || failed=1
+}
+
+# lax.platform_dependent for (cpu, cuda, tpu): one dispatch, 3 platforms, 3
+# kept rules; the seeds' profile links the mirror's HEAD.
+page platform-dependent 0 "$S/platform-dependent.xml" -- --outcome ok --ops 31 \
+  --dispatches 1 --platforms 3 --rules 3 --ref "$HEAD_REF" \
+  --link lower_per_platform#L2512 --link jaxpr_subcomp#L2125
+# The same at 0.10.2: the links name the tag and its lines.
+page platform-dependent-0.10.2 0 "$S/platform-dependent.xml" --jax 0.10.2 -- --outcome ok \
+  --ops 31 --dispatches 1 --ref jax-v0.10.2 --link lower_per_platform#L2462 \
+  --link lower_jaxpr_to_module#L1287 --link _cond_lowering#L1014
+# Host callbacks and channels; Pallas with its kernel module.
+page buffer-callback-cuda 0 "$S/buffer-callback-cuda.xml" -- --outcome ok \
+  --link ModuleContext.add_host_callback#L921
+page pallas-tpu 0 "$S/pallas-tpu.xml" -- --outcome ok --dispatches 0
+# A JAX error is the page's outcome (exit 1, as the text's).
+page missing-rule 1 "$S/missing-rule.xml" -- --outcome error --ops 0
+# Every bundled scenario: every op linked, both ways.
+for f in "$S"/*.xml; do
+  n=$(basename "$f" .xml)
+  case $n in platform-dependent | buffer-callback-cuda | pallas-tpu | missing-rule) continue ;; esac
+  [ -n "$browser" ] && continue # the browser run takes the five above
+  "$L" explain --html "$tmp/all.html" "$f" >/dev/null 2>&1
+  code=$?
+  if [ "$code" -gt 1 ]; then echo "FAIL $n: exit $code"; failed=1; continue; fi
+  [ "$code" = 0 ] && o=ok || o=error
+  python3 "$C" "$tmp/all.html" --outcome "$o" >"$tmp/all.out" || { cat "$tmp/all.out"; failed=1; }
+done
+# Invalid input: a page that says so, exit 2; --json with --html is refused.
+printf '<scenario' >"$tmp/bad.xml"
+"$L" explain --html "$tmp/bad.html" "$tmp/bad.xml" 2>"$tmp/bad.err"
+[ $? = 2 ] && grep -q 'class="outcome error">LSIM_E_INVALID_INPUT' "$tmp/bad.html" ||
+  { echo "FAIL invalid input: $(cat "$tmp/bad.err")"; failed=1; }
+"$L" explain --json --html "$tmp/x.html" "$S/platform-dependent.xml" 2>/dev/null
+[ $? = 2 ] && [ ! -e "$tmp/x.html" ] || { echo "FAIL --json --html accepted"; failed=1; }
+# Never half-written: an unwritable target leaves nothing behind.
+"$L" explain --html /nonexistent/dir/x.html "$S/platform-dependent.xml" 2>"$tmp/nw.err"
+[ $? = 2 ] && grep -q "cannot write /nonexistent/dir/x.html" "$tmp/nw.err" ||
+  { echo "FAIL unwritable target: $(cat "$tmp/nw.err")"; failed=1; }
+[ -n "$browser" ] && echo "screenshots in $shots"
+exit $failed
