@@ -72,6 +72,8 @@ static int compute_on_rule(lsim_lowering_rule_context *ctx, const MlirValue *arg
                            MlirValue *results, const void *params, void *reg, lsim_error *err) {
   const lsim_compute_on_params *p = params;
   lsim_eqn eqn = {.primitive = ctx->primitive, .params = params};
+  lsim_module_context_explain_source(
+      ctx->module_context, LSIM_JAX_SOURCE("jax/_src/compute_on.py", "_compute_on_lowering"));
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_STEP, +1,
                               "compute_on(%s): lower_called_computation(\"compute_on\", jaxpr)",
                               p->compute_type);

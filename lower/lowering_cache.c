@@ -275,13 +275,25 @@ static int lower_cached(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, co
     if (matches(&c->entries[i], ctx, eqn, fb, token, platforms, len))
       entry = &c->entries[i];
   int rc = LSIM_OK;
-  lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "_emit_lowering_rule_as_fun"));
-  lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
-                              entry ? "lowering cache: hit, func.call @%s"
-                                    : "lowering cache: miss, the rule is not inlined: a private "
-                                      "func.func @%s%s",
-                              entry ? entry->name : fb->name,
-                              entry ? "" : " and a func.call of it");
+  if (fb->jaxpr) {
+    lsim_module_context_explain_source(
+        mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "_lower_jaxpr_to_fun_cached"));
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
+                                entry ? "cached_primitive_lowerings: hit, func.call @%s"
+                                      : "cached_primitive_lowerings: miss, the jaxpr lowered as "
+                                        "a private func.func @%s%s",
+                                entry ? entry->name : fb->name,
+                                entry ? "" : " and a func.call of it");
+  } else {
+    lsim_module_context_explain_source(
+        mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "_emit_lowering_rule_as_fun"));
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
+                                entry ? "lowering cache: hit, func.call @%s"
+                                      : "lowering cache: miss, the rule is not inlined: a private "
+                                        "func.func @%s%s",
+                                entry ? entry->name : fb->name,
+                                entry ? "" : " and a func.call of it");
+  }
   if (!entry) {
     size_t ni = ctx->num_avals_in, no = ctx->num_avals_out;
     lsim_aval *avals = lsim_malloc_array(ni + no + 1, sizeof *avals);
