@@ -275,25 +275,21 @@ static int lower_cached(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, co
     if (matches(&c->entries[i], ctx, eqn, fb, token, platforms, len))
       entry = &c->entries[i];
   int rc = LSIM_OK;
-  if (fb->jaxpr) {
-    lsim_module_context_explain_source(
-        mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "_lower_jaxpr_to_fun_cached"));
+  /* A called computation is in cached_primitive_lowerings, a rule's
+   * function in the lowering cache. */
+  bool called = fb->jaxpr != NULL;
+  lsim_module_context_explain_source(
+      mc, called ? LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "_lower_jaxpr_to_fun_cached")
+                 : LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "_emit_lowering_rule_as_fun"));
+  if (entry)
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0, "%s: hit, func.call @%s",
+                                called ? "cached_primitive_lowerings" : "lowering cache",
+                                entry->name);
+  else
     lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
-                                entry ? "cached_primitive_lowerings: hit, func.call @%s"
-                                      : "cached_primitive_lowerings: miss, the jaxpr lowered as "
-                                        "a private func.func @%s%s",
-                                entry ? entry->name : fb->name,
-                                entry ? "" : " and a func.call of it");
-  } else {
-    lsim_module_context_explain_source(
-        mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "_emit_lowering_rule_as_fun"));
-    lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,
-                                entry ? "lowering cache: hit, func.call @%s"
-                                      : "lowering cache: miss, the rule is not inlined: a private "
-                                        "func.func @%s%s",
-                                entry ? entry->name : fb->name,
-                                entry ? "" : " and a func.call of it");
-  }
+                                "%s: miss, %s: a private func.func @%s and a func.call of it",
+                                called ? "cached_primitive_lowerings" : "lowering cache",
+                                called ? "the jaxpr lowered" : "the rule is not inlined", fb->name);
   if (!entry) {
     size_t ni = ctx->num_avals_in, no = ctx->num_avals_out;
     lsim_aval *avals = lsim_malloc_array(ni + no + 1, sizeof *avals);
