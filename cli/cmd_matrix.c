@@ -428,6 +428,8 @@ typedef struct options {
   uint64_t limit;
   const char *csv, *junit;
   bool merge, json;
+  uint64_t the_case;    /* --case N; UINT64_MAX: none */
+  const char *scenario; /* --scenario OUT.xml (with --case) */
   char **platforms; /* --platforms, split (owned) */
   char **features;  /* --features, split (owned) */
   size_t num_features;
@@ -440,7 +442,9 @@ static void help(void) {
       "usage: lowersim matrix [--platforms LIST] [--max-len K] [--features LIST]\n"
       "                       [--jobs J] [--shard I/N] [--limit N] [--csv OUT] [--junit OUT]\n"
       "                       [--jax VERSION] [--json]\n"
-      "       lowersim matrix --merge [--csv OUT] [--junit OUT] [--jax VERSION] [--json] SHARD.csv...\n\n"
+      "       lowersim matrix --merge [--csv OUT] [--junit OUT] [--jax VERSION] [--json] SHARD.csv...\n"
+      "       lowersim matrix --case N [--scenario OUT.xml] [--platforms LIST] [--max-len K]\n"
+      "                       [--features LIST] [--jax VERSION]\n\n"
       "Lowers (jax.jit(f).trace(x).lower(lowering_platforms=TUPLE), for the JAX version of\n"
       "--jax, default the newest), deterministically, every case of the cartesian product\n"
       "of: ordered tuples of\n"
@@ -498,6 +502,12 @@ static void help(void) {
       "cuda, rocm and the alias gpu; tpu; other: any other name), e.g. cpu+gpu, gpu+gpu\n"
       "(cuda+rocm, gpu+cuda, ...), cpu+gpu+tpu. --junit adds a test case per row\n"
       "(lowersim.matrix.FEATURE.platforms), failed when the row holds a lowersim failure.\n\n"
+      "--case N lowers the case of index N alone (the CSV's index, for the same --platforms,\n"
+      "--max-len, --features and --jax) and prints what it is and its outcome; with\n"
+      "--scenario OUT.xml it writes the scenario that reproduces it (`lowersim lower OUT.xml`),\n"
+      "after lowering that scenario and finding the case's outcome; where it does not (a case\n"
+      "whose runtime lacks tpu: the matrix has no tpu factory there, a JAX process always\n"
+      "has one, failing quietly), it says so, writes nothing and exits 1.\n\n"
       "A progress bar with rate and ETA goes to stderr when it is a terminal. Exit 0 unless a\n"
       "case fails in a way that is lowersim's own fault (a verification failure).\n");
 }
@@ -561,6 +571,7 @@ static int parse_options(int argc, char **argv, options *o) {
   matrix_spec_default(&o->spec);
   o->jobs = 1;
   o->shards = 1;
+  o->the_case = UINT64_MAX;
   o->max_len = (uint64_t)o->spec.max_len;
   const char *jax = NULL;
   const cli_option table[] = {
@@ -573,6 +584,8 @@ static int parse_options(int argc, char **argv, options *o) {
       CLI_OPT_STRING("csv", 0, &o->csv),
       CLI_OPT_STRING("junit", 0, &o->junit),
       CLI_OPT_FLAG("merge", 0, &o->merge),
+      CLI_OPT_U64("case", 0, &o->the_case, 0, UINT64_MAX - 1),
+      CLI_OPT_STRING("scenario", 0, &o->scenario),
       CLI_OPT_FLAG("json", 0, &o->json),
       CLI_OPT_STRING("jax", 0, &jax),
   };
@@ -591,6 +604,15 @@ static int parse_options(int argc, char **argv, options *o) {
     return cli_usage_error("matrix", "an empty matrix (check --platforms, --max-len, --features)");
   if (o->merge && o->num_inputs == 0)
     return cli_usage_error("matrix", "--merge needs the shards' CSV files");
+  bool one_case = o->the_case != UINT64_MAX;
+  if (o->scenario && !one_case)
+    return cli_usage_error("matrix", "--scenario needs --case N");
+  if (one_case && (o->merge || o->csv || o->junit || o->shards != 1 || o->limit || o->json))
+    return cli_usage_error("matrix", "--case runs one case: no --merge, --csv, --junit, --json, "
+                                     "--shard or --limit");
+  if (one_case && o->the_case >= o->spec.total)
+    return cli_usage_error("matrix", "--case %" PRIu64 ": the matrix has cases 0 to %" PRIu64,
+                           o->the_case, o->spec.total - 1);
   return 0;
 }
 
@@ -896,6 +918,88 @@ static int merge(options *o) {
   return code;
 }
 
+/* --case N [--scenario OUT.xml]: the case's line (its CSV row's fields),
+ * and the scenario that reproduces it, checked by lowering it: written only
+ * when its outcome is the case's, else the difference is said (exit 1). */
+static int run_one_case(const options *o) {
+  matrix_case c;
+  matrix_decode(&o->spec, o->the_case, &c);
+  matrix_worker *w = matrix_worker_create();
+  if (!w)
+    return cli_usage_error("matrix", "out of memory");
+  matrix_outcome out = matrix_run_case(w, &c);
+  matrix_worker_destroy(w);
+  char variant[MATRIX_VARIANT_NAME_MAX];
+  matrix_variant_name(c.feature, c.variant, variant, sizeof variant);
+  printf("case %" PRIu64 ": %s for (", c.index, variant);
+  for (int i = 0; i < c.tuple_len; i++)
+    printf("%s%s", i ? ", " : "", c.tuple[i]);
+  printf(")%s%s: %s", c.pin >= 0 ? ", pinned to " : "", c.pin >= 0 ? matrix_backends[c.pin] : "",
+         out.code ? lsim_status_name(out.code) : "OK");
+  if (!out.code)
+    printf(", module %016" PRIx64, out.hash);
+  putchar('\n');
+  if (!o->scenario)
+    return out.failure ? EXIT_LOWERING_ERROR : 0;
+  /* The scenario, read back and lowered as the case's JAX. */
+  char *text = NULL;
+  size_t size = 0;
+  FILE *mem = open_memstream(&text, &size);
+  bool written = mem && matrix_write_scenario(&c, mem);
+  if (mem)
+    fclose(mem);
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_scenario *s = NULL;
+  lsim_lowerer *lowerer = NULL;
+  lsim_scenario_outcome so = {0};
+  int rc = written ? lsim_scenario_read_memory(text, size, o->scenario, &s, &err) : LSIM_E_NO_MEMORY;
+  if (!rc)
+    rc = lsim_lowerer_create(&lowerer, &err);
+  int got = rc;
+  if (!rc) {
+    lsim_scenario_run_options ro = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = c.profile);
+    got = lsim_scenario_run(lowerer, s, &ro, &so, &err);
+  }
+  bool ok = true;
+  uint64_t hash = got || !so.lowering ? 0 : matrix_hash_lowering(so.lowering, &ok);
+  int code = 0;
+  if (rc) {
+    fprintf(stderr, "lowersim matrix: the case's scenario does not read back: %s\n",
+            lsim_error_message(&err));
+    code = EXIT_LOWERING_ERROR;
+  } else if (!ok) {
+    fputs("lowersim matrix: out of memory\n", stderr);
+    code = EXIT_LOWERING_ERROR;
+  } else if (got != out.code || hash != out.hash) {
+    fprintf(stderr,
+            "lowersim matrix: the scenario lowers to %s where the case gives %s; not written%s\n",
+            got ? lsim_status_name(got) : "a module", out.code ? lsim_status_name(out.code)
+                                                                : got ? "a module" : "another module",
+            c.runtime & (1u << 3) ? ""
+                                  : " (the case's runtime has no tpu factory, where a JAX process "
+                                    "always has one, failing quietly without libtpu)");
+    code = EXIT_LOWERING_ERROR;
+  } else {
+    cli_output *f = cli_output_open("matrix", o->scenario, NULL);
+    if (!f) {
+      code = EXIT_INVALID_INPUT;
+    } else if (fwrite(text, 1, size, cli_output_stream(f)) != size) {
+      cli_output_abort(f);
+      code = EXIT_INVALID_INPUT;
+    } else {
+      code = cli_output_commit(f);
+    }
+    if (!code)
+      printf("wrote %s: `lowersim lower %s` reproduces the case\n", o->scenario, o->scenario);
+  }
+  lsim_scenario_outcome_clear(&so);
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  free(text);
+  return code;
+}
+
 int cmd_matrix(int argc, char **argv) {
   if (lsim_status_count() + 2 > NUM_CODES) {
     fprintf(stderr, "lowersim matrix: the error catalogue (%zu codes) outgrew the matrix's %d "
@@ -906,7 +1010,7 @@ int cmd_matrix(int argc, char **argv) {
   options o = {0};
   int code = parse_options(argc, argv, &o);
   if (code == 0)
-    code = o.merge ? merge(&o) : run_matrix(&o);
+    code = o.merge ? merge(&o) : o.the_case != UINT64_MAX ? run_one_case(&o) : run_matrix(&o);
   free(o.platforms);
   free(o.features);
   return code < 0 ? 0 : code;

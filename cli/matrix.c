@@ -12,6 +12,7 @@
 #include "lowersim/lax.h"
 #include "lowersim/pallas_call.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -684,4 +685,232 @@ matrix_outcome matrix_run_case(matrix_worker *w, const matrix_case *c) {
   o.failure = matrix_is_failure(o.code);
   lsim_error_clear(&err);
   return o;
+}
+
+/* --- the case as a scenario ------------------------------------------------------ */
+
+static void write_result(FILE *f) { fputs("<result dtype=\"f32\" shape=\"8\"/>", f); }
+
+/* A rule as <rule platform target> (or <default>), with its backend use on
+ * the primitive. */
+static void write_rule(FILE *f, const char *platform, const lsim_ffi_rule *r, bool not_inline) {
+  if (platform)
+    fprintf(f, "<rule platform=\"%s\" target=\"%s\"%s/>", platform, r->target,
+            not_inline ? " inline=\"false\"" : "");
+  else
+    fprintf(f, "<default target=\"%s\"%s/>", r->target, not_inline ? " inline=\"false\"" : "");
+}
+
+/* python_callback's variant v over value `arg`, compute_on="T" when set. */
+static void write_python(FILE *f, int v, int arg, const char *compute_on) {
+  static const char *const elements[] = {"pure_callback", "io_callback", "debug_callback"};
+  static const struct {
+    int kind;
+    bool ordered, partitioned, sharded;
+  } variants[PYTHON_VARIANTS] = {
+      {0, false, false, false}, {1, false, false, false}, {1, true, false, false},
+      {2, false, false, false}, {2, true, false, false},  {2, false, true, false},
+      {2, true, true, false},   {0, false, false, true},  {1, true, false, true},
+  };
+  int k = variants[v].kind;
+  fprintf(f, "    <%s args=\"%d\"", elements[k], arg);
+  if (compute_on)
+    fprintf(f, " compute_on=\"%s\"", compute_on);
+  if (k > 0)
+    fprintf(f, " ordered=\"%s\"", variants[v].ordered ? "true" : "false");
+  if (k == 2)
+    fprintf(f, " partitioned=\"%s\"", variants[v].partitioned ? "true" : "false");
+  if (variants[v].sharded)
+    fputs(" sharding=\"device:0\"", f);
+  fputs(">", f);
+  if (k < 2)
+    write_result(f);
+  fprintf(f, "</%s>\n", elements[k]);
+}
+
+static void write_ffi(FILE *f, int v, const char *compute_on) {
+  fputs("    <ffi_call args=\"0\" target=\"my_target\"", f);
+  if (compute_on)
+    fprintf(f, " compute_on=\"%s\"", compute_on);
+  fprintf(f, " has_side_effect=\"%s\"%s>", v & 1 ? "true" : "false",
+          v & 4 ? " api_version=\"1\"" : "");
+  write_result(f);
+  if (v & 2)
+    fputs("<alias input=\"0\" output=\"0\"/>", f);
+  fputs("</ffi_call>\n", f);
+}
+
+/* <lower ...> for the case's platforms and pin, with an f32[8] argument. */
+static void write_lower_open(FILE *f, const matrix_case *c, bool export, const char *checks) {
+  fputs("  <lower function=\"f\" platforms=\"", f);
+  for (int i = 0; i < c->tuple_len; i++)
+    fprintf(f, "%s%s", i ? "," : "", c->tuple[i]);
+  fputs("\"", f);
+  if (c->pin >= 0)
+    fprintf(f, " backend=\"%s\"", matrix_backends[c->pin]);
+  if (export)
+    fputs(" export=\"true\"", f);
+  if (checks)
+    fprintf(f, " disabled_checks=\"%s\"", checks);
+  fputs(">\n    <arg dtype=\"f32\" shape=\"8\"/>\n", f);
+}
+
+static void write_pallas_call(FILE *f, const char *params, bool interpret) {
+  fprintf(f, "    <pallas_call args=\"0\" kernel=\"add_one\" grid=\"2\" interpret=\"%s\" "
+             "compiler_params=\"%s\">",
+          interpret ? "true" : "false", params);
+  write_result(f);
+  fputs("</pallas_call>\n", f);
+}
+
+/* The case's lowering's equations (and, for export_call and session, the
+ * lowering before it). */
+static void write_case_body(FILE *f, const matrix_case *c) {
+  static const lsim_ffi_rule k_default = RULE("k_default"), k_cpu = RULE("k_cpu"),
+                             k_tpu = RULE("k_tpu");
+  int v = c->variant;
+  switch (c->feature) {
+  case FEATURE_RULES: {
+    const rule_set *rs = &rule_sets[v];
+    fprintf(f, "    <primitive name=\"my_op\" args=\"0\" backend_access=\"%s\">",
+            rs->default_rule.backend_use == LSIM_BACKEND_USE_REQUIRED ? "required" : "none");
+    for (int i = 0; i < 3 && rs->platforms[i]; i++)
+      write_rule(f, rs->platforms[i], &rs->rules[i], false);
+    if (rs->has_default)
+      write_rule(f, NULL, &rs->default_rule, false);
+    write_result(f);
+    fputs("</primitive>\n", f);
+    break;
+  }
+  case FEATURE_BUFFER_CALLBACK:
+    fprintf(f, "    <buffer_callback args=\"0\" command_buffer=\"%s\">", v & 1 ? "true" : "false");
+    write_result(f);
+    if (v & 2)
+      fputs("<alias input=\"0\" output=\"0\"/>", f);
+    fputs("</buffer_callback>\n", f);
+    break;
+  case FEATURE_PYTHON_CALLBACK: write_python(f, v, 0, NULL); break;
+  case FEATURE_PALLAS: write_pallas_call(f, params_names[v >> 5], v & 1); break;
+  case FEATURE_FFI_CALL: write_ffi(f, v, NULL); break;
+  case FEATURE_COMPUTE_ON:
+    if (v & 1)
+      write_python(f, PY_PURE, 0, compute_types[v >> 1]);
+    else
+      write_ffi(f, 0, compute_types[v >> 1]);
+    break;
+  case FEATURE_LOWERING_CACHE:
+    for (int call = 0; call < (v & 1 ? 2 : 1); call++) {
+      fprintf(f, "    <primitive name=\"my_op\" args=\"%d\" backend_access=\"none\">", call);
+      if (v & 2) {
+        write_rule(f, "cpu", &k_cpu, true);
+        write_rule(f, "tpu", &k_tpu, true);
+      } else {
+        write_rule(f, NULL, &k_default, true);
+      }
+      write_result(f);
+      fputs("</primitive>\n", f);
+    }
+    break;
+  case FEATURE_EFFECTS: {
+    static const int kinds[EFFECTS_VARIANTS][2] = {{PY_IO_ORDERED, PY_DEBUG_ORDERED},
+                                                   {PY_DEBUG_ORDERED, PY_IO_ORDERED},
+                                                   {PY_IO_ORDERED, PY_IO_ORDERED},
+                                                   {PY_IO_ORDERED, PY_DEBUG}};
+    bool io_io = kinds[v][0] == PY_IO_ORDERED && kinds[v][1] == PY_IO_ORDERED;
+    write_python(f, kinds[v][0], 0, NULL);
+    write_python(f, kinds[v][1], io_io ? 1 : 0, NULL);
+    fprintf(f, "    <return values=\"%d\"/>\n", io_io ? 2 : 1);
+    break;
+  }
+  case FEATURE_EXPORT:
+    if (v >> 1 == 0) {
+      fputs("    <op kind=\"sine\" args=\"0\"/>\n", f);
+    } else if (v >> 1 == 1) {
+      fputs("    <primitive name=\"my_op\" args=\"0\" backend_access=\"none\">", f);
+      write_rule(f, NULL, &k_default, false);
+      write_result(f);
+      fputs("</primitive>\n", f);
+    } else {
+      write_python(f, PY_PURE, 0, NULL);
+    }
+    break;
+  case FEATURE_EXPORT_CALL: fputs("    <call_exported lowering=\"1\" args=\"0\"/>\n", f); break;
+  case FEATURE_SESSION:
+    if (v == 0) {
+      fputs("    <primitive name=\"my_op\" args=\"0\" backend_access=\"none\">", f);
+      write_rule(f, NULL, &k_default, false);
+      write_result(f);
+      fputs("</primitive>\n", f);
+    } else {
+      write_pallas_call(f, "mosaic_tpu", true);
+    }
+    break;
+  default: break;
+  }
+}
+
+/* What comes before the case's lowering in its session: export_call's
+ * export of sin, or session's first lowering (my_op without rules, or the
+ * Pallas call without interpret). */
+static void write_first_lowering(FILE *f, const matrix_case *c) {
+  int v = c->variant;
+  if (c->feature == FEATURE_EXPORT_CALL) {
+    const char *const *platforms = exported_for[v >> 1];
+    fprintf(f, "  <lower function=\"f\" platforms=\"%s%s%s\" export=\"true\"%s>\n", platforms[0],
+            platforms[1] ? "," : "", platforms[1] ? platforms[1] : "",
+            v & 1 ? " disabled_checks=\"platform\"" : "");
+    fputs("    <arg dtype=\"f32\" shape=\"8\"/>\n    <op kind=\"sine\" args=\"0\"/>\n  </lower>\n", f);
+  } else if (c->feature == FEATURE_SESSION) {
+    write_lower_open(f, c, false, NULL);
+    if (v == 0) {
+      fputs("    <primitive name=\"my_op\" args=\"0\" backend_access=\"none\">", f);
+      write_result(f);
+      fputs("</primitive>\n", f);
+    } else {
+      write_pallas_call(f, "mosaic_tpu", false);
+    }
+    fputs("  </lower>\n", f);
+  }
+}
+
+bool matrix_write_scenario(const matrix_case *c, FILE *f) {
+  char variant[MATRIX_VARIANT_NAME_MAX];
+  matrix_variant_name(c->feature, c->variant, variant, sizeof variant);
+  const char *jax = lsim_jax_profile_or_default(c->profile)->name;
+  fprintf(f, "<?xml version=\"1.0\"?>\n<scenario name=\"matrix-case-%" PRIu64 "\" jax=\"%s\">\n",
+          c->index, jax);
+  fprintf(f, "  <description>lowersim matrix case %" PRIu64 ": %s for (", c->index, variant);
+  for (int i = 0; i < c->tuple_len; i++)
+    fprintf(f, "%s%s", i ? ", " : "", c->tuple[i]);
+  fprintf(f, ")%s%s, backends cpu", c->pin >= 0 ? ", pinned to " : "",
+          c->pin >= 0 ? matrix_backends[c->pin] : "");
+  for (size_t i = 0; i < NUM_OPTIONAL; i++)
+    if (c->runtime & (1u << i))
+      fprintf(f, "+%s", matrix_optional_backends[i]);
+  fputs(", JAX ", f);
+  fputs(jax, f);
+  fputs(".</description>\n  <runtime>\n", f);
+  for (size_t i = 0; i < NUM_OPTIONAL; i++)
+    if (c->runtime & (1u << i))
+      fprintf(f, "    <backend platform=\"%s\" devices=\"1\"/>\n", matrix_optional_backends[i]);
+  fputs("  </runtime>\n", f);
+  if (c->feature == FEATURE_PALLAS) {
+    int installed = (c->variant >> 2) & 7;
+    fprintf(f, "  <pallas mosaic_tpu=\"%s\" triton=\"%s\" mosaic_gpu=\"%s\" use_mosaic_gpu=\"%s\"/>\n",
+            installed & 1 ? "true" : "false", installed & 2 ? "true" : "false",
+            installed & 4 ? "true" : "false", c->variant & 2 ? "true" : "false");
+  }
+  write_first_lowering(f, c);
+  bool export = c->feature == FEATURE_EXPORT;
+  write_lower_open(f, c, export,
+                   export && (c->variant & 1) ? export_checks[1] : NULL);
+  write_case_body(f, c);
+  fputs("  </lower>\n</scenario>\n", f);
+  return !ferror(f);
+}
+
+uint64_t matrix_hash_lowering(const lsim_lowering *lowering, bool *ok) {
+  uint64_t hash = 1469598103934665603ull;
+  *ok = lsim_lowering_print_to(lowering, fnv1a, &hash);
+  return hash;
 }

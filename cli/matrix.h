@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define MATRIX_MAX_PLATFORMS 16
 #define MATRIX_MAX_LEN 4
@@ -93,6 +94,17 @@ typedef struct matrix_outcome {
 /* True when a case's status is lowersim's failure rather than JAX's error:
  * invalid input, memory, verification (anything but OK and a JAX error). */
 bool matrix_is_failure(int code);
+
+/* The scenario that lowers as case `c` does, as XML into `f`: its runtime
+ * (the case's backends over JAX's import-time ones: a tpu the case lacks is
+ * JAX's quietly failing one there), Pallas state, the lowering before it
+ * (export_call's export, session's first lowering), then its own.  False
+ * when writing failed. */
+bool matrix_write_scenario(const matrix_case *c, FILE *f);
+
+/* The FNV-1a of a lowering's module text, as a case's outcome hashes it;
+ * *ok false when printing failed. */
+uint64_t matrix_hash_lowering(const lsim_lowering *lowering, bool *ok);
 
 /* One thread's lowerer and the JAX process (runtime, Pallas state,
  * registry) its cases share while their process state is the same. */

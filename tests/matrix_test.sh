@@ -74,5 +74,38 @@ expect_rows compute_on "cpu:2240:0 COMPUTE_ON_NOT_CONTEXT_MANAGER 1440 UNKNOWN_B
 # Each feature alone is a matrix of its own size: variants x 32 runtimes x 7 pins x tuples.
 out=$("$L" matrix --features ffi_call,compute_on,lowering_cache,effects,export,export_call,session --platforms cpu --max-len 1 --limit 1 | head -1)
 [ "$out" = "matrix: cases 0..1 of 8512 (shard 0/1)" ] && pass=$((pass+1)) || { echo "FAIL sizes: $out"; fail=$((fail+1)); }
+
+# --case N: the case's line; --scenario OUT.xml: the scenario that reproduces it,
+# written only after it lowered to the case's outcome.
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+check_case() { # check_case NAME STATUS DETAIL
+  if [ "$2" -ne 0 ]; then echo "FAIL $1: $3"; fail=$((fail+1)); else pass=$((pass+1)); fi
+}
+out=$("$L" matrix --case 1900000 --scenario "$tmp/export.xml"); code=$?
+want="case 1900000: export/sin/checks=none for (oneapi, cpu), pinned to cuda: OK, module 051a2f3f0a4c6218"
+[ $code -eq 0 ] && [[ "$out" == "$want"* ]] && [[ "$out" == *"wrote $tmp/export.xml"* ]]
+check_case case-ok $? "exit $code: $out"
+hash=$("$L" lower "$tmp/export.xml" 2>/dev/null | python3 -c 'import sys
+h=1469598103934665603
+for b in sys.stdin.buffer.read(): h=((h^b)*1099511628211)&(2**64-1)
+print("%016x"%h)')
+[ "$hash" = "051a2f3f0a4c6218" ]; check_case case-module $? "lower gives $hash"
+grep -q 'export="true"' "$tmp/export.xml"; check_case case-export $? "$(cat "$tmp/export.xml")"
+out=$("$L" matrix --case 2030000 --scenario "$tmp/session.xml"); code=$?
+"$L" lower "$tmp/session.xml" >/dev/null 2>"$tmp/err"; lcode=$?
+[ $code -eq 0 ] && [ $lcode -eq 1 ] && grep -q "^LSIM_E_UNKNOWN_BACKEND: " "$tmp/err" &&
+  [ "$(grep -c '<lower' "$tmp/session.xml")" -eq 2 ]
+check_case case-session $? "exit $code/$lcode: $out $(cat "$tmp/err")"
+# A case the scenario cannot reproduce (the matrix's runtime lacks JAX's tpu factory).
+out=$("$L" matrix --case 49997 --scenario "$tmp/no.xml" 2>&1); code=$?
+[ $code -eq 1 ] && [ ! -e "$tmp/no.xml" ] &&
+  [[ "$out" == *"the scenario lowers to LSIM_E_BACKEND_FAILED where the case gives LSIM_E_UNKNOWN_BACKEND; not written (the case's runtime has no tpu factory"* ]]
+check_case case-not-reproduced $? "exit $code: $out"
+out=$("$L" matrix --scenario "$tmp/x.xml" 2>&1); code=$?
+[ $code -eq 2 ] && [[ "$out" == *"--scenario needs --case N"* ]]; check_case case-usage $? "exit $code: $out"
+out=$("$L" matrix --case 99999999 2>&1); code=$?
+[ $code -eq 2 ] && [[ "$out" == *"--case 99999999: the matrix has cases 0 to 2030559"* ]]
+check_case case-range $? "exit $code: $out"
+
 echo "matrix_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
