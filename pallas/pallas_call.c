@@ -256,7 +256,9 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
     if (!lsim_aval_equal(a, b)) {
       char in_path[32], out_path[32], a_text[LSIM_AVAL_TEXT_MAX], b_text[LSIM_AVAL_TEXT_MAX];
       snprintf(in_path, sizeof in_path, "[%s]", in);
-      snprintf(out_path, sizeof out_path, num_out == 1 ? "" : "[%s]", out);
+      out_path[0] = '\0'; /* one output: the path of the result itself */
+      if (num_out != 1)
+        snprintf(out_path, sizeof out_path, "[%s]", out);
       return lsimp_raise(err, LSIM_E_PALLAS_ALIAS_AVAL_MISMATCH, in, out, in_path,
                          lsim_aval_str(a, a_text, sizeof a_text), out_path,
                          lsim_aval_str(b, b_text, sizeof b_text));
