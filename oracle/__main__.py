@@ -112,14 +112,17 @@ def _lower_file(path: str, jax: str | None) -> int:
     print(e, file=sys.stderr)
     return 2
   if jax and s.jax is None:
-    s.jax = jax
+    for step in [s] + list(s.steps):
+      step.jax = jax
   try:
     program.check_expressible(s)
   except program.NotExpressible as e:
     print(f"not expressible in JAX {_jax_version()}: {e}", file=sys.stderr)
     return 3
   standins.install(s)
-  out = program.lower(s)
+  # A session: its last lowering's outcome, after the ones before it (as
+  # `lowersim lower` prints a session), its warnings the session's.
+  out = program.lower_session(s)[-1]
   for w in out.warnings:
     print("warning: " + w.replace("\n", "\\n"), file=sys.stderr)  # `CATEGORY: text`
   if out.kind == "not_expressible":

@@ -96,6 +96,13 @@ has "$out" "SKIP $S/single-platform.xml: not expressible in JAX 0.10.2: version:
   has "$out" "0 passed, 0 failed, 2 skipped" &&
   grep -q '<skipped message="not expressible in JAX 0.10.2: version: later JAX"/>' "$tmp/skip.xml"
 check not-expressible $(( $? != 0 || code != 0 )) "exit $code: $out"
+# The address in a Python default repr is a process's own: not compared.
+C=$SRC/testdata/conformance/sharding/devices-ordered-debug-refused.xml
+msg=$("$L" lower "$C" 2>&1 | tail -1 | sed 's/^LSIM_E_[A-Z_]*: //; s/ object at 0x[0-9a-f]*>/ object at 0x7fd3a1b2c3d0>/')
+out=$("$L" check "$C" --impl "echo '$msg' >&2; exit 1"); code=$?
+check repr-address $code "$out"
+out=$("$L" check "$C" --impl "echo '${msg/OrderedDebugEffect/OrderedIOEffect}' >&2; exit 1"); code=$?
+has "$out" "expected the error"; check repr-address-rest $(( $? != 0 || code != 1 )) "exit $code: $out"
 # exit 3 without that line is a failure like any other exit.
 verdict exit-3 single-platform.xml "echo 'oops' >&2; exit 3" \
   "lowersim gives a module, the implementation exits 3: oops"
