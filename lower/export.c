@@ -541,6 +541,17 @@ static bool unused(MlirOperation op) {
   return mlirOperationGetNumResults(op) > 0;
 }
 
+/* isOpTriviallyDead: no result used (an op without results qualifies), no
+ * side effects, not a terminator. */
+static bool trivially_dead(MlirOperation op) {
+  if (is_op(op, "stablehlo.return") || is_op(op, "func.return") || is_op(op, "stablehlo.constant"))
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); i++)
+    if (!mlirOpOperandIsNull(mlirValueGetFirstUse(mlirOperationGetResult(op, i))))
+      return false;
+  return side_effect_free(op);
+}
+
 static void constants_used(MlirOperation op, op_list *out) {
   for (intptr_t k = 0; k < mlirOperationGetNumOperands(op); k++) {
     MlirValue v = mlirOperationGetOperand(op, k);
@@ -564,7 +575,7 @@ static void collect_dead(MlirOperation op, op_list *dead) {
          b = mlirBlockGetNextInRegion(b))
       for (MlirOperation o = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(o);
            o = mlirOperationGetNextInBlock(o)) {
-        if (!is_op(o, "stablehlo.constant") && unused(o) && side_effect_free(o))
+        if (trivially_dead(o))
           op_list_push(dead, o);
         else
           collect_dead(o, dead);
