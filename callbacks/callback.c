@@ -280,12 +280,14 @@ const lsim_effect lsim_ordered_io_effect = {
     .name = "OrderedIO", .type = "jax._src.callback.OrderedIOEffect", .shardable = true};
 
 const lsim_primitive lsim_pure_callback_p = {.name = "pure_callback",
-                                             .explain_params = explain_pure_params};
+                                             .explain_params = explain_pure_params,
+                                             .results_outside_mesh = true};
 /* io_callback has an IO effect, ordered or not: jit keeps it unused. */
 const lsim_primitive lsim_io_callback_p = {.name = "io_callback",
                                            .explain_params = explain_params,
                                            .ordered_effect = &lsim_ordered_io_effect,
-                                           .kept_when_unused = lsim_always_kept};
+                                           .kept_when_unused = lsim_always_kept,
+                                           .results_outside_mesh = true};
 
 /* pure_callback's lowering: no side effect, no token. */
 static int pure_callback_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,

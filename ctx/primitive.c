@@ -17,7 +17,7 @@ int lsim_primitive_create(const char *name, lsim_primitive **out, lsim_error *er
     return lsimp_fail_oom(err);
   char *copy = (char *)(p + 1);
   memcpy(copy, name, len);
-  *p = (lsim_primitive){.name = copy};
+  *p = (lsim_primitive){.name = copy, .results_outside_mesh = true};
   *out = p;
   return LSIM_OK;
 }

@@ -24,6 +24,10 @@ typedef struct subcomp {
   lsim_aval *avals;  /* per value */
   MlirValue *values; /* per value */
   size_t num_args;   /* the values that are the jaxpr's arguments */
+  /* Per value, under an abstract device: its aval carries the abstract
+   * mesh (a result of an equation whose primitive gives it; not an
+   * argument); NULL without one. */
+  bool *mesh_values;
 } subcomp;
 
 /* `equation 0: pallas_call[kernel=add_one grid=4](f32[8]) -> (f32[8])`, as
@@ -157,7 +161,7 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
   for (size_t i = 0; !rc && i < e->num_operands; i++) {
     avals_in[i] = sc->avals[e->operands[i]];
     args[i] = sc->values[e->operands[i]];
-    in_mesh[i] = abstract && e->operands[i] >= sc->num_args;
+    in_mesh[i] = abstract && sc->mesh_values && sc->mesh_values[e->operands[i]];
   }
   narrate_eqn(sc, index, e);
   if (!rc) {
@@ -206,21 +210,29 @@ int lsim_jaxpr_subcomp(lsim_module_context *mc, const lsim_registry *reg,
                        const lsim_subcomp_inputs *in, MlirValue *outs, lsim_error *err) {
   size_t num_values = lsim_program_num_values(jaxpr);
   subcomp sc = {mc, reg, ip, in, lsim_malloc_array(num_values + 1, sizeof(lsim_aval)),
-                lsim_malloc_array(num_values + 1, sizeof(MlirValue)), jaxpr->num_args};
+                lsim_malloc_array(num_values + 1, sizeof(MlirValue)), jaxpr->num_args, NULL};
   int rc = sc.avals && sc.values ? LSIM_OK : lsimp_fail_oom(err);
   if (!rc) {
     lsim_program_value_avals(jaxpr, sc.avals);
     for (size_t i = 0; i < jaxpr->num_args; i++)
       sc.values[i] = in->args[i];
   }
+  if (!rc && lsim_module_context_abstract_device(mc)) {
+    sc.mesh_values = lsim_calloc(num_values + 1, sizeof *sc.mesh_values);
+    if (!sc.mesh_values)
+      rc = lsimp_fail_oom(err);
+  }
   size_t next = jaxpr->num_args;
   for (size_t i = 0; !rc && i < jaxpr->num_eqns; i++) {
     rc = lower_eqn(&sc, i, &jaxpr->eqns[i], next, err);
+    for (size_t r = 0; sc.mesh_values && r < jaxpr->eqns[i].num_results; r++)
+      sc.mesh_values[next + r] = !jaxpr->eqns[i].primitive->results_outside_mesh;
     next += jaxpr->eqns[i].num_results;
   }
   for (size_t i = 0; !rc && i < lsim_program_num_outputs(jaxpr); i++)
     outs[i] = sc.values[lsim_program_output(jaxpr, num_values, i)];
   free(sc.avals);
   free(sc.values);
+  free(sc.mesh_values);
   return rc;
 }

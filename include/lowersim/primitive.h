@@ -55,6 +55,12 @@ typedef struct lsim_primitive {
   const lsim_effect *ordered_effect;     /* the kind of its equations' ordered effect; NULL:
                                             a kind of the primitive's own */
   lsim_kept_when_unused_fn kept_when_unused; /* NULL: effect-free, dropped when unused */
+  /* Its results' avals do not carry the abstract mesh of a use_abstract_mesh
+   * block: they are made from result_shape_dtypes (pure_callback,
+   * io_callback) or by an abstract eval that builds them (a program's own
+   * primitive), where lax's rules and ffi_call's take the mesh (checked
+   * live: a Mosaic TPU kernel over such a value has no vector.shape_cast). */
+  bool results_outside_mesh;
 } lsim_primitive;
 
 /* A kept_when_unused for primitives that always have effects. */
