@@ -21,6 +21,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Where the ops go and the first failure (later ops are skipped). */
@@ -114,15 +115,54 @@ static bool is_float(lsim_dtype d) {
   return d == LSIM_DTYPE_F16 || d == LSIM_DTYPE_BF16 || d == LSIM_DTYPE_F32 || d == LSIM_DTYPE_F64;
 }
 
-static bool has_symbol(MlirModule module, const char *name) {
+/* The module's op whose sym_name is `name`, or a null op. */
+static MlirOperation find_symbol(MlirModule module, const char *name) {
   MlirStringRef want = mlirStringRefCreateFromCString(name);
   for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     MlirAttribute sym = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
     if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym), want))
-      return true;
+      return op;
   }
-  return false;
+  return (MlirOperation){NULL};
+}
+
+/* Whether the jnp.where function `f` was traced in the compute type of
+ * `ctx`: its select carries that type's frontend attributes, or none. */
+static bool same_compute_type(const lsim_lowering_rule_context *ctx, MlirOperation f) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(f, 0));
+  MlirOperation ret = mlirBlockGetTerminator(body);
+  MlirOperation select = mlirOpResultGetOwner(mlirOperationGetOperand(ret, 0));
+  MlirAttribute has = mlirOperationGetAttributeByName(
+      select, mlirStringRefCreateFromCString("mhlo.frontend_attributes"));
+  MlirNamedAttribute attrs[2];
+  size_t n = ctx->compute_type ? lsim_compute_type_attributes(ctx->ip.context, ctx->compute_type,
+                                                              attrs)
+                               : 0;
+  if (!n)
+    return mlirAttributeIsNull(has);
+  return !mlirAttributeIsNull(has) &&
+         mlirAttributeEqual(has, mlirDictionaryAttrGet(ctx->ip.context, (intptr_t)n, attrs));
+}
+
+/* The names of the jnp.where pair for ctx's compute type: JAX lowers the
+ * two where calls once per module and equation context, the symbol table
+ * naming the k-th pair made _where and _where_0, then _where_1 and
+ * _where_2, ...  *made: the pair is already in the module. */
+static void where_names(const lsim_lowering_rule_context *ctx, char first[24], char second[24],
+                        bool *made) {
+  MlirModule module = lsim_module_context_module(ctx->module_context);
+  for (int k = 0;; k++) {
+    if (k == 0)
+      snprintf(first, 24, "_where");
+    else
+      snprintf(first, 24, "_where_%d", 2 * k - 1);
+    snprintf(second, 24, "_where_%d", 2 * k);
+    MlirOperation f = find_symbol(module, first);
+    *made = !mlirOperationIsNull(f);
+    if (!*made || same_compute_type(ctx, f))
+      return;
+  }
 }
 
 /* func.func private @name([%platform_index,] %pred: tensor<i1>, %a: `a`,
@@ -133,8 +173,6 @@ static bool has_symbol(MlirModule module, const char *name) {
 static int add_where(const lsim_lowering_rule_context *ctx, const char *name, MlirType a,
                      bool convert, lsim_error *err) {
   lsim_module_context *mc = ctx->module_context;
-  if (has_symbol(lsim_module_context_module(mc), name))
-    return LSIM_OK;
   lsim_insertion_point module = lsim_module_context_insertion_point(mc);
   MlirContext mlir = module.context;
   MlirType i32 = scalar_type(mlirIntegerTypeGet(mlir, 32));
@@ -166,10 +204,7 @@ static int add_where(const lsim_lowering_rule_context *ctx, const char *name, Ml
                              mlirBlockGetArgument(body, (intptr_t)k + 2));
   if (!e.rc)
     e.rc = lsim_emit_op(&e.at, "func.return", &result, 1, NULL, 0, NULL, 0, 0, NULL, err);
-  /* jnp.where traced in the equation's compute type (the function is made
-   * on the first interpreted kernel of the module: a later one in another
-   * compute type would get functions of its own in JAX, which lowersim does
-   * not model). */
+  /* jnp.where traced in the equation's compute type. */
   if (!e.rc)
     lsim_wrap_compute_type_from(ctx, mlirBlockGetFirstOperation(body));
   return e.rc;
@@ -190,7 +225,8 @@ static MlirValue call_where(emitter *e, const lsim_lowering_rule_context *ctx, c
 
 /* The loop's body: one grid step. */
 static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlock body,
-                      const lsim_pallas_call_params *p, lsim_dtype dtype, int64_t size, bool x64) {
+                      const lsim_pallas_call_params *p, lsim_dtype dtype, int64_t size, bool x64,
+                      const char *where, const char *where_0) {
   MlirContext mlir = e->at.context;
   e->at.block = body;
   MlirValue counter = mlirBlockGetArgument(body, 0), index = mlirBlockGetArgument(body, 1);
@@ -212,10 +248,10 @@ static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlo
   MlirValue next_counter = add(e, counter, i32(e, 1));
   MlirValue next_index = add(e, index, i32(e, 1));
   MlirValue always = int_constant(e, 1, 1);
-  MlirValue stepped = call_where(e, ctx, "_where", always, next_index, index);
+  MlirValue stepped = call_where(e, ctx, where, always, next_index, index);
   MlirValue wrap = compare(e, stepped, i32(e, p->grid), "EQ");
   MlirValue zero = int_constant(e, x64 ? 64 : 32, 0);
-  MlirValue wrapped = call_where(e, ctx, "_where_0", wrap, zero, stepped);
+  MlirValue wrapped = call_where(e, ctx, where_0, wrap, zero, stepped);
   MlirValue results[] = {next_counter, wrapped, in2, out2};
   EMIT(lsim_emit_return(&e->at, results, 4, e->err));
 }
@@ -227,9 +263,12 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   MlirContext mlir = ctx->ip.context;
   bool x64 = lsim_module_context_lowering_parameters(mc)->enable_x64;
   MlirType i32_type = scalar_type(mlirIntegerTypeGet(mlir, 32));
-  int rc = add_where(ctx, "_where", i32_type, false, err);
-  if (!rc)
-    rc = add_where(ctx, "_where_0", scalar_type(mlirIntegerTypeGet(mlir, x64 ? 64 : 32)), true,
+  char where[24], where_0[24];
+  bool made;
+  where_names(ctx, where, where_0, &made);
+  int rc = made ? LSIM_OK : add_where(ctx, where, i32_type, false, err);
+  if (!rc && !made)
+    rc = add_where(ctx, where_0, scalar_type(mlirIntegerTypeGet(mlir, x64 ? 64 : 32)), true,
                    err);
   if (rc)
     return rc;
@@ -261,7 +300,7 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   if (in_cond.rc)
     return in_cond.rc;
   emitter in_body = {lsim_insertion_point_in(&ctx->ip, body), err, LSIM_OK};
-  emit_step(&in_body, ctx, body, p, aval->dtype, size, x64);
+  emit_step(&in_body, ctx, body, p, aval->dtype, size, x64, where, where_0);
   if (in_body.rc)
     return in_body.rc;
   results[0] = mlirOperationGetResult(loop, 3);
