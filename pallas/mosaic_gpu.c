@@ -19,6 +19,9 @@
 
 /* Hopper's shared memory (gpu's max_smem_bytes for sm_90). */
 #define MAX_SMEM_BYTES 232448
+/* A TMA copy needs every stride of the array in global memory but the last
+ * to be a multiple of this many bytes. */
+#define TMA_STRIDE_BYTES 16
 /* Async copies move at most this many elements along a dimension. */
 #define MAX_ASYNC_COPY_ELEMENTS 256
 /* A warpgroup: 128 threads, one element each for a loaded array. */
@@ -35,8 +38,9 @@ static const char *decimal(char *buf, long long v) {
  * bytes, and the pipeline's barrier); with warpgroup semantics (from
  * 32915de40f) layout inference, which needs the loads to fill the
  * warpgroup's 128 threads; the copy of a block into shared memory (before
- * it, a multiple of the warpgroup's 128 bytes; at most 256 elements, a
- * dtype TMA can move); the load into registers (one element per thread of
+ * it, a multiple of the warpgroup's 128 bytes; then _prepare_tma's strides:
+ * a 2-D array's rows start a multiple of 16 bytes apart; at most 256
+ * elements, a dtype TMA can move); the load into registers (one element per thread of
  * the warpgroup, so a multiple of 128 elements); the add (no arithmetic on
  * 8-bit types). */
 static int64_t align_1024(int64_t bytes) { return (bytes + 1023) / 1024 * 1024; }
@@ -66,6 +70,8 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE);
   if (!warpgroup_semantics && bytes % WARPGROUP)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_WARPGROUP, decimal(a, bytes));
+  if (reduction && block->dims[1] * itemsize % TMA_STRIDE_BYTES)
+    return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_TMA_STRIDES);
   if (rows > MAX_ASYNC_COPY_ELEMENTS || cols > MAX_ASYNC_COPY_ELEMENTS) {
     if (reduction)
       snprintf(text, sizeof text, "(%lld, %lld)", (long long)rows, (long long)cols);

@@ -32,6 +32,22 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
   return lsimp_raise(err, LSIM_E_PALLAS_TRITON_POWER_OF_2, shape);
 }
 
+/* Triton's verifier, which JAX runs on the kernel module it built, refuses
+ * an op with a tensor of more than 2^20 elements (TensorSizeTrait on every
+ * tt op), quoting the first such op in its generic form.  lowersim does not
+ * model that message: it refuses a block over the limit as its own. */
+#define TRITON_MAX_TENSOR_ELEMENTS (INT64_C(1) << 20)
+static int check_verifiable(const lsim_lowering_rule_context *ctx,
+                            const lsim_pallas_call_params *p, lsim_error *err) {
+  int64_t size = p->block[0] > 0 ? p->block[0] * p->block[1] : lsim_aval_size(&ctx->avals_in[0]);
+  if (size <= TRITON_MAX_TENSOR_ELEMENTS)
+    return LSIM_OK;
+  return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                        "a Triton kernel's block of %lld elements is over Triton's limit of "
+                        "%lld, whose verifier error lowersim does not model",
+                        (long long)size, (long long)TRITON_MAX_TENSOR_ELEMENTS);
+}
+
 int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                                      MlirValue *results, const lsim_pallas_call_params *p,
                                      void *data, lsim_error *err) {
@@ -48,6 +64,8 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
     rc = check_kernel(ctx, p, err);
   if (!rc)
     rc = lsimp_kernel_bytecode(ctx, p, spec, false, &bytes, err);
+  if (!rc)
+    rc = check_verifiable(ctx, p, err);
   /* num_warps / num_stages: the params' or 4 / (1 on rocm, else 3);
    * serialized_metadata: json.dumps(dict(metadata)) when metadata= given. */
   char *name = rc ? NULL : lsimp_kernel_func_name(p);

@@ -37,6 +37,9 @@ typedef xmlErrorPtr lsimp_xml_error_ptr;
  * scenario/embed_text.cmake: NUL-terminated, `_size` bytes without the NUL. */
 extern const unsigned char lsimp_scenario_schema_rng[];
 extern const size_t lsimp_scenario_schema_rng_size;
+/* The same text without comments or whitespace between tags (compiled). */
+extern const unsigned char lsimp_scenario_schema_compact[];
+extern const size_t lsimp_scenario_schema_compact_size;
 
 /* The compiled schema, shared by the whole process (compiled on first use,
  * under a lock; a failed compilation is retried by the next call).

@@ -14,8 +14,9 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The one piece of process state: the grammar document (for explanations)
- * and the schema compiled from it.  Both are read-only once set. */
+/* The one piece of process state: the schema compiled from the compact
+ * grammar, and the grammar as a document, parsed only when a RelaxNG error
+ * is to be explained.  Both are read-only once set. */
 static struct {
   pthread_mutex_t lock;
   xmlDocPtr grammar;
@@ -34,14 +35,13 @@ static void ignore_structured(void *data, lsimp_xml_error_ptr e) {
 }
 
 /* Compiles the embedded grammar; libxml2 says nothing (the grammar is tested,
- * so the only realistic failure is memory). */
-static bool compile_schema(void) {
+ * so the only realistic failure is memory).  The parser context reads the
+ * text itself: given a document, libxml2 would copy it first. */
+static xmlRelaxNGPtr compile_schema(void) {
   lsimp_xml_handlers saved;
   lsimp_xml_capture_begin(&saved, ignore_structured, NULL);
-  xmlDocPtr grammar = xmlReadMemory((const char *)lsimp_scenario_schema_rng,
-                                    (int)lsimp_scenario_schema_rng_size, "scenario.rng", NULL,
-                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-  xmlRelaxNGParserCtxtPtr pc = grammar ? xmlRelaxNGNewDocParserCtxt(grammar) : NULL;
+  xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(
+      (const char *)lsimp_scenario_schema_compact, (int)lsimp_scenario_schema_compact_size);
   xmlRelaxNGPtr schema = NULL;
   if (pc) {
     xmlRelaxNGSetParserStructuredErrors(pc, ignore_structured, NULL);
@@ -49,20 +49,14 @@ static bool compile_schema(void) {
     xmlRelaxNGFreeParserCtxt(pc);
   }
   lsimp_xml_capture_end(&saved);
-  if (!schema) {
-    xmlFreeDoc(grammar);
-    return false;
-  }
-  cache.grammar = grammar;
-  cache.schema = schema;
-  return true;
+  return schema;
 }
 
 int lsimp_schema_get(xmlRelaxNGPtr *out, lsim_error *err) {
   pthread_mutex_lock(&cache.lock);
   if (!cache.schema) {
     xmlInitParser();
-    compile_schema();
+    cache.schema = compile_schema();
   }
   *out = cache.schema;
   pthread_mutex_unlock(&cache.lock);
@@ -70,6 +64,23 @@ int lsimp_schema_get(xmlRelaxNGPtr *out, lsim_error *err) {
     return lsim_error_set(err, LSIM_E_NO_MEMORY,
                      "the built-in scenario schema could not be compiled (out of memory?)");
   return LSIM_OK;
+}
+
+/* The grammar's root element, the document parsed on first use; NULL when
+ * memory ran out (an explanation then falls back to libxml2's message). */
+static const xmlNode *grammar_root(void) {
+  pthread_mutex_lock(&cache.lock);
+  if (!cache.grammar) {
+    lsimp_xml_handlers saved;
+    lsimp_xml_capture_begin(&saved, ignore_structured, NULL);
+    cache.grammar = xmlReadMemory((const char *)lsimp_scenario_schema_compact,
+                                  (int)lsimp_scenario_schema_compact_size, "scenario.rng", NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    lsimp_xml_capture_end(&saved);
+  }
+  const xmlNode *root = cache.grammar ? xmlDocGetRootElement(cache.grammar) : NULL;
+  pthread_mutex_unlock(&cache.lock);
+  return root;
 }
 
 /* --- Reading the grammar ------------------------------------------------- */
@@ -86,7 +97,7 @@ static const char *rng_name(const xmlNode *n) {
 }
 
 static const xmlNode *find_define(const char *name) {
-  const xmlNode *root = xmlDocGetRootElement(cache.grammar);
+  const xmlNode *root = grammar_root();
   for (const xmlNode *n = root ? root->children : NULL; n; n = n->next) {
     const char *define = is_rng(n, "define") ? rng_name(n) : NULL;
     if (define && name && strcmp(define, name) == 0)
@@ -300,7 +311,7 @@ static void explain_unknown_element(const xmlNode *node, lsimp_strbuf *out) {
 }
 
 void lsimp_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf *out) {
-  const xmlNode *root = cache.grammar ? xmlDocGetRootElement(cache.grammar) : NULL;
+  const xmlNode *root = node ? grammar_root() : NULL;
   if (!root || !node || node->type != XML_ELEMENT_NODE) {
     lsimp_strbuf_puts(out, message);
     return;

@@ -277,6 +277,10 @@ static const catalogue_entry catalogue[] = {
         "The use of the legacy_backend_config parameter requires custom_call_api_version < 4; "
         "got {custom_call_api_version}.",
         "ffi.py ffi_call"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_TMA_STRIDES, "ValueError",
+        "async_copy requires all GMEM strides except the last one to be a multiple of 16 bytes",
+        "§6 experimental/mosaic/gpu/launch_context.py _prepare_tma (a 2-D block's copy, before "
+        "the 256-element limit; the array's rows must start 16 bytes apart)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

@@ -102,6 +102,8 @@ typedef enum lsim_status {
   LSIM_E_COMPUTE_ON_NOT_CONTEXT_MANAGER = -111,
   LSIM_E_FFI_VMAP_METHOD = -112,
   LSIM_E_FFI_LEGACY_BACKEND_CONFIG = -113,
+  /* A TMA copy of a block whose array's rows are not 16-byte aligned. */
+  LSIM_E_PALLAS_MOSAIC_GPU_TMA_STRIDES = -114,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,
