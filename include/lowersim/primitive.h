@@ -57,8 +57,9 @@ typedef struct lsim_primitive {
   lsim_kept_when_unused_fn kept_when_unused; /* NULL: effect-free, dropped when unused */
   /* Its results' avals do not carry the abstract mesh of a use_abstract_mesh
    * block: they are made from result_shape_dtypes (pure_callback,
-   * io_callback) or by an abstract eval that builds them (a program's own
-   * primitive), where lax's rules and ffi_call's take the mesh (checked
+   * io_callback), from an Exported's out_avals (call_exported) or by an
+   * abstract eval that builds them (a program's own primitive), where lax's
+   * rules and ffi_call's take the mesh (checked
    * live: a Mosaic TPU kernel over such a value has no vector.shape_cast). */
   bool results_outside_mesh;
 } lsim_primitive;
