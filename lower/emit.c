@@ -246,23 +246,37 @@ int lsim_emit_select(const lsim_insertion_point *ip, MlirValue pred, MlirValue o
                err);
 }
 
-int lsim_emit_dynamic_slice(const lsim_insertion_point *ip, MlirValue operand, MlirValue start,
-                            int64_t size, MlirValue *out, lsim_error *err) {
-  MlirNamedAttribute sizes =
-      lsim_named(ip->context, "slice_sizes", mlirDenseI64ArrayGet(ip->context, 1, &size));
-  MlirValue operands[] = {operand, start};
+int lsim_emit_dynamic_slice(const lsim_insertion_point *ip, MlirValue operand,
+                            const MlirValue *starts, size_t rank, const int64_t *sizes,
+                            MlirValue *out, lsim_error *err) {
+  MlirValue operands[1 + LSIM_EMIT_MAX_SLICE_RANK];
+  if (rank > LSIM_EMIT_MAX_SLICE_RANK)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "lsim_emit_dynamic_slice: more than %d dimensions",
+                          LSIM_EMIT_MAX_SLICE_RANK);
+  operands[0] = operand;
+  memcpy(operands + 1, starts, rank * sizeof *starts);
+  MlirNamedAttribute attr = lsim_named(ip->context, "slice_sizes",
+                                       mlirDenseI64ArrayGet(ip->context, (intptr_t)rank, sizes));
   MlirType type = mlirValueGetType(operand);
-  MlirType sliced = mlirRankedTensorTypeGet(1, &size, mlirShapedTypeGetElementType(type),
+  MlirType sliced = mlirRankedTensorTypeGet((intptr_t)rank, sizes,
+                                            mlirShapedTypeGetElementType(type),
                                             mlirAttributeGetNull());
-  return emit1(ip, "stablehlo.dynamic_slice", operands, 2, sliced, &sizes, 1, out, err);
+  return emit1(ip, "stablehlo.dynamic_slice", operands, 1 + rank, sliced, &attr, 1, out, err);
 }
 
 int lsim_emit_dynamic_update_slice(const lsim_insertion_point *ip, MlirValue operand,
-                                   MlirValue update, MlirValue start, MlirValue *out,
-                                   lsim_error *err) {
-  MlirValue operands[] = {operand, update, start};
-  return emit1(ip, "stablehlo.dynamic_update_slice", operands, 3, mlirValueGetType(operand),
-               NULL, 0, out, err);
+                                   MlirValue update, const MlirValue *starts, size_t rank,
+                                   MlirValue *out, lsim_error *err) {
+  MlirValue operands[2 + LSIM_EMIT_MAX_SLICE_RANK];
+  if (rank > LSIM_EMIT_MAX_SLICE_RANK)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "lsim_emit_dynamic_update_slice: more than %d dimensions",
+                          LSIM_EMIT_MAX_SLICE_RANK);
+  operands[0] = operand, operands[1] = update;
+  memcpy(operands + 2, starts, rank * sizeof *starts);
+  return emit1(ip, "stablehlo.dynamic_update_slice", operands, 2 + rank,
+               mlirValueGetType(operand), NULL, 0, out, err);
 }
 
 int lsim_emit_call(const lsim_insertion_point *ip, const char *callee, const MlirValue *operands,

@@ -1,17 +1,25 @@
 /* pallas/interpret.c: interpret=True, the kernel run by Pallas's HLO
  * interpreter.  JAX counterpart: pallas/hlo_interpreter.py
- * pallas_call_hlo_interpret, as it lowers for lowersim's kernels (one 1-D
- * block, the whole array, whose index map is `lambda i: (0,)`).
+ * pallas_call_hlo_interpret, as it lowers for lowersim's kernels: add_one
+ * and copy (one 1-D block, the whole array, whose index map is
+ * `lambda i: (0,)`), tiled_add_one ((rows, cols) blocks, `lambda i, j:
+ * (i, j)` over a 2-D grid) and row_sum ((rows, N) blocks into (rows, 1)
+ * ones, `lambda i: (i, 0)`).
  *
- * The interpreter is a while loop over the grid carrying (loop counter, grid
- * index, the input buffer, the output buffer, which starts uninitialized).
- * Each step loads every block (input then output) with dynamic_slice at its
- * start (the index map's 0, made non-negative as jnp indexing does: 0 < 0 ?
- * 0 + size : 0), runs the kernel on them, writes every block back with
- * dynamic_update_slice (the input's too), and advances the grid index
- * through two jnp.where calls (lowered once per module as the private
- * functions _where and _where_0). */
+ * The interpreter is a while loop over the grid carrying (the number of
+ * steps when the grid has two axes: the product of its sizes, traced; the
+ * loop counter; the grid index, one value per axis; the input buffer; the
+ * output buffer, which starts uninitialized).  Each step computes every
+ * block's start from the index map (a grid index times the block size, or
+ * the map's literal 0), loads every block (input then output) with
+ * dynamic_slice at its start (made non-negative as jnp indexing does:
+ * start < 0 ? start + size : start), runs the kernel on them, writes every
+ * block back with dynamic_update_slice (the input's too), and advances the
+ * grid index, last axis first, through two jnp.where calls per axis
+ * (lowered once per module and equation context as the private functions
+ * _where and _where_0). */
 #include "interpret.h"
+#include "kernels.h"
 #include "lowersim/emit.h"
 #include "lowersim/lower_per_platform.h"
 #include "support/raise.h"
@@ -75,27 +83,74 @@ static MlirValue select_(emitter *e, MlirValue pred, MlirValue on_true, MlirValu
   return out;
 }
 
-/* The block's start: the index map's 0, made non-negative. */
-static MlirValue block_start(emitter *e, int64_t size) {
-  MlirValue index = i32(e, 0);
-  MlirValue zero = i32(e, 0);
-  MlirValue negative = compare(e, index, zero, "LT");
-  MlirValue index_again = i32(e, 0);
-  MlirValue wrapped = add(e, index_again, i32(e, size));
-  MlirValue unwrapped = i32(e, 0);
-  return select_(e, negative, wrapped, unwrapped);
-}
-
-static MlirValue load_block(emitter *e, MlirValue buffer, int64_t size) {
-  MlirValue start = block_start(e, size), out = {NULL};
-  EMIT(lsim_emit_dynamic_slice(&e->at, buffer, start, size, &out, e->err));
+static MlirValue multiply(emitter *e, MlirValue a, MlirValue b) {
+  MlirValue operands[] = {a, b}, out = {NULL};
+  EMIT(lsim_emit_elementwise(&e->at, "stablehlo.multiply", operands, 2, &out, e->err));
   return out;
 }
 
-static MlirValue store_block(emitter *e, MlirValue buffer, MlirValue block, int64_t size) {
-  MlirValue start = block_start(e, size), out = {NULL};
-  EMIT(lsim_emit_dynamic_update_slice(&e->at, buffer, block, start, &out, e->err));
+/* A kernel's ref as the interpreter sees it: its array, its block, and for
+ * each dimension the grid axis the index map gives there (-1: its literal
+ * 0). */
+typedef struct ref_spec {
+  int rank;
+  int64_t dims[2], block[2];
+  int axis[2];
+} ref_spec;
+
+/* The grid, the input's ref and the output's. */
+typedef struct grid_spec {
+  int rank;
+  int64_t dims[2];
+  ref_spec in, out;
+} grid_spec;
+
+/* A block's start in dimension d, made non-negative: for the map's literal
+ * 0 each constant is made where jnp uses it; a traced start is compared,
+ * wrapped and selected. */
+static MlirValue normalized_start(emitter *e, const ref_spec *r, int d, MlirValue start) {
+  if (r->axis[d] < 0) {
+    MlirValue index = i32(e, 0);
+    MlirValue zero = i32(e, 0);
+    MlirValue negative = compare(e, index, zero, "LT");
+    MlirValue index_again = i32(e, 0);
+    MlirValue wrapped = add(e, index_again, i32(e, r->dims[d]));
+    MlirValue unwrapped = i32(e, 0);
+    return select_(e, negative, wrapped, unwrapped);
+  }
+  MlirValue negative = compare(e, start, i32(e, 0), "LT");
+  MlirValue wrapped = add(e, start, i32(e, r->dims[d]));
+  return select_(e, negative, wrapped, start);
+}
+
+static MlirValue load_block(emitter *e, const ref_spec *r, MlirValue buffer,
+                            const MlirValue *starts) {
+  MlirValue at[2], out = {NULL};
+  for (int d = 0; d < r->rank; d++)
+    at[d] = normalized_start(e, r, d, starts[d]);
+  EMIT(lsim_emit_dynamic_slice(&e->at, buffer, at, (size_t)r->rank, r->block, &out, e->err));
   return out;
+}
+
+static MlirValue store_block(emitter *e, const ref_spec *r, MlirValue buffer, MlirValue block,
+                             const MlirValue *starts) {
+  MlirValue at[2], out = {NULL};
+  for (int d = 0; d < r->rank; d++)
+    at[d] = normalized_start(e, r, d, starts[d]);
+  EMIT(lsim_emit_dynamic_update_slice(&e->at, buffer, block, at, (size_t)r->rank, &out, e->err));
+  return out;
+}
+
+/* The index map's starts: block size times grid index where it gives one. */
+static void block_starts(emitter *e, const ref_spec *r, const MlirValue *index,
+                         MlirValue starts[2]) {
+  for (int d = 0; d < r->rank; d++) {
+    starts[d] = (MlirValue){NULL};
+    if (r->axis[d] >= 0) {
+      MlirValue size = i32(e, r->block[d]);
+      starts[d] = multiply(e, size, index[r->axis[d]]);
+    }
+  }
 }
 
 /* hlo_interpreter.py uninitialized_value: NaN for floats, 0 for i16 (the
@@ -223,37 +278,136 @@ static MlirValue call_where(emitter *e, const lsim_lowering_rule_context *ctx, c
   return out;
 }
 
-/* The loop's body: one grid step. */
-static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlock body,
-                      const lsim_pallas_call_params *p, lsim_dtype dtype, int64_t size, bool x64,
-                      const char *where, const char *where_0) {
+/* row_sum's jnp.sum(x, axis=1, keepdims=True): stablehlo.reduce over
+ * dimension 1 from the dtype's 0, then broadcast_in_dim back to (rows, 1). */
+static MlirValue row_sum(emitter *e, MlirValue x, const ref_spec *out, bool floating) {
   MlirContext mlir = e->at.context;
+  MlirType elt = mlirShapedTypeGetElementType(mlirValueGetType(x));
+  MlirValue zero = constant(e, elt, floating ? mlirFloatAttrDoubleGet(mlir, elt, 0.0)
+                                             : mlirIntegerAttrGet(elt, 0));
+  MlirValue operands[] = {x, zero}, sum = {NULL}, result = {NULL};
+  MlirType summed = mlirRankedTensorTypeGet(1, out->block, elt, mlirAttributeGetNull());
+  int64_t reduced = 1, kept = 0;
+  MlirNamedAttribute dims = lsim_named(mlir, "dimensions", mlirDenseI64ArrayGet(mlir, 1, &reduced));
+  MlirOperation reduce;
+  EMIT(lsim_emit_op(&e->at, "stablehlo.reduce", operands, 2, &summed, 1, &dims, 1, 1, &reduce,
+                    e->err));
+  if (e->rc)
+    return result;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(reduce, 0));
+  MlirType scalar = scalar_type(elt);
+  MlirValue a = mlirBlockAddArgument(body, scalar, e->at.location);
+  MlirValue b = mlirBlockAddArgument(body, scalar, e->at.location);
+  emitter in_body = {lsim_insertion_point_in(&e->at, body), e->err, LSIM_OK};
+  MlirValue total = add(&in_body, a, b);
+  if (!in_body.rc)
+    in_body.rc = lsim_emit_return(&in_body.at, &total, 1, e->err);
+  e->rc = in_body.rc;
+  sum = mlirOperationGetResult(reduce, 0);
+  MlirType block = mlirRankedTensorTypeGet(2, out->block, elt, mlirAttributeGetNull());
+  MlirNamedAttribute bdims = lsim_named(mlir, "broadcast_dimensions",
+                                        mlirDenseI64ArrayGet(mlir, 1, &kept));
+  MlirOperation bcast;
+  EMIT(lsim_emit_op(&e->at, "stablehlo.broadcast_in_dim", &sum, 1, &block, 1, &bdims, 1, 0,
+                    &bcast, e->err));
+  if (!e->rc)
+    result = mlirOperationGetResult(bcast, 0);
+  return result;
+}
+
+/* The kernel on its input block `x`: its output block. */
+static MlirValue run_kernel(emitter *e, const char *kernel, MlirValue x, const grid_spec *g,
+                            lsim_dtype dtype) {
+  MlirContext mlir = e->at.context;
+  if (strcmp(kernel, "row_sum") == 0)
+    return row_sum(e, x, &g->out, is_float(dtype));
+  if (strcmp(kernel, "copy") == 0)
+    return x;
+  MlirType block = mlirValueGetType(x);
+  MlirType elt = mlirShapedTypeGetElementType(block);
+  MlirValue one = constant(e, elt, is_float(dtype) ? mlirFloatAttrDoubleGet(mlir, elt, 1.0)
+                                                   : mlirIntegerAttrGet(elt, 1));
+  MlirValue ones = {NULL};
+  EMIT(lsim_emit_broadcast_scalar(&e->at, one, block, &ones, e->err));
+  return add(e, x, ones);
+}
+
+/* The loop's body: one grid step.  Its arguments: [steps,] counter, the
+ * grid index (g->rank values), input, output. */
+static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlock body,
+                      const lsim_pallas_call_params *p, const grid_spec *g, lsim_dtype dtype,
+                      bool x64, const char *where, const char *where_0) {
   e->at.block = body;
-  MlirValue counter = mlirBlockGetArgument(body, 0), index = mlirBlockGetArgument(body, 1);
-  MlirValue in = mlirBlockGetArgument(body, 2), out = mlirBlockGetArgument(body, 3);
-  MlirValue x = load_block(e, in, size);
-  load_block(e, out, size);
-  MlirValue y = x;
-  if (strcmp(p->kernel, "add_one") == 0) {
-    MlirType block = mlirValueGetType(x);
-    MlirType elt = mlirShapedTypeGetElementType(block);
-    MlirValue one = constant(e, elt, is_float(dtype) ? mlirFloatAttrDoubleGet(mlir, elt, 1.0)
-                                                     : mlirIntegerAttrGet(elt, 1));
-    MlirValue ones = {NULL};
-    EMIT(lsim_emit_broadcast_scalar(&e->at, one, block, &ones, e->err));
-    y = add(e, x, ones);
-  }
-  MlirValue in2 = store_block(e, in, x, size);
-  MlirValue out2 = store_block(e, out, y, size);
+  intptr_t at = g->rank > 1 ? 1 : 0;
+  MlirValue counter = mlirBlockGetArgument(body, at);
+  MlirValue index[2];
+  for (int a = 0; a < g->rank; a++)
+    index[a] = mlirBlockGetArgument(body, at + 1 + a);
+  MlirValue in = mlirBlockGetArgument(body, at + 1 + g->rank);
+  MlirValue out = mlirBlockGetArgument(body, at + 2 + g->rank);
+  MlirValue in_starts[2], out_starts[2];
+  block_starts(e, &g->in, index, in_starts);
+  block_starts(e, &g->out, index, out_starts);
+  MlirValue x = load_block(e, &g->in, in, in_starts);
+  load_block(e, &g->out, out, out_starts);
+  MlirValue y = run_kernel(e, p->kernel, x, g, dtype);
+  MlirValue in2 = store_block(e, &g->in, in, x, in_starts);
+  MlirValue out2 = store_block(e, &g->out, out, y, out_starts);
   MlirValue next_counter = add(e, counter, i32(e, 1));
-  MlirValue next_index = add(e, index, i32(e, 1));
-  MlirValue always = int_constant(e, 1, 1);
-  MlirValue stepped = call_where(e, ctx, where, always, next_index, index);
-  MlirValue wrap = compare(e, stepped, i32(e, p->grid), "EQ");
-  MlirValue zero = int_constant(e, x64 ? 64 : 32, 0);
-  MlirValue wrapped = call_where(e, ctx, where_0, wrap, zero, stepped);
-  MlirValue results[] = {next_counter, wrapped, in2, out2};
-  EMIT(lsim_emit_return(&e->at, results, 4, e->err));
+  /* The last axis steps; each earlier one when the one after it wrapped. */
+  MlirValue next[2], carry = {NULL};
+  for (int a = g->rank - 1; a >= 0; a--) {
+    MlirValue stepped_index = add(e, index[a], i32(e, 1));
+    if (a == g->rank - 1)
+      carry = int_constant(e, 1, 1);
+    MlirValue stepped = call_where(e, ctx, where, carry, stepped_index, index[a]);
+    carry = compare(e, stepped, i32(e, g->dims[a]), "EQ");
+    MlirValue zero = int_constant(e, x64 ? 64 : 32, 0);
+    next[a] = call_where(e, ctx, where_0, carry, zero, stepped);
+  }
+  MlirValue results[6];
+  size_t n = 0;
+  if (g->rank > 1)
+    results[n++] = mlirBlockGetArgument(body, 0);
+  results[n++] = next_counter;
+  for (int a = 0; a < g->rank; a++)
+    results[n++] = next[a];
+  results[n++] = in2;
+  results[n++] = out2;
+  EMIT(lsim_emit_return(&e->at, results, n, e->err));
+}
+
+/* The grid and refs of p's kernel over the input `in` and output `out`. */
+static grid_spec grid_of(const lsim_pallas_call_params *p, const lsim_aval *in,
+                         const lsim_aval *out) {
+  grid_spec g = {0};
+  ref_spec *refs[] = {&g.in, &g.out};
+  const lsim_aval *avals[] = {in, out};
+  for (int r = 0; r < 2; r++) {
+    refs[r]->rank = (int)avals[r]->rank;
+    for (int d = 0; d < refs[r]->rank; d++) {
+      refs[r]->dims[d] = avals[r]->dims[d];
+      refs[r]->block[d] = avals[r]->dims[d];
+      refs[r]->axis[d] = -1;
+    }
+  }
+  if (lsimp_kernel_is_reduction(p->kernel)) {
+    g.rank = 1;
+    g.dims[0] = in->dims[0] / p->block[0];
+    g.in.block[0] = g.out.block[0] = p->block[0];
+    g.in.axis[0] = g.out.axis[0] = 0;
+  } else if (lsimp_kernel_is_tiled(p->kernel)) {
+    g.rank = 2;
+    for (int d = 0; d < 2; d++) {
+      g.dims[d] = in->dims[d] / p->block[d];
+      g.in.block[d] = g.out.block[d] = p->block[d];
+      g.in.axis[d] = g.out.axis[d] = d;
+    }
+  } else {
+    g.rank = 1;
+    g.dims[0] = p->grid;
+  }
+  return g;
 }
 
 int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
@@ -273,40 +427,62 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   if (rc)
     return rc;
   const lsim_aval *aval = &ctx->avals_in[0];
-  int64_t size = aval->dims[0];
-  MlirType block = mlirValueGetType(args[0]);
-  MlirType elt = mlirShapedTypeGetElementType(block);
+  grid_spec g = grid_of(p, aval, &ctx->avals_out[0]);
+  MlirType out_type = lsim_module_context_aval_to_ir_type(mc, &ctx->avals_out[0]);
+  MlirType elt = mlirShapedTypeGetElementType(out_type);
   emitter e = {ctx->ip, err, LSIM_OK};
   /* The output buffer starts as its aliased input, else uninitialized. */
   MlirValue out = p->num_aliases ? args[0] : (MlirValue){NULL};
   if (!p->num_aliases) {
-    MlirValue fill = constant(&e, elt, uninitialized(mlir, elt, aval->dtype));
+    MlirValue fill = constant(&e, elt, uninitialized(mlir, elt, ctx->avals_out[0].dtype));
     if (!e.rc)
-      e.rc = lsim_emit_broadcast_scalar(&e.at, fill, block, &out, err);
+      e.rc = lsim_emit_broadcast_scalar(&e.at, fill, out_type, &out, err);
   }
-  MlirValue counter = i32(&e, 0);
-  MlirValue index = i32(&e, 0);
-  MlirValue carried[] = {counter, index, args[0], out};
+  /* A grid of two axes counts its steps with a traced product (of default
+   * ints: int64 with x64); a grid of one compares with its Python int. */
+  MlirValue carried[6];
+  size_t n = 0;
+  if (g.rank > 1) {
+    int bits = x64 ? 64 : 32;
+    MlirValue a = int_constant(&e, bits, g.dims[0]);
+    MlirValue b = int_constant(&e, bits, g.dims[1]);
+    carried[n++] = multiply(&e, a, b);
+  }
+  carried[n++] = i32(&e, 0);
+  for (int a = 0; a < g.rank; a++)
+    carried[n++] = i32(&e, 0);
+  carried[n++] = args[0];
+  carried[n++] = out;
   MlirOperation loop;
   MlirBlock cond, body;
   if (!e.rc)
-    e.rc = lsim_emit_while(&e.at, carried, 4, &loop, &cond, &body, err);
+    e.rc = lsim_emit_while(&e.at, carried, n, &loop, &cond, &body, err);
   if (e.rc)
     return e.rc;
   emitter in_cond = {lsim_insertion_point_in(&ctx->ip, cond), err, LSIM_OK};
-  MlirValue more = compare(&in_cond, mlirBlockGetArgument(cond, 0), i32(&in_cond, p->grid), "LT");
+  MlirValue steps = {NULL};
+  if (g.rank > 1) {
+    if (!in_cond.rc)
+      in_cond.rc = lsim_emit_convert(&in_cond.at, mlirBlockGetArgument(cond, 0), i32_type,
+                                     &steps, err);
+  } else {
+    steps = i32(&in_cond, g.dims[0]);
+  }
+  MlirValue more = compare(&in_cond, mlirBlockGetArgument(cond, g.rank > 1 ? 1 : 0), steps, "LT");
   if (!in_cond.rc)
     in_cond.rc = lsim_emit_return(&in_cond.at, &more, 1, err);
   if (in_cond.rc)
     return in_cond.rc;
   emitter in_body = {lsim_insertion_point_in(&ctx->ip, body), err, LSIM_OK};
-  emit_step(&in_body, ctx, body, p, aval->dtype, size, x64, where, where_0);
+  emit_step(&in_body, ctx, body, p, &g, aval->dtype, x64, where, where_0);
   if (in_body.rc)
     return in_body.rc;
-  results[0] = mlirOperationGetResult(loop, 3);
+  results[0] = mlirOperationGetResult(loop, (intptr_t)n - 1);
   /* The interpreter is mlir.lower_fun of a traced function: its ops carry
    * the equation's compute type; they end the block, from the output
-   * buffer's fill (or the loop). */
-  lsim_wrap_compute_type_from(ctx, p->num_aliases ? loop : mlirOpResultGetOwner(out));
+   * buffer's fill (or the loop's first operand). */
+  MlirOperation first = p->num_aliases ? mlirOpResultGetOwner(carried[0])
+                                       : mlirOpResultGetOwner(out);
+  lsim_wrap_compute_type_from(ctx, first);
   return LSIM_OK;
 }

@@ -96,20 +96,23 @@ int lsim_emit_convert(const lsim_insertion_point *ip, MlirValue value, MlirType 
  * stablehlo.broadcast_in_dim of a scalar to `type` (broadcast_dimensions =
  * array<i64>); stablehlo.compare with comparison_direction `direction`
  * ("LT", "EQ") and compare_type SIGNED; stablehlo.select;
- * stablehlo.dynamic_slice of `operand` (rank 1) at `start` with slice_sizes
- * [`size`]; stablehlo.dynamic_update_slice of `update` into `operand` at
- * `start`; func.call of `callee` with one result. */
+ * stablehlo.dynamic_slice of `operand` (of rank `rank`, at most
+ * LSIM_EMIT_MAX_SLICE_RANK) at `starts` with slice_sizes `sizes`;
+ * stablehlo.dynamic_update_slice of `update` into `operand` at `starts`;
+ * func.call of `callee` with one result. */
+#define LSIM_EMIT_MAX_SLICE_RANK 8
 int lsim_emit_broadcast_scalar(const lsim_insertion_point *ip, MlirValue scalar, MlirType type,
                                MlirValue *out, lsim_error *err);
 int lsim_emit_compare_signed(const lsim_insertion_point *ip, MlirValue a, MlirValue b,
                              const char *direction, MlirValue *out, lsim_error *err);
 int lsim_emit_select(const lsim_insertion_point *ip, MlirValue pred, MlirValue on_true,
                      MlirValue on_false, MlirValue *out, lsim_error *err);
-int lsim_emit_dynamic_slice(const lsim_insertion_point *ip, MlirValue operand, MlirValue start,
-                            int64_t size, MlirValue *out, lsim_error *err);
+int lsim_emit_dynamic_slice(const lsim_insertion_point *ip, MlirValue operand,
+                            const MlirValue *starts, size_t rank, const int64_t *sizes,
+                            MlirValue *out, lsim_error *err);
 int lsim_emit_dynamic_update_slice(const lsim_insertion_point *ip, MlirValue operand,
-                                   MlirValue update, MlirValue start, MlirValue *out,
-                                   lsim_error *err);
+                                   MlirValue update, const MlirValue *starts, size_t rank,
+                                   MlirValue *out, lsim_error *err);
 int lsim_emit_call(const lsim_insertion_point *ip, const char *callee, const MlirValue *operands,
                    size_t num_operands, MlirType result, MlirValue *out, lsim_error *err);
 

@@ -757,7 +757,7 @@ static void generate_2d(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   e->num_results = 1;
   p->kernel = lsim_scenario_gen_text(g, kernel);
   p->grid = 1;
-  p->interpret = lsim_scenario_gen_chance(g, 5);
+  p->interpret = lsim_scenario_gen_chance(g, 20);
   p->compiler_params = params_classes[lsim_scenario_gen_below(g, COUNT(params_classes))].cls;
   /* The oracle's captured constant is like the whole array: one block only. */
   p->has_constants = p->block[0] == a.dims[0] && p->block[1] == a.dims[1] &&
