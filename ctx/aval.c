@@ -111,14 +111,19 @@ int64_t lsim_aval_size(const lsim_aval *aval) {
 }
 
 bool lsim_aval_equal(const lsim_aval *a, const lsim_aval *b) {
-  return a->dtype == b->dtype && a->rank == b->rank &&
+  return a->dtype == b->dtype && a->rank == b->rank && a->memory_space == b->memory_space &&
          memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)) == 0;
+}
+
+const char *lsim_memory_kind(lsim_memory_space space) {
+  return space == LSIM_MEMORY_HOST ? "pinned_host" : "device";
 }
 
 static char *format_with(const char *name, const lsim_aval *aval, char *buf, size_t size) {
   if (!size)
     return buf;
-  size_t used = (size_t)snprintf(buf, size, "%s[", name ? name : "?");
+  size_t used = (size_t)snprintf(buf, size, "%s%s[", name ? name : "?",
+                                 aval->memory_space == LSIM_MEMORY_HOST ? "<host>" : "");
   for (int i = 0; i < aval->rank && used < size; i++)
     used += (size_t)snprintf(buf + used, size - used, i ? ",%lld" : "%lld",
                              (long long)aval->dims[i]);

@@ -7,6 +7,7 @@
 const lsimp_jax_source_row lsimp_jax_source_rows[] = {
     {"jax-v0.10.2", "jax/_src/interpreters/pxla.py", "lower_sharding_computation", 955},
     {"jax-v0.10.2", "jax/_src/interpreters/pxla.py", "_dce_jaxpr", 608},
+    {"jax-v0.10.2", "jax/_src/interpreters/pxla.py", "jaxpr_transfer_mem_kinds", 780},
     {"jax-v0.10.2", "jax/_src/interpreters/mlir.py", "lower_jaxpr_to_module", 1287},
     {"jax-v0.10.2", "jax/_src/interpreters/mlir.py", "jaxpr_subcomp", 2075},
     {"jax-v0.10.2", "jax/_src/interpreters/mlir.py", "lower_per_platform", 2462},
@@ -21,6 +22,7 @@ const lsimp_jax_source_row lsimp_jax_source_rows[] = {
     {"jax-v0.10.2", "jax/_src/export/_export.py", "_export_lowered", 740},
     {"cec06d116c05f0d52adfceee3d3b730fdbcb0ce5", "jax/_src/interpreters/pxla.py", "lower_sharding_computation", 976},
     {"cec06d116c05f0d52adfceee3d3b730fdbcb0ce5", "jax/_src/interpreters/pxla.py", "_dce_jaxpr", 633},
+    {"cec06d116c05f0d52adfceee3d3b730fdbcb0ce5", "jax/_src/interpreters/pxla.py", "jaxpr_transfer_mem_kinds", 801},
     {"cec06d116c05f0d52adfceee3d3b730fdbcb0ce5", "jax/_src/interpreters/mlir.py", "lower_jaxpr_to_module", 1324},
     {"cec06d116c05f0d52adfceee3d3b730fdbcb0ce5", "jax/_src/interpreters/mlir.py", "jaxpr_subcomp", 2125},
     {"cec06d116c05f0d52adfceee3d3b730fdbcb0ce5", "jax/_src/interpreters/mlir.py", "lower_per_platform", 2512},

@@ -88,6 +88,14 @@ static int binary_check(const char *name, const char *jnp_name, const lsim_aval 
                                   : lsimp_raise(err, LSIM_E_DTYPE_MISMATCH, name,
                                                 lsimp_strbuf_cstr(&sb), jnp_name);
   }
+  /* _default_memory_space_rule: the arrays' memory spaces agree (scalars
+   * are not compared; the ranks agree by now). */
+  if (!rc && in[0].rank && in[0].memory_space != in[1].memory_space) {
+    char first[LSIM_AVAL_TEXT_MAX], second[LSIM_AVAL_TEXT_MAX];
+    rc = lsimp_raise(err, LSIM_E_MEMORY_SPACE_MISMATCH, name,
+                     lsim_aval_str(&in[0], first, sizeof first),
+                     lsim_aval_str(&in[1], second, sizeof second));
+  }
   lsimp_strbuf_free(&sb);
   return rc;
 }

@@ -84,7 +84,8 @@ static int compute_on_rule(lsim_lowering_rule_context *ctx, const MlirValue *arg
   if (!rc)
     annotate_call(ctx->ip.context, call, p->compute_type);
   for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
-    rc = wrap_with_memory_kind(&ctx->ip, "device", &results[i], err);
+    rc = wrap_with_memory_kind(&ctx->ip, lsim_memory_kind(p->out_memory_space), &results[i],
+                               err);
   return rc;
 }
 

@@ -54,7 +54,8 @@ static int arg_attrs(lsim_module_context *mc, const lsimp_fun *fun, size_t i, Ml
   return rc;
 }
 
-/* jax.result_info: "result", or "result[i]" of several; the sharding. */
+/* jax.result_info: "result", or "result[i]" of several; the memory kind of
+ * its memory space (fun->memory_kinds); the sharding. */
 static int result_attrs(lsim_module_context *mc, const lsimp_fun *fun, const lsim_aval *aval,
                         size_t i, size_t num_outputs, MlirAttribute *out, lsim_error *err) {
   MlirContext mlir = lsim_module_context_mlir_context(mc);
@@ -63,11 +64,15 @@ static int result_attrs(lsim_module_context *mc, const lsimp_fun *fun, const lsi
     snprintf(info, sizeof info, "result");
   else
     snprintf(info, sizeof info, "result[%zu]", i);
-  MlirNamedAttribute attrs[2] = {lsim_named(mlir, "jax.result_info", lsim_string_attr(mlir, info))};
+  MlirNamedAttribute attrs[3] = {lsim_named(mlir, "jax.result_info", lsim_string_attr(mlir, info))};
+  size_t n = 1;
+  if (fun->memory_kinds)
+    attrs[n++] = lsim_named(mlir, "mhlo.memory_kind",
+                            lsim_string_attr(mlir, lsim_memory_kind(aval->memory_space)));
   int rc = fun->result_mesh
-               ? lsim_replicated_sharding(mc, fun->result_mesh, aval->rank, &attrs[1], err)
+               ? lsim_replicated_sharding(mc, fun->result_mesh, aval->rank, &attrs[n++], err)
                : LSIM_OK;
-  *out = mlirDictionaryAttrGet(mlir, fun->result_mesh ? 2 : 1, attrs);
+  *out = mlirDictionaryAttrGet(mlir, (intptr_t)n, attrs);
   return rc;
 }
 

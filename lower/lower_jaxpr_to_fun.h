@@ -23,6 +23,8 @@ typedef struct lsimp_fun {
   size_t num_effects;
   const lsim_mesh *arg_mesh;   /* the args' sharding: replicated over it, or NULL */
   const lsim_mesh *result_mesh; /* the results' likewise, or NULL */
+  bool memory_kinds;           /* the results carry mhlo.memory_kind (a memory kind other
+                                  than device in the jaxpr) */
 } lsimp_fun;
 
 /* mlir.py lower_jaxpr_to_fun(ctx, name, jaxpr, ...) for main: a public

@@ -7,7 +7,9 @@
 #include "donation.h"
 #include "lower_jaxpr_to_fun.h"
 #include "lowersim/alloc.h"
+#include "lowersim/compute_on.h"
 #include "lowersim/emit.h"
+#include "lowersim/export.h"
 #include "lowersim/sharding.h"
 #include "lowersim/verify.h"
 #include "support/raise.h"
@@ -107,6 +109,34 @@ static int verify(lsim_module_context *mc, lsim_error *err) {
   return rc;
 }
 
+/* pxla.jaxpr_transfer_mem_kinds found a memory kind other than device: an
+ * output of compute_on or call_exported in host memory.  (Nested jaxprs
+ * hold neither in lowersim's programs.)  jit then gives every result of
+ * main its out aval's memory kind (propagated_out_mem_kinds). */
+static bool transfers_memory_kind(const lsim_program *jaxpr) {
+  for (size_t i = 0; i < jaxpr->num_eqns; i++) {
+    const lsim_eqn *e = &jaxpr->eqns[i];
+    if (e->primitive != &lsim_compute_on_p && e->primitive != &lsim_call_exported_p)
+      continue;
+    for (size_t r = 0; r < e->num_results; r++)
+      if (e->results[r].memory_space != LSIM_MEMORY_DEVICE)
+        return true;
+  }
+  return false;
+}
+
+/* lower_jaxpr_to_fun prefixes the result memory kinds with one per token but
+ * not the propagated ones, so its safe_zip of the two (and the output types)
+ * fails when main returns tokens (JAX 0.10.2 and the seeds' JAX alike). */
+static int memory_kinds_with_tokens(const lsim_program *jaxpr, size_t num_effects,
+                                    lsim_error *err) {
+  char outs[24], all[24];
+  size_t num_outputs = lsim_program_num_outputs(jaxpr);
+  snprintf(outs, sizeof outs, "%zu", num_outputs);
+  snprintf(all, sizeof all, "%zu", num_outputs + num_effects);
+  return lsimp_raise(err, LSIM_E_MEMORY_KINDS_TOKENS, all, outs);
+}
+
 /* Everything after the module context exists. */
 static int lower_module(lsim_module_context *mc, const lsimp_module_request *req,
                         lsim_error *err) {
@@ -134,7 +164,16 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
     narrate_effects(mc, effects, num_effects);
   }
   lsimp_fun fun = {"main", jaxpr, avals, num_values, &d, n > 1, effects, num_effects,
-                   req->arg_mesh, req->result_mesh};
+                   req->arg_mesh, req->result_mesh, transfers_memory_kind(jaxpr)};
+  if (!rc && fun.memory_kinds) {
+    lsim_module_context_explain_source(
+        mc, LSIM_JAX_SOURCE("jax/_src/interpreters/pxla.py", "jaxpr_transfer_mem_kinds"));
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
+                                "a result in host memory (compute_on's out_memory_spaces): every "
+                                "result of main carries its memory kind (mhlo.memory_kind)");
+    if (num_effects)
+      rc = memory_kinds_with_tokens(jaxpr, num_effects, err);
+  }
   if (!rc) {
     set_module_attributes(mc, req->module_name);
     rc = lsimp_lower_jaxpr_to_fun(mc, req->registry, &fun, err);

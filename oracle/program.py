@@ -23,7 +23,8 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
   <arg donated="true">         donate_argnums
   <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
   <compute_on compute_type op> compute_on2(compute_type=T,
-                               out_memory_spaces=MemorySpace.Device)(OP)
+                               out_memory_spaces=MemorySpace.Device, or
+                               Host for out_memory_space="host")(OP)
   <primitive>                  core.Primitive(name) (multiple results), an
                                abstract eval giving the <result> avals,
                                mlir.register_lowering(prim, rule, platform,
@@ -397,7 +398,8 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
       # equal calls one jaxpr.
       from jax._src import core
       from jax._src.compute_on import compute_on2
-      fn = compute_on2(compute_type=e.compute_type, out_memory_spaces=core.MemorySpace.Device)
+      space = core.MemorySpace.Host if e.out_memory_space == "host" else core.MemorySpace.Device
+      fn = compute_on2(compute_type=e.compute_type, out_memory_spaces=space)
       return [fn(_op_function(e.op))(*ops)]
     if e.kind == "primitive":
       return list(prims.bind(e, ops))

@@ -130,6 +130,7 @@ class Eqn:
   lowering: int = 0  # <call_exported lowering="K">
   compute_on: Optional[str] = None  # compute_on="...": traced inside compute_on(compute_type)
   compute_type: str = ""  # <compute_on compute_type op>: compute_on2(op, compute_type=...)
+  out_memory_space: str = "device"  # <compute_on out_memory_space>: MemorySpace.Device or Host
   api_version: int = 4  # <ffi_call api_version>: custom_call_api_version
   legacy_backend_config: Optional[str] = None
   vmap_method: Optional[str] = None
@@ -406,6 +407,9 @@ class _Reader:
       e.results = [self.values[e.args[0]]]
     elif e.kind == "compute_on":
       e.compute_type = self.required(node, "compute_type")
+      e.out_memory_space = node.attrs.get("out_memory_space", "device")
+      if e.out_memory_space not in ("device", "host"):
+        self.fail(node, f"<compute_on> out_memory_space=\"{e.out_memory_space}\" is not device or host")
       e.op = self.op_kind(node, "op")
       self.check_operands(node, e.op, e.args)
       e.results = [self.values[e.args[0]]]

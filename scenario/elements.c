@@ -264,6 +264,10 @@ int lsimp_implied_result(lsimp_reader *r, lsim_scenario_eqn *e) {
   if (!rc) {
     e->num_results = 1;
     e->results[0] = *r->values[e->args[0]];
+    /* _default_memory_space_rule: an array's memory space, device for
+     * scalars. */
+    if (!e->results[0].rank)
+      e->results[0].memory_space = LSIM_MEMORY_DEVICE;
   }
   return rc;
 }

@@ -281,6 +281,16 @@ static const catalogue_entry catalogue[] = {
         "async_copy requires all GMEM strides except the last one to be a multiple of 16 bytes",
         "§6 experimental/mosaic/gpu/launch_context.py _prepare_tma (a 2-D block's copy, before "
         "the 256-element limit; the array's rows must start 16 bytes apart)"),
+    ROW(LSIM_E_MEMORY_SPACE_MISMATCH, "ValueError",
+        "memory_space of all inputs passed to `{primitive}` must be the same. Got one operand "
+        "with type: {first} and another operand with type: {second}",
+        "lax/utils.py _default_memory_space_rule (binding add, mul or sub: after the shape and "
+        "dtype rules; scalars are not compared)"),
+    ROW(LSIM_E_MEMORY_KINDS_TOKENS, "ValueError",
+        "safe_zip() argument 1 has length {results} but argument 0 has length {outputs}. All "
+        "lengths: ({outputs}, {results}, {results})",
+        "interpreters/mlir.py lower_jaxpr_to_fun (the result memory kinds get a None per token, "
+        "the propagated ones do not: a host memory kind beside an ordered effect)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

@@ -383,7 +383,7 @@ static void test_many_primitives(void) {
 static void test_ffi_call(void) {
   lsim_registry *reg = NULL;
   CU_ASSERT_EQUAL_FATAL(lsim_registry_create_jax(runtime, NULL, NULL, &reg, NULL), LSIM_OK);
-  static const lsim_aval results[] = {{LSIM_DTYPE_I32, 2, {2, 3}}, {LSIM_DTYPE_F32, 0, {0}}};
+  static const lsim_aval results[] = {{LSIM_DTYPE_I32, 2, {2, 3}, LSIM_MEMORY_DEVICE}, {LSIM_DTYPE_F32, 0, {0}, LSIM_MEMORY_DEVICE}};
   static const size_t operands[] = {0, 0};
   lsim_ffi_call_params params = {.target_name = "my_target", .has_side_effect = true};
   lsim_eqn eqn = {.operands = operands, .num_operands = 2, .results = results, .num_results = 2};

@@ -1397,7 +1397,7 @@ static void test_bad_kernels(void) {
   /* The library functions directly. */
   lsim_error err = LSIM_ERROR_INIT;
   const int64_t zero_block[2] = {0, 0}, tile[2] = {8, 128};
-  const lsim_aval f32_16x256 = {LSIM_DTYPE_F32, 2, {16, 256}};
+  const lsim_aval f32_16x256 = {LSIM_DTYPE_F32, 2, {16, 256}, LSIM_MEMORY_DEVICE};
   CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("tiled_add_one", &f32_16x256, 1, &f32_16x256, 1, tile,
                                             1, &err), LSIM_OK);
   CU_ASSERT_EQUAL(lsimp_pallas_check_kernel("tiled_add_one", &f32_16x256, 1, &f32_16x256, 1,

@@ -1344,7 +1344,7 @@ static lsim_scenario *kind_scenario(size_t k, uint64_t nth) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(s->args);
   for (size_t i = 0; i < num_args; i++)
     lsim_scenario_gen_aval(&g, &s->args[i].aval);
-  s->args[num_args].aval = (lsim_aval){LSIM_DTYPE_F32, 1, {8}};
+  s->args[num_args].aval = (lsim_aval){LSIM_DTYPE_F32, 1, {8}, LSIM_MEMORY_DEVICE};
   s->num_args = num_args + 1;
   for (size_t i = 0; i < s->num_args; i++)
     lsim_scenario_gen_define(&g, &s->args[i].aval);

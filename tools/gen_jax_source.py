@@ -31,6 +31,7 @@ DEFAULT_MIRROR = "/work/.mirror/jax-ml+jax/repo"
 ANCHORS = [
     ("jax/_src/interpreters/pxla.py", "lower_sharding_computation"),
     ("jax/_src/interpreters/pxla.py", "_dce_jaxpr"),
+    ("jax/_src/interpreters/pxla.py", "jaxpr_transfer_mem_kinds"),
     ("jax/_src/interpreters/mlir.py", "lower_jaxpr_to_module"),
     ("jax/_src/interpreters/mlir.py", "jaxpr_subcomp"),
     ("jax/_src/interpreters/mlir.py", "lower_per_platform"),

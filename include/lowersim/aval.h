@@ -32,13 +32,23 @@ typedef enum lsim_dtype {
 
 #define LSIM_MAX_RANK 16
 /* Longest text lsim_aval_format writes, with its terminator. */
-#define LSIM_AVAL_TEXT_MAX (8 + LSIM_MAX_RANK * 21)
+#define LSIM_AVAL_TEXT_MAX (16 + LSIM_MAX_RANK * 21)
+
+/* Where an array lives (JAX's core.MemorySpace): device memory, or pinned
+ * host memory for the results of compute_on(..., out_memory_spaces=Host)
+ * and what lax computes from them. */
+typedef enum lsim_memory_space { LSIM_MEMORY_DEVICE, LSIM_MEMORY_HOST } lsim_memory_space;
 
 typedef struct lsim_aval {
   lsim_dtype dtype;
   int rank;
   int64_t dims[LSIM_MAX_RANK];
+  lsim_memory_space memory_space; /* 0: device */
 } lsim_aval;
+
+/* XLA's name of a memory space's kind: "device" or "pinned_host"
+ * (core.mem_space_to_kind). */
+const char *lsim_memory_kind(lsim_memory_space space);
 
 /* JAX's short name ("f32", "bool") and its MLIR element type ("f32", "i1",
  * "ui32"); NULL for an invalid dtype. */
@@ -63,7 +73,8 @@ int64_t lsim_aval_size(const lsim_aval *aval);
 bool lsim_aval_equal(const lsim_aval *a, const lsim_aval *b);
 
 /* Writes `f32[2,3]` into buf (LSIM_AVAL_TEXT_MAX bytes always suffice):
- * aval.str_short(short_dtypes=True), as jaxprs print avals; returns buf. */
+ * aval.str_short(short_dtypes=True), as jaxprs print avals, `f32<host>[2,3]`
+ * in host memory; returns buf. */
 char *lsim_aval_format(const lsim_aval *aval, char *buf, size_t size);
 
 /* Writes `float32[2,3]`: str(aval), as JAX's error messages print avals

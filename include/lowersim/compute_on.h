@@ -19,13 +19,15 @@
 extern "C" {
 #endif
 
-/* compute_on_p's params.  Every output's memory space is
- * MemorySpace.Device (a host output's memory kind would have to follow the
- * value through the program's avals, which lowersim's avals do not carry). */
+/* compute_on_p's params.  Its outputs' avals are in out_memory_space (the
+ * equation's results say so too); each result is annotated with that
+ * space's memory kind, and a host one makes jit give main's results theirs
+ * (mhlo.memory_kind). */
 typedef struct lsim_compute_on_params {
   const lsim_program *jaxpr; /* the function traced for the operands (borrowed); its
                                 equations have the compute type unless their own */
   const char *compute_type;  /* device_host, device, tpu_sparsecore or gpu_stream:N */
+  lsim_memory_space out_memory_space; /* out_memory_spaces, one for every output */
 } lsim_compute_on_params;
 
 extern const lsim_primitive lsim_compute_on_p;

@@ -104,6 +104,10 @@ typedef enum lsim_status {
   LSIM_E_FFI_LEGACY_BACKEND_CONFIG = -113,
   /* A TMA copy of a block whose array's rows are not 16-byte aligned. */
   LSIM_E_PALLAS_MOSAIC_GPU_TMA_STRIDES = -114,
+  /* lax operands in different memory spaces (compute_on's host outputs). */
+  LSIM_E_MEMORY_SPACE_MISMATCH = -115,
+  /* host memory kinds in a main that returns tokens (JAX's own failure). */
+  LSIM_E_MEMORY_KINDS_TOKENS = -116,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,

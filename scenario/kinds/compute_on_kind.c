@@ -1,12 +1,14 @@
 /* scenario/kinds/compute_on_kind.c: <compute_on compute_type="device_host"
- * op="sine" args="0"/>: compute_on's function form over one lax op,
- * out_memory_spaces MemorySpace.Device (compute_on2 at 0.10.2,
- * compute_on once the context manager was deleted). */
+ * op="sine" args="0" [out_memory_space="host"]/>: compute_on's function
+ * form over one lax op, out_memory_spaces MemorySpace.Device or Host
+ * (compute_on2 at 0.10.2, compute_on once the context manager was
+ * deleted). */
 #include "kinds.h"
 #include "lowersim/alloc.h"
 #include "lowersim/compute_on.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
   lsimp_compute_on_params *p = e->params;
@@ -15,7 +17,17 @@ static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) 
     rc = lsimp_read_op(r, node, "op", &p->op);
   if (!rc)
     rc = lsimp_check_operands(r, node, "op", p->op, e);
-  return rc ? rc : lsimp_implied_result(r, e);
+  char *space = NULL;
+  if (!rc)
+    rc = lsimp_attr_string(r, node, "out_memory_space", &space);
+  p->host = space && strcmp(space, "host") == 0;
+  free(space);
+  if (!rc)
+    rc = lsimp_implied_result(r, e);
+  /* _compute_on_abstract_eval: the function's out aval in that space. */
+  if (!rc)
+    e->results[0].memory_space = p->host ? LSIM_MEMORY_HOST : LSIM_MEMORY_DEVICE;
+  return rc;
 }
 
 static void write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
@@ -23,6 +35,8 @@ static void write_eqn(lsimp_writer *wr, const lsim_scenario_eqn *e) {
   lsimp_write_attr_required(wr, "compute_type", p->compute_type);
   lsimp_write_attr_required(wr, "op", lsimp_op_name(p->op));
   lsimp_write_indices(wr, "args", e->args, e->num_args);
+  if (p->host)
+    lsimp_write_attr_required(wr, "out_memory_space", "host");
 }
 
 static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out) {
@@ -32,7 +46,8 @@ static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out
   const lsim_program *fn = params && operands ? lsimp_build_op_program(b, e, p->op, operands) : NULL;
   if (!fn)
     return LSIM_E_NO_MEMORY;
-  *params = (lsim_compute_on_params){fn, p->compute_type};
+  *params = (lsim_compute_on_params){fn, p->compute_type,
+                                     p->host ? LSIM_MEMORY_HOST : LSIM_MEMORY_DEVICE};
   lsim_compute_on_bind(out, params);
   return LSIM_OK;
 }
@@ -40,7 +55,7 @@ static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out
 static bool copy_params(void *to, const void *from) {
   lsimp_compute_on_params *d = to;
   const lsimp_compute_on_params *s = from;
-  *d = (lsimp_compute_on_params){NULL, s->op};
+  *d = (lsimp_compute_on_params){NULL, s->op, s->host};
   return lsimp_copy_string(&d->compute_type, s->compute_type);
 }
 
@@ -56,11 +71,14 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
       g, lsim_scenario_gen_pick(g, types, sizeof types / sizeof *types));
   p->op = (lsimp_op)lsim_scenario_gen_below(g, LSIMP_OP_COUNT);
   lsimp_gen_op_operands(g, e, lsimp_op_arity(p->op));
+  p->host = lsim_scenario_gen_chance(g, 30);
+  if (e->results)
+    e->results[0].memory_space = p->host ? LSIM_MEMORY_HOST : LSIM_MEMORY_DEVICE;
 }
 
 const lsim_scenario_kind lsimp_compute_on_kind = {
     .element = "compute_on",
-    .summary = "compute_on(f, compute_type=T, out_memory_spaces=Device) of one lax op (op=)",
+    .summary = "compute_on(f, compute_type=T, out_memory_spaces=Device|Host) of one lax op (op=)",
     .params_size = sizeof(lsimp_compute_on_params),
     .implies_result = true,
     .weight = 3,

@@ -64,6 +64,7 @@ typedef struct lsimp_op_params {
 typedef struct lsimp_compute_on_params {
   char *compute_type;
   lsimp_op op;
+  bool host; /* out_memory_space="host" */
 } lsimp_compute_on_params;
 
 /* --- <primitive> (primitive_kind.c) ---------------------------------------------- */
