@@ -164,14 +164,18 @@ def _copy(n: sc.Node) -> sc.Node:
   return sc.Node(n.tag, dict(n.attrs), n.line, [_copy(c) for c in n.children], n.text)
 
 
-def _value_defs(lower: sc.Node) -> list[tuple[int, int]]:
-  """(child index, result index or -1 for an arg / implied result) of each value."""
+def _value_defs(lower: sc.Node, root: Optional[sc.Node] = None) -> list[tuple[int, int]]:
+  """(child index, result index or -1 for an arg / implied result) of each
+  value; a <call_exported>'s are the called lowering's outputs (-1 each:
+  they go with the equation), found in `root`."""
   defs = []
   for i, c in enumerate(lower.children):
     if c.tag == "arg":
       defs.append((i, -1))
-    elif c.tag in ("op", "platform_dependent"):
+    elif c.tag in ("op", "platform_dependent", "compute_on"):
       defs.append((i, -1))
+    elif c.tag == "call_exported":
+      defs.extend([(i, -1)] * _num_outputs(root, c.attrs.get("lowering", "")))
     elif c.tag in sc.EQUATIONS:
       for r, rc in enumerate(c.children):
         if rc.tag == "result":
@@ -179,12 +183,60 @@ def _value_defs(lower: sc.Node) -> list[tuple[int, int]]:
   return defs
 
 
-def _drop_values(root: sc.Node, drop: set[int]) -> Optional[sc.Node]:
-  """A copy of the scenario without the values in `drop` (and whatever uses
-  them, transitively), references renumbered."""
+def _num_outputs(root: Optional[sc.Node], lowering: str) -> int:
+  """How many outputs the `lowering`-th (1-based) lowering returns: its
+  <return>'s values, else its last equation's."""
+  lowers = _lowers(root) if root is not None else []
+  if not lowering.isdigit() or not 1 <= int(lowering) <= len(lowers):
+    return 0
+  callee = lowers[int(lowering) - 1]
+  for c in callee.children:
+    if c.tag == "return":
+      return len([x for x in c.attrs.get("values", "").split(",") if x])
+  defs = _value_defs(callee, root)
+  last = max((i for i, _ in defs if callee.children[i].tag != "arg"), default=-1)
+  return sum(1 for i, _ in defs if i == last)
+
+
+def _lowers(root: sc.Node) -> list[sc.Node]:
+  """The scenario's <lower> elements, in order (a session has several)."""
+  return [c for c in root.children if c.tag == "lower"]
+
+
+def _drop_lowering(root: sc.Node, k: int) -> Optional[sc.Node]:
+  """A copy of the session without its k-th lowering (0-based) and the
+  <execute> and <expect> after it; <call_exported lowering="N"> (1-based)
+  renumbered, and None when a later lowering calls this one."""
   root = _copy(root)
-  lower = root.child("lower")
-  defs = _value_defs(lower)
+  kids, seen, dropping = [], -1, False
+  for c in root.children:
+    if c.tag == "lower":
+      seen += 1
+      dropping = seen == k
+    elif c.tag not in ("execute", "expect"):
+      dropping = False
+    if not dropping:
+      kids.append(c)
+  root.children = kids
+  for path, n in _walk(root):
+    if n.tag == "call_exported" and "lowering" in n.attrs:
+      target = int(n.attrs["lowering"])
+      if target == k + 1:
+        return None
+      if target > k + 1:
+        n.attrs["lowering"] = str(target - 1)
+  return root
+
+
+def _drop_values(root: sc.Node, drop: set[int], which: int = 0) -> Optional[sc.Node]:
+  """A copy of the scenario without the values in `drop` of its `which`-th
+  lowering (and whatever uses them, transitively), references renumbered."""
+  root = _copy(root)
+  lower = _lowers(root)[which]
+  defs = _value_defs(lower, root)
+  for c in lower.children:  # an earlier cut left a reference dangling: no candidate
+    if any(int(x) >= len(defs) for x in c.attrs.get("args", "").split(",") if x.isdigit()):
+      return None
   drop_children: set[int] = set()
   drop_results: dict[int, set[int]] = collections.defaultdict(set)
   dropped = set(drop)
@@ -234,18 +286,29 @@ def _drop_values(root: sc.Node, drop: set[int]) -> Optional[sc.Node]:
 
 
 def _candidates(root: sc.Node):
-  """Smaller scenarios, biggest cuts first."""
-  lower = root.child("lower")
-  defs = _value_defs(lower)
+  """Smaller scenarios, biggest cuts first: a session's whole lowerings,
+  then each lowering's equations, operands and values."""
+  lowers = _lowers(root)
+  if len(lowers) > 1:
+    for k in range(len(lowers)):
+      r = _drop_lowering(root, k)
+      if r is not None:
+        yield r
+  for which, lower in enumerate(lowers):
+    yield from _lowering_candidates(root, lower, which)
+
+
+def _lowering_candidates(root: sc.Node, lower: sc.Node, which: int):
+  defs = _value_defs(lower, root)
   # whole equations (all their values)
   for i, c in enumerate(lower.children):
     if c.tag in sc.EQUATIONS:
       vals = {v for v, (j, _) in enumerate(defs) if j == i}
       if vals:
-        yield _drop_values(root, vals)
+        yield _drop_values(root, vals, which)
       else:
         r = _copy(root)
-        r.child("lower").children.pop(i)
+        _lowers(r)[which].children.pop(i)
         yield r
   # one operand fewer, where the arity is free
   for i, c in enumerate(lower.children):
@@ -253,10 +316,10 @@ def _candidates(root: sc.Node):
       args = [x for x in c.attrs.get("args", "").split(",") if x]
       for k in range(len(args)):
         r = _copy(root)
-        r.child("lower").children[i].attrs["args"] = ",".join(args[:k] + args[k + 1:])
+        _lowers(r)[which].children[i].attrs["args"] = ",".join(args[:k] + args[k + 1:])
         yield r
   for v, (i, r) in enumerate(defs):
-    yield _drop_values(root, {v})
+    yield _drop_values(root, {v}, which)
   # elements that define no value
   for path in _removable(root):
     r = _copy(root)

@@ -255,6 +255,22 @@ class MinimizerTest(unittest.TestCase):
     self.assertEqual([e.kind for e in s.eqns], ["pure_callback"])
     self.assertFalse(s.runtime.backends)
 
+  def test_minimize_drops_whole_lowerings_and_shrinks_later_ones(self):
+    text = """<scenario name="m"><lower function="f" export="true"><arg dtype="f32" shape="4"/>
+      <op kind="sine" args="0"/></lower><lower><arg dtype="f32" shape="2"/>
+      <op kind="negate" args="0"/></lower><expect ok="true"/><lower function="g">
+      <arg dtype="f32" shape="4"/><op kind="cosine" args="0"/>
+      <call_exported lowering="1" args="0"/><io_callback args="2"/></lower></scenario>"""
+    small = fuzz.minimize(text.encode(), lambda data: b"call_exported" in data)
+    root = sc.parse_xml(small, "m.xml")
+    lowers = [c for c in root.children if c.tag == "lower"]
+    self.assertEqual(len(lowers), 2)  # the middle lowering and its <expect> are gone
+    self.assertFalse([c for c in root.children if c.tag == "expect"])
+    self.assertEqual([c.tag for c in lowers[1].children if c.tag != "arg"], ["call_exported"])
+    self.assertEqual(lowers[1].children[-1].attrs["lowering"], "1")
+    # A lowering that a later one calls stays.
+    self.assertIsNone(fuzz._drop_lowering(root, 0))
+
 
 if __name__ == "__main__":
   unittest.main()
