@@ -14,6 +14,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -435,6 +436,7 @@ typedef struct options {
   size_t num_features;
   char **inputs;
   int num_inputs;
+  char refusal[2048]; /* why --merge refused its shards (--json's "error") */
 } options;
 
 static void help(void) {
@@ -743,6 +745,31 @@ static int compare_shards(const void *a, const void *b) {
   return (x->meta->shard > y->meta->shard) - (x->meta->shard < y->meta->shard);
 }
 
+/* Refuses the shards: the reason on standard error, or kept for --json's
+ * "error" (the same text). */
+static int refuse(options *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int refuse(options *o, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(o->refusal, sizeof o->refusal, fmt, ap);
+  va_end(ap);
+  if (!o->json)
+    fprintf(stderr, "%s\n", o->refusal);
+  return EXIT_INVALID_INPUT;
+}
+
+/* --json's object for a refused merge: the profile and the error. */
+static void print_refusal_json(const options *o) {
+  lsim_error err = LSIM_ERROR_INIT;
+  lsim_error_set(&err, LSIM_E_INVALID_INPUT, "%s", o->refusal);
+  cli_json j;
+  cli_json_begin(&j, stdout, "matrix");
+  cli_json_profile(&j, "jax", o->spec.profile);
+  cli_json_error(&j, "error", &err);
+  cli_json_end(&j);
+  lsim_error_clear(&err);
+}
+
 /* Standard input copied into a temporary file (read like the others). */
 static FILE *copy_stdin(void) {
   FILE *f = tmpfile();
@@ -768,15 +795,14 @@ static int open_shards(options *o, shard_file *files) {
     bool is_stdin = strcmp(files[i].path, "-") == 0;
     files[i].f = is_stdin ? copy_stdin() : fopen(files[i].path, "r");
     if ((stdin_uses += is_stdin) > 1)
-      code = cli_usage_error("matrix", "standard input can be read once");
+      code = refuse(o, "lowersim matrix: standard input can be read once");
     else if (!files[i].f)
-      code = cli_usage_error("matrix", "cannot read %s: %s", files[i].path, strerror(errno));
+      code = refuse(o, "lowersim matrix: cannot read %s: %s", files[i].path, strerror(errno));
     else if (!(files[i].r = matrix_csv_reader_create(files[i].path, files[i].f)))
       code = cli_usage_error("matrix", "out of memory");
-    else if (matrix_csv_begin(files[i].r)) {
-      fprintf(stderr, "%s\n", matrix_csv_error(files[i].r));
-      code = EXIT_INVALID_INPUT;
-    } else
+    else if (matrix_csv_begin(files[i].r))
+      code = refuse(o, "%s", matrix_csv_error(files[i].r));
+    else
       files[i].meta = matrix_csv_metadata(files[i].r);
   }
   return code;
@@ -791,25 +817,21 @@ static int check_shard_set(options *o, shard_file *files) {
   char va[1100], vb[1100];
   const matrix_csv_meta *m0 = files[0].meta;
   if (o->spec.profile && lsim_jax_profile_or_default(o->spec.profile) != m0->spec.profile)
-    return cli_usage_error("matrix", "%s:1: the shard models jax %s, not --jax %s", files[0].path,
-                           m0->spec.profile->name,
-                           lsim_jax_profile_or_default(o->spec.profile)->name);
+    return refuse(o, "lowersim matrix: %s:1: the shard models jax %s, not --jax %s",
+                  files[0].path, m0->spec.profile->name,
+                  lsim_jax_profile_or_default(o->spec.profile)->name);
   for (int i = 1; i < n; i++) {
     const char *key = matrix_csv_meta_differ(m0, files[i].meta, va, vb, sizeof va);
-    if (key) {
-      fprintf(stderr, "%s:1: not a shard of the run of %s: %s=%s here, %s=%s there\n",
-              files[i].path, files[0].path, key, vb, key, va);
-      return EXIT_INVALID_INPUT;
-    }
+    if (key)
+      return refuse(o, "%s:1: not a shard of the run of %s: %s=%s here, %s=%s there",
+                    files[i].path, files[0].path, key, vb, key, va);
   }
   qsort(files, (size_t)n, sizeof *files, compare_shards);
   uint64_t shards = m0->shards;
   for (int i = 1; i < n; i++)
-    if (files[i].meta->shard == files[i - 1].meta->shard) {
-      fprintf(stderr, "%s:1: shard %" PRIu64 "/%" PRIu64 " again (%s is that shard too)\n",
-              files[i].path, files[i].meta->shard, shards, files[i - 1].path);
-      return EXIT_INVALID_INPUT;
-    }
+    if (files[i].meta->shard == files[i - 1].meta->shard)
+      return refuse(o, "%s:1: shard %" PRIu64 "/%" PRIu64 " again (%s is that shard too)",
+                    files[i].path, files[i].meta->shard, shards, files[i - 1].path);
   if ((uint64_t)n < shards) { /* distinct and below N: some are missing */
     char missing[256];
     size_t k = 0, listed = 0;
@@ -825,23 +847,21 @@ static int check_shard_set(options *o, shard_file *files) {
     }
     if (absent > listed)
       snprintf(missing + k, sizeof missing - k, " and %" PRIu64 " more", absent - listed);
-    return cli_usage_error("matrix",
-                           "an incomplete shard set: %d of %" PRIu64 " shards of the run of %s "
-                           "(missing %s); --merge joins every shard of one run",
-                           n, shards, files[0].path, missing);
+    return refuse(o,
+                  "lowersim matrix: an incomplete shard set: %d of %" PRIu64 " shards of the "
+                  "run of %s (missing %s); --merge joins every shard of one run",
+                  n, shards, files[0].path, missing);
   }
   for (int i = 0; shards > 1 && i < n; i++) {
     const matrix_csv_meta *m = files[i].meta;
     uint64_t lo, hi;
     matrix_shard_range(m->spec.total, m->shard, m->shards, 0, &lo, &hi);
-    if (m->end != hi) {
-      fprintf(stderr,
-              "%s:1: shard %" PRIu64 "/%" PRIu64 " was cut short by limit=%" PRIu64
-              " (cases %" PRIu64 "..%" PRIu64 " of its %" PRIu64 "..%" PRIu64
-              "): only whole shards merge, or a single --shard 0/1 run\n",
-              files[i].path, m->shard, m->shards, m->limit, m->first, m->end, lo, hi);
-      return EXIT_INVALID_INPUT;
-    }
+    if (m->end != hi)
+      return refuse(o,
+                    "%s:1: shard %" PRIu64 "/%" PRIu64 " was cut short by limit=%" PRIu64
+                    " (cases %" PRIu64 "..%" PRIu64 " of its %" PRIu64 "..%" PRIu64
+                    "): only whole shards merge, or a single --shard 0/1 run",
+                    files[i].path, m->shard, m->shards, m->limit, m->first, m->end, lo, hi);
   }
   return 0;
 }
@@ -856,10 +876,8 @@ static int read_shards(options *o, shard_file *files, stats *st, FILE *csv) {
       if (csv)
         matrix_csv_write_row(csv, &row.c, &row.o);
     }
-    if (rc < 0) {
-      fprintf(stderr, "%s\n", matrix_csv_error(files[i].r));
-      return EXIT_INVALID_INPUT;
-    }
+    if (rc < 0)
+      return refuse(o, "%s", matrix_csv_error(files[i].r));
   }
   return 0;
 }
@@ -907,6 +925,8 @@ static int merge(options *o) {
     code = write_junit(o->junit, st, -1, &inputs, &m0->spec);
   if (!code && st->failures)
     code = EXIT_LOWERING_ERROR;
+  if (code == EXIT_INVALID_INPUT && o->json && o->refusal[0])
+    print_refusal_json(o);
   for (int i = 0; files && i < o->num_inputs; i++) {
     matrix_csv_reader_destroy(files[i].r);
     if (files[i].f)

@@ -62,6 +62,9 @@ check matrix-more $? "$(cat "$tmp/summary.txt")"
 run matrix-merge 0 matrix --json --merge "$tmp/m0.csv" "$tmp/m1.csv"
 # One row per kind of multi-platform tuple: (cpu, cuda), (cuda, cpu), (cpu, rocm),
 # (rocm, cpu) are cpu+gpu; (cuda, rocm), (rocm, cuda) gpu+gpu; 6 x 32 x 7 cases each.
+run matrix-merge-refused 2 matrix --json --merge "$tmp/m0.csv"
+[ "$(field 'd["error"]["code"], d["error"]["kind"], "incomplete shard set" in d["error"]["message"]')" = "LSIM_E_INVALID_INPUT invalid_input True" ] && [ ! -s "$tmp/err" ]
+check matrix-merge-refusal-is-json $? "$(head -c 600 "$tmp/out") / $(cat "$tmp/err")"
 run matrix-tuple-kinds 0 matrix --json --platforms cpu,cuda,rocm --max-len 2 --features rules
 [ "$(field '[(r["platform"], r["cases"], r.get("families")) for r in d["rows"]]')" = "[('cpu', 1344, None), ('cuda', 1344, None), ('rocm', 1344, None), ('cpu+gpu', 5376, ['cpu', 'gpu']), ('gpu+gpu', 2688, ['gpu', 'gpu'])]" ]
 check matrix-tuple-kind-rows $? "$(head -c 900 "$tmp/out")"
