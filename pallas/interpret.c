@@ -3,11 +3,13 @@
  * pallas_call_hlo_interpret, as it lowers for lowersim's kernels: add_one
  * and copy (one 1-D block, the whole array, whose index map is
  * `lambda i: (0,)`), tiled_add_one ((rows, cols) blocks, `lambda i, j:
- * (i, j)` over a 2-D grid) and row_sum ((rows, N) blocks into (rows, 1)
- * ones, `lambda i: (i, 0)`).
+ * (i, j)` over a 2-D grid), row_sum ((rows, N) blocks into (rows, 1)
+ * ones, `lambda i: (i, 0)`) and gather_rows (scalar prefetch: the input's
+ * map `lambda i, idx_ref: (idx_ref[i], 0)`).
  *
- * The interpreter is a while loop over the grid carrying (the number of
- * steps when the grid has two axes: the product of its sizes, traced; the
+ * The interpreter is a while loop over the grid carrying (the
+ * scalar-prefetch operand, unchanged; the number of steps when the grid has
+ * two axes: the product of its sizes, traced; the
  * loop counter; the grid index, one value per axis; the input buffer; the
  * output buffer, which starts uninitialized).  Each step computes every
  * block's start from the index map (a grid index times the block size, or
@@ -96,13 +98,17 @@ typedef struct ref_spec {
   int rank;
   int64_t dims[2], block[2];
   int axis[2];
+  bool indirect[2]; /* the map reads the scalar-prefetch ref there: idx_ref[i] */
 } ref_spec;
 
-/* The grid, the input's ref and the output's. */
+/* The grid, the input's ref and the output's; the scalar-prefetch
+ * operand's length when there is one (it comes first, and the loop carries
+ * it first). */
 typedef struct grid_spec {
   int rank;
   int64_t dims[2];
   ref_spec in, out;
+  int64_t prefetch; /* 0: none */
 } grid_spec;
 
 /* A block's start in dimension d, made non-negative: for the map's literal
@@ -118,6 +124,10 @@ static MlirValue normalized_start(emitter *e, const ref_spec *r, int d, MlirValu
     MlirValue unwrapped = i32(e, 0);
     return select_(e, negative, wrapped, unwrapped);
   }
+  /* A start of the prefetched array's own integer type is made int32 first. */
+  MlirType i32_type = scalar_type(mlirIntegerTypeGet(e->at.context, 32));
+  if (!e->rc && !mlirTypeEqual(mlirValueGetType(start), i32_type))
+    e->rc = lsim_emit_convert(&e->at, start, i32_type, &start, e->err);
   MlirValue negative = compare(e, start, i32(e, 0), "LT");
   MlirValue wrapped = add(e, start, i32(e, r->dims[d]));
   return select_(e, negative, wrapped, start);
@@ -141,14 +151,36 @@ static MlirValue store_block(emitter *e, const ref_spec *r, MlirValue buffer, Ml
   return out;
 }
 
-/* The index map's starts: block size times grid index where it gives one. */
+/* idx_ref[i]: the grid index made non-negative, a one-element
+ * dynamic_slice of the prefetched array, reshaped to a scalar. */
+static MlirValue read_prefetch(emitter *e, MlirValue prefetch, int64_t length, MlirValue i) {
+  MlirValue negative = compare(e, i, i32(e, 0), "LT");
+  MlirValue wrapped = add(e, i, i32(e, length));
+  MlirValue at = select_(e, negative, wrapped, i), element = {NULL};
+  int64_t one = 1;
+  EMIT(lsim_emit_dynamic_slice(&e->at, prefetch, &at, 1, &one, &element, e->err));
+  MlirType scalar = scalar_type(mlirShapedTypeGetElementType(mlirValueGetType(prefetch)));
+  MlirOperation reshape;
+  EMIT(lsim_emit_op(&e->at, "stablehlo.reshape", &element, 1, &scalar, 1, NULL, 0, 0, &reshape,
+                    e->err));
+  return e->rc ? (MlirValue){NULL} : mlirOperationGetResult(reshape, 0);
+}
+
+/* The index map's starts: block size times the grid index (or the
+ * prefetched value it indexes) where it gives one. */
 static void block_starts(emitter *e, const ref_spec *r, const MlirValue *index,
-                         MlirValue starts[2]) {
+                         MlirValue prefetch, int64_t prefetch_length, MlirValue starts[2]) {
   for (int d = 0; d < r->rank; d++) {
     starts[d] = (MlirValue){NULL};
     if (r->axis[d] >= 0) {
-      MlirValue size = i32(e, r->block[d]);
-      starts[d] = multiply(e, size, index[r->axis[d]]);
+      MlirValue block_index = r->indirect[d]
+                                  ? read_prefetch(e, prefetch, prefetch_length, index[r->axis[d]])
+                                  : index[r->axis[d]];
+      /* The block size takes the index's type (the prefetched array's). */
+      MlirType elt = e->rc ? mlirIntegerTypeGet(e->at.context, 32)
+                           : mlirShapedTypeGetElementType(mlirValueGetType(block_index));
+      MlirValue size = constant(e, elt, mlirIntegerAttrGet(elt, r->block[d]));
+      starts[d] = multiply(e, size, block_index);
     }
   }
 }
@@ -321,7 +353,7 @@ static MlirValue run_kernel(emitter *e, const char *kernel, MlirValue x, const g
   MlirContext mlir = e->at.context;
   if (strcmp(kernel, "row_sum") == 0)
     return row_sum(e, x, &g->out, is_float(dtype));
-  if (strcmp(kernel, "copy") == 0)
+  if (strcmp(kernel, "copy") == 0 || strcmp(kernel, "gather_rows") == 0)
     return x;
   MlirType block = mlirValueGetType(x);
   MlirType elt = mlirShapedTypeGetElementType(block);
@@ -332,13 +364,14 @@ static MlirValue run_kernel(emitter *e, const char *kernel, MlirValue x, const g
   return add(e, x, ones);
 }
 
-/* The loop's body: one grid step.  Its arguments: [steps,] counter, the
- * grid index (g->rank values), input, output. */
+/* The loop's body: one grid step.  Its arguments: [prefetched,] [steps,]
+ * counter, the grid index (g->rank values), input, output. */
 static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlock body,
                       const lsim_pallas_call_params *p, const grid_spec *g, lsim_dtype dtype,
                       bool x64, const char *where, const char *where_0) {
   e->at.block = body;
-  intptr_t at = g->rank > 1 ? 1 : 0;
+  intptr_t at = (g->prefetch ? 1 : 0) + (g->rank > 1 ? 1 : 0);
+  MlirValue prefetch = g->prefetch ? mlirBlockGetArgument(body, 0) : (MlirValue){NULL};
   MlirValue counter = mlirBlockGetArgument(body, at);
   MlirValue index[2];
   for (int a = 0; a < g->rank; a++)
@@ -346,8 +379,8 @@ static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlo
   MlirValue in = mlirBlockGetArgument(body, at + 1 + g->rank);
   MlirValue out = mlirBlockGetArgument(body, at + 2 + g->rank);
   MlirValue in_starts[2], out_starts[2];
-  block_starts(e, &g->in, index, in_starts);
-  block_starts(e, &g->out, index, out_starts);
+  block_starts(e, &g->in, index, prefetch, g->prefetch, in_starts);
+  block_starts(e, &g->out, index, prefetch, g->prefetch, out_starts);
   MlirValue x = load_block(e, &g->in, in, in_starts);
   load_block(e, &g->out, out, out_starts);
   MlirValue y = run_kernel(e, p->kernel, x, g, dtype);
@@ -365,10 +398,10 @@ static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlo
     MlirValue zero = int_constant(e, x64 ? 64 : 32, 0);
     next[a] = call_where(e, ctx, where_0, carry, zero, stepped);
   }
-  MlirValue results[6];
+  MlirValue results[7];
   size_t n = 0;
-  if (g->rank > 1)
-    results[n++] = mlirBlockGetArgument(body, 0);
+  for (intptr_t k = 0; k < at; k++) /* the prefetched array and the step count, unchanged */
+    results[n++] = mlirBlockGetArgument(body, k);
   results[n++] = next_counter;
   for (int a = 0; a < g->rank; a++)
     results[n++] = next[a];
@@ -379,7 +412,7 @@ static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlo
 
 /* The grid and refs of p's kernel over the input `in` and output `out`. */
 static grid_spec grid_of(const lsim_pallas_call_params *p, const lsim_aval *in,
-                         const lsim_aval *out) {
+                         const lsim_aval *out, int64_t prefetch_length) {
   grid_spec g = {0};
   ref_spec *refs[] = {&g.in, &g.out};
   const lsim_aval *avals[] = {in, out};
@@ -389,9 +422,19 @@ static grid_spec grid_of(const lsim_pallas_call_params *p, const lsim_aval *in,
       refs[r]->dims[d] = avals[r]->dims[d];
       refs[r]->block[d] = avals[r]->dims[d];
       refs[r]->axis[d] = -1;
+      refs[r]->indirect[d] = false;
     }
   }
-  if (lsimp_kernel_is_reduction(p->kernel)) {
+  if (lsimp_kernel_num_scalar_prefetch(p->kernel)) {
+    /* gather_rows: in_specs (lambda i, idx_ref: (idx_ref[i], 0)), out_specs
+     * (lambda i, idx_ref: (i, 0)), over the grid of the index array. */
+    g.rank = 1;
+    g.dims[0] = prefetch_length;
+    g.prefetch = prefetch_length;
+    g.in.block[0] = g.out.block[0] = p->block[0];
+    g.in.axis[0] = g.out.axis[0] = 0;
+    g.in.indirect[0] = true;
+  } else if (lsimp_kernel_is_reduction(p->kernel)) {
     g.rank = 1;
     g.dims[0] = in->dims[0] / p->block[0];
     g.in.block[0] = g.out.block[0] = p->block[0];
@@ -426,32 +469,40 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
                    err);
   if (rc)
     return rc;
-  const lsim_aval *aval = &ctx->avals_in[0];
-  grid_spec g = grid_of(p, aval, &ctx->avals_out[0]);
+  /* The blocked operand follows the scalar-prefetch one. */
+  size_t blocked = lsimp_kernel_num_scalar_prefetch(p->kernel);
+  const lsim_aval *aval = &ctx->avals_in[blocked];
+  grid_spec g = grid_of(p, aval, &ctx->avals_out[0], blocked ? ctx->avals_in[0].dims[0] : 0);
   MlirType out_type = lsim_module_context_aval_to_ir_type(mc, &ctx->avals_out[0]);
   MlirType elt = mlirShapedTypeGetElementType(out_type);
   emitter e = {ctx->ip, err, LSIM_OK};
-  /* The output buffer starts as its aliased input, else uninitialized. */
-  MlirValue out = p->num_aliases ? args[0] : (MlirValue){NULL};
+  /* The output buffer starts as its aliased input, else uninitialized.  The
+   * first op made is where the compute type's attributes start. */
+  MlirValue out = p->num_aliases ? args[p->aliases[0].input] : (MlirValue){NULL}, first = {NULL};
   if (!p->num_aliases) {
-    MlirValue fill = constant(&e, elt, uninitialized(mlir, elt, ctx->avals_out[0].dtype));
+    MlirValue fill = first = constant(&e, elt, uninitialized(mlir, elt, ctx->avals_out[0].dtype));
     if (!e.rc)
       e.rc = lsim_emit_broadcast_scalar(&e.at, fill, out_type, &out, err);
   }
   /* A grid of two axes counts its steps with a traced product (of default
    * ints: int64 with x64); a grid of one compares with its Python int. */
-  MlirValue carried[6];
+  MlirValue carried[7];
   size_t n = 0;
+  if (g.prefetch)
+    carried[n++] = args[0];
   if (g.rank > 1) {
     int bits = x64 ? 64 : 32;
     MlirValue a = int_constant(&e, bits, g.dims[0]);
     MlirValue b = int_constant(&e, bits, g.dims[1]);
+    first = mlirValueIsNull(first) ? a : first;
     carried[n++] = multiply(&e, a, b);
   }
-  carried[n++] = i32(&e, 0);
+  carried[n] = i32(&e, 0);
+  first = mlirValueIsNull(first) ? carried[n] : first;
+  n++;
   for (int a = 0; a < g.rank; a++)
     carried[n++] = i32(&e, 0);
-  carried[n++] = args[0];
+  carried[n++] = args[blocked];
   carried[n++] = out;
   MlirOperation loop;
   MlirBlock cond, body;
@@ -461,14 +512,15 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
     return e.rc;
   emitter in_cond = {lsim_insertion_point_in(&ctx->ip, cond), err, LSIM_OK};
   MlirValue steps = {NULL};
+  intptr_t counter_at = (g.prefetch ? 1 : 0) + (g.rank > 1 ? 1 : 0);
   if (g.rank > 1) {
     if (!in_cond.rc)
-      in_cond.rc = lsim_emit_convert(&in_cond.at, mlirBlockGetArgument(cond, 0), i32_type,
-                                     &steps, err);
+      in_cond.rc = lsim_emit_convert(&in_cond.at, mlirBlockGetArgument(cond, counter_at - 1),
+                                     i32_type, &steps, err);
   } else {
     steps = i32(&in_cond, g.dims[0]);
   }
-  MlirValue more = compare(&in_cond, mlirBlockGetArgument(cond, g.rank > 1 ? 1 : 0), steps, "LT");
+  MlirValue more = compare(&in_cond, mlirBlockGetArgument(cond, counter_at), steps, "LT");
   if (!in_cond.rc)
     in_cond.rc = lsim_emit_return(&in_cond.at, &more, 1, err);
   if (in_cond.rc)
@@ -481,8 +533,6 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   /* The interpreter is mlir.lower_fun of a traced function: its ops carry
    * the equation's compute type; they end the block, from the output
    * buffer's fill (or the loop's first operand). */
-  MlirOperation first = p->num_aliases ? mlirOpResultGetOwner(carried[0])
-                                       : mlirOpResultGetOwner(out);
-  lsim_wrap_compute_type_from(ctx, first);
+  lsim_wrap_compute_type_from(ctx, mlirOpResultGetOwner(first));
   return LSIM_OK;
 }

@@ -311,8 +311,6 @@ static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue
                                 MlirValue *results, const void *params, void *pallas,
                                 lsim_error *err) {
   const lsim_pallas_call_params *p = params;
-  if (p->interpret && lsimp_kernel_num_scalar_prefetch(p->kernel))
-    return check_tiled_backend(p, "the HLO interpreter", err);
   if (p->interpret) {
     lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                                 "interpret=True: Pallas's HLO interpreter, a loop over the grid");
