@@ -9,6 +9,7 @@
 #include "support/options.h"
 #include "support/raise.h"
 
+#include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Dialect/Func.h>
 
@@ -77,6 +78,7 @@ typedef struct shared_state {
   size_t n_meshes, cap_meshes;
   bool has_abstract_device;
   lsim_abstract_device abstract_device; /* its strings owned */
+  MlirSymbolTable symbols;              /* ModuleContext.symbol_table; made on first use */
   void *lowering_cache;                 /* mlir.py ModuleContext.lowering_cache, the engine's */
   void (*lowering_cache_destroy)(void *);
   lsim_emit_cache emit_cache; /* the emitters' types and attributes of `mlir` */
@@ -99,6 +101,8 @@ static void shared_release(shared_state *s) {
     return;
   if (s->lowering_cache && s->lowering_cache_destroy)
     s->lowering_cache_destroy(s->lowering_cache);
+  if (s->symbols.ptr)
+    mlirSymbolTableDestroy(s->symbols);
   for (size_t i = s->n_keepalives; i-- > 0;)
     if (s->keepalives[i].destroy)
       s->keepalives[i].destroy(s->keepalives[i].object);
@@ -697,6 +701,18 @@ MlirType lsim_module_context_aval_to_ir_type(lsim_module_context *ctx, const lsi
 
 size_t lsim_module_context_type_cache_size(const lsim_module_context *ctx) {
   return ctx->shared->n_types;
+}
+
+int lsim_module_context_insert_symbol(lsim_module_context *ctx, MlirOperation op,
+                                      MlirStringRef *name, lsim_error *err) {
+  shared_state *s = ctx->shared;
+  if (!s->symbols.ptr) {
+    s->symbols = mlirSymbolTableCreate(mlirModuleGetOperation(s->module));
+    if (mlirSymbolTableIsNull(s->symbols))
+      return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
+  }
+  *name = mlirStringAttrGetValue(mlirSymbolTableInsert(s->symbols, op));
+  return LSIM_OK;
 }
 
 void *lsim_module_context_lowering_cache(const lsim_module_context *ctx) {

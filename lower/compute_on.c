@@ -49,25 +49,6 @@ static void annotate_call(MlirContext mlir, MlirOperation call, const char *comp
                                   mlirDictionaryAttrGet(mlir, (intptr_t)n, attrs));
 }
 
-/* wrap_with_memory_kind: the value through annotate_device_placement, its
- * _xla_buffer_placement the memory kind. */
-static int wrap_with_memory_kind(const lsim_insertion_point *ip, const char *memory_kind,
-                                 MlirValue *value, lsim_error *err) {
-  MlirContext mlir = ip->context;
-  MlirNamedAttribute placement =
-      lsim_named(mlir, "_xla_buffer_placement", lsim_string_attr(mlir, memory_kind));
-  MlirNamedAttribute frontend = lsim_named(mlir, "mhlo.frontend_attributes",
-                                           mlirDictionaryAttrGet(mlir, 1, &placement));
-  lsim_custom_call call = {.target = "annotate_device_placement", .has_side_effect = true,
-                           .api_version = 1, .extra = &frontend, .num_extra = 1};
-  MlirType type = mlirValueGetType(*value);
-  MlirOperation op;
-  int rc = lsim_emit_custom_call(ip, &call, value, 1, &type, 1, &op, err);
-  if (!rc)
-    *value = mlirOperationGetResult(op, 0);
-  return rc;
-}
-
 static int compute_on_rule(lsim_lowering_rule_context *ctx, const MlirValue *args,
                            MlirValue *results, const void *params, void *reg, lsim_error *err) {
   const lsim_compute_on_params *p = params;
@@ -84,8 +65,8 @@ static int compute_on_rule(lsim_lowering_rule_context *ctx, const MlirValue *arg
   if (!rc)
     annotate_call(ctx->ip.context, call, p->compute_type);
   for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
-    rc = wrap_with_memory_kind(&ctx->ip, lsim_memory_kind(p->out_memory_space), &results[i],
-                               err);
+    rc = lsim_emit_wrap_with_memory_kind(&ctx->ip, lsim_memory_kind(p->out_memory_space),
+                                         &results[i], err);
   return rc;
 }
 

@@ -531,3 +531,20 @@ int lsim_emit_recv_from_host(const lsim_insertion_point *ip, MlirValue token, Ml
   }
   return rc;
 }
+
+int lsim_emit_wrap_with_memory_kind(const lsim_insertion_point *ip, const char *memory_kind,
+                                    MlirValue *value, lsim_error *err) {
+  MlirContext mlir = ip->context;
+  MlirNamedAttribute placement =
+      lsim_named(mlir, "_xla_buffer_placement", lsim_string_attr(mlir, memory_kind));
+  MlirNamedAttribute frontend = lsim_named(mlir, "mhlo.frontend_attributes",
+                                           mlirDictionaryAttrGet(mlir, 1, &placement));
+  lsim_custom_call call = {.target = "annotate_device_placement", .has_side_effect = true,
+                           .api_version = 1, .extra = &frontend, .num_extra = 1};
+  MlirType type = mlirValueGetType(*value);
+  MlirOperation op;
+  int rc = lsim_emit_custom_call(ip, &call, value, 1, &type, 1, &op, err);
+  if (!rc)
+    *value = mlirOperationGetResult(op, 0);
+  return rc;
+}

@@ -39,8 +39,11 @@ static int arg_attrs(lsim_module_context *mc, const lsimp_fun *fun, size_t i, Ml
                      lsim_error *err) {
   MlirContext mlir = lsim_module_context_mlir_context(mc);
   const lsimp_donation *d = fun->donation;
-  MlirNamedAttribute attrs[2];
+  MlirNamedAttribute attrs[3];
   size_t n = 0;
+  /* A sharded arg's memory kind, its in sharding's: device. */
+  if (fun->memory_kinds && fun->arg_mesh)
+    attrs[n++] = lsim_named(mlir, "mhlo.memory_kind", lsim_string_attr(mlir, "device"));
   if (d->alias_of[i] >= 0)
     attrs[n++] = lsim_named(mlir, "tf.aliasing_output",
                             mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 32),
@@ -66,9 +69,13 @@ static int result_attrs(lsim_module_context *mc, const lsimp_fun *fun, const lsi
     snprintf(info, sizeof info, "result[%zu]", i);
   MlirNamedAttribute attrs[3] = {lsim_named(mlir, "jax.result_info", lsim_string_attr(mlir, info))};
   size_t n = 1;
+  /* The out sharding's memory kind (device, jit(backend=)'s), else the
+   * value's memory space's (propagated_out_mem_kinds). */
   if (fun->memory_kinds)
     attrs[n++] = lsim_named(mlir, "mhlo.memory_kind",
-                            lsim_string_attr(mlir, lsim_memory_kind(aval->memory_space)));
+                            lsim_string_attr(mlir, fun->result_mesh
+                                                       ? "device"
+                                                       : lsim_memory_kind(aval->memory_space)));
   int rc = fun->result_mesh
                ? lsim_replicated_sharding(mc, fun->result_mesh, aval->rank, &attrs[n++], err)
                : LSIM_OK;
@@ -151,6 +158,10 @@ static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const l
                             fun->platform_index ? 1 : 0, lsimp_strbuf_cstr(&stack), NULL};
   if (!rc)
     rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + n, err);
+  /* Outputs whose out sharding names a memory kind (jit(backend=)'s device)
+   * are annotated with it, for XLA's transfer. */
+  for (size_t i = n; !rc && fun->memory_kinds && fun->result_mesh && i < num_out; i++)
+    rc = lsim_emit_wrap_with_memory_kind(ip, "device", &results[i], err);
   if (!rc)
     rc = lsim_emit_op(ip, "func.return", results, num_out, NULL, 0, NULL, 0, 0, NULL, err);
   lsimp_strbuf_free(&stack);

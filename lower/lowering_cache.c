@@ -35,7 +35,6 @@ typedef struct cache_entry {
 } cache_entry;
 
 typedef struct lowering_cache {
-  MlirSymbolTable symbols; /* the module's, made when the first function is */
   cache_entry *entries;
   size_t count, cap;
 } lowering_cache;
@@ -49,8 +48,6 @@ static void cache_destroy(void *object) {
     free(c->entries[i].result_types);
   }
   free(c->entries);
-  if (!mlirSymbolTableIsNull(c->symbols))
-    mlirSymbolTableDestroy(c->symbols);
   free(c);
 }
 
@@ -61,11 +58,6 @@ static lowering_cache *cache_of(lsim_module_context *mc) {
   c = lsim_calloc(1, sizeof *c);
   if (!c)
     return NULL;
-  c->symbols = mlirSymbolTableCreate(mlirModuleGetOperation(lsim_module_context_module(mc)));
-  if (mlirSymbolTableIsNull(c->symbols)) {
-    free(c);
-    return NULL;
-  }
   lsim_module_context_set_lowering_cache(mc, c, cache_destroy);
   return c;
 }
@@ -180,7 +172,7 @@ static MlirAttribute *called_arg_attrs(MlirContext mlir, size_t nd, size_t n) {
 /* _cached_lowering_miss with inline=False (the private function and its
  * body, the rule lowered in it through lower_per_platform), or
  * _lower_jaxpr_to_fun_cached (the jaxpr lowered in it). */
-static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, lowering_cache *c,
+static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn,
                          cache_entry *entry, const fun_body *fb, lsim_error *err) {
   lsim_module_context *mc = ctx->module_context;
   MlirContext mlir = ctx->ip.context;
@@ -212,12 +204,12 @@ static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, l
     rc = lsim_emit_func(&module_ip, &f, &func, &body, err);
   free(arg_attrs);
   if (!rc) {
-    MlirAttribute name = mlirSymbolTableInsert(c->symbols, func);
-    MlirStringRef s = mlirStringAttrGetValue(name);
-    entry->name = lsim_malloc(s.length + 1);
-    if (!entry->name)
+    MlirStringRef s;
+    rc = lsim_module_context_insert_symbol(mc, func, &s, err);
+    entry->name = rc ? NULL : lsim_malloc(s.length + 1);
+    if (!rc && !entry->name)
       rc = lsimp_fail_oom(err);
-    else {
+    else if (!rc) {
       memcpy(entry->name, s.data, s.length);
       entry->name[s.length] = '\0';
     }
@@ -305,7 +297,7 @@ static int lower_cached(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, co
     cache_entry fresh = {eqn->primitive, ctx->compute_type, eqn->params, fb->jaxpr,
                          fb->compute_type, avals, ni, no, token, platforms, len, NULL, NULL, 0};
     platforms = NULL;
-    rc = emit_function(ctx, eqn, c, &fresh, fb, err);
+    rc = emit_function(ctx, eqn, &fresh, fb, err);
     if (rc) {
       free(fresh.avals);
       free(fresh.platforms);

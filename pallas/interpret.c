@@ -202,18 +202,6 @@ static bool is_float(lsim_dtype d) {
   return d == LSIM_DTYPE_F16 || d == LSIM_DTYPE_BF16 || d == LSIM_DTYPE_F32 || d == LSIM_DTYPE_F64;
 }
 
-/* The module's op whose sym_name is `name`, or a null op. */
-static MlirOperation find_symbol(MlirModule module, const char *name) {
-  MlirStringRef want = mlirStringRefCreateFromCString(name);
-  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MlirAttribute sym = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"));
-    if (!mlirAttributeIsNull(sym) && mlirStringRefEqual(mlirStringAttrGetValue(sym), want))
-      return op;
-  }
-  return (MlirOperation){NULL};
-}
-
 /* Whether the jnp.where function `f` was traced in the compute type of
  * `ctx`: its select carries that type's frontend attributes, or none. */
 static bool same_compute_type(const lsim_lowering_rule_context *ctx, MlirOperation f) {
@@ -232,24 +220,49 @@ static bool same_compute_type(const lsim_lowering_rule_context *ctx, MlirOperati
          mlirAttributeEqual(has, mlirDictionaryAttrGet(ctx->ip.context, (intptr_t)n, attrs));
 }
 
-/* The names of the jnp.where pair for ctx's compute type: JAX lowers the
- * two where calls once per module and equation context, the symbol table
- * naming the k-th pair made _where and _where_0, then _where_1 and
- * _where_2, ...  *made: the pair is already in the module. */
-static void where_names(const lsim_lowering_rule_context *ctx, char first[24], char second[24],
-                        bool *made) {
+/* Whether `name` is one the symbol table gives jnp.where's functions:
+ * _where, _where_0, _where_1, ... */
+static bool is_where_name(MlirStringRef name) {
+  if (name.length < 6 || memcmp(name.data, "_where", 6) != 0)
+    return false;
+  if (name.length == 6)
+    return true;
+  if (name.length == 7 || name.data[6] != '_')
+    return false;
+  for (size_t i = 7; i < name.length; i++)
+    if (name.data[i] < '0' || name.data[i] > '9')
+      return false;
+  return true;
+}
+
+/* The interpreter's jnp.where functions for ctx's compute type.  JAX lowers
+ * each where once per module, equation context and avals (mlir.lower_fun's
+ * cache), so a compute type has, in the order they were made: [0] the
+ * last grid axis's first where, its predicate the literal True; [1] the
+ * second, taking the weakly typed 0 (converted); [2] under an abstract
+ * mesh, an earlier axis's first where, whose predicate (a compare's
+ * result) carries the mesh, so its avals differ from [0]'s.  The module's
+ * symbol table names those it makes (_where, then _where_N, N its counter's
+ * next value).  made[k]: function k is in the module already, names[k] its
+ * name. */
+#define WHERE_KINDS 3
+static void where_names(const lsim_lowering_rule_context *ctx, char names[WHERE_KINDS][24],
+                        bool made[WHERE_KINDS]) {
   MlirModule module = lsim_module_context_module(ctx->module_context);
-  for (int k = 0;; k++) {
-    if (k == 0)
-      snprintf(first, 24, "_where");
-    else
-      snprintf(first, 24, "_where_%d", 2 * k - 1);
-    snprintf(second, 24, "_where_%d", 2 * k);
-    MlirOperation f = find_symbol(module, first);
-    *made = !mlirOperationIsNull(f);
-    if (!*made || same_compute_type(ctx, f))
-      return;
+  MlirStringRef sym_name = mlirStringRefCreateFromCString("sym_name");
+  int mine = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(mlirModuleGetBody(module));
+       !mlirOperationIsNull(op) && mine < WHERE_KINDS; op = mlirOperationGetNextInBlock(op)) {
+    MlirAttribute sym = mlirOperationGetAttributeByName(op, sym_name);
+    if (mlirAttributeIsNull(sym) || !is_where_name(mlirStringAttrGetValue(sym)) ||
+        !same_compute_type(ctx, op))
+      continue;
+    MlirStringRef name = mlirStringAttrGetValue(sym);
+    snprintf(names[mine], 24, "%.*s", (int)name.length, name.data);
+    made[mine++] = true;
   }
+  for (int k = mine; k < WHERE_KINDS; k++)
+    made[k] = false;
 }
 
 /* func.func private @name([%platform_index,] %pred: tensor<i1>, %a: `a`,
@@ -257,7 +270,7 @@ static void where_names(const lsim_lowering_rule_context *ctx, char first[24], c
  * caches it per module), which takes the module's platform index first in a
  * multi-platform lowering; `a` is converted to i32 when `convert` (the
  * second where's weakly typed 0). */
-static int add_where(const lsim_lowering_rule_context *ctx, const char *name, MlirType a,
+static int add_where(const lsim_lowering_rule_context *ctx, char name[24], MlirType a,
                      bool convert, lsim_error *err) {
   lsim_module_context *mc = ctx->module_context;
   lsim_insertion_point module = lsim_module_context_insertion_point(mc);
@@ -277,12 +290,18 @@ static int add_where(const lsim_lowering_rule_context *ctx, const char *name, Ml
     inputs[k + i] = rest[i];
     arg_attrs[k + i] = mlirDictionaryAttrGet(mlir, 0, NULL);
   }
-  lsim_func f = {.name = name, .visibility = "private", .inputs = inputs, .num_inputs = k + 3,
-                 .results = &i32, .num_results = 1, .arg_attrs = k ? arg_attrs : NULL};
+  lsim_func f = {.name = "_where", .visibility = "private", .inputs = inputs,
+                 .num_inputs = k + 3, .results = &i32, .num_results = 1,
+                 .arg_attrs = k ? arg_attrs : NULL};
   MlirBlock body;
-  int rc = lsim_emit_func(&module, &f, NULL, &body, err);
+  MlirOperation func;
+  MlirStringRef given;
+  int rc = lsim_emit_func(&module, &f, &func, &body, err);
+  if (!rc)
+    rc = lsim_module_context_insert_symbol(mc, func, &given, err);
   if (rc)
     return rc;
+  snprintf(name, 24, "%.*s", (int)given.length, given.data);
   emitter e = {lsim_insertion_point_in(&module, body), err, LSIM_OK};
   MlirValue value = mlirBlockGetArgument(body, (intptr_t)k + 1);
   if (convert)
@@ -368,7 +387,8 @@ static MlirValue run_kernel(emitter *e, const char *kernel, MlirValue x, const g
  * counter, the grid index (g->rank values), input, output. */
 static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlock body,
                       const lsim_pallas_call_params *p, const grid_spec *g, lsim_dtype dtype,
-                      bool x64, const char *where, const char *where_0) {
+                      bool x64, const char *where, const char *where_0,
+                      const char *where_earlier) {
   e->at.block = body;
   intptr_t at = (g->prefetch ? 1 : 0) + (g->rank > 1 ? 1 : 0);
   MlirValue prefetch = g->prefetch ? mlirBlockGetArgument(body, 0) : (MlirValue){NULL};
@@ -393,7 +413,8 @@ static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlo
     MlirValue stepped_index = add(e, index[a], i32(e, 1));
     if (a == g->rank - 1)
       carry = int_constant(e, 1, 1);
-    MlirValue stepped = call_where(e, ctx, where, carry, stepped_index, index[a]);
+    MlirValue stepped = call_where(e, ctx, a == g->rank - 1 ? where : where_earlier, carry,
+                                   stepped_index, index[a]);
     carry = compare(e, stepped, i32(e, g->dims[a]), "EQ");
     MlirValue zero = int_constant(e, x64 ? 64 : 32, 0);
     next[a] = call_where(e, ctx, where_0, carry, zero, stepped);
@@ -460,19 +481,22 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   MlirContext mlir = ctx->ip.context;
   bool x64 = lsim_module_context_lowering_parameters(mc)->enable_x64;
   MlirType i32_type = scalar_type(mlirIntegerTypeGet(mlir, 32));
-  char where[24], where_0[24];
-  bool made;
-  where_names(ctx, where, where_0, &made);
-  int rc = made ? LSIM_OK : add_where(ctx, where, i32_type, false, err);
-  if (!rc && !made)
-    rc = add_where(ctx, where_0, scalar_type(mlirIntegerTypeGet(mlir, x64 ? 64 : 32)), true,
-                   err);
-  if (rc)
-    return rc;
   /* The blocked operand follows the scalar-prefetch one. */
   size_t blocked = lsimp_kernel_num_scalar_prefetch(p->kernel);
   const lsim_aval *aval = &ctx->avals_in[blocked];
   grid_spec g = grid_of(p, aval, &ctx->avals_out[0], blocked ? ctx->avals_in[0].dims[0] : 0);
+  char where[WHERE_KINDS][24];
+  bool made[WHERE_KINDS];
+  where_names(ctx, where, made);
+  bool meshed = g.rank > 1 && lsim_module_context_abstract_device(mc) != NULL;
+  int rc = made[0] ? LSIM_OK : add_where(ctx, where[0], i32_type, false, err);
+  if (!rc && !made[1])
+    rc = add_where(ctx, where[1], scalar_type(mlirIntegerTypeGet(mlir, x64 ? 64 : 32)), true,
+                   err);
+  if (!rc && meshed && !made[2])
+    rc = add_where(ctx, where[2], i32_type, false, err);
+  if (rc)
+    return rc;
   MlirType out_type = lsim_module_context_aval_to_ir_type(mc, &ctx->avals_out[0]);
   MlirType elt = mlirShapedTypeGetElementType(out_type);
   emitter e = {ctx->ip, err, LSIM_OK};
@@ -526,7 +550,8 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
   if (in_cond.rc)
     return in_cond.rc;
   emitter in_body = {lsim_insertion_point_in(&ctx->ip, body), err, LSIM_OK};
-  emit_step(&in_body, ctx, body, p, &g, aval->dtype, x64, where, where_0);
+  emit_step(&in_body, ctx, body, p, &g, aval->dtype, x64, where[0], where[1],
+            meshed ? where[2] : where[0]);
   if (in_body.rc)
     return in_body.rc;
   results[0] = mlirOperationGetResult(loop, (intptr_t)n - 1);

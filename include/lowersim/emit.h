@@ -163,6 +163,13 @@ int lsim_emit_custom_call(const lsim_insertion_point *ip, const lsim_custom_call
                           const MlirType *result_types, size_t num_results, MlirOperation *out,
                           lsim_error *err);
 
+/* mlir.py wrap_with_memory_kind: *value through stablehlo.custom_call
+ * @annotate_device_placement (has_side_effect, api_version 1), its
+ * mhlo.frontend_attributes _xla_buffer_placement = `memory_kind`
+ * ("device", "pinned_host"); *value becomes its result. */
+int lsim_emit_wrap_with_memory_kind(const lsim_insertion_point *ip, const char *memory_kind,
+                                    MlirValue *value, lsim_error *err);
+
 /* A named parameter of an FFI call's backend config. */
 typedef struct lsim_ffi_param {
   const char *name;

@@ -290,6 +290,14 @@ size_t lsim_module_context_type_cache_size(const lsim_module_context *ctx);
  * object of the engine's (lower/jaxpr_subcomp.c), owned by the context from
  * set on and destroyed with `destroy` before the module is (a new one
  * destroys the old). */
+/* Inserts `op`, a symbol of the module's body, into the module's symbol
+ * table (ModuleContext.symbol_table: one per module, shared by replace()'s
+ * copies, its uniquing counter shared by every name), which renames it
+ * NAME_N on a collision, N the counter's next value; *name: the name as
+ * the table left it (the op's own attribute). */
+int lsim_module_context_insert_symbol(lsim_module_context *ctx, MlirOperation op,
+                                      MlirStringRef *name, lsim_error *err);
+
 void *lsim_module_context_lowering_cache(const lsim_module_context *ctx);
 void lsim_module_context_set_lowering_cache(lsim_module_context *ctx, void *cache,
                                             void (*destroy)(void *));
