@@ -111,7 +111,11 @@ int64_t lsim_aval_size(const lsim_aval *aval) {
 }
 
 bool lsim_aval_equal(const lsim_aval *a, const lsim_aval *b) {
-  return a->dtype == b->dtype && a->rank == b->rank && a->memory_space == b->memory_space &&
+  return a->memory_space == b->memory_space && lsim_aval_same_array(a, b);
+}
+
+bool lsim_aval_same_array(const lsim_aval *a, const lsim_aval *b) {
+  return a->dtype == b->dtype && a->rank == b->rank &&
          memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)) == 0;
 }
 

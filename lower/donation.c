@@ -119,7 +119,7 @@ int lsimp_set_up_aliases(lsim_module_context *mc, const lsim_program *prog,
         continue;
       for (size_t o = 0; o < n; o++) {
         const lsim_aval *out = &avals[lsim_program_output(prog, num_values, o)];
-        bool match = pass == 0 ? lsim_aval_equal(out, &prog->args[i])
+        bool match = pass == 0 ? lsim_aval_same_array(out, &prog->args[i])
                                : lsim_aval_size(out) == lsim_aval_size(&prog->args[i]);
         if (!claimed[o] && match) {
           claimed[o] = true;

@@ -56,7 +56,7 @@ static int check_alias(const lsim_aval *args, size_t num_args, const lsim_aval *
     return lsimp_raise(err, LSIM_E_ALIAS_INPUT_RANGE, si, so, sn);
   if ((uint64_t)out >= num_results)
     return lsimp_raise(err, LSIM_E_ALIAS_OUTPUT_RANGE, si, so, sm);
-  if (!lsim_aval_equal(&args[in], &results[out])) {
+  if (!lsim_aval_same_array(&args[in], &results[out])) {
     char a[LSIM_AVAL_TEXT_MAX], b[LSIM_AVAL_TEXT_MAX];
     return lsimp_raise(err, LSIM_E_ALIAS_AVAL_MISMATCH, si, so,
                        lsim_aval_str(&args[in], a, sizeof a),

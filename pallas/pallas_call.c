@@ -253,7 +253,7 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
       return lsimp_raise(err, LSIM_E_PALLAS_ALIAS_OUTPUT_RANGE, in, out, count);
     }
     const lsim_aval *a = &avals_in[p->aliases[i].input], *b = &avals_out[p->aliases[i].output];
-    if (!lsim_aval_equal(a, b)) {
+    if (!lsim_aval_same_array(a, b)) {
       char in_path[32], out_path[32], a_text[LSIM_AVAL_TEXT_MAX], b_text[LSIM_AVAL_TEXT_MAX];
       snprintf(in_path, sizeof in_path, "[%s]", in);
       out_path[0] = '\0'; /* one output: the path of the result itself */

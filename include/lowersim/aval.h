@@ -71,6 +71,11 @@ int lsim_aval_parse_shape(lsim_aval *aval, const char *shape, lsim_error *err);
 int64_t lsim_aval_size(const lsim_aval *aval);
 
 bool lsim_aval_equal(const lsim_aval *a, const lsim_aval *b);
+/* The same shape and dtype, whatever the memory spaces: what JAX compares
+ * to match donated args and aliased operands with results (mlir.py
+ * _set_up_aliases' strip_metadata, ffi._check_compatible_avals, pallas_call's
+ * input_output_aliases check). */
+bool lsim_aval_same_array(const lsim_aval *a, const lsim_aval *b);
 
 /* Writes `f32[2,3]` into buf (LSIM_AVAL_TEXT_MAX bytes always suffice):
  * aval.str_short(short_dtypes=True), as jaxprs print avals, `f32<host>[2,3]`
