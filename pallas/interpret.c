@@ -330,10 +330,19 @@ static MlirValue call_where(emitter *e, const lsim_lowering_rule_context *ctx, c
 }
 
 /* row_sum's jnp.sum(x, axis=1, keepdims=True): stablehlo.reduce over
- * dimension 1 from the dtype's 0, then broadcast_in_dim back to (rows, 1). */
-static MlirValue row_sum(emitter *e, MlirValue x, const ref_spec *out, bool floating) {
+ * dimension 1 from the dtype's 0, then broadcast_in_dim back to (rows, 1).
+ * With jax_enable_x64, jnp.sum sums int32 as int64 (the default int): the
+ * block is converted first, and the sum back for the int32 output. */
+static MlirValue row_sum(emitter *e, MlirValue x, const ref_spec *in, const ref_spec *out,
+                         bool floating, bool x64) {
   MlirContext mlir = e->at.context;
-  MlirType elt = mlirShapedTypeGetElementType(mlirValueGetType(x));
+  MlirType stored = mlirShapedTypeGetElementType(mlirValueGetType(x)), elt = stored;
+  bool widen = !floating && x64;
+  if (widen) {
+    elt = mlirIntegerTypeGet(mlir, 64);
+    MlirType wide = mlirRankedTensorTypeGet(2, in->block, elt, mlirAttributeGetNull());
+    EMIT(lsim_emit_convert(&e->at, x, wide, &x, e->err));
+  }
   MlirValue zero = constant(e, elt, floating ? mlirFloatAttrDoubleGet(mlir, elt, 0.0)
                                              : mlirIntegerAttrGet(elt, 0));
   MlirValue operands[] = {x, zero}, sum = {NULL}, result = {NULL};
@@ -363,15 +372,19 @@ static MlirValue row_sum(emitter *e, MlirValue x, const ref_spec *out, bool floa
                     &bcast, e->err));
   if (!e->rc)
     result = mlirOperationGetResult(bcast, 0);
+  if (widen)
+    EMIT(lsim_emit_convert(&e->at, result,
+                           mlirRankedTensorTypeGet(2, out->block, stored, mlirAttributeGetNull()),
+                           &result, e->err));
   return result;
 }
 
 /* The kernel on its input block `x`: its output block. */
 static MlirValue run_kernel(emitter *e, const char *kernel, MlirValue x, const grid_spec *g,
-                            lsim_dtype dtype) {
+                            lsim_dtype dtype, bool x64) {
   MlirContext mlir = e->at.context;
   if (strcmp(kernel, "row_sum") == 0)
-    return row_sum(e, x, &g->out, is_float(dtype));
+    return row_sum(e, x, &g->in, &g->out, is_float(dtype), x64);
   if (strcmp(kernel, "copy") == 0 || strcmp(kernel, "gather_rows") == 0)
     return x;
   MlirType block = mlirValueGetType(x);
@@ -403,7 +416,7 @@ static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlo
   block_starts(e, &g->out, index, prefetch, g->prefetch, out_starts);
   MlirValue x = load_block(e, &g->in, in, in_starts);
   load_block(e, &g->out, out, out_starts);
-  MlirValue y = run_kernel(e, p->kernel, x, g, dtype);
+  MlirValue y = run_kernel(e, p->kernel, x, g, dtype, x64);
   MlirValue in2 = store_block(e, &g->in, in, x, in_starts);
   MlirValue out2 = store_block(e, &g->out, out, y, out_starts);
   MlirValue next_counter = add(e, counter, i32(e, 1));

@@ -58,7 +58,9 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
     return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_PLATFORMS);
   bool rocm = strcmp(platforms[0], "rocm") == 0;
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
-  lsimp_kernel_spec spec = {.flavor = LSIMP_KERNEL_TRITON};
+  lsimp_kernel_spec spec = {
+      .flavor = LSIMP_KERNEL_TRITON,
+      .x64 = lsim_module_context_lowering_parameters(ctx->module_context)->enable_x64};
   int rc = lsimp_triton_gpu(ctx, rocm, err);
   if (!rc)
     rc = check_kernel(ctx, p, err);
