@@ -395,8 +395,48 @@ def _detect_platform_index_type(a: str, b: str):
   return label, a.replace(pa.group(1), "PLATFORM_INDEX"), b.replace(pb.group(1), "PLATFORM_INDEX")
 
 
+_MAIN_BLOCK = re.compile(r'sym_name = "main"[^\n]*\n\s*\^bb\d+\(([^)]*)\)')
+
+
+def _detect_token_order(a: str, b: str):
+  """main's ordered-effect tokens in another order: JAX orders the kinds
+  as a Python set of effect objects iterates (lower_jaxpr_to_module:
+  effects.ordered_effects.filter_in(closed_jaxpr.effects)), by their ids,
+  so two kinds come in either order from one process to the next; lowersim
+  takes them in the order the program first has them.  Classed when
+  renaming lowersim's token arguments in some order makes the modules
+  equal."""
+  import itertools
+  ma, mb = _MAIN_BLOCK.search(a), _MAIN_BLOCK.search(b)
+  if not ma or not mb or a == b:
+    return None
+  tokens = re.findall(r"(%arg\d+): !stablehlo\.token", ma.group(1))
+  if len(tokens) < 2 or len(tokens) > 4:
+    return None
+  ret = re.compile(r'"func\.return"\(([^)]*)\)')
+  at = ret.search(a, ma.end())
+  if not at:
+    return None
+  results = [x.strip() for x in at.group(1).split(",")]
+  n = len(tokens)
+  for order in itertools.permutations(range(n)):
+    if list(order) == list(range(n)):
+      continue
+    mapping = {tokens[i]: tokens[order[i]] for i in range(n)}
+    # the tokens main returns (first) go in the same order as those it takes
+    back = [results[order.index(i)] for i in range(n)] + results[n:] if len(results) >= n else results
+    # main's body, after its block's arguments, up to its return
+    body = re.sub(r"%arg\d+\b", lambda m: mapping.get(m.group(0), m.group(0)),
+                  a[ma.end():at.start(1)])
+    renamed = a[:ma.end()] + body + ", ".join(back) + a[at.end(1):]
+    if renamed == b:
+      return f"token order: main's {n} ordered-effect tokens in another order", b, b
+  return None
+
+
 DETECTORS: list[Detector] = [
     _detect_attr("uses_shape_polymorphism", "jax.uses_shape_polymorphism"),
+    _detect_token_order,
     _detect_platform_index_type,
     _detect_shardy,
     _detect_signature,

@@ -33,6 +33,8 @@ class Cause:
   kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle mapping | context | version (the
                           # scenario names no JAX version and lowersim's newest differs from 0.10.2)
   requires: str = ""    # regex: the cause explains a class only beside a class matching it
+  nondeterministic: bool = False  # JAX itself gives either outcome from one process to the
+                                  # next: a scenario whose every class it explains agrees
 
   def explains(self, c: str, classes: list[str]) -> bool:
     return bool(re.search(self.pattern, c)) and (
@@ -82,6 +84,14 @@ CAUSES = [
           "(testdata/conformance/pallas/cuda-mosaic-gpu-backcompat-program.xml)",
           "jax/_src/internal_test_util/export_back_compat_test_data/pallas/mosaic_gpu_add_one.py: "
           "data_2026_02_18", kind="oracle mapping"),
+    Cause("token-set-order", r"^token order: ",
+          "main's tokens of two or more ordered-effect kinds come in the order a Python set of "
+          "the effect objects iterates, by their ids: either order from one JAX process to the "
+          "next (the same scenario gives both); lowersim takes the order the program first has "
+          "them",
+          "jax/_src/interpreters/mlir.py: lower_jaxpr_to_module "
+          "(effects.ordered_effects.filter_in(closed_jaxpr.effects))", kind="context",
+          nondeterministic=True),
     Cause("lazy-init-warning-order", r"^warnings in another order$",
           "JAX initializes every backend when the lowering starts, so an experimental plugin's "
           "warning comes before any lowering warning (e.g. Mosaic GPU's DeprecationWarning); "
@@ -103,6 +113,12 @@ CAUSES = [
           "and get_ir_version takes the forward-compatible version for an export",
           "jax/_src/tpu_custom_call.py: get_ir_version (ctx.is_forward_compat())"),
 ]
+
+
+def nondeterministic(classes: list[str]) -> bool:
+  """Every class is one JAX gives or not from one process to the next."""
+  return bool(classes) and all(
+      any(c.nondeterministic and c.explains(k, classes) for c in CAUSES) for k in classes)
 
 
 def causes_of(classes: list[str], context: tuple = ()) -> list[Cause]:

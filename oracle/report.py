@@ -35,7 +35,8 @@ class Judged:
     self.v = v
     self.entry = entry
     if v.status == "differ":
-      self.column = "known" if entry is not None and sorted(entry.classes) == sorted(v.classes) else "differ"
+      self.column = "known" if (entry is not None and sorted(entry.classes) == sorted(v.classes)) \
+          or (entry is None and known.nondeterministic(v.classes)) else "differ"
     else:
       self.column = v.status
     self.stale = entry is not None and v.status != "differ"
