@@ -461,9 +461,10 @@ static grid_spec grid_of(const lsim_pallas_call_params *p, const lsim_aval *in,
   }
   if (lsimp_kernel_num_scalar_prefetch(p->kernel)) {
     /* gather_rows: in_specs (lambda i, idx_ref: (idx_ref[i], 0)), out_specs
-     * (lambda i, idx_ref: (i, 0)), over the grid of the index array. */
+     * (lambda i, idx_ref: (i, 0)), over the grid of the output's blocks (the
+     * index array may be longer). */
     g.rank = 1;
-    g.dims[0] = prefetch_length;
+    g.dims[0] = out->dims[0] / p->block[0];
     g.prefetch = prefetch_length;
     g.in.block[0] = g.out.block[0] = p->block[0];
     g.in.axis[0] = g.out.axis[0] = 0;
