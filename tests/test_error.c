@@ -141,6 +141,22 @@ static void test_aval_printing_and_parsing(void) {
   CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "2,3", NULL), LSIM_OK);
   CU_ASSERT_STRING_EQUAL(lsim_aval_format(&a, buf, sizeof buf), "bool[2,3]");
   CU_ASSERT_EQUAL(lsim_aval_size(&a), 6);
+  /* In host memory (compute_on's out_memory_spaces=Host): str_short's
+   * `<host>`; equal avals are in one space, the same array in either. */
+  lsim_aval host = a;
+  host.memory_space = LSIM_MEMORY_HOST;
+  CU_ASSERT_STRING_EQUAL(lsim_aval_format(&host, buf, sizeof buf), "bool<host>[2,3]");
+  CU_ASSERT_STRING_EQUAL(lsim_aval_str(&host, buf, sizeof buf), "bool<host>[2,3]");
+  CU_ASSERT_FALSE(lsim_aval_equal(&a, &host));
+  CU_ASSERT_TRUE(lsim_aval_same_array(&a, &host));
+  CU_ASSERT_STRING_EQUAL(lsim_memory_kind(LSIM_MEMORY_HOST), "pinned_host");
+  CU_ASSERT_STRING_EQUAL(lsim_memory_kind(LSIM_MEMORY_DEVICE), "device");
+  lsim_aval widest = {.dtype = LSIM_DTYPE_BF16, .rank = LSIM_MAX_RANK,
+                      .memory_space = LSIM_MEMORY_HOST};
+  for (int i = 0; i < LSIM_MAX_RANK; i++)
+    widest.dims[i] = INT64_MAX;
+  CU_ASSERT_EQUAL(strlen(lsim_aval_str(&widest, buf, sizeof buf)) + 1 <= LSIM_AVAL_TEXT_MAX, 1);
+  CU_ASSERT_EQUAL(buf[strlen(buf) - 1], ']');
   /* 2^40 elements is fine to describe; an overflowing count is not. */
   CU_ASSERT_EQUAL(lsim_aval_parse_shape(&a, "1048576,1048576", NULL), LSIM_OK);
   lsim_error err = LSIM_ERROR_INIT;
