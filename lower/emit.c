@@ -246,16 +246,25 @@ int lsim_emit_select(const lsim_insertion_point *ip, MlirValue pred, MlirValue o
                err);
 }
 
+/* The operands of a slice op: `lead` values, then the starts. */
+static int slice_operands(const char *op, const MlirValue *lead, size_t num_lead,
+                          const MlirValue *starts, size_t rank, MlirValue *operands,
+                          lsim_error *err) {
+  if (rank > LSIM_EMIT_MAX_SLICE_RANK)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "%s: more than %d dimensions", op,
+                          LSIM_EMIT_MAX_SLICE_RANK);
+  memcpy(operands, lead, num_lead * sizeof *lead);
+  memcpy(operands + num_lead, starts, rank * sizeof *starts);
+  return LSIM_OK;
+}
+
 int lsim_emit_dynamic_slice(const lsim_insertion_point *ip, MlirValue operand,
                             const MlirValue *starts, size_t rank, const int64_t *sizes,
                             MlirValue *out, lsim_error *err) {
   MlirValue operands[1 + LSIM_EMIT_MAX_SLICE_RANK];
-  if (rank > LSIM_EMIT_MAX_SLICE_RANK)
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "lsim_emit_dynamic_slice: more than %d dimensions",
-                          LSIM_EMIT_MAX_SLICE_RANK);
-  operands[0] = operand;
-  memcpy(operands + 1, starts, rank * sizeof *starts);
+  int rc = slice_operands("lsim_emit_dynamic_slice", &operand, 1, starts, rank, operands, err);
+  if (rc)
+    return rc;
   MlirNamedAttribute attr = lsim_named(ip->context, "slice_sizes",
                                        mlirDenseI64ArrayGet(ip->context, (intptr_t)rank, sizes));
   MlirType type = mlirValueGetType(operand);
@@ -268,13 +277,10 @@ int lsim_emit_dynamic_slice(const lsim_insertion_point *ip, MlirValue operand,
 int lsim_emit_dynamic_update_slice(const lsim_insertion_point *ip, MlirValue operand,
                                    MlirValue update, const MlirValue *starts, size_t rank,
                                    MlirValue *out, lsim_error *err) {
-  MlirValue operands[2 + LSIM_EMIT_MAX_SLICE_RANK];
-  if (rank > LSIM_EMIT_MAX_SLICE_RANK)
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "lsim_emit_dynamic_update_slice: more than %d dimensions",
-                          LSIM_EMIT_MAX_SLICE_RANK);
-  operands[0] = operand, operands[1] = update;
-  memcpy(operands + 2, starts, rank * sizeof *starts);
+  MlirValue operands[2 + LSIM_EMIT_MAX_SLICE_RANK], lead[] = {operand, update};
+  int rc = slice_operands("lsim_emit_dynamic_update_slice", lead, 2, starts, rank, operands, err);
+  if (rc)
+    return rc;
   return emit1(ip, "stablehlo.dynamic_update_slice", operands, 2 + rank,
                mlirValueGetType(operand), NULL, 0, out, err);
 }
