@@ -644,11 +644,58 @@ static MlirBlock triton_begin(builder *b, MlirModule module, const lsimp_kernel_
   return b->rc ? (MlirBlock){NULL} : triton_func(b, module, spec, t->ptr);
 }
 
+int lsimp_triton_collapsed_axes(const int64_t *steps, int rank) {
+  /* num_collapse starts at rank - 2 (the axes before the last two) */
+  int collapse = rank > 2 ? rank - 2 : 0;
+  if (collapse + 1 < rank && steps[collapse + 1] > LSIMP_TRITON_YZ_LIMIT)
+    collapse += 2;
+  else if (collapse < rank && steps[collapse] > LSIMP_TRITON_YZ_LIMIT)
+    collapse += 1;
+  return collapse;
+}
+
+int lsimp_triton_launch_grid(const int64_t *steps, int rank, int64_t launch[2]) {
+  int collapse = lsimp_triton_collapsed_axes(steps, rank), n = 0;
+  if (collapse) {
+    int64_t product = 1;
+    for (int d = 0; d < collapse; d++)
+      product = product > INT64_MAX / (steps[d] ? steps[d] : 1) ? INT64_MAX : product * steps[d];
+    launch[n++] = product;
+  }
+  for (int d = collapse; d < rank && n < 2; d++)
+    launch[n++] = steps[d];
+  return n;
+}
+
 /* _program_id of a grid axis of `steps`: the constant 0 for one step. */
 static MlirValue program_id(builder *b, int64_t steps, int axis) {
   MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
   MlirNamedAttribute attr = lsim_named(b->mlir, "axis", mlirIntegerAttrGet(i32, axis));
   return steps == 1 ? constant_i32(b, 0) : op1(b, "tt.get_program_id", NULL, 0, i32, &attr, 1);
+}
+
+/* _process_grid_to_3d_grid for a grid of `rank` (1 or 2) axes of `steps`:
+ * the pallas grid's program ids into `ids`.  The last launch axis, then the
+ * one before, must fit the y/z limit, else the axes from the first through
+ * it are collapsed into launch axis 0, each index recovered from its
+ * program id with remui and the rest passed on with divui.  The launch grid
+ * is lsimp_triton_launch_grid's. */
+static void triton_program_ids(builder *b, const int64_t *steps, int rank, MlirValue *ids) {
+  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
+  int collapse = lsimp_triton_collapsed_axes(steps, rank);
+  int64_t launch[2];
+  lsimp_triton_launch_grid(steps, rank, launch);
+  if (collapse) {
+    MlirValue grid0 = program_id(b, launch[0], 0);
+    for (int d = 0; d < collapse; d++) {
+      MlirValue operands[] = {grid0, constant_i32(b, steps[d])};
+      ids[d] = op1(b, "arith.remui", operands, 2, i32, NULL, 0);
+      grid0 = op1(b, "arith.divui", operands, 2, i32, NULL, 0);
+    }
+  }
+  /* The other axes: launch axes 1, ... after a collapse, else 0, ... */
+  for (int d = collapse, axis = collapse ? 1 : 0; d < rank; d++, axis++)
+    ids[d] = program_id(b, launch[axis], axis);
 }
 
 static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
@@ -659,17 +706,13 @@ static void build_triton_kernel(builder *b, MlirModule module, kernel_kind kind,
   snprintf(text, sizeof text, "%lld", n);
   triton_types t;
   MlirBlock body = triton_begin(b, module, spec, text, &t);
-  MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
   if (b->rc)
     return;
-  /* _process_grid_to_3d_grid: one program id; a grid above the y/z limit
-   * is collapsed, its index recovered with remui (the divui goes unused). */
-  MlirValue pid = program_id(b, spec->grid, 0);
-  if (spec->grid > LSIMP_TRITON_YZ_LIMIT) {
-    MlirValue operands[] = {pid, constant_i32(b, spec->grid)};
-    op1(b, "arith.remui", operands, 2, i32, NULL, 0);
-    op1(b, "arith.divui", operands, 2, i32, NULL, 0);
-  }
+  /* _process_grid_to_3d_grid: one program id (which the index map `lambda
+   * i: (0,)` leaves unused); a grid above the y/z limit is collapsed. */
+  MlirValue pid;
+  triton_program_ids(b, &spec->grid, 1, &pid);
+  (void)pid;
   /* The index maps: block index 0 times the block size, input then output. */
   MlirValue in_start = block_start(b, n), out_start = block_start(b, n);
   MlirValue in_ptrs;
@@ -740,8 +783,8 @@ static void build_triton_tiled(builder *b, MlirModule module, const lsimp_kernel
   if (b->rc)
     return;
   MlirValue pid[2];
-  for (int d = 0; d < 2; d++)
-    pid[d] = program_id(b, array->dims[d] / spec->tile[d], d);
+  const int64_t steps[2] = {array->dims[0] / spec->tile[0], array->dims[1] / spec->tile[1]};
+  triton_program_ids(b, steps, 2, pid);
   MlirValue starts[2][2];
   for (int ref = 0; ref < 2; ref++)
     for (int d = 0; d < 2; d++) {
@@ -783,7 +826,9 @@ static void build_triton_row_sum(builder *b, MlirModule module, const lsimp_kern
   MlirType i32 = mlirIntegerTypeGet(mlir, 32);
   if (b->rc)
     return;
-  MlirValue pid = program_id(b, array->dims[0] / rows, 0);
+  MlirValue pid;
+  const int64_t steps = array->dims[0] / rows;
+  triton_program_ids(b, &steps, 1, &pid);
   const int64_t sizes[2][2] = {{rows, cols}, {rows, 1}};
   MlirValue starts[2][2];
   for (int ref = 0; ref < 2; ref++) {
