@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* lower_jaxpr_to_triton_module's checks: the launch grid
- * (_process_grid_to_3d_grid), then every array's size (_check_tensor_size:
- * the block's, a power of 2). */
 /* The kernel's pallas grid: the 2-D tiled kernel's blocks per axis, the
  * reduction's row blocks, else grid=. */
 static int pallas_grid(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
@@ -34,6 +31,9 @@ static int pallas_grid(const lsim_lowering_rule_context *ctx, const lsim_pallas_
   return 1;
 }
 
+/* lower_jaxpr_to_triton_module's checks: the launch grid
+ * (_process_grid_to_3d_grid: collapsed axes must fit launch axis 0), then
+ * every array's size (_check_tensor_size: the block's, a power of 2). */
 static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
                         lsim_error *err) {
   int64_t steps[2], launch[2];
