@@ -176,6 +176,11 @@ bool lsim_scenario_gen_eqn_of_kind(lsim_scenario_gen *g, const lsim_scenario_kin
   if (lsim_scenario_gen_chance(g, 2))
     e->compute_type = lsim_scenario_gen_text(
         g, lsim_scenario_gen_pick(g, compute_types, sizeof compute_types / sizeof *compute_types));
+  /* Declared <result>s are device memory, what the file can say (a kind
+   * that copied an operand's aval may have taken a host one); an implied
+   * result keeps the space its kind gave it. */
+  for (size_t i = 0; !kind->implies_result && i < e->num_results; i++)
+    e->results[i].memory_space = LSIM_MEMORY_DEVICE;
   for (size_t i = 0; i < e->num_results; i++)
     lsim_scenario_gen_define(g, &e->results[i]);
   return true;

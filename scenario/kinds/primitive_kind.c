@@ -77,7 +77,9 @@ static int check_lower_fun_results(lsimp_reader *r, const xmlNode *node,
     if (!p->rules[i].has_lower_fun)
       continue;
     const lsim_aval *a = lsimp_value_aval(r, e->args[0]);
-    if (e->num_results != 1 || !lsim_aval_equal(&e->results[0], a)) {
+    /* (in any memory space: the primitive's abstract eval gives device
+     * avals, and the op's are the operand's) */
+    if (e->num_results != 1 || !lsim_aval_same_array(&e->results[0], a)) {
       char ta[LSIM_AVAL_TEXT_MAX];
       return lsimp_read_fail(r, node,
                              "<primitive> with lower_fun=\"%s\" must declare one <result> of %s, "
@@ -299,6 +301,7 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
     e->results = lsim_scenario_gen_alloc(g, 1, sizeof *e->results);
     if (e->results) {
       e->results[0] = g->values[e->args[0]];
+      e->results[0].memory_space = LSIM_MEMORY_DEVICE; /* the abstract eval's */
       e->num_results = 1;
     }
   } else {
