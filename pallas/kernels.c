@@ -644,7 +644,7 @@ static MlirBlock triton_begin(builder *b, MlirModule module, const lsimp_kernel_
   return b->rc ? (MlirBlock){NULL} : triton_func(b, module, spec, t->ptr);
 }
 
-int lsimp_triton_collapsed_axes(const int64_t *steps, int rank) {
+static int collapsed_axes(const int64_t *steps, int rank) {
   /* num_collapse starts at rank - 2 (the axes before the last two) */
   int collapse = rank > 2 ? rank - 2 : 0;
   if (collapse + 1 < rank && steps[collapse + 1] > LSIMP_TRITON_YZ_LIMIT)
@@ -655,7 +655,7 @@ int lsimp_triton_collapsed_axes(const int64_t *steps, int rank) {
 }
 
 int lsimp_triton_launch_grid(const int64_t *steps, int rank, int64_t launch[2]) {
-  int collapse = lsimp_triton_collapsed_axes(steps, rank), n = 0;
+  int collapse = collapsed_axes(steps, rank), n = 0;
   if (collapse) {
     int64_t product = 1;
     for (int d = 0; d < collapse; d++)
@@ -664,7 +664,7 @@ int lsimp_triton_launch_grid(const int64_t *steps, int rank, int64_t launch[2]) 
   }
   for (int d = collapse; d < rank && n < 2; d++)
     launch[n++] = steps[d];
-  return n;
+  return collapse;
 }
 
 /* _program_id of a grid axis of `steps`: the constant 0 for one step. */
@@ -682,9 +682,8 @@ static MlirValue program_id(builder *b, int64_t steps, int axis) {
  * is lsimp_triton_launch_grid's. */
 static void triton_program_ids(builder *b, const int64_t *steps, int rank, MlirValue *ids) {
   MlirType i32 = mlirIntegerTypeGet(b->mlir, 32);
-  int collapse = lsimp_triton_collapsed_axes(steps, rank);
   int64_t launch[2];
-  lsimp_triton_launch_grid(steps, rank, launch);
+  int collapse = lsimp_triton_launch_grid(steps, rank, launch);
   if (collapse) {
     MlirValue grid0 = program_id(b, launch[0], 0);
     for (int d = 0; d < collapse; d++) {

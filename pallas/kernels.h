@@ -75,11 +75,10 @@ typedef struct lsimp_kernel_spec {
  * stay below 2**31 - 1. */
 #define LSIMP_TRITON_YZ_LIMIT 65535
 /* _process_grid_to_3d_grid for a pallas grid of `rank` (1 or 2) axes of
- * `steps` each: how many leading axes it collapses into launch axis 0 (the
- * last axis or the one before it over the y/z limit), and the launch grid
- * (*launch: the collapsed axes' product first, then the rest; returns its
- * length). */
-int lsimp_triton_collapsed_axes(const int64_t *steps, int rank);
+ * `steps` each: the launch grid into *launch (the collapsed axes' product
+ * first, then the rest), and how many leading axes it collapses into launch
+ * axis 0 (through the last axis, or the one before it, over the y/z
+ * limit; 0: none). */
 int lsimp_triton_launch_grid(const int64_t *steps, int rank, int64_t launch[2]);
 #define LSIMP_TRITON_X_LIMIT 2147483647
 

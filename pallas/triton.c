@@ -38,8 +38,7 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
                         lsim_error *err) {
   int64_t steps[2], launch[2];
   int rank = pallas_grid(ctx, p, steps);
-  lsimp_triton_launch_grid(steps, rank, launch);
-  if (lsimp_triton_collapsed_axes(steps, rank) && launch[0] >= LSIMP_TRITON_X_LIMIT)
+  if (lsimp_triton_launch_grid(steps, rank, launch) && launch[0] >= LSIMP_TRITON_X_LIMIT)
     return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_GRID);
   bool tiled = p->block[0] > 0;
   int64_t size = tiled ? p->block[0] * p->block[1] : lsim_aval_size(&ctx->avals_in[0]);

@@ -263,11 +263,7 @@ int lsimp_implied_result(lsimp_reader *r, lsim_scenario_eqn *e) {
   e->results = lsimp_read_alloc(r, 1, sizeof *e->results, &rc);
   if (!rc) {
     e->num_results = 1;
-    e->results[0] = *r->values[e->args[0]];
-    /* _default_memory_space_rule: an array's memory space, device for
-     * scalars. */
-    if (!e->results[0].rank)
-      e->results[0].memory_space = LSIM_MEMORY_DEVICE;
+    e->results[0] = lsimp_implied_aval(r->values[e->args[0]]);
   }
   return rc;
 }

@@ -173,6 +173,15 @@ const lsim_aval *lsimp_value_aval(const lsimp_reader *r, size_t index);
 int lsimp_read_aval(lsimp_reader *r, const xmlNode *node, lsim_aval *out);
 int lsimp_read_results(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e);
 int lsimp_implied_result(lsimp_reader *r, lsim_scenario_eqn *e);
+/* The aval a lax op computes from its first operand `first`:
+ * _default_memory_space_rule keeps an array's memory space, and an
+ * operation on scalars is in device memory (the generator's rule too). */
+static inline lsim_aval lsimp_implied_aval(const lsim_aval *first) {
+  lsim_aval a = *first;
+  if (!a.rank)
+    a.memory_space = LSIM_MEMORY_DEVICE;
+  return a;
+}
 
 /* --- elements.c: writing ----------------------------------------------------- */
 

@@ -60,9 +60,7 @@ int lsimp_check_operands(lsimp_reader *r, const xmlNode *node, const char *attr,
   const lsim_aval *a = arity == 2 ? lsimp_value_aval(r, e->args[0]) : NULL;
   const lsim_aval *b = arity == 2 ? lsimp_value_aval(r, e->args[1]) : NULL;
   /* Memory spaces may differ: lax's rule raises JAX's error for arrays. */
-  lsim_aval a_device = a ? *a : (lsim_aval){0}, b_device = b ? *b : (lsim_aval){0};
-  a_device.memory_space = b_device.memory_space = LSIM_MEMORY_DEVICE;
-  if (arity == 2 && !lsim_aval_equal(&a_device, &b_device)) {
+  if (arity == 2 && !lsim_aval_same_array(a, b)) {
     char ta[LSIM_AVAL_TEXT_MAX], tb[LSIM_AVAL_TEXT_MAX];
     return lsimp_read_fail(r, node, "<%s %s=\"%s\"> operands have different avals: %s and %s",
                            node->name, attr, name, lsim_aval_format(a, ta, sizeof ta),
@@ -80,9 +78,7 @@ void lsimp_gen_op_operands(lsim_scenario_gen *g, lsim_scenario_eqn *e, int arity
   if (arity == 2)
     e->args[1] = lsimp_gen_equal(g, e->args[0]);
   e->num_args = (size_t)arity;
-  e->results[0] = g->values[e->args[0]];
-  if (!e->results[0].rank) /* as lsimp_implied_result */
-    e->results[0].memory_space = LSIM_MEMORY_DEVICE;
+  e->results[0] = lsimp_implied_aval(&g->values[e->args[0]]);
   e->num_results = 1;
 }
 
