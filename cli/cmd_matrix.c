@@ -169,17 +169,22 @@ static void merge_stats(stats *into, const stats *from) {
 
 /* --- running ---------------------------------------------------------------------- */
 
-/* The cases go to the workers in chunks, round-robin: chunk c (cases
- * lo + c*MATRIX_CHUNK onwards) is worker c % jobs's.  Costs differ by
- * feature (a Pallas case costs up to ten of another's), so halves of the
- * index range would leave one thread with most of the work; a chunk is long
- * enough that consecutive cases still share their JAX process. */
+/* The cases go to the workers in chunks of MATRIX_CHUNK, each worker taking
+ * the next unclaimed chunk when it finishes one (chunk c is cases
+ * lo + c*MATRIX_CHUNK onwards, and `owner[c]` says whose it was, for the
+ * CSV).  Costs differ by feature (a Pallas case costs up to ten of
+ * another's) and features come in long runs, so a fixed share (halves of the
+ * range, or chunks dealt round-robin) leaves one thread idle while the other
+ * finishes; a chunk is long enough that consecutive cases still share their
+ * JAX process. */
 #define MATRIX_CHUNK 1372 /* 4 x (7 pins x 49 tuples) */
 
 typedef struct worker {
   const matrix_spec *spec;
   uint64_t lo, hi;           /* the whole range */
-  int index, jobs;           /* this worker's chunks: index, index + jobs, ... */
+  int index;                 /* this worker's number, in `owner` */
+  _Atomic uint64_t *next;    /* the next chunk to claim */
+  unsigned char *owner;      /* each chunk's worker (jobs are at most 256) */
   FILE *csv;                 /* this worker's rows, or NULL */
   stats st;
   _Atomic uint64_t *done;
@@ -193,17 +198,20 @@ static void *work(void *arg) {
     w->rc = LSIM_E_NO_MEMORY;
     return NULL;
   }
-  uint64_t stride = (uint64_t)w->jobs * MATRIX_CHUNK;
-  for (uint64_t start = w->lo + (uint64_t)w->index * MATRIX_CHUNK; start < w->hi;
-       start += stride) {
+  for (;;) {
+    uint64_t c = atomic_fetch_add_explicit(w->next, 1, memory_order_relaxed);
+    if (c >= (w->hi - w->lo + MATRIX_CHUNK - 1) / MATRIX_CHUNK)
+      break;
+    w->owner[c] = (unsigned char)w->index;
+    uint64_t start = w->lo + c * MATRIX_CHUNK;
     uint64_t end = w->hi - start < MATRIX_CHUNK ? w->hi : start + MATRIX_CHUNK;
     for (uint64_t i = start; i < end; i++) {
-      matrix_case c;
-      matrix_decode(w->spec, i, &c);
-      matrix_outcome o = matrix_run_case(mw, &c);
-      record(&w->st, w->spec, &c, &o);
+      matrix_case mc;
+      matrix_decode(w->spec, i, &mc);
+      matrix_outcome o = matrix_run_case(mw, &mc);
+      record(&w->st, w->spec, &mc, &o);
       if (w->csv)
-        matrix_csv_write_row(w->csv, &c, &o);
+        matrix_csv_write_row(w->csv, &mc, &o);
       atomic_fetch_add_explicit(w->done, 1, memory_order_relaxed);
     }
   }
@@ -632,7 +640,8 @@ static bool copy_rows(FILE *from, FILE *to, uint64_t rows) {
 }
 
 /* Concatenates the workers' CSV parts into `path`, the metadata and header
- * first, the rows in case order. */
+ * first, the rows in case order: each worker's file holds its chunks in the
+ * order it claimed them, which is case order. */
 static int write_csv(const options *o, worker *workers, int jobs) {
   const char *path = o->csv;
   cli_output *out = cli_output_open("matrix", path, NULL);
@@ -651,7 +660,7 @@ static int write_csv(const options *o, worker *workers, int jobs) {
   uint64_t lo = jobs ? workers[0].lo : 0, hi = jobs ? workers[0].hi : 0;
   for (uint64_t start = lo, c = 0; ok && start < hi; start += MATRIX_CHUNK, c++) {
     uint64_t rows = hi - start < MATRIX_CHUNK ? hi - start : MATRIX_CHUNK;
-    ok = copy_rows(workers[c % (uint64_t)jobs].csv, f, rows);
+    ok = copy_rows(workers[workers[0].owner[c]].csv, f, rows);
   }
   for (int j = 0; ok && j < jobs; j++)
     ok = !ferror(workers[j].csv);
@@ -667,20 +676,22 @@ static int run_matrix(options *o) {
   uint64_t total = o->spec.total;
   uint64_t lo, hi;
   matrix_shard_range(total, o->shard, o->shards, o->limit, &lo, &hi);
-  _Atomic uint64_t done = 0;
+  _Atomic uint64_t done = 0, next = 0;
   int jobs = (int)o->jobs;
   worker *workers = lsim_calloc((size_t)jobs, sizeof *workers);
   pthread_t *threads = lsim_calloc((size_t)jobs, sizeof *threads);
-  if (!workers || !threads) {
+  unsigned char *owner = lsim_calloc((size_t)((hi - lo) / MATRIX_CHUNK + 1), 1);
+  if (!workers || !threads || !owner) {
     free(workers);
     free(threads);
+    free(owner);
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   }
   double start = now();
   int code = 0;
   for (int j = 0; j < jobs; j++) {
     workers[j] = (worker){.spec = &o->spec, .done = &done, .lo = lo, .hi = hi, .index = j,
-                          .jobs = jobs};
+                          .next = &next, .owner = owner};
     if (o->csv && !(workers[j].csv = tmpfile()))
       code = cli_usage_error("matrix", "cannot create a temporary file");
   }
@@ -728,6 +739,7 @@ static int run_matrix(options *o) {
   free(all);
   free(workers);
   free(threads);
+  free(owner);
   return code;
 }
 

@@ -80,7 +80,7 @@ expect check-no-files 2 "no scenario found" -- check "$tmp/empty"
 "$L" matrix --limit 3000 --csv "$tmp/whole.csv" >/dev/null; check matrix-run $? "exit"
 "$L" matrix --limit 3000 --jobs 2 --csv "$tmp/two.csv" >/dev/null
 cmp -s "$tmp/whole.csv" "$tmp/two.csv"; check matrix-jobs-deterministic $? "--jobs 2 rows differ"
-# Three threads over a range of chunks (1,372 cases each, dealt round-robin)
+# Three threads over a range of chunks (1,372 cases each, claimed as they go)
 # that does not start at 0 or end on a chunk's end: the rows in case order.
 "$L" matrix --shard 7/400 --csv "$tmp/one.csv" >/dev/null
 "$L" matrix --shard 7/400 --jobs 3 --csv "$tmp/three.csv" >/dev/null
