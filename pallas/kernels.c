@@ -888,12 +888,13 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
   if (kind == KERNEL_GATHER_ROWS && spec->flavor != LSIMP_KERNEL_MOSAIC_TPU)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lowersim's kernel library has gather_rows for Mosaic TPU only");
-  if (kind == KERNEL_TILED_ADD_ONE && spec->flavor == LSIMP_KERNEL_MOSAIC_GPU)
+  if (kind == KERNEL_TILED_ADD_ONE && spec->flavor == LSIMP_KERNEL_MOSAIC_GPU && spec->warpgroup)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "lowersim's kernel library has tiled_add_one for Mosaic TPU and Triton "
-                          "only (not yet for Mosaic GPU)");
+                          "lowersim's kernel library has tiled_add_one for Mosaic GPU without "
+                          "warpgroup semantics only (JAX 0.10.2's lowering, not the newer one)");
   if (spec->flavor == LSIMP_KERNEL_MOSAIC_GPU)
-    return lsimp_mosaic_gpu_kernel(mlir, spec, kind == KERNEL_ADD_ONE, out, err);
+    return lsimp_mosaic_gpu_kernel(mlir, spec, kind == KERNEL_ADD_ONE || kind == KERNEL_TILED_ADD_ONE,
+                                   kind == KERNEL_TILED_ADD_ONE, out, err);
   MlirLocation loc = mlirLocationUnknownGet(mlir);
   MlirModule module = mlirModuleCreateEmpty(loc);
   builder b = {.mlir = mlir, .at = {mlir, {NULL}, loc, NULL}, .prefix = "", .err = err};

@@ -93,10 +93,11 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, M
 extern const unsigned char lsimp_mosaic_gpu_kernel_mlir[];
 extern const size_t lsimp_mosaic_gpu_kernel_mlir_size;
 
-/* Mosaic GPU's module for `spec` (add_one or copy), rendered from the
+/* Mosaic GPU's module for `spec` (add_one or copy on the whole 1-D array;
+ * `tiled`: tiled_add_one, without warpgroup semantics), rendered from the
  * template and parsed in `mlir` (pallas/mosaic_gpu_kernel.c). */
 int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, bool add_one,
-                            MlirModule *out, lsim_error *err);
+                            bool tiled, MlirModule *out, lsim_error *err);
 
 /* A context for kernels (owned): threading off, unregistered dialects
  * allowed, no dialect loaded. */

@@ -45,7 +45,9 @@ static const char *decimal(char *buf, long long v) {
  * 8-bit types). */
 static int64_t align_1024(int64_t bytes) { return (bytes + 1023) / 1024 * 1024; }
 
-/* row_sum's (rows, cols) block (f32 or i32) meets the same checks, then
+/* tiled_add_one's (rows, cols) block meets the same checks, its rows in the
+ * array (cols of it) 16-byte aligned for TMA as row_sum's.
+ * row_sum's (rows, cols) block (f32 or i32) meets the same checks, then
  * its jnp.sum, which Mosaic GPU's reduce_sum lowering refuses ("No support
  * for axes yet"); its shared memory is the input block's and the (rows, 1)
  * output block's, each aligned to 1024 bytes, 2048 bytes more and the
@@ -54,7 +56,8 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
                         lsim_error *err) {
   const lsim_aval *block = &ctx->avals_in[0];
   bool reduction = lsimp_kernel_is_reduction(p->kernel);
-  int64_t rows = reduction ? p->block[0] : 1, cols = reduction ? p->block[1] : block->dims[0];
+  bool two_d = reduction || lsimp_kernel_is_tiled(p->kernel);
+  int64_t rows = two_d ? p->block[0] : 1, cols = two_d ? p->block[1] : block->dims[0];
   int64_t n = rows * cols;
   int64_t itemsize = lsim_dtype_itemsize(block->dtype);
   int64_t bytes = n * itemsize;
@@ -70,10 +73,10 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE);
   if (!warpgroup_semantics && bytes % WARPGROUP)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_WARPGROUP, decimal(a, bytes));
-  if (reduction && block->dims[1] * itemsize % TMA_STRIDE_BYTES)
+  if (two_d && block->dims[1] * itemsize % TMA_STRIDE_BYTES)
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_TMA_STRIDES);
   if (rows > MAX_ASYNC_COPY_ELEMENTS || cols > MAX_ASYNC_COPY_ELEMENTS) {
-    if (reduction)
+    if (two_d)
       snprintf(text, sizeof text, "(%lld, %lld)", (long long)rows, (long long)cols);
     else
       snprintf(text, sizeof text, "(%lld,)", (long long)n);
@@ -83,7 +86,7 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_TMA_DTYPE, "f64");
   if (n % WARPGROUP) {
     const char *elt = lsimp_kernel_element_type(block->dtype);
-    if (reduction)
+    if (two_d)
       snprintf(text, sizeof text,
                "memref<%lldx%lldx%s, strided<[%lld, 1], offset: ?>, "
                "#gpu.address_space<workgroup>>",
@@ -96,7 +99,7 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
   }
   if (reduction)
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_REDUCE_AXES);
-  if (itemsize == 1 && strcmp(p->kernel, "add_one") == 0)
+  if (itemsize == 1 && strcmp(p->kernel, "copy") != 0)
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_8BIT);
   return LSIM_OK;
 }

@@ -37,9 +37,17 @@ typedef struct param {
 
 /* What renders the template for one kernel. */
 typedef struct renderer {
-  param params[24];
+  param params[40];
   int num_params;
   bool add, one_register, wide; /* the ?A, ?1/?2 and ?W/?N conditions */
+  bool contiguous;              /* the ?B and ?D conditions */
+  long long registers, per;     /* ?R runs: repeated `registers` times, PER elements each */
+  /* The run of ?R lines being read (their text in the template). */
+  struct {
+    const char *s;
+    size_t n;
+  } group[16];
+  int num_group;
   /* The run of ?C lines being read (expanded), and the names of those
    * dropped, which become those of the constants kept. */
   char cached[24][200];
@@ -51,8 +59,13 @@ typedef struct renderer {
   lsimp_strbuf out;
 } renderer;
 
+/* Sets @name@ (again, when it is set already). */
 static void set(renderer *r, const char *name, const char *fmt, long long v) {
-  param *p = &r->params[r->num_params++];
+  param *p = r->params;
+  while (p < r->params + r->num_params && strcmp(p->name, name) != 0)
+    p++;
+  if (p == r->params + r->num_params)
+    r->num_params++;
   p->name = name;
   snprintf(p->value, sizeof p->value, fmt, v);
 }
@@ -172,6 +185,23 @@ static void flush_cached(renderer *r) {
   r->num_cached = 0;
 }
 
+/* The run of ?R lines into r->out, once per register: @I@ its number, @OFF@
+ * its first element. */
+static int flush_group(renderer *r, lsimp_strbuf *line) {
+  for (long long i = 0; i < r->registers; i++) {
+    set(r, "I", "%lld", i);
+    set(r, "OFF", "%lld", i * 128 * r->per);
+    for (int k = 0; k < r->num_group; k++) {
+      lsimp_strbuf_reset(line);
+      if (expand(r, r->group[k].s, r->group[k].n, line))
+        return -1;
+      serialize_line(lsimp_strbuf_cstr(line), &r->out);
+    }
+  }
+  r->num_group = 0;
+  return 0;
+}
+
 /* The lines of `section` ("//! legacy") rendered into r->out. */
 static int render(renderer *r, const char *section, lsim_error *err) {
   const char *text = (const char *)lsimp_mosaic_gpu_kernel_mlir;
@@ -186,10 +216,13 @@ static int render(renderer *r, const char *section, lsim_error *err) {
   while (*s && !starts(s, "//!")) {
     const char *eol = strchr(s, '\n');
     size_t n = eol ? (size_t)(eol - s) : strlen(s);
-    bool keep = true, cached = false;
+    bool keep = true, cached = false, repeated = false;
     while (n >= 2 && s[0] == '?') {
       switch (s[1]) {
       case 'A': keep &= r->add; break;
+      case 'B': keep &= r->contiguous; break;
+      case 'D': keep &= !r->contiguous; break;
+      case 'R': repeated = true; break;
       case '1': keep &= r->one_register; break;
       case '2': keep &= !r->one_register; break;
       case 'W': keep &= r->wide; break;
@@ -201,6 +234,19 @@ static int render(renderer *r, const char *section, lsim_error *err) {
     }
     if (keep && !cached && r->num_cached)
       flush_cached(r); /* before the constants' uses are expanded */
+    if (keep && repeated && r->num_group == 16) {
+      rc = lsim_error_set(err, LSIM_E_VERIFY, "mosaic_gpu_kernel.mlir: a ?R run over 16 lines");
+      break;
+    }
+    if (keep && repeated) {
+      r->group[r->num_group].s = s;
+      r->group[r->num_group++].n = n;
+      keep = false;
+    }
+    if (keep && r->num_group && flush_group(r, &line)) {
+      rc = lsim_error_set(err, LSIM_E_VERIFY, "mosaic_gpu_kernel.mlir: cannot render a ?R run");
+      break;
+    }
     if (keep) {
       lsimp_strbuf_reset(&line);
       if (expand(r, s, n, &line) ||
@@ -216,6 +262,8 @@ static int render(renderer *r, const char *section, lsim_error *err) {
     }
     s += n + (eol ? 1 : 0);
   }
+  if (!rc && r->num_group && flush_group(r, &line))
+    rc = lsim_error_set(err, LSIM_E_VERIFY, "mosaic_gpu_kernel.mlir: cannot render a ?R run");
   if (!rc && r->num_cached)
     flush_cached(r);
   if (!rc && (lsimp_strbuf_failed(&r->out) || lsimp_strbuf_failed(&line)))
@@ -287,9 +335,10 @@ static int tma_dtype(lsim_dtype d) {
 }
 
 int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, bool add_one,
-                            MlirModule *out, lsim_error *err) {
+                            bool tiled, MlirModule *out, lsim_error *err) {
   const lsim_aval *block = spec->block;
-  long long n = (long long)block->dims[0];
+  long long rows = tiled ? spec->tile[0] : 1, cols = tiled ? spec->tile[1] : block->dims[0];
+  long long n = rows * cols;
   long long isz = (long long)lsim_dtype_itemsize(block->dtype);
   long long bytes = n * isz, aligned = (bytes + 1023) / 1024 * 1024;
   /* WGStridedFragLayout.from_shaped_type: up to 8 bytes a register, the
@@ -301,9 +350,21 @@ int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, boo
             block->dtype == LSIM_DTYPE_F32 || block->dtype == LSIM_DTYPE_F64;
   const char *elt = lsimp_kernel_element_type(block->dtype);
   renderer r = {.add = add_one, .one_register = n == per * 128, .wide = isz > 1,
-                .out = LSIMP_STRBUF_INIT};
+                .registers = n / (per * 128), .per = per, .out = LSIMP_STRBUF_INIT};
   char one[48];
   snprintf(one, sizeof one, fp ? "1.000000e+00 : %s" : "1 : %s", elt);
+  if (tiled) {
+    long long array_rows = (long long)block->dims[0], array_cols = (long long)block->dims[1];
+    r.contiguous = cols == array_cols;
+    set(&r, "R", "%lld", array_rows);
+    set(&r, "C", "%lld", array_cols);
+    set(&r, "BR", "%lld", rows);
+    set(&r, "BC", "%lld", cols);
+    set(&r, "GR", "%lld", array_rows / rows);
+    set(&r, "GC", "%lld", array_cols / cols);
+    set(&r, "RC", "%lld", array_rows * array_cols);
+    set(&r, "DESC", "%lld", r.contiguous ? 128 : 256);
+  }
   set_text(&r, "KERNEL", spec->func_name);
   set_text(&r, "T", elt);
   set(&r, "N", "%lld", n);
@@ -326,7 +387,7 @@ int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, boo
   set(&r, "MAJOR", "%lld", spec->arch_major);
   set(&r, "MINOR", "%lld", spec->arch_minor);
   set(&r, "VERSION", "%lld", spec->mosaic_version);
-  int rc = render(&r, spec->warpgroup ? "warpgroup" : "legacy", err);
+  int rc = render(&r, tiled ? "tiled" : spec->warpgroup ? "warpgroup" : "legacy", err);
   if (!rc) {
     MlirModule module = mlirModuleCreateParse(mlir, mlirStringRefCreateFromCString(
                                                          lsimp_strbuf_cstr(&r.out)));

@@ -1,6 +1,17 @@
 // pallas/mosaic_gpu_kernel.mlir: the module JAX's Mosaic GPU pallas_call
 // lowering emits for lowersim's kernels (add_one, copy) on a 1-D block that
-// is the whole array, as JAX 0.10.2 (//! legacy) and the seed's warpgroup
+// is the whole array, as JAX 0.10.2 (// The //! tiled section is JAX 0.10.2's module for tiled_add_one: an
+// (R, C) array in (BR, BC) blocks over a (GR, GC) grid (launch grid x is
+// GC, y is GR), and its own values: R, C, BR, BC, GR, GC, RC (R * C), N
+// (BR * BC), DESC (the TMA descriptors' bytes: 128 each, one for the input,
+// and one for the output unless BC == C), and the lines:
+//   ?D        only when BC < C (the output's block is not contiguous: a TMA
+//             store through its own descriptor);
+//   ?B        only when BC == C (the block is contiguous: a bulk copy);
+//   ?R        a run of these lines is repeated for each register of the
+//             kernel (N / (128 * PER)), @I@ the register's number and @OFF@
+//             its first element, I * 128 * PER.
+//! legacy) and the seed's warpgroup
 // semantics (//! warpgroup, from 32915de40f) write it: generic ops, each of
 // which lowersim renames `stable_mosaic_gpu.<op>` (the mosaic_gpu-serde
 // pass's serialized form, every attribute a plain attribute, as that pass
@@ -904,6 +915,571 @@
       "nvvm.cp.async.bulk.commit.group"() : () -> ()
       "nvvm.cp.async.bulk.wait_group"() {group = 0 : i32} : () -> ()
       %346 = "llvm.inline_asm"(%312) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      "gpu.terminator"() : () -> ()
+    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
+    "func.return"() : () -> ()
+  }) {function_type = (!llvm.ptr, !llvm.ptr) -> (), llvm.emit_c_interface, sym_name = "@KERNEL@_mosaic_gpu"} : () -> ()
+}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
+//! tiled
+"builtin.module"() <{sym_name = "@KERNEL@"}> ({
+  "func.func"() ({
+  }) {function_type = (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> (), sym_name = "mosaic_gpu_init_tma_desc", sym_visibility = "private"} : () -> ()
+  "llvm.mlir.global"() ({
+  }) {addr_space = 4 : i32, global_type = !llvm.array<0 x i8>, linkage = #llvm.linkage<external>, sym_name = "global_scratch", visibility_ = 0 : i64} : () -> ()
+  "func.func"() ({
+  ^bb0(%arg0: !llvm.ptr, %arg1: !llvm.ptr):
+    %0 = "builtin.unrealized_conversion_cast"(%arg0) : (!llvm.ptr) -> !gpu.async.token
+    %1 = "llvm.getelementptr"(%arg1) {elem_type = !llvm.ptr, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    %2 = "llvm.load"(%1) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.ptr
+    %3 = "llvm.mlir.undef"() : () -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %4 = "llvm.insertvalue"(%3, %2) {position = array<i64: 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %5 = "llvm.insertvalue"(%4, %2) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %6 = "llvm.mlir.constant"() {value = 0 : i64} : () -> i64
+    %7 = "llvm.insertvalue"(%5, %6) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %8 = "llvm.mlir.constant"() {value = @R@ : i64} : () -> i64
+    %9 = "llvm.insertvalue"(%7, %8) {position = array<i64: 3, 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %10 = "llvm.mlir.constant"() {value = @C@ : i64} : () -> i64
+    %11 = "llvm.insertvalue"(%9, %10) {position = array<i64: 3, 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %12 = "llvm.mlir.constant"() {value = @C@ : i64} : () -> i64
+    %13 = "llvm.insertvalue"(%11, %12) {position = array<i64: 4, 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %14 = "llvm.mlir.constant"() {value = 1 : i64} : () -> i64
+    %15 = "llvm.insertvalue"(%13, %14) {position = array<i64: 4, 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %16 = "builtin.unrealized_conversion_cast"(%15) {mosaic_gpu.from_kernel_arg_idx = 0 : i32, mosaic_gpu.original_kernel_arg} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> memref<@R@x@C@x@T@>
+    %17 = "llvm.getelementptr"(%arg1) {elem_type = !llvm.ptr, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    %18 = "llvm.load"(%17) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.ptr
+    %19 = "llvm.mlir.undef"() : () -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %20 = "llvm.insertvalue"(%19, %18) {position = array<i64: 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %21 = "llvm.insertvalue"(%20, %18) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %22 = "llvm.mlir.constant"() {value = 0 : i64} : () -> i64
+    %23 = "llvm.insertvalue"(%21, %22) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %24 = "llvm.mlir.constant"() {value = @R@ : i64} : () -> i64
+    %25 = "llvm.insertvalue"(%23, %24) {position = array<i64: 3, 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %26 = "llvm.mlir.constant"() {value = @C@ : i64} : () -> i64
+    %27 = "llvm.insertvalue"(%25, %26) {position = array<i64: 3, 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %28 = "llvm.mlir.constant"() {value = @C@ : i64} : () -> i64
+    %29 = "llvm.insertvalue"(%27, %28) {position = array<i64: 4, 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %30 = "llvm.mlir.constant"() {value = 1 : i64} : () -> i64
+    %31 = "llvm.insertvalue"(%29, %30) {position = array<i64: 4, 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %32 = "builtin.unrealized_conversion_cast"(%31) {mosaic_gpu.from_kernel_arg_idx = 1 : i32, mosaic_gpu.original_kernel_arg} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> memref<@R@x@C@x@T@>
+    %33 = "arith.constant"() {value = @GC@ : index} : () -> index
+    %34 = "arith.constant"() {value = @GR@ : index} : () -> index
+    %35 = "arith.constant"() {value = 1 : index} : () -> index
+    %36 = "arith.constant"() {value = 128 : index} : () -> index
+    %37 = "arith.constant"() {value = 1 : index} : () -> index
+    %38 = "arith.constant"() {value = 1 : index} : () -> index
+    %39 = "arith.constant"() {value = @SMEM@ : i32} : () -> i32
+    %40 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %41 = "llvm.alloca"(%40) {alignment = 64 : i64, elem_type = !llvm.array<@DESC@ x i8>, mosaic_gpu_smem_alloc} : (i64) -> !llvm.ptr
+    %42 = "llvm.getelementptr"(%41) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    %43 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+    %44:6 = "memref.extract_strided_metadata"(%43) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> (memref<@T@>, index, index, index, index, index)
+    %45 = "memref.extract_aligned_pointer_as_index"(%43) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> index
+    %46 = "arith.index_cast"(%45) : (index) -> i64
+    %47 = "llvm.inttoptr"(%46) : (i64) -> !llvm.ptr
+    %48 = "arith.index_cast"(%44#1) : (index) -> i64
+    %49 = "llvm.getelementptr"(%47, %48) {elem_type = @T@, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr, i64) -> !llvm.ptr
+    %50 = "arith.constant"() {value = @TMA@ : i64} : () -> i64
+    %51 = "arith.constant"() {value = 2 : i64} : () -> i64
+    %52 = "arith.index_cast"(%44#2) : (index) -> i64
+    %53 = "arith.index_cast"(%44#3) : (index) -> i64
+    %54 = "arith.constant"() {value = 2 : i64} : () -> i64
+    %55 = "llvm.alloca"(%54) {elem_type = i64} : (i64) -> !llvm.ptr
+    %56 = "llvm.getelementptr"(%55) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%52, %56) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %57 = "llvm.getelementptr"(%55) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%53, %57) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %58 = "arith.index_cast"(%44#4) : (index) -> i64
+    %59 = "arith.index_cast"(%44#5) : (index) -> i64
+    %60 = "arith.constant"() {value = 2 : i64} : () -> i64
+    %61 = "llvm.alloca"(%60) {elem_type = i64} : (i64) -> !llvm.ptr
+    %62 = "llvm.getelementptr"(%61) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%58, %62) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %63 = "llvm.getelementptr"(%61) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%59, %63) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %64 = "arith.constant"() {value = 16 : i64} : () -> i64
+    %65 = "arith.constant"() {value = @BR@ : i64} : () -> i64
+    %66 = "arith.constant"() {value = @BC@ : i64} : () -> i64
+    %67 = "arith.constant"() {value = 2 : i64} : () -> i64
+    %68 = "llvm.alloca"(%67) {elem_type = i64} : (i64) -> !llvm.ptr
+    %69 = "llvm.getelementptr"(%68) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%65, %69) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %70 = "llvm.getelementptr"(%68) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%66, %70) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    "func.call"(%42, %49, %50, %51, %55, %61, %64, %68) {callee = @mosaic_gpu_init_tma_desc} : (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+?D    %71 = "llvm.getelementptr"(%41) {elem_type = i8, rawConstantIndices = array<i32: 128>} : (!llvm.ptr) -> !llvm.ptr
+?D    %72 = "memref.reinterpret_cast"(%32) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?D    %73:6 = "memref.extract_strided_metadata"(%72) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> (memref<@T@>, index, index, index, index, index)
+?D    %74 = "memref.extract_aligned_pointer_as_index"(%72) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> index
+?D    %75 = "arith.index_cast"(%74) : (index) -> i64
+?D    %76 = "llvm.inttoptr"(%75) : (i64) -> !llvm.ptr
+?D    %77 = "arith.index_cast"(%73#1) : (index) -> i64
+?D    %78 = "llvm.getelementptr"(%76, %77) {elem_type = @T@, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr, i64) -> !llvm.ptr
+?D    %79 = "arith.constant"() {value = @TMA@ : i64} : () -> i64
+?D    %80 = "arith.constant"() {value = 2 : i64} : () -> i64
+?D    %81 = "arith.index_cast"(%73#2) : (index) -> i64
+?D    %82 = "arith.index_cast"(%73#3) : (index) -> i64
+?D    %83 = "arith.constant"() {value = 2 : i64} : () -> i64
+?D    %84 = "llvm.alloca"(%83) {elem_type = i64} : (i64) -> !llvm.ptr
+?D    %85 = "llvm.getelementptr"(%84) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%81, %85) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %86 = "llvm.getelementptr"(%84) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%82, %86) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %87 = "arith.index_cast"(%73#4) : (index) -> i64
+?D    %88 = "arith.index_cast"(%73#5) : (index) -> i64
+?D    %89 = "arith.constant"() {value = 2 : i64} : () -> i64
+?D    %90 = "llvm.alloca"(%89) {elem_type = i64} : (i64) -> !llvm.ptr
+?D    %91 = "llvm.getelementptr"(%90) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%87, %91) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %92 = "llvm.getelementptr"(%90) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%88, %92) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %93 = "arith.constant"() {value = 16 : i64} : () -> i64
+?D    %94 = "arith.constant"() {value = @BR@ : i64} : () -> i64
+?D    %95 = "arith.constant"() {value = @BC@ : i64} : () -> i64
+?D    %96 = "arith.constant"() {value = 2 : i64} : () -> i64
+?D    %97 = "llvm.alloca"(%96) {elem_type = i64} : (i64) -> !llvm.ptr
+?D    %98 = "llvm.getelementptr"(%97) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%94, %98) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %99 = "llvm.getelementptr"(%97) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%95, %99) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    "func.call"(%71, %78, %79, %80, %84, %90, %93, %97) {callee = @mosaic_gpu_init_tma_desc} : (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+    %100 = "llvm.load"(%41) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.array<@DESC@ x i8>
+    %101 = "gpu.launch"(%0, %33, %34, %35, %36, %37, %38, %39) ({
+    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: index, %arg9: index, %arg10: index, %arg11: index, %arg12: index, %arg13: index):
+      %102 = "builtin.unrealized_conversion_cast"(%100) : (!llvm.array<@DESC@ x i8>) -> !llvm.ptr
+?D      %103 = "llvm.getelementptr"(%102) {elem_type = i8, rawConstantIndices = array<i32: 128>} : (!llvm.ptr) -> !llvm.ptr
+      %104 = "llvm.getelementptr"(%102) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+      %105 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %106 = "arith.constant"() {value = 0 : index} : () -> index
+      %107 = "memref.view"(%105, %106) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<@AL2@xi8, #gpu.address_space<workgroup>>
+      %108 = "arith.constant"() {value = @AL2@ : index} : () -> index
+      %109 = "memref.view"(%105, %108) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1xi64, #gpu.address_space<workgroup>>
+      %110 = "builtin.unrealized_conversion_cast"(%109) : (memref<1xi64, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+      %111 = "llvm.extractvalue"(%110) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+      %112 = "llvm.extractvalue"(%110) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %113 = "arith.constant"() {value = 8 : i64} : () -> i64
+      %114 = "llvm.mul"(%112, %113) : (i64, i64) -> i64
+      %115 = "llvm.ptrtoint"(%111) : (!llvm.ptr<3>) -> i64
+      %116 = "llvm.add"(%115, %114) : (i64, i64) -> i64
+      %117 = "llvm.inttoptr"(%116) : (i64) -> !llvm.ptr<3>
+      %118 = "memref.alloca"() {operandSegmentSizes = array<i32: 0, 0>} : () -> memref<i32>
+      %119 = "arith.constant"() {value = 0 : i32} : () -> i32
+      "memref.store"(%119, %118) : (i32, memref<i32>) -> ()
+      %120 = "nvvm.elect.sync"() : () -> i1
+      %121 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %122 = "arith.index_cast"(%121) : (index) -> i32
+      %123 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %124 = "arith.index_cast"(%123) : (index) -> i32
+      %125 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %126 = "arith.index_cast"(%125) : (index) -> i32
+      %127 = "arith.muli"(%126, %124) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %128 = "arith.addi"(%122, %127) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %129 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %130 = "arith.index_cast"(%129) : (index) -> i32
+      %131 = "arith.muli"(%124, %130) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %132 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %133 = "arith.index_cast"(%132) : (index) -> i32
+      %134 = "arith.muli"(%133, %131) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %135 = "arith.addi"(%128, %134) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %136 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %137 = "arith.index_cast"(%136) : (index) -> i32
+      %138 = "arith.muli"(%131, %137) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %139 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %140 = "arith.shrui"(%135, %139) : (i32, i32) -> i32
+      %141 = "arith.constant"() {value = -1 : i32} : () -> i32
+      %142 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %143 = "arith.constant"() {value = 31 : i32} : () -> i32
+      %144 = "nvvm.shfl.sync"(%141, %140, %142, %143) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %145 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %146 = "arith.cmpi"(%144, %145) {predicate = 0 : i64} : (i32, i32) -> i1
+      %147 = "arith.andi"(%146, %120) : (i1, i1) -> i1
+      %148 = "llvm.getelementptr"(%117) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr<3>) -> !llvm.ptr<3>
+      %149 = "arith.constant"() {value = 128 : i32} : () -> i32
+      "nvvm.mbarrier.init"(%148, %149, %147) : (!llvm.ptr<3>, i32, i1) -> ()
+      %150 = "arith.constant"() {value = 0 : i32} : () -> i32
+      "nvvm.fence.mbarrier.init"() : () -> ()
+      "gpu.barrier"() {scope = #gpu.barrier_scope<workgroup>} : () -> ()
+      %151 = "nvvm.elect.sync"() : () -> i1
+      %152 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %153 = "arith.index_cast"(%152) : (index) -> i32
+      %154 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %155 = "arith.index_cast"(%154) : (index) -> i32
+      %156 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %157 = "arith.index_cast"(%156) : (index) -> i32
+      %158 = "arith.muli"(%157, %155) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %159 = "arith.addi"(%153, %158) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %160 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %161 = "arith.index_cast"(%160) : (index) -> i32
+      %162 = "arith.muli"(%155, %161) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %163 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %164 = "arith.index_cast"(%163) : (index) -> i32
+      %165 = "arith.muli"(%164, %162) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %166 = "arith.addi"(%159, %165) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %167 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %168 = "arith.index_cast"(%167) : (index) -> i32
+      %169 = "arith.muli"(%162, %168) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %170 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %171 = "arith.shrui"(%166, %170) : (i32, i32) -> i32
+      %172 = "arith.constant"() {value = -1 : i32} : () -> i32
+      %173 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %174 = "arith.constant"() {value = 31 : i32} : () -> i32
+      %175 = "nvvm.shfl.sync"(%172, %171, %173, %174) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %176 = "arith.constant"() {value = 4 : i32} : () -> i32
+      %177 = "arith.remui"(%175, %176) : (i32, i32) -> i32
+      %178 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %179 = "arith.cmpi"(%177, %178) {predicate = 0 : i64} : (i32, i32) -> i1
+      %180 = "arith.andi"(%179, %151) : (i1, i1) -> i1
+      %181 = "nvvm.elect.sync"() : () -> i1
+      %182 = "gpu.block_id"() {dimension = #gpu<dim y>} : () -> index
+      %183 = "arith.index_cast"(%182) : (index) -> i32
+      %184 = "gpu.block_id"() {dimension = #gpu<dim x>} : () -> index
+      %185 = "arith.index_cast"(%184) : (index) -> i32
+      %186 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %187 = "arith.constant"() {value = 0 : index} : () -> index
+      %188 = "memref.view"(%186, %187) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>
+      %189 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %190 = "arith.constant"() {value = @AL@ : index} : () -> index
+      %191 = "memref.view"(%189, %190) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>
+      %192 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %193 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %194 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %195 = "arith.muli"(%193, %194) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %196 = "arith.addi"(%195, %192) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %197 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %198 = "arith.addi"(%196, %197) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %199 = "arith.constant"() {value = @BR@ : i32} : () -> i32
+      %200 = "arith.muli"(%183, %199) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %201 = "arith.constant"() {value = @BC@ : i32} : () -> i32
+      %202 = "arith.muli"(%185, %201) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %203 = "arith.index_cast"(%198) : (i@IW@) -> index
+      %204 = "memref.subview"(%188, %203) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0, 0>, static_sizes = array<i64: 1, @BR@, @BC@>, static_strides = array<i64: 1, 1, 1>} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %205 = "arith.index_cast"(%200) : (i32) -> index
+      %206 = "arith.index_cast"(%202) : (i32) -> index
+      %207 = "arith.index_cast"(%198) : (i@IW@) -> index
+      %208 = "arith.constant"() {value = 1 : index} : () -> index
+      %209 = "arith.muli"(%207, %208) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %210 = "arith.index_castui"(%209) : (index) -> i32
+      %211 = "arith.addi"(%150, %210) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %212 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %213 = "arith.index_cast"(%212) : (index) -> i32
+      %214 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %215 = "arith.index_cast"(%214) : (index) -> i32
+      %216 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %217 = "arith.index_cast"(%216) : (index) -> i32
+      %218 = "arith.muli"(%217, %215) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %219 = "arith.addi"(%213, %218) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %220 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %221 = "arith.index_cast"(%220) : (index) -> i32
+      %222 = "arith.muli"(%215, %221) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %223 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %224 = "arith.index_cast"(%223) : (index) -> i32
+      %225 = "arith.muli"(%224, %222) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %226 = "arith.addi"(%219, %225) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %227 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %228 = "arith.index_cast"(%227) : (index) -> i32
+      %229 = "arith.muli"(%222, %228) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %230 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %231 = "arith.shrui"(%226, %230) : (i32, i32) -> i32
+      %232 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %233 = "arith.addi"(%231, %232) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %234 = "llvm.inline_asm"(%233) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %235 = "arith.constant"() {value = @TX@ : i32} : () -> i32
+      %236 = "llvm.getelementptr"(%117, %211) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+      %237 = "nvvm.mbarrier.arrive.expect_tx"(%236, %235) {relaxed = false, scope = #nvvm.mem_scope<cta>} : (!llvm.ptr<3>, i32) -> i64
+      %238:6 = "memref.extract_strided_metadata"(%204) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
+      %239 = "memref.reinterpret_cast"(%204, %238#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %240 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+      %241 = "builtin.unrealized_conversion_cast"(%239) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+      %242 = "llvm.extractvalue"(%241) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+      %243 = "llvm.extractvalue"(%241) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+      %244 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %245 = "llvm.mul"(%243, %244) : (i64, i64) -> i64
+      %246 = "llvm.ptrtoint"(%242) : (!llvm.ptr<3>) -> i64
+      %247 = "llvm.add"(%246, %245) : (i64, i64) -> i64
+      %248 = "llvm.inttoptr"(%247) : (i64) -> !llvm.ptr<3>
+      %249 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+      %250 = "arith.index_cast"(%206) : (index) -> i32
+      %251 = "arith.index_cast"(%205) : (index) -> i32
+      %252 = "llvm.getelementptr"(%117, %211) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%248, %104, %250, %251, %252, %180) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i1) -> ()
+      %253 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %254 = "arith.addi"(%192, %253) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %255 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %256 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %257 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %258 = "arith.muli"(%256, %257) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %259 = "arith.addi"(%258, %255) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %260 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %261 = "arith.addi"(%259, %260) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %262 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %263 = "arith.remsi"(%261, %262) : (i@IW@, i@IW@) -> i@IW@
+      %264 = "arith.index_cast"(%263) : (i@IW@) -> index
+      %265 = "arith.constant"() {value = 1 : index} : () -> index
+      %266 = "arith.muli"(%264, %265) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+      %267 = "arith.index_castui"(%266) : (index) -> i32
+      %268 = "arith.addi"(%150, %267) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %269 = "memref.load"(%118) : (memref<i32>) -> i32
+      %270 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %271 = "arith.shli"(%270, %268) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %272 = "arith.andi"(%269, %271) : (i32, i32) -> i32
+      %273 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %274 = "arith.cmpi"(%272, %273) {predicate = 1 : i64} : (i32, i32) -> i1
+      %275 = "arith.xori"(%269, %271) : (i32, i32) -> i32
+      "memref.store"(%275, %118) : (i32, memref<i32>) -> ()
+      %276 = "arith.constant"() {value = 10000000 : i32} : () -> i32
+      %277 = "arith.extui"(%274) : (i1) -> i32
+      %278 = "llvm.getelementptr"(%117, %268) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+      "nvvm.mbarrier.try_wait.parity"(%278, %277, %276) : (!llvm.ptr<3>, i32, i32) -> ()
+      %279 = "arith.index_cast"(%263) : (i@IW@) -> index
+      %280 = "memref.subview"(%188, %279) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0, 0>, static_sizes = array<i64: 1, @BR@, @BC@>, static_strides = array<i64: 1, 1, 1>} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %281 = "arith.index_cast"(%263) : (i@IW@) -> index
+      %282 = "memref.subview"(%191, %281) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0, 0>, static_sizes = array<i64: 1, @BR@, @BC@>, static_strides = array<i64: 1, 1, 1>} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %283 = "gpu.block_id"() {dimension = #gpu<dim y>} : () -> index
+      %284 = "arith.index_cast"(%283) : (index) -> i32
+      %285 = "gpu.block_id"() {dimension = #gpu<dim x>} : () -> index
+      %286 = "arith.index_cast"(%285) : (index) -> i32
+      %287 = "memref.collapse_shape"(%280) {reassociation = [[0, 1]]} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %288 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %289 = "arith.constant"() {value = 128 : index} : () -> index
+      %290 = "arith.remui"(%288, %289) : (index, index) -> index
+      %291 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %292 = "arith.muli"(%290, %291) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      %r322o@I@ = "arith.constant"() {value = @OFF@ : index} : () -> index
+?R      %r322i@I@ = "arith.addi"(%292, %r322o@I@) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      %r322v@I@ = "vector.load"(%287, %r322i@I@) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> vector<@PER@x@T@>
+      %305 = "arith.constant"() {value = @ONE@} : () -> @T@
+      %306 = "vector.broadcast"(%305) : (@T@) -> vector<@PER@x@T@>
+?R      %y@I@ = "arith.@ADD@"(%r322v@I@, %306) {@FLAGS@} : (vector<@PER@x@T@>, vector<@PER@x@T@>) -> vector<@PER@x@T@>
+      %311 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %312 = "arith.index_cast"(%311) : (index) -> i32
+      %313 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %314 = "arith.index_cast"(%313) : (index) -> i32
+      %315 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %316 = "arith.index_cast"(%315) : (index) -> i32
+      %317 = "arith.muli"(%316, %314) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %318 = "arith.addi"(%312, %317) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %319 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %320 = "arith.index_cast"(%319) : (index) -> i32
+      %321 = "arith.muli"(%314, %320) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %322 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %323 = "arith.index_cast"(%322) : (index) -> i32
+      %324 = "arith.muli"(%323, %321) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %325 = "arith.addi"(%318, %324) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %326 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %327 = "arith.index_cast"(%326) : (index) -> i32
+      %328 = "arith.muli"(%321, %327) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %329 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %330 = "arith.shrui"(%325, %329) : (i32, i32) -> i32
+      %331 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %332 = "arith.addi"(%330, %331) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %333 = "llvm.inline_asm"(%332) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %334 = "memref.collapse_shape"(%282) {reassociation = [[0, 1]]} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %335 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %336 = "arith.constant"() {value = 128 : index} : () -> index
+      %337 = "arith.remui"(%335, %336) : (index, index) -> index
+      %338 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %339 = "arith.muli"(%337, %338) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      %r358o@I@ = "arith.constant"() {value = @OFF@ : index} : () -> index
+?R      %r358i@I@ = "arith.addi"(%339, %r358o@I@) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      %r358v@I@ = "vector.load"(%334, %r358i@I@) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> vector<@PER@x@T@>
+      %352 = "memref.collapse_shape"(%282) {reassociation = [[0, 1]]} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %353 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %354 = "arith.constant"() {value = 128 : index} : () -> index
+      %355 = "arith.remui"(%353, %354) : (index, index) -> index
+      %356 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %357 = "arith.muli"(%355, %356) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      %r365o@I@ = "arith.constant"() {value = @OFF@ : index} : () -> index
+?R      %r365i@I@ = "arith.addi"(%357, %r365o@I@) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      "vector.store"(%y@I@, %352, %r365i@I@) : (vector<@PER@x@T@>, memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> ()
+      %366 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %367 = "arith.index_cast"(%366) : (index) -> i32
+      %368 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %369 = "arith.index_cast"(%368) : (index) -> i32
+      %370 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %371 = "arith.index_cast"(%370) : (index) -> i32
+      %372 = "arith.muli"(%371, %369) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %373 = "arith.addi"(%367, %372) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %374 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %375 = "arith.index_cast"(%374) : (index) -> i32
+      %376 = "arith.muli"(%369, %375) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %377 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %378 = "arith.index_cast"(%377) : (index) -> i32
+      %379 = "arith.muli"(%378, %376) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %380 = "arith.addi"(%373, %379) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %381 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %382 = "arith.index_cast"(%381) : (index) -> i32
+      %383 = "arith.muli"(%376, %382) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %384 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %385 = "arith.shrui"(%380, %384) : (i32, i32) -> i32
+      %386 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %387 = "arith.addi"(%385, %386) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %388 = "llvm.inline_asm"(%387) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %389 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %390 = "arith.addi"(%261, %389) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      %391 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %392 = "arith.remsi"(%390, %391) : (i@IW@, i@IW@) -> i@IW@
+      %393 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %394 = "arith.cmpi"(%261, %393) {predicate = 5 : i64} : (i@IW@, i@IW@) -> i1
+      %395 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %396 = "arith.cmpi"(%390, %395) {predicate = 2 : i64} : (i@IW@, i@IW@) -> i1
+      %397 = "arith.andi"(%394, %396) : (i1, i1) -> i1
+      %398 = "arith.extui"(%397) : (i1) -> i32
+      %399 = "arith.index_cast"(%398) : (i32) -> index
+      "scf.index_switch"(%399) ({
+        %473 = "arith.constant"() {value = @BR@ : i32} : () -> i32
+        %474 = "arith.muli"(%183, %473) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %475 = "arith.constant"() {value = @BC@ : i32} : () -> i32
+        %476 = "arith.muli"(%185, %475) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %477 = "arith.index_cast"(%392) : (i@IW@) -> index
+        %478 = "memref.subview"(%188, %477) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0, 0>, static_sizes = array<i64: 1, @BR@, @BC@>, static_strides = array<i64: 1, 1, 1>} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %479 = "arith.index_cast"(%474) : (i32) -> index
+        %480 = "arith.index_cast"(%476) : (i32) -> index
+        %481 = "arith.index_cast"(%392) : (i@IW@) -> index
+        %482 = "arith.constant"() {value = 1 : index} : () -> index
+        %483 = "arith.muli"(%481, %482) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+        %484 = "arith.index_castui"(%483) : (index) -> i32
+        %485 = "arith.addi"(%150, %484) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %486 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+        %487 = "arith.index_cast"(%486) : (index) -> i32
+        %488 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+        %489 = "arith.index_cast"(%488) : (index) -> i32
+        %490 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+        %491 = "arith.index_cast"(%490) : (index) -> i32
+        %492 = "arith.muli"(%491, %489) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %493 = "arith.addi"(%487, %492) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %494 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+        %495 = "arith.index_cast"(%494) : (index) -> i32
+        %496 = "arith.muli"(%489, %495) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %497 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+        %498 = "arith.index_cast"(%497) : (index) -> i32
+        %499 = "arith.muli"(%498, %496) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %500 = "arith.addi"(%493, %499) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %501 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+        %502 = "arith.index_cast"(%501) : (index) -> i32
+        %503 = "arith.muli"(%496, %502) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %504 = "arith.constant"() {value = 7 : i32} : () -> i32
+        %505 = "arith.shrui"(%500, %504) : (i32, i32) -> i32
+        %506 = "arith.constant"() {value = 1 : i32} : () -> i32
+        %507 = "arith.addi"(%505, %506) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+        %508 = "llvm.inline_asm"(%507) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+        %509 = "arith.constant"() {value = @TX@ : i32} : () -> i32
+        %510 = "llvm.getelementptr"(%117, %485) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+        %511 = "nvvm.mbarrier.arrive.expect_tx"(%510, %509) {relaxed = false, scope = #nvvm.mem_scope<cta>} : (!llvm.ptr<3>, i32) -> i64
+        %512:6 = "memref.extract_strided_metadata"(%478) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
+        %513 = "memref.reinterpret_cast"(%478, %512#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+        %514 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+        %515 = "builtin.unrealized_conversion_cast"(%513) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+        %516 = "llvm.extractvalue"(%515) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+        %517 = "llvm.extractvalue"(%515) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+        %518 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+        %519 = "llvm.mul"(%517, %518) : (i64, i64) -> i64
+        %520 = "llvm.ptrtoint"(%516) : (!llvm.ptr<3>) -> i64
+        %521 = "llvm.add"(%520, %519) : (i64, i64) -> i64
+        %522 = "llvm.inttoptr"(%521) : (i64) -> !llvm.ptr<3>
+        %523 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+        %524 = "arith.index_cast"(%480) : (index) -> i32
+        %525 = "arith.index_cast"(%479) : (index) -> i32
+        %526 = "llvm.getelementptr"(%117, %485) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+        "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%522, %104, %524, %525, %526, %180) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i1) -> ()
+        "scf.yield"() : () -> ()
+      }, {
+        "scf.yield"() : () -> ()
+      }) {cases = array<i64: 0>} : (index) -> ()
+      %400 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %401 = "arith.addi"(%255, %400) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
+      "nvvm.fence.proxy"() {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>} : () -> ()
+      %402 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %403 = "arith.index_cast"(%402) : (index) -> i32
+      %404 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %405 = "arith.index_cast"(%404) : (index) -> i32
+      %406 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %407 = "arith.index_cast"(%406) : (index) -> i32
+      %408 = "arith.muli"(%407, %405) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %409 = "arith.addi"(%403, %408) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %410 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %411 = "arith.index_cast"(%410) : (index) -> i32
+      %412 = "arith.muli"(%405, %411) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %413 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %414 = "arith.index_cast"(%413) : (index) -> i32
+      %415 = "arith.muli"(%414, %412) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %416 = "arith.addi"(%409, %415) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %417 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %418 = "arith.index_cast"(%417) : (index) -> i32
+      %419 = "arith.muli"(%412, %418) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %420 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %421 = "arith.shrui"(%416, %420) : (i32, i32) -> i32
+      %422 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %423 = "arith.addi"(%421, %422) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %424 = "llvm.inline_asm"(%423) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %425 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
+      %426 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
+      %427 = "arith.remsi"(%425, %426) : (i@IW@, i@IW@) -> i@IW@
+      %428 = "arith.constant"() {value = @BR@ : i32} : () -> i32
+      %429 = "arith.muli"(%183, %428) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %430 = "arith.constant"() {value = @BC@ : i32} : () -> i32
+      %431 = "arith.muli"(%185, %430) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %432 = "arith.index_cast"(%427) : (i@IW@) -> index
+      %433 = "memref.subview"(%191, %432) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808, 0, 0>, static_sizes = array<i64: 1, @BR@, @BC@>, static_strides = array<i64: 1, 1, 1>} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %434 = "arith.index_cast"(%429) : (i32) -> index
+      %435 = "arith.index_cast"(%431) : (i32) -> index
+      %436:6 = "memref.extract_strided_metadata"(%433) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
+      %437 = "memref.reinterpret_cast"(%433, %436#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %438 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+      %439 = "builtin.unrealized_conversion_cast"(%437) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+      %440 = "llvm.extractvalue"(%439) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+      %441 = "llvm.extractvalue"(%439) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+      %442 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %443 = "llvm.mul"(%441, %442) : (i64, i64) -> i64
+      %444 = "llvm.ptrtoint"(%440) : (!llvm.ptr<3>) -> i64
+      %445 = "llvm.add"(%444, %443) : (i64, i64) -> i64
+      %446 = "llvm.inttoptr"(%445) : (i64) -> !llvm.ptr<3>
+      %447 = "memref.reinterpret_cast"(%32) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?D      %448 = "arith.index_cast"(%435) : (index) -> i32
+?D      %449 = "arith.index_cast"(%434) : (index) -> i32
+?D      "nvvm.cp.async.bulk.tensor.global.shared.cta"(%103, %446, %448, %449, %180) {mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 1>} : (!llvm.ptr, !llvm.ptr<3>, i32, i32, i1) -> ()
+?B      %b418 = "memref.subview"(%447, %434, %435) {operandSegmentSizes = array<i32: 1, 2, 0, 0>, static_offsets = array<i64: -9223372036854775808, -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: 1, 1>} : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>, index, index) -> memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>
+?B      %b419 = "builtin.unrealized_conversion_cast"(%b418) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+?B      %b420 = "llvm.extractvalue"(%b419) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr
+?B      %b421 = "llvm.extractvalue"(%b419) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?B      %b422 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+?B      %b423 = "llvm.mul"(%b421, %b422) : (i64, i64) -> i64
+?B      %b424 = "llvm.ptrtoint"(%b420) : (!llvm.ptr) -> i64
+?B      %b425 = "llvm.add"(%b424, %b423) : (i64, i64) -> i64
+?B      %b426 = "llvm.inttoptr"(%b425) : (i64) -> !llvm.ptr
+?B      %b427 = "arith.constant"() {value = @RC@ : index} : () -> index
+?B      %b428:6 = "memref.extract_strided_metadata"(%b418) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> (memref<@T@>, index, index, index, index, index)
+?B      %b429 = "arith.minui"(%b428#1, %b427) : (index, index) -> index
+?B      %b430 = "arith.subi"(%b427, %b429) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?B      %b431 = "arith.constant"() {value = @ISZ@ : index} : () -> index
+?B      %b432 = "arith.muli"(%b430, %b431) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?B      %b433 = "arith.index_cast"(%438) : (i32) -> index
+?B      %b434 = "arith.minui"(%b433, %b432) : (index, index) -> index
+?B      %b435 = "arith.index_cast"(%b434) : (index) -> i32
+?B      %b436 = "llvm.inline_asm"(%180, %b426, %446, %b435) {asm_string = "\0A          @$0 cp.async.bulk.global.shared::cta.bulk_group [$1], [$2], $3;\0A          ", constraints = "b,l,l,r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i1, !llvm.ptr, !llvm.ptr<3>, i32) -> !llvm.void
+      "nvvm.cp.async.bulk.commit.group"() : () -> ()
+      "nvvm.cp.async.bulk.wait_group"() {group = 0 : i32} : () -> ()
+      %450 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %451 = "arith.index_cast"(%450) : (index) -> i32
+      %452 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %453 = "arith.index_cast"(%452) : (index) -> i32
+      %454 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %455 = "arith.index_cast"(%454) : (index) -> i32
+      %456 = "arith.muli"(%455, %453) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %457 = "arith.addi"(%451, %456) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %458 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %459 = "arith.index_cast"(%458) : (index) -> i32
+      %460 = "arith.muli"(%453, %459) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %461 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %462 = "arith.index_cast"(%461) : (index) -> i32
+      %463 = "arith.muli"(%462, %460) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %464 = "arith.addi"(%457, %463) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %465 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %466 = "arith.index_cast"(%465) : (index) -> i32
+      %467 = "arith.muli"(%460, %466) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %468 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %469 = "arith.shrui"(%464, %468) : (i32, i32) -> i32
+      %470 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %471 = "arith.addi"(%469, %470) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %472 = "llvm.inline_asm"(%471) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
       "gpu.terminator"() : () -> ()
     }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
     "func.return"() : () -> ()

@@ -55,16 +55,17 @@ typedef struct pallas_rule_data {
   bool rocm; /* gpu_lowering's is_rocm */
 } pallas_rule_data;
 
-/* The tiled kernels and the reduction exist for Mosaic TPU and Triton only
- * (Mosaic GPU refuses the reduction itself, as JAX does), the
- * scalar-prefetch kernel for Mosaic TPU only (lowersim's limit, not
- * JAX's). */
+/* The tiled kernels and the reduction exist for Mosaic TPU and Triton, and
+ * tiled_add_one for Mosaic GPU too (Mosaic GPU refuses the reduction
+ * itself, as JAX does), the scalar-prefetch kernel for Mosaic TPU only
+ * (lowersim's limit, not JAX's). */
 static int check_tiled_backend(const lsim_pallas_call_params *p, const char *backend,
                                lsim_error *err) {
   bool tpu_only = lsimp_kernel_num_scalar_prefetch(p->kernel) > 0;
   if (!lsimp_kernel_is_tiled(p->kernel) || strcmp(backend, "Mosaic TPU") == 0 ||
       (strcmp(backend, "Triton") == 0 && !tpu_only) ||
-      (strcmp(backend, "Mosaic GPU") == 0 && lsimp_kernel_is_reduction(p->kernel)))
+      (strcmp(backend, "Mosaic GPU") == 0 &&
+       (lsimp_kernel_is_reduction(p->kernel) || strcmp(p->kernel, "tiled_add_one") == 0)))
     return LSIM_OK; /* (Mosaic GPU refuses row_sum as JAX does: check_kernel) */
   return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                         "lowersim's kernel library has %s for %s only (not for %s)", p->kernel,
