@@ -361,7 +361,8 @@ static void add_row_transform(builder *b, MlirBlock module_body, int i, bool x64
 }
 
 /* row_sum: `o_ref[...] = jnp.sum(x_ref[...], axis=1, keepdims=True)`: the
- * block's load, vector.multi_reduction <add> over dimension 1 from a zero
+ * block's load (shape_cast to itself when the operand carries the abstract
+ * mesh), vector.multi_reduction <add> over dimension 1 from a zero
  * accumulator, the shape_cast keepdims makes, the swap of the (rows, 1)
  * output block. */
 static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
@@ -399,6 +400,8 @@ static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
   MlirValue at[] = {x_ref, constant(b, mlirIntegerAttrGet(index, 0)),
                     constant(b, mlirIntegerAttrGet(index, 0))};
   MlirValue x = op1(b, "vector.load", at, 3, in_vec, NULL, 0);
+  if (spec->mesh_operand) /* as the other kernels' load */
+    x = op1(b, "vector.shape_cast", &x, 1, in_vec, NULL, 0);
   snprintf(text, sizeof text, fp ? "dense<0.000000e+00> : vector<%lldx%s>"
                                  : "dense<0> : vector<%lldx%s>",
            (long long)rows, elt);
