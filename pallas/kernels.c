@@ -881,6 +881,7 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
   if (!spec || !find_kernel(spec->kernel, &kind) || !block ||
       block->rank != (lsimp_kernel_is_tiled(spec->kernel) ? 2 : 1) ||
       (kind == KERNEL_GATHER_ROWS && (!spec->prefetch || spec->prefetch->rank != 1)) ||
+      (lsimp_kernel_is_tiled(spec->kernel) && (spec->tile[0] < 1 || spec->tile[1] < 1)) ||
       spec->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                      "lsimp_pallas_build_kernel: unknown kernel, or not a 1-D block and grid");

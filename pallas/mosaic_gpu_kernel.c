@@ -350,7 +350,7 @@ int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, boo
             block->dtype == LSIM_DTYPE_F32 || block->dtype == LSIM_DTYPE_F64;
   const char *elt = lsimp_kernel_element_type(block->dtype);
   renderer r = {.add = add_one, .one_register = n == per * 128, .wide = isz > 1,
-                .registers = n / (per * 128), .per = per, .out = LSIMP_STRBUF_INIT};
+                .registers = per ? n / (per * 128) : 0, .per = per, .out = LSIMP_STRBUF_INIT};
   char one[48];
   snprintf(one, sizeof one, fp ? "1.000000e+00 : %s" : "1 : %s", elt);
   if (tiled) {
