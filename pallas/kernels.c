@@ -892,10 +892,6 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
   if (kind == KERNEL_GATHER_ROWS && spec->flavor != LSIMP_KERNEL_MOSAIC_TPU)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lowersim's kernel library has gather_rows for Mosaic TPU only");
-  if (kind == KERNEL_TILED_ADD_ONE && spec->flavor == LSIMP_KERNEL_MOSAIC_GPU && spec->warpgroup)
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "lowersim's kernel library has tiled_add_one for Mosaic GPU without "
-                          "warpgroup semantics only (JAX 0.10.2's lowering, not the newer one)");
   /* A (1, N) array's copies are 1-D in JAX (the unit dimension dropped),
    * which the template does not have. */
   if (kind == KERNEL_TILED_ADD_ONE && spec->flavor == LSIMP_KERNEL_MOSAIC_GPU && block->dims[0] == 1)

@@ -94,7 +94,7 @@ extern const unsigned char lsimp_mosaic_gpu_kernel_mlir[];
 extern const size_t lsimp_mosaic_gpu_kernel_mlir_size;
 
 /* Mosaic GPU's module for `spec` (add_one or copy on the whole 1-D array;
- * `tiled`: tiled_add_one, without warpgroup semantics), rendered from the
+ * `tiled`: tiled_add_one), rendered from the
  * template and parsed in `mlir` (pallas/mosaic_gpu_kernel.c). */
 int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, bool add_one,
                             bool tiled, MlirModule *out, lsim_error *err);

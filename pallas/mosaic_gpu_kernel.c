@@ -41,6 +41,7 @@ typedef struct renderer {
   int num_params;
   bool add, one_register, wide; /* the ?A, ?1/?2 and ?W/?N conditions */
   bool contiguous;              /* the ?B and ?D conditions */
+  bool x64;                     /* the ?X and ?Y conditions */
   long long registers, per;     /* ?R runs: repeated `registers` times, PER elements each */
   /* The run of ?R lines being read (their text in the template). */
   struct {
@@ -92,10 +93,24 @@ static bool starts(const char *s, const char *prefix) {
 /* One template line (without its conditions) into `line`: the @NAME@
  * values and the aliases of deduplicated constants.  -1 for an unknown
  * @NAME@. */
-static int expand(const renderer *r, const char *s, size_t n, lsimp_strbuf *line) {
+static int expand(renderer *r, const char *s, size_t n, lsimp_strbuf *line) {
   const char *end = s + n;
   while (s < end) {
-    if (*s == '@' && s + 1 < end && isupper((unsigned char)s[1])) {
+    if (*s == '@' && s + 1 < end && s[1] == '[') { /* @[TEXT]@: TEXT per register */
+      const char *close = s + 2;
+      while (close + 1 < end && !(close[0] == ']' && close[1] == '@'))
+        close++;
+      if (close + 1 >= end)
+        return -1;
+      for (long long i = 0; i < r->registers; i++) {
+        if (i)
+          lsimp_strbuf_puts(line, ", ");
+        set(r, "I", "%lld", i);
+        if (expand(r, s + 2, (size_t)(close - s - 2), line))
+          return -1;
+      }
+      s = close + 2;
+    } else if (*s == '@' && s + 1 < end && isupper((unsigned char)s[1])) {
       const char *close = memchr(s + 1, '@', (size_t)(end - s - 1));
       const char *value = close ? lookup(r, s + 1, (size_t)(close - s - 1)) : NULL;
       if (!value)
@@ -161,26 +176,25 @@ static bool split_constant(const char *line, const char **name, size_t *len, con
 
 /* The run of ?C lines into r->out.  The launch's constants are made through
  * a cache and hoisted to the top of the function in the reverse order of
- * their first use, so of two lines making the same constant the later one
- * stays and the earlier one's uses are renamed to it. */
+ * their first use, so of the lines making the same constant the last one
+ * stays and the uses of the others are renamed to it. */
 static void flush_cached(renderer *r) {
   for (int i = 0; i < r->num_cached; i++) {
-    const char *name, *key, *name2, *key2;
-    size_t len, len2;
-    bool dropped = false;
+    const char *name, *key, *name2, *key2, *kept = NULL;
+    size_t len, len2, kept_len = 0;
     if (split_constant(r->cached[i], &name, &len, &key)) {
-      for (int j = i + 1; j < r->num_cached && !dropped; j++) {
-        if (split_constant(r->cached[j], &name2, &len2, &key2) && strcmp(key, key2) == 0 &&
-            r->num_alias < 24) {
-          snprintf(r->alias[r->num_alias].from, 16, "%.*s", (int)len, name);
-          snprintf(r->alias[r->num_alias].to, 16, "%.*s", (int)len2, name2);
-          r->num_alias++;
-          dropped = true;
-        }
+      for (int j = i + 1; j < r->num_cached; j++) {
+        if (split_constant(r->cached[j], &name2, &len2, &key2) && strcmp(key, key2) == 0)
+          kept = name2, kept_len = len2;
       }
     }
-    if (!dropped)
+    if (kept && r->num_alias < 24) {
+      snprintf(r->alias[r->num_alias].from, 16, "%.*s", (int)len, name);
+      snprintf(r->alias[r->num_alias].to, 16, "%.*s", (int)kept_len, kept);
+      r->num_alias++;
+    } else {
       serialize_line(r->cached[i], &r->out);
+    }
   }
   r->num_cached = 0;
 }
@@ -223,6 +237,8 @@ static int render(renderer *r, const char *section, lsim_error *err) {
       case 'B': keep &= r->contiguous; break;
       case 'D': keep &= !r->contiguous; break;
       case 'R': repeated = true; break;
+      case 'X': keep &= r->x64; break;
+      case 'Y': keep &= !r->x64; break;
       case '1': keep &= r->one_register; break;
       case '2': keep &= !r->one_register; break;
       case 'W': keep &= r->wide; break;
@@ -350,7 +366,8 @@ int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, boo
             block->dtype == LSIM_DTYPE_F32 || block->dtype == LSIM_DTYPE_F64;
   const char *elt = lsimp_kernel_element_type(block->dtype);
   renderer r = {.add = add_one, .one_register = n == per * 128, .wide = isz > 1,
-                .registers = per ? n / (per * 128) : 0, .per = per, .out = LSIMP_STRBUF_INIT};
+                .registers = per ? n / (per * 128) : 0, .per = per, .x64 = spec->x64,
+                .out = LSIMP_STRBUF_INIT};
   char one[48];
   snprintf(one, sizeof one, fp ? "1.000000e+00 : %s" : "1 : %s", elt);
   if (tiled) {
@@ -387,7 +404,9 @@ int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, boo
   set(&r, "MAJOR", "%lld", spec->arch_major);
   set(&r, "MINOR", "%lld", spec->arch_minor);
   set(&r, "VERSION", "%lld", spec->mosaic_version);
-  int rc = render(&r, tiled ? "tiled" : spec->warpgroup ? "warpgroup" : "legacy", err);
+  const char *section = tiled ? (spec->warpgroup ? "tiled-warpgroup" : "tiled")
+                              : spec->warpgroup ? "warpgroup" : "legacy";
+  int rc = render(&r, section, err);
   if (!rc) {
     MlirModule module = mlirModuleCreateParse(mlir, mlirStringRefCreateFromCString(
                                                          lsimp_strbuf_cstr(&r.out)));

@@ -11,6 +11,15 @@
 //   ?R        a run of these lines is repeated for each register of the
 //             kernel (N / (128 * PER)), @I@ the register's number and @OFF@
 //             its first element, I * 128 * PER.
+// The //! tiled-warpgroup section is the seeds' JAX's (warpgroup semantics;
+// taken from JAX 0.11.0, whose module differs from it only in
+// stable_mosaic_gpu.version, as for the 1-D kernels), with the same values
+// and lines, the ?C constants among them (the grid's, the block's and the
+// array's dimensions), and:
+//   ?X / ?Y   only with / without jax_enable_x64 (the constant 1 : i32 is
+//             first used earlier);
+//   @[TEXT]@  TEXT once per register, @I@ its number, joined by ", " (the
+//             registers gathered into the block's vector).
 //! legacy) and the seed's warpgroup
 // semantics (//! warpgroup, from 32915de40f) write it: generic ops, each of
 // which lowersim renames `stable_mosaic_gpu.<op>` (the mosaic_gpu-serde
@@ -1480,6 +1489,451 @@
       %470 = "arith.constant"() {value = 1 : i32} : () -> i32
       %471 = "arith.addi"(%469, %470) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
       %472 = "llvm.inline_asm"(%471) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      "gpu.terminator"() : () -> ()
+    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
+    "func.return"() : () -> ()
+  }) {function_type = (!llvm.ptr, !llvm.ptr) -> (), llvm.emit_c_interface, sym_name = "@KERNEL@_mosaic_gpu"} : () -> ()
+}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
+//! tiled-warpgroup
+"builtin.module"() <{sym_name = "@KERNEL@"}> ({
+  "func.func"() ({
+  }) {function_type = (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> (), sym_name = "mosaic_gpu_init_tma_desc", sym_visibility = "private"} : () -> ()
+  "llvm.mlir.global"() ({
+  }) {addr_space = 4 : i32, global_type = !llvm.array<0 x i8>, linkage = #llvm.linkage<external>, sym_name = "global_scratch", visibility_ = 0 : i64} : () -> ()
+  "func.func"() ({
+  ^bb0(%arg0: !llvm.ptr, %arg1: !llvm.ptr):
+    %0 = "arith.constant"() {value = @ONE@} : () -> @T@
+    %1 = "builtin.unrealized_conversion_cast"(%0) {layout = #mosaic_gpu.WGSplatFragLayout<[@BR@, @BC@]>} : (@T@) -> vector<@BR@x@BC@x@T@>
+?C    %2 = "arith.constant"() {value = 7 : i32} : () -> i32
+?C    %3 = "arith.constant"() {value = 10000000 : i32} : () -> i32
+?Y?C    %4 = "arith.constant"() {value = @BC@ : i32} : () -> i32
+?Y?C    %5 = "arith.constant"() {value = @BR@ : i32} : () -> i32
+?Y?C    %6 = "arith.constant"() {value = 1 : i32} : () -> i32
+?X?C    %6 = "arith.constant"() {value = 1 : i32} : () -> i32
+?X?C    %4 = "arith.constant"() {value = @BC@ : i32} : () -> i32
+?X?C    %5 = "arith.constant"() {value = @BR@ : i32} : () -> i32
+?C    %7 = "arith.constant"() {value = 31 : i32} : () -> i32
+?C    %8 = "arith.constant"() {value = -1 : i32} : () -> i32
+?C    %9 = "arith.constant"() {value = 5 : i32} : () -> i32
+?C    %10 = "arith.constant"() {value = 0 : i32} : () -> i32
+?C    %11 = "arith.constant"() {value = 8 : i64} : () -> i64
+?C    %12 = "arith.constant"() {value = @SMEM@ : i32} : () -> i32
+?C    %13 = "arith.constant"() {value = 128 : index} : () -> index
+?C    %14 = "arith.constant"() {value = 1 : index} : () -> index
+?C    %15 = "arith.constant"() {value = @GR@ : index} : () -> index
+?C    %16 = "arith.constant"() {value = @GC@ : index} : () -> index
+?C    %17 = "llvm.mlir.constant"() {value = 1 : i64} : () -> i64
+?C    %18 = "llvm.mlir.constant"() {value = @C@ : i64} : () -> i64
+?C    %19 = "llvm.mlir.constant"() {value = @R@ : i64} : () -> i64
+?C    %20 = "llvm.mlir.constant"() {value = 0 : i64} : () -> i64
+    %21 = "llvm.mlir.undef"() : () -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %22 = "builtin.unrealized_conversion_cast"(%arg0) : (!llvm.ptr) -> !gpu.async.token
+    %23 = "llvm.load"(%arg1) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.ptr
+    %24 = "llvm.insertvalue"(%21, %23) {position = array<i64: 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %25 = "llvm.insertvalue"(%24, %23) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %26 = "llvm.insertvalue"(%25, %20) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %27 = "llvm.insertvalue"(%26, %19) {position = array<i64: 3, 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %28 = "llvm.insertvalue"(%27, %18) {position = array<i64: 3, 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %29 = "llvm.insertvalue"(%28, %18) {position = array<i64: 4, 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %30 = "llvm.insertvalue"(%29, %17) {position = array<i64: 4, 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %31 = "builtin.unrealized_conversion_cast"(%30) {mosaic_gpu.from_kernel_arg_idx = 0 : i32, mosaic_gpu.original_kernel_arg} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> memref<@R@x@C@x@T@>
+    %32 = "llvm.getelementptr"(%arg1) {elem_type = !llvm.ptr, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    %33 = "llvm.load"(%32) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.ptr
+    %34 = "llvm.insertvalue"(%21, %33) {position = array<i64: 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %35 = "llvm.insertvalue"(%34, %33) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, !llvm.ptr) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %36 = "llvm.insertvalue"(%35, %20) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %37 = "llvm.insertvalue"(%36, %19) {position = array<i64: 3, 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %38 = "llvm.insertvalue"(%37, %18) {position = array<i64: 3, 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %39 = "llvm.insertvalue"(%38, %18) {position = array<i64: 4, 0>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %40 = "llvm.insertvalue"(%39, %17) {position = array<i64: 4, 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>, i64) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+    %41 = "builtin.unrealized_conversion_cast"(%40) {mosaic_gpu.from_kernel_arg_idx = 1 : i32, mosaic_gpu.original_kernel_arg} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> memref<@R@x@C@x@T@>
+    %42 = "arith.constant"() {value = 1 : i64} : () -> i64
+    %43 = "llvm.alloca"(%42) {alignment = 64 : i64, elem_type = !llvm.array<@DESC@ x i8>, mosaic_gpu_smem_alloc} : (i64) -> !llvm.ptr
+    %44 = "llvm.getelementptr"(%43) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    %45 = "memref.reinterpret_cast"(%31) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+    %46:6 = "memref.extract_strided_metadata"(%45) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> (memref<@T@>, index, index, index, index, index)
+    %47 = "memref.extract_aligned_pointer_as_index"(%45) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> index
+    %48 = "arith.index_cast"(%47) : (index) -> i64
+    %49 = "llvm.inttoptr"(%48) : (i64) -> !llvm.ptr
+    %50 = "arith.index_cast"(%46#1) : (index) -> i64
+    %51 = "llvm.getelementptr"(%49, %50) {elem_type = @T@, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr, i64) -> !llvm.ptr
+    %52 = "arith.constant"() {value = @TMA@ : i64} : () -> i64
+    %53 = "arith.constant"() {value = 2 : i64} : () -> i64
+    %54 = "arith.index_cast"(%46#2) : (index) -> i64
+    %55 = "arith.index_cast"(%46#3) : (index) -> i64
+    %56 = "arith.constant"() {value = 2 : i64} : () -> i64
+    %57 = "llvm.alloca"(%56) {elem_type = i64} : (i64) -> !llvm.ptr
+    %58 = "llvm.getelementptr"(%57) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%54, %58) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %59 = "llvm.getelementptr"(%57) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%55, %59) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %60 = "arith.index_cast"(%46#4) : (index) -> i64
+    %61 = "arith.index_cast"(%46#5) : (index) -> i64
+    %62 = "arith.constant"() {value = 2 : i64} : () -> i64
+    %63 = "llvm.alloca"(%62) {elem_type = i64} : (i64) -> !llvm.ptr
+    %64 = "llvm.getelementptr"(%63) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%60, %64) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %65 = "llvm.getelementptr"(%63) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%61, %65) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %66 = "arith.constant"() {value = 16 : i64} : () -> i64
+    %67 = "arith.constant"() {value = @BR@ : i64} : () -> i64
+    %68 = "arith.constant"() {value = @BC@ : i64} : () -> i64
+    %69 = "arith.constant"() {value = 2 : i64} : () -> i64
+    %70 = "llvm.alloca"(%69) {elem_type = i64} : (i64) -> !llvm.ptr
+    %71 = "llvm.getelementptr"(%70) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%67, %71) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    %72 = "llvm.getelementptr"(%70) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+    "llvm.store"(%68, %72) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+    "func.call"(%44, %51, %52, %53, %57, %63, %66, %70) {callee = @mosaic_gpu_init_tma_desc} : (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+?D    %73 = "llvm.getelementptr"(%43) {elem_type = i8, rawConstantIndices = array<i32: 128>} : (!llvm.ptr) -> !llvm.ptr
+?D    %74 = "memref.reinterpret_cast"(%41) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?D    %75:6 = "memref.extract_strided_metadata"(%74) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> (memref<@T@>, index, index, index, index, index)
+?D    %76 = "memref.extract_aligned_pointer_as_index"(%74) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> index
+?D    %77 = "arith.index_cast"(%76) : (index) -> i64
+?D    %78 = "llvm.inttoptr"(%77) : (i64) -> !llvm.ptr
+?D    %79 = "arith.index_cast"(%75#1) : (index) -> i64
+?D    %80 = "llvm.getelementptr"(%78, %79) {elem_type = @T@, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr, i64) -> !llvm.ptr
+?D    %81 = "arith.constant"() {value = @TMA@ : i64} : () -> i64
+?D    %82 = "arith.constant"() {value = 2 : i64} : () -> i64
+?D    %83 = "arith.index_cast"(%75#2) : (index) -> i64
+?D    %84 = "arith.index_cast"(%75#3) : (index) -> i64
+?D    %85 = "arith.constant"() {value = 2 : i64} : () -> i64
+?D    %86 = "llvm.alloca"(%85) {elem_type = i64} : (i64) -> !llvm.ptr
+?D    %87 = "llvm.getelementptr"(%86) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%83, %87) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %88 = "llvm.getelementptr"(%86) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%84, %88) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %89 = "arith.index_cast"(%75#4) : (index) -> i64
+?D    %90 = "arith.index_cast"(%75#5) : (index) -> i64
+?D    %91 = "arith.constant"() {value = 2 : i64} : () -> i64
+?D    %92 = "llvm.alloca"(%91) {elem_type = i64} : (i64) -> !llvm.ptr
+?D    %93 = "llvm.getelementptr"(%92) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%89, %93) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %94 = "llvm.getelementptr"(%92) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%90, %94) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %95 = "arith.constant"() {value = 16 : i64} : () -> i64
+?D    %96 = "arith.constant"() {value = @BR@ : i64} : () -> i64
+?D    %97 = "arith.constant"() {value = @BC@ : i64} : () -> i64
+?D    %98 = "arith.constant"() {value = 2 : i64} : () -> i64
+?D    %99 = "llvm.alloca"(%98) {elem_type = i64} : (i64) -> !llvm.ptr
+?D    %100 = "llvm.getelementptr"(%99) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%96, %100) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    %101 = "llvm.getelementptr"(%99) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?D    "llvm.store"(%97, %101) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?D    "func.call"(%73, %80, %81, %82, %86, %92, %95, %99) {callee = @mosaic_gpu_init_tma_desc} : (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
+    %102 = "llvm.load"(%43) {ordering = 0 : i64} : (!llvm.ptr) -> !llvm.array<@DESC@ x i8>
+    %103 = "gpu.launch"(%22, %16, %15, %14, %13, %14, %14, %12) ({
+    ^bb0(%arg2: index, %arg3: index, %arg4: index, %arg5: index, %arg6: index, %arg7: index, %arg8: index, %arg9: index, %arg10: index, %arg11: index, %arg12: index, %arg13: index):
+      %104 = "builtin.unrealized_conversion_cast"(%102) : (!llvm.array<@DESC@ x i8>) -> !llvm.ptr
+?D      %105 = "llvm.getelementptr"(%104) {elem_type = i8, rawConstantIndices = array<i32: 128>} : (!llvm.ptr) -> !llvm.ptr
+      %106 = "llvm.getelementptr"(%104) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
+      %107 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %108 = "arith.index_cast"(%107) : (index) -> i32
+      %109 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %110 = "arith.index_cast"(%109) : (index) -> i32
+      %111 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %112 = "arith.index_cast"(%111) : (index) -> i32
+      %113 = "arith.muli"(%112, %110) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %114 = "arith.addi"(%108, %113) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %115 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %116 = "arith.index_cast"(%115) : (index) -> i32
+      %117 = "arith.muli"(%110, %116) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %118 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %119 = "arith.index_cast"(%118) : (index) -> i32
+      %120 = "arith.muli"(%119, %117) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %121 = "arith.addi"(%114, %120) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %122 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %123 = "arith.index_cast"(%122) : (index) -> i32
+      %124 = "arith.muli"(%117, %123) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %125 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %126 = "arith.shrui"(%121, %125) : (i32, i32) -> i32
+      %127 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %128 = "arith.cmpi"(%126, %127) {predicate = 0 : i64} : (i32, i32) -> i1
+      %129 = "nvvm.elect.sync"() : () -> i1
+      %130 = "nvvm.elect.sync"() : () -> i1
+      %131 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %132 = "arith.index_cast"(%131) : (index) -> i32
+      %133 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %134 = "arith.index_cast"(%133) : (index) -> i32
+      %135 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %136 = "arith.index_cast"(%135) : (index) -> i32
+      %137 = "arith.muli"(%136, %134) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %138 = "arith.addi"(%132, %137) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %139 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %140 = "arith.index_cast"(%139) : (index) -> i32
+      %141 = "arith.muli"(%134, %140) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %142 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %143 = "arith.index_cast"(%142) : (index) -> i32
+      %144 = "arith.muli"(%143, %141) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %145 = "arith.addi"(%138, %144) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %146 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %147 = "arith.index_cast"(%146) : (index) -> i32
+      %148 = "arith.muli"(%141, %147) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %149 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %150 = "arith.shrui"(%145, %149) : (i32, i32) -> i32
+      %151 = "arith.constant"() {value = -1 : i32} : () -> i32
+      %152 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %153 = "arith.constant"() {value = 31 : i32} : () -> i32
+      %154 = "nvvm.shfl.sync"(%151, %150, %152, %153) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %155 = "arith.constant"() {value = 4 : i32} : () -> i32
+      %156 = "arith.remui"(%154, %155) : (i32, i32) -> i32
+      %157 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %158 = "arith.cmpi"(%156, %157) {predicate = 0 : i64} : (i32, i32) -> i1
+      %159 = "arith.andi"(%158, %130) : (i1, i1) -> i1
+      %160 = "nvvm.elect.sync"() : () -> i1
+      %161 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %162 = "arith.index_cast"(%161) : (index) -> i32
+      %163 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %164 = "arith.index_cast"(%163) : (index) -> i32
+      %165 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %166 = "arith.index_cast"(%165) : (index) -> i32
+      %167 = "arith.muli"(%166, %164) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %168 = "arith.addi"(%162, %167) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %169 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %170 = "arith.index_cast"(%169) : (index) -> i32
+      %171 = "arith.muli"(%164, %170) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %172 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %173 = "arith.index_cast"(%172) : (index) -> i32
+      %174 = "arith.muli"(%173, %171) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %175 = "arith.addi"(%168, %174) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %176 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %177 = "arith.index_cast"(%176) : (index) -> i32
+      %178 = "arith.muli"(%171, %177) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %179 = "arith.constant"() {value = 5 : i32} : () -> i32
+      %180 = "arith.shrui"(%175, %179) : (i32, i32) -> i32
+      %181 = "arith.constant"() {value = -1 : i32} : () -> i32
+      %182 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %183 = "arith.constant"() {value = 31 : i32} : () -> i32
+      %184 = "nvvm.shfl.sync"(%181, %180, %182, %183) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %185 = "arith.constant"() {value = 0 : i32} : () -> i32
+      %186 = "arith.cmpi"(%184, %185) {predicate = 0 : i64} : (i32, i32) -> i1
+      %187 = "arith.andi"(%186, %160) : (i1, i1) -> i1
+      %188 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %189 = "arith.constant"() {value = @AL2@ : index} : () -> index
+      %190 = "memref.view"(%188, %189) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1xi64, #gpu.address_space<workgroup>>
+      %191 = "builtin.unrealized_conversion_cast"(%190) : (memref<1xi64, #gpu.address_space<workgroup>>) -> memref<1x!mosaic_gpu.barrier, #gpu.address_space<workgroup>>
+      %192 = "builtin.unrealized_conversion_cast"(%191) : (memref<1x!mosaic_gpu.barrier, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+      %193 = "llvm.extractvalue"(%192) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+      %194 = "llvm.extractvalue"(%192) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
+      %195 = "llvm.mul"(%194, %11) : (i64, i64) -> i64
+      %196 = "llvm.ptrtoint"(%193) : (!llvm.ptr<3>) -> i64
+      %197 = "llvm.add"(%196, %195) : (i64, i64) -> i64
+      %198 = "llvm.inttoptr"(%197) : (i64) -> !llvm.ptr<3>
+      %199 = "llvm.getelementptr"(%198) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr<3>) -> !llvm.ptr<3>
+      %200 = "arith.constant"() {value = 128 : i32} : () -> i32
+      "nvvm.mbarrier.init"(%199, %200, %187) : (!llvm.ptr<3>, i32, i1) -> ()
+      %201 = "memref.alloca"() {operandSegmentSizes = array<i32: 0, 0>} : () -> memref<i32>
+      "memref.store"(%10, %201) : (i32, memref<i32>) -> ()
+      "nvvm.fence.mbarrier.init"() : () -> ()
+      "gpu.barrier"() {scope = #gpu.barrier_scope<workgroup>} : () -> ()
+      %202 = "nvvm.elect.sync"() : () -> i1
+      %203 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %204 = "arith.index_cast"(%203) : (index) -> i32
+      %205 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %206 = "arith.index_cast"(%205) : (index) -> i32
+      %207 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %208 = "arith.index_cast"(%207) : (index) -> i32
+      %209 = "arith.muli"(%208, %206) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %210 = "arith.addi"(%204, %209) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %211 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %212 = "arith.index_cast"(%211) : (index) -> i32
+      %213 = "arith.muli"(%206, %212) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %214 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %215 = "arith.index_cast"(%214) : (index) -> i32
+      %216 = "arith.muli"(%215, %213) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %217 = "arith.addi"(%210, %216) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %218 = "arith.shrui"(%217, %9) : (i32, i32) -> i32
+      %219 = "nvvm.shfl.sync"(%8, %218, %10, %7) {kind = #nvvm<shfl_kind idx>} : (i32, i32, i32, i32) -> i32
+      %220 = "nvvm.elect.sync"() : () -> i1
+      %221 = "gpu.block_id"() {dimension = #gpu<dim y>} : () -> index
+      %222 = "arith.index_cast"(%221) : (index) -> i32
+      %223 = "gpu.block_id"() {dimension = #gpu<dim x>} : () -> index
+      %224 = "arith.index_cast"(%223) : (index) -> i32
+      %225 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %226 = "arith.constant"() {value = 0 : index} : () -> index
+      %227 = "memref.view"(%225, %226) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>
+      %228 = "builtin.unrealized_conversion_cast"(%227) {transforms = []} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>) -> memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>
+      %229 = "gpu.dynamic_shared_memory"() : () -> memref<?xi8, #gpu.address_space<workgroup>>
+      %230 = "arith.constant"() {value = @AL@ : index} : () -> index
+      %231 = "memref.view"(%229, %230) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>
+      %232 = "builtin.unrealized_conversion_cast"(%231) {transforms = []} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>) -> memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>
+      %233 = "arith.muli"(%222, %5) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %234 = "arith.muli"(%224, %4) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %235 = "memref.subview"(%227) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0, 0, 0>, static_sizes = array<i64: 1, @BR@, @BC@>, static_strides = array<i64: 1, 1, 1>} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>
+      %236 = "builtin.unrealized_conversion_cast"(%235) {transforms = []} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>
+      %237 = "memref.cast"(%235) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %238 = "builtin.unrealized_conversion_cast"(%237) {transforms = []} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %239 = "builtin.unrealized_conversion_cast"(%198) : (!llvm.ptr<3>) -> memref<!mosaic_gpu.barrier, #gpu.address_space<workgroup>>
+      %240 = "arith.constant"() {value = @TX@ : i32} : () -> i32
+      %241 = "builtin.unrealized_conversion_cast"(%239) : (memref<!mosaic_gpu.barrier, #gpu.address_space<workgroup>>) -> !llvm.ptr<3>
+      %242 = "arith.constant"() {value = 0 : i64} : () -> i64
+      %243 = "llvm.getelementptr"(%241, %242) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>
+      %244 = "nvvm.mbarrier.arrive.expect_tx"(%243, %240) {relaxed = false, scope = #nvvm.mem_scope<cta>} : (!llvm.ptr<3>, i32) -> i64
+      %245 = "builtin.unrealized_conversion_cast"(%239) : (memref<!mosaic_gpu.barrier, #gpu.address_space<workgroup>>) -> !llvm.ptr<3>
+      %246 = "arith.constant"() {value = 0 : i64} : () -> i64
+      %247 = "arith.index_cast"(%233) : (i32) -> index
+      %248 = "arith.index_cast"(%234) : (i32) -> index
+      %249 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %250 = "arith.index_cast"(%249) : (index) -> i32
+      %251 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %252 = "arith.index_cast"(%251) : (index) -> i32
+      %253 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %254 = "arith.index_cast"(%253) : (index) -> i32
+      %255 = "arith.muli"(%254, %252) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %256 = "arith.addi"(%250, %255) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %257 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %258 = "arith.index_cast"(%257) : (index) -> i32
+      %259 = "arith.muli"(%252, %258) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %260 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %261 = "arith.index_cast"(%260) : (index) -> i32
+      %262 = "arith.muli"(%261, %259) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %263 = "arith.addi"(%256, %262) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %264 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %265 = "arith.index_cast"(%264) : (index) -> i32
+      %266 = "arith.muli"(%259, %265) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %267 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %268 = "arith.shrui"(%263, %267) : (i32, i32) -> i32
+      %269 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %270 = "arith.addi"(%268, %269) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %271 = "llvm.inline_asm"(%270) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %272:6 = "memref.extract_strided_metadata"(%237) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
+      %273 = "memref.reinterpret_cast"(%237, %272#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %274 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+      %275 = "builtin.unrealized_conversion_cast"(%273) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+      %276 = "llvm.extractvalue"(%275) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+      %277 = "llvm.extractvalue"(%275) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+      %278 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %279 = "llvm.mul"(%277, %278) : (i64, i64) -> i64
+      %280 = "llvm.ptrtoint"(%276) : (!llvm.ptr<3>) -> i64
+      %281 = "llvm.add"(%280, %279) : (i64, i64) -> i64
+      %282 = "llvm.inttoptr"(%281) : (i64) -> !llvm.ptr<3>
+      %283 = "memref.reinterpret_cast"(%31) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+      %284 = "arith.index_cast"(%248) : (index) -> i32
+      %285 = "arith.index_cast"(%247) : (index) -> i32
+      %286 = "llvm.getelementptr"(%245, %246) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>
+      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%282, %106, %284, %285, %286, %159) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i1) -> ()
+      %287 = "memref.load"(%201) : (memref<i32>) -> i32
+      %288 = "arith.andi"(%287, %6) : (i32, i32) -> i32
+      %289 = "arith.cmpi"(%288, %10) {predicate = 1 : i64} : (i32, i32) -> i1
+      %290 = "arith.xori"(%287, %6) : (i32, i32) -> i32
+      "memref.store"(%290, %201) : (i32, memref<i32>) -> ()
+      %291 = "arith.extui"(%289) : (i1) -> i32
+      "nvvm.mbarrier.try_wait.parity"(%198, %291, %3) : (!llvm.ptr<3>, i32, i32) -> ()
+      %292 = "memref.subview"(%231) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0, 0, 0>, static_sizes = array<i64: 1, @BR@, @BC@>, static_strides = array<i64: 1, 1, 1>} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>
+      %293 = "builtin.unrealized_conversion_cast"(%292) {transforms = []} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>
+      %294 = "memref.cast"(%292) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %295 = "builtin.unrealized_conversion_cast"(%294) {transforms = []} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %296 = "memref.collapse_shape"(%237) {reassociation = [[0, 1]]} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %297 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %298 = "arith.constant"() {value = 128 : index} : () -> index
+      %299 = "arith.remui"(%297, %298) : (index, index) -> index
+      %300 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %301 = "arith.muli"(%299, %300) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      %r0o@I@ = "arith.constant"() {value = @OFF@ : index} : () -> index
+?R      %r0i@I@ = "arith.addi"(%301, %r0o@I@) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      %r0v@I@ = "vector.load"(%296, %r0i@I@) : (memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> vector<@PER@x@T@>
+      %326 = "builtin.unrealized_conversion_cast"(@[%r0v@I@]@) {layout = #mosaic_gpu.WGStridedFragLayout<[@BR@, @BC@], @PER@>} : (@[vector<@PER@x@T@>]@) -> vector<@BR@x@BC@x@T@>
+      %327 = "vector.broadcast"(%0) : (@T@) -> vector<@PER@x@T@>
+?R      %y@I@ = "arith.@ADD@"(%r0v@I@, %327) {@FLAGS@} : (vector<@PER@x@T@>, vector<@PER@x@T@>) -> vector<@PER@x@T@>
+      %336 = "builtin.unrealized_conversion_cast"(@[%y@I@]@) {layout = #mosaic_gpu.WGStridedFragLayout<[@BR@, @BC@], @PER@>} : (@[vector<@PER@x@T@>]@) -> vector<@BR@x@BC@x@T@>
+      %337 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %338 = "arith.index_cast"(%337) : (index) -> i32
+      %339 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %340 = "arith.index_cast"(%339) : (index) -> i32
+      %341 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %342 = "arith.index_cast"(%341) : (index) -> i32
+      %343 = "arith.muli"(%342, %340) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %344 = "arith.addi"(%338, %343) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %345 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %346 = "arith.index_cast"(%345) : (index) -> i32
+      %347 = "arith.muli"(%340, %346) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %348 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %349 = "arith.index_cast"(%348) : (index) -> i32
+      %350 = "arith.muli"(%349, %347) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %351 = "arith.addi"(%344, %350) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %352 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %353 = "arith.index_cast"(%352) : (index) -> i32
+      %354 = "arith.muli"(%347, %353) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %355 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %356 = "arith.shrui"(%351, %355) : (i32, i32) -> i32
+      %357 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %358 = "arith.addi"(%356, %357) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %359 = "llvm.inline_asm"(%358) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %360 = "memref.collapse_shape"(%295) {reassociation = [[0, 1]]} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+      %361 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %362 = "arith.constant"() {value = 128 : index} : () -> index
+      %363 = "arith.remui"(%361, %362) : (index, index) -> index
+      %364 = "arith.constant"() {value = @PER@ : index} : () -> index
+      %365 = "arith.muli"(%363, %364) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      %r1o@I@ = "arith.constant"() {value = @OFF@ : index} : () -> index
+?R      %r1i@I@ = "arith.addi"(%365, %r1o@I@) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?R      "vector.store"(%y@I@, %360, %r1i@I@) : (vector<@PER@x@T@>, memref<@N@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>, index) -> ()
+      %382 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
+      %383 = "arith.index_cast"(%382) : (index) -> i32
+      %384 = "gpu.block_dim"() {dimension = #gpu<dim x>} : () -> index
+      %385 = "arith.index_cast"(%384) : (index) -> i32
+      %386 = "gpu.thread_id"() {dimension = #gpu<dim y>} : () -> index
+      %387 = "arith.index_cast"(%386) : (index) -> i32
+      %388 = "arith.muli"(%387, %385) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %389 = "arith.addi"(%383, %388) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %390 = "gpu.block_dim"() {dimension = #gpu<dim y>} : () -> index
+      %391 = "arith.index_cast"(%390) : (index) -> i32
+      %392 = "arith.muli"(%385, %391) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %393 = "gpu.thread_id"() {dimension = #gpu<dim z>} : () -> index
+      %394 = "arith.index_cast"(%393) : (index) -> i32
+      %395 = "arith.muli"(%394, %392) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %396 = "arith.addi"(%389, %395) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %397 = "gpu.block_dim"() {dimension = #gpu<dim z>} : () -> index
+      %398 = "arith.index_cast"(%397) : (index) -> i32
+      %399 = "arith.muli"(%392, %398) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %400 = "arith.constant"() {value = 7 : i32} : () -> i32
+      %401 = "arith.shrui"(%396, %400) : (i32, i32) -> i32
+      %402 = "arith.constant"() {value = 1 : i32} : () -> i32
+      %403 = "arith.addi"(%401, %402) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %404 = "llvm.inline_asm"(%403) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      "nvvm.fence.proxy"() {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>} : () -> ()
+      %405 = "arith.shrui"(%217, %2) : (i32, i32) -> i32
+      %406 = "arith.addi"(%405, %6) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+      %407 = "llvm.inline_asm"(%406) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
+      %408 = "arith.index_cast"(%233) : (i32) -> index
+      %409 = "arith.index_cast"(%234) : (i32) -> index
+      %410:6 = "memref.extract_strided_metadata"(%294) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
+      %411 = "memref.reinterpret_cast"(%294, %410#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+      %412 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
+      %413 = "builtin.unrealized_conversion_cast"(%411) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+      %414 = "llvm.extractvalue"(%413) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+      %415 = "llvm.extractvalue"(%413) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+      %416 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+      %417 = "llvm.mul"(%415, %416) : (i64, i64) -> i64
+      %418 = "llvm.ptrtoint"(%414) : (!llvm.ptr<3>) -> i64
+      %419 = "llvm.add"(%418, %417) : (i64, i64) -> i64
+      %420 = "llvm.inttoptr"(%419) : (i64) -> !llvm.ptr<3>
+      %421 = "memref.reinterpret_cast"(%41) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?D      %422 = "arith.index_cast"(%409) : (index) -> i32
+?D      %423 = "arith.index_cast"(%408) : (index) -> i32
+?D      "nvvm.cp.async.bulk.tensor.global.shared.cta"(%105, %420, %422, %423, %159) {mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 1>} : (!llvm.ptr, !llvm.ptr<3>, i32, i32, i1) -> ()
+?B      %b391 = "memref.subview"(%421, %408, %409) {operandSegmentSizes = array<i32: 1, 2, 0, 0>, static_offsets = array<i64: -9223372036854775808, -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: 1, 1>} : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>, index, index) -> memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>
+?B      %b392 = "builtin.unrealized_conversion_cast"(%b391) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+?B      %b393 = "llvm.extractvalue"(%b392) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr
+?B      %b394 = "llvm.extractvalue"(%b392) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?B      %b395 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
+?B      %b396 = "llvm.mul"(%b394, %b395) : (i64, i64) -> i64
+?B      %b397 = "llvm.ptrtoint"(%b393) : (!llvm.ptr) -> i64
+?B      %b398 = "llvm.add"(%b397, %b396) : (i64, i64) -> i64
+?B      %b399 = "llvm.inttoptr"(%b398) : (i64) -> !llvm.ptr
+?B      %b400 = "arith.constant"() {value = @RC@ : index} : () -> index
+?B      %b401:6 = "memref.extract_strided_metadata"(%b391) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> (memref<@T@>, index, index, index, index, index)
+?B      %b402 = "arith.minui"(%b401#1, %b400) : (index, index) -> index
+?B      %b403 = "arith.subi"(%b400, %b402) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?B      %b404 = "arith.constant"() {value = @ISZ@ : index} : () -> index
+?B      %b405 = "arith.muli"(%b403, %b404) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
+?B      %b406 = "arith.index_cast"(%412) : (i32) -> index
+?B      %b407 = "arith.minui"(%b406, %b405) : (index, index) -> index
+?B      %b408 = "arith.index_cast"(%b407) : (index) -> i32
+?B      %b409 = "llvm.inline_asm"(%159, %b399, %420, %b408) {asm_string = "\0A          @$0 cp.async.bulk.global.shared::cta.bulk_group [$1], [$2], $3;\0A          ", constraints = "b,l,l,r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i1, !llvm.ptr, !llvm.ptr<3>, i32) -> !llvm.void
+      "nvvm.cp.async.bulk.commit.group"() : () -> ()
+      "nvvm.cp.async.bulk.wait_group"() {group = 0 : i32} : () -> ()
+      %424 = "llvm.inline_asm"(%406) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
       "gpu.terminator"() : () -> ()
     }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
     "func.return"() : () -> ()
