@@ -108,22 +108,34 @@ static int check_gather_rows(const lsim_aval *in, size_t num_in, const lsim_aval
   return check_whole_rows("gather_rows", x, block, err);
 }
 
-/* tiled_add_one: a 2-D array in blocks that divide it, each dimension
- * whole or a multiple of the TPU's tiling (8 rows, 128 lanes: the Pallas
- * TPU lowering's evenly_divisible rule, whose error lowersim does not
- * model), over the grid the blocks make. */
+/* tiled_add_one: a 2-D array in blocks that divide it, over the grid the
+ * blocks make. */
 static int check_tiled(const lsim_aval *a, const int64_t block[2], lsim_error *err) {
   if (!a || a->rank != 2 || lsim_aval_size(a) == 0 || a->dtype == LSIM_DTYPE_BOOL)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "Pallas kernel 'tiled_add_one' takes one non-empty 2-D numeric array "
                           "and returns one of the same shape and dtype");
-  for (int d = 0; d < 2; d++) {
-    int64_t tile = d == 0 ? 8 : 128;
-    if (block[d] < 1 || a->dims[d] % block[d] != 0 ||
-        (block[d] != a->dims[d] && block[d] % tile != 0))
+  for (int d = 0; d < 2; d++)
+    if (block[d] < 1 || a->dims[d] % block[d] != 0)
       return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                             "Pallas kernel 'tiled_add_one': block=\"%lld,%lld\" must divide the "
-                            "array (%lld, %lld), each dimension whole or a multiple of (8, 128)",
+                            "array (%lld, %lld)",
+                            (long long)block[0], (long long)block[1], (long long)a->dims[0],
+                            (long long)a->dims[1]);
+  return LSIM_OK;
+}
+
+int lsimp_kernel_check_tiling(const char *kernel, const lsim_aval *a, const int64_t block[2],
+                              lsim_error *err) {
+  if (strcmp(kernel, "tiled_add_one") != 0)
+    return LSIM_OK;
+  for (int d = 0; d < 2; d++) {
+    int64_t tile = d == 0 ? 8 : 128;
+    if (block[d] != a->dims[d] && block[d] % tile != 0)
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                            "Pallas kernel 'tiled_add_one': block=\"%lld,%lld\" of the array "
+                            "(%lld, %lld) must be, in each dimension, whole or a multiple of "
+                            "(8, 128) for Mosaic TPU, Triton and interpret=True",
                             (long long)block[0], (long long)block[1], (long long)a->dims[0],
                             (long long)a->dims[1]);
   }
