@@ -719,10 +719,18 @@ static void generate_arguments(lsim_scenario_gen *g, lsimp_pallas_call_params *l
 }
 
 /* A block dimension of `n`: whole, or (mostly when it divides) a multiple
- * of `tile`; now and then one that does not fit (lowersim's own refusal). */
+ * of `tile`; sometimes any divisor of `n` (Mosaic GPU's, lowersim's own
+ * refusal elsewhere); now and then one that does not fit (lowersim's own
+ * refusal). */
 static int64_t gen_block_dim(lsim_scenario_gen *g, int64_t n, int64_t tile) {
   if (lsim_scenario_gen_chance(g, 3))
     return 1 + (int64_t)lsim_scenario_gen_below(g, (uint64_t)n);
+  if (lsim_scenario_gen_chance(g, 10)) {
+    int64_t d = 1 + (int64_t)lsim_scenario_gen_below(g, (uint64_t)n);
+    while (n % d)
+      d++;
+    return d;
+  }
   int64_t k = tile * (lsim_scenario_gen_chance(g, 50) ? 1 : 2);
   return n % k == 0 && n > k && lsim_scenario_gen_chance(g, 60) ? k : n;
 }
