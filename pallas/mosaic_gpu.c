@@ -56,7 +56,7 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
                         lsim_error *err) {
   const lsim_aval *block = &ctx->avals_in[0];
   bool reduction = lsimp_kernel_is_reduction(p->kernel);
-  bool two_d = reduction || lsimp_kernel_is_tiled(p->kernel);
+  bool two_d = lsimp_kernel_is_tiled(p->kernel); /* row_sum's too */
   int64_t rows = two_d ? p->block[0] : 1, cols = two_d ? p->block[1] : block->dims[0];
   int64_t n = rows * cols;
   int64_t itemsize = lsim_dtype_itemsize(block->dtype);

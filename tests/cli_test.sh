@@ -77,6 +77,15 @@ out=$("$L" check "$SRC/testdata/scenarios/missing-rule.xml" --impl "echo 'X: Not
 check check-impl-wrong $? "exit $code: $out"
 mkdir "$tmp/empty"
 expect check-no-files 2 "no scenario found" -- check "$tmp/empty"
+# The (8, 128) block rule on Triton and interpret=True too (Mosaic TPU: the
+# tpu-tiled-block-tiling line above; Mosaic GPU takes the block).
+tiling="$SOURCE_DIR/testdata/oracle-findings/tpu-tiled-block-tiling.xml"
+tiling_message="Pallas kernel 'tiled_add_one': block=\"16,64\" of the array (16, 256) must be, in each dimension, whole or a multiple of (8, 128) for Mosaic TPU, Triton and interpret=True"
+sed 's/block="16,64"/block="16,64" interpret="true"/' "$tiling" >"$tmp/tiling-interpret.xml"
+expect tiling-interpret 2 "$tiling_message" -- lower "$tmp/tiling-interpret.xml"
+sed 's/platforms="tpu"/platforms="cuda"/; s|<backend platform="tpu"/>|<backend platform="cuda"/>|; s/block="16,64"/block="16,64" compiler_params="triton"/' \
+  "$tiling" >"$tmp/tiling-triton.xml"
+expect tiling-triton 2 "$tiling_message" -- lower "$tmp/tiling-triton.xml"
 
 # matrix: two shards merge into the whole; one and two threads give the same rows.
 "$L" matrix --limit 3000 --csv "$tmp/whole.csv" >/dev/null; check matrix-run $? "exit"
