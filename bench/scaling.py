@@ -49,6 +49,12 @@ KINDS = {
                        lambda i: '<debug_callback args="0"/>'),
     'ffi_call': ('cpu', '<runtime><backend platform="cpu"/></runtime>',
                  lambda i: f'<ffi_call target="t{i}" args="{i}">{R}</ffi_call>'),
+    'compute_on': ('cpu', '<runtime><backend platform="cpu"/></runtime>',
+                   lambda i: f'<compute_on compute_type="device_host" op="sine" args="{i}"/>'),
+    # a session: the first lowering exports e, whose call each equation is
+    'call_exported': (None, '<lower function="e" export="true"><arg dtype="f32" shape="8"/>'
+                            '<op kind="sine" args="0"/></lower>',
+                      lambda i: f'<call_exported lowering="1" args="{i}"/>'),
     'pallas_call': ('tpu',
                     '<runtime><backend platform="cpu"/><backend platform="tpu"/></runtime>',
                     lambda i: f'<pallas_call args="{i}" kernel="add_one" grid="4">{R}'

@@ -72,9 +72,32 @@ lsim_host_callback lsimp_build_host_callback(bool returns_value) {
                               .user_data = returns_value ? (void *)1 : NULL};
 }
 
+/* b->values: the arguments', then each equation's results, in order. */
+static bool index_values(lsimp_builder *b) {
+  const lsim_scenario *s = b->s;
+  size_t n = s->num_args;
+  for (size_t i = 0; i < s->num_eqns; i++)
+    n += s->eqns[i].num_results;
+  const lsim_aval **values = lsimp_build_alloc(b, n ? n : 1, sizeof *values);
+  if (!values)
+    return false;
+  size_t at = 0;
+  for (size_t a = 0; a < s->num_args; a++)
+    values[at++] = &s->args[a].aval;
+  for (size_t i = 0; i < s->num_eqns; i++)
+    for (size_t r = 0; r < s->eqns[i].num_results; r++)
+      values[at++] = &s->eqns[i].results[r];
+  b->values = values;
+  b->num_values = n;
+  return true;
+}
+
 lsim_aval *lsimp_build_operand_avals(lsimp_builder *b, const lsim_scenario_eqn *e) {
+  if (!b->values && !index_values(b))
+    return NULL;
   lsim_aval *avals = lsimp_build_alloc(b, e->num_args, sizeof *avals);
   for (size_t i = 0; avals && i < e->num_args; i++)
-    lsim_scenario_value_aval(b->s, e->args[i], &avals[i]);
+    if (e->args[i] < b->num_values)
+      avals[i] = *b->values[e->args[i]];
   return avals;
 }

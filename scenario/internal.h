@@ -258,6 +258,11 @@ typedef struct lsimp_builder {
   const lsim_scenario *head;
   const lsimp_step_outcome *earlier;
   size_t num_earlier;
+  /* Each value's aval by index, made on first need (lsim_scenario_value_aval
+   * walks the equations: once per operand it made 100,000 platform_dependent
+   * equations quadratic); NULL until then. */
+  const lsim_aval **values;
+  size_t num_values;
 } lsimp_builder;
 
 void lsimp_builder_free(lsimp_builder *b);

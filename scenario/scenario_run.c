@@ -229,6 +229,8 @@ static int run_step(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
                     bool *executed, lsim_error *err) {
   p->builder.s = s;
   p->builder.err = err;
+  p->builder.values = NULL; /* this lowering's values (the storage stays the run's) */
+  p->builder.num_values = 0;
   p->platforms = p->disabled_checks = NULL;
   p->num_platforms = p->num_disabled_checks = 0;
   p->devices = NULL;
