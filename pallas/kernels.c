@@ -67,6 +67,24 @@ bool lsimp_kernel_is_reduction(const char *kernel) {
   return find_kernel(kernel, &kind) && kind == KERNEL_ROW_SUM;
 }
 
+int lsimp_kernel_grid(const char *kernel, const lsim_aval *avals_in, const lsim_aval *avals_out,
+                      const int64_t block[2], int64_t grid, int64_t steps[2]) {
+  kernel_kind kind;
+  if (!find_kernel(kernel, &kind) || block[0] < 1) {
+    steps[0] = grid;
+    return 1;
+  }
+  if (kind == KERNEL_GATHER_ROWS) { /* over the output's rows: the indices may be more */
+    steps[0] = avals_out[0].dims[0] / block[0];
+    return 1;
+  }
+  steps[0] = avals_in[0].dims[0] / block[0];
+  if (kind == KERNEL_ROW_SUM)
+    return 1;
+  steps[1] = avals_in[0].dims[1] / block[1];
+  return 2;
+}
+
 /* Blocks of whole rows (ROWS, N) of the (M, N) array `a`, ROWS dividing M,
  * all of it or a multiple of 8 (the TPU's sublanes). */
 static int check_whole_rows(const char *kernel, const lsim_aval *a, const int64_t block[2],

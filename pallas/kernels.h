@@ -43,6 +43,13 @@ bool lsimp_kernel_is_reduction(const char *kernel);
  * after them (gather_rows: 1, the others 0). */
 size_t lsimp_kernel_num_scalar_prefetch(const char *kernel);
 
+/* The call's pallas grid into steps[] (its rank returned, 1 or 2): the
+ * tiled kernel's blocks per axis of its 2-D array, row_sum's row blocks,
+ * gather_rows's blocks of its output's rows, else grid= (a checked call:
+ * lsimp_pallas_check_kernel). */
+int lsimp_kernel_grid(const char *kernel, const lsim_aval *avals_in, const lsim_aval *avals_out,
+                      const int64_t block[2], int64_t grid, int64_t steps[2]);
+
 /* The element type of `dtype` in a kernel: arith and the kernel dialects
  * take signless integers, so unsigned dtypes are iN there ("i32" for u32). */
 const char *lsimp_kernel_element_type(lsim_dtype dtype);

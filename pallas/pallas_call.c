@@ -278,8 +278,12 @@ static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsi
 /* `kernel=add_one grid=4 interpret=False compiler_params=None`. */
 static int explain_params(const void *params, char *buf, size_t size) {
   const lsim_pallas_call_params *p = params;
-  int n = snprintf(buf, size, "kernel=%s grid=%lld interpret=%s compiler_params=%s%s", p->kernel,
-                   (long long)p->grid, p->interpret ? "True" : "False",
+  /* A blocked kernel's grid is its block's (narrated by the lowering). */
+  char grid[32] = "";
+  if (!p->block[0])
+    snprintf(grid, sizeof grid, " grid=%lld", (long long)p->grid);
+  int n = snprintf(buf, size, "kernel=%s%s interpret=%s compiler_params=%s%s", p->kernel, grid,
+                   p->interpret ? "True" : "False",
                    p->compiler_params ? p->compiler_params->name : "None",
                    p->has_constants ? " constants=True" : "");
   size_t at = n > 0 ? (size_t)n : 0;
@@ -315,10 +319,31 @@ const lsim_primitive lsim_pallas_call_p = {.name = "pallas_call",
                                            .explain_params = explain_params,
                                            .kept_when_unused = lsim_always_kept};
 
+/* A blocked kernel's grid comes from its block (the equation's line shows
+ * no grid=): `grid: (3, 3), the (24, 384) array in (8, 128) blocks`. */
+static void narrate_grid(lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p) {
+  if (!p->block[0] || !lsim_module_context_explaining(ctx->module_context))
+    return;
+  int64_t steps[2];
+  int rank = lsimp_kernel_grid(p->kernel, ctx->avals_in, ctx->avals_out, p->block, p->grid, steps);
+  char grid[48], array[LSIM_AVAL_TEXT_MAX];
+  if (rank == 2)
+    snprintf(grid, sizeof grid, "(%lld, %lld)", (long long)steps[0], (long long)steps[1]);
+  else
+    snprintf(grid, sizeof grid, "(%lld,)", (long long)steps[0]);
+  bool over_output = lsimp_kernel_num_scalar_prefetch(p->kernel) > 0;
+  const lsim_aval *a = over_output ? &ctx->avals_out[0] : &ctx->avals_in[0];
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                              "grid: %s, the %s%s in (%lld, %lld) blocks", grid,
+                              over_output ? "output " : "", lsim_aval_format(a, array, sizeof array),
+                              (long long)p->block[0], (long long)p->block[1]);
+}
+
 static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                                 MlirValue *results, const void *params, void *pallas,
                                 lsim_error *err) {
   const lsim_pallas_call_params *p = params;
+  narrate_grid(ctx, p);
   if (p->interpret) {
     lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                                 "interpret=True: Pallas's HLO interpreter, a loop over the grid");

@@ -13,31 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The kernel's pallas grid: the 2-D tiled kernel's blocks per axis, the
- * reduction's row blocks, else grid=. */
-static int pallas_grid(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
-                       int64_t steps[2]) {
-  const lsim_aval *a = &ctx->avals_in[0];
-  if (lsimp_kernel_is_reduction(p->kernel)) {
-    steps[0] = a->dims[0] / p->block[0];
-    return 1;
-  }
-  if (p->block[0] > 0) {
-    steps[0] = a->dims[0] / p->block[0];
-    steps[1] = a->dims[1] / p->block[1];
-    return 2;
-  }
-  steps[0] = p->grid;
-  return 1;
-}
-
 /* lower_jaxpr_to_triton_module's checks: the launch grid
  * (_process_grid_to_3d_grid: collapsed axes must fit launch axis 0), then
  * every array's size (_check_tensor_size: the block's, a power of 2). */
 static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
                         lsim_error *err) {
   int64_t steps[2], launch[2];
-  int rank = pallas_grid(ctx, p, steps);
+  int rank = lsimp_kernel_grid(p->kernel, ctx->avals_in, ctx->avals_out, p->block, p->grid, steps);
   if (lsimp_triton_launch_grid(steps, rank, launch) && launch[0] >= LSIMP_TRITON_X_LIMIT)
     return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_GRID);
   bool tiled = p->block[0] > 0;
@@ -102,7 +84,9 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
     /* The launch grid: grid_x and grid_y (a tiled kernel's blocks per
      * dimension, the axes over the y/z limit collapsed into grid_x). */
     int64_t steps[2], grid[2] = {1, 1};
-    lsimp_triton_launch_grid(steps, pallas_grid(ctx, p, steps), grid);
+    int rank =
+        lsimp_kernel_grid(p->kernel, ctx->avals_in, ctx->avals_out, p->block, p->grid, steps);
+    lsimp_triton_launch_grid(steps, rank, grid);
     int64_t stages = p->num_stages ? p->num_stages : rocm ? 1 : 3;
     MlirNamedAttribute config[] = {
         lsim_named(mlir, "name", lsim_string_attr(mlir, name)),

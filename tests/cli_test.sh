@@ -130,6 +130,12 @@ check explain-platform-dependent $? "exit $code: $out"
 out=$("$L" explain "$SRC/testdata/scenarios/pallas-tpu.xml"); code=$?
 [[ $code -eq 0 && "$out" == *"kernel module:"* && "$out" == *"\"stable_mosaic.func.func\"()"* && "$out" == *"sym_name = \"add_one\""* ]]
 check explain-pallas-kernel $? "exit $code"
+# a blocked kernel's grid is its block's: not grid=1 on the equation's line
+out=$("$L" explain "$SRC/testdata/conformance/pallas/mosaic-gpu-tiled-grid-3x3.xml")
+[[ "$out" == *"pallas_call[kernel=tiled_add_one interpret=False compiler_params=plgpu.CompilerParams block=(8, 128)](f32[24,384])"* &&
+   "$out" == *"> grid: (3, 3), the f32[24,384] in (8, 128) blocks"* ]]; check explain-pallas-2d-grid $? "no (3, 3) grid"
+out=$("$L" explain "$SRC/testdata/conformance/pallas/interpret-gather-rows.xml")
+[[ "$out" == *"> grid: (4,), the output f32[32,128] in (8, 128) blocks"* ]]; check explain-pallas-prefetch-grid $? "no (4,) grid"
 out=$("$L" explain "$SRC/testdata/scenarios/buffer-callback-cuda.xml")
 [[ "$out" == *"add_host_callback(buffer_callback) -> index 2"* ]]; check explain-host-callbacks $? "no host callback narration"
 out=$("$L" explain "$SRC/testdata/scenarios/python-callbacks-tpu.xml")
