@@ -85,15 +85,15 @@ int lsimp_kernel_grid(const char *kernel, const lsim_aval *avals_in, const lsim_
   return 2;
 }
 
-/* Blocks of whole rows (ROWS, N) of the (M, N) array `a`, ROWS dividing M,
- * all of it or a multiple of 8 (the TPU's sublanes). */
+/* Blocks of whole rows (ROWS, N) of the (M, N) array `a`, ROWS dividing M
+ * (Mosaic TPU's own rule, all of M or a multiple of 8, is checked when the
+ * call is lowered there: lsim_mosaic_tpu_check_blocks). */
 static int check_whole_rows(const char *kernel, const lsim_aval *a, const int64_t block[2],
                             lsim_error *err) {
-  if (block[0] < 1 || block[1] != a->dims[1] || a->dims[0] % block[0] != 0 ||
-      (block[0] != a->dims[0] && block[0] % 8 != 0))
+  if (block[0] < 1 || block[1] != a->dims[1] || a->dims[0] % block[0] != 0)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "Pallas kernel '%s': block=\"%lld,%lld\" must be whole rows "
-                          "(ROWS,%lld), ROWS dividing %lld, all of it or a multiple of 8",
+                          "(ROWS,%lld), ROWS dividing %lld",
                           kernel, (long long)block[0], (long long)block[1], (long long)a->dims[1],
                           (long long)a->dims[0]);
   return LSIM_OK;
@@ -114,7 +114,7 @@ static int check_row_sum(const lsim_aval *in, size_t num_in, const lsim_aval *ou
 
 /* gather_rows: an index array (any aval: JAX's own errors judge it, at trace
  * time) and a non-empty (M, N) numeric array in whole-row blocks (ROWS, N),
- * ROWS dividing M, all of it or a multiple of 8, into an array like it. */
+ * ROWS dividing M, into an array like it. */
 static int check_gather_rows(const lsim_aval *in, size_t num_in, const lsim_aval *out,
                              size_t num_out, const int64_t block[2], lsim_error *err) {
   const lsim_aval *x = num_in == 2 ? &in[1] : NULL;
@@ -140,23 +140,6 @@ static int check_tiled(const lsim_aval *a, const int64_t block[2], lsim_error *e
                             "array (%lld, %lld)",
                             (long long)block[0], (long long)block[1], (long long)a->dims[0],
                             (long long)a->dims[1]);
-  return LSIM_OK;
-}
-
-int lsimp_kernel_check_tiling(const char *kernel, const lsim_aval *a, const int64_t block[2],
-                              lsim_error *err) {
-  if (strcmp(kernel, "tiled_add_one") != 0)
-    return LSIM_OK;
-  for (int d = 0; d < 2; d++) {
-    int64_t tile = d == 0 ? 8 : 128;
-    if (block[d] != a->dims[d] && block[d] % tile != 0)
-      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                            "Pallas kernel 'tiled_add_one': block=\"%lld,%lld\" of the array "
-                            "(%lld, %lld) must be, in each dimension, whole or a multiple of "
-                            "(8, 128) for Mosaic TPU, Triton and interpret=True",
-                            (long long)block[0], (long long)block[1], (long long)a->dims[0],
-                            (long long)a->dims[1]);
-  }
   return LSIM_OK;
 }
 

@@ -96,14 +96,6 @@ int lsimp_triton_launch_grid(const int64_t *steps, int rank, int64_t launch[2]);
 int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, MlirModule *out,
                               lsim_error *err);
 
-/* tiled_add_one's blocks, each dimension whole or a multiple of the TPU's
- * tiling (8 rows, 128 lanes: the Pallas TPU lowering's evenly_divisible
- * rule, whose error lowersim does not model), for every backend but Mosaic
- * GPU (whose kernel lowersim has for any block that divides the array, as
- * JAX's); LSIM_OK for the other kernels. */
-int lsimp_kernel_check_tiling(const char *kernel, const lsim_aval *array, const int64_t block[2],
-                              lsim_error *err);
-
 /* pallas/mosaic_gpu_kernel.mlir, embedded (pallas/CMakeLists.txt). */
 extern const unsigned char lsimp_mosaic_gpu_kernel_mlir[];
 extern const size_t lsimp_mosaic_gpu_kernel_mlir_size;

@@ -11,6 +11,7 @@
 
 #include <mlir-c/BuiltinAttributes.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 
 static const lsim_mosaic_tpu_param_values default_values = {0};
@@ -113,6 +114,47 @@ static int ir_version(const lsim_lowering_rule_context *ctx, int *out, lsim_erro
   return LSIM_OK;
 }
 
+/* The index map of the kernel's first blocked operand as its jaxpr prints:
+ * the grid indices are int32, a literal index the default int. */
+static void index_map_jaxpr(const lsim_pallas_call_params *p, const lsim_aval *prefetch, bool x64,
+                            char *buf, size_t size) {
+  const char *lit = x64 ? "i64" : "i32";
+  if (prefetch) { /* gather_rows: lambda i, idx_ref: (idx_ref[i], 0) */
+    char ref[LSIM_AVAL_TEXT_MAX];
+    snprintf(buf, size, "{ lambda ; a:i32[] b:Ref<smem>{%s}. let c:%s[] <- b[a] in (c, 0:%s[]) }",
+             lsim_aval_format(prefetch, ref, sizeof ref), lsim_dtype_name(prefetch->dtype), lit);
+  } else if (lsimp_kernel_is_reduction(p->kernel)) { /* lambda i: (i, 0) */
+    snprintf(buf, size, "{ lambda ; a:i32[]. let  in (a, 0:%s[]) }", lit);
+  } else { /* lambda i, j: (i, j) */
+    snprintf(buf, size, "{ lambda ; a:i32[] b:i32[]. let  in (a, b) }");
+  }
+}
+
+/* lower_jaxpr_to_module's _check_block_mappings for a 2-D block: its last
+ * dimension whole or a multiple of 128, the one before whole or a multiple
+ * of 8.  The first blocked operand's block is the first mapping checked,
+ * and every kernel of the library's blocks its output alike. */
+static int check_blocks(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
+                        size_t blocked, lsim_error *err) {
+  const lsim_aval *a = &ctx->avals_in[blocked];
+  if ((p->block[1] == a->dims[1] || p->block[1] % 128 == 0) &&
+      (p->block[0] == a->dims[0] || p->block[0] % 8 == 0))
+    return LSIM_OK;
+  bool x64 = lsim_module_context_lowering_parameters(ctx->module_context)->enable_x64;
+  char origin[32], rows[24], cols[24], array[64], index_map[LSIM_AVAL_TEXT_MAX + 96];
+  snprintf(origin, sizeof origin, "args[%zu]", blocked);
+  snprintf(rows, sizeof rows, "%lld", (long long)p->block[0]);
+  snprintf(cols, sizeof cols, "%lld", (long long)p->block[1]);
+  snprintf(array, sizeof array, "(%lld, %lld)", (long long)a->dims[0], (long long)a->dims[1]);
+  index_map_jaxpr(p, blocked ? &ctx->avals_in[0] : NULL, x64, index_map, sizeof index_map);
+  char *name = lsimp_kernel_func_name(p);
+  int rc = name ? lsimp_raise(err, LSIM_E_PALLAS_TPU_BLOCK_SHAPE, origin, name,
+                              LSIMP_KERNEL_SOURCE, rows, cols, array, index_map)
+                : lsimp_fail_oom(err);
+  free(name);
+  return rc;
+}
+
 /* A tpu_custom_call whose backend config is the JSON to_json writes, the
  * kernel as base64 of its bytecode, with default CompilerParams.  The block
  * checks of lower_jaxpr_to_pipelined_module read the TPU's kind for a
@@ -130,7 +172,8 @@ int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
       .x64 = lsim_module_context_lowering_parameters(ctx->module_context)->enable_x64};
   /* lower_jaxpr_to_pipelined_module reads the TPU's kind for rank-1 blocks
    * only (the scalar-prefetch operands are not blocks). */
-  int rc = ctx->avals_in[blocked].rank == 1 ? lsimp_tpu_info(ctx, err) : LSIM_OK;
+  int rc = ctx->avals_in[blocked].rank == 1 ? lsimp_tpu_info(ctx, err)
+                                            : check_blocks(ctx, p, blocked, err);
   if (!rc)
     rc = ir_version(ctx, &spec.mosaic_version, err);
   if (!rc)

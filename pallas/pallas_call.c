@@ -59,14 +59,9 @@ typedef struct pallas_rule_data {
  * tiled_add_one for Mosaic GPU too (Mosaic GPU refuses the reduction
  * itself, as JAX does), the scalar-prefetch kernel for Mosaic TPU only
  * (lowersim's limit, not JAX's). */
-static int check_tiled_backend(const lsim_pallas_call_params *p, const lsim_aval *array,
-                               const char *backend, lsim_error *err) {
+static int check_tiled_backend(const lsim_pallas_call_params *p, const char *backend,
+                               lsim_error *err) {
   bool tpu_only = lsimp_kernel_num_scalar_prefetch(p->kernel) > 0;
-  int rc = strcmp(backend, "Mosaic GPU") != 0
-               ? lsimp_kernel_check_tiling(p->kernel, array, p->block, err)
-               : LSIM_OK;
-  if (rc)
-    return rc;
   if (!lsimp_kernel_is_tiled(p->kernel) || strcmp(backend, "Mosaic TPU") == 0 ||
       (strcmp(backend, "Triton") == 0 && !tpu_only) ||
       (strcmp(backend, "Mosaic GPU") == 0 &&
@@ -82,7 +77,7 @@ static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rul
                           const lsim_pallas_call_params *p, lsim_error *err) {
   for (int b = 0; b < LSIM_PALLAS_BACKEND_COUNT; b++) {
     int rc = rule->fn == backends[b].rule
-                 ? check_tiled_backend(p, &ctx->avals_in[0], backends[b].name, err)
+                 ? check_tiled_backend(p, backends[b].name, err)
                  : 0;
     if (rc)
       return rc;
@@ -99,7 +94,7 @@ static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas_backend b,
                        lsim_error *err) {
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "backend: %s",
                               backends[b].name);
-  int rc = check_tiled_backend(p, &ctx->avals_in[0], backends[b].name, err);
+  int rc = check_tiled_backend(p, backends[b].name, err);
   return rc ? rc : backends[b].rule(ctx, args, results, p, NULL, err);
 }
 
@@ -347,8 +342,7 @@ static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue
   if (p->interpret) {
     lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                                 "interpret=True: Pallas's HLO interpreter, a loop over the grid");
-    int rc = lsimp_kernel_check_tiling(p->kernel, &ctx->avals_in[0], p->block, err);
-    return rc ? rc : lsimp_interpret_lowering(ctx, args, results, p, err);
+    return lsimp_interpret_lowering(ctx, args, results, p, err);
   }
   pallas_rule_data not_rocm = {pallas, false}, rocm = {pallas, true};
   const lsim_platform_rule platform_rules[] = {

@@ -291,6 +291,16 @@ static const catalogue_entry catalogue[] = {
         "lengths: ({outputs}, {results}, {results})",
         "interpreters/mlir.py lower_jaxpr_to_fun (the result memory kinds get a None per token, "
         "the propagated ones do not: a host memory kind beside an ordered effect)"),
+    ROW(LSIM_E_PALLAS_TPU_BLOCK_SHAPE, "ValueError",
+        "The Pallas TPU lowering currently requires that the last two dimensions of your block "
+        "shape are divisible by 8 and 128 respectively, or be equal to the respective "
+        "dimensions of the overall array. Block spec for {origin} in pallas_call {kernel} at "
+        "{source} has block shape (Blocked(block_size={rows}), Blocked(block_size={cols})), "
+        "array shape {array}, and index_map {index_map}, in memory space "
+        "<MemorySpace.DEFAULT: 'default'>.\nSee details at "
+        "https://docs.jax.dev/en/latest/pallas/grid_blockspec.html#pallas-blockspec",
+        "§6 pallas/mosaic/lowering.py _check_block_mappings (the first blocked operand's "
+        "block; the index map's jaxpr as it prints)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

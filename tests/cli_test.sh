@@ -25,7 +25,6 @@ expect matrix-bad-jobs 2 "lowersim matrix: --jobs takes an integer from 1 to 256
 expect bench-unknown-option 2 "unknown option '--nope'" -- bench --nope
 expect triton-tensor-limit 2 "testdata/oracle-findings/triton-tensor-limit.xml:7: a Triton kernel's block of 268435456 elements is over Triton's limit of 1048576, whose verifier error lowersim does not model" -- lower "$SOURCE_DIR/testdata/oracle-findings/triton-tensor-limit.xml"
 expect mosaic-gpu-tiled-one-row 2 "testdata/oracle-findings/mosaic-gpu-tiled-one-row.xml:5: lowersim's kernel library has tiled_add_one for Mosaic GPU on arrays of more than one row only (JAX's copies of a (1, N) array are 1-D)" -- lower "$SOURCE_DIR/testdata/oracle-findings/mosaic-gpu-tiled-one-row.xml"
-expect tpu-tiled-block-tiling 2 "testdata/oracle-findings/tpu-tiled-block-tiling.xml:5: Pallas kernel 'tiled_add_one': block=\"16,64\" of the array (16, 256) must be, in each dimension, whole or a multiple of (8, 128) for Mosaic TPU, Triton and interpret=True" -- lower "$SOURCE_DIR/testdata/oracle-findings/tpu-tiled-block-tiling.xml"
 expect check-impl-missing 2 "lowersim check: --impl needs a value (see --help)" -- check . --impl
 # JAX versions: `versions`, and --jax on every command that lowers.
 expect versions-ok 0 "" -- versions
@@ -77,15 +76,6 @@ out=$("$L" check "$SRC/testdata/scenarios/missing-rule.xml" --impl "echo 'X: Not
 check check-impl-wrong $? "exit $code: $out"
 mkdir "$tmp/empty"
 expect check-no-files 2 "no scenario found" -- check "$tmp/empty"
-# The (8, 128) block rule on Triton and interpret=True too (Mosaic TPU: the
-# tpu-tiled-block-tiling line above; Mosaic GPU takes the block).
-tiling="$SOURCE_DIR/testdata/oracle-findings/tpu-tiled-block-tiling.xml"
-tiling_message="Pallas kernel 'tiled_add_one': block=\"16,64\" of the array (16, 256) must be, in each dimension, whole or a multiple of (8, 128) for Mosaic TPU, Triton and interpret=True"
-sed 's/block="16,64"/block="16,64" interpret="true"/' "$tiling" >"$tmp/tiling-interpret.xml"
-expect tiling-interpret 2 "$tiling_message" -- lower "$tmp/tiling-interpret.xml"
-sed 's/platforms="tpu"/platforms="cuda"/; s|<backend platform="tpu"/>|<backend platform="cuda"/>|; s/block="16,64"/block="16,64" compiler_params="triton"/' \
-  "$tiling" >"$tmp/tiling-triton.xml"
-expect tiling-triton 2 "$tiling_message" -- lower "$tmp/tiling-triton.xml"
 
 # matrix: two shards merge into the whole; one and two threads give the same rows.
 "$L" matrix --limit 3000 --csv "$tmp/whole.csv" >/dev/null; check matrix-run $? "exit"

@@ -108,6 +108,9 @@ typedef enum lsim_status {
   LSIM_E_MEMORY_SPACE_MISMATCH = -115,
   /* host memory kinds in a main that returns tokens (JAX's own failure). */
   LSIM_E_MEMORY_KINDS_TOKENS = -116,
+  /* A 2-D block Mosaic TPU does not take (last two dimensions not whole or
+   * multiples of 8 and 128). */
+  LSIM_E_PALLAS_TPU_BLOCK_SHAPE = -117,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,

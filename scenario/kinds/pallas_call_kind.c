@@ -719,9 +719,9 @@ static void generate_arguments(lsim_scenario_gen *g, lsimp_pallas_call_params *l
 }
 
 /* A block dimension of `n`: whole, or (mostly when it divides) a multiple
- * of `tile`; sometimes any divisor of `n` (Mosaic GPU's, lowersim's own
- * refusal elsewhere); now and then one that does not fit (lowersim's own
- * refusal). */
+ * of `tile`; sometimes any divisor of `n` (which Mosaic TPU refuses with
+ * its ValueError, the other backends lower); now and then one that does
+ * not fit (lowersim's own refusal). */
 static int64_t gen_block_dim(lsim_scenario_gen *g, int64_t n, int64_t tile) {
   if (lsim_scenario_gen_chance(g, 3))
     return 1 + (int64_t)lsim_scenario_gen_below(g, (uint64_t)n);
@@ -735,8 +735,8 @@ static int64_t gen_block_dim(lsim_scenario_gen *g, int64_t n, int64_t tile) {
   return n % k == 0 && n > k && lsim_scenario_gen_chance(g, 60) ? k : n;
 }
 
-/* A 2-D kernel on a value `x` of the 2-D kind: tiled_add_one (any block of
- * (8, 128) tiles), row_sum (whole rows, into (M, 1)), gather_rows (an index
+/* A 2-D kernel on a value `x` of the 2-D kind: tiled_add_one (blocks of
+ * (8, 128) tiles, or any divisors), row_sum (whole rows, into (M, 1)), gather_rows (an index
  * array first, then whole rows); grid 1 (the blocks make the grid). */
 static void generate_2d(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   lsimp_pallas_call_params *lp = e->params;
