@@ -482,6 +482,8 @@ static void help(void) {
       "                   without DisabledSafetyCheck.platform()\n"
       "  session          two lowerings in one JAX process: my_op without a rule, then\n"
       "                   with one registered; Mosaic TPU add_one, then with interpret\n"
+      "  pallas_kernels   the kernel library's 2-D kernels, tiled_add_one over a (2, 2)\n"
+      "                   grid and row_sum over (2,), x compiler params x interpret\n"
       "Every case is lowered and verified; its outcome is an error code or OK with a hash\n"
       "of the module text.\n\n"
       "  --platforms LIST  1 to 16 distinct platform names, comma-separated\n"
@@ -571,7 +573,7 @@ static const char *parse_features(const char *value, void *out) {
       f++;
     if (f == FEATURE_COUNT)
       return "takes features among rules,buffer_callback,python_callback,pallas,ffi_call,"
-             "compute_on,lowering_cache,effects,export,export_call,session";
+             "compute_on,lowering_cache,effects,export,export_call,session,pallas_kernels";
     o->spec.features[f] = true;
   }
   return NULL;

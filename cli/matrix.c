@@ -41,11 +41,13 @@ const size_t matrix_num_optional_backends = NUM_OPTIONAL;
 #define EXPORT_VARIANTS 6   /* body (sin, my_op's custom call, pure_callback) x checks */
 #define EXPORT_CALL_VARIANTS 4 /* exported for (cpu, tpu) or (cuda,) x platform check */
 #define SESSION_VARIANTS 2  /* a rule registered after a failure; a Pallas retry */
+#define KERNEL_CASES 2      /* tiled_add_one, row_sum */
+#define KERNEL_VARIANTS (KERNEL_CASES * 8) /* x params(4) x interpret(2) */
 
 static const int feature_variants[FEATURE_COUNT] = {
     RULE_SETS,      BUFFER_VARIANTS,  PYTHON_VARIANTS,  PALLAS_VARIANTS,
     FFI_VARIANTS,   COMPUTE_VARIANTS, CACHE_VARIANTS,   EFFECTS_VARIANTS,
-    EXPORT_VARIANTS, EXPORT_CALL_VARIANTS, SESSION_VARIANTS};
+    EXPORT_VARIANTS, EXPORT_CALL_VARIANTS, SESSION_VARIANTS, KERNEL_VARIANTS};
 
 void matrix_spec_default(matrix_spec *spec) {
   static const char *const platforms[] = {"cpu", "cuda", "rocm", "oneapi", "tpu", "gpu", "metal"};
@@ -156,7 +158,7 @@ const char *matrix_feature_name(matrix_feature f) {
   static const char *const names[] = {"rules",      "buffer_callback", "python_callback",
                                       "pallas",     "ffi_call",        "compute_on",
                                       "lowering_cache", "effects",     "export",
-                                      "export_call", "session"};
+                                      "export_call", "session",        "pallas_kernels"};
   return (unsigned)f < FEATURE_COUNT ? names[f] : "?";
 }
 
@@ -201,6 +203,30 @@ static const char *const exported_for[2][2] = {{"cpu", "tpu"}, {"cuda", NULL}};
 
 static const char *const session_names[SESSION_VARIANTS] = {"rule_after_failure",
                                                             "pallas_retry"};
+
+/* pallas_kernels: the 2-D kernels of the library on avals they take, in
+ * blocks of (8, 128) tiles, over the grid their blocks make (variant v:
+ * kernel v / 8, compiler params (v / 2) % 4, interpret v % 2).  Not
+ * gather_rows: lowersim has it for Mosaic TPU only, so a GPU lowering
+ * would be lowersim's own refusal, a failure of every such case. */
+typedef struct kernel_case {
+  const char *kernel;
+  lsim_aval args[2];
+  size_t num_args;
+  lsim_aval result;
+  int64_t block[2];
+} kernel_case;
+
+#define AVAL(dt, ...)                                                                      \
+  {                                                                                        \
+    .dtype = LSIM_DTYPE_##dt, .rank = sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t), \
+    .dims = {__VA_ARGS__}                                                                  \
+  }
+static const kernel_case kernel_cases[KERNEL_CASES] = {
+    {"tiled_add_one", {AVAL(F32, 16, 256)}, 1, AVAL(F32, 16, 256), {8, 128}},
+    {"row_sum", {AVAL(F32, 16, 256)}, 1, AVAL(F32, 16, 1), {8, 256}},
+};
+#undef AVAL
 
 void matrix_variant_name(matrix_feature f, int v, char *buf, size_t size) {
   if (v < 0 || v >= matrix_feature_variants(f)) {
@@ -250,6 +276,10 @@ void matrix_variant_name(matrix_feature f, int v, char *buf, size_t size) {
              v & 1 ? "/platform_check_disabled" : "");
     break;
   case FEATURE_SESSION: snprintf(buf, size, "session/%s", session_names[v]); break;
+  case FEATURE_PALLAS_KERNELS:
+    snprintf(buf, size, "pallas_kernels/%s/%s%s", kernel_cases[v >> 3].kernel,
+             params_names[(v >> 1) & 3], v & 1 ? "/interpret" : "");
+    break;
   default:
     snprintf(buf, size, "?");
   }
@@ -487,6 +517,18 @@ static int make_program(case_program *cp, const matrix_case *c, lsim_error *err)
       lsim_pallas_call_bind(eqn, &cp->params[0].pallas);
     }
     break;
+  case FEATURE_PALLAS_KERNELS: {
+    const kernel_case *k = &kernel_cases[v >> 3];
+    cp->program.args = k->args;
+    cp->program.num_args = k->num_args;
+    eqn->num_operands = k->num_args; /* operands 0 and 1: the arguments */
+    eqn->results = &k->result;
+    cp->params[0].pallas = (lsim_pallas_call_params){
+        .kernel = k->kernel, .grid = 1, .block = {k->block[0], k->block[1]},
+        .interpret = v & 1, .compiler_params = params_classes[(v >> 1) & 3]};
+    lsim_pallas_call_bind(eqn, &cp->params[0].pallas);
+    break;
+  }
   default: break;
   }
   return rc;
@@ -740,7 +782,16 @@ static void write_ffi(FILE *f, int v, const char *compute_on) {
   fputs("</ffi_call>\n", f);
 }
 
-/* <lower ...> for the case's platforms and pin, with an f32[8] argument. */
+/* <TAG dtype="f32" shape="16,256"/> */
+static void write_aval(FILE *f, const char *tag, const lsim_aval *a) {
+  fprintf(f, "<%s dtype=\"%s\" shape=\"", tag, lsim_dtype_name(a->dtype));
+  for (int d = 0; d < a->rank; d++)
+    fprintf(f, "%s%lld", d ? "," : "", (long long)a->dims[d]);
+  fputs("\"/>", f);
+}
+
+/* <lower ...> for the case's platforms and pin, with an f32[8] argument
+ * (pallas_kernels: its kernel's). */
 static void write_lower_open(FILE *f, const matrix_case *c, bool export, const char *checks) {
   fputs("  <lower function=\"f\" platforms=\"", f);
   for (int i = 0; i < c->tuple_len; i++)
@@ -752,7 +803,27 @@ static void write_lower_open(FILE *f, const matrix_case *c, bool export, const c
     fputs(" export=\"true\"", f);
   if (checks)
     fprintf(f, " disabled_checks=\"%s\"", checks);
-  fputs(">\n    <arg dtype=\"f32\" shape=\"8\"/>\n", f);
+  fputs(">\n", f);
+  if (c->feature != FEATURE_PALLAS_KERNELS) {
+    fputs("    <arg dtype=\"f32\" shape=\"8\"/>\n", f);
+    return;
+  }
+  const kernel_case *k = &kernel_cases[c->variant >> 3];
+  for (size_t i = 0; i < k->num_args; i++) {
+    fputs("    ", f);
+    write_aval(f, "arg", &k->args[i]);
+    fputs("\n", f);
+  }
+}
+
+static void write_kernel_call(FILE *f, int v) {
+  const kernel_case *k = &kernel_cases[v >> 3];
+  fprintf(f, "    <pallas_call args=\"%s\" kernel=\"%s\" block=\"%lld,%lld\" interpret=\"%s\" "
+             "compiler_params=\"%s\">",
+          k->num_args == 2 ? "0,1" : "0", k->kernel, (long long)k->block[0],
+          (long long)k->block[1], v & 1 ? "true" : "false", params_names[(v >> 1) & 3]);
+  write_aval(f, "result", &k->result);
+  fputs("</pallas_call>\n", f);
 }
 
 static void write_pallas_call(FILE *f, const char *params, bool interpret) {
@@ -845,6 +916,7 @@ static void write_case_body(FILE *f, const matrix_case *c) {
       write_pallas_call(f, "mosaic_tpu", true);
     }
     break;
+  case FEATURE_PALLAS_KERNELS: write_kernel_call(f, v); break;
   default: break;
   }
 }

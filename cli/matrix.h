@@ -29,6 +29,7 @@ typedef enum matrix_feature {
   FEATURE_EXPORT,         /* jax.export.export's checks on a body */
   FEATURE_EXPORT_CALL,    /* calling an Exported from the case's lowering */
   FEATURE_SESSION,        /* two lowerings in one JAX process */
+  FEATURE_PALLAS_KERNELS, /* the library's 2-D kernels x compiler params x interpret */
   FEATURE_COUNT
 } matrix_feature;
 

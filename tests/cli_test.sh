@@ -20,7 +20,7 @@ expect platforms-bad-name 2 "LSIM_E_INVALID_ARGUMENT: InvalidArgument: JAX_PLATF
 expect platforms-alias-error 1 "LSIM_E_UNKNOWN_ALIAS_PLATFORM: RuntimeError: Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are present. Platforms present are: cpu" -- platforms --lower-for gpu
 expect errors-ok 0 "" -- errors
 expect platforms-bad-devices 2 "lowersim platforms: --backend takes PLATFORM=DEVICES, DEVICES an integer from 0 to 1048576, not 'cuda=many'" -- platforms --backend cuda=many
-expect matrix-unknown-feature 2 "lowersim matrix: --features takes features among rules,buffer_callback,python_callback,pallas,ffi_call,compute_on,lowering_cache,effects,export,export_call,session, not 'nope'" -- matrix --features nope
+expect matrix-unknown-feature 2 "lowersim matrix: --features takes features among rules,buffer_callback,python_callback,pallas,ffi_call,compute_on,lowering_cache,effects,export,export_call,session,pallas_kernels, not 'nope'" -- matrix --features nope
 expect matrix-bad-jobs 2 "lowersim matrix: --jobs takes an integer from 1 to 256, not '0'" -- matrix --jobs 0
 expect bench-unknown-option 2 "unknown option '--nope'" -- bench --nope
 expect triton-tensor-limit 2 "testdata/oracle-findings/triton-tensor-limit.xml:7: a Triton kernel's block of 268435456 elements is over Triton's limit of 1048576, whose verifier error lowersim does not model" -- lower "$SOURCE_DIR/testdata/oracle-findings/triton-tensor-limit.xml"

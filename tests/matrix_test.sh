@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/matrix_test.sh: the matrix's features of issue 13's items 3-8 (ffi_call,
-# compute_on, lowering_cache, effects, export, export_call, session), each
+# compute_on, lowering_cache, effects, export, export_call, session,
+# pallas_kernels), each
 # pinned by its rows' outcome counts for JAX 0.10.2 over cpu, cuda, tpu and
 # their pairs (feature, row: cases: OK, then each error with its count).
 set -u
@@ -68,6 +69,21 @@ tpu:448:288 UNKNOWN_BACKEND 160
 cpu+gpu:896:576 UNKNOWN_BACKEND 320
 cpu+tpu:896:576 UNKNOWN_BACKEND 320
 gpu+tpu:896:576 UNKNOWN_BACKEND 320" "${M[@]}"
+expect_rows pallas_kernels "\
+cpu:3584:1152 UNKNOWN_BACKEND 1280 PALLAS_CPU_NOT_INTERPRET 1152
+cuda:3584:1628 UNKNOWN_BACKEND 1280 PALLAS_UNSUPPORTED_PLATFORM 288 PALLAS_TRITON_ARCH 144 +3 more (244 cases)
+tpu:3584:1728 UNKNOWN_BACKEND 1280 PALLAS_FOREIGN_PARAMS 576
+cpu+gpu:7168:2304 UNKNOWN_BACKEND 2560 PALLAS_CPU_NOT_INTERPRET 2304
+cpu+tpu:7168:2304 UNKNOWN_BACKEND 2560 PALLAS_CPU_NOT_INTERPRET 2304
+gpu+tpu:7168:2672 UNKNOWN_BACKEND 2560 PALLAS_FOREIGN_PARAMS 1152 PALLAS_PARAMS_PLATFORM 576 +2 more (208 cases)" "${M[@]}"
+# Mosaic GPU refuses row_sum's reduction (JAX's NotImplementedError), where it
+# lowers tiled_add_one: the cuda row's rarer errors by variant (from the CSV).
+got=$("$L" matrix --features pallas_kernels --jax 0.10.2 --platforms cuda --max-len 1 --csv - 2>/dev/null |
+  awk -F, 'NR > 2 && NF == 8 && $7 ~ /MOSAIC_GPU/ {n[$3" "$7]++} END {for (k in n) print n[k], k}' | sort -k2)
+want="36 pallas_kernels/row_sum/mosaic_gpu LSIM_E_PALLAS_MOSAIC_GPU_ARCH
+108 pallas_kernels/row_sum/mosaic_gpu LSIM_E_PALLAS_MOSAIC_GPU_REDUCE_AXES
+36 pallas_kernels/tiled_add_one/mosaic_gpu LSIM_E_PALLAS_MOSAIC_GPU_ARCH"
+[ "$got" = "$want" ] && pass=$((pass+1)) || { echo "FAIL pallas_kernels cuda: $got"; fail=$((fail+1)); }
 # The newest JAX has no compute_on context manager (3a440c764b): JAX's TypeError
 # for every case a backend does not refuse first.
 expect_rows compute_on "cpu:2240:0 COMPUTE_ON_NOT_CONTEXT_MANAGER 1440 UNKNOWN_BACKEND 800" --platforms cpu --max-len 1
@@ -104,7 +120,7 @@ check_case case-not-reproduced $? "exit $code: $out"
 out=$("$L" matrix --scenario "$tmp/x.xml" 2>&1); code=$?
 [ $code -eq 2 ] && [[ "$out" == *"--scenario needs --case N"* ]]; check_case case-usage $? "exit $code: $out"
 out=$("$L" matrix --case 99999999 2>&1); code=$?
-[ $code -eq 2 ] && [[ "$out" == *"--case 99999999: the matrix has cases 0 to 2030559"* ]]
+[ $code -eq 2 ] && [[ "$out" == *"--case 99999999: the matrix has cases 0 to 2206175"* ]]
 check_case case-range $? "exit $code: $out"
 
 echo "matrix_test: $pass passed, $fail failed"
