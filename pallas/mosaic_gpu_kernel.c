@@ -42,6 +42,8 @@ typedef struct renderer {
   bool add, one_register, wide; /* the ?A, ?1/?2 and ?W/?N conditions */
   bool contiguous;              /* the ?B and ?D conditions */
   bool x64;                     /* the ?X and ?Y conditions */
+  bool one_row;                 /* the ?O and ?K conditions: an array of one row */
+  bool tall_block;              /* the ?M condition: a block of more than one row */
   long long registers, per;     /* ?R runs: repeated `registers` times, PER elements each */
   /* The run of ?R lines being read (their text in the template). */
   struct {
@@ -238,6 +240,10 @@ static int render(renderer *r, const char *section, lsim_error *err) {
       case 'D': keep &= !r->contiguous; break;
       case 'R': repeated = true; break;
       case 'X': keep &= r->x64; break;
+      case 'O': keep &= r->one_row; break;
+      case 'K': keep &= !r->one_row; break;
+      case 'M': keep &= r->tall_block; break;
+      case 'S': keep &= !r->tall_block; break;
       case 'Y': keep &= !r->x64; break;
       case '1': keep &= r->one_register; break;
       case '2': keep &= !r->one_register; break;
@@ -372,7 +378,12 @@ int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, boo
   snprintf(one, sizeof one, fp ? "1.000000e+00 : %s" : "1 : %s", elt);
   if (tiled) {
     long long array_rows = (long long)block->dims[0], array_cols = (long long)block->dims[1];
-    r.contiguous = cols == array_cols;
+    /* The block is contiguous in the array when it is whole rows or one
+     * row: one descriptor, and the output goes back by a bulk copy (its
+     * bytes bounded by the array's end). */
+    r.contiguous = cols == array_cols || rows == 1;
+    r.one_row = array_rows == 1;
+    r.tall_block = rows > 1;
     set(&r, "R", "%lld", array_rows);
     set(&r, "C", "%lld", array_cols);
     set(&r, "BR", "%lld", rows);

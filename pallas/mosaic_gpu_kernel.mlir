@@ -1,26 +1,6 @@
 // pallas/mosaic_gpu_kernel.mlir: the module JAX's Mosaic GPU pallas_call
 // lowering emits for lowersim's kernels (add_one, copy) on a 1-D block that
-// is the whole array, as JAX 0.10.2 (// The //! tiled section is JAX 0.10.2's module for tiled_add_one: an
-// (R, C) array in (BR, BC) blocks over a (GR, GC) grid (launch grid x is
-// GC, y is GR), and its own values: R, C, BR, BC, GR, GC, RC (R * C), N
-// (BR * BC), DESC (the TMA descriptors' bytes: 128 each, one for the input,
-// and one for the output unless BC == C), and the lines:
-//   ?D        only when BC < C (the output's block is not contiguous: a TMA
-//             store through its own descriptor);
-//   ?B        only when BC == C (the block is contiguous: a bulk copy);
-//   ?R        a run of these lines is repeated for each register of the
-//             kernel (N / (128 * PER)), @I@ the register's number and @OFF@
-//             its first element, I * 128 * PER.
-// The //! tiled-warpgroup section is the seeds' JAX's (warpgroup semantics;
-// taken from JAX 0.11.0, whose module differs from it only in
-// stable_mosaic_gpu.version, as for the 1-D kernels), with the same values
-// and lines, the ?C constants among them (the grid's, the block's and the
-// array's dimensions), and:
-//   ?X / ?Y   only with / without jax_enable_x64 (the constant 1 : i32 is
-//             first used earlier);
-//   @[TEXT]@  TEXT once per register, @I@ its number, joined by ", " (the
-//             registers gathered into the block's vector).
-//! legacy) and the seed's warpgroup
+// is the whole array, as JAX 0.10.2 (//! legacy) and the seed's warpgroup
 // semantics (//! warpgroup, from 32915de40f) write it: generic ops, each of
 // which lowersim renames `stable_mosaic_gpu.<op>` (the mosaic_gpu-serde
 // pass's serialized form, every attribute a plain attribute, as that pass
@@ -45,6 +25,28 @@
 //             top in the reverse order of first use: dropped, and its uses
 //             renamed, when a later C line makes the same constant (the
 //             grid's, when it is 1 or 128).
+//
+// The "tiled" section is JAX 0.10.2's module for tiled_add_one: an
+// (R, C) array in (BR, BC) blocks over a (GR, GC) grid (launch grid x is
+// GC, y is GR), and its own values: R, C, BR, BC, GR, GC, RC (R * C), N
+// (BR * BC), DESC (the TMA descriptors' bytes: 128 each, one for the input,
+// and one for the output unless the block is contiguous), and the lines:
+//   ?D        only when BC < C and BR > 1 (the output's block is not
+//             contiguous: a TMA store through its own descriptor);
+//   ?B        only when BC == C or BR == 1 (the block is contiguous: a bulk
+//             copy);
+//   ?R        a run of these lines is repeated for each register of the
+//             kernel (N / (128 * PER)), @I@ the register's number and @OFF@
+//             its first element, I * 128 * PER.
+// The "tiled-warpgroup" section is the seeds' JAX's (warpgroup semantics;
+// taken from JAX 0.11.0, whose module differs from it only in
+// stable_mosaic_gpu.version, as for the 1-D kernels), with the same values
+// and lines, the ?C constants among them (the grid's, the block's and the
+// array's dimensions), and:
+//   ?X / ?Y   only with / without jax_enable_x64 (the constant 1 : i32 is
+//             first used earlier);
+//   @[TEXT]@  TEXT once per register, @I@ its number, joined by ", " (the
+//             registers gathered into the block's vector).
 //! legacy
 "builtin.module"() <{sym_name = "@KERNEL@"}> ({
   "func.func"() ({
@@ -1757,7 +1759,7 @@
       %230 = "arith.constant"() {value = @AL@ : index} : () -> index
       %231 = "memref.view"(%229, %230) : (memref<?xi8, #gpu.address_space<workgroup>>, index) -> memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>
       %232 = "builtin.unrealized_conversion_cast"(%231) {transforms = []} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>) -> memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>
-      %233 = "arith.muli"(%222, %5) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
+?M      %233 = "arith.muli"(%222, %5) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
       %234 = "arith.muli"(%224, %4) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
       %235 = "memref.subview"(%227) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0, 0, 0>, static_sizes = array<i64: 1, @BR@, @BC@>, static_strides = array<i64: 1, 1, 1>} : (memref<1x@BR@x@BC@x@T@, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>
       %236 = "builtin.unrealized_conversion_cast"(%235) {transforms = []} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1]>, #gpu.address_space<workgroup>>
@@ -1771,7 +1773,8 @@
       %244 = "nvvm.mbarrier.arrive.expect_tx"(%243, %240) {relaxed = false, scope = #nvvm.mem_scope<cta>} : (!llvm.ptr<3>, i32) -> i64
       %245 = "builtin.unrealized_conversion_cast"(%239) : (memref<!mosaic_gpu.barrier, #gpu.address_space<workgroup>>) -> !llvm.ptr<3>
       %246 = "arith.constant"() {value = 0 : i64} : () -> i64
-      %247 = "arith.index_cast"(%233) : (i32) -> index
+?M      %247 = "arith.index_cast"(%233) : (i32) -> index
+?S      %247 = "arith.index_cast"(%222) : (i32) -> index
       %248 = "arith.index_cast"(%234) : (i32) -> index
       %249 = "gpu.thread_id"() {dimension = #gpu<dim x>} : () -> index
       %250 = "arith.index_cast"(%249) : (index) -> i32
@@ -1895,7 +1898,8 @@
       %405 = "arith.shrui"(%217, %2) : (i32, i32) -> i32
       %406 = "arith.addi"(%405, %6) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
       %407 = "llvm.inline_asm"(%406) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
-      %408 = "arith.index_cast"(%233) : (i32) -> index
+?M      %408 = "arith.index_cast"(%233) : (i32) -> index
+?S      %408 = "arith.index_cast"(%222) : (i32) -> index
       %409 = "arith.index_cast"(%234) : (i32) -> index
       %410:6 = "memref.extract_strided_metadata"(%294) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
       %411 = "memref.reinterpret_cast"(%294, %410#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
