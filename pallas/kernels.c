@@ -905,12 +905,6 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
   if (kind == KERNEL_GATHER_ROWS && spec->flavor != LSIMP_KERNEL_MOSAIC_TPU)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "lowersim's kernel library has gather_rows for Mosaic TPU only");
-  /* A (1, N) array's copies are 1-D in JAX (the unit dimension dropped),
-   * which the template does not have. */
-  if (kind == KERNEL_TILED_ADD_ONE && spec->flavor == LSIMP_KERNEL_MOSAIC_GPU && block->dims[0] == 1)
-    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                          "lowersim's kernel library has tiled_add_one for Mosaic GPU on arrays "
-                          "of more than one row only (JAX's copies of a (1, N) array are 1-D)");
   if (spec->flavor == LSIMP_KERNEL_MOSAIC_GPU)
     return lsimp_mosaic_gpu_kernel(mlir, spec, kind == KERNEL_ADD_ONE || kind == KERNEL_TILED_ADD_ONE,
                                    kind == KERNEL_TILED_ADD_ONE, out, err);

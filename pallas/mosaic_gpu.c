@@ -57,6 +57,8 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
   const lsim_aval *block = &ctx->avals_in[0];
   bool reduction = lsimp_kernel_is_reduction(p->kernel);
   bool two_d = lsimp_kernel_is_tiled(p->kernel); /* row_sum's too */
+  /* A (1, N) array's copies are 1-D: JAX drops the unit dimension. */
+  bool one_row = two_d && block->rank == 2 && block->dims[0] == 1;
   int64_t rows = two_d ? p->block[0] : 1, cols = two_d ? p->block[1] : block->dims[0];
   int64_t n = rows * cols;
   int64_t itemsize = lsim_dtype_itemsize(block->dtype);
@@ -76,7 +78,7 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
   if (two_d && block->dims[1] * itemsize % TMA_STRIDE_BYTES)
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_TMA_STRIDES);
   if (rows > MAX_ASYNC_COPY_ELEMENTS || cols > MAX_ASYNC_COPY_ELEMENTS) {
-    if (two_d)
+    if (two_d && !one_row)
       snprintf(text, sizeof text, "(%lld, %lld)", (long long)rows, (long long)cols);
     else
       snprintf(text, sizeof text, "(%lld,)", (long long)n);

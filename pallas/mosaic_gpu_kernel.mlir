@@ -37,7 +37,11 @@
 //             copy);
 //   ?R        a run of these lines is repeated for each register of the
 //             kernel (N / (128 * PER)), @I@ the register's number and @OFF@
-//             its first element, I * 128 * PER.
+//             its first element, I * 128 * PER;
+//   ?K / ?O   only for an array of more than one row / of one row (R == 1),
+//             whose TMA descriptor and copies JAX makes 1-D, the unit
+//             dimension dropped (the ?O lines are the ?K lines before them
+//             at rank 1).
 // The "tiled-warpgroup" section is the seeds' JAX's (warpgroup semantics;
 // taken from JAX 0.11.0, whose module differs from it only in
 // stable_mosaic_gpu.version, as for the 1-D kernels), with the same values
@@ -45,6 +49,8 @@
 // array's dimensions), and:
 //   ?X / ?Y   only with / without jax_enable_x64 (the constant 1 : i32 is
 //             first used earlier);
+//   ?M / ?S   only for a block of more than one row / of one row (BR == 1,
+//             whose row offset is the block index itself, not multiplied);
 //   @[TEXT]@  TEXT once per register, @I@ its number, joined by ", " (the
 //             registers gathered into the block's vector).
 //! legacy
@@ -982,40 +988,49 @@
     %40 = "arith.constant"() {value = 1 : i64} : () -> i64
     %41 = "llvm.alloca"(%40) {alignment = 64 : i64, elem_type = !llvm.array<@DESC@ x i8>, mosaic_gpu_smem_alloc} : (i64) -> !llvm.ptr
     %42 = "llvm.getelementptr"(%41) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
-    %43 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
-    %44:6 = "memref.extract_strided_metadata"(%43) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> (memref<@T@>, index, index, index, index, index)
-    %45 = "memref.extract_aligned_pointer_as_index"(%43) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> index
+?K    %43 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?O    %43 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @C@>, static_strides = array<i64: 1>} : (memref<@R@x@C@x@T@>) -> memref<@C@x@T@, strided<[1]>>
+?K    %44:6 = "memref.extract_strided_metadata"(%43) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> (memref<@T@>, index, index, index, index, index)
+?O    %44:4 = "memref.extract_strided_metadata"(%43) : (memref<@C@x@T@, strided<[1]>>) -> (memref<@T@>, index, index, index)
+?K    %45 = "memref.extract_aligned_pointer_as_index"(%43) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> index
+?O    %45 = "memref.extract_aligned_pointer_as_index"(%43) : (memref<@C@x@T@, strided<[1]>>) -> index
     %46 = "arith.index_cast"(%45) : (index) -> i64
     %47 = "llvm.inttoptr"(%46) : (i64) -> !llvm.ptr
     %48 = "arith.index_cast"(%44#1) : (index) -> i64
     %49 = "llvm.getelementptr"(%47, %48) {elem_type = @T@, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr, i64) -> !llvm.ptr
     %50 = "arith.constant"() {value = @TMA@ : i64} : () -> i64
-    %51 = "arith.constant"() {value = 2 : i64} : () -> i64
+?K    %51 = "arith.constant"() {value = 2 : i64} : () -> i64
+?O    %51 = "arith.constant"() {value = 1 : i64} : () -> i64
     %52 = "arith.index_cast"(%44#2) : (index) -> i64
-    %53 = "arith.index_cast"(%44#3) : (index) -> i64
-    %54 = "arith.constant"() {value = 2 : i64} : () -> i64
+?K    %53 = "arith.index_cast"(%44#3) : (index) -> i64
+?K    %54 = "arith.constant"() {value = 2 : i64} : () -> i64
+?O    %54 = "arith.constant"() {value = 1 : i64} : () -> i64
     %55 = "llvm.alloca"(%54) {elem_type = i64} : (i64) -> !llvm.ptr
     %56 = "llvm.getelementptr"(%55) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
     "llvm.store"(%52, %56) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
-    %57 = "llvm.getelementptr"(%55) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
-    "llvm.store"(%53, %57) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
-    %58 = "arith.index_cast"(%44#4) : (index) -> i64
-    %59 = "arith.index_cast"(%44#5) : (index) -> i64
-    %60 = "arith.constant"() {value = 2 : i64} : () -> i64
+?K    %57 = "llvm.getelementptr"(%55) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?K    "llvm.store"(%53, %57) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?K    %58 = "arith.index_cast"(%44#4) : (index) -> i64
+?O    %58 = "arith.index_cast"(%44#3) : (index) -> i64
+?K    %59 = "arith.index_cast"(%44#5) : (index) -> i64
+?K    %60 = "arith.constant"() {value = 2 : i64} : () -> i64
+?O    %60 = "arith.constant"() {value = 1 : i64} : () -> i64
     %61 = "llvm.alloca"(%60) {elem_type = i64} : (i64) -> !llvm.ptr
     %62 = "llvm.getelementptr"(%61) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
     "llvm.store"(%58, %62) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
-    %63 = "llvm.getelementptr"(%61) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
-    "llvm.store"(%59, %63) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?K    %63 = "llvm.getelementptr"(%61) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?K    "llvm.store"(%59, %63) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
     %64 = "arith.constant"() {value = 16 : i64} : () -> i64
-    %65 = "arith.constant"() {value = @BR@ : i64} : () -> i64
+?K    %65 = "arith.constant"() {value = @BR@ : i64} : () -> i64
     %66 = "arith.constant"() {value = @BC@ : i64} : () -> i64
-    %67 = "arith.constant"() {value = 2 : i64} : () -> i64
+?K    %67 = "arith.constant"() {value = 2 : i64} : () -> i64
+?O    %67 = "arith.constant"() {value = 1 : i64} : () -> i64
     %68 = "llvm.alloca"(%67) {elem_type = i64} : (i64) -> !llvm.ptr
     %69 = "llvm.getelementptr"(%68) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
-    "llvm.store"(%65, %69) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
-    %70 = "llvm.getelementptr"(%68) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
-    "llvm.store"(%66, %70) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?K    "llvm.store"(%65, %69) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?O    "llvm.store"(%66, %69) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?K    %70 = "llvm.getelementptr"(%68) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?K    "llvm.store"(%66, %70) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
     "func.call"(%42, %49, %50, %51, %55, %61, %64, %68) {callee = @mosaic_gpu_init_tma_desc} : (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
 ?D    %71 = "llvm.getelementptr"(%41) {elem_type = i8, rawConstantIndices = array<i32: 128>} : (!llvm.ptr) -> !llvm.ptr
 ?D    %72 = "memref.reinterpret_cast"(%32) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
@@ -1197,21 +1212,27 @@
       %236 = "llvm.getelementptr"(%117, %211) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
       %237 = "nvvm.mbarrier.arrive.expect_tx"(%236, %235) {relaxed = false, scope = #nvvm.mem_scope<cta>} : (!llvm.ptr<3>, i32) -> i64
       %238:6 = "memref.extract_strided_metadata"(%204) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
-      %239 = "memref.reinterpret_cast"(%204, %238#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?K      %239 = "memref.reinterpret_cast"(%204, %238#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?O      %239 = "memref.reinterpret_cast"(%204, %238#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BC@>, static_strides = array<i64: 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
       %240 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
-      %241 = "builtin.unrealized_conversion_cast"(%239) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
-      %242 = "llvm.extractvalue"(%241) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
-      %243 = "llvm.extractvalue"(%241) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?K      %241 = "builtin.unrealized_conversion_cast"(%239) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+?O      %241 = "builtin.unrealized_conversion_cast"(%239) : (memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+?K      %242 = "llvm.extractvalue"(%241) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+?O      %242 = "llvm.extractvalue"(%241) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+?K      %243 = "llvm.extractvalue"(%241) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?O      %243 = "llvm.extractvalue"(%241) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
       %244 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
       %245 = "llvm.mul"(%243, %244) : (i64, i64) -> i64
       %246 = "llvm.ptrtoint"(%242) : (!llvm.ptr<3>) -> i64
       %247 = "llvm.add"(%246, %245) : (i64, i64) -> i64
       %248 = "llvm.inttoptr"(%247) : (i64) -> !llvm.ptr<3>
-      %249 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?K      %249 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?O      %249 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @C@>, static_strides = array<i64: 1>} : (memref<@R@x@C@x@T@>) -> memref<@C@x@T@, strided<[1]>>
       %250 = "arith.index_cast"(%206) : (index) -> i32
-      %251 = "arith.index_cast"(%205) : (index) -> i32
+?K      %251 = "arith.index_cast"(%205) : (index) -> i32
       %252 = "llvm.getelementptr"(%117, %211) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
-      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%248, %104, %250, %251, %252, %180) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i1) -> ()
+?K      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%248, %104, %250, %251, %252, %180) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i1) -> ()
+?O      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%248, %104, %250, %252, %180) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>, i1) -> ()
       %253 = "arith.constant"() {value = 1 : i@IW@} : () -> i@IW@
       %254 = "arith.addi"(%192, %253) {overflowFlags = #arith.overflow<none>} : (i@IW@, i@IW@) -> i@IW@
       %255 = "arith.constant"() {value = 0 : i@IW@} : () -> i@IW@
@@ -1376,21 +1397,27 @@
         %510 = "llvm.getelementptr"(%117, %485) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
         %511 = "nvvm.mbarrier.arrive.expect_tx"(%510, %509) {relaxed = false, scope = #nvvm.mem_scope<cta>} : (!llvm.ptr<3>, i32) -> i64
         %512:6 = "memref.extract_strided_metadata"(%478) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
-        %513 = "memref.reinterpret_cast"(%478, %512#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?K        %513 = "memref.reinterpret_cast"(%478, %512#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?O        %513 = "memref.reinterpret_cast"(%478, %512#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BC@>, static_strides = array<i64: 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
         %514 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
-        %515 = "builtin.unrealized_conversion_cast"(%513) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
-        %516 = "llvm.extractvalue"(%515) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
-        %517 = "llvm.extractvalue"(%515) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?K        %515 = "builtin.unrealized_conversion_cast"(%513) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+?O        %515 = "builtin.unrealized_conversion_cast"(%513) : (memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+?K        %516 = "llvm.extractvalue"(%515) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+?O        %516 = "llvm.extractvalue"(%515) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+?K        %517 = "llvm.extractvalue"(%515) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?O        %517 = "llvm.extractvalue"(%515) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
         %518 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
         %519 = "llvm.mul"(%517, %518) : (i64, i64) -> i64
         %520 = "llvm.ptrtoint"(%516) : (!llvm.ptr<3>) -> i64
         %521 = "llvm.add"(%520, %519) : (i64, i64) -> i64
         %522 = "llvm.inttoptr"(%521) : (i64) -> !llvm.ptr<3>
-        %523 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?K        %523 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?O        %523 = "memref.reinterpret_cast"(%16) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @C@>, static_strides = array<i64: 1>} : (memref<@R@x@C@x@T@>) -> memref<@C@x@T@, strided<[1]>>
         %524 = "arith.index_cast"(%480) : (index) -> i32
-        %525 = "arith.index_cast"(%479) : (index) -> i32
+?K        %525 = "arith.index_cast"(%479) : (index) -> i32
         %526 = "llvm.getelementptr"(%117, %485) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
-        "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%522, %104, %524, %525, %526, %180) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i1) -> ()
+?K        "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%522, %104, %524, %525, %526, %180) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i1) -> ()
+?O        "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%522, %104, %524, %526, %180) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>, i1) -> ()
         "scf.yield"() : () -> ()
       }, {
         "scf.yield"() : () -> ()
@@ -1433,31 +1460,41 @@
       %434 = "arith.index_cast"(%429) : (i32) -> index
       %435 = "arith.index_cast"(%431) : (i32) -> index
       %436:6 = "memref.extract_strided_metadata"(%433) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
-      %437 = "memref.reinterpret_cast"(%433, %436#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?K      %437 = "memref.reinterpret_cast"(%433, %436#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?O      %437 = "memref.reinterpret_cast"(%433, %436#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BC@>, static_strides = array<i64: 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
       %438 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
-      %439 = "builtin.unrealized_conversion_cast"(%437) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
-      %440 = "llvm.extractvalue"(%439) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
-      %441 = "llvm.extractvalue"(%439) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?K      %439 = "builtin.unrealized_conversion_cast"(%437) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+?O      %439 = "builtin.unrealized_conversion_cast"(%437) : (memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+?K      %440 = "llvm.extractvalue"(%439) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+?O      %440 = "llvm.extractvalue"(%439) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+?K      %441 = "llvm.extractvalue"(%439) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?O      %441 = "llvm.extractvalue"(%439) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
       %442 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
       %443 = "llvm.mul"(%441, %442) : (i64, i64) -> i64
       %444 = "llvm.ptrtoint"(%440) : (!llvm.ptr<3>) -> i64
       %445 = "llvm.add"(%444, %443) : (i64, i64) -> i64
       %446 = "llvm.inttoptr"(%445) : (i64) -> !llvm.ptr<3>
-      %447 = "memref.reinterpret_cast"(%32) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?K      %447 = "memref.reinterpret_cast"(%32) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?O      %447 = "memref.reinterpret_cast"(%32) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @C@>, static_strides = array<i64: 1>} : (memref<@R@x@C@x@T@>) -> memref<@C@x@T@, strided<[1]>>
 ?D      %448 = "arith.index_cast"(%435) : (index) -> i32
 ?D      %449 = "arith.index_cast"(%434) : (index) -> i32
 ?D      "nvvm.cp.async.bulk.tensor.global.shared.cta"(%103, %446, %448, %449, %180) {mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 1>} : (!llvm.ptr, !llvm.ptr<3>, i32, i32, i1) -> ()
-?B      %b418 = "memref.subview"(%447, %434, %435) {operandSegmentSizes = array<i32: 1, 2, 0, 0>, static_offsets = array<i64: -9223372036854775808, -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: 1, 1>} : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>, index, index) -> memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>
-?B      %b419 = "builtin.unrealized_conversion_cast"(%b418) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
-?B      %b420 = "llvm.extractvalue"(%b419) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr
-?B      %b421 = "llvm.extractvalue"(%b419) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?K?B      %b418 = "memref.subview"(%447, %434, %435) {operandSegmentSizes = array<i32: 1, 2, 0, 0>, static_offsets = array<i64: -9223372036854775808, -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: 1, 1>} : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>, index, index) -> memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>
+?O?B      %b418 = "memref.subview"(%447, %435) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BC@>, static_strides = array<i64: 1>} : (memref<@C@x@T@, strided<[1]>>, index) -> memref<@BC@x@T@, strided<[1], offset: ?>>
+?K?B      %b419 = "builtin.unrealized_conversion_cast"(%b418) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+?O?B      %b419 = "builtin.unrealized_conversion_cast"(%b418) : (memref<@BC@x@T@, strided<[1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+?K?B      %b420 = "llvm.extractvalue"(%b419) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr
+?O?B      %b420 = "llvm.extractvalue"(%b419) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr
+?K?B      %b421 = "llvm.extractvalue"(%b419) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?O?B      %b421 = "llvm.extractvalue"(%b419) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> i64
 ?B      %b422 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
 ?B      %b423 = "llvm.mul"(%b421, %b422) : (i64, i64) -> i64
 ?B      %b424 = "llvm.ptrtoint"(%b420) : (!llvm.ptr) -> i64
 ?B      %b425 = "llvm.add"(%b424, %b423) : (i64, i64) -> i64
 ?B      %b426 = "llvm.inttoptr"(%b425) : (i64) -> !llvm.ptr
 ?B      %b427 = "arith.constant"() {value = @RC@ : index} : () -> index
-?B      %b428:6 = "memref.extract_strided_metadata"(%b418) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> (memref<@T@>, index, index, index, index, index)
+?K?B      %b428:6 = "memref.extract_strided_metadata"(%b418) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> (memref<@T@>, index, index, index, index, index)
+?O?B      %b428:4 = "memref.extract_strided_metadata"(%b418) : (memref<@BC@x@T@, strided<[1], offset: ?>>) -> (memref<@T@>, index, index, index)
 ?B      %b429 = "arith.minui"(%b428#1, %b427) : (index, index) -> index
 ?B      %b430 = "arith.subi"(%b427, %b429) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
 ?B      %b431 = "arith.constant"() {value = @ISZ@ : index} : () -> index
@@ -1552,40 +1589,49 @@
     %42 = "arith.constant"() {value = 1 : i64} : () -> i64
     %43 = "llvm.alloca"(%42) {alignment = 64 : i64, elem_type = !llvm.array<@DESC@ x i8>, mosaic_gpu_smem_alloc} : (i64) -> !llvm.ptr
     %44 = "llvm.getelementptr"(%43) {elem_type = i8, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
-    %45 = "memref.reinterpret_cast"(%31) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
-    %46:6 = "memref.extract_strided_metadata"(%45) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> (memref<@T@>, index, index, index, index, index)
-    %47 = "memref.extract_aligned_pointer_as_index"(%45) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> index
+?K    %45 = "memref.reinterpret_cast"(%31) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?O    %45 = "memref.reinterpret_cast"(%31) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @C@>, static_strides = array<i64: 1>} : (memref<@R@x@C@x@T@>) -> memref<@C@x@T@, strided<[1]>>
+?K    %46:6 = "memref.extract_strided_metadata"(%45) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> (memref<@T@>, index, index, index, index, index)
+?O    %46:4 = "memref.extract_strided_metadata"(%45) : (memref<@C@x@T@, strided<[1]>>) -> (memref<@T@>, index, index, index)
+?K    %47 = "memref.extract_aligned_pointer_as_index"(%45) : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>) -> index
+?O    %47 = "memref.extract_aligned_pointer_as_index"(%45) : (memref<@C@x@T@, strided<[1]>>) -> index
     %48 = "arith.index_cast"(%47) : (index) -> i64
     %49 = "llvm.inttoptr"(%48) : (i64) -> !llvm.ptr
     %50 = "arith.index_cast"(%46#1) : (index) -> i64
     %51 = "llvm.getelementptr"(%49, %50) {elem_type = @T@, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr, i64) -> !llvm.ptr
     %52 = "arith.constant"() {value = @TMA@ : i64} : () -> i64
-    %53 = "arith.constant"() {value = 2 : i64} : () -> i64
+?K    %53 = "arith.constant"() {value = 2 : i64} : () -> i64
+?O    %53 = "arith.constant"() {value = 1 : i64} : () -> i64
     %54 = "arith.index_cast"(%46#2) : (index) -> i64
-    %55 = "arith.index_cast"(%46#3) : (index) -> i64
-    %56 = "arith.constant"() {value = 2 : i64} : () -> i64
+?K    %55 = "arith.index_cast"(%46#3) : (index) -> i64
+?K    %56 = "arith.constant"() {value = 2 : i64} : () -> i64
+?O    %56 = "arith.constant"() {value = 1 : i64} : () -> i64
     %57 = "llvm.alloca"(%56) {elem_type = i64} : (i64) -> !llvm.ptr
     %58 = "llvm.getelementptr"(%57) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
     "llvm.store"(%54, %58) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
-    %59 = "llvm.getelementptr"(%57) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
-    "llvm.store"(%55, %59) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
-    %60 = "arith.index_cast"(%46#4) : (index) -> i64
-    %61 = "arith.index_cast"(%46#5) : (index) -> i64
-    %62 = "arith.constant"() {value = 2 : i64} : () -> i64
+?K    %59 = "llvm.getelementptr"(%57) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?K    "llvm.store"(%55, %59) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?K    %60 = "arith.index_cast"(%46#4) : (index) -> i64
+?O    %60 = "arith.index_cast"(%46#3) : (index) -> i64
+?K    %61 = "arith.index_cast"(%46#5) : (index) -> i64
+?K    %62 = "arith.constant"() {value = 2 : i64} : () -> i64
+?O    %62 = "arith.constant"() {value = 1 : i64} : () -> i64
     %63 = "llvm.alloca"(%62) {elem_type = i64} : (i64) -> !llvm.ptr
     %64 = "llvm.getelementptr"(%63) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
     "llvm.store"(%60, %64) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
-    %65 = "llvm.getelementptr"(%63) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
-    "llvm.store"(%61, %65) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?K    %65 = "llvm.getelementptr"(%63) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?K    "llvm.store"(%61, %65) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
     %66 = "arith.constant"() {value = 16 : i64} : () -> i64
-    %67 = "arith.constant"() {value = @BR@ : i64} : () -> i64
+?K    %67 = "arith.constant"() {value = @BR@ : i64} : () -> i64
     %68 = "arith.constant"() {value = @BC@ : i64} : () -> i64
-    %69 = "arith.constant"() {value = 2 : i64} : () -> i64
+?K    %69 = "arith.constant"() {value = 2 : i64} : () -> i64
+?O    %69 = "arith.constant"() {value = 1 : i64} : () -> i64
     %70 = "llvm.alloca"(%69) {elem_type = i64} : (i64) -> !llvm.ptr
     %71 = "llvm.getelementptr"(%70) {elem_type = i64, rawConstantIndices = array<i32: 0>} : (!llvm.ptr) -> !llvm.ptr
-    "llvm.store"(%67, %71) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
-    %72 = "llvm.getelementptr"(%70) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
-    "llvm.store"(%68, %72) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?K    "llvm.store"(%67, %71) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?O    "llvm.store"(%68, %71) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
+?K    %72 = "llvm.getelementptr"(%70) {elem_type = i64, rawConstantIndices = array<i32: 1>} : (!llvm.ptr) -> !llvm.ptr
+?K    "llvm.store"(%68, %72) {ordering = 0 : i64} : (i64, !llvm.ptr) -> ()
     "func.call"(%44, %51, %52, %53, %57, %63, %66, %70) {callee = @mosaic_gpu_init_tma_desc} : (!llvm.ptr, !llvm.ptr, i64, i64, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr) -> ()
 ?D    %73 = "llvm.getelementptr"(%43) {elem_type = i8, rawConstantIndices = array<i32: 128>} : (!llvm.ptr) -> !llvm.ptr
 ?D    %74 = "memref.reinterpret_cast"(%41) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
@@ -1800,21 +1846,27 @@
       %270 = "arith.addi"(%268, %269) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
       %271 = "llvm.inline_asm"(%270) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
       %272:6 = "memref.extract_strided_metadata"(%237) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
-      %273 = "memref.reinterpret_cast"(%237, %272#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?K      %273 = "memref.reinterpret_cast"(%237, %272#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?O      %273 = "memref.reinterpret_cast"(%237, %272#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BC@>, static_strides = array<i64: 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
       %274 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
-      %275 = "builtin.unrealized_conversion_cast"(%273) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
-      %276 = "llvm.extractvalue"(%275) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
-      %277 = "llvm.extractvalue"(%275) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?K      %275 = "builtin.unrealized_conversion_cast"(%273) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+?O      %275 = "builtin.unrealized_conversion_cast"(%273) : (memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+?K      %276 = "llvm.extractvalue"(%275) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+?O      %276 = "llvm.extractvalue"(%275) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+?K      %277 = "llvm.extractvalue"(%275) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?O      %277 = "llvm.extractvalue"(%275) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
       %278 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
       %279 = "llvm.mul"(%277, %278) : (i64, i64) -> i64
       %280 = "llvm.ptrtoint"(%276) : (!llvm.ptr<3>) -> i64
       %281 = "llvm.add"(%280, %279) : (i64, i64) -> i64
       %282 = "llvm.inttoptr"(%281) : (i64) -> !llvm.ptr<3>
-      %283 = "memref.reinterpret_cast"(%31) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?K      %283 = "memref.reinterpret_cast"(%31) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?O      %283 = "memref.reinterpret_cast"(%31) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @C@>, static_strides = array<i64: 1>} : (memref<@R@x@C@x@T@>) -> memref<@C@x@T@, strided<[1]>>
       %284 = "arith.index_cast"(%248) : (index) -> i32
-      %285 = "arith.index_cast"(%247) : (index) -> i32
+?K      %285 = "arith.index_cast"(%247) : (index) -> i32
       %286 = "llvm.getelementptr"(%245, %246) {elem_type = i64, rawConstantIndices = array<i32: -2147483648>} : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>
-      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%282, %106, %284, %285, %286, %159) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i1) -> ()
+?K      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%282, %106, %284, %285, %286, %159) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, i32, !llvm.ptr<3>, i1) -> ()
+?O      "nvvm.cp.async.bulk.tensor.shared.cluster.global"(%282, %106, %284, %286, %159) {isCTAOnly = false, mode = #nvvm.tma_load_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 1>} : (!llvm.ptr<3>, !llvm.ptr, i32, !llvm.ptr<3>, i1) -> ()
       %287 = "memref.load"(%201) : (memref<i32>) -> i32
       %288 = "arith.andi"(%287, %6) : (i32, i32) -> i32
       %289 = "arith.cmpi"(%288, %10) {predicate = 1 : i64} : (i32, i32) -> i1
@@ -1902,31 +1954,41 @@
 ?S      %408 = "arith.index_cast"(%222) : (i32) -> index
       %409 = "arith.index_cast"(%234) : (i32) -> index
       %410:6 = "memref.extract_strided_metadata"(%294) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> (memref<@T@, #gpu.address_space<workgroup>>, index, index, index, index, index)
-      %411 = "memref.reinterpret_cast"(%294, %410#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?K      %411 = "memref.reinterpret_cast"(%294, %410#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: @BC@, 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>
+?O      %411 = "memref.reinterpret_cast"(%294, %410#1) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BC@>, static_strides = array<i64: 1>} : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>, index) -> memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
       %412 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
-      %413 = "builtin.unrealized_conversion_cast"(%411) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
-      %414 = "llvm.extractvalue"(%413) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
-      %415 = "llvm.extractvalue"(%413) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?K      %413 = "builtin.unrealized_conversion_cast"(%411) : (memref<@BR@x@BC@x@T@, strided<[@BC@, 1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>
+?O      %413 = "builtin.unrealized_conversion_cast"(%411) : (memref<@BC@x@T@, strided<[1], offset: ?>, #gpu.address_space<workgroup>>) -> !llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>
+?K      %414 = "llvm.extractvalue"(%413) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr<3>
+?O      %414 = "llvm.extractvalue"(%413) {position = array<i64: 1>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr<3>
+?K      %415 = "llvm.extractvalue"(%413) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?O      %415 = "llvm.extractvalue"(%413) {position = array<i64: 2>} : (!llvm.struct<(ptr<3>, ptr<3>, i64, array<1 x i64>, array<1 x i64>)>) -> i64
       %416 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
       %417 = "llvm.mul"(%415, %416) : (i64, i64) -> i64
       %418 = "llvm.ptrtoint"(%414) : (!llvm.ptr<3>) -> i64
       %419 = "llvm.add"(%418, %417) : (i64, i64) -> i64
       %420 = "llvm.inttoptr"(%419) : (i64) -> !llvm.ptr<3>
-      %421 = "memref.reinterpret_cast"(%41) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?K      %421 = "memref.reinterpret_cast"(%41) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @R@, @C@>, static_strides = array<i64: @C@, 1>} : (memref<@R@x@C@x@T@>) -> memref<@R@x@C@x@T@, strided<[@C@, 1]>>
+?O      %421 = "memref.reinterpret_cast"(%41) {operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: @C@>, static_strides = array<i64: 1>} : (memref<@R@x@C@x@T@>) -> memref<@C@x@T@, strided<[1]>>
 ?D      %422 = "arith.index_cast"(%409) : (index) -> i32
 ?D      %423 = "arith.index_cast"(%408) : (index) -> i32
 ?D      "nvvm.cp.async.bulk.tensor.global.shared.cta"(%105, %420, %422, %423, %159) {mode = #nvvm.tma_store_mode<tile>, operandSegmentSizes = array<i32: 1, 1, 2, 0, 1>} : (!llvm.ptr, !llvm.ptr<3>, i32, i32, i1) -> ()
-?B      %b391 = "memref.subview"(%421, %408, %409) {operandSegmentSizes = array<i32: 1, 2, 0, 0>, static_offsets = array<i64: -9223372036854775808, -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: 1, 1>} : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>, index, index) -> memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>
-?B      %b392 = "builtin.unrealized_conversion_cast"(%b391) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
-?B      %b393 = "llvm.extractvalue"(%b392) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr
-?B      %b394 = "llvm.extractvalue"(%b392) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?K?B      %b391 = "memref.subview"(%421, %408, %409) {operandSegmentSizes = array<i32: 1, 2, 0, 0>, static_offsets = array<i64: -9223372036854775808, -9223372036854775808>, static_sizes = array<i64: @BR@, @BC@>, static_strides = array<i64: 1, 1>} : (memref<@R@x@C@x@T@, strided<[@C@, 1]>>, index, index) -> memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>
+?O?B      %b391 = "memref.subview"(%421, %409) {operandSegmentSizes = array<i32: 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: @BC@>, static_strides = array<i64: 1>} : (memref<@C@x@T@, strided<[1]>>, index) -> memref<@BC@x@T@, strided<[1], offset: ?>>
+?K?B      %b392 = "builtin.unrealized_conversion_cast"(%b391) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
+?O?B      %b392 = "builtin.unrealized_conversion_cast"(%b391) : (memref<@BC@x@T@, strided<[1], offset: ?>>) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+?K?B      %b393 = "llvm.extractvalue"(%b392) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> !llvm.ptr
+?O?B      %b393 = "llvm.extractvalue"(%b392) {position = array<i64: 1>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> !llvm.ptr
+?K?B      %b394 = "llvm.extractvalue"(%b392) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>) -> i64
+?O?B      %b394 = "llvm.extractvalue"(%b392) {position = array<i64: 2>} : (!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>) -> i64
 ?B      %b395 = "arith.constant"() {value = @ISZ@ : i64} : () -> i64
 ?B      %b396 = "llvm.mul"(%b394, %b395) : (i64, i64) -> i64
 ?B      %b397 = "llvm.ptrtoint"(%b393) : (!llvm.ptr) -> i64
 ?B      %b398 = "llvm.add"(%b397, %b396) : (i64, i64) -> i64
 ?B      %b399 = "llvm.inttoptr"(%b398) : (i64) -> !llvm.ptr
 ?B      %b400 = "arith.constant"() {value = @RC@ : index} : () -> index
-?B      %b401:6 = "memref.extract_strided_metadata"(%b391) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> (memref<@T@>, index, index, index, index, index)
+?K?B      %b401:6 = "memref.extract_strided_metadata"(%b391) : (memref<@BR@x@BC@x@T@, strided<[@C@, 1], offset: ?>>) -> (memref<@T@>, index, index, index, index, index)
+?O?B      %b401:4 = "memref.extract_strided_metadata"(%b391) : (memref<@BC@x@T@, strided<[1], offset: ?>>) -> (memref<@T@>, index, index, index)
 ?B      %b402 = "arith.minui"(%b401#1, %b400) : (index, index) -> index
 ?B      %b403 = "arith.subi"(%b400, %b402) {overflowFlags = #arith.overflow<none>} : (index, index) -> index
 ?B      %b404 = "arith.constant"() {value = @ISZ@ : index} : () -> index

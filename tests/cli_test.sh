@@ -24,7 +24,6 @@ expect matrix-unknown-feature 2 "lowersim matrix: --features takes features amon
 expect matrix-bad-jobs 2 "lowersim matrix: --jobs takes an integer from 1 to 256, not '0'" -- matrix --jobs 0
 expect bench-unknown-option 2 "unknown option '--nope'" -- bench --nope
 expect triton-tensor-limit 2 "testdata/oracle-findings/triton-tensor-limit.xml:7: a Triton kernel's block of 268435456 elements is over Triton's limit of 1048576, whose verifier error lowersim does not model" -- lower "$SOURCE_DIR/testdata/oracle-findings/triton-tensor-limit.xml"
-expect mosaic-gpu-tiled-one-row 2 "testdata/oracle-findings/mosaic-gpu-tiled-one-row.xml:5: lowersim's kernel library has tiled_add_one for Mosaic GPU on arrays of more than one row only (JAX's copies of a (1, N) array are 1-D)" -- lower "$SOURCE_DIR/testdata/oracle-findings/mosaic-gpu-tiled-one-row.xml"
 expect check-impl-missing 2 "lowersim check: --impl needs a value (see --help)" -- check . --impl
 # JAX versions: `versions`, and --jax on every command that lowers.
 expect versions-ok 0 "" -- versions
