@@ -41,7 +41,7 @@ const size_t matrix_num_optional_backends = NUM_OPTIONAL;
 #define EXPORT_VARIANTS 6   /* body (sin, my_op's custom call, pure_callback) x checks */
 #define EXPORT_CALL_VARIANTS 4 /* exported for (cpu, tpu) or (cuda,) x platform check */
 #define SESSION_VARIANTS 2  /* a rule registered after a failure; a Pallas retry */
-#define KERNEL_CASES 2      /* tiled_add_one, row_sum */
+#define KERNEL_CASES 3      /* tiled_add_one, row_sum, gather_rows */
 #define KERNEL_VARIANTS (KERNEL_CASES * 8) /* x params(4) x interpret(2) */
 
 static const int feature_variants[FEATURE_COUNT] = {
@@ -206,9 +206,8 @@ static const char *const session_names[SESSION_VARIANTS] = {"rule_after_failure"
 
 /* pallas_kernels: the 2-D kernels of the library on avals they take, in
  * blocks of (8, 128) tiles, over the grid their blocks make (variant v:
- * kernel v / 8, compiler params (v / 2) % 4, interpret v % 2).  Not
- * gather_rows: lowersim has it for Mosaic TPU only, so a GPU lowering
- * would be lowersim's own refusal, a failure of every such case. */
+ * kernel v / 8, compiler params (v / 2) % 4, interpret v % 2); gather_rows
+ * with its scalar-prefetch index array first. */
 typedef struct kernel_case {
   const char *kernel;
   lsim_aval args[2];
@@ -225,6 +224,7 @@ typedef struct kernel_case {
 static const kernel_case kernel_cases[KERNEL_CASES] = {
     {"tiled_add_one", {AVAL(F32, 16, 256)}, 1, AVAL(F32, 16, 256), {8, 128}},
     {"row_sum", {AVAL(F32, 16, 256)}, 1, AVAL(F32, 16, 1), {8, 256}},
+    {"gather_rows", {AVAL(I32, 2), AVAL(F32, 16, 128)}, 2, AVAL(F32, 16, 128), {8, 128}},
 };
 #undef AVAL
 

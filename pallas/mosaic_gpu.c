@@ -115,6 +115,8 @@ int lsim_mosaic_gpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
                                          MlirValue *results, const lsim_pallas_call_params *p,
                                          void *data, lsim_error *err) {
   (void)data;
+  if (lsimp_kernel_num_scalar_prefetch(p->kernel)) /* grid_mapping.num_index_operands */
+    return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH);
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
   const lsim_module_context *mc = ctx->module_context;
   const lsim_jax_profile *profile = lsim_module_context_profile(mc);

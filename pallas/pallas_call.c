@@ -55,33 +55,9 @@ typedef struct pallas_rule_data {
   bool rocm; /* gpu_lowering's is_rocm */
 } pallas_rule_data;
 
-/* The tiled kernels and the reduction exist for Mosaic TPU and Triton, and
- * tiled_add_one for Mosaic GPU too (Mosaic GPU refuses the reduction
- * itself, as JAX does), the scalar-prefetch kernel for Mosaic TPU only
- * (lowersim's limit, not JAX's). */
-static int check_tiled_backend(const lsim_pallas_call_params *p, const char *backend,
-                               lsim_error *err) {
-  bool tpu_only = lsimp_kernel_num_scalar_prefetch(p->kernel) > 0;
-  if (!lsimp_kernel_is_tiled(p->kernel) || strcmp(backend, "Mosaic TPU") == 0 ||
-      (strcmp(backend, "Triton") == 0 && !tpu_only) ||
-      (strcmp(backend, "Mosaic GPU") == 0 &&
-       (lsimp_kernel_is_reduction(p->kernel) || strcmp(p->kernel, "tiled_add_one") == 0)))
-    return LSIM_OK; /* (Mosaic GPU refuses row_sum as JAX does: check_kernel) */
-  return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
-                        "lowersim's kernel library has %s for %s only (not for %s)", p->kernel,
-                        tpu_only ? "Mosaic TPU" : "Mosaic TPU and Triton", backend);
-}
-
 static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rule *rule,
                           const MlirValue *args, MlirValue *results,
                           const lsim_pallas_call_params *p, lsim_error *err) {
-  for (int b = 0; b < LSIM_PALLAS_BACKEND_COUNT; b++) {
-    int rc = rule->fn == backends[b].rule
-                 ? check_tiled_backend(p, backends[b].name, err)
-                 : 0;
-    if (rc)
-      return rc;
-  }
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                               "get_lowering_rule(%s) -> the registered rule",
                               p->compiler_params->name);
@@ -94,8 +70,7 @@ static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas_backend b,
                        lsim_error *err) {
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "backend: %s",
                               backends[b].name);
-  int rc = check_tiled_backend(p, backends[b].name, err);
-  return rc ? rc : backends[b].rule(ctx, args, results, p, NULL, err);
+  return backends[b].rule(ctx, args, results, p, NULL, err);
 }
 
 #define MOSAIC_GPU_DEPRECATED                                                                      \

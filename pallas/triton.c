@@ -54,6 +54,8 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
                                      MlirValue *results, const lsim_pallas_call_params *p,
                                      void *data, lsim_error *err) {
   (void)data;
+  if (lsimp_kernel_num_scalar_prefetch(p->kernel)) /* grid_mapping.num_index_operands */
+    return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_SCALAR_PREFETCH);
   size_t n;
   const char *const *platforms = lsim_lowering_rule_context_platforms(ctx, &n);
   if (n != 1) /* [lowering_platform] = ...: cuda listed twice shares one rule */

@@ -301,6 +301,14 @@ static const catalogue_entry catalogue[] = {
         "https://docs.jax.dev/en/latest/pallas/grid_blockspec.html#pallas-blockspec",
         "§6 pallas/mosaic/lowering.py _check_block_mappings (the first blocked operand's "
         "block; the index map's jaxpr as it prints)"),
+    ROW(LSIM_E_PALLAS_TRITON_SCALAR_PREFETCH, "NotImplementedError",
+        "scalar prefetch not implemented in the Triton backend",
+        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering (its first check: "
+        "grid_mapping.num_index_operands)"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH, "NotImplementedError",
+        "Scalar prefetch not supported in Mosaic GPU lowering.",
+        "§6 pallas/mosaic_gpu/lowering.py lower_pipelined_jaxpr_to_module (before the block "
+        "checks and the GPU's arch)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

@@ -70,17 +70,21 @@ cpu+gpu:896:576 UNKNOWN_BACKEND 320
 cpu+tpu:896:576 UNKNOWN_BACKEND 320
 gpu+tpu:896:576 UNKNOWN_BACKEND 320" "${M[@]}"
 expect_rows pallas_kernels "\
-cpu:3584:1152 UNKNOWN_BACKEND 1280 PALLAS_CPU_NOT_INTERPRET 1152
-cuda:3584:1628 UNKNOWN_BACKEND 1280 PALLAS_UNSUPPORTED_PLATFORM 288 PALLAS_TRITON_ARCH 144 +3 more (244 cases)
-tpu:3584:1728 UNKNOWN_BACKEND 1280 PALLAS_FOREIGN_PARAMS 576
-cpu+gpu:7168:2304 UNKNOWN_BACKEND 2560 PALLAS_CPU_NOT_INTERPRET 2304
-cpu+tpu:7168:2304 UNKNOWN_BACKEND 2560 PALLAS_CPU_NOT_INTERPRET 2304
-gpu+tpu:7168:2672 UNKNOWN_BACKEND 2560 PALLAS_FOREIGN_PARAMS 1152 PALLAS_PARAMS_PLATFORM 576 +2 more (208 cases)" "${M[@]}"
+cpu:5376:1728 UNKNOWN_BACKEND 1920 PALLAS_CPU_NOT_INTERPRET 1728
+cuda:5376:2204 UNKNOWN_BACKEND 1920 PALLAS_UNSUPPORTED_PLATFORM 432 PALLAS_TRITON_SCALAR_PREFETCH 288 +5 more (532 cases)
+tpu:5376:2592 UNKNOWN_BACKEND 1920 PALLAS_FOREIGN_PARAMS 864
+cpu+gpu:10752:3456 UNKNOWN_BACKEND 3840 PALLAS_CPU_NOT_INTERPRET 3456
+cpu+tpu:10752:3456 UNKNOWN_BACKEND 3840 PALLAS_CPU_NOT_INTERPRET 3456
+gpu+tpu:10752:3824 UNKNOWN_BACKEND 3840 PALLAS_FOREIGN_PARAMS 1728 PALLAS_PARAMS_PLATFORM 864 +3 more (496 cases)" "${M[@]}"
 # Mosaic GPU refuses row_sum's reduction (JAX's NotImplementedError), where it
-# lowers tiled_add_one: the cuda row's rarer errors by variant (from the CSV).
+# lowers tiled_add_one, and both GPU backends gather_rows's scalar prefetch:
+# the cuda row's rarer errors by variant (from the CSV).
 got=$("$L" matrix --features pallas_kernels --jax 0.10.2 --platforms cuda --max-len 1 --csv - 2>/dev/null |
-  awk -F, 'NR > 2 && NF == 8 && $7 ~ /MOSAIC_GPU/ {n[$3" "$7]++} END {for (k in n) print n[k], k}' | sort -k2)
-want="36 pallas_kernels/row_sum/mosaic_gpu LSIM_E_PALLAS_MOSAIC_GPU_ARCH
+  awk -F, 'NR > 2 && NF == 8 && $7 ~ /MOSAIC_GPU|SCALAR_PREFETCH/ {n[$3" "$7]++} END {for (k in n) print n[k], k}' | sort -k2)
+want="144 pallas_kernels/gather_rows/mosaic_gpu LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH
+144 pallas_kernels/gather_rows/none LSIM_E_PALLAS_TRITON_SCALAR_PREFETCH
+144 pallas_kernels/gather_rows/triton LSIM_E_PALLAS_TRITON_SCALAR_PREFETCH
+36 pallas_kernels/row_sum/mosaic_gpu LSIM_E_PALLAS_MOSAIC_GPU_ARCH
 108 pallas_kernels/row_sum/mosaic_gpu LSIM_E_PALLAS_MOSAIC_GPU_REDUCE_AXES
 36 pallas_kernels/tiled_add_one/mosaic_gpu LSIM_E_PALLAS_MOSAIC_GPU_ARCH"
 [ "$got" = "$want" ] && pass=$((pass+1)) || { echo "FAIL pallas_kernels cuda: $got"; fail=$((fail+1)); }
@@ -120,7 +124,7 @@ check_case case-not-reproduced $? "exit $code: $out"
 out=$("$L" matrix --scenario "$tmp/x.xml" 2>&1); code=$?
 [ $code -eq 2 ] && [[ "$out" == *"--scenario needs --case N"* ]]; check_case case-usage $? "exit $code: $out"
 out=$("$L" matrix --case 99999999 2>&1); code=$?
-[ $code -eq 2 ] && [[ "$out" == *"--case 99999999: the matrix has cases 0 to 2206175"* ]]
+[ $code -eq 2 ] && [[ "$out" == *"--case 99999999: the matrix has cases 0 to 2293983"* ]]
 check_case case-range $? "exit $code: $out"
 
 echo "matrix_test: $pass passed, $fail failed"

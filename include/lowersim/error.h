@@ -111,6 +111,10 @@ typedef enum lsim_status {
   /* A 2-D block Mosaic TPU does not take (last two dimensions not whole or
    * multiples of 8 and 128). */
   LSIM_E_PALLAS_TPU_BLOCK_SHAPE = -117,
+  /* A kernel with scalar prefetch (PrefetchScalarGridSpec) on Triton or on
+   * Mosaic GPU. */
+  LSIM_E_PALLAS_TRITON_SCALAR_PREFETCH = -118,
+  LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH = -119,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,
