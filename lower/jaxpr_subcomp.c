@@ -60,6 +60,17 @@ static void narrate_eqn(const subcomp *sc, size_t index, const lsim_eqn *e) {
   lsimp_strbuf_free(&line);
 }
 
+/* Whether result `r` of `e` carries the abstract mesh: its primitive's
+ * results do unless they are made outside it, and a result that is an
+ * operand's aval carries the mesh that operand does. */
+static bool result_in_mesh(const subcomp *sc, const lsim_eqn *e, size_t r) {
+  const lsim_primitive *p = e->primitive;
+  long k = p->result_aval_operand && e->params ? p->result_aval_operand(e->params, r) : -1;
+  if (k >= 0 && (size_t)k < e->num_operands)
+    return sc->mesh_values[e->operands[k]];
+  return !p->results_outside_mesh;
+}
+
 static void narrate_lookup(const subcomp *sc, const lsim_platform_rule *rules, size_t n,
                            const lsim_rule *default_rule) {
   if (!lsim_module_context_explaining(sc->mc))
@@ -226,7 +237,7 @@ int lsim_jaxpr_subcomp(lsim_module_context *mc, const lsim_registry *reg,
   for (size_t i = 0; !rc && i < jaxpr->num_eqns; i++) {
     rc = lower_eqn(&sc, i, &jaxpr->eqns[i], next, err);
     for (size_t r = 0; sc.mesh_values && r < jaxpr->eqns[i].num_results; r++)
-      sc.mesh_values[next + r] = !jaxpr->eqns[i].primitive->results_outside_mesh;
+      sc.mesh_values[next + r] = result_in_mesh(&sc, &jaxpr->eqns[i], r);
     next += jaxpr->eqns[i].num_results;
   }
   for (size_t i = 0; !rc && i < lsim_program_num_outputs(jaxpr); i++)

@@ -283,11 +283,21 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return (int)at;
 }
 
+/* _pallas_call_abstract_eval: an aliased output is its input's aval. */
+static long aliased_input(const void *params, size_t result) {
+  const lsim_pallas_call_params *p = params;
+  for (size_t i = 0; i < p->num_aliases; i++)
+    if (p->aliases[i].output >= 0 && (size_t)p->aliases[i].output == result)
+      return (long)p->aliases[i].input;
+  return -1;
+}
+
 /* pallas_call.py _pallas_call_dce_rule keeps the call whatever is used. */
 const lsim_primitive lsim_pallas_call_p = {.name = "pallas_call",
                                            .trace_check = pallas_call_check,
                                            .explain_params = explain_params,
-                                           .kept_when_unused = lsim_always_kept};
+                                           .kept_when_unused = lsim_always_kept,
+                                           .result_aval_operand = aliased_input};
 
 /* A blocked kernel's grid comes from its block (the equation's line shows
  * no grid=): `grid: (3, 3), the (24, 384) array in (8, 128) blocks`. */

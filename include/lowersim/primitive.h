@@ -62,6 +62,12 @@ typedef struct lsim_primitive {
    * rules and ffi_call's take the mesh (checked
    * live: a Mosaic TPU kernel over such a value has no vector.shape_cast). */
   bool results_outside_mesh;
+  /* The operand whose aval a result is, abstract mesh included, or -1 for a
+   * result of its own (pallas_call's input_output_aliases:
+   * _pallas_call_abstract_eval returns the aliased input's aval, so an
+   * output aliased to main's argument carries no mesh; checked live).
+   * NULL: every result is its own. */
+  long (*result_aval_operand)(const void *params, size_t result);
 } lsim_primitive;
 
 /* A kept_when_unused for primitives that always have effects. */
