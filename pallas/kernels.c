@@ -87,7 +87,7 @@ int lsimp_kernel_grid(const char *kernel, const lsim_aval *avals_in, const lsim_
 
 /* Blocks of whole rows (ROWS, N) of the (M, N) array `a`, ROWS dividing M
  * (Mosaic TPU's own rule, all of M or a multiple of 8, is checked when the
- * call is lowered there: lsim_mosaic_tpu_check_blocks). */
+ * call is lowered there: mosaic_tpu.c check_blocks). */
 static int check_whole_rows(const char *kernel, const lsim_aval *a, const int64_t block[2],
                             lsim_error *err) {
   if (block[0] < 1 || block[1] != a->dims[1] || a->dims[0] % block[0] != 0)

@@ -300,7 +300,7 @@ const lsim_primitive lsim_pallas_call_p = {.name = "pallas_call",
                                            .result_aval_operand = aliased_input};
 
 /* A blocked kernel's grid comes from its block (the equation's line shows
- * no grid=): `grid: (3, 3), the (24, 384) array in (8, 128) blocks`. */
+ * no grid=): `grid: (3, 3), the f32[24,384] in (8, 128) blocks`. */
 static void narrate_grid(lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p) {
   if (!p->block[0] || !lsim_module_context_explaining(ctx->module_context))
     return;

@@ -736,8 +736,9 @@ static int64_t gen_block_dim(lsim_scenario_gen *g, int64_t n, int64_t tile) {
 }
 
 /* A 2-D kernel on a value `x` of the 2-D kind: tiled_add_one (blocks of
- * (8, 128) tiles, or any divisors), row_sum (whole rows, into (M, 1)), gather_rows (an index
- * array first, then whole rows); grid 1 (the blocks make the grid). */
+ * (8, 128) tiles, or any divisors), row_sum (whole rows, into (M, 1)),
+ * gather_rows (an index array first, then whole rows); grid 1 (the blocks
+ * make the grid). */
 static void generate_2d(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   lsimp_pallas_call_params *lp = e->params;
   lsim_pallas_call_params *p = &lp->params;
