@@ -18,18 +18,24 @@ static const lsim_scenario *lowering_at(const lsim_scenario *head, long long k) 
   return NULL;
 }
 
-/* The values a lowering returns: <return>'s, else the last equation's
- * results (what the program's function returns). */
-static size_t outputs_of(const lsim_scenario *s, size_t *first, const size_t **listed) {
-  *listed = s->has_return ? s->returns : NULL;
+/* How many values a lowering returns: <return>'s, else the last
+ * equation's results (what the program's function returns). */
+static size_t num_outputs(const lsim_scenario *s) {
   if (s->has_return)
     return s->num_returns;
-  size_t n = s->num_args;
-  for (size_t i = 0; i < s->num_eqns; i++)
-    n += s->eqns[i].num_results;
-  size_t last = s->num_eqns ? s->eqns[s->num_eqns - 1].num_results : 0;
-  *first = n - last;
-  return last;
+  return s->num_eqns ? s->eqns[s->num_eqns - 1].num_results : 0;
+}
+
+/* The aval of output `i` of `s`: the last equation's result is read
+ * directly (lsim_scenario_value_aval walks the equations, so a session
+ * calling a long export many times would be quadratic); a <return>'s
+ * value is looked up. */
+static void output_aval(const lsim_scenario *s, size_t i, lsim_aval *aval) {
+  if (!s->has_return) {
+    *aval = s->eqns[s->num_eqns - 1].results[i];
+    return;
+  }
+  lsim_scenario_value_aval(s, s->returns[i], aval);
 }
 
 static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
@@ -50,12 +56,10 @@ static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) 
                            "(export=\"true\")",
                            k);
   p->lowering = (int)k;
-  size_t first = 0;
-  const size_t *listed;
-  size_t n = outputs_of(x, &first, &listed);
+  size_t n = num_outputs(x);
   e->results = lsimp_read_alloc(r, n, sizeof *e->results, &rc);
   for (size_t i = 0; !rc && i < n; i++)
-    lsim_scenario_value_aval(x, listed ? listed[i] : first + i, &e->results[i]);
+    output_aval(x, i, &e->results[i]);
   e->num_results = rc ? 0 : n;
   return rc;
 }
@@ -155,12 +159,10 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
       }
     e->args[e->num_args++] = at;
   }
-  size_t first = 0;
-  const size_t *listed;
-  size_t m = outputs_of(x, &first, &listed);
+  size_t m = num_outputs(x);
   e->results = lsim_scenario_gen_alloc(g, m, sizeof *e->results);
   for (size_t i = 0; e->results && i < m; i++)
-    lsim_scenario_value_aval(x, listed ? listed[i] : first + i, &e->results[e->num_results++]);
+    output_aval(x, i, &e->results[e->num_results++]);
 }
 
 const lsim_scenario_kind lsimp_call_exported_kind = {
