@@ -95,6 +95,7 @@ const lsim_jax_profile lsim_jax_0_10_2 = {
     .pallas_triton_gpu_info = false,
     .pallas_triton_deprecated = false,
     .pallas_mosaic_gpu_warpgroup_semantics = false,
+    .pallas_mosaic_gpu_hopper_copies = false,
     .pallas_mosaic_gpu_serde_version = 6,
     .pallas_mosaic_gpu_fwd_compat_version = 2,
     .compute_on_context_manager = true,
@@ -134,6 +135,7 @@ const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
     .pallas_gpu_device_kinds = STRINGS(gpu_kinds_seed),
     .pallas_triton_deprecated = true,
     .pallas_mosaic_gpu_warpgroup_semantics = true,
+    .pallas_mosaic_gpu_hopper_copies = true,
     .pallas_mosaic_gpu_serde_version = 7,
     .pallas_mosaic_gpu_fwd_compat_version = 6,
     .compute_on_context_manager = false, /* 3a440c764b, mirror HEAD compute_on.py */
@@ -225,6 +227,12 @@ static const lsim_jax_fact facts[] = {
      "Mosaic GPU lowers kernels with warpgroup semantics and layout inference",
      "32915de40f (2026-07-16, jax-v0.11.0) \"[Mosaic GPU] Turn WG on by default.\"",
      "jax/_src/pallas/mosaic_gpu/core.py", FACT(pallas_mosaic_gpu_warpgroup_semantics, BOOL)},
+    {"pallas.mosaic_gpu_hopper_copies",
+     "a TMA copy needs a Hopper GPU or newer (arrive_expect_tx's NotImplementedError)",
+     "ea11dbfcc3 (2026-07-10, jax-v0.11.0) \"[Mosaic GPU] Add support for barriers on Ampere "
+     "GPUs\"",
+     "jax/experimental/mosaic/gpu/utils.py: BarrierRef.arrive_expect_tx",
+     FACT(pallas_mosaic_gpu_hopper_copies, BOOL)},
     {"pallas.mosaic_gpu_serde_version", "stable_mosaic_gpu.version a Mosaic GPU kernel is "
      "serialized at", "4656473b67 (2026-08-05)", "jaxlib/mosaic/gpu/serde.cc: kVersion",
      FACT(pallas_mosaic_gpu_serde_version, INT)},

@@ -38,7 +38,8 @@ static const char *decimal(char *buf, long long v) {
  * bytes, and the pipeline's barrier); with warpgroup semantics (from
  * 32915de40f) layout inference, which needs the loads to fill the
  * warpgroup's 128 threads; the copy of a block into shared memory (before
- * it, a multiple of the warpgroup's 128 bytes; then _prepare_tma's strides:
+ * it, a multiple of the warpgroup's 128 bytes, and from ea11dbfcc3 a Hopper
+ * GPU or newer for its barrier's arrive_expect_tx; then _prepare_tma's strides:
  * a 2-D array's rows start a multiple of 16 bytes apart; at most 256
  * elements, a dtype TMA can move); the load into registers (one element per thread of
  * the warpgroup, so a multiple of 128 elements); the add (no arithmetic on
@@ -53,7 +54,7 @@ static int64_t align_1024(int64_t bytes) { return (bytes + 1023) / 1024 * 1024; 
  * output block's, each aligned to 1024 bytes, 2048 bytes more and the
  * barrier's 8 (as JAX 0.10.2 reports it). */
 static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
-                        lsim_error *err) {
+                        int arch_major, lsim_error *err) {
   const lsim_aval *block = &ctx->avals_in[0];
   bool reduction = lsimp_kernel_is_reduction(p->kernel);
   bool two_d = lsimp_kernel_is_tiled(p->kernel); /* row_sum's too */
@@ -69,8 +70,8 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
   if (smem > MAX_SMEM_BYTES)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_SMEM, decimal(a, smem),
                        decimal(b, MAX_SMEM_BYTES));
-  bool warpgroup_semantics =
-      lsim_module_context_profile(ctx->module_context)->pallas_mosaic_gpu_warpgroup_semantics;
+  const lsim_jax_profile *profile = lsim_module_context_profile(ctx->module_context);
+  bool warpgroup_semantics = profile->pallas_mosaic_gpu_warpgroup_semantics;
   /* Warpgroup semantics infer the kernel's layouts before any copy is
    * lowered: a block of a number of elements not a multiple of 128 has
    * none, and neither has row_sum's reduction into a (rows, 1) block
@@ -80,6 +81,11 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE);
   if (!warpgroup_semantics && bytes % WARPGROUP)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_WARPGROUP, decimal(a, bytes));
+  /* The copy into shared memory arrives on its barrier expecting its bytes
+   * before the copy itself is lowered (checked on jaxlib 0.11.0 with
+   * compute capabilities 7.5, 8.0 and 8.6). */
+  if (profile->pallas_mosaic_gpu_hopper_copies && arch_major < 9)
+    return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_HOPPER);
   if (two_d && block->dims[1] * itemsize % TMA_STRIDE_BYTES)
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_TMA_STRIDES);
   if (rows > MAX_ASYNC_COPY_ELEMENTS || cols > MAX_ASYNC_COPY_ELEMENTS) {
@@ -129,7 +135,7 @@ int lsim_mosaic_gpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
       .warpgroup = profile->pallas_mosaic_gpu_warpgroup_semantics};
   int rc = lsimp_mosaic_gpu_arch(ctx, &spec.arch_major, &spec.arch_minor, err);
   if (!rc)
-    rc = check_kernel(ctx, p, err);
+    rc = check_kernel(ctx, p, spec.arch_major, err);
   if (!rc)
     rc = lsimp_kernel_bytecode(ctx, p, spec, true, &bytes, err);
   if (!rc) {

@@ -309,6 +309,11 @@ static const catalogue_entry catalogue[] = {
         "Scalar prefetch not supported in Mosaic GPU lowering.",
         "§6 pallas/mosaic_gpu/lowering.py lower_pipelined_jaxpr_to_module (before the block "
         "checks and the GPU's arch)"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_HOPPER, "NotImplementedError",
+        "arrive_expect_tx is only supported on Hopper+ hardware",
+        "§6 experimental/mosaic/gpu/utils.py BarrierRef.arrive_expect_tx (from ea11dbfcc3: the "
+        "block's TMA copy on a GPU whose compute capability is below 9, after the shared memory "
+        "and layout checks)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

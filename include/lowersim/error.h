@@ -115,6 +115,8 @@ typedef enum lsim_status {
    * Mosaic GPU. */
   LSIM_E_PALLAS_TRITON_SCALAR_PREFETCH = -118,
   LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH = -119,
+  /* A Mosaic GPU kernel's TMA copy on a GPU before Hopper (newer JAX). */
+  LSIM_E_PALLAS_MOSAIC_GPU_HOPPER = -120,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,

@@ -107,6 +107,11 @@ typedef struct lsim_jax_profile {
    * (2026-07-16, 0.11.0).  A block whose loads do not fill a warpgroup then
    * fails layout inference, before the copy checks. */
   bool pallas_mosaic_gpu_warpgroup_semantics;
+  /* Mosaic GPU's barriers can wait on a GPU before Hopper, but not
+   * arrive_expect_tx, which a TMA copy into shared memory needs: its
+   * NotImplementedError (ea11dbfcc3, 2026-07-10, 0.11.0); before, the arch
+   * was not checked there. */
+  bool pallas_mosaic_gpu_hopper_copies;
   /* mosaic_gpu-serde's kVersion (jaxlib/mosaic/gpu/serde.cc), the
    * stable_mosaic_gpu.version a Mosaic GPU kernel is serialized at: 6, then
    * 7 from 4656473b67 (2026-08-05, after 0.11.0). */
