@@ -96,6 +96,7 @@ const lsim_jax_profile lsim_jax_0_10_2 = {
     .pallas_triton_deprecated = false,
     .pallas_mosaic_gpu_warpgroup_semantics = false,
     .pallas_mosaic_gpu_hopper_copies = false,
+    .pallas_mosaic_gpu_arch_same_kind = false,
     .pallas_mosaic_gpu_serde_version = 6,
     .pallas_mosaic_gpu_fwd_compat_version = 2,
     .compute_on_context_manager = true,
@@ -136,6 +137,7 @@ const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
     .pallas_triton_deprecated = true,
     .pallas_mosaic_gpu_warpgroup_semantics = true,
     .pallas_mosaic_gpu_hopper_copies = true,
+    .pallas_mosaic_gpu_arch_same_kind = true,
     .pallas_mosaic_gpu_serde_version = 7,
     .pallas_mosaic_gpu_fwd_compat_version = 6,
     .compute_on_context_manager = false, /* 3a440c764b, mirror HEAD compute_on.py */
@@ -233,6 +235,12 @@ static const lsim_jax_fact facts[] = {
      "GPUs\"",
      "jax/experimental/mosaic/gpu/utils.py: BarrierRef.arrive_expect_tx",
      FACT(pallas_mosaic_gpu_hopper_copies, BOOL)},
+    {"pallas.mosaic_gpu_arch_same_kind",
+     "under an abstract device, Mosaic GPU's arch is the default device's when their device "
+     "kinds are the same (else 9.0)",
+     "9b4aabf5d7 (2026-07-01, jax-v0.11.0) \"[Mosaic GPU] Improve GPU architecture detection\"",
+     "jax/experimental/mosaic/gpu/core.py: _infer_arch",
+     FACT(pallas_mosaic_gpu_arch_same_kind, BOOL)},
     {"pallas.mosaic_gpu_serde_version", "stable_mosaic_gpu.version a Mosaic GPU kernel is "
      "serialized at", "4656473b67 (2026-08-05)", "jaxlib/mosaic/gpu/serde.cc: kVersion",
      FACT(pallas_mosaic_gpu_serde_version, INT)},

@@ -144,12 +144,18 @@ int lsimp_triton_gpu(const lsim_lowering_rule_context *ctx, bool rocm, lsim_erro
 int lsimp_mosaic_gpu_arch(const lsim_lowering_rule_context *ctx, int *major, int *minor,
                           lsim_error *err) {
   *major = 9, *minor = 0;
-  if (lsim_module_context_abstract_device(ctx->module_context))
+  const lsim_abstract_device *abstract = lsim_module_context_abstract_device(ctx->module_context);
+  bool same_kind = lsim_module_context_profile(ctx->module_context)->pallas_mosaic_gpu_arch_same_kind;
+  if (abstract && !same_kind)
     return LSIM_OK; /* an AbstractDevice has no compute_capability */
   const lsim_backend *device;
   int rc = default_device(ctx, &device, err);
   if (rc || !device->compute_capability)
     return rc;
+  /* From 9b4aabf5d7 the default device stands for an abstract device of
+   * its own kind. */
+  if (abstract && strcmp(abstract->device_kind, device->device_kind) != 0)
+    return LSIM_OK;
   const char *cc = device->compute_capability;
   if (starts_with(cc, "gfx"))
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_ARCH, cc);

@@ -112,6 +112,11 @@ typedef struct lsim_jax_profile {
    * NotImplementedError (ea11dbfcc3, 2026-07-10, 0.11.0); before, the arch
    * was not checked there. */
   bool pallas_mosaic_gpu_hopper_copies;
+  /* Mosaic GPU's _infer_arch under an abstract device takes the default
+   * device's compute capability when both have the same device kind
+   * (9b4aabf5d7, 2026-07-01, 0.11.0); before, the abstract device's, which
+   * has none: 9.0. */
+  bool pallas_mosaic_gpu_arch_same_kind;
   /* mosaic_gpu-serde's kVersion (jaxlib/mosaic/gpu/serde.cc), the
    * stable_mosaic_gpu.version a Mosaic GPU kernel is serialized at: 6, then
    * 7 from 4656473b67 (2026-08-05, after 0.11.0). */
