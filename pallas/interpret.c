@@ -459,31 +459,23 @@ static grid_spec grid_of(const lsim_pallas_call_params *p, const lsim_aval *in,
       refs[r]->indirect[d] = false;
     }
   }
+  g.rank = lsimp_kernel_grid(p->kernel, in, out, p->block, p->grid, g.dims);
   if (lsimp_kernel_num_scalar_prefetch(p->kernel)) {
     /* gather_rows: in_specs (lambda i, idx_ref: (idx_ref[i], 0)), out_specs
      * (lambda i, idx_ref: (i, 0)), over the grid of the output's blocks (the
      * index array may be longer). */
-    g.rank = 1;
-    g.dims[0] = out->dims[0] / p->block[0];
     g.prefetch = prefetch_length;
     g.in.block[0] = g.out.block[0] = p->block[0];
     g.in.axis[0] = g.out.axis[0] = 0;
     g.in.indirect[0] = true;
   } else if (lsimp_kernel_is_reduction(p->kernel)) {
-    g.rank = 1;
-    g.dims[0] = in->dims[0] / p->block[0];
     g.in.block[0] = g.out.block[0] = p->block[0];
     g.in.axis[0] = g.out.axis[0] = 0;
   } else if (lsimp_kernel_is_tiled(p->kernel)) {
-    g.rank = 2;
     for (int d = 0; d < 2; d++) {
-      g.dims[d] = in->dims[d] / p->block[d];
       g.in.block[d] = g.out.block[d] = p->block[d];
       g.in.axis[d] = g.out.axis[d] = d;
     }
-  } else {
-    g.rank = 1;
-    g.dims[0] = p->grid;
   }
   return g;
 }

@@ -315,8 +315,9 @@ static void narrate_grid(lsim_lowering_rule_context *ctx, const lsim_pallas_call
   const lsim_aval *a = over_output ? &ctx->avals_out[0] : &ctx->avals_in[0];
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
                               "grid: %s, the %s%s in (%lld, %lld) blocks", grid,
-                              over_output ? "output " : "", lsim_aval_format(a, array, sizeof array),
-                              (long long)p->block[0], (long long)p->block[1]);
+                              over_output ? "output " : "",
+                              lsim_aval_format(a, array, sizeof array), (long long)p->block[0],
+                              (long long)p->block[1]);
 }
 
 static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,

@@ -145,7 +145,8 @@ int lsimp_mosaic_gpu_arch(const lsim_lowering_rule_context *ctx, int *major, int
                           lsim_error *err) {
   *major = 9, *minor = 0;
   const lsim_abstract_device *abstract = lsim_module_context_abstract_device(ctx->module_context);
-  bool same_kind = lsim_module_context_profile(ctx->module_context)->pallas_mosaic_gpu_arch_same_kind;
+  const lsim_jax_profile *profile = lsim_module_context_profile(ctx->module_context);
+  bool same_kind = profile->pallas_mosaic_gpu_arch_same_kind;
   if (abstract && !same_kind)
     return LSIM_OK; /* an AbstractDevice has no compute_capability */
   const lsim_backend *device;

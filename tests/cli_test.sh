@@ -119,6 +119,9 @@ check explain-platform-dependent $? "exit $code: $out"
 out=$("$L" explain "$SRC/testdata/scenarios/pallas-tpu.xml"); code=$?
 [[ $code -eq 0 && "$out" == *"kernel module:"* && "$out" == *"\"stable_mosaic.func.func\"()"* && "$out" == *"sym_name = \"add_one\""* ]]
 check explain-pallas-kernel $? "exit $code"
+# row_sum's blocks are whole rows (lowersim's kernel; the row count is JAX's to judge)
+sed 's/block="4,256"/block="4,128"/' "$SRC/testdata/conformance/pallas/tpu-block-row-sum-x64.xml" >"$tmp/rows.xml"
+expect row-sum-whole-rows 2 "rows.xml:7: Pallas kernel 'row_sum': block=\"4,128\" must be whole rows (ROWS,256), ROWS dividing 16" -- lower "$tmp/rows.xml"
 # a blocked kernel's grid is its block's: not grid=1 on the equation's line
 out=$("$L" explain "$SRC/testdata/conformance/pallas/mosaic-gpu-tiled-grid-3x3.xml")
 [[ "$out" == *"pallas_call[kernel=tiled_add_one interpret=False compiler_params=plgpu.CompilerParams block=(8, 128)](f32[24,384])"* &&
