@@ -6,6 +6,7 @@
 #include "options.h"
 #include "output.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,12 @@ static void print_kinds(void) {
   }
 }
 
+/* From how many equations `lower` prints main's body as it lowers it. */
+#define STREAM_MIN_EQNS 4096
+#define STREAM_STR2_(x) #x
+#define STREAM_STR_(x) STREAM_STR2_(x)
+#define STREAM_DEFAULT STREAM_STR_(STREAM_MIN_EQNS)
+
 /* Reads FILE ("-": standard input); on failure reports and returns the
  * exit code (2). */
 static int read_scenario(const char *path, lsim_scenario **s) {
@@ -76,7 +83,8 @@ static int read_scenario(const char *path, lsim_scenario **s) {
 }
 
 static void help(void) {
-  printf("usage: lowersim lower [-o OUT] [--jax VERSION] [--max-bytes N] [--json] FILE\n\n"
+  printf("usage: lowersim lower [-o OUT] [--jax VERSION] [--max-bytes N] [--stream-eqns N]\n"
+         "                      [--json] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) and prints the MLIR module, or\n"
          "writes it to OUT (\"-\": standard output). OUT is written only when the lowering\n"
          "succeeds, and whole: a regular file is replaced atomically (keeping its mode),\n"
@@ -84,6 +92,10 @@ static void help(void) {
          "--jax: the JAX version of a scenario that names none in <scenario jax=...>\n"
          "(default: the newest; `lowersim versions` lists them).\n"
          "--max-bytes N: the largest scenario file read (default 8388608, at most 2^40).\n"
+         "--stream-eqns N: a lowering of at least N equations (default " STREAM_DEFAULT ";\n"
+         "0: never) prints main's body while it lowers it, into a temporary file in\n"
+         "$TMPDIR (else /tmp), and frees each op once nothing reads it: the same text,\n"
+         "in memory about flat in the equations.\n"
          "JAX's warnings come first on stderr, one line each: `warning: CATEGORY: text`\n"
          "(CATEGORY the warnings.warn class, e.g. DeprecationWarning, or the name of\n"
          "the JAX logger, e.g. jax._src.xla_bridge; a newline is written \\n).\n"
@@ -122,11 +134,12 @@ static int write_module(const char *file, const char *out_path, const lsim_lower
 int cmd_lower(int argc, char **argv) {
   const char *out_path = NULL, *jax = NULL;
   const lsim_jax_profile *profile = NULL;
-  uint64_t max_bytes = 0;
+  uint64_t max_bytes = 0, stream_eqns = STREAM_MIN_EQNS;
   bool json = false;
   const cli_option options[] = {CLI_OPT_STRING("output", 'o', &out_path),
                                 CLI_OPT_STRING("jax", 0, &jax),
                                 CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT),
+                                CLI_OPT_U64("stream-eqns", 0, &stream_eqns, 0, SIZE_MAX),
                                 CLI_OPT_FLAG("json", 0, &json)};
   cli_args args;
   int code = cli_parse("lower", argc, argv, options, sizeof options / sizeof options[0], help, &args);
@@ -155,7 +168,8 @@ int cmd_lower(int argc, char **argv) {
     return code;
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
-  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = profile);
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
+      .profile = profile, .stream_min_eqns = (size_t)stream_eqns);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);

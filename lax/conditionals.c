@@ -236,7 +236,7 @@ static int lower_branch(lsim_lowering_rule_context *ctx, const lsim_registry *re
   size_t kinds = lsim_program_ordered_effects(branch->jaxpr, &kind, 1);
   lsim_token_set tokens = {&kind, &token, num_tokens && kinds ? 1 : 0};
   lsim_subcomp_inputs in = {args, &tokens, ctx->dim_var_values, ctx->num_dim_var_values, NULL,
-                            ctx->compute_type};
+                            ctx->compute_type, NULL};
   int rc = lsim_jaxpr_subcomp(ctx->module_context, reg, branch->jaxpr, &ip, &in,
                               results + num_tokens, err);
   if (!rc && num_tokens)

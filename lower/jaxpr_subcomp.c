@@ -216,6 +216,71 @@ static int lower_eqn(subcomp *sc, size_t index, const lsim_eqn *e, size_t first_
   return rc;
 }
 
+/* The dead values of each equation, for the observer: the indices of the
+ * values whose last reader (or maker, when nothing reads them) is
+ * equation i are order[start[i] .. start[i + 1]). */
+typedef struct liveness {
+  size_t *start; /* per equation, and one past the last */
+  size_t *order;
+  MlirValue *dead; /* scratch: one equation's dead values */
+} liveness;
+
+static void liveness_free(liveness *l) {
+  free(l->start);
+  free(l->order);
+  free(l->dead);
+}
+
+static int liveness_make(const lsim_program *jaxpr, size_t num_values, liveness *l,
+                         lsim_error *err) {
+  const size_t kept = (size_t)-1; /* returned: never dead */
+  size_t *last = lsim_malloc_array(num_values + 1, sizeof *last);
+  l->start = lsim_calloc(jaxpr->num_eqns + 2, sizeof *l->start);
+  l->order = lsim_malloc_array(num_values + 1, sizeof *l->order);
+  l->dead = lsim_malloc_array(num_values + 1, sizeof *l->dead);
+  if (!last || !l->start || !l->order || !l->dead) {
+    free(last);
+    return lsimp_fail_oom(err);
+  }
+  size_t v = jaxpr->num_args;
+  for (size_t i = 0; i < jaxpr->num_eqns; i++) {
+    const lsim_eqn *e = &jaxpr->eqns[i];
+    for (size_t k = 0; k < e->num_operands; k++)
+      last[e->operands[k]] = i;
+    for (size_t r = 0; r < e->num_results; r++)
+      last[v++] = i;
+  }
+  for (size_t i = 0; i < lsim_program_num_outputs(jaxpr); i++)
+    last[lsim_program_output(jaxpr, num_values, i)] = kept;
+  /* A counting sort of the values by the equation they die at. */
+  for (v = jaxpr->num_args; v < num_values; v++)
+    if (last[v] != kept)
+      l->start[last[v] + 1]++;
+  for (size_t i = 0; i < jaxpr->num_eqns; i++)
+    l->start[i + 1] += l->start[i];
+  size_t *fill = last; /* reused: each value's slot, then the next free slot per equation */
+  for (v = jaxpr->num_args; v < num_values; v++)
+    fill[v] = last[v] == kept ? kept : l->start[last[v]]++;
+  for (size_t i = jaxpr->num_eqns; i > 0; i--)
+    l->start[i] = l->start[i - 1];
+  l->start[0] = 0;
+  for (v = jaxpr->num_args; v < num_values; v++)
+    if (fill[v] != kept)
+      l->order[fill[v]] = v;
+  free(last);
+  return LSIM_OK;
+}
+
+/* Tells the observer what equation `i` made and what died with it. */
+static int observe(const subcomp *sc, const liveness *l, size_t i, size_t first_result,
+                   size_t num_results, lsim_error *err) {
+  const lsim_subcomp_observer *o = sc->in->observer;
+  size_t n = 0;
+  for (size_t k = l->start[i]; k < l->start[i + 1]; k++)
+    l->dead[n++] = sc->values[l->order[k]];
+  return o->after_eqn(o->data, sc->values + first_result, num_results, l->dead, n, err);
+}
+
 int lsim_jaxpr_subcomp(lsim_module_context *mc, const lsim_registry *reg,
                        const lsim_program *jaxpr, const lsim_insertion_point *ip,
                        const lsim_subcomp_inputs *in, MlirValue *outs, lsim_error *err) {
@@ -233,13 +298,19 @@ int lsim_jaxpr_subcomp(lsim_module_context *mc, const lsim_registry *reg,
     if (!sc.mesh_values)
       rc = lsimp_fail_oom(err);
   }
+  liveness live = {0};
+  if (!rc && in->observer)
+    rc = liveness_make(jaxpr, num_values, &live, err);
   size_t next = jaxpr->num_args;
   for (size_t i = 0; !rc && i < jaxpr->num_eqns; i++) {
     rc = lower_eqn(&sc, i, &jaxpr->eqns[i], next, err);
     for (size_t r = 0; sc.mesh_values && r < jaxpr->eqns[i].num_results; r++)
       sc.mesh_values[next + r] = result_in_mesh(&sc, &jaxpr->eqns[i], r);
+    if (!rc && in->observer)
+      rc = observe(&sc, &live, i, next, jaxpr->eqns[i].num_results, err);
     next += jaxpr->eqns[i].num_results;
   }
+  liveness_free(&live);
   for (size_t i = 0; !rc && i < lsim_program_num_outputs(jaxpr); i++)
     outs[i] = sc.values[lsim_program_output(jaxpr, num_values, i)];
   free(sc.avals);

@@ -48,7 +48,7 @@ static int lower_fun_rule(lsim_lowering_rule_context *ctx, const MlirValue *args
     size_t kinds = lsim_program_ordered_effects(jaxpr, &kind, 1);
     lsim_token_set tokens = {&kind, &token, ctx->num_tokens_in && kinds ? 1 : 0};
     lsim_subcomp_inputs in = {args, &tokens, ctx->dim_var_values, ctx->num_dim_var_values, NULL,
-                              ctx->compute_type};
+                              ctx->compute_type, NULL};
     lsim_module_context_explain_source(mc,
                                        LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "lower_fun"));
     lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, +1,

@@ -155,7 +155,13 @@ static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const l
   lsimp_strbuf_putc(&stack, ')');
   rc = rc ? rc : lsimp_strbuf_failed(&stack) ? lsimp_fail_oom(err) : LSIM_OK;
   lsim_subcomp_inputs in = {args, &tokens, fun->platform_index ? &platform_index : NULL,
-                            fun->platform_index ? 1 : 0, lsimp_strbuf_cstr(&stack), NULL};
+                            fun->platform_index ? 1 : 0, lsimp_strbuf_cstr(&stack), NULL, NULL};
+  lsim_subcomp_observer spill;
+  if (!rc && fun->spill &&
+      !(rc = lsimp_spill_begin(fun->spill, mc, ip->block,
+                               (size_t)mlirBlockGetNumArguments(ip->block), &tokens, &spill,
+                               err)))
+    in.observer = &spill;
   if (!rc)
     rc = lsim_jaxpr_subcomp(mc, reg, fun->jaxpr, ip, &in, results + n, err);
   /* Outputs whose out sharding names a memory kind (jit(backend=)'s device)
@@ -164,6 +170,8 @@ static int lower_body(lsim_module_context *mc, const lsim_registry *reg, const l
     rc = lsim_emit_wrap_with_memory_kind(ip, "device", &results[i], err);
   if (!rc)
     rc = lsim_emit_op(ip, "func.return", results, num_out, NULL, 0, NULL, 0, 0, NULL, err);
+  if (!rc && fun->spill)
+    rc = lsimp_spill_finish(fun->spill, err);
   lsimp_strbuf_free(&stack);
   free(args);
   free(results);

@@ -3,6 +3,7 @@
 #define LSIMP_LOWER_LOWER_JAXPR_TO_FUN_H
 
 #include "donation.h"
+#include "spill.h"
 
 #include "lowersim/error.h"
 #include "lowersim/module_context.h"
@@ -25,6 +26,7 @@ typedef struct lsimp_fun {
   const lsim_mesh *result_mesh; /* the results' likewise, or NULL */
   bool memory_kinds;           /* the results carry mhlo.memory_kind (a memory kind other
                                   than device in the jaxpr) */
+  lsimp_spill *spill;          /* main's body printed as it is lowered (spill.h), or NULL */
 } lsimp_fun;
 
 /* mlir.py lower_jaxpr_to_fun(ctx, name, jaxpr, ...) for main: a public

@@ -164,7 +164,7 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
     narrate_effects(mc, effects, num_effects);
   }
   lsimp_fun fun = {"main", jaxpr, avals, num_values, &d, n > 1, effects, num_effects,
-                   req->arg_mesh, req->result_mesh, transfers_memory_kind(jaxpr)};
+                   req->arg_mesh, req->result_mesh, transfers_memory_kind(jaxpr), req->spill};
   if (!rc && fun.memory_kinds) {
     lsim_module_context_explain_source(
         mc, LSIM_JAX_SOURCE("jax/_src/interpreters/pxla.py", "jaxpr_transfer_mem_kinds"));
@@ -178,6 +178,10 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
     set_module_attributes(mc, req->module_name);
     rc = lsimp_lower_jaxpr_to_fun(mc, req->registry, &fun, err);
   }
+  /* Each op of a spilled main is verified as it is printed, then freed:
+   * the module is verified with main's body a placeholder. */
+  if (!rc && req->spill)
+    rc = lsimp_spill_seal(req->spill, err);
   if (!rc)
     rc = lift_meshes(mc, err);
   if (!rc && req->verify)

@@ -7,6 +7,7 @@
 #include "lowersim/module_context.h"
 #include "lowersim/program.h"
 #include "lowersim/registry.h"
+#include "spill.h"
 
 #include <stdbool.h>
 
@@ -22,6 +23,9 @@ typedef struct lsimp_module_request {
                                    or NULL for none */
   const lsim_mesh *result_mesh; /* result_shardings likewise, or NULL */
   bool verify;
+  /* main's body printed as it is lowered, then sealed (spill.h; with
+   * `verify`), or NULL. */
+  lsimp_spill *spill;
 } lsimp_module_request;
 
 /* lower_jaxpr_to_module: a new module context (owned, `*out`) holding the

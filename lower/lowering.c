@@ -14,6 +14,7 @@
 #include "export.h"
 #include "lower_jaxpr_to_module.h"
 #include "sanitize_name.h"
+#include "spill.h"
 #include "support/mlir_text.h"
 #include "support/options.h"
 #include "support/raise.h"
@@ -45,6 +46,7 @@ struct lsim_lowering {
   bool *kept_args; /* per program argument: the module takes it (kept_var_idx) */
   size_t num_args;
   bool verified; /* verified and not changed since: printed assuming it */
+  lsimp_spill *spill; /* main's body printed as it was lowered, or NULL */
 };
 
 static void release(shared_mlir *s) {
@@ -173,14 +175,16 @@ static int device_assignment(const lsim_lowering_request *req, const lsim_progra
 }
 
 static int make_lowering(lsim_lowerer *l, lsim_module_context *mc, bool verified,
-                         lsim_lowering **out, lsim_error *err) {
+                         lsimp_spill *spill, lsim_lowering **out, lsim_error *err) {
   lsim_lowering *lowering = lsim_malloc(sizeof *lowering);
   if (!lowering) {
     lsim_module_context_destroy(mc);
+    lsimp_spill_destroy(spill);
     return lsimp_fail_oom(err);
   }
   atomic_fetch_add(&l->shared->refs, 1);
-  *lowering = (lsim_lowering){.module_context = mc, .shared = l->shared, .verified = verified};
+  *lowering = (lsim_lowering){.module_context = mc, .shared = l->shared, .verified = verified,
+                              .spill = spill};
   *out = lowering;
   return LSIM_OK;
 }
@@ -281,8 +285,8 @@ static int dce(const lsim_lowering_request *req, lsimp_dce_result *out, lsim_err
 /* Lowers `prog` (req's program checked, traced and DCE'd) once the device is
  * known. */
 static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req,
-                        const lsim_program *prog, placement *at, lsim_module_context **mc,
-                        lsim_error *err) {
+                        const lsim_program *prog, placement *at, lsimp_spill *spill,
+                        lsim_module_context **mc, lsim_error *err) {
   lsim_runtime *rt = lsim_registry_runtime(req->registry);
   int rc = device_assignment(req, prog, rt, at, err);
   size_t num_devices = sharded(req, prog) ? req->num_devices : 1;
@@ -314,7 +318,7 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req,
   lsim_mesh axis = {.kind = LSIM_MESH_AXIS, .size = (int64_t)num_devices};
   lsimp_module_request module = {name, prog, req->registry, &context,
                                  sharded(req, prog) ? &axis : single_device, single_device,
-                                 !req->skip_verify};
+                                 !req->skip_verify, spill};
   rc = lsimp_lower_jaxpr_to_module(&module, mc, err);
   free(name);
   if (!rc && req->for_export &&
@@ -323,6 +327,24 @@ static int lower_module(lsim_lowerer *l, const lsim_lowering_request *req,
     *mc = NULL;
   }
   return rc;
+}
+
+/* Whether main's body is to be printed as it is lowered (the request's
+ * stream_min_eqns). */
+static bool streams(const lsim_lowering_request *req, const lsim_program *prog) {
+  return req->stream_min_eqns && prog->num_eqns >= req->stream_min_eqns && !req->for_export &&
+         !req->explain && !req->skip_verify;
+}
+
+/* A spill, or NULL when there is no temporary file for one (the lowering
+ * then holds the whole module) or no memory (which the lowering meets
+ * again). */
+static lsimp_spill *make_spill(void) {
+  lsimp_spill *spill = NULL;
+  lsim_error ignored = LSIM_ERROR_INIT;
+  lsimp_spill_create(&spill, &ignored);
+  lsim_error_clear(&ignored);
+  return spill;
 }
 
 int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowering **out,
@@ -350,17 +372,22 @@ int lsim_lower(lsim_lowerer *l, const lsim_lowering_request *given, lsim_lowerin
   if (!rc)
     rc = dce(&req, &kept, err);
   lsim_module_context *mc = NULL;
+  lsimp_spill *spill = NULL;
+  if (!rc && streams(&req, &kept.program))
+    spill = make_spill();
   if (!rc)
-    rc = lower_module(l, &req, &kept.program, &at, &mc, err);
+    rc = lower_module(l, &req, &kept.program, &at, spill, &mc, err);
   if (lsimp_strbuf_failures() != text_failures) { /* a name or a narration line lost */
     if (!rc)
       lsim_module_context_destroy(mc);
     rc = lsimp_fail_oom(err);
   }
+  if (rc)
+    lsimp_spill_destroy(spill);
   /* export's passes change the module after it was verified. */
   bool verified = !req.skip_verify && !req.for_export;
   if (!rc)
-    rc = make_lowering(l, mc, verified, out, err);
+    rc = make_lowering(l, mc, verified, spill, out, err);
   if (!rc && (rc = keep_kept_args(*out, req.program, req.keep_unused, &kept, err)))
     *out = NULL;
   lsimp_dce_free(&kept);
@@ -392,6 +419,7 @@ void lsim_lowering_destroy(lsim_lowering *lowering) {
   if (!lowering)
     return;
   lsim_module_context_destroy(lowering->module_context);
+  lsimp_spill_destroy(lowering->spill);
   release(lowering->shared);
   free(lowering->kept_args);
   free(lowering);
@@ -410,15 +438,30 @@ static lsimp_print_mode print_mode(const lsim_lowering *lowering) {
   return lowering->verified ? LSIMP_PRINT_OWN : LSIMP_PRINT_CHECKED;
 }
 
+/* The module through `write`; main's body from the spill when it has one. */
+static bool print_to(const lsim_lowering *lowering, lsimp_text_writer write, void *dest) {
+  MlirOperation module = mlirModuleGetOperation(lsim_lowering_module(lowering));
+  return lowering->spill
+             ? lsimp_spill_print(lowering->spill, module, print_mode(lowering), write, dest)
+             : lsimp_mlir_print_to(module, print_mode(lowering), write, dest);
+}
+
+static bool to_strbuf(void *dest, const char *data, size_t n) {
+  lsimp_strbuf_append(dest, data, n);
+  return !lsimp_strbuf_failed(dest);
+}
+
 char *lsim_lowering_print(const lsim_lowering *lowering) {
-  return lsimp_mlir_print(mlirModuleGetOperation(lsim_lowering_module(lowering)),
-                          print_mode(lowering));
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  if (!print_to(lowering, to_strbuf, &sb)) {
+    lsimp_strbuf_free(&sb);
+    return NULL;
+  }
+  return lsimp_strbuf_take(&sb);
 }
 
 bool lsim_lowering_print_to(const lsim_lowering *lowering, lsim_text_writer write, void *data) {
-  return lowering && write &&
-         lsimp_mlir_print_to(mlirModuleGetOperation(lsim_lowering_module(lowering)),
-                             print_mode(lowering), write, data);
+  return lowering && write && print_to(lowering, write, data);
 }
 
 static bool to_file(void *dest, const char *data, size_t n) {
@@ -428,9 +471,7 @@ static bool to_file(void *dest, const char *data, size_t n) {
 int lsim_lowering_write(const lsim_lowering *lowering, FILE *out, lsim_error *err) {
   if (!lowering || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowering_write: NULL argument");
-  if (!lsimp_mlir_print_to(mlirModuleGetOperation(lsim_lowering_module(lowering)),
-                           print_mode(lowering), to_file, out) ||
-      ferror(out))
+  if (!print_to(lowering, to_file, out) || ferror(out))
     return lsim_error_set(err, LSIM_E_IO, "the module could not be written");
   return LSIM_OK;
 }

@@ -150,7 +150,7 @@ static int emit_jaxpr_body(lsim_lowering_rule_context *sub, const fun_body *body
                            const MlirValue *args, MlirValue *rets, lsim_error *err) {
   lsim_token_set tokens = {NULL, NULL, 0};
   lsim_subcomp_inputs in = {args, &tokens, sub->dim_var_values, sub->num_dim_var_values, NULL,
-                            body->compute_type};
+                            body->compute_type, NULL};
   return lsim_jaxpr_subcomp(sub->module_context, body->registry, body->jaxpr, &sub->ip, &in, rets,
                             err);
 }

@@ -305,6 +305,10 @@ static int mlir_verify(MlirOperation op, lsim_error *err) {
   return rc;
 }
 
+static int checks_failed(const walk_state *st, lsim_error *err) {
+  return lsim_error_set(err, LSIM_E_VERIFY, "lowersim's stablehlo checks fail: %s", st->problem);
+}
+
 int lsim_verify_module(MlirModule module, lsim_error *err) {
   MlirOperation op = mlirModuleGetOperation(module);
   MlirContext mlir = mlirOperationGetContext(op);
@@ -314,7 +318,22 @@ int lsim_verify_module(MlirModule module, lsim_error *err) {
   walk_state st = {.token = lsim_token_type(mlir), .i32 = lsim_i32_scalar_type(mlir)};
   if (collect_meshes(&st, op))
     mlirOperationWalk(op, check_op, &st, MlirWalkPreOrder);
-  if (st.problem[0])
-    return lsim_error_set(err, LSIM_E_VERIFY, "lowersim's stablehlo checks fail: %s", st.problem);
-  return LSIM_OK;
+  return st.problem[0] ? checks_failed(&st, err) : LSIM_OK;
+}
+
+int lsim_verify_op(MlirOperation op, const MlirStringRef *meshes, size_t num_meshes,
+                   lsim_error *err) {
+  MlirContext mlir = mlirOperationGetContext(op);
+  int rc = mlir_verify(op, err);
+  if (rc)
+    return rc;
+  walk_state st = {.token = lsim_token_type(mlir), .i32 = lsim_i32_scalar_type(mlir)};
+  if (num_meshes > MAX_MESHES)
+    fail(&st, "sdy.mesh", "more meshes than lowersim declares");
+  else
+    memcpy(st.meshes, meshes, num_meshes * sizeof *meshes);
+  st.num_meshes = num_meshes > MAX_MESHES ? 0 : num_meshes;
+  if (!st.problem[0])
+    mlirOperationWalk(op, check_op, &st, MlirWalkPreOrder);
+  return st.problem[0] ? checks_failed(&st, err) : LSIM_OK;
 }

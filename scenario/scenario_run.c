@@ -201,7 +201,7 @@ static int split_platforms(const lsim_scenario *s, prepared *p) {
 }
 
 static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
-                 const lsim_scenario_run_options *opts, lsim_scenario_outcome *out,
+                 const lsim_scenario_run_options *opts, bool last, lsim_scenario_outcome *out,
                  lsim_error *err) {
   lsim_lowering_request req = LSIM_LOWERING_REQUEST_INIT(
       .registry = p->registry, .program = &p->program, .platforms = p->platforms,
@@ -213,7 +213,8 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
       .num_disabled_checks = p->num_disabled_checks,
       .explain = opts->explain, .explain_data = opts->explain_data,
       .explain_ops = opts->explain_ops, .skip_verify = opts->skip_verify,
-      .abstract_device = s->has_abstract_device ? &s->abstract_device : NULL);
+      .abstract_device = s->has_abstract_device ? &s->abstract_device : NULL,
+      .stream_min_eqns = last ? opts->stream_min_eqns : 0);
   int rc = lsim_lower(lowerer, &req, &out->lowering, err);
   if (rc != LSIM_E_INVALID_ARGUMENT)
     return rc;
@@ -227,6 +228,7 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
 static int run_step(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
                     const lsim_scenario_run_options *opts, lsim_lowering **lowering,
                     bool *executed, lsim_error *err) {
+  bool last = s->next == NULL;
   p->builder.s = s;
   p->builder.err = err;
   p->builder.values = NULL; /* this lowering's values (the storage stays the run's) */
@@ -242,7 +244,7 @@ static int run_step(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
   if (!rc)
     rc = split_platforms(s, p);
   if (!rc)
-    rc = lower(lowerer, s, p, opts, &step, err);
+    rc = lower(lowerer, s, p, opts, last, &step, err);
   if (!rc && s->execute) {
     *executed = true;
     rc = lsim_lowering_execute(step.lowering, err);

@@ -27,6 +27,17 @@ typedef struct lsim_token_set {
   size_t count;
 } lsim_token_set;
 
+/* Told after each equation is lowered: `born` are the equation's results,
+ * `dead` the values no later equation reads and the program does not
+ * return (each value once, at its last reader, or at the equation that
+ * makes it when nothing reads it; never an argument).  A failure stops the
+ * lowering with its error.  (lower/spill.c frees what it printed.) */
+typedef struct lsim_subcomp_observer {
+  int (*after_eqn)(void *data, const MlirValue *born, size_t num_born, const MlirValue *dead,
+                   size_t num_dead, lsim_error *err);
+  void *data;
+} lsim_subcomp_observer;
+
 /* What a program's equations are lowered with: the values of its args, the
  * token set (updated as effects are threaded), dim_var_values (the
  * platform index first, when there is one). */
@@ -44,6 +55,7 @@ typedef struct lsim_subcomp_inputs {
    * their own have it, as JAX's eqn ctx takes it from the context manager
    * at trace time; NULL: none. */
   const char *compute_type;
+  const lsim_subcomp_observer *observer; /* NULL: none */
 } lsim_subcomp_inputs;
 
 /* jaxpr_subcomp(ctx, jaxpr, tokens, *args, dim_var_values): lowers every

@@ -67,6 +67,16 @@ typedef struct lsim_lowering_request {
   const lsim_abstract_device *abstract_device;
   bool explain_ops;                /* with explain: anchor each op to its step
                                       (lsim_module_context_explain_op_line) */
+  /* For a lowering that is printed and not looked at otherwise: when the
+   * program has at least this many equations (0: never), main's body is
+   * printed while it is lowered, each op verified first, into an unlinked
+   * temporary file ($TMPDIR, else /tmp), and each op freed once no later
+   * equation reads its results, so memory stays about flat in the number
+   * of equations.  Printing gives the same text; lsim_lowering_module's
+   * main then holds an op "lsimp.spilled_body" in place of its body.  Not
+   * with for_export, explain or skip_verify, and not when no temporary
+   * file can be made (the lowering then holds the whole module). */
+  size_t stream_min_eqns;
 } lsim_lowering_request;
 
 #define LSIM_LOWERING_REQUEST_INIT(...) \

@@ -25,6 +25,9 @@ typedef struct lsim_scenario_run_options {
    * names the JAX its expectations hold for. */
   const lsim_jax_profile *profile;
   bool explain_ops;        /* with explain: anchor each op to its step (explain --html) */
+  /* The last lowering's stream_min_eqns (lsim_lowering_request): for a
+   * run whose outcome is only printed (lowersim lower). */
+  size_t stream_min_eqns;
 } lsim_scenario_run_options;
 
 #define LSIM_SCENARIO_RUN_OPTIONS_INIT(...) \
