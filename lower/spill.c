@@ -590,7 +590,7 @@ enum { MAX_MESHES = 64, MESH_NAME_MAX = 48 };
 static int verify(lsimp_spill *sp, MlirOperation op, lsim_error *err) {
   char names[MAX_MESHES][MESH_NAME_MAX];
   MlirStringRef refs[MAX_MESHES];
-  size_t n = lsim_module_context_profile(sp->mc)->use_shardy_partitioner
+  size_t n = sp->mc && lsim_module_context_profile(sp->mc)->use_shardy_partitioner
                  ? lsim_module_context_mesh_count(sp->mc)
                  : 0;
   if (n > MAX_MESHES)
@@ -794,7 +794,7 @@ int lsimp_spill_begin(lsimp_spill *sp, lsim_module_context *mc, MlirBlock block,
                       const lsim_token_set *tokens, lsim_subcomp_observer *observer,
                       lsim_error *err) {
   sp->mc = mc;
-  sp->mlir = lsim_module_context_mlir_context(mc);
+  sp->mlir = mlirOperationGetContext(mlirBlockGetParentOperation(block));
   sp->block = block;
   sp->num_args = num_args;
   sp->tokens = tokens;

@@ -32,8 +32,9 @@ int lsimp_spill_create(lsimp_spill **out, lsim_error *err);
 void lsimp_spill_destroy(lsimp_spill *sp);
 
 /* main's body is `block` (`num_args` arguments), the equations'
- * ordered-effect tokens `tokens` (their current values are kept alive);
- * `*observer` is to be given to jaxpr_subcomp. */
+ * ordered-effect tokens `tokens` (their current values are kept alive; NULL:
+ * none), the meshes its shardings name `mc`'s (NULL: none); `*observer` is
+ * to be given to jaxpr_subcomp. */
 int lsimp_spill_begin(lsimp_spill *sp, lsim_module_context *mc, MlirBlock block, size_t num_args,
                       const lsim_token_set *tokens, lsim_subcomp_observer *observer,
                       lsim_error *err);
@@ -41,8 +42,8 @@ int lsimp_spill_begin(lsimp_spill *sp, lsim_module_context *mc, MlirBlock block,
 /* After main's func.return: the ops after the last equation printed. */
 int lsimp_spill_finish(lsimp_spill *sp, lsim_error *err);
 
-/* Once main is finished, before the module is verified: main's remaining ops freed, its body a
- * placeholder op. */
+/* Once main is finished, before the module is verified: main's remaining
+ * ops freed, its body a placeholder op. */
 int lsimp_spill_seal(lsimp_spill *sp, lsim_error *err);
 
 /* The sealed module `module` printed as lsimp_mlir_print_to prints it,

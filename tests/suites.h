@@ -14,6 +14,7 @@
   SUITE(lower)           \
   SUITE(callbacks)       \
   SUITE(pallas)          \
+  SUITE(spill)           \
   SUITE(oom)
 
 #define SUITE(name) extern CU_SuiteInfo name##_suite[];
