@@ -110,13 +110,18 @@ static void help(void) {
 }
 
 /* The module to OUT, or to standard output, written as it is printed (the
- * text is never held whole); OUT is replaced only once all of it is written. */
+ * text is never held whole); OUT is replaced only once all of it is written.
+ * A write error shows in the stream's error flag (cli_output_commit, and
+ * cli_finish_stdout at the end, report it); out of memory while printing is
+ * reported here, OUT left as it was. */
 static int write_module(const char *file, const char *out_path, const lsim_lowering *lowering) {
   lsim_error err = LSIM_ERROR_INIT;
+  int code = 0;
   if (!out_path) {
-    lsim_lowering_write(lowering, stdout, &err); /* checked at the end (cli_finish_stdout) */
+    if (lsim_lowering_write(lowering, stdout, &err) == LSIM_E_NO_MEMORY)
+      code = cli_report(&err);
     lsim_error_clear(&err);
-    return 0;
+    return code;
   }
   cli_inputs inputs = {0};
   if (!cli_inputs_add(&inputs, file))
@@ -125,10 +130,14 @@ static int write_module(const char *file, const char *out_path, const lsim_lower
   cli_inputs_free(&inputs);
   if (!o)
     return EXIT_INVALID_INPUT;
-  /* A failed write shows in the stream's error flag: commit reports it. */
-  lsim_lowering_write(lowering, cli_output_stream(o), &err);
+  if (lsim_lowering_write(lowering, cli_output_stream(o), &err) == LSIM_E_NO_MEMORY) {
+    cli_output_abort(o);
+    code = cli_report(&err);
+  } else {
+    code = cli_output_commit(o);
+  }
   lsim_error_clear(&err);
-  return cli_output_commit(o);
+  return code;
 }
 
 int cmd_lower(int argc, char **argv) {

@@ -471,9 +471,10 @@ static bool to_file(void *dest, const char *data, size_t n) {
 int lsim_lowering_write(const lsim_lowering *lowering, FILE *out, lsim_error *err) {
   if (!lowering || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_lowering_write: NULL argument");
-  if (!print_to(lowering, to_file, out) || ferror(out))
+  bool printed = print_to(lowering, to_file, out);
+  if (ferror(out))
     return lsim_error_set(err, LSIM_E_IO, "the module could not be written");
-  return LSIM_OK;
+  return printed ? LSIM_OK : lsimp_fail_oom(err);
 }
 
 int lsim_lowering_execute(lsim_lowering *lowering, lsim_error *err) {

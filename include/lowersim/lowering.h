@@ -109,8 +109,9 @@ bool lsim_lowering_arg_kept(const lsim_lowering *lowering, size_t i);
 char *lsim_lowering_print(const lsim_lowering *lowering);
 
 /* The same text written to `out` as it is printed, in chunks of 16 KiB, so
- * the whole text is never held in memory.  LSIM_OK, or LSIM_E_IO when a
- * write to `out` failed (ferror); the caller then discards what `out`
+ * the whole text is never held in memory.  LSIM_OK, LSIM_E_IO when a write
+ * to `out` failed (ferror), or LSIM_E_NO_MEMORY (a streamed lowering's
+ * printer needs 128 KiB); on failure the caller discards what `out`
  * received. */
 int lsim_lowering_write(const lsim_lowering *lowering, FILE *out, lsim_error *err);
 
