@@ -17,6 +17,7 @@ are held to the same limit).
 usage: bench/scaling.py [--lowersim PATH] [--sizes 1000,10000,100000]
                         [--kinds op,primitive,...] [--instructions]
                         [--instructions-max N] [--check] [--limit X]
+                        [--stream-eqns N]
 """
 import argparse
 import os
@@ -108,6 +109,9 @@ def main():
     ap.add_argument('--instructions-max', type=int, default=10000)
     ap.add_argument('--check', action='store_true')
     ap.add_argument('--limit', type=float, default=1.6)
+    ap.add_argument('--stream-eqns', type=int, default=None,
+                    help="lower's --stream-eqns (default: lower's own, 4096; 0: the whole "
+                         "module held, as before streaming)")
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(',')]
     kinds = a.kinds.split(',')
@@ -125,6 +129,8 @@ def main():
                 size = write_scenario(path, kind, n)
                 cmd = [a.lowersim, 'lower', '--max-bytes', str(max(size, 1)), path,
                        '-o', '/dev/null']
+                if a.stream_eqns is not None:
+                    cmd[2:2] = ['--stream-eqns', str(a.stream_eqns)]
                 wall, cpu, rss, code = run(cmd)
                 ir = instructions(cmd, tmp) if a.instructions and n <= a.instructions_max else None
                 per = (ir / n) if ir is not None else cpu / n

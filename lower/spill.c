@@ -836,8 +836,19 @@ int lsimp_spill_seal(lsimp_spill *sp, lsim_error *err) {
     return lsimp_fail_oom(err);
   n = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(sp->block); !mlirOperationIsNull(op);
-       op = mlirOperationGetNextInBlock(op))
+       op = mlirOperationGetNextInBlock(op)) {
+    /* An op put before the ones printed (a rule's, not at the end of the
+     * block) would be lost. */
+    if (!find(&sp->ops, op.ptr)) {
+      free(left);
+      MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+      return lsim_error_set(err, LSIM_E_VERIFY,
+                            "lowersim cannot print main's body as it lowers it: %.*s: put "
+                            "before ops already printed",
+                            (int)(name.length > 80 ? 80 : name.length), name.data);
+    }
     left[n++] = op;
+  }
     /* Users before what they use. */
   while (n)
     mlirOperationDestroy(left[--n]);

@@ -7,7 +7,7 @@
  * opaque attribute, func.call at main's level and nested; then a streamed
  * lowering against a whole one, the placeholder left in main, the
  * fall-back without a temporary file, and the refusal of an op lowersim
- * does not print. */
+ * does not print or would miss. */
 #include "lower/spill.h"
 #include "lowersim/jax.h"
 #include "lowersim/lax.h"
@@ -257,6 +257,30 @@ static void test_refuses_what_it_cannot_print(void) {
   mlirContextDestroy(c);
 }
 
+/* An op put before ops already printed would be lost: sealing refuses. */
+static void test_refuses_an_op_put_before(void) {
+  MlirContext c = context();
+  built b = build(c);
+  lsimp_spill *sp = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL_FATAL(lsimp_spill_create(&sp, &err), LSIM_OK);
+  lsim_subcomp_observer o;
+  CU_ASSERT_EQUAL_FATAL(lsimp_spill_begin(sp, NULL, b.main, 2, NULL, &o, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(o.after_eqn(o.data, b.held, 2, NULL, 0, &err), LSIM_OK);
+  MlirOperationState st = mlirOperationStateGet(ref("t.early"), mlirLocationUnknownGet(c));
+  mlirBlockInsertOwnedOperation(b.main, 0, mlirOperationCreate(&st));
+  add_return(&b);
+  CU_ASSERT_EQUAL(lsimp_spill_finish(sp, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsimp_spill_seal(sp, &err), LSIM_E_VERIFY);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "lowersim cannot print main's body as it lowers it: t.early: put "
+                         "before ops already printed");
+  lsim_error_clear(&err);
+  lsimp_spill_destroy(sp);
+  mlirModuleDestroy(b.module);
+  mlirContextDestroy(c);
+}
+
 /* --- lsim_lower with stream_min_eqns ------------------------------------------ */
 
 enum { CHAIN = 300 };
@@ -341,6 +365,7 @@ static void test_streamed_lowering(void) {
 static CU_TestInfo tests[] = {
     {"the printer gives MLIR's text", test_printer_is_mlirs},
     {"an op it cannot print is refused", test_refuses_what_it_cannot_print},
+    {"an op put before printed ones is refused", test_refuses_an_op_put_before},
     {"lsim_lower with stream_min_eqns", test_streamed_lowering},
     CU_TEST_INFO_NULL,
 };
