@@ -43,6 +43,9 @@ static const struct {
     [LSIM_FUZZ_CRASH] = {"crash", "checking a scenario never crashes, hangs or trips a sanitizer"},
     [LSIM_FUZZ_READER] = {"reader", "a file the reader refuses gets LSIM_E_INVALID_INPUT and one "
                                     "line `NAME:LINE: message`"},
+    [LSIM_FUZZ_STREAM] = {"stream", "a lowering whose main is printed while it is lowered "
+                                    "(stream_min_eqns 1, lowersim's own printer) gives the same "
+                                    "status, message and module text as the whole module"},
 };
 
 const char *lsim_fuzz_invariant_name(lsim_fuzz_invariant inv) {
@@ -86,11 +89,14 @@ static bool module_verifies(MlirModule m, char **why) {
   return ok;
 }
 
-static int run(lsim_fuzz_checker *c, const lsim_scenario *s, record *r, lsim_error *err) {
+/* Lowers `s` into `r`; `stream`: the last lowering's stream_min_eqns. */
+static int run_with(lsim_fuzz_checker *c, const lsim_scenario *s, size_t stream, record *r,
+                    lsim_error *err) {
   lsim_error e = LSIM_ERROR_INIT;
   lsim_scenario_outcome out = {0};
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.stream_min_eqns = stream);
   *r = (record){0};
-  r->code = lsim_scenario_run(c->lowerer, s, NULL, &out, &e);
+  r->code = lsim_scenario_run(c->lowerer, s, &opts, &out, &e);
   r->err_code = e.code;
   r->message = lsim_strdup(lsim_error_message(&e));
   bool oom = !r->message;
@@ -106,6 +112,10 @@ static int run(lsim_fuzz_checker *c, const lsim_scenario *s, record *r, lsim_err
     return lsim_fuzz_no_memory(err);
   }
   return LSIM_OK;
+}
+
+static int run(lsim_fuzz_checker *c, const lsim_scenario *s, record *r, lsim_error *err) {
+  return run_with(c, s, 0, r, err);
 }
 
 /* --- Reporting what fails --------------------------------------------------- */
@@ -295,6 +305,16 @@ static int check_determinism(lsim_fuzz_checker *c, const lsim_scenario *s, const
   return rc;
 }
 
+static int check_stream(lsim_fuzz_checker *c, const lsim_scenario *s, const record *first,
+                        lsim_fuzz_result *res, lsim_error *err) {
+  record streamed;
+  int rc = run_with(c, s, 1, &streamed, err);
+  if (!rc)
+    rc = compare(first, &streamed, LSIM_FUZZ_STREAM, "the streamed lowering differs", res, err);
+  record_clear(&streamed);
+  return rc;
+}
+
 /* Writes `s`; an invalid scenario (or a failing writer) is a finding. */
 static int write_text(const lsim_scenario *s, char **text, size_t *size, lsim_fuzz_result *res,
                       lsim_error *err) {
@@ -365,6 +385,8 @@ int lsim_fuzz_check_here(lsim_fuzz_checker *c, const lsim_scenario *s, lsim_fuzz
   rc = check_first(c, &first, res, err);
   if (!rc && !res->failed)
     rc = check_determinism(c, s, &first, res, err);
+  if (!rc && !res->failed)
+    rc = check_stream(c, s, &first, res, err);
   if (!rc && !res->failed)
     rc = check_round_trip(c, s, &first, res, err);
   record_clear(&first);

@@ -81,6 +81,7 @@ typedef enum lsim_fuzz_invariant {
   LSIM_FUZZ_ROUND_TRIP,     /* write + read gives a scenario that lowers differently */
   LSIM_FUZZ_CRASH,          /* the check crashed (isolated checkers only) */
   LSIM_FUZZ_READER,         /* a refused file's error is not one `NAME:LINE: ...` line */
+  LSIM_FUZZ_STREAM,         /* streamed (stream_min_eqns), the outcome differs */
   LSIM_FUZZ_INVARIANT_COUNT
 } lsim_fuzz_invariant;
 
