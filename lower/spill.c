@@ -3,9 +3,9 @@
  * SSANameState gives them (main's values first, then each nested region's
  * from where its parent region's end, siblings alike; entry-block arguments
  * %argN counted on from main's), the generic form, func's custom forms, and
- * types and attributes printed by MLIR itself.  tests/spill_test.c and
- * tests/stream_test.sh hold the text to MLIR's on every module of the
- * corpus. */
+ * types and attributes printed by MLIR itself.  tests/test_spill.c and
+ * tests/stream_test.sh hold the text to MLIR's, the latter on every module
+ * of testdata/. */
 #include "spill.h"
 #include "lowersim/alloc.h"
 #include "lowersim/sharding.h"
@@ -584,7 +584,7 @@ static bool print_op(lsimp_spill *sp, MlirOperation op, size_t at, size_t rel, s
 
 /* --- main's ops: verified, printed, freed -------------------------------------- */
 
-enum { MAX_MESHES = 64, MESH_NAME_MAX = 48 };
+enum { MAX_MESHES = LSIM_VERIFY_MAX_MESHES, MESH_NAME_MAX = 48 };
 
 /* lsim_verify_op with the meshes the module context has named so far. */
 static int verify(lsimp_spill *sp, MlirOperation op, lsim_error *err) {
@@ -612,9 +612,9 @@ static bool enqueue(lsimp_spill *sp, slot *s) {
   return true;
 }
 
-/* Each op of main not printed yet: verified, numbered, printed, and put on
- * the queue (the op printed before it, which was kept as the frontier,
- * too). */
+/* Each op of main not printed yet: verified, numbered, printed and put on
+ * the queue; so is the op printed before it, which stops being the
+ * frontier (the queue may have passed it over as the frontier). */
 static int print_new_ops(lsimp_spill *sp, lsim_error *err) {
   MlirOperation op = mlirOperationIsNull(sp->frontier) ? mlirBlockGetFirstOperation(sp->block)
                                                        : mlirOperationGetNextInBlock(sp->frontier);

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_MESHES 64
+#define MAX_MESHES LSIM_VERIFY_MAX_MESHES
 
 typedef struct walk_state {
   char problem[256];

@@ -44,7 +44,8 @@ big=$work/big.xml
   echo '<?xml version="1.0"?><scenario name="big"><runtime><backend platform="cpu"/></runtime>'
   echo '<lower function="f" platforms="cpu,cuda,rocm,tpu"><arg dtype="f32" shape="8"/>'
   for ((i = 0; i < 5000; i++)); do
-    echo "<platform_dependent args=\"$i\"><branch platforms=\"tpu\" op=\"sine\"/><default op=\"negate\"/></platform_dependent>"
+    echo "<platform_dependent args=\"$i\"><branch platforms=\"tpu\" op=\"sine\"/>" \
+      '<default op="negate"/></platform_dependent>'
   done
   echo '</lower></scenario>'
 } >"$big"
@@ -57,4 +58,5 @@ grep -q '^    return %19999 : tensor<8xf32>$' "$work/whole.mlir"
 grep -q '^      %20000 = "stablehlo.sine"(%19995)' "$work/whole.mlir"
 TMPDIR=/nonexistent/lowersim "$LOWERSIM" lower "$big" >"$work/notmp.mlir"
 cmp "$work/whole.mlir" "$work/notmp.mlir"
-echo "5,000 equations: streamed to stdout and to a file, and without a temporary directory: the same module"
+echo "5,000 equations: streamed to stdout and to a file, and without a temporary directory:" \
+  "the same module"

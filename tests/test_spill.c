@@ -88,7 +88,8 @@ static built build(MlirContext c) {
   built b;
   b.module = mlirModuleCreateEmpty(mlirLocationUnknownGet(c));
   MlirBlock body = mlirModuleGetBody(b.module);
-  MlirType i32 = mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(c, 32), mlirAttributeGetNull());
+  MlirType i32 =
+      mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(c, 32), mlirAttributeGetNull());
   int64_t four = 4;
   MlirType f4 = mlirRankedTensorTypeGet(1, &four, mlirF32TypeGet(c), mlirAttributeGetNull());
   MlirType ins[2] = {i32, f4}, outs[2] = {i32, f4};
@@ -143,11 +144,10 @@ static built build(MlirContext c) {
   MlirValue rr[2] = {mlirOperationGetResult(inner, 1), mlirBlockGetArgument(r0, 0)};
   op(r0, "t.ret", rr, 2, NULL, 0, NULL, 0, 0, 0, i32);
   /* func.call in main, with an attribute, and inside a region. */
+  MlirNamedAttribute host = named(c, "_xla_compute_type", mlirStringAttrGet(c, ref("host")));
   MlirNamedAttribute call_attrs[2] = {
       named(c, "callee", mlirFlatSymbolRefAttrGet(c, ref("callee"))),
-      named(c, "mhlo.frontend_attributes",
-            mlirDictionaryAttrGet(c, 1, (MlirNamedAttribute[]){named(
-                                            c, "_xla_compute_type", mlirStringAttrGet(c, ref("host")))}))};
+      named(c, "mhlo.frontend_attributes", mlirDictionaryAttrGet(c, 1, &host))};
   MlirOperation call = op(m, "func.call", &a1, 1, &f4, 1, call_attrs, 2, 0, 0, i32);
   /* (An unregistered op of one region might be a symbol table: MLIR looks
    * for @callee no further.) */
