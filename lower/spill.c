@@ -157,6 +157,13 @@ struct lsimp_spill {
   MlirOperation *token_owners; /* per token kind, the op whose result it was */
   table ops;                   /* main's ops in memory */
   table nested;                /* one op's nested ops and blocks */
+  /* main's func.calls, their symbol uses checked once the module has all
+   * its functions (lsimp_spill_seal): the callee, and the call's type. */
+  struct call {
+    MlirAttribute callee;
+    MlirType type;
+  } *calls;
+  size_t num_calls, cap_calls;
   MlirOperation *queue;        /* main's ops that may be freed */
   size_t queue_len, queue_cap;
   size_t printed, peak;
@@ -197,6 +204,7 @@ void lsimp_spill_destroy(lsimp_spill *sp) {
   lsimp_strbuf_free(&sp->texts);
   free(sp->cache.slots);
   free(sp->token_owners);
+  free(sp->calls);
   free(sp->ops.slots);
   free(sp->nested.slots);
   free(sp->queue);
@@ -505,10 +513,37 @@ static bool print_region(lsimp_spill *sp, MlirRegion region, size_t at, size_t r
   return ok;
 }
 
+/* A call's callee and type, for lsimp_spill_seal. */
+static void note_call(lsimp_spill *sp, MlirOperation op, MlirAttribute callee) {
+  MlirType few[8], *types = few;
+  intptr_t n = mlirOperationGetNumOperands(op), m = mlirOperationGetNumResults(op);
+  if (n + m > 8 && !(types = lsim_malloc_array((size_t)(n + m), sizeof *types))) {
+    sp->out_of_memory = true;
+    return;
+  }
+  for (intptr_t i = 0; i < n; i++)
+    types[i] = mlirValueGetType(mlirOperationGetOperand(op, i));
+  for (intptr_t i = 0; i < m; i++)
+    types[n + i] = mlirValueGetType(mlirOperationGetResult(op, i));
+  MlirType type = mlirFunctionTypeGet(sp->mlir, n, types, m, types + n);
+  if (types != few)
+    free(types);
+  if (!lsim_grow_array(&sp->calls, &sp->cap_calls, sp->num_calls + 1, sizeof *sp->calls)) {
+    sp->out_of_memory = true;
+    return;
+  }
+  sp->calls[sp->num_calls++] = (struct call){callee, type};
+}
+
 /* func.call as func prints it: `call @f(%0) {attrs} : (t) -> t`. */
 static bool print_call(lsimp_spill *sp, MlirOperation op, bool in_main) {
+  MlirAttribute callee =
+      mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee"));
+  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
+    return cannot(sp, "a call without a callee", op);
+  note_call(sp, op, callee);
   puts_(sp, in_main ? "call " : "func.call ");
-  attribute(sp, mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee")));
+  attribute(sp, callee);
   put(sp, "(", 1);
   bool ok = operands(sp, op);
   put(sp, ")", 1);
@@ -824,9 +859,46 @@ int lsimp_spill_finish(lsimp_spill *sp, lsim_error *err) {
   return sp->write_failed ? io_failed(err) : LSIM_OK;
 }
 
+/* What the module's verifier checks of a call in a function it sees
+ * (CallOp::verifySymbolUses): the callee is a func.func of the module, of
+ * the call's type. */
+static int check_calls(lsimp_spill *sp, lsim_error *err) {
+  if (!sp->num_calls)
+    return LSIM_OK;
+  MlirOperation module = mlirOperationGetParentOperation(mlirBlockGetParentOperation(sp->block));
+  MlirSymbolTable symbols = mlirSymbolTableCreate(module);
+  if (mlirSymbolTableIsNull(symbols))
+    return lsimp_fail_oom(err);
+  int rc = LSIM_OK;
+  for (size_t i = 0; !rc && i < sp->num_calls; i++) {
+    MlirStringRef name = mlirFlatSymbolRefAttrGetValue(sp->calls[i].callee);
+    MlirOperation f = mlirSymbolTableLookup(symbols, name);
+    const char *problem = NULL;
+    if (mlirOperationIsNull(f) || !named(f, "func.func")) {
+      problem = "'callee' does not reference a valid function";
+    } else {
+      MlirAttribute type =
+          mlirOperationGetAttributeByName(f, mlirStringRefCreateFromCString("function_type"));
+      if (mlirAttributeIsNull(type) ||
+          !mlirTypeEqual(mlirTypeAttrGetValue(type), sp->calls[i].type))
+        problem = "the callee's type is not the call's";
+    }
+    if (problem)
+      rc = lsim_error_set(err, LSIM_E_VERIFY,
+                          "the emitted module fails MLIR verification: 'func.call' op to "
+                          "@%.*s in main: %s",
+                          (int)(name.length > 80 ? 80 : name.length), name.data, problem);
+  }
+  mlirSymbolTableDestroy(symbols);
+  return rc;
+}
+
 int lsimp_spill_seal(lsimp_spill *sp, lsim_error *err) {
   if (!sp->finished)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsimp_spill_seal before finish");
+  int rc = check_calls(sp, err);
+  if (rc)
+    return rc;
   size_t n = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(sp->block); !mlirOperationIsNull(op);
        op = mlirOperationGetNextInBlock(op))

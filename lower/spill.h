@@ -3,8 +3,11 @@
  *
  * A module of 100,000 equations holds millions of ops: MLIR's IR of them
  * is most of a lowering's memory, and MLIR can print a function only
- * whole.  With a spill, each op of main's body is verified and printed as
- * soon as its equation is lowered, into an unlinked temporary file, and
+ * whole.  With a spill, each op of main's body is verified (MLIR's verifier
+ * and lsim_verify_op on the op; main's dominance by the printer, which
+ * numbers only what precedes; main's calls against the module's functions
+ * when it is sealed) and printed as soon as its equation is lowered, into
+ * an unlinked temporary file, and
  * freed once no later equation can read its results (the jaxpr's liveness,
  * lsim_subcomp_observer) and no op left uses them.  lowersim prints those
  * ops itself, the text MLIR would print: the generic form of the

@@ -281,6 +281,40 @@ static void test_refuses_an_op_put_before(void) {
   mlirContextDestroy(c);
 }
 
+/* A call of main to a function the module lacks, or of another type: what
+ * the module's verifier says of main's calls is checked at sealing. */
+static void test_checks_main_calls(void) {
+  static const char *const callees[] = {"nowhere", "callee"};
+  static const char *const problems[] = {"'callee' does not reference a valid function",
+                                         "the callee's type is not the call's"};
+  for (int k = 0; k < 2; k++) {
+    MlirContext c = context();
+    built b = build(c);
+    MlirNamedAttribute callee = named(c, "callee", mlirFlatSymbolRefAttrGet(c, ref(callees[k])));
+    MlirValue a0 = mlirBlockGetArgument(b.main, 0);
+    MlirType i32 = mlirValueGetType(a0); /* @callee takes f32[4] */
+    op(b.main, "func.call", &a0, 1, &i32, 1, &callee, 1, 0, 0, i32);
+    lsimp_spill *sp = NULL;
+    lsim_error err = LSIM_ERROR_INIT;
+    CU_ASSERT_EQUAL_FATAL(lsimp_spill_create(&sp, &err), LSIM_OK);
+    lsim_subcomp_observer o;
+    CU_ASSERT_EQUAL_FATAL(lsimp_spill_begin(sp, NULL, b.main, 2, NULL, &o, &err), LSIM_OK);
+    CU_ASSERT_EQUAL(o.after_eqn(o.data, b.held, 2, NULL, 0, &err), LSIM_OK);
+    add_return(&b);
+    CU_ASSERT_EQUAL(lsimp_spill_finish(sp, &err), LSIM_OK);
+    CU_ASSERT_EQUAL(lsimp_spill_seal(sp, &err), LSIM_E_VERIFY);
+    char want[200];
+    snprintf(want, sizeof want,
+             "the emitted module fails MLIR verification: 'func.call' op to @%s in main: %s",
+             callees[k], problems[k]);
+    CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), want);
+    lsim_error_clear(&err);
+    lsimp_spill_destroy(sp);
+    mlirModuleDestroy(b.module);
+    mlirContextDestroy(c);
+  }
+}
+
 /* --- lsim_lower with stream_min_eqns ------------------------------------------ */
 
 enum { CHAIN = 300 };
@@ -366,6 +400,7 @@ static CU_TestInfo tests[] = {
     {"the printer gives MLIR's text", test_printer_is_mlirs},
     {"an op it cannot print is refused", test_refuses_what_it_cannot_print},
     {"an op put before printed ones is refused", test_refuses_an_op_put_before},
+    {"main's calls are checked as the module's verifier does", test_checks_main_calls},
     {"lsim_lower with stream_min_eqns", test_streamed_lowering},
     CU_TEST_INFO_NULL,
 };
