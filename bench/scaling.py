@@ -110,7 +110,7 @@ def main():
     ap.add_argument('--check', action='store_true')
     ap.add_argument('--limit', type=float, default=1.6)
     ap.add_argument('--stream-eqns', type=int, default=None,
-                    help="lower's --stream-eqns (default: lower's own, 4096; 0: the whole "
+                    help="lower's --stream-eqns (default: lower's own, 1024; 0: the whole "
                          "module held, as before streaming)")
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(',')]
