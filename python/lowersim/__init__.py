@@ -35,6 +35,11 @@ __version__ = _native.text(_native.lib.lsim_version())
 
 _KIND_JAX_ERROR, _KIND_INVALID_INPUT, _KIND_NO_MEMORY = 1, 2, 3
 
+# From how many equations a lowering prints main's body as it lowers it (a
+# temporary file in $TMPDIR, each op freed once nothing reads it), as
+# `lowersim lower` does: the same text, in memory about flat in the equations.
+STREAM_MIN_EQNS = 1024
+
 
 class Error(Exception):
   """A failed lowering: `code` (e.g. "LSIM_E_TOO_MANY_CHANNELS"), `jax_class`
@@ -199,7 +204,10 @@ class Lowerer:
     err = _native.Error()
     outcome = _native.Outcome()
     try:
-      options = _native.RunOptions(struct_size=ctypes.sizeof(_native.RunOptions), profile=_profile(jax))
+      # Only printed: main's body is streamed from STREAM_MIN_EQNS equations, as
+      # `lowersim lower` does.
+      options = _native.RunOptions(struct_size=ctypes.sizeof(_native.RunOptions),
+                                   profile=_profile(jax), stream_min_eqns=STREAM_MIN_EQNS)
       rc = lib.lsim_scenario_run(self._ptr, scenario, ctypes.byref(options), ctypes.byref(outcome),
                                  ctypes.byref(err))
       if outcome.runtime:

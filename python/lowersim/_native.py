@@ -70,7 +70,8 @@ class RunOptions(ctypes.Structure):
   fields this caller knows)."""
   _fields_ = [("struct_size", ctypes.c_size_t), ("explain", ctypes.c_void_p),
               ("explain_data", ctypes.c_void_p), ("skip_verify", ctypes.c_bool),
-              ("profile", ctypes.c_void_p)]
+              ("profile", ctypes.c_void_p), ("explain_ops", ctypes.c_bool),
+              ("stream_min_eqns", ctypes.c_size_t)]
 
 
 class MlirContext(ctypes.Structure):

@@ -172,6 +172,23 @@ def test_write_module_streams_the_module(tmp_path):
   assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.xml", "out.mlir", "sine.xml"]
 
 
+def test_a_large_lowering_is_streamed_as_the_command_streams_it(tmp_path):
+  """Past STREAM_MIN_EQNS equations the bindings print main's body as they
+  lower it, as `lowersim lower` does: the text of the whole module."""
+  n = lowersim.STREAM_MIN_EQNS + 10
+  scenario = tmp_path / "chain.xml"
+  scenario.write_text('<scenario name="chain"><lower function="f" platforms="cpu,tpu">'
+                      '<arg dtype="f32" shape="4"/>'
+                      + ''.join(f'<op kind="sine" args="{i}"/>' for i in range(n))
+                      + '</lower></scenario>')
+  whole = cli("lower", "--stream-eqns", "0", str(scenario))
+  assert whole.returncode == 0
+  assert lowersim.lower_file(scenario) == whole.stdout
+  out = tmp_path / "chain.mlir"
+  lowersim.write_module(scenario, out)
+  assert out.read_text() == whole.stdout
+
+
 def test_set_max_bytes_limits_the_reader(tmp_path):
   """A scenario above the limit is invalid input naming the limit; 0 restores
   the default."""
