@@ -4,8 +4,9 @@
 # `--stream-eqns 0` (the whole module, MLIR's printer) gives, byte for byte:
 # stdout, stderr and the exit code, on every scenario of testdata/ (every
 # EVERY-th under sanitizers); then, on 5,000 platform_dependent equations,
-# the default streams (-o FILE and stdout) and gives the same module, and
-# without a temporary directory it still does, holding the whole module.
+# the default streams (-o FILE and stdout) and gives the same module,
+# without a temporary directory it still does, holding the whole module, and
+# a temporary file that cannot grow is an error, OUT not made.
 set -euo pipefail
 : "${LOWERSIM:?}" "${SOURCE_DIR:?}"
 every=${EVERY:-1}
@@ -58,5 +59,14 @@ grep -q '^    return %19999 : tensor<8xf32>$' "$work/whole.mlir"
 grep -q '^      %20000 = "stablehlo.sine"(%19995)' "$work/whole.mlir"
 TMPDIR=/nonexistent/lowersim "$LOWERSIM" lower "$big" >"$work/notmp.mlir"
 cmp "$work/whole.mlir" "$work/notmp.mlir"
+# A temporary file that cannot grow (RLIMIT_FSIZE, 100 KiB): exit 2, the
+# error line, OUT not made.
+rc=0
+bash -c 'trap "" XFSZ; ulimit -f 100; exec "$0" lower "$1" -o "$2"' "$LOWERSIM" "$big" \
+  "$work/never.mlir" 2>"$work/full.err" || rc=$?
+[ "$rc" -eq 2 ]
+full="LSIM_E_IO: OSError: main's body could not be written to its temporary file"
+grep -qx "$full: File too large" "$work/full.err"
+[ ! -e "$work/never.mlir" ]
 echo "5,000 equations: streamed to stdout and to a file, and without a temporary directory:" \
   "the same module"
