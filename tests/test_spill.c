@@ -180,6 +180,21 @@ static bool to_strbuf(void *dest, const char *data, size_t n) {
   return !lsimp_strbuf_failed(dest);
 }
 
+/* `b`'s main streamed as one equation that made every op and whose two
+ * outputs stay read: `between` (NULL: nothing) runs after the equation,
+ * then the return is added; returns what sealing returns. */
+static int stream(built *b, void (*between)(built *), lsimp_spill **sp, lsim_error *err) {
+  CU_ASSERT_EQUAL_FATAL(lsimp_spill_create(sp, err), LSIM_OK);
+  lsim_subcomp_observer o;
+  CU_ASSERT_EQUAL_FATAL(lsimp_spill_begin(*sp, NULL, b->main, 2, NULL, &o, err), LSIM_OK);
+  CU_ASSERT_EQUAL(o.after_eqn(o.data, b->held, 2, NULL, 0, err), LSIM_OK);
+  if (between)
+    between(b);
+  add_return(b);
+  CU_ASSERT_EQUAL(lsimp_spill_finish(*sp, err), LSIM_OK);
+  return lsimp_spill_seal(*sp, err);
+}
+
 static void test_printer_is_mlirs(void) {
   MlirContext c = context();
   built whole = build(c);
@@ -190,14 +205,7 @@ static void test_printer_is_mlirs(void) {
   built streamed = build(c);
   lsimp_spill *sp = NULL;
   lsim_error err = LSIM_ERROR_INIT;
-  CU_ASSERT_EQUAL_FATAL(lsimp_spill_create(&sp, &err), LSIM_OK);
-  lsim_subcomp_observer o;
-  CU_ASSERT_EQUAL_FATAL(lsimp_spill_begin(sp, NULL, streamed.main, 2, NULL, &o, &err), LSIM_OK);
-  /* One "equation" made every op; its two outputs stay read. */
-  CU_ASSERT_EQUAL(o.after_eqn(o.data, streamed.held, 2, NULL, 0, &err), LSIM_OK);
-  add_return(&streamed);
-  CU_ASSERT_EQUAL(lsimp_spill_finish(sp, &err), LSIM_OK);
-  CU_ASSERT_EQUAL(lsimp_spill_seal(sp, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(stream(&streamed, NULL, &sp, &err), LSIM_OK);
   CU_ASSERT_EQUAL(lsimp_spill_ops_printed(sp), 6);
   lsimp_strbuf got = LSIMP_STRBUF_INIT;
   CU_ASSERT_TRUE(lsimp_spill_print(sp, mlirModuleGetOperation(streamed.module), LSIMP_PRINT_OWN,
@@ -257,21 +265,19 @@ static void test_refuses_what_it_cannot_print(void) {
   mlirContextDestroy(c);
 }
 
+static void put_early_op(built *b) {
+  MlirContext c = mlirOperationGetContext(mlirModuleGetOperation(b->module));
+  MlirOperationState st = mlirOperationStateGet(ref("t.early"), mlirLocationUnknownGet(c));
+  mlirBlockInsertOwnedOperation(b->main, 0, mlirOperationCreate(&st));
+}
+
 /* An op put before ops already printed would be lost: sealing refuses. */
 static void test_refuses_an_op_put_before(void) {
   MlirContext c = context();
   built b = build(c);
   lsimp_spill *sp = NULL;
   lsim_error err = LSIM_ERROR_INIT;
-  CU_ASSERT_EQUAL_FATAL(lsimp_spill_create(&sp, &err), LSIM_OK);
-  lsim_subcomp_observer o;
-  CU_ASSERT_EQUAL_FATAL(lsimp_spill_begin(sp, NULL, b.main, 2, NULL, &o, &err), LSIM_OK);
-  CU_ASSERT_EQUAL(o.after_eqn(o.data, b.held, 2, NULL, 0, &err), LSIM_OK);
-  MlirOperationState st = mlirOperationStateGet(ref("t.early"), mlirLocationUnknownGet(c));
-  mlirBlockInsertOwnedOperation(b.main, 0, mlirOperationCreate(&st));
-  add_return(&b);
-  CU_ASSERT_EQUAL(lsimp_spill_finish(sp, &err), LSIM_OK);
-  CU_ASSERT_EQUAL(lsimp_spill_seal(sp, &err), LSIM_E_VERIFY);
+  CU_ASSERT_EQUAL(stream(&b, put_early_op, &sp, &err), LSIM_E_VERIFY);
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
                          "lowersim cannot print main's body as it lowers it: t.early: put "
                          "before ops already printed");
@@ -296,13 +302,7 @@ static void test_checks_main_calls(void) {
     op(b.main, "func.call", &a0, 1, &i32, 1, &callee, 1, 0, 0, i32);
     lsimp_spill *sp = NULL;
     lsim_error err = LSIM_ERROR_INIT;
-    CU_ASSERT_EQUAL_FATAL(lsimp_spill_create(&sp, &err), LSIM_OK);
-    lsim_subcomp_observer o;
-    CU_ASSERT_EQUAL_FATAL(lsimp_spill_begin(sp, NULL, b.main, 2, NULL, &o, &err), LSIM_OK);
-    CU_ASSERT_EQUAL(o.after_eqn(o.data, b.held, 2, NULL, 0, &err), LSIM_OK);
-    add_return(&b);
-    CU_ASSERT_EQUAL(lsimp_spill_finish(sp, &err), LSIM_OK);
-    CU_ASSERT_EQUAL(lsimp_spill_seal(sp, &err), LSIM_E_VERIFY);
+    CU_ASSERT_EQUAL(stream(&b, NULL, &sp, &err), LSIM_E_VERIFY);
     char want[200];
     snprintf(want, sizeof want,
              "the emitted module fails MLIR verification: 'func.call' op to @%s in main: %s",
