@@ -7,9 +7,9 @@
  * and lsim_verify_op on the op; main's dominance by the printer, which
  * numbers only what precedes; main's calls against the module's functions
  * when it is sealed) and printed as soon as its equation is lowered, into
- * an unlinked temporary file, and
- * freed once no later equation can read its results (the jaxpr's liveness,
- * lsim_subcomp_observer) and no op left uses them.  lowersim prints those
+ * an unlinked temporary file, and freed once no later equation can read its
+ * results (the jaxpr's liveness, lsim_subcomp_observer) and no op left uses
+ * them.  lowersim prints those
  * ops itself, the text MLIR would print: the generic form of the
  * unregistered stablehlo and sdy ops, and func.call and func.return as
  * func's own printers spell them.  The one thing not known while main is
