@@ -446,14 +446,9 @@ static bool print_to(const lsim_lowering *lowering, lsimp_text_writer write, voi
              : lsimp_mlir_print_to(module, print_mode(lowering), write, dest);
 }
 
-static bool to_strbuf(void *dest, const char *data, size_t n) {
-  lsimp_strbuf_append(dest, data, n);
-  return !lsimp_strbuf_failed(dest);
-}
-
 char *lsim_lowering_print(const lsim_lowering *lowering) {
   lsimp_strbuf sb = LSIMP_STRBUF_INIT;
-  if (!print_to(lowering, to_strbuf, &sb)) {
+  if (!print_to(lowering, lsimp_strbuf_write, &sb)) {
     lsimp_strbuf_free(&sb);
     return NULL;
   }

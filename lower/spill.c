@@ -70,23 +70,23 @@ static slot *find(const table *t, const void *key) {
   return used(t, s) ? s : NULL;
 }
 
+/* Where lsim_hash_grow puts an old slot in the bigger table (NULL: free). */
+static void *place(void *slots, size_t cap, const void *old) {
+  const slot *o = old;
+  if (!o->key)
+    return NULL;
+  slot *to = slots;
+  size_t i = hash_of(o->key, cap);
+  while (to[i].key)
+    i = (i + 1) & (cap - 1);
+  return &to[i];
+}
+
 static bool grow(table *t) {
-  size_t cap = t->cap ? t->cap * 2 : 256;
-  if (cap < t->cap)
-    return false;
-  table bigger = {lsim_calloc(cap, sizeof(slot)), cap, 0, 1};
-  if (!bigger.slots)
-    return false;
-  for (size_t i = 0; i < t->cap; i++)
-    if (used(t, &t->slots[i])) {
-      slot *s = probe(&bigger, t->slots[i].key);
-      *s = t->slots[i];
-      s->gen = 1;
-      bigger.count++;
-    }
-  free(t->slots);
-  *t = bigger;
-  return true;
+  for (size_t i = 0; i < t->cap; i++) /* an older generation's slots are not moved */
+    if (!used(t, &t->slots[i]))
+      t->slots[i].key = NULL;
+  return lsim_hash_grow(&t->slots, &t->cap, t->cap ? t->cap * 2 : 256, 256, sizeof(slot), place);
 }
 
 /* The slot of `key`, added (zeroed) when absent; NULL when out of memory. */

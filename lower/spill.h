@@ -54,8 +54,8 @@ int lsimp_spill_seal(lsimp_spill *sp, lsim_error *err);
 bool lsimp_spill_print(const lsimp_spill *sp, MlirOperation module, lsimp_print_mode mode,
                        lsimp_text_writer write, void *dest);
 
-/* How many of main's ops were printed, and how many stayed at most in
- * memory at once (lowersim bench, tests). */
+/* How many of main's ops were printed, and how many were in memory at most
+ * at once (tests). */
 size_t lsimp_spill_ops_printed(const lsimp_spill *sp);
 size_t lsimp_spill_ops_peak(const lsimp_spill *sp);
 

@@ -101,14 +101,14 @@ bool lsimp_mlir_print_to(MlirOperation op, lsimp_print_mode mode, lsimp_text_wri
   return !s.failed;
 }
 
-static bool to_strbuf(void *dest, const char *data, size_t n) {
+bool lsimp_strbuf_write(void *dest, const char *data, size_t n) {
   lsimp_strbuf_append(dest, data, n);
   return !lsimp_strbuf_failed(dest);
 }
 
 char *lsimp_mlir_print(MlirOperation op, lsimp_print_mode mode) {
   lsimp_strbuf sb = LSIMP_STRBUF_INIT;
-  if (!lsimp_mlir_print_to(op, mode, to_strbuf, &sb)) {
+  if (!lsimp_mlir_print_to(op, mode, lsimp_strbuf_write, &sb)) {
     lsimp_strbuf_free(&sb);
     return NULL;
   }

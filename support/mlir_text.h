@@ -23,6 +23,10 @@ MlirLogicalResult lsimp_strbuf_collect_diagnostic(MlirDiagnostic diagnostic, voi
  * (out of memory, a write error); the printer then stops writing. */
 typedef bool (*lsimp_text_writer)(void *dest, const char *data, size_t n);
 
+/* An lsimp_text_writer: appends to the lsimp_strbuf `dest`; false once it
+ * has failed (out of memory). */
+bool lsimp_strbuf_write(void *dest, const char *data, size_t n);
+
 /* How the printer may take `op`:
  * - CHECKED: as mlirOperationPrint does: it verifies `op` first (and prints
  *   the generic form of an invalid op);

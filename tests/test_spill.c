@@ -175,11 +175,6 @@ static MlirContext context(void) {
   return c;
 }
 
-static bool to_strbuf(void *dest, const char *data, size_t n) {
-  lsimp_strbuf_append(dest, data, n);
-  return !lsimp_strbuf_failed(dest);
-}
-
 /* `b`'s main streamed as one equation that made every op and whose two
  * outputs stay read: `between` (NULL: nothing) runs after the equation,
  * then the return is added; returns what sealing returns. */
@@ -209,7 +204,7 @@ static void test_printer_is_mlirs(void) {
   CU_ASSERT_EQUAL(lsimp_spill_ops_printed(sp), 6);
   lsimp_strbuf got = LSIMP_STRBUF_INIT;
   CU_ASSERT_TRUE(lsimp_spill_print(sp, mlirModuleGetOperation(streamed.module), LSIMP_PRINT_OWN,
-                                   to_strbuf, &got));
+                                   lsimp_strbuf_write, &got));
   CU_ASSERT_STRING_EQUAL(lsimp_strbuf_cstr(&got), expected);
   /* The lines that make the case: main's four values first, then each
    * region's from %4, a region's arguments counted on from main's. */
@@ -315,6 +310,66 @@ static void test_checks_main_calls(void) {
   }
 }
 
+/* A chain of CHAIN_OPS "equations", each an op with a region reading the
+ * one before: each is freed once the next has read it, so at most three of
+ * main's ops are in memory (the one read, the one reading it, and the
+ * frontier), and the last two stay, main returning the last. */
+enum { CHAIN_OPS = 50 };
+
+static void test_frees_what_nothing_reads(void) {
+  MlirContext c = context();
+  MlirModule m = mlirModuleCreateEmpty(mlirLocationUnknownGet(c));
+  MlirType i32 =
+      mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(c, 32), mlirAttributeGetNull());
+  MlirNamedAttribute attrs[2] = {
+      named(c, "sym_name", mlirStringAttrGet(c, ref("main"))),
+      named(c, "function_type", mlirTypeAttrGet(mlirFunctionTypeGet(c, 1, &i32, 1, &i32)))};
+  MlirOperationState st = mlirOperationStateGet(ref("func.func"), mlirLocationUnknownGet(c));
+  mlirOperationStateAddAttributes(&st, 2, attrs);
+  MlirRegion r = mlirRegionCreate();
+  MlirLocation loc = mlirLocationUnknownGet(c);
+  MlirBlock main = mlirBlockCreate(1, &i32, &loc);
+  mlirRegionAppendOwnedBlock(r, main);
+  mlirOperationStateAddOwnedRegions(&st, 1, &r);
+  mlirBlockAppendOwnedOperation(mlirModuleGetBody(m), mlirOperationCreate(&st));
+  lsimp_spill *sp = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL_FATAL(lsimp_spill_create(&sp, &err), LSIM_OK);
+  lsim_subcomp_observer o;
+  CU_ASSERT_EQUAL_FATAL(lsimp_spill_begin(sp, NULL, main, 1, NULL, &o, &err), LSIM_OK);
+  MlirValue prev = mlirBlockGetArgument(main, 0);
+  for (int i = 0; i < CHAIN_OPS; i++) {
+    /* The previous value is read inside the op's region, as a branch reads it. */
+    MlirOperation link = op(main, "t.link", NULL, 0, &i32, 1, NULL, 0, 2, 0, i32);
+    op(region_block(link, 0), "t.ret", &prev, 1, NULL, 0, NULL, 0, 0, 0, i32);
+    MlirValue v = mlirOperationGetResult(link, 0);
+    CU_ASSERT_EQUAL_FATAL(o.after_eqn(o.data, &v, 1, i ? &prev : NULL, i ? 1 : 0, &err), LSIM_OK);
+    prev = v;
+  }
+  op(main, "func.return", &prev, 1, NULL, 0, NULL, 0, 0, 0, i32);
+  CU_ASSERT_EQUAL(lsimp_spill_finish(sp, &err), LSIM_OK);
+  CU_ASSERT_EQUAL(lsimp_spill_ops_printed(sp), CHAIN_OPS + 1);
+  CU_ASSERT(lsimp_spill_ops_peak(sp) <= 3);
+  size_t left = 0;
+  for (MlirOperation x = mlirBlockGetFirstOperation(main); !mlirOperationIsNull(x);
+       x = mlirOperationGetNextInBlock(x))
+    left++;
+  CU_ASSERT_EQUAL(left, 2); /* the last link, hollowed out, and the return */
+  CU_ASSERT_EQUAL(lsimp_spill_seal(sp, &err), LSIM_OK);
+  lsimp_strbuf got = LSIMP_STRBUF_INIT;
+  CU_ASSERT_TRUE(lsimp_spill_print(sp, mlirModuleGetOperation(m), LSIMP_PRINT_OWN,
+                                   lsimp_strbuf_write, &got));
+  /* Each link's region reads the link before it, by main's numbers. */
+  CU_ASSERT_PTR_NOT_NULL(strstr(lsimp_strbuf_cstr(&got), "    %49 = \"t.link\"() ({\n"
+                                                         "      \"t.ret\"(%48)"));
+  CU_ASSERT_PTR_NOT_NULL(
+      strstr(lsimp_strbuf_cstr(&got), "    return %49 : tensor<i32>\n  }\n}"));
+  lsimp_strbuf_free(&got);
+  lsimp_spill_destroy(sp);
+  mlirModuleDestroy(m);
+  mlirContextDestroy(c);
+}
+
 /* --- lsim_lower with stream_min_eqns ------------------------------------------ */
 
 enum { CHAIN = 300 };
@@ -401,6 +456,7 @@ static CU_TestInfo tests[] = {
     {"an op it cannot print is refused", test_refuses_what_it_cannot_print},
     {"an op put before printed ones is refused", test_refuses_an_op_put_before},
     {"main's calls are checked as the module's verifier does", test_checks_main_calls},
+    {"an op is freed once nothing reads it", test_frees_what_nothing_reads},
     {"lsim_lower with stream_min_eqns", test_streamed_lowering},
     CU_TEST_INFO_NULL,
 };
