@@ -28,6 +28,7 @@ typedef struct primitive_entry {
   bool default_not_inline; /* the default rule was registered with inline=False */
   platform_entry *platforms; /* in registration order */
   size_t num_platforms, cap_platforms;
+  size_t num_not_inline;     /* of `platforms`, those registered with inline=False */
   lsimp_name_index platform_index; /* platform -> its place in `platforms` */
   bool uncacheable;          /* in mlir.py's _uncacheable_primitives */
 } primitive_entry;
@@ -114,6 +115,7 @@ static int set_platform_rule(primitive_entry *e, const char *platform, lsim_rule
   size_t at;
   if (lsimp_name_index_find(&e->platform_index, platform, &at)) {
     e->platforms[at].rule = rule;
+    e->num_not_inline += (size_t)not_inline - (size_t)e->platforms[at].not_inline;
     e->platforms[at].not_inline = not_inline;
     return LSIM_OK;
   }
@@ -126,6 +128,7 @@ static int set_platform_rule(primitive_entry *e, const char *platform, lsim_rule
     return LSIM_E_NO_MEMORY;
   }
   e->platforms[e->num_platforms++] = (platform_entry){copy, rule, not_inline};
+  e->num_not_inline += not_inline;
   return LSIM_OK;
 }
 
@@ -256,7 +259,9 @@ bool lsim_lowering_rules_inline(const lsim_registry *reg, const lsim_primitive *
     return true;
   bool inline_ = !(e->has_default && e->default_not_inline);
   size_t at;
-  for (size_t i = 0; inline_ && e->num_platforms && i < count; i++)
+  /* Only a platform rule registered with inline=False can say otherwise:
+   * without one, no platform need be looked up (n platforms, n equations). */
+  for (size_t i = 0; inline_ && e->num_not_inline && i < count; i++)
     if (lsimp_name_index_find(&e->platform_index, platforms[i], &at))
       inline_ = !e->platforms[at].not_inline;
   return inline_;
