@@ -340,9 +340,7 @@ int cmd_explain(int argc, char **argv) {
   const lsim_jax_profile *jax = lsim_scenario_profile(s, profile);
   printf("  JAX %s (commit %s; %s)\n", jax->name, jax->commit,
          s->jax ? "the scenario's jax=" : profile ? "--jax" : "the newest: neither jax= nor --jax");
-  printf("  source links at github.com/jax-ml/jax %s%s%s%s\n", jax->source_ref,
-         *jax->source_ref_note ? " (" : "", jax->source_ref_note,
-         *jax->source_ref_note ? ")" : "");
+  printf("  source links at github.com/jax-ml/jax %s\n", jax->source_ref);
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
   lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(

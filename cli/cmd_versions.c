@@ -20,8 +20,8 @@ static void help(void) {
          "it, or by a prefix of its commit (at least 7 hex digits).\n"
          "--json prints the same as one JSON object (testdata/schema/output.schema.json):\n"
          "\"default\", \"versions\" (each with its facts'\n"
-         "values) and \"facts\" (name, meaning, changed_by, jax_code, and, for two\n"
-         "versions, whether it differs).\n");
+         "values), \"aliases\" and \"facts\" (name, meaning, jax_code, its changes, and,\n"
+         "for two versions, whether it differs).\n");
 }
 
 static void json_value(cli_json *j, const char *key, const lsim_jax_fact *f,
@@ -71,14 +71,35 @@ static int print_json(const lsim_jax_profile *const *chosen, int n) {
     cli_json_close_object(&j);
   }
   cli_json_close_array(&j);
+  cli_json_open_array(&j, "aliases");
+  for (size_t i = 0; i < lsim_jax_alias_count(); i++) {
+    const lsim_jax_alias *a = lsim_jax_alias_at(i);
+    cli_json_open_object(&j, NULL);
+    cli_json_string(&j, "name", a->name);
+    cli_json_string(&j, "commit", a->commit);
+    cli_json_string(&j, "lowers_as", a->profile->name);
+    cli_json_string(&j, "why", a->why);
+    cli_json_close_object(&j);
+  }
+  cli_json_close_array(&j);
   cli_json_open_array(&j, "facts");
   for (size_t k = 0; k < lsim_jax_fact_count(); k++) {
     const lsim_jax_fact *f = lsim_jax_fact_at(k);
     cli_json_open_object(&j, NULL);
     cli_json_string(&j, "name", f->name);
     cli_json_string(&j, "meaning", f->meaning);
-    cli_json_string(&j, "changed_by", f->changed_by);
     cli_json_string(&j, "jax_code", f->jax_code);
+    cli_json_open_array(&j, "changes");
+    for (size_t c = 0; c < lsim_jax_change_count(); c++) {
+      const lsim_jax_change *ch = lsim_jax_change_at(c);
+      if (strcmp(ch->fact, f->name) != 0)
+        continue;
+      cli_json_open_object(&j, NULL);
+      cli_json_string(&j, "release", ch->release);
+      cli_json_string(&j, "by", ch->by);
+      cli_json_close_object(&j);
+    }
+    cli_json_close_array(&j);
     if (n == 2)
       cli_json_bool(&j, "differs", !lsim_jax_fact_equal(f, chosen[0], chosen[1]));
     cli_json_close_object(&j);
@@ -105,6 +126,13 @@ static void print_missing(const char *label, const lsim_jax_strings *from,
     printf("]\n");
 }
 
+static size_t profile_index(const lsim_jax_profile *p) {
+  size_t i = 0;
+  while (i < lsim_jax_profile_count() && lsim_jax_profile_at(i) != p)
+    i++;
+  return i;
+}
+
 static void print_difference(const lsim_jax_fact *f, const lsim_jax_profile *a,
                              const lsim_jax_profile *b) {
   printf("\n%s\n  %s\n", f->name, f->meaning);
@@ -121,7 +149,13 @@ static void print_difference(const lsim_jax_fact *f, const lsim_jax_profile *a,
     print_value(f, a);
     print_value(f, b);
   }
-  printf("  changed by %s\n", *f->changed_by ? f->changed_by : "(not recorded)");
+  /* The changes between them: each column after the older up to the newer. */
+  size_t ia = profile_index(a), ib = profile_index(b);
+  for (size_t i = (ia < ib ? ia : ib) + 1; i <= (ia < ib ? ib : ia); i++) {
+    const lsim_jax_change *ch = lsim_jax_change_find(f, lsim_jax_profile_at(i));
+    if (ch)
+      printf("  changed in %s by %s\n", ch->release, ch->by);
+  }
   printf("  in JAX: %s\n", f->jax_code);
 }
 
@@ -132,6 +166,10 @@ static int list_profiles(void) {
     const lsim_jax_profile *p = lsim_jax_profile_at(i);
     printf("  %-31s %s  %s%s\n      %s\n", p->name, p->commit, p->date,
            p == lsim_jax_profile_default() ? "  (default)" : "", p->summary);
+  }
+  for (size_t i = 0; i < lsim_jax_alias_count(); i++) {
+    const lsim_jax_alias *a = lsim_jax_alias_at(i);
+    printf("  %-31s %s  lowers as %s: %s\n", a->name, a->commit, a->profile->name, a->why);
   }
   printf("%zu version-dependent facts each: `lowersim versions A` prints them, `lowersim "
          "versions A B` those that differ.\n",

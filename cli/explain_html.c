@@ -452,11 +452,6 @@ bool explain_html_write(FILE *f, const explain_page *p) {
   fputs("\">", f);
   esc(f, jax->source_ref);
   fputs("</a>", f);
-  if (jax->source_ref_note && *jax->source_ref_note) {
-    fputs(" (", f);
-    esc(f, jax->source_ref_note);
-    fputc(')', f);
-  }
   fputs("</p>\n<p>outcome: ", f);
   if (p->code) {
     fputs("<span id=\"outcome\" class=\"outcome error\">", f);

@@ -1,9 +1,9 @@
-/* ctx/jax_profile.c: the JAX versions lowersim models (newest last) and
- * the table of facts that describes each field of lsim_jax_profile.  A fact
- * of JAX's that depends on the version is a field: its value in each profile
- * below, and its row in `facts` (what it means, the JAX commit or tag that
- * changed it, its type), from which `lowersim versions` prints and compares
- * the profiles. */
+/* ctx/jax_profile.c: the JAX releases lowersim models (oldest first) and the
+ * table of their version-dependent facts: a column per release (a profile,
+ * each the previous one and the rows it changes), a row per fact (`facts`:
+ * what it means, where JAX has it, its type), and the JAX commit behind each
+ * change of a row (`changes`), from which `lowersim versions` prints and
+ * compares the releases. */
 #include "lowersim/jax_profile.h"
 #include "support/strbuf.h"
 
@@ -52,17 +52,17 @@ static const char tpu_without_libtpu[] =
     "file or directory";
 
 /* tpu_info.chip_version_from_device_kind's cases (jax/_src/pallas/mosaic/
- * tpu_info.py at 0.10.2; jax/_src/tpu_info.py at the seed). */
+ * tpu_info.py at 0.10.2; jax/_src/tpu_info.py from 0.11.1, with TPU8t). */
 static const char *const tpu_kinds_0_10_2[] = {
     "TPU v2", "TPU v3", "TPU v4", "TPU v4 lite", "TPU v5e", "TPU v5 lite", "TPU v5", "TPU v5p",
     "TPU v6e", "TPU v6 lite", "TPU7", "TPU7x", "TPU8i"};
-static const char *const tpu_kinds_seed[] = {
+static const char *const tpu_kinds_0_11_1[] = {
     "TPU v2", "TPU v3", "TPU v4", "TPU v4 lite", "TPU v5e", "TPU v5 lite", "TPU v5",
     "TPU v5p", "TPU v6e", "TPU v6 lite", "TPU7", "TPU7x", "TPU8i", "TPU8t"};
 
-/* gpu_info.GpuVersion's values (jax/_src/pallas/triton/gpu_info.py, the same
- * from 0.11.0 to the seed). */
-static const char *const gpu_kinds_seed[] = {
+/* gpu_info.GpuVersion's values (jax/_src/pallas/triton/gpu_info.py, from
+ * 0.11.0). */
+static const char *const gpu_kinds_0_11_0[] = {
     "NVIDIA A10", "NVIDIA A30", "NVIDIA A100", "NVIDIA H100", "NVIDIA H200",
     "NVIDIA GH200", "NVIDIA B200", "NVIDIA GB200", "NVIDIA B300", "NVIDIA GB300",
     "NVIDIA GB10", "NVIDIA L4", "NVIDIA L40", "Tesla T4", "NVIDIA GeForce RTX 4090",
@@ -73,84 +73,148 @@ static const char *const gpu_kinds_seed[] = {
   "`jax.sharding.use_abstract_mesh` context manager whose `AbstractMesh` argument specifies "     \
   "the exact TPU version you intend to target."
 
-/* --- the profiles ---------------------------------------------------------- */
+/* --- the profiles: one column per release ---------------------------------
+
+ * Each release's column is the previous release's and the rows it changes:
+ * a macro of designated initializers, where a later initializer of a field
+ * replaces an earlier one (C11 6.7.9p19).  GCC and Clang warn about such an
+ * override (-Woverride-init, part of -Wextra); here it is the point, so the
+ * warning is off for this file's columns alone.  Every row that changes has
+ * an entry in `changes` below (the JAX commit that changed it), which the
+ * test unit.context checks against the columns. */
+
+#define JAX_0_10_2                                                                                 \
+  .python_requires = ">=3.11", .minimum_jaxlib = "0.10.1",                                         \
+  .export_stable_custom_call_targets = STRINGS(stable_custom_call_targets),                        \
+  .tpu_factory_error = tpu_without_libtpu, .use_shardy_partitioner = true,                         \
+  .buffer_callback_oneapi = false, .uncached_multi_platform_type_error = true,                     \
+  .pallas_triton_registered_on_import = false, .pallas_tpu_device_kind_hint = "",                  \
+  .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_10_2), .pallas_mosaic_fwd_compat_version = 11,    \
+  .pallas_mosaic_serde_version = 15, .pallas_triton_gpu_info = false,                              \
+  .pallas_triton_deprecated = false, .pallas_mosaic_gpu_warpgroup_semantics = false,               \
+  .pallas_mosaic_gpu_hopper_copies = false, .pallas_mosaic_gpu_arch_same_kind = false,             \
+  .pallas_mosaic_gpu_serde_version = 6, .pallas_mosaic_gpu_fwd_compat_version = 2,                 \
+  .compute_on_context_manager = true
+
+#define JAX_0_11_0                                                                                 \
+  JAX_0_10_2, .python_requires = ">=3.12", .minimum_jaxlib = "0.11.0",                             \
+  .pallas_triton_registered_on_import = true, .pallas_mosaic_fwd_compat_version = 13,              \
+  .pallas_triton_gpu_info = true, .pallas_gpu_device_kinds = STRINGS(gpu_kinds_0_11_0),            \
+  .pallas_triton_deprecated = true, .pallas_mosaic_gpu_warpgroup_semantics = true,                 \
+  .pallas_mosaic_gpu_hopper_copies = true, .pallas_mosaic_gpu_arch_same_kind = true
+
+#define JAX_0_11_1                                                                                 \
+  JAX_0_11_0, .minimum_jaxlib = "0.11.1", .buffer_callback_oneapi = true,                          \
+  .pallas_tpu_device_kind_hint = TPU_KIND_HINT, .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_11_1), \
+  .pallas_mosaic_gpu_serde_version = 7, .pallas_mosaic_gpu_fwd_compat_version = 6,                 \
+  .compute_on_context_manager = false
+
+#define JAX_0_11_2 JAX_0_11_1, .minimum_jaxlib = "0.11.2"
+
+#define JAX_0_12_0 JAX_0_11_2
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
 
 const lsim_jax_profile lsim_jax_0_10_2 = {
     .name = "0.10.2",
     .commit = "990e6a0b84",
     .date = "2026-06-17",
-    .summary = "tag jax-v0.10.2, the newest release for Python 3.11; checked live by the oracle",
-    .python_requires = ">=3.11",
-    .minimum_jaxlib = "0.10.1",
-    .export_stable_custom_call_targets = STRINGS(stable_custom_call_targets),
-    .tpu_factory_error = tpu_without_libtpu,
-    .use_shardy_partitioner = true,
-    .buffer_callback_oneapi = false,
-    .uncached_multi_platform_type_error = true,
-    .pallas_triton_registered_on_import = false,
-    .pallas_tpu_device_kind_hint = "",
-    .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_10_2),
-    .pallas_mosaic_fwd_compat_version = 11,
-    .pallas_mosaic_serde_version = 15,
-    .pallas_triton_gpu_info = false,
-    .pallas_triton_deprecated = false,
-    .pallas_mosaic_gpu_warpgroup_semantics = false,
-    .pallas_mosaic_gpu_hopper_copies = false,
-    .pallas_mosaic_gpu_arch_same_kind = false,
-    .pallas_mosaic_gpu_serde_version = 6,
-    .pallas_mosaic_gpu_fwd_compat_version = 2,
-    .compute_on_context_manager = true,
-    /* explain's source links: the release tag itself. */
+    .summary = "the newest release for Python 3.11",
+    JAX_0_10_2,
     .source_ref = "jax-v0.10.2",
-    .source_ref_note = "",
 };
 
-/* The seeds' JAX: commit 1e1c6a8fc06dfcd1247076ec5cae4640cea5d7bb, after
- * 0.11.0, not in the mirror (whose HEAD, cec06d116c of 2026-08-08, is taken
- * to equal it except where a seed shows otherwise).  jax/version.py
- * _version_from_git_tree names a source checkout
- * "{_version}.dev{author date, %Y%m%d}+{git %h}": _version is "0.11.1" on
- * main after 0.11.0, and %h is 10 hex digits in the JAX repository (37 554
- * commits).  The author date is not in the seeds: 20260827 is the day the
- * seeds were analysed, an upper bound.  lsim_jax_profile_find also takes
- * the commit ("1e1c6a8f"). */
-const lsim_jax_profile lsim_jax_0_11_1_dev20260827 = {
-    .name = "0.11.1.dev20260827+1e1c6a8fc0",
-    .commit = "1e1c6a8fc0",
-    .date = "2026-08-27",
-    .summary = "main after 0.11.0, the seeds' commit; read from the source (mirror HEAD "
-               "cec06d116c, run on jaxlib 0.11.0) and the seeds",
-    .python_requires = ">=3.12",
-    .minimum_jaxlib = "0.11.0",
-    .export_stable_custom_call_targets = STRINGS(stable_custom_call_targets),
-    .tpu_factory_error = tpu_without_libtpu,
-    .use_shardy_partitioner = true,
-    .buffer_callback_oneapi = true, /* seed 004, buffer_callback.py L239-248 */
-    .uncached_multi_platform_type_error = true,
-    .pallas_triton_registered_on_import = true,
-    .pallas_tpu_device_kind_hint = TPU_KIND_HINT,
-    .pallas_tpu_device_kinds = STRINGS(tpu_kinds_seed),
-    .pallas_mosaic_fwd_compat_version = 13,
-    .pallas_mosaic_serde_version = 15,
-    .pallas_triton_gpu_info = true,
-    .pallas_gpu_device_kinds = STRINGS(gpu_kinds_seed),
-    .pallas_triton_deprecated = true,
-    .pallas_mosaic_gpu_warpgroup_semantics = true,
-    .pallas_mosaic_gpu_hopper_copies = true,
-    .pallas_mosaic_gpu_arch_same_kind = true,
-    .pallas_mosaic_gpu_serde_version = 7,
-    .pallas_mosaic_gpu_fwd_compat_version = 6,
-    .compute_on_context_manager = false, /* 3a440c764b, mirror HEAD compute_on.py */
-    /* explain's source links: 1e1c6a8fc0 is not in the mirror (nor, for
-     * lowersim, known to be on github.com), so the links name the mirror's
-     * HEAD cec06d116c (2026-08-08, 19 days before), the commit this profile
-     * is read from; the seeds' mlir.py L884-920 is line-for-line HEAD's. */
-    .source_ref = "cec06d116c05f0d52adfceee3d3b730fdbcb0ce5",
-    .source_ref_note = "1e1c6a8fc0 is not in lowersim's JAX mirror: the links name its HEAD "
-                       "cec06d116c (2026-08-08), which this profile is read from",
+const lsim_jax_profile lsim_jax_0_11_0 = {
+    .name = "0.11.0",
+    .commit = "a1521744c6",
+    .date = "2026-07-16",
+    .summary = "the first release for Python 3.12 and later only",
+    JAX_0_11_0,
+    .source_ref = "jax-v0.11.0",
 };
 
-static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827};
+const lsim_jax_profile lsim_jax_0_11_1 = {
+    .name = "0.11.1",
+    .commit = "2d66622450",
+    .date = "2026-08-17",
+    .summary = "the first release with the seeds' facts (buffer_callback on oneapi)",
+    JAX_0_11_1,
+    .source_ref = "jax-v0.11.1",
+};
+
+const lsim_jax_profile lsim_jax_0_11_2 = {
+    .name = "0.11.2",
+    .commit = "32544801e2",
+    .date = "2026-09-17",
+    .summary = "",
+    JAX_0_11_2,
+    .source_ref = "jax-v0.11.2",
+};
+
+/* 0.12.0 (8dcb7aeced, 2026-10-16) differs from 0.12.0.1 in jaxlib's
+ * compiled runtime alone (libjax_common.so; every Python file but
+ * version.py is the same), not in anything lowersim models: it is an alias
+ * of this profile (`aliases` below). */
+const lsim_jax_profile lsim_jax_0_12_0_1 = {
+    .name = "0.12.0.1",
+    .commit = "dc4af68444",
+    .date = "2026-10-20",
+    .summary = "what `pip install jax` gives in December 2026; 0.12.0 lowers as it does",
+    JAX_0_12_0,
+    .source_ref = "jax-v0.12.0.1",
+};
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_0,
+                                                   &lsim_jax_0_11_1, &lsim_jax_0_11_2,
+                                                   &lsim_jax_0_12_0_1};
+
+/* Releases lowersim takes by name that lower as another profile. */
+static const lsim_jax_alias aliases[] = {
+    {"0.12.0", "8dcb7aeced", &lsim_jax_0_12_0_1,
+     "0.12.0.1 changed jaxlib's compiled runtime only (libjax_common.so), nothing that lowers"},
+};
+
+/* --- the changes: which JAX commit changed each row, at which release -------- */
+
+static const lsim_jax_change changes[] = {
+    {"environment.python_requires", "0.11.0",
+     "5ab345f1b4 (2026-06-18) \"Drop support for Python 3.11 for the next JAX release (0.11.0 "
+     "on July 15).\""},
+    {"environment.minimum_jaxlib", "0.11.0",
+     "a1521744c6 (2026-07-16) \"Prepare for JAX release 0.11.0\""},
+    {"environment.minimum_jaxlib", "0.11.1", "the release jax-v0.11.1"},
+    {"environment.minimum_jaxlib", "0.11.2", "the release jax-v0.11.2"},
+    {"callbacks.buffer_callback_oneapi", "0.11.1",
+     "after jax-v0.11.0, by jax-v0.11.1 (the seeds' commit 1e1c6a8fc0 has it too)"},
+    {"pallas.triton_registered_on_import", "0.11.0", "8fde3f3846 (2026-06-24)"},
+    {"pallas.tpu_device_kind_hint", "0.11.1", "1ebd186c61 (2026-08-03)"},
+    {"pallas.tpu_device_kinds", "0.11.1", "a92b670a41 (2026-07-21): TPU8t"},
+    {"pallas.mosaic_fwd_compat_version", "0.11.0", "6e8d8e4f62 (2026-06-30)"},
+    {"pallas.triton_gpu_info", "0.11.0", "9a42858685 (2026-06-30)"},
+    {"pallas.gpu_device_kinds", "0.11.0", "9a42858685 (2026-06-30)"},
+    {"pallas.triton_deprecated", "0.11.0", "c486c9d985 (2026-07-13)"},
+    {"pallas.mosaic_gpu_warpgroup_semantics", "0.11.0",
+     "32915de40f (2026-07-16) \"[Mosaic GPU] Turn WG on by default.\""},
+    {"pallas.mosaic_gpu_hopper_copies", "0.11.0",
+     "ea11dbfcc3 (2026-07-10) \"[Mosaic GPU] Add support for barriers on Ampere GPUs\""},
+    {"pallas.mosaic_gpu_arch_same_kind", "0.11.0",
+     "9b4aabf5d7 (2026-07-01) \"[Mosaic GPU] Improve GPU architecture detection\""},
+    {"pallas.mosaic_gpu_serde_version", "0.11.1", "4656473b67 (2026-08-05)"},
+    {"pallas.mosaic_gpu_fwd_compat_version", "0.11.1", "7a6b8927fe (2026-07-31)"},
+    {"lowering.compute_on_context_manager", "0.11.1",
+     "3a440c764b (2026-07-29) \"Delete compute_on as compute_on2 is the replacement.\""},
+    {"explain.source_ref", "0.11.0", "each release's own tag"},
+    {"explain.source_ref", "0.11.1", "each release's own tag"},
+    {"explain.source_ref", "0.11.2", "each release's own tag"},
+    {"explain.source_ref", "0.12.0.1", "each release's own tag"},
+};
 
 /* --- the facts --------------------------------------------------------------- */
 
@@ -159,108 +223,90 @@ static const lsim_jax_profile *const profiles[] = {&lsim_jax_0_10_2, &lsim_jax_0
 static const lsim_jax_fact facts[] = {
     /* the environment */
     {"environment.python_requires", "the Python versions this JAX installs on (setup.py)",
-     "5ab345f1b4 (2026-06-18) \"Drop support for Python 3.11 for the next JAX release (0.11.0 "
-     "on July 15).\"",
      "setup.py: python_requires", FACT(python_requires, STRING)},
     {"environment.minimum_jaxlib", "the oldest jaxlib this JAX runs on",
-     "a1521744c6 (2026-07-16) \"Prepare for JAX release 0.11.0\" (tag jax-v0.11.0)",
      "jax/version.py: _minimum_jaxlib_version", FACT(minimum_jaxlib, STRING)},
 
     /* jit, export and the runtime */
     {"export.stable_custom_call_targets",
-     "custom-call targets jax.export serializes without DisabledSafetyCheck.custom_call", "",
+     "custom-call targets jax.export serializes without DisabledSafetyCheck.custom_call",
      "jax/_src/export/_export.py: _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE, _check_module",
      FACT(export_stable_custom_call_targets, STRINGS)},
     {"runtime.tpu_factory_error",
      "what the tpu factory xla_bridge registers on import raises without libtpu (a quiet "
      "failure)",
-     "", "jax/_src/xla_bridge.py: register_backend_factory('tpu', ..., fail_quietly=True)",
+     "jax/_src/xla_bridge.py: register_backend_factory('tpu', ..., fail_quietly=True)",
      FACT(tpu_factory_error, STRING)},
 
     /* host callbacks, sharding and effects */
     {"callbacks.use_shardy_partitioner",
      "jax_use_shardy_partitioner's default: callbacks carry sdy.sharding and the module sdy.mesh "
      "(True since df8e17a549, 2025-07-20)",
-     "", "jax/_src/config.py: use_shardy_partitioner",
-     FACT(use_shardy_partitioner, BOOL)},
+     "jax/_src/config.py: use_shardy_partitioner", FACT(use_shardy_partitioner, BOOL)},
     {"callbacks.buffer_callback_oneapi",
      "buffer_callback lowers on oneapi (xla_buffer_python_gpu_callback, _cmd_buffer)",
-     "1e1c6a8fc0 (the seeds' commit; not at jax-v0.11.0)",
      "jax/_src/buffer_callback.py: _buffer_callback_lowering", FACT(buffer_callback_oneapi, BOOL)},
     {"callbacks.uncached_multi_platform_type_error",
      "an uncacheable primitive (debug_callback) with two kept rules raises TypeError in "
      "lower_per_platform (since 38581b7f80, 2025-09-22)",
-     "", "jax/_src/interpreters/mlir.py: lower_per_platform",
+     "jax/_src/interpreters/mlir.py: lower_per_platform",
      FACT(uncached_multi_platform_type_error, BOOL)},
     /* Pallas */
     {"pallas.triton_registered_on_import",
      "Triton's CompilerParams are registered when jax.experimental.pallas.triton is imported "
      "(before: Triton params on tpu reach Mosaic TPU's rule, which asserts)",
-     "8fde3f3846 (2026-06-24)", "jax/_src/pallas/triton/pallas_call_registration.py",
+     "jax/_src/pallas/triton/pallas_call_registration.py",
      FACT(pallas_triton_registered_on_import, BOOL)},
     {"pallas.tpu_device_kind_hint",
      "what follows \"Unsupported TPU device kind: KIND\" (the use_abstract_mesh hint)",
-     "1ebd186c61 (2026-08-03)", "jax/_src/pallas/mosaic/tpu_info.py: get_tpu_info",
-     FACT(pallas_tpu_device_kind_hint, STRING)},
+     "jax/_src/pallas/mosaic/tpu_info.py: get_tpu_info", FACT(pallas_tpu_device_kind_hint, STRING)},
     {"pallas.tpu_device_kinds", "the TPU device kinds Pallas's tpu_info knows",
-     "a92b670a41 (2026-07-21): TPU8t", "jax/_src/tpu_info.py: chip_version_from_device_kind",
-     FACT(pallas_tpu_device_kinds, STRINGS)},
+     "jax/_src/tpu_info.py: chip_version_from_device_kind", FACT(pallas_tpu_device_kinds, STRINGS)},
     {"pallas.mosaic_fwd_compat_version",
      "stable_mosaic.version of a Mosaic TPU kernel for export or without a TPU backend",
-     "6e8d8e4f62 (2026-06-30, jax-v0.11.0)",
      "jax/_src/tpu_custom_call.py: _FWD_COMPAT_VERSION", FACT(pallas_mosaic_fwd_compat_version, INT)},
-    {"pallas.mosaic_serde_version", "stable_mosaic.version of a Mosaic TPU kernel otherwise", "",
+    {"pallas.mosaic_serde_version", "stable_mosaic.version of a Mosaic TPU kernel otherwise",
      "jaxlib/mosaic/dialect/tpu/transforms/serde.h: kVersion",
      FACT(pallas_mosaic_serde_version, INT)},
     {"pallas.triton_gpu_info",
      "Triton takes its GPU from gpu_info.get_gpu_info() (the abstract mesh's or the default "
      "device; an unknown kind is a RuntimeError), not jax.local_devices(backend=\"gpu\")",
-     "9a42858685 (2026-06-30, jax-v0.11.0)",
      "jax/_src/pallas/triton/pallas_call_registration.py: pallas_call_lowering",
      FACT(pallas_triton_gpu_info, BOOL)},
     {"pallas.gpu_device_kinds", "the GPU kinds gpu_info.GpuVersion knows",
-     "9a42858685 (2026-06-30, jax-v0.11.0)", "jax/_src/pallas/triton/gpu_info.py: GpuVersion",
-     FACT(pallas_gpu_device_kinds, STRINGS)},
+     "jax/_src/pallas/triton/gpu_info.py: GpuVersion", FACT(pallas_gpu_device_kinds, STRINGS)},
     {"pallas.triton_deprecated",
      "gpu_lowering warns (DeprecationWarning) when it picks Triton itself",
-     "c486c9d985 (2026-07-13, jax-v0.11.0)", "jax/_src/pallas/pallas_call.py: gpu_lowering",
-     FACT(pallas_triton_deprecated, BOOL)},
+     "jax/_src/pallas/pallas_call.py: gpu_lowering", FACT(pallas_triton_deprecated, BOOL)},
     {"pallas.mosaic_gpu_warpgroup_semantics",
      "Mosaic GPU lowers kernels with warpgroup semantics and layout inference",
-     "32915de40f (2026-07-16, jax-v0.11.0) \"[Mosaic GPU] Turn WG on by default.\"",
      "jax/_src/pallas/mosaic_gpu/core.py", FACT(pallas_mosaic_gpu_warpgroup_semantics, BOOL)},
     {"pallas.mosaic_gpu_hopper_copies",
      "a TMA copy needs a Hopper GPU or newer (arrive_expect_tx's NotImplementedError)",
-     "ea11dbfcc3 (2026-07-10, jax-v0.11.0) \"[Mosaic GPU] Add support for barriers on Ampere "
-     "GPUs\"",
      "jax/experimental/mosaic/gpu/utils.py: BarrierRef.arrive_expect_tx",
      FACT(pallas_mosaic_gpu_hopper_copies, BOOL)},
     {"pallas.mosaic_gpu_arch_same_kind",
      "under an abstract device, Mosaic GPU's arch is the default device's when their device "
      "kinds are the same (else 9.0)",
-     "9b4aabf5d7 (2026-07-01, jax-v0.11.0) \"[Mosaic GPU] Improve GPU architecture detection\"",
      "jax/experimental/mosaic/gpu/core.py: _infer_arch",
      FACT(pallas_mosaic_gpu_arch_same_kind, BOOL)},
-    {"pallas.mosaic_gpu_serde_version", "stable_mosaic_gpu.version a Mosaic GPU kernel is "
-     "serialized at", "4656473b67 (2026-08-05)", "jaxlib/mosaic/gpu/serde.cc: kVersion",
-     FACT(pallas_mosaic_gpu_serde_version, INT)},
+    {"pallas.mosaic_gpu_serde_version",
+     "stable_mosaic_gpu.version a Mosaic GPU kernel is serialized at",
+     "jaxlib/mosaic/gpu/serde.cc: kVersion", FACT(pallas_mosaic_gpu_serde_version, INT)},
     {"pallas.mosaic_gpu_fwd_compat_version", "the Mosaic GPU version for jax.export",
-     "7a6b8927fe (2026-07-31)", "jax/experimental/mosaic/gpu/core.py: FWD_COMPAT_IR_VERSION",
+     "jax/experimental/mosaic/gpu/core.py: FWD_COMPAT_IR_VERSION",
      FACT(pallas_mosaic_gpu_fwd_compat_version, INT)},
     /* rules that are not inlined, compute types, ffi_call */
     {"lowering.compute_on_context_manager",
      "jax.experimental.compute_on.compute_on(compute_type) is a context manager giving its "
      "equations a compute type (after: compute_on2's function wrapper, so "
      "compute_on('device_host') is a TypeError)",
-     "3a440c764b (2026-07-29)", "jax/_src/compute_on.py: compute_on",
-     FACT(compute_on_context_manager, BOOL)},
+     "jax/_src/compute_on.py: compute_on", FACT(compute_on_context_manager, BOOL)},
     /* explain's source links */
     {"explain.source_ref",
-     "the github.com/jax-ml/jax ref that explain's FILE:LINE links name (its lines read there "
-     "in the JAX mirror by tools/gen_jax_source.py)",
-     "every version's own source: the tag jax-v0.10.2; for 1e1c6a8fc0, not in the mirror, "
-     "the mirror's HEAD cec06d116c (2026-08-08)",
-     "ctx/jax_source_table.c (generated from the mirror)", FACT(source_ref, STRING)},
+     "the github.com/jax-ml/jax ref that explain's FILE:LINE links name (its lines read "
+     "there by tools/gen_jax_source.py)",
+     "ctx/jax_source_table.c (generated from JAX's source)", FACT(source_ref, STRING)},
 };
 
 /* --- lookups ----------------------------------------------------------------- */
@@ -287,9 +333,35 @@ const lsim_jax_profile *lsim_jax_profile_find(const char *name) {
   for (size_t i = 0; name && i < COUNT(profiles); i++)
     if (strcmp(profiles[i]->name, name) == 0)
       return profiles[i];
+  for (size_t i = 0; name && i < COUNT(aliases); i++)
+    if (strcmp(aliases[i].name, name) == 0)
+      return aliases[i].profile;
   for (size_t i = 0; name && i < COUNT(profiles); i++)
     if (is_hex_prefix(name, profiles[i]->commit))
       return profiles[i];
+  for (size_t i = 0; name && i < COUNT(aliases); i++)
+    if (is_hex_prefix(name, aliases[i].commit))
+      return aliases[i].profile;
+  return NULL;
+}
+
+size_t lsim_jax_alias_count(void) { return COUNT(aliases); }
+
+const lsim_jax_alias *lsim_jax_alias_at(size_t i) {
+  return i < COUNT(aliases) ? &aliases[i] : NULL;
+}
+
+size_t lsim_jax_change_count(void) { return COUNT(changes); }
+
+const lsim_jax_change *lsim_jax_change_at(size_t i) {
+  return i < COUNT(changes) ? &changes[i] : NULL;
+}
+
+const lsim_jax_change *lsim_jax_change_find(const lsim_jax_fact *fact,
+                                            const lsim_jax_profile *release) {
+  for (size_t i = 0; fact && release && i < COUNT(changes); i++)
+    if (strcmp(changes[i].fact, fact->name) == 0 && strcmp(changes[i].release, release->name) == 0)
+      return &changes[i];
   return NULL;
 }
 

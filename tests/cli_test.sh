@@ -27,8 +27,8 @@ expect triton-tensor-limit 2 "testdata/oracle-findings/triton-tensor-limit.xml:7
 expect check-impl-missing 2 "lowersim check: --impl needs a value (see --help)" -- check . --impl
 # JAX versions: `versions`, and --jax on every command that lowers.
 expect versions-ok 0 "" -- versions
-expect versions-two 0 "" -- versions 0.10.2 1e1c6a8f
-expect versions-unknown 2 "lowersim versions: '0.9' is not a JAX version lowersim models (it models 0.10.2, 0.11.1.dev20260827+1e1c6a8fc0; see \`lowersim versions\`)" -- versions 0.9
+expect versions-two 0 "" -- versions 0.10.2 2d666224
+expect versions-unknown 2 "lowersim versions: '0.9' is not a JAX version lowersim models (it models 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0.1; see \`lowersim versions\`)" -- versions 0.9
 expect versions-three 2 "at most two versions" -- versions 0.10.2 0.10.2 0.10.2
 for cmd in lower explain check matrix fuzz bench; do
   expect "$cmd-jax-unknown" 2 "lowersim $cmd: --jax '0.9' is not a JAX version lowersim models" -- $cmd --jax 0.9
@@ -54,10 +54,10 @@ else pass=$((pass+1)); fi
 check() { # check NAME CONDITION-EXIT-CODE (0 = pass) MESSAGE
   if [ "$2" -eq 0 ]; then pass=$((pass+1)); else echo "FAIL $1: $3"; fail=$((fail+1)); fi
 }
-"$L" versions 0.10.2 1e1c6a8f --json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert len(d["versions"]) == 2 and any(f["differs"] for f in d["facts"])'
+"$L" versions 0.10.2 2d66622 --json | python3 -c 'import json, sys; d = json.load(sys.stdin); assert len(d["versions"]) == 2 and any(f["differs"] for f in d["facts"])'
 check versions-json $? "versions --json is not the JSON it should be"
-out=$("$L" versions 0.10.2 0.11.1.dev20260827+1e1c6a8fc0)
-[[ "$out" == *"environment.python_requires"*"changed by 5ab345f1b4"* && "$out" == *" facts differ."* ]]
+out=$("$L" versions 0.10.2 0.12.0)
+[[ "$out" == *"environment.python_requires"*"changed in 0.11.0 by 5ab345f1b4"* && "$out" == *"JAX 0.12.0.1 (dc4af68444)"* && "$out" == *" facts differ."* ]]
 check versions-changelog $? "$out"
 SRC=${SOURCE_DIR:?}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

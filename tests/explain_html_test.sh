@@ -26,7 +26,6 @@ if [ "$mode" = browser ]; then
   mkdir -p "$shots"
 fi
 failed=0
-HEAD_REF=cec06d116c05f0d52adfceee3d3b730fdbcb0ce5
 
 # page NAME EXIT SCENARIO [lowersim options] -- [check options]
 page() {
@@ -63,17 +62,17 @@ page() {
 }
 
 # lax.platform_dependent for (cpu, cuda, tpu): one dispatch, 3 platforms, 3
-# kept rules; the seeds' profile links the mirror's HEAD.
+# kept rules; the newest release links its tag.
 page platform-dependent 0 "$S/platform-dependent.xml" -- --outcome ok --ops 31 \
-  --dispatches 1 --platforms 3 --rules 3 --ref "$HEAD_REF" \
-  --link lower_per_platform#L2512 --link jaxpr_subcomp#L2125
+  --dispatches 1 --platforms 3 --rules 3 --ref jax-v0.12.0.1 \
+  --link lower_per_platform#L2604 --link jaxpr_subcomp#L2217
 # The same at 0.10.2: the links name the tag and its lines.
 page platform-dependent-0.10.2 0 "$S/platform-dependent.xml" --jax 0.10.2 -- --outcome ok \
   --ops 31 --dispatches 1 --ref jax-v0.10.2 --link lower_per_platform#L2462 \
   --link lower_jaxpr_to_module#L1287 --link _cond_lowering#L1014
 # Host callbacks and channels; Pallas with its kernel module.
 page buffer-callback-cuda 0 "$S/buffer-callback-cuda.xml" -- --outcome ok \
-  --link ModuleContext.add_host_callback#L921
+  --link ModuleContext.add_host_callback#L971
 page pallas-tpu 0 "$S/pallas-tpu.xml" -- --outcome ok --dispatches 0
 # A JAX error is the page's outcome (exit 1, as the text's).
 page missing-rule 1 "$S/missing-rule.xml" -- --outcome error --ops 0

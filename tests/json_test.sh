@@ -27,7 +27,7 @@ field() { "$PY" -c "import json,sys; d=json.load(open('$tmp/out')); print($1)"; 
 
 echo '<x/>' >"$tmp/bad.xml"
 run lower-module 0 lower --json "$S/single-platform.xml"
-[ "$(field 'd["outcome"], d["jax"]["name"], d["module"].startswith("module @jit_f")')" = "module 0.11.1.dev20260827+1e1c6a8fc0 True" ]
+[ "$(field 'd["outcome"], d["jax"]["name"], d["module"].startswith("module @jit_f")')" = "module 0.12.0.1 True" ]
 check lower-module-fields $? "$(cat "$tmp/out")"
 run lower-error 1 lower --json --jax 0.10.2 "$S/missing-rule.xml"
 [ "$(field 'd["outcome"], d["jax"]["name"], d["error"]["code"], d["error"]["class"]')" = "error 0.10.2 LSIM_E_NO_LOWERING_RULE NotImplementedError" ]
@@ -80,7 +80,7 @@ run errors 0 errors --json
 [ "$(field 'len(d["errors"]) > 50, d["errors"][0]["code"]')" = "True LSIM_E_BACKEND_PLATFORM_MISMATCH" ]
 check errors-fields $? "$(head -c 300 "$tmp/out")"
 run versions 0 versions --json
-run versions-two 0 versions 0.10.2 1e1c6a8f --json
+run versions-two 0 versions 0.10.2 2d666224 --json
 
 out=$("$PY" "$SRC/tests/json_schema_check.py" "$SCHEMA" "$all"); check schema $? "$out"
 # The checker is not vacuous: a wrong status and a module-less "module" outcome are caught.

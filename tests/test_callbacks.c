@@ -431,7 +431,7 @@ static void test_buffer_callback_oneapi_by_profile(void) {
                       &oneapi, 1, NULL, &text, &err);
   expect_error(rc, &err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED,
                "`buffer_callback` not supported on oneapi backend.");
-  rc = lower_with(runtime, &lsim_jax_0_11_1_dev20260827, &lsim_buffer_callback_p, &p, false,
+  rc = lower_with(runtime, &lsim_jax_0_11_1, &lsim_buffer_callback_p, &p, false,
                   &f32_4, 1, &oneapi, 1, NULL, &text, &err);
   CU_ASSERT_EQUAL(rc, LSIM_OK);
   CU_ASSERT_TRUE(has(text, "call_target_name = \"xla_buffer_python_gpu_callback_cmd_buffer\""));

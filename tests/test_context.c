@@ -429,40 +429,67 @@ static void test_bad_input(void) {
   lsim_runtime_destroy(rt);
 }
 
-/* The profile table: lookup by name and by commit, and the facts. */
+/* The profile table: lookup by name, alias and commit, and the facts. */
 static void test_jax_profiles(void) {
-  CU_ASSERT_EQUAL(lsim_jax_profile_count(), 2);
-  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("0.10.2"), &lsim_jax_0_10_2);
-  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("0.11.1.dev20260827+1e1c6a8fc0"),
-                      &lsim_jax_0_11_1_dev20260827);
-  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("1e1c6a8"), &lsim_jax_0_11_1_dev20260827);
-  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("1e1c6a8fc06dfcd1247076ec5cae4640cea5d7bb"),
-                      &lsim_jax_0_11_1_dev20260827);
-  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("990e6a0b84"), &lsim_jax_0_10_2);
-  CU_ASSERT_PTR_NULL(lsim_jax_profile_find("1e1c6a")); /* fewer than 7 digits */
-  CU_ASSERT_PTR_NULL(lsim_jax_profile_find("1e1c6a8fc1"));
+  const lsim_jax_profile *releases[] = {&lsim_jax_0_10_2, &lsim_jax_0_11_0, &lsim_jax_0_11_1,
+                                        &lsim_jax_0_11_2, &lsim_jax_0_12_0_1};
+  CU_ASSERT_EQUAL_FATAL(lsim_jax_profile_count(), 5);
+  for (size_t i = 0; i < 5; i++) {
+    CU_ASSERT_PTR_EQUAL(lsim_jax_profile_at(i), releases[i]);
+    CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find(releases[i]->name), releases[i]);
+    CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find(releases[i]->commit), releases[i]);
+  }
+  CU_ASSERT_PTR_NULL(lsim_jax_profile_at(5));
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("0.12.0"), &lsim_jax_0_12_0_1); /* the alias */
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("8dcb7aeced770bd2"), &lsim_jax_0_12_0_1);
+  CU_ASSERT_EQUAL(lsim_jax_alias_count(), 1);
+  CU_ASSERT_PTR_NULL(lsim_jax_alias_at(1));
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("990e6a0"), &lsim_jax_0_10_2);
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_find("990e6a0b841383"), &lsim_jax_0_10_2); /* > 10 digits */
+  CU_ASSERT_PTR_NULL(lsim_jax_profile_find("990e6a")); /* fewer than 7 digits */
+  CU_ASSERT_PTR_NULL(lsim_jax_profile_find("990e6a0b85"));
   CU_ASSERT_PTR_NULL(lsim_jax_profile_find("0.10"));
+  CU_ASSERT_PTR_NULL(lsim_jax_profile_find("0.11.1.dev20260827+1e1c6a8fc0")); /* no longer modelled */
   CU_ASSERT_PTR_NULL(lsim_jax_profile_find(NULL));
-  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_default(), &lsim_jax_0_11_1_dev20260827);
+  CU_ASSERT_PTR_EQUAL(lsim_jax_profile_default(), &lsim_jax_0_12_0_1);
   char names[128];
   size_t n = lsim_jax_profile_names(names, sizeof names);
-  CU_ASSERT_STRING_EQUAL(names, "0.10.2, 0.11.1.dev20260827+1e1c6a8fc0");
+  CU_ASSERT_STRING_EQUAL(names, "0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0.1");
   CU_ASSERT_EQUAL(n, strlen(names));
   char tiny[5];
   CU_ASSERT_EQUAL(lsim_jax_profile_names(tiny, sizeof tiny), n);
   CU_ASSERT_STRING_EQUAL(tiny, "0.10");
-  /* Every fact row points at a field of the type it says; each has a
-   * meaning and a JAX location, and a changed_by exactly when it differs. */
+  /* Every fact row points at a field of the type it says and has a meaning
+   * and a JAX location.  Between two consecutive columns a row differs
+   * exactly when the newer column has a change of it; each change names a
+   * fact and a release of the table, at most once. */
   for (size_t i = 0; i < lsim_jax_fact_count(); i++) {
     const lsim_jax_fact *f = lsim_jax_fact_at(i);
     CU_ASSERT_PTR_EQUAL(lsim_jax_fact_find(f->name), f);
     CU_ASSERT(*f->meaning && *f->jax_code);
-    bool differ = !lsim_jax_fact_equal(f, &lsim_jax_0_10_2, &lsim_jax_0_11_1_dev20260827);
-    CU_ASSERT_EQUAL(differ, *f->changed_by != '\0');
+    CU_ASSERT_PTR_NULL(lsim_jax_change_find(f, releases[0]));
+    for (size_t r = 1; r < 5; r++) {
+      bool differ = !lsim_jax_fact_equal(f, releases[r - 1], releases[r]);
+      const lsim_jax_change *ch = lsim_jax_change_find(f, releases[r]);
+      if (differ != (ch != NULL))
+        fprintf(stderr, "\n  %s at %s: %s but %s change\n", f->name, releases[r]->name,
+                differ ? "differs" : "the same", ch ? "a" : "no");
+      CU_ASSERT_EQUAL(differ, ch != NULL);
+    }
     char *text = lsim_jax_fact_format(f, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     free(text);
   }
+  for (size_t i = 0; i < lsim_jax_change_count(); i++) {
+    const lsim_jax_change *ch = lsim_jax_change_at(i);
+    const lsim_jax_fact *f = lsim_jax_fact_find(ch->fact);
+    const lsim_jax_profile *at = lsim_jax_profile_find(ch->release);
+    CU_ASSERT_PTR_NOT_NULL(f);
+    CU_ASSERT(at && strcmp(at->name, ch->release) == 0);
+    CU_ASSERT(f && at && lsim_jax_change_find(f, at) == ch);
+    CU_ASSERT(*ch->by);
+  }
+  CU_ASSERT_PTR_NULL(lsim_jax_change_at(lsim_jax_change_count()));
   CU_ASSERT_PTR_NULL(lsim_jax_fact_at(lsim_jax_fact_count()));
   const lsim_jax_fact *py = lsim_jax_fact_find("environment.python_requires");
   char *a = lsim_jax_fact_format(py, &lsim_jax_0_10_2);
@@ -478,15 +505,13 @@ static void test_jax_profiles(void) {
 }
 
 /* explain's links: the def lines of the generated table at each profile's
- * source_ref (tools/gen_jax_source.py read them in the mirror). */
+ * source_ref (tools/gen_jax_source.py read them in JAX's source). */
 static void test_jax_source_links(void) {
   const char *mlir = "jax/_src/interpreters/mlir.py";
   CU_ASSERT_STRING_EQUAL(lsim_jax_0_10_2.source_ref, "jax-v0.10.2");
-  CU_ASSERT_STRING_EQUAL(lsim_jax_0_10_2.source_ref_note, "");
   CU_ASSERT_EQUAL(lsim_jax_source_line(&lsim_jax_0_10_2, mlir, "lower_per_platform"), 2462);
-  CU_ASSERT_EQUAL(lsim_jax_source_line(&lsim_jax_0_11_1_dev20260827, mlir, "lower_per_platform"),
-                  2512);
-  CU_ASSERT_EQUAL(lsim_jax_source_line(NULL, mlir, "ModuleContext.new_channel"), 909);
+  CU_ASSERT_EQUAL(lsim_jax_source_line(&lsim_jax_0_11_1, mlir, "lower_per_platform"), 2516);
+  CU_ASSERT_EQUAL(lsim_jax_source_line(NULL, mlir, "ModuleContext.new_channel"), 959);
   CU_ASSERT_EQUAL(lsim_jax_source_line(&lsim_jax_0_10_2, mlir, "no_such_function"), 0);
   CU_ASSERT_EQUAL(lsim_jax_source_line(&lsim_jax_0_10_2, NULL, "lower_per_platform"), 0);
   char url[160];
@@ -494,15 +519,13 @@ static void test_jax_source_links(void) {
   CU_ASSERT_STRING_EQUAL(url, "https://github.com/jax-ml/jax/blob/jax-v0.10.2/"
                               "jax/_src/interpreters/mlir.py#L1287");
   CU_ASSERT_EQUAL((size_t)n, strlen(url));
-  lsim_jax_source_url(&lsim_jax_0_11_1_dev20260827, mlir, "nothing", url, sizeof url);
-  CU_ASSERT_STRING_EQUAL(url, "https://github.com/jax-ml/jax/blob/"
-                              "cec06d116c05f0d52adfceee3d3b730fdbcb0ce5/"
+  lsim_jax_source_url(&lsim_jax_0_12_0_1, mlir, "nothing", url, sizeof url);
+  CU_ASSERT_STRING_EQUAL(url, "https://github.com/jax-ml/jax/blob/jax-v0.12.0.1/"
                               "jax/_src/interpreters/mlir.py");
   char tiny[8];
   CU_ASSERT_EQUAL(lsim_jax_source_url(NULL, mlir, "jaxpr_subcomp", tiny, sizeof tiny),
-                  (int)strlen("https://github.com/jax-ml/jax/blob/"
-                              "cec06d116c05f0d52adfceee3d3b730fdbcb0ce5/"
-                              "jax/_src/interpreters/mlir.py#L2125"));
+                  (int)strlen("https://github.com/jax-ml/jax/blob/jax-v0.12.0.1/"
+                              "jax/_src/interpreters/mlir.py#L2217"));
   CU_ASSERT_STRING_EQUAL(tiny, "https:/");
 }
 

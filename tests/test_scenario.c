@@ -715,7 +715,7 @@ static void test_schema_violations(void) {
                 "jax_enable_x64 has no 64-bit arrays");
   check_invalid("<scenario name=\"t\" jax=\"0.9\"><lower/></scenario>",
                 "t.xml:1: <scenario> jax=\"0.9\" is not a JAX version lowersim models (0.10.2, "
-                "0.11.1.dev20260827+1e1c6a8fc0; see `lowersim versions`)");
+                "0.11.0, 0.11.1, 0.11.2, 0.12.0.1; see `lowersim versions`)");
   check_invalid("<scenario name=\"t\"><lower disabled_checks=\"platform\"/></scenario>",
                 "t.xml:1: <lower> disabled_checks= goes with export=\"true\"");
   check_invalid("<scenario name=\"t\"><lower export=\"true\" disabled_checks=\"custom_call:\"/>"

@@ -1,18 +1,21 @@
-/* lowersim/jax_profile.h: the JAX versions lowersim models, and every fact
- * of JAX's that depends on the version, in one table.
+/* lowersim/jax_profile.h: the JAX releases lowersim models, and every fact
+ * of JAX's that depends on the release, in one table.
  *
- * A profile names one JAX release or commit (lsim_jax_profile, one row per
- * version, ctx/jax_profile.c); each version-dependent fact is one field of
- * it, described by a row of the fact table (lsim_jax_fact: its name, what it
- * means, the JAX commit or tag that changed it, and its type, from which its
- * value is printed and compared).  `lowersim versions A B` is generated from
- * the fact table: nothing lists the differences a second time.  Code reads a
- * fact from the profile of its module context or registry, never by testing
- * a version name.  Functions that take a profile accept NULL for the newest.
+ * The table has a row per fact and a column per release.  A column is a
+ * profile (lsim_jax_profile, ctx/jax_profile.c): each version-dependent fact
+ * is one field of it.  A row is described by an lsim_jax_fact (its name, what
+ * it means, where JAX has it, its type, from which its value is printed and
+ * compared), and each change of a row between two consecutive columns by an
+ * lsim_jax_change (the release and the JAX commit).  `lowersim versions A B`
+ * is generated from the table: nothing lists the differences a second time.
+ * Code reads a fact from the profile of its module context or registry,
+ * never by testing a release name.  Functions that take a profile accept
+ * NULL for the newest.
  *
- * Adding a fact: a field in the block of its area below (with a comment
- * naming the JAX tag or commit that changed it), its value in each profile
- * and one row of the fact table (ctx/jax_profile.c). */
+ * Adding a fact: a field in the block of its area below, its value in the
+ * oldest column and in each column that changes it, one row of the fact
+ * table and one change per column that changes it (ctx/jax_profile.c).
+ * Adding a release: docs/releases.md. */
 #ifndef LOWERSIM_JAX_PROFILE_H
 #define LOWERSIM_JAX_PROFILE_H
 
@@ -137,23 +140,19 @@ typedef struct lsim_jax_profile {
 
   /* --- explain's source links (ctx/jax_source.c, lowersim explain) ------- */
   /* The ref of github.com/jax-ml/jax that explain's FILE:LINE links name
-   * (a tag or a full commit): the file lines of ctx/jax_source_table.c are
-   * read there in the JAX mirror by tools/gen_jax_source.py. */
+   * (each release's tag): the file lines of ctx/jax_source_table.c are read
+   * at that release by tools/gen_jax_source.py. */
   const char *source_ref;
-  /* One line on why that ref, when it is not the profile's own commit
-   * ("" when it is). */
-  const char *source_ref_note;
-
   /* Other areas add their blocks here, each with a header like the one above. */
 } lsim_jax_profile;
 
-/* JAX 0.10.2 (990e6a0b84, 2026-06-17), the newest release for Python 3.11:
- * the oracle's. */
-extern const lsim_jax_profile lsim_jax_0_10_2;
-/* JAX at commit 1e1c6a8fc0 (late August 2026), the seeds' version, named as
- * jax/version.py _version_from_git_tree names a source checkout (see
- * ctx/jax_profile.c for the date). */
-extern const lsim_jax_profile lsim_jax_0_11_1_dev20260827;
+/* The releases lowersim models, oldest first (ctx/jax_profile.c holds the
+ * columns; lsim_jax_profile_at lists them). */
+extern const lsim_jax_profile lsim_jax_0_10_2;   /* 990e6a0b84, 2026-06-17 */
+extern const lsim_jax_profile lsim_jax_0_11_0;   /* a1521744c6, 2026-07-16 */
+extern const lsim_jax_profile lsim_jax_0_11_1;   /* 2d66622450, 2026-08-17 */
+extern const lsim_jax_profile lsim_jax_0_11_2;   /* 32544801e2, 2026-09-17 */
+extern const lsim_jax_profile lsim_jax_0_12_0_1; /* dc4af68444, 2026-10-20 (0.12.0: an alias) */
 
 /* The line of FUNCTION's `def` ("Class.method" for a method) in FILE, a
  * path of the JAX repository ("jax/_src/interpreters/mlir.py"), at
@@ -174,7 +173,8 @@ size_t lsim_jax_profile_count(void);
 const lsim_jax_profile *lsim_jax_profile_at(size_t i); /* NULL past the end */
 
 /* The profile `name` names: its version string, or a prefix of at least 7
- * hex digits of its commit.  NULL when none does. */
+ * hex digits of its commit, or an alias's name or commit prefix (a release
+ * that lowers as another: lsim_jax_alias_at).  NULL when none does. */
 const lsim_jax_profile *lsim_jax_profile_find(const char *name);
 
 /* The newest profile: what NULL stands for. */
@@ -183,10 +183,22 @@ const lsim_jax_profile *lsim_jax_profile_default(void);
 /* `profile`, or the newest when it is NULL. */
 const lsim_jax_profile *lsim_jax_profile_or_default(const lsim_jax_profile *profile);
 
-/* The profiles' names, ", "-joined ("0.10.2, 0.11.1.dev..."), for messages
+/* The profiles' names, ", "-joined ("0.10.2, 0.11.0, ..."), for messages
  * about an unknown version, into `buf` (`size` bytes, NUL-terminated, cut
  * short when it does not fit; NULL to measure).  Returns the full length. */
 size_t lsim_jax_profile_names(char *buf, size_t size);
+
+/* A release lowersim takes by name that lowers exactly as a profile does
+ * (its differences are in nothing lowersim models). */
+typedef struct lsim_jax_alias {
+  const char *name;                /* as jax.__version__ spells it: "0.12.0" */
+  const char *commit;              /* 10 hex digits */
+  const lsim_jax_profile *profile; /* what it lowers as */
+  const char *why;                 /* one line: what differs, and why that does not count */
+} lsim_jax_alias;
+
+size_t lsim_jax_alias_count(void);
+const lsim_jax_alias *lsim_jax_alias_at(size_t i); /* NULL past the end */
 
 /* --- The facts ----------------------------------------------------------- */
 
@@ -200,9 +212,6 @@ typedef enum lsim_jax_fact_type {
 typedef struct lsim_jax_fact {
   const char *name;       /* dotted, by area: "export.stable_custom_call_targets" */
   const char *meaning;    /* what the value says, one sentence */
-  const char *changed_by; /* the JAX commit or tag that changed it between the
-                             profiles (commit, date, title), or "" when no
-                             modelled profiles differ */
   const char *jax_code;   /* where JAX has it: file: function or name */
   lsim_jax_fact_type type;
   size_t offset;          /* offsetof(lsim_jax_profile, the field) */
@@ -211,6 +220,23 @@ typedef struct lsim_jax_fact {
 size_t lsim_jax_fact_count(void);
 const lsim_jax_fact *lsim_jax_fact_at(size_t i); /* NULL past the end */
 const lsim_jax_fact *lsim_jax_fact_find(const char *name);
+
+/* One change of a fact: the release whose column first has the new value,
+ * and the JAX commit that made it.  Every fact whose value differs between
+ * two consecutive profiles has exactly one change at the newer of them (the
+ * test unit.context checks it). */
+typedef struct lsim_jax_change {
+  const char *fact;    /* the fact's name */
+  const char *release; /* the profile that first has the new value */
+  const char *by;      /* "COMMIT (DATE) \"title\"" when known, else what is */
+} lsim_jax_change;
+
+size_t lsim_jax_change_count(void);
+const lsim_jax_change *lsim_jax_change_at(size_t i); /* NULL past the end, oldest first */
+
+/* The change of `fact` at `release` (a profile), NULL when it has none. */
+const lsim_jax_change *lsim_jax_change_find(const lsim_jax_fact *fact,
+                                            const lsim_jax_profile *release);
 
 /* Whether the fact has the same value in both profiles. */
 bool lsim_jax_fact_equal(const lsim_jax_fact *fact, const lsim_jax_profile *a,
