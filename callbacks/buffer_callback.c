@@ -23,7 +23,8 @@ int lsim_buffer_callback_check_aliases(const lsim_aval *args, size_t num_args,
 
 static int buffer_callback_check(const lsim_aval *avals_in, size_t num_in,
                                  const lsim_aval *avals_out, size_t num_out, const void *params,
-                                 lsim_error *err) {
+                                 const lsim_jax_profile *jax, lsim_error *err) {
+  (void)jax;
   const lsim_buffer_callback_params *p = params;
   return lsim_buffer_callback_check_aliases(avals_in, num_in, avals_out, num_out, p->aliases,
                                             p->num_aliases, err);

@@ -15,14 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool in_list(const char *p, const char *const *list, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(p, list[i]) == 0)
-      return true;
-  return false;
-}
-
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Steps 1-4 of emit_python_callback: the platform checks, then
  * get_backend(). */
@@ -32,11 +24,10 @@ static int python_callback_checks(lsim_lowering_rule_context *ctx, const lsim_py
   const char *platform = lsim_module_context_platforms(ctx->module_context, &n)[0];
   if (n > 1)
     return lsimp_raise0(err, LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM);
-  static const char *const supported[] = {"cpu", "cuda", "rocm", "tpu"};
-  static const char *const partitionable[] = {"cpu", "cuda", "rocm"};
-  if (!in_list(platform, supported, COUNT(supported)))
+  const lsim_jax_profile *jax = lsim_module_context_profile(ctx->module_context);
+  if (!lsim_jax_strings_contain(&jax->python_callback_platforms, platform))
     return lsimp_raise(err, LSIM_E_PYTHON_CALLBACK_UNSUPPORTED, platform);
-  if (how->partitioned && !in_list(platform, partitionable, COUNT(partitionable)))
+  if (how->partitioned && !lsim_jax_strings_contain(&jax->partitioned_callback_platforms, platform))
     return lsimp_raise(err, LSIM_E_PARTITIONED_CALLBACK_PLATFORM, platform);
   if (how->partitioned && ctx->num_avals_out)
     return lsimp_raise0(err, LSIM_E_PARTITIONED_CALLBACK_RESULTS);

@@ -51,6 +51,12 @@ static const char tpu_without_libtpu[] =
     "INTERNAL: Failed to open libtpu.so: libtpu.so: cannot open shared object file: No such "
     "file or directory";
 
+/* xla_bridge.make_ifrt_proxy_client without jax_backend_target (0.12.0). */
+static const char proxy_without_target[] =
+    "The 'proxy' backend requires the address of an IFRT Proxy server. Set it via the "
+    "JAX_BACKEND_TARGET environment variable or the jax_backend_target config option, e.g. "
+    "JAX_BACKEND_TARGET=grpc://localhost:29000.";
+
 /* tpu_info.chip_version_from_device_kind's cases (jax/_src/pallas/mosaic/
  * tpu_info.py at 0.10.2; jax/_src/tpu_info.py from 0.11.1, with TPU8t). */
 static const char *const tpu_kinds_0_10_2[] = {
@@ -67,6 +73,19 @@ static const char *const gpu_kinds_0_11_0[] = {
     "NVIDIA GH200", "NVIDIA B200", "NVIDIA GB200", "NVIDIA B300", "NVIDIA GB300",
     "NVIDIA GB10", "NVIDIA L4", "NVIDIA L40", "Tesla T4", "NVIDIA GeForce RTX 4090",
     "NVIDIA RTX PRO 4500", "NVIDIA RTX PRO 5000", "NVIDIA RTX PRO 6000", "NVIDIA Thor"};
+
+/* mlir.py _platforms_with_donation. */
+static const char *const donation_platforms_0_10_2[] = {"cpu", "cuda", "rocm", "tpu", "neuron"};
+static const char *const donation_platforms_0_11_1[] = {"cpu",  "cuda",   "rocm",
+                                                        "tpu",  "neuron", "oneapi"};
+
+/* callback.py emit_python_callback's platform sets. */
+static const char *const python_callback_platforms_0_10_2[] = {"cpu", "cuda", "rocm", "tpu"};
+static const char *const python_callback_platforms_0_11_1[] = {"cpu", "cuda", "rocm", "tpu",
+                                                               "oneapi"};
+static const char *const partitioned_callback_platforms_0_10_2[] = {"cpu", "cuda", "rocm"};
+static const char *const partitioned_callback_platforms_0_11_1[] = {"cpu", "cuda", "rocm",
+                                                                    "oneapi"};
 
 #define TPU_KIND_HINT                                                                              \
   ". If you are not running on a TPU device, you need to wrap your code in a "                    \
@@ -86,8 +105,14 @@ static const char *const gpu_kinds_0_11_0[] = {
 #define JAX_0_10_2                                                                                 \
   .python_requires = ">=3.11", .minimum_jaxlib = "0.10.1",                                         \
   .export_stable_custom_call_targets = STRINGS(stable_custom_call_targets),                        \
-  .tpu_factory_error = tpu_without_libtpu, .use_shardy_partitioner = true,                         \
-  .buffer_callback_oneapi = false, .uncached_multi_platform_type_error = true,                     \
+  .tpu_factory_error = tpu_without_libtpu, .proxy_factory_error = NULL,                            \
+  .platforms_with_donation = STRINGS(donation_platforms_0_10_2),                                   \
+  .donation_doc_url = "https://docs.jax.dev/en/latest/faq.html#buffer-donation",                   \
+  .use_shardy_partitioner = true, .buffer_callback_oneapi = false,                                 \
+  .uncached_multi_platform_type_error = true,                                                      \
+  .python_callback_platforms = STRINGS(python_callback_platforms_0_10_2),                          \
+  .partitioned_callback_platforms = STRINGS(partitioned_callback_platforms_0_10_2),                \
+  .platform_dependent_gpu_platforms = "'cuda' or 'rocm'",                                          \
   .pallas_triton_registered_on_import = false, .pallas_tpu_device_kind_hint = "",                  \
   .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_10_2), .pallas_mosaic_fwd_compat_version = 11,    \
   .pallas_mosaic_serde_version = 15, .pallas_triton_gpu_info = false,                              \
@@ -105,13 +130,20 @@ static const char *const gpu_kinds_0_11_0[] = {
 
 #define JAX_0_11_1                                                                                 \
   JAX_0_11_0, .minimum_jaxlib = "0.11.1", .buffer_callback_oneapi = true,                          \
+  .platforms_with_donation = STRINGS(donation_platforms_0_11_1),                                   \
+  .python_callback_platforms = STRINGS(python_callback_platforms_0_11_1),                          \
+  .partitioned_callback_platforms = STRINGS(partitioned_callback_platforms_0_11_1),                \
   .pallas_tpu_device_kind_hint = TPU_KIND_HINT, .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_11_1), \
   .pallas_mosaic_gpu_serde_version = 7, .pallas_mosaic_gpu_fwd_compat_version = 6,                 \
   .compute_on_context_manager = false
 
-#define JAX_0_11_2 JAX_0_11_1, .minimum_jaxlib = "0.11.2"
+#define JAX_0_11_2                                                                                 \
+  JAX_0_11_1, .minimum_jaxlib = "0.11.2",                                                          \
+  .platform_dependent_gpu_platforms = "'cuda', 'rocm', or 'oneapi'"
 
-#define JAX_0_12_0 JAX_0_11_2
+#define JAX_0_12_0                                                                                 \
+  JAX_0_11_2, .proxy_factory_error = proxy_without_target,                                         \
+  .donation_doc_url = "https://docs.jax.dev/en/latest/201/jit.html#jax-201-buffer-donation"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -193,6 +225,15 @@ static const lsim_jax_change changes[] = {
     {"environment.minimum_jaxlib", "0.11.2", "the release jax-v0.11.2"},
     {"callbacks.buffer_callback_oneapi", "0.11.1",
      "after jax-v0.11.0, by jax-v0.11.1 (the seeds' commit 1e1c6a8fc0 has it too)"},
+    {"runtime.proxy_factory_error", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
+    {"lowering.platforms_with_donation", "0.11.1", "the release jax-v0.11.1 (after jax-v0.11.0)"},
+    {"lowering.donation_doc_url", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
+    {"callbacks.python_callback_platforms", "0.11.1",
+     "the release jax-v0.11.1 (after jax-v0.11.0)"},
+    {"callbacks.partitioned_callback_platforms", "0.11.1",
+     "the release jax-v0.11.1 (after jax-v0.11.0)"},
+    {"lax.platform_dependent_gpu_platforms", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1)"},
     {"pallas.triton_registered_on_import", "0.11.0", "8fde3f3846 (2026-06-24)"},
     {"pallas.tpu_device_kind_hint", "0.11.1", "1ebd186c61 (2026-08-03)"},
     {"pallas.tpu_device_kinds", "0.11.1", "a92b670a41 (2026-07-21): TPU8t"},
@@ -238,6 +279,18 @@ static const lsim_jax_fact facts[] = {
      "jax/_src/xla_bridge.py: register_backend_factory('tpu', ..., fail_quietly=True)",
      FACT(tpu_factory_error, STRING)},
 
+    {"runtime.proxy_factory_error",
+     "what the proxy factory xla_bridge registers on import (priority -1) raises without "
+     "jax_backend_target (a quiet failure); None: no proxy factory",
+     "jax/_src/xla_bridge.py: make_ifrt_proxy_client, register_backend_factory(\"proxy\", ...)",
+     FACT(proxy_factory_error, STRING)},
+    {"lowering.platforms_with_donation", "the platforms that support buffer donation",
+     "jax/_src/interpreters/mlir.py: _platforms_with_donation",
+     FACT(platforms_with_donation, STRINGS)},
+    {"lowering.donation_doc_url", "the link that ends the unusable-donation warning",
+     "jax/_src/interpreters/mlir.py: lower_jaxpr_to_module (warnings.warn)",
+     FACT(donation_doc_url, STRING)},
+
     /* host callbacks, sharding and effects */
     {"callbacks.use_shardy_partitioner",
      "jax_use_shardy_partitioner's default: callbacks carry sdy.sharding and the module sdy.mesh "
@@ -251,6 +304,17 @@ static const lsim_jax_fact facts[] = {
      "lower_per_platform (since 38581b7f80, 2025-09-22)",
      "jax/_src/interpreters/mlir.py: lower_per_platform",
      FACT(uncached_multi_platform_type_error, BOOL)},
+    {"callbacks.python_callback_platforms",
+     "the platforms pure_callback, io_callback and debug callbacks lower for",
+     "jax/_src/callback.py: emit_python_callback", FACT(python_callback_platforms, STRINGS)},
+    {"callbacks.partitioned_callback_platforms",
+     "the platforms whose python callbacks may be partitioned",
+     "jax/_src/callback.py: emit_python_callback", FACT(partitioned_callback_platforms, STRINGS)},
+    /* lax */
+    {"lax.platform_dependent_gpu_platforms",
+     "the platforms named by platform_dependent's refusal of a 'gpu' branch",
+     "jax/_src/lax/control_flow/conditionals.py: platform_dependent",
+     FACT(platform_dependent_gpu_platforms, STRING)},
     /* Pallas */
     {"pallas.triton_registered_on_import",
      "Triton's CompilerParams are registered when jax.experimental.pallas.triton is imported "

@@ -141,7 +141,7 @@ int lsim_program_trace_for(const lsim_program *prog, const lsim_jax_profile *pro
       in[j] = avals[e->operands[j]];
     if (!rc)
       rc = e->primitive->trace_check(in, e->num_operands, e->results, e->num_results, e->params,
-                                     err);
+                                     profile, err);
   }
   free(in);
   free(avals);

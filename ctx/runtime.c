@@ -179,12 +179,22 @@ int lsim_runtime_create(lsim_runtime **out, lsim_error *err) {
 
 int lsim_runtime_create_jax(const lsim_jax_profile *profile, lsim_runtime **out,
                             lsim_error *err) {
+  const lsim_jax_profile *jax = lsim_jax_profile_or_default(profile);
   int rc = lsim_runtime_create(out, err);
   for (size_t i = 0; !rc && i < COUNT(import_time_factories); i++) {
     lsim_backend_factory f;
     lsim_backend_factory_defaults(&f, import_time_factories[i]);
     if (strcmp(import_time_factories[i], "tpu") == 0)
-      f.error = lsim_jax_profile_or_default(profile)->tpu_factory_error;
+      f.error = jax->tpu_factory_error;
+    rc = lsim_runtime_register_backend_factory(*out, &f, err);
+  }
+  /* xla_bridge registers the IFRT Proxy's factory after tpu's (from
+   * 0.12.0): priority -1, so never the default, failing quietly unless
+   * jax_backend_target names a server, which a scenario cannot. */
+  if (!rc && jax->proxy_factory_error) {
+    lsim_backend_factory f = LSIM_BACKEND_FACTORY_INIT(
+        .platform = "proxy", .priority = -1, .fail_quietly = true,
+        .error = jax->proxy_factory_error);
     rc = lsim_runtime_register_backend_factory(*out, &f, err);
   }
   if (rc && out && *out) {

@@ -32,16 +32,18 @@ static bool branch_has(const lsim_platform_branch *b, const char *platform) {
  * the default last), whose equations check their operands. */
 static int platform_dependent_check(const lsim_aval *avals_in, size_t num_in,
                                     const lsim_aval *avals_out, size_t num_out,
-                                    const void *params, lsim_error *err) {
+                                    const void *params, const lsim_jax_profile *jax,
+                                    lsim_error *err) {
   (void)avals_in, (void)num_in, (void)avals_out, (void)num_out;
   const lsim_platform_dependent_params *p = params;
   for (size_t b = 0; b < p->num_branches; b++)
     if (branch_has(&p->branches[b], "gpu"))
-      return lsimp_raise0(err, LSIM_E_PLATFORM_DEPENDENT_GPU);
+      return lsimp_raise(err, LSIM_E_PLATFORM_DEPENDENT_GPU,
+                         lsim_jax_profile_or_default(jax)->platform_dependent_gpu_platforms);
   int rc = LSIM_OK;
   for (size_t b = 0; !rc && b < p->num_branches; b++)
     if (p->branches[b].jaxpr)
-      rc = lsim_program_trace(p->branches[b].jaxpr, err);
+      rc = lsim_program_trace_for(p->branches[b].jaxpr, jax, err);
   return rc;
 }
 

@@ -59,7 +59,9 @@ static const char *const vmap_methods[] = {"sequential", "sequential_unrolled", 
 /* ffi_call(...) then wrapped(*args): vmap_method, legacy_backend_config,
  * then input_output_aliases, before ffi_call_p.bind. */
 static int ffi_call_check(const lsim_aval *avals_in, size_t num_in, const lsim_aval *avals_out,
-                          size_t num_out, const void *params, lsim_error *err) {
+                          size_t num_out, const void *params, const lsim_jax_profile *jax,
+                          lsim_error *err) {
+  (void)jax;
   const lsim_ffi_call_params *p = params;
   if (!p || !p->target_name)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "an ffi_call needs a target name");

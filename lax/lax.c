@@ -35,8 +35,8 @@ static int unary_check(const char *name, accepted a, const lsim_aval *in, size_t
 
 #define UNARY(fn, name, a)                                                                     \
   static int fn(const lsim_aval *in, size_t n, const lsim_aval *out, size_t m,                 \
-                const void *params, lsim_error *err) {                                         \
-    (void)out, (void)m, (void)params;                                                          \
+                const void *params, const lsim_jax_profile *jax, lsim_error *err) {            \
+    (void)out, (void)m, (void)params, (void)jax;                                               \
     return unary_check(name, a, in, n, err);                                                   \
   }
 UNARY(sin_check, "sin", FLOATING)
@@ -102,8 +102,8 @@ static int binary_check(const char *name, const char *jnp_name, const lsim_aval 
 
 #define BINARY(fn, name, jnp_name)                                                             \
   static int fn(const lsim_aval *in, size_t n, const lsim_aval *out, size_t m,                 \
-                const void *params, lsim_error *err) {                                         \
-    (void)out, (void)m, (void)params;                                                          \
+                const void *params, const lsim_jax_profile *jax, lsim_error *err) {            \
+    (void)out, (void)m, (void)params, (void)jax;                                               \
     return binary_check(name, jnp_name, in, n, err);                                           \
   }
 BINARY(add_check, "add", "add")

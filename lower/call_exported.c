@@ -26,8 +26,8 @@ static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(
  * args[i].shape[d]). */
 static int call_exported_check(const lsim_aval *avals_in, size_t num_in,
                                const lsim_aval *avals_out, size_t num_out, const void *params,
-                               lsim_error *err) {
-  (void)avals_out, (void)num_out;
+                               const lsim_jax_profile *jax, lsim_error *err) {
+  (void)avals_out, (void)num_out, (void)jax;
   const lsim_call_exported_params *p = params;
   if (!p || !p->exported || !p->exported->fun_name || !p->exported->lowering)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a call_exported needs an Exported");

@@ -18,13 +18,14 @@
 /* compute_on(f, compute_type=...)(*args): _check_valid, then the function
  * is traced (its equations' own trace-time checks). */
 static int compute_on_check(const lsim_aval *avals_in, size_t num_in, const lsim_aval *avals_out,
-                            size_t num_out, const void *params, lsim_error *err) {
+                            size_t num_out, const void *params, const lsim_jax_profile *jax,
+                            lsim_error *err) {
   (void)avals_in, (void)num_in, (void)avals_out, (void)num_out;
   const lsim_compute_on_params *p = params;
   const char *t = p->compute_type;
   if (!lsim_map_compute_type(t) && strncmp(t, "gpu_stream:", 11) != 0)
     return lsimp_raise(err, LSIM_E_INVALID_COMPUTE_TYPE, t);
-  return lsim_program_trace(p->jaxpr, err);
+  return lsim_program_trace_for(p->jaxpr, jax, err);
 }
 
 /* `compute_type=device_host jaxpr=sin`. */

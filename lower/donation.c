@@ -10,18 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* mlir.py _platforms_with_donation. */
-static const char *const platforms_with_donation[] = {"cpu", "cuda", "rocm", "tpu", "neuron"};
-
-static bool supports_donation(const char *platform) {
-  for (size_t i = 0; i < sizeof platforms_with_donation / sizeof platforms_with_donation[0]; i++)
-    if (strcmp(platform, platforms_with_donation[i]) == 0)
-      return true;
-  return false;
+/* mlir.py _platforms_with_donation, the release's. */
+static bool supports_donation(const lsim_module_context *mc, const char *platform) {
+  return lsim_jax_strings_contain(&lsim_module_context_profile(mc)->platforms_with_donation,
+                                  platform);
 }
 
-int lsimp_check_donation(const lsim_program *prog, const char *const *platforms, size_t n,
+int lsimp_check_donation(const lsim_module_context *mc, const lsim_program *prog,
                          lsim_error *err) {
+  size_t n;
+  const char *const *platforms = lsim_module_context_platforms(mc, &n);
   bool any_donated = false;
   for (size_t i = 0; prog->donated && i < prog->num_args; i++)
     any_donated = any_donated || prog->donated[i];
@@ -30,7 +28,7 @@ int lsimp_check_donation(const lsim_program *prog, const char *const *platforms,
     return lsimp_fail_oom(err);
   size_t k = 0;
   for (size_t i = 0; i < n; i++)
-    if (supports_donation(platforms[i]))
+    if (supports_donation(mc, platforms[i]))
       supporting[k++] = platforms[i];
   int rc = LSIM_OK;
   if (any_donated && k > 0 && k != n) {
@@ -72,7 +70,8 @@ static int warn_unusable(lsim_module_context *mc, const lsim_program *prog,
     lsimp_py_tuple(&msg, platforms, n_platforms);
     lsimp_strbuf_puts(&msg, ".\n");
   }
-  lsimp_strbuf_puts(&msg, "See an explanation at https://docs.jax.dev/en/latest/faq.html#buffer-donation.");
+  lsimp_strbuf_printf(&msg, "See an explanation at %s.",
+                      lsim_module_context_profile(mc)->donation_doc_url);
   int rc = lsimp_strbuf_failed(&msg)
                ? lsimp_fail_oom(err)
                : lsim_runtime_warn(lsim_module_context_runtime(mc), "UserWarning",
@@ -96,7 +95,7 @@ int lsimp_set_up_aliases(lsim_module_context *mc, const lsim_program *prog,
   const char *const *platforms = lsim_module_context_platforms(mc, &n_platforms);
   bool supported = false;
   for (size_t p = 0; p < n_platforms; p++)
-    supported = supported || supports_donation(platforms[p]);
+    supported = supported || supports_donation(mc, platforms[p]);
   for (size_t i = 0; i < prog->num_args; i++) {
     d->alias_of[i] = -1;
     d->donor[i] = false;

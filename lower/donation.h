@@ -17,8 +17,9 @@ typedef struct lsimp_donation {
 } lsimp_donation;
 
 /* lower_jaxpr_to_module's check: with a donated arg, either all or none of
- * the lowering platforms support donation (LSIM_E_DONATION_MIXED). */
-int lsimp_check_donation(const lsim_program *program, const char *const *platforms, size_t n,
+ * the module context's lowering platforms support donation
+ * (LSIM_E_DONATION_MIXED). */
+int lsimp_check_donation(const lsim_module_context *mc, const lsim_program *program,
                          lsim_error *err);
 
 /* _set_up_aliases into `d` (arrays of num_args items; on several devices

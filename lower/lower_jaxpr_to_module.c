@@ -142,8 +142,8 @@ static int lower_module(lsim_module_context *mc, const lsimp_module_request *req
                         lsim_error *err) {
   const lsim_program *jaxpr = req->jaxpr;
   size_t n, num_values = lsim_program_num_values(jaxpr);
-  const char *const *platforms = lsim_module_context_platforms(mc, &n);
-  int rc = lsimp_check_donation(jaxpr, platforms, n, err);
+  lsim_module_context_platforms(mc, &n);
+  int rc = lsimp_check_donation(mc, jaxpr, err);
   if (rc)
     return rc;
   narrate_start(mc);

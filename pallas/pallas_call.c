@@ -195,7 +195,9 @@ static int check_index_maps(const lsim_pallas_call_params *p, const lsim_aval *a
  * captures an array fails here, before any lowering.  The constant a
  * library kernel captures is an array like its operand. */
 static int pallas_call_check(const lsim_aval *avals_in, size_t num_in, const lsim_aval *avals_out,
-                             size_t num_out, const void *params, lsim_error *err) {
+                             size_t num_out, const void *params, const lsim_jax_profile *jax,
+                             lsim_error *err) {
+  (void)jax;
   const lsim_pallas_call_params *p = params;
   if (p->grid < 1)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "a pallas_call grid has at least one step");

@@ -183,7 +183,7 @@ static int refused_line(const lsim_scenario *s, const lsim_program *prog) {
       in[j] = avals[e->operands[j]];
     lsim_error ignored = LSIM_ERROR_INIT;
     int rc = e->primitive->trace_check(in, e->num_operands, e->results, e->num_results, e->params,
-                                       &ignored);
+                                       NULL, &ignored);
     lsim_error_clear(&ignored);
     if (rc == LSIM_E_INVALID_ARGUMENT || rc == LSIM_E_NO_MEMORY) {
       line = rc == LSIM_E_NO_MEMORY ? -1 : s->eqns[i].line;

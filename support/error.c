@@ -61,7 +61,7 @@ static const catalogue_entry catalogue[] = {
         "Lowering for {platforms} of which only {supporting} support donation",
         "§3 mlir.py lower_jaxpr_to_module"),
     ROW(LSIM_E_PLATFORM_DEPENDENT_GPU, "ValueError",
-        "Use 'cuda' or 'rocm' for lax.platform_dependent.",
+        "Use {platforms} for lax.platform_dependent.",
         "§3 lax control_flow platform_dependent"),
     ROW(LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM, "NotImplementedError",
         "multi-platform lowering for buffer_callback",

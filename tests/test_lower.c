@@ -297,7 +297,8 @@ static void test_register_unknown_platform(void) {
   CU_ASSERT_STRING_EQUAL(lsim_error_class(&err), "NotImplementedError");
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
                          "Registering an MLIR lowering rule for primitive my_op for an unknown "
-                         "platform metal. Known platforms are: cpu, cuda, gpu, oneapi, rocm, tpu.");
+                         "platform metal. Known platforms are: cpu, cuda, gpu, oneapi, proxy, rocm, "
+                         "tpu.");
   /* tpu is known without a tpu backend (JAX registers its factory on import). */
   CU_ASSERT_EQUAL(lsim_register_lowering(reg, &my_op, rule(1), "tpu", &err), LSIM_OK);
   CU_ASSERT_EQUAL(lsim_register_lowering(reg, &my_op, rule(1), "", &err),

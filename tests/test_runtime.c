@@ -355,15 +355,16 @@ static void test_jax_process(void) {
   CU_ASSERT_STRING_EQUAL(lsim_runtime_warning_category(rt, 0), "jax._src.xla_bridge");
   lsim_runtime_destroy(rt);
 
-  /* Factories are listed in registry order, cpu and tpu first. */
+  /* Factories are listed in registry order, cpu and tpu first (and, from
+   * 0.12.0, the IFRT proxy's). */
   CU_ASSERT_EQUAL_FATAL(lsim_runtime_create_default(&rt, &err), LSIM_OK);
   add(rt, "rocm", 1, NULL);
   CU_ASSERT_EQUAL(lsim_runtime_set_jax_platforms(rt, "metal", &err), LSIM_OK);
   CU_ASSERT_EQUAL(lsim_runtime_backends(rt, &err), LSIM_E_BACKEND_INIT);
   CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
                          "Unable to initialize backend 'metal': Backend 'metal' is not in the list "
-                         "of known backends: ['cpu', 'tpu', 'rocm']. (set JAX_PLATFORMS='' to "
-                         "automatically choose an available backend)");
+                         "of known backends: ['cpu', 'tpu', 'proxy', 'rocm']. (set JAX_PLATFORMS='' "
+                         "to automatically choose an available backend)");
   lsim_runtime_destroy(rt);
 
   /* JAX_PLATFORMS=cuda without a cuda factory: no visible GPU, cuda is

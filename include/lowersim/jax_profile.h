@@ -51,6 +51,15 @@ typedef struct lsim_jax_profile {
   /* What xla_bridge's tpu factory (registered on import, fail_quietly)
    * raises on a machine without libtpu (jaxlib's make_tpu_client). */
   const char *tpu_factory_error;
+  /* xla_bridge's "proxy" factory (IFRT Proxy), registered on import after
+   * tpu with priority -1 (never the default) and failing quietly without
+   * jax_backend_target: what it raises, or NULL when the release registers
+   * none (before 0.12.0).  Registered, it is a known platform. */
+  const char *proxy_factory_error;
+  /* mlir.py _platforms_with_donation: oneapi from 0.11.1. */
+  lsim_jax_strings platforms_with_donation;
+  /* The link ending mlir.py's "Some donated buffers were not usable" warning. */
+  const char *donation_doc_url;
 
   /* --- host callbacks, sharding and effects (callback.py, debugging.py,
    *     buffer_callback.py, mlir.py) ------------------------------------ */
@@ -69,6 +78,15 @@ typedef struct lsim_jax_profile {
    * raises TypeError once two rules are kept (since 38581b7f80, 2025-09-22;
    * still at 0.11.0 and HEAD). */
   bool uncached_multi_platform_type_error;
+  /* callback.py emit_python_callback: the platforms it lowers for, and those
+   * whose callbacks may be partitioned (oneapi in both from 0.11.1). */
+  lsim_jax_strings python_callback_platforms;
+  lsim_jax_strings partitioned_callback_platforms;
+
+  /* --- lax (lax/control_flow/conditionals.py) --------------------------- */
+  /* The platforms lax.platform_dependent's refusal of a 'gpu' branch names
+   * ("Use {them} for lax.platform_dependent."). */
+  const char *platform_dependent_gpu_platforms;
 
   /* --- Pallas (pallas/): pallas_call.py, the backends' registrations,
    * tpu_info.py, tpu_custom_call.py, triton/gpu_info.py --------------------- */

@@ -11,6 +11,7 @@
 #define LOWERSIM_PRIMITIVE_H
 
 #include "lowersim/aval.h"
+#include "lowersim/jax_profile.h"
 #include "lowersim/error.h"
 
 #include <stdbool.h>
@@ -22,10 +23,11 @@ extern "C" {
 
 /* A check JAX makes of an equation while tracing or binding, before any
  * lowering (platform_dependent's `gpu` key, buffer_callback's
- * input_output_aliases), given its operand and result avals. */
+ * input_output_aliases), given its operand and result avals, as JAX
+ * release `jax` makes it (NULL: the newest). */
 typedef int (*lsim_trace_check_fn)(const lsim_aval *avals_in, size_t num_in,
                                    const lsim_aval *avals_out, size_t num_out, const void *params,
-                                   lsim_error *err);
+                                   const lsim_jax_profile *jax, lsim_error *err);
 
 /* Writes an equation's params as a jaxpr prints them (`kernel=add_one
  * grid=4`) into `buf` (`size` bytes, NUL-terminated, cut short when it does

@@ -173,7 +173,7 @@ static int trace_op(void *data, const lsim_aval *avals_in, size_t num_in,
                           "lower_fun=\"%s\" does not fit this equation's %zu operand%s (not modelled)",
                           lsimp_op_name(f->op), num_in, num_in == 1 ? "" : "s");
   if (prim->trace_check) {
-    int rc = prim->trace_check(avals_in, num_in, avals_in, 1, NULL, err);
+    int rc = prim->trace_check(avals_in, num_in, avals_in, 1, NULL, NULL, err);
     if (rc)
       return rc;
   }
