@@ -232,7 +232,7 @@ class KnownTest(unittest.TestCase):
     agree = compare.Verdict(path="b.xml", status="agree")
     fd, path = tempfile.mkstemp()
     os.close(fd)
-    known.write([differ], path)
+    known.write([differ], path, "0.10.2")
     entries = known.read(path)
     self.assertEqual(entries["a.xml"].causes, ["triton-kernel-old"])
     entries["b.xml"] = known.Entry("b.xml", ["x"], [], 0)
