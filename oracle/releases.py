@@ -30,18 +30,18 @@ def version_key(release: str) -> tuple:
   return tuple(int(p) if p.isdigit() else -1 for p in release.split("."))
 
 
-def all_releases(directory: str = REQUIREMENTS) -> list[str]:
+def all_releases(directory: Optional[str] = None) -> list[str]:
   """Every release with a requirements file, oldest first."""
-  names = [f[:-len(".txt")] for f in os.listdir(directory)
+  names = [f[:-len(".txt")] for f in os.listdir(directory or REQUIREMENTS)
            if f.endswith(".txt") and re.fullmatch(r"\d+(\.\d+)+", f[:-len(".txt")])]
   return sorted(names, key=version_key)
 
 
-def requirements_file(release: str, directory: str = REQUIREMENTS) -> str:
-  return os.path.join(directory, release + ".txt")
+def requirements_file(release: str, directory: Optional[str] = None) -> str:
+  return os.path.join(directory or REQUIREMENTS, release + ".txt")
 
 
-def python_of(release: str, directory: str = REQUIREMENTS) -> str:
+def python_of(release: str, directory: Optional[str] = None) -> str:
   """The Python (`X.Y`) the release's requirements file names."""
   path = requirements_file(release, directory)
   with open(path, encoding="utf-8") as f:
@@ -52,7 +52,7 @@ def python_of(release: str, directory: str = REQUIREMENTS) -> str:
   raise ValueError(f"{path}: no '# python: X.Y' line")
 
 
-def requirements_hash(release: str, directory: str = REQUIREMENTS) -> str:
+def requirements_hash(release: str, directory: Optional[str] = None) -> str:
   with open(requirements_file(release, directory), "rb") as f:
     return hashlib.sha256(f.read()).hexdigest()
 
