@@ -47,7 +47,7 @@ SCENARIOS = {
         "test_triton_add_one: add_one on f32[8], blocks of (1,) over grid 8, Triton; lowersim's "
         "kernel takes the whole array as one block",
         """<scenario name="backcompat-triton-add-one">
-  <runtime><backend platform="cpu"/><backend platform="cuda"/></runtime>
+  <runtime><backend platform="cpu"/><backend platform="cuda" device_kind="NVIDIA H100"/></runtime>
   <pallas use_mosaic_gpu="false"/>
   <lower function="func" platforms="cuda" export="true" disabled_checks="custom_call:__gpu$xla.gpu.triton">
     <arg dtype="f32" shape="8"/>
@@ -59,7 +59,7 @@ SCENARIOS = {
         "test_mosaic_gpu_add_one: pl.pallas_call(add_one) on f32[256], grid 2, "
         "plgpu.CompilerParams()",
         """<scenario name="backcompat-mosaic-gpu-add-one">
-  <runtime><backend platform="cpu"/><backend platform="cuda"/></runtime>
+  <runtime><backend platform="cpu"/><backend platform="cuda" device_kind="NVIDIA H100"/></runtime>
   <lower function="wrapped" platforms="cuda" export="true">
     <arg dtype="f32" shape="256"/>
     <pallas_call args="0" kernel="add_one" grid="2" compiler_params="mosaic_gpu"><result dtype="f32" shape="256"/></pallas_call>

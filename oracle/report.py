@@ -83,13 +83,14 @@ def summary_table(judged: list[Judged]) -> str:
   for j in judged:
     by[folder_of(j.v.path)][j.column] += 1
   cols = [c for c in COLUMNS if any(by[f][c] for f in by)]
-  head = f"  {'folder':<24}" + "".join(f"{TITLES[c]:>11}" for c in cols) + f"{'total':>8}"
+  w = max([24] + [len(f) for f in by])
+  head = f"  {'folder':<{w}}" + "".join(f"{TITLES[c]:>11}" for c in cols) + f"{'total':>8}"
   lines = [head]
   total = collections.Counter()
   for f in sorted(by):
     total.update(by[f])
-    lines.append(f"  {f:<24}" + "".join(f"{by[f][c]:>11}" for c in cols) + f"{sum(by[f].values()):>8}")
-  lines.append(f"  {'all':<24}" + "".join(f"{total[c]:>11}" for c in cols) + f"{sum(total.values()):>8}")
+    lines.append(f"  {f:<{w}}" + "".join(f"{by[f][c]:>11}" for c in cols) + f"{sum(by[f].values()):>8}")
+  lines.append(f"  {'all':<{w}}" + "".join(f"{total[c]:>11}" for c in cols) + f"{sum(total.values()):>8}")
   return "\n".join(lines)
 
 
@@ -132,9 +133,10 @@ def profile_table(judged: list[Judged], info: RunInfo) -> str:
   labels = profile_labels(info)
   cols = ["agree", "differ", "not_expressible"] + (["other"] if any(b["other"] for b in by.values()) else [])
   names = {"agree": "agree", "differ": "differ", "not_expressible": "not expr.", "other": "other"}
-  lines = [f"  {'profile':<24}" + "".join(f"{names[c]:>11}" for c in cols) + f"{'total':>8}"]
+  w = max([24] + [len(labels.get(p, p)) for p in by])
+  lines = [f"  {'profile':<{w}}" + "".join(f"{names[c]:>11}" for c in cols) + f"{'total':>8}"]
   for p in _profiles_in_order(by):
-    lines.append(f"  {labels.get(p, p):<24}" + "".join(f"{by[p][c]:>11}" for c in cols)
+    lines.append(f"  {labels.get(p, p):<{w}}" + "".join(f"{by[p][c]:>11}" for c in cols)
                  + f"{sum(by[p].values()):>8}")
   return "\n".join(lines)
 
