@@ -28,9 +28,9 @@ class Cause:
   name: str
   pattern: str          # regex on a difference class
   what: str             # what differs, in one sentence
-  jax_code: str         # the JAX 0.10.2 code behind it (file: function)
-  kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle mapping | context | version (the
-                          # scenario names no JAX version and lowersim's newest differs from 0.10.2)
+  jax_code: str         # the JAX code behind it (file: function), as of the release that showed it
+  kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle mapping (the data or the
+                          # program, not lowersim) | context (the scenario, or JAX's nondeterminism)
   requires: str = ""    # regex: the cause explains a class only beside a class matching it
   nondeterministic: bool = False  # JAX itself gives either outcome from one process to the
                                   # next: a scenario whose every class it explains agrees
@@ -54,15 +54,12 @@ CAUSES = [
           "initialized the backends",
           "jax/_src/pallas/pallas_call.py: _trace_kernel_to_jaxpr (tracing) before "
           "pxla.lower_sharding_computation"),
-    Cause("buffer-callback-oneapi", r"`buffer_callback` not supported on oneapi backend",
-          "the scenario names no JAX version, so lowersim lowers with its newest profile (the "
-          "seeds' JAX, whose buffer_callback has a oneapi target); 0.10.2 knows cpu, cuda and "
-          "rocm only (lowersim's 0.10.2 profile agrees: jax=\"0.10.2\" or --jax 0.10.2)",
-          "jax/_src/buffer_callback.py: _buffer_callback_lowering", kind="version"),
     Cause("triton-kernel-old", r"kernel \(__gpu\$xla\.gpu\.triton\): JAX's kernel does not parse",
-          "a Triton kernel JAX serialized in 2024 no longer parses in 0.10.2's Triton dialect "
+          "a Triton kernel JAX serialized in 2024 no longer parses in the Triton dialect of "
+          "today's jaxlib (0.10.2 and later) "
           "(Triton promises no IR compatibility; JAX skips that back-compat test)",
-          "tests/pallas/export_back_compat_pallas_test.py: test_triton_add_one (skipped)"),
+          "tests/pallas/export_back_compat_pallas_test.py: test_triton_add_one (skipped)",
+          kind="oracle mapping"),
     Cause("export-quotes-triton", r"^error values: ValueError: Cannot serialize code with custom calls( whose targets have no compatibility guar|.*__gpu\$xla\.gpu\.triton)",
           "jax.export refuses the unstable Triton call and quotes it, with its ir (the kernel's "
           "bytecode, written by another MLIR: kernel-producer), so the messages differ in the "
@@ -73,10 +70,13 @@ CAUSES = [
           "a stored back-compat module has another shape than today's lowering of the "
           "program: the 2024 Triton export calls a private @wrapped function, the Mosaic GPU "
           "one is named jit_wrapped (the test's own wrapper)",
-          "jax/_src/internal_test_util/export_back_compat_test_util.py: run_one_test"),
+          "jax/_src/internal_test_util/export_back_compat_test_util.py: run_one_test",
+          kind="oracle mapping"),
     Cause("backcompat-codegen", r"^back-compat: (kernel \(mosaic_gpu_v2\) |serialization: kernel_hash|"
           r"module: % = \"…\"\(%\) <\{backend_config = )",
-          "the Mosaic GPU data is JAX's export of 2026-02-18, not 0.10.2's lowering: Mosaic GPU "
+          "the Mosaic GPU data is JAX's export of 2026-02-18, not the installed release's "
+          "lowering (seen on 0.10.2 to 0.11.1; from 0.11.2 the stored kernel does not even "
+          "deserialize): Mosaic GPU "
           "then made 256-byte TMA descriptors and no reinterpret_cast, the custom call had no "
           "backend_config attribute, and the stored kernel_hash is not the SHA-256 of the stored "
           "module; lowersim matches 0.10.2 on the same program "

@@ -86,18 +86,25 @@ def select(spec: Optional[str], releases: list[str]) -> list[str]:
 # --- lowersim's side -----------------------------------------------------------
 
 def lowersim_profiles(binary: str) -> list[str]:
-  """The JAX versions `lowersim versions` lists, oldest first."""
+  """The JAX versions `lowersim versions` lists, its default (the newest)
+  last."""
   try:
     out = subprocess.run([binary, "versions"], capture_output=True, text=True, timeout=30).stdout
   except (OSError, subprocess.TimeoutExpired):
     return []
-  return [m.group(1) for m in re.finditer(r"^  (\S+)\s+[0-9a-f]{7,40}\s", out, re.M)]
+  names, default = [], None
+  for m in re.finditer(r"^  (\S+)\s+[0-9a-f]{7,40}\s(.*)$", out, re.M):
+    if "(default)" in m.group(2):
+      default = m.group(1)
+    else:
+      names.append(m.group(1))
+  return names + ([default] if default else [])
 
 
 def lowersim_jax(release: str, profiles: list[str]) -> str:
   """lowersim's `--jax` for scenarios judged on `release` that pin none:
   the profile named like the release, else (until lowersim models the
-  release) its newest profile."""
+  release) its newest profile, the default."""
   if release in profiles:
     return release
   return profiles[-1] if profiles else release
