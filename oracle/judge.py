@@ -69,23 +69,19 @@ def run_lowersim_bindings(binary: str, path: str, jax: str) -> compare.LowersimO
                                  stderr=stderr + f"{error}\n", exit_code=1)
 
 
-def jax_outcome(path: str, version: str | None = None) -> program.Outcome:
-  """The scenario on JAX (`version`, when given, is the version of a
-  scenario that pins none; a scenario's own jax= wins, as in lowersim).
-  Must run in a fresh process (a fork-server child).  A session's: its
-  last lowering's."""
-  return jax_outcomes(path, version)[-1]
+def jax_outcome(path: str) -> program.Outcome:
+  """The scenario on the installed JAX (one that pins another is not
+  expressible).  Must run in a fresh process (a fork-server child).  A
+  session's: its last lowering's."""
+  return jax_outcomes(path)[-1]
 
 
-def jax_outcomes(path: str, version: str | None = None) -> list[program.Outcome]:
+def jax_outcomes(path: str) -> list[program.Outcome]:
   """Each lowering of the scenario on JAX, in order, in this process."""
   try:
     s = sc.read_file(path)
   except sc.InvalidScenario as e:
     return [program.Outcome(kind="invalid", reason=str(e))]
-  if version and s.jax is None:
-    for step in [s] + s.steps:
-      step.jax = version
   try:
     program.check_expressible(s)
   except program.NotExpressible as e:
@@ -210,7 +206,7 @@ def judge(task: dict) -> dict:
   Verdict as JSON (with "expect": the <expect> check, when asked)."""
   path = task["path"]
   start = time.perf_counter()
-  outs = jax_outcomes(path, task.get("jax"))
+  outs = jax_outcomes(path)
   if len(outs) == 1 and outs[0].kind == "not_expressible" and \
       outs[0].reason.startswith("version: "):
     # Another release's scenario: lowersim is not asked.

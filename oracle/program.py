@@ -22,9 +22,12 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                num_cores, platform)))
   <arg donated="true">         donate_argnums
   <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
-  <compute_on compute_type op> compute_on2(compute_type=T,
-                               out_memory_spaces=MemorySpace.Device, or
-                               Host for out_memory_space="host")(OP)
+  <compute_on compute_type op> compute_on's function form (compute_on2,
+                               or compute_on where that is it:
+                               features.compute_on_function)(
+                               compute_type=T, out_memory_spaces=
+                               MemorySpace.Device, or Host for
+                               out_memory_space="host")(OP)
   <primitive>                  core.Primitive(name) (multiple results), an
                                abstract eval giving the <result> avals,
                                mlir.register_lowering(prim, rule, platform,
@@ -50,6 +53,8 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                input_output_aliases={<alias>s},
                                custom_call_api_version=api_version,
                                legacy_backend_config=...)
+  <pallas use_mosaic_gpu>      jax_pallas_use_mosaic_gpu, when set (not
+                               expressible where the option is gone)
   <pallas_call>                pl.pallas_call of the add_one/copy kernel over
                                grid=(g,), one block (the whole array),
                                (gather_rows: grid_spec=pltpu.PrefetchScalarGridSpec(

@@ -10,9 +10,11 @@ state it replaces and why.  Everything else is JAX's own code: xla_bridge's
 `known_platforms` run unchanged on the registry filled here, so the errors
 the scenario provokes are raised, worded and classed by JAX itself.
 
-JAX version: 0.10.2 (jax/_src/xla_bridge.py, jax/_src/hardware_utils.py,
-jax/_src/pallas/pallas_call.py, jax/_src/pallas/mosaic/tpu_info.py,
-jax/_src/effects.py).
+Written against JAX 0.10.2 (jax/_src/xla_bridge.py,
+jax/_src/hardware_utils.py, jax/_src/pallas/pallas_call.py,
+jax/_src/pallas/mosaic/tpu_info.py, jax/_src/effects.py) and unchanged in
+what it patches up to 0.12.0.1; what differs between releases is detected
+in oracle/features.py, not assumed from a version number.
 """
 
 from __future__ import annotations
