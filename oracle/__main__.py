@@ -1,32 +1,40 @@
 """python -m oracle: real JAX as the judge of lowersim.
 
-  python -m oracle lower FILE [--jax 0.10.2]
+The JAX is the one installed in this Python (build/oracle-venvs/RELEASE,
+made by `./run oracle`, which runs every release: oracle/campaign.py).
+
+  python -m oracle lower FILE [--jax RELEASE]
       The scenario on JAX, with `lowersim lower`'s contract: the module on
       stdout (exit 0), or `ErrorClass: message` as the last line of stderr
       (exit 1); invalid input `FILE:LINE: ...` (exit 2); a scenario JAX cannot
-      express: one line `not expressible in JAX 0.10.2: why` (exit 3).
+      express: one line `not expressible in JAX RELEASE: why` (exit 3).
       JAX's warnings come first on stderr as `warning: ...` lines.  Usable as
-      `lowersim check PATH --impl 'build/oracle-venv/bin/python -m oracle lower {scenario}'`.
+      `lowersim check PATH --impl 'build/oracle-venvs/RELEASE/bin/python -m oracle lower {scenario}'`.
+      --jax, when given, must name the installed release.
 
-  python -m oracle lower --batch [--jax 0.10.2]
+  python -m oracle lower --batch [--jax RELEASE]
       The same for many scenarios, as `lowersim check --batch` speaks to a
       port: a path per line on stdin, per path `EXIT OUT_BYTES ERR_BYTES` and
       the bytes on stdout.  JAX is imported once; each scenario runs in a
       child forked from that process, so what its stand-ins patch is its own.
-      `lowersim check PATH --batch -j 2 --impl 'build/oracle-venv/bin/python -m oracle lower --batch'`.
+      `lowersim check PATH --batch -j 2 --impl 'build/oracle-venvs/RELEASE/bin/python -m oracle lower --batch'`.
 
-  python -m oracle run [PATHS...] [--jax 0.10.2] [--fuzz N --seed S] [--timings]
+  python -m oracle run [PATHS...] [--jax RELEASE] [--fuzz N --seed S] [--timings]
                        [--jobs J] [--timeout SECONDS] [--update-known] [--write-expect]
                        [--self-test]
-      Every scenario under PATHS (default: testdata/) on lowersim and on JAX,
-      compared; the back-compat modules of the installed jax; a differential
-      fuzz campaign with --fuzz; JAX-vs-lowersim timings with --timings.
-      Writes build/oracle/{report.txt,junit.xml,verdicts.json}; the last line is
-      `N passed, N failed, N skipped`; exit 1 on a difference not in
-      oracle/known-differences.txt (or a stale entry there), and on a
-      scenario whose committed <expect> is not what JAX did (or is missing
-      under testdata/conformance/).  --write-expect rewrites those
-      <expect>s from JAX instead (oracle/expect.py).
+      Every scenario under PATHS (default: testdata/) on lowersim and on the
+      installed JAX, compared (a scenario pinned to another JAX is not
+      expressible; lowersim lowers the unpinned ones with --jax of its
+      profile of this release, oracle/releases.py lowersim_jax); the
+      back-compat modules of the installed jax; a differential fuzz campaign
+      with --fuzz; JAX-vs-lowersim timings with --timings.  Writes
+      build/oracle/RELEASE/{report.txt,junit.xml,verdicts.json,summary.json,
+      expect.json}; the last line is `N passed, N failed, N skipped`; exit 1
+      on a difference not in oracle/known-differences/RELEASE.txt (or a
+      stale entry there), and on a scenario whose committed <expect> is not
+      what JAX did (or is missing under testdata/conformance/).
+      --write-expect rewrites the <expect>s of scenarios pinned to this
+      release from JAX instead (oracle/expect.py; unpinned ones: the campaign).
 """
 
 from __future__ import annotations
@@ -39,17 +47,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _jax_version() -> str:
-  from oracle.program import JAX_VERSION
-  return JAX_VERSION
+  from oracle import releases
+  return releases.installed()
 
 
 def _check_version(requested: str | None) -> None:
+  """--jax names the release to judge: it must be the installed one (each
+  release has its own environment, build/oracle-venvs/RELEASE)."""
   if requested is None:
     return
-  import jax
-  if requested != jax.__version__ or requested != _jax_version():
-    print(f"oracle: --jax {requested}: this oracle is JAX {jax.__version__} "
-          f"(oracle/requirements.txt pins {_jax_version()})", file=sys.stderr)
+  installed = _jax_version()
+  if requested != installed:
+    print(f"oracle: --jax {requested}: this Python's JAX is {installed} ({sys.executable}); "
+          f"JAX {requested}'s is build/oracle-venvs/{requested}/bin/python "
+          f"(`./run oracle --jax {requested}` makes it)", file=sys.stderr)
     sys.exit(2)
 
 
@@ -64,23 +75,22 @@ def cmd_lower(argv: list[str]) -> int:
     ap.error("give FILE or --batch")
   _check_version(a.jax)
   if a.batch:
-    return _lower_batch(a.jax)
-  return _lower_file(a.file, a.jax)
+    return _lower_batch()
+  return _lower_file(a.file)
 
 
-def _lower_in_child(task: tuple[str, str | None]) -> dict:
+def _lower_in_child(path: str) -> dict:
   """One scenario in a fork-server child: `lower FILE`'s exit code, stdout
   and stderr."""
   import contextlib
   import io
-  path, jax = task
   out, err = io.StringIO(), io.StringIO()
   with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-    code = _lower_file(path, jax)
+    code = _lower_file(path)
   return {"code": code, "out": out.getvalue(), "err": err.getvalue()}
 
 
-def _lower_batch(jax: str | None) -> int:
+def _lower_batch() -> int:
   """`lowersim check --batch`'s protocol: a path per line on stdin; per path
   `EXIT OUT_BYTES ERR_BYTES` and the bytes on stdout.  JAX is imported once,
   in this process; each scenario runs in a child forked from it (the fork
@@ -92,7 +102,7 @@ def _lower_batch(jax: str | None) -> int:
   for line in sys.stdin.buffer:
     path = line.rstrip(b"\n").decode("utf-8", "surrogateescape")
     # check --timeout kills the whole port; the child has no deadline of its own.
-    for _, r in server.run([(path, jax)], _lower_in_child, jobs=1, timeout=10.0 ** 7):
+    for _, r in server.run([path], _lower_in_child, jobs=1, timeout=10.0 ** 7):
       if "code" in r:
         code, o, e = r["code"], r["out"], r["err"]
       else:
@@ -104,16 +114,13 @@ def _lower_batch(jax: str | None) -> int:
   return 0
 
 
-def _lower_file(path: str, jax: str | None) -> int:
+def _lower_file(path: str) -> int:
   from oracle import mlir_text, program, scenario as sc, standins
   try:
     s = sc.read_file(path)
   except sc.InvalidScenario as e:
     print(e, file=sys.stderr)
     return 2
-  if jax and s.jax is None:
-    for step in [s] + list(s.steps):
-      step.jax = jax
   try:
     program.check_expressible(s)
   except program.NotExpressible as e:
@@ -139,7 +146,8 @@ def _lower_file(path: str, jax: str | None) -> int:
 def cmd_run(argv: list[str]) -> int:
   ap = argparse.ArgumentParser(prog="python -m oracle run")
   ap.add_argument("paths", nargs="*")
-  ap.add_argument("--jax", default=None, help="the JAX version profile (only 0.10.2 is installed)")
+  ap.add_argument("--jax", default=None, metavar="RELEASE",
+                  help="the JAX release judged: must be the installed one")
   ap.add_argument("--fuzz", type=int, default=0, metavar="N", help="also N fuzz scenarios")
   ap.add_argument("--seed", type=int, default=1)
   ap.add_argument("--fuzz-kind", default=None, metavar="ELEMENT",
@@ -153,10 +161,13 @@ def cmd_run(argv: list[str]) -> int:
   ap.add_argument("--write-expect", action="store_true",
                   help="rewrite each expressible scenario's <expect> from what JAX did")
   ap.add_argument("--self-test", action="store_true")
-  ap.add_argument("--out", default=os.path.join(ROOT, "build", "oracle"))
+  ap.add_argument("--out", default=None,
+                  help="where the report goes (default build/oracle/RELEASE)")
   ap.add_argument("--no-corpus", action="store_true", help="only --fuzz / --timings")
   a = ap.parse_args(argv)
   _check_version(a.jax)
+  if a.out is None:
+    a.out = os.path.join(ROOT, "build", "oracle", _jax_version())
   from oracle import runner
   return runner.main(a)
 

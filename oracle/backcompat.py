@@ -46,8 +46,8 @@ SCENARIOS = {
     ("pallas.triton_add_one", "data_2024_05_02"): (
         "test_triton_add_one: add_one on f32[8], blocks of (1,) over grid 8, Triton; lowersim's "
         "kernel takes the whole array as one block",
-        """<scenario name="backcompat-triton-add-one" jax="0.10.2">
-  <runtime><backend platform="cpu"/><backend platform="cuda"/></runtime>
+        """<scenario name="backcompat-triton-add-one">
+  <runtime><backend platform="cpu"/><backend platform="cuda" device_kind="NVIDIA H100"/></runtime>
   <pallas use_mosaic_gpu="false"/>
   <lower function="func" platforms="cuda" export="true" disabled_checks="custom_call:__gpu$xla.gpu.triton">
     <arg dtype="f32" shape="8"/>
@@ -58,8 +58,8 @@ SCENARIOS = {
     ("pallas.mosaic_gpu_add_one", "data_2026_02_18"): (
         "test_mosaic_gpu_add_one: pl.pallas_call(add_one) on f32[256], grid 2, "
         "plgpu.CompilerParams()",
-        """<scenario name="backcompat-mosaic-gpu-add-one" jax="0.10.2">
-  <runtime><backend platform="cpu"/><backend platform="cuda"/></runtime>
+        """<scenario name="backcompat-mosaic-gpu-add-one">
+  <runtime><backend platform="cpu"/><backend platform="cuda" device_kind="NVIDIA H100"/></runtime>
   <lower function="wrapped" platforms="cuda" export="true">
     <arg dtype="f32" shape="256"/>
     <pallas_call args="0" kernel="add_one" grid="2" compiler_params="mosaic_gpu"><result dtype="f32" shape="256"/></pallas_call>
@@ -96,7 +96,7 @@ def _data_sets():
 def _compare_task(task: dict) -> dict:
   """Fork-server work: lowersim's module for the scenario against the
   stored one."""
-  low = judge.run_lowersim(task["lowersim"], task["scenario_file"])
+  low = judge.run_lowersim(task["lowersim"], task["scenario_file"], task["lowersim_jax"])
   v = compare.Verdict(path=task["path"], status="agree")
   v.lowersim = low.to_json()
   v.lowersim.pop("module", None)
@@ -139,6 +139,7 @@ def run(a) -> tuple[list[compare.Verdict], str]:
     with open(path, "w") as f:
       f.write(xml)
     tasks.append({"path": f"backcompat:{key}", "scenario_file": path, "lowersim": binary,
+                  "lowersim_jax": a.lowersim_jax,
                   "expected": d["mlir_module_text"], "where": where, "what": what})
   verdicts = []
   for task, result in server.run(tasks, _compare_task, jobs=a.jobs, timeout=a.timeout):

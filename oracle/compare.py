@@ -472,6 +472,10 @@ def module_classes(a: str, b: str) -> list[str]:
 
 
 def message_template(message: str) -> str:
+  return _template(message)[:160]
+
+
+def _template(message: str) -> str:
   """An error message with its variable parts (quoted names, numbers,
   Python lists and tuples) replaced, for classing."""
   t = re.sub(r"'[^']*'", "'…'", message)
@@ -479,7 +483,36 @@ def message_template(message: str) -> str:
   t = re.sub(r"\[[^\[\]]*\]", "[…]", t)
   t = re.sub(r"\([^()]*\)", "(…)", t)
   t = re.sub(r"\b\d+\b", "N", t)
-  return t.replace("\n", "\\n")[:160]
+  return t.replace("\n", "\\n")
+
+
+def message_delta(ours: str, theirs: str) -> Optional[str]:
+  """Two messages of one exception class that differ in a few words: what
+  JAX's has that lowersim's lacks and the reverse, e.g. `JAX's message has
+  «proxy,»` (a platform JAX added to a list), so that every scenario showing
+  the same change is one class; None when they differ by more than a few
+  words (the classes then template each message)."""
+  a, b = _template(ours).split(" "), _template(theirs).split(" ")
+  ops = [op for op in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+         if op[0] != "equal"]
+  if not ops or len(ops) > 2:
+    return None
+  # A few words, in a message mostly shared.
+  changed = max(sum(i2 - i1 for _, i1, i2, _, _ in ops), sum(j2 - j1 for _, _, _, j1, j2 in ops))
+  if changed > 6 or len(a) - sum(i2 - i1 for _, i1, i2, _, _ in ops) < 2 * changed:
+    return None
+  parts = []
+  for tag, i1, i2, j1, j2 in ops:
+    only_l, only_j = " ".join(a[i1:i2]), " ".join(b[j1:j2])
+    if len(only_l) > 60 or len(only_j) > 60:
+      return None
+    if only_l and only_j:
+      parts.append(f"«{only_j}» where lowersim's has «{only_l}»")
+    elif only_j:
+      parts.append(f"«{only_j}» that lowersim's lacks")
+    else:
+      parts.append(f"no «{only_l}» (lowersim's has it)")
+  return "JAX's message has " + "; ".join(parts)
 
 
 # --- Verdicts --------------------------------------------------------------------
@@ -564,6 +597,28 @@ def address_free(message: str) -> str:
   return _ADDRESS.sub(r"\g<1>0x…>", message)
 
 
+# lax's dtype rules (lax.py unop_dtype_rule, naryop_dtype_rule) name the
+# accepted dtypes by iterating a Python set of numpy type objects
+# (`_float | _complex`), which hash by address: the order of the list
+# changes from one process to the next (seen on Python 3.12: "subtypes of
+# floating, complexfloating" and "subtypes of complexfloating, floating").
+# No port can know the order; messages compare with the list sorted.
+_DTYPE_LIST = re.compile(r"(Accepted dtypes (?:at position \d+ )?are subtypes of )([\w]+(?:, [\w]+)+)")
+
+
+def dtype_list_sorted(message: str) -> str:
+  return _DTYPE_LIST.sub(lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), message)
+
+
+def nondeterminism_free(message: str) -> str:
+  """A message with JAX's process-dependent parts made one: an object's
+  address, the order of lax's accepted-dtype list."""
+  return dtype_list_sorted(address_free(message))
+
+
+DTYPE_ORDER_CLASS = "dtype list order: lax's accepted dtypes named in another order"
+
+
 def verdict(path: str, low: LowersimOutcome, jax_out: Outcome) -> Verdict:
   v = Verdict(path=path, status="agree", jax_code=jax_out.jax_code,
               lowersim=low.to_json(), jax=jax_out.to_json(), jax_seconds=jax_out.seconds)
@@ -589,8 +644,15 @@ def verdict(path: str, low: LowersimOutcome, jax_out: Outcome) -> Verdict:
     if (low.error_class, address_free(low.error_message)) != \
         (jax_out.error_class, address_free(jax_out.error_message)):
       lt, jt = _outcome_class(low), _outcome_class(jax_out)
-      if lt == jt:
+      if low.error_class == jax_out.error_class and \
+          nondeterminism_free(low.error_message) == nondeterminism_free(jax_out.error_message):
+        v.classes.append(DTYPE_ORDER_CLASS)
+      elif lt == jt:
         v.classes.append(f"error values: {lt}")
+      elif low.error_class == jax_out.error_class and \
+          message_delta(low.error_message, jax_out.error_message):
+        v.classes.append(f"error values: {low.error_class}: "
+                         + message_delta(low.error_message, jax_out.error_message))
       else:
         v.classes.append(f"error: lowersim {lt}; JAX {jt}")
       diffs.append(f"lowersim: {low.error_class}: {low.error_message}\n"

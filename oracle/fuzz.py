@@ -40,17 +40,19 @@ def emit(binary: str, seed: int, n: int, folder: str, focus: Optional[str] = Non
                 key=lambda p: int(p.rsplit("-", 1)[1].split(".")[0]))
 
 
-def _for_the_oracle(paths: list[str], n: int, kind: Optional[str], version: str) -> list[str]:
+def _for_the_oracle(paths: list[str], n: int, kind: Optional[str], version: Optional[str]) -> list[str]:
   """The first `n` scenarios (with a `<kind>` equation, when given), each
-  made a scenario of the oracle's JAX: a generated scenario names no profile,
-  so lowersim would lower it with its newest; `jax=` makes both sides lower
-  the same JAX.  The others are removed."""
+  made a scenario of the release judged (`version`, when lowersim has a
+  profile of that name; else None and they stay unpinned, lowersim lowering
+  them with the campaign's --jax): a generated scenario names no profile, so
+  a minimized finding would otherwise be lowered by lowersim with its
+  newest.  The others are removed."""
   kept = []
   for path in paths:
     with open(path, encoding="utf-8") as f:
       text = f.read()
     if len(kept) < n and (kind is None or f"<{kind} " in text or f"<{kind}>" in text):
-      if ' jax="' not in text.split(">", 2)[1]:
+      if version and ' jax="' not in text.split(">", 2)[1]:
         text = text.replace("<scenario name=", f'<scenario jax="{version}" name=', 1)
       with open(path, "w", encoding="utf-8") as f:
         f.write(text)
@@ -76,10 +78,10 @@ def campaign(a) -> tuple[str, int, int]:
   folder = os.path.join(a.out, "fuzz", "scenarios")
   start = time.monotonic()
   kind = getattr(a, "fuzz_kind", None)
-  from oracle.program import JAX_VERSION
+  pin = a.release if a.lowersim_jax == a.release else None
   paths = _for_the_oracle(emit(binary, a.seed, a.fuzz * (2 if kind else 1), folder, kind),
-                          a.fuzz, kind, a.jax or JAX_VERSION)
-  tasks = [{"path": p, "lowersim": binary, "jax": a.jax} for p in paths]
+                          a.fuzz, kind, pin)
+  tasks = [{"path": p, "lowersim": binary, "lowersim_jax": a.lowersim_jax} for p in paths]
   status = collections.Counter()
   classes = collections.Counter()
   causes = collections.Counter()
@@ -403,7 +405,8 @@ def minimize_finding(path: str, f_class: str, binary: str, a, folder: str) -> Op
     p = os.path.join(tmp, "candidate.xml")
     with open(p, "wb") as f:
       f.write(data)
-    (task, result), = server.run([{"path": p, "lowersim": binary, "jax": a.jax}], judge.judge,
+    (task, result), = server.run([{"path": p, "lowersim": binary, "lowersim_jax": a.lowersim_jax}],
+                                 judge.judge,
                                  jobs=1, timeout=a.timeout)
     from oracle.runner import result_to_verdict
     return f_class in findings_of(result_to_verdict(p, result))

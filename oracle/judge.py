@@ -24,13 +24,14 @@ def lowersim_binary(root: str) -> str:
   return os.environ.get("LOWERSIM", os.path.join(root, "build", "lowersim"))
 
 
-def run_lowersim(binary: str, path: str) -> compare.LowersimOutcome:
-  """`lowersim lower --jax 0.10.2 PATH`: a scenario that pins no JAX version
-  is lowered for the oracle's (one that pins another is not expressible)."""
+def run_lowersim(binary: str, path: str, jax: str) -> compare.LowersimOutcome:
+  """`lowersim lower --jax JAX PATH`: a scenario that pins no JAX version
+  is lowered for lowersim's profile of the release being judged (`jax`,
+  releases.lowersim_jax); one that pins one is lowered for its pin."""
   if os.environ.get("LOWERSIM_BINDINGS"):
-    return run_lowersim_bindings(binary, path)
+    return run_lowersim_bindings(binary, path, jax)
   try:
-    p = subprocess.run([binary, "lower", "--jax", program.JAX_VERSION, path],
+    p = subprocess.run([binary, "lower", "--jax", jax, path],
                        capture_output=True, timeout=LOWERSIM_TIMEOUT)
   except subprocess.TimeoutExpired:
     return compare.LowersimOutcome("crash", stderr=f"lowersim lower took over {LOWERSIM_TIMEOUT} s",
@@ -39,7 +40,7 @@ def run_lowersim(binary: str, path: str) -> compare.LowersimOutcome:
                                 p.stderr.decode("utf-8", "replace"))
 
 
-def run_lowersim_bindings(binary: str, path: str) -> compare.LowersimOutcome:
+def run_lowersim_bindings(binary: str, path: str, jax: str) -> compare.LowersimOutcome:
   """lowersim's outcome through its Python bindings (python/lowersim, with the
   libraries of `binary`'s build), in this process, instead of `lowersim
   lower`: LOWERSIM_BINDINGS=1.  The same outcome as the command's."""
@@ -53,7 +54,7 @@ def run_lowersim_bindings(binary: str, path: str) -> compare.LowersimOutcome:
   with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always", lowersim.JaxWarning)
     try:
-      module, error = lowersim.lower_file(path, jax=program.JAX_VERSION), None
+      module, error = lowersim.lower_file(path, jax=jax), None
     except lowersim.Error as e:
       module, error = "", e
   said = [str(w.message) for w in caught if w.category is lowersim.JaxWarning]
@@ -68,23 +69,19 @@ def run_lowersim_bindings(binary: str, path: str) -> compare.LowersimOutcome:
                                  stderr=stderr + f"{error}\n", exit_code=1)
 
 
-def jax_outcome(path: str, version: str | None = None) -> program.Outcome:
-  """The scenario on JAX (`version`, when given, is the version of a
-  scenario that pins none; a scenario's own jax= wins, as in lowersim).
-  Must run in a fresh process (a fork-server child).  A session's: its
-  last lowering's."""
-  return jax_outcomes(path, version)[-1]
+def jax_outcome(path: str) -> program.Outcome:
+  """The scenario on the installed JAX (one that pins another is not
+  expressible).  Must run in a fresh process (a fork-server child).  A
+  session's: its last lowering's."""
+  return jax_outcomes(path)[-1]
 
 
-def jax_outcomes(path: str, version: str | None = None) -> list[program.Outcome]:
+def jax_outcomes(path: str) -> list[program.Outcome]:
   """Each lowering of the scenario on JAX, in order, in this process."""
   try:
     s = sc.read_file(path)
   except sc.InvalidScenario as e:
     return [program.Outcome(kind="invalid", reason=str(e))]
-  if version and s.jax is None:
-    for step in [s] + s.steps:
-      step.jax = version
   try:
     program.check_expressible(s)
   except program.NotExpressible as e:
@@ -141,16 +138,21 @@ def context_of(s: sc.Scenario, out: program.Outcome) -> list[str]:
   return ctx
 
 
-PROFILES = ("0.10.2", "unpinned", "the seeds' JAX")
+# What a scenario's jax= is to the release being judged.
+PROFILES = ("pinned", "unpinned", "another release", "no release")
 
 
 def profile_of(jax_attr: str | None) -> str:
-  """The version profile a scenario's jax= pins: JAX 0.10.2 (the oracle's),
-  none (lowered by lowersim with --jax 0.10.2), or another (the corpus pins
-  only the seeds' JAX besides 0.10.2)."""
+  """pinned: jax= names the installed release; unpinned: no jax= (judged
+  on every release, lowersim lowering it with --jax of this release);
+  another release: jax= is one of the oracle's other releases; no release:
+  a JAX no oracle runs (e.g. the seeds' development commit)."""
+  from oracle import releases
   if jax_attr is None:
     return "unpinned"
-  return "0.10.2" if program.is_oracle_version(jax_attr) else "the seeds' JAX"
+  if releases.pins(jax_attr):
+    return "pinned"
+  return "another release" if jax_attr in releases.all_releases() else "no release"
 
 
 def needs_module_text(path: str) -> bool:
@@ -200,14 +202,20 @@ def expect_check(path: str, low: compare.LowersimOutcome, out: program.Outcome, 
 
 
 def judge(task: dict) -> dict:
-  """Fork-server work: {"path", "lowersim", "jax", "expect"} -> a Verdict as
-  JSON (with "expect": the <expect> check, when asked)."""
+  """Fork-server work: {"path", "lowersim", "lowersim_jax", "expect"} -> a
+  Verdict as JSON (with "expect": the <expect> check, when asked)."""
   path = task["path"]
   start = time.perf_counter()
-  outs = jax_outcomes(path, task.get("jax"))
+  outs = jax_outcomes(path)
+  if len(outs) == 1 and outs[0].kind == "not_expressible" and \
+      outs[0].reason.startswith("version: "):
+    # Another release's scenario: lowersim is not asked.
+    v = compare.verdict(path, compare.LowersimOutcome("none"), outs[0])
+    v.profile = profile_of(sc.read_file(path).jax)
+    return v.to_json()
   if len(outs) == 1:
     out = outs[0]
-    low = run_lowersim(task["lowersim"], path)
+    low = run_lowersim(task["lowersim"], path, task["lowersim_jax"])
     v = compare.verdict(path, low, out)
   else:
     # A session: lowering k of lowersim (the session cut after it) against
@@ -215,7 +223,7 @@ def judge(task: dict) -> dict:
     import tempfile
     with tempfile.TemporaryDirectory(prefix="oracle-session-") as tmp:
       for k, out in enumerate(outs):
-        low = run_lowersim(task["lowersim"], session_prefix(path, k + 1, tmp))
+        low = run_lowersim(task["lowersim"], session_prefix(path, k + 1, tmp), task["lowersim_jax"])
         v = compare.verdict(path, low, out)
         if v.status != "agree":
           v.summary = f"lowering {k + 1} of {len(outs)}: {v.summary}"

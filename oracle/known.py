@@ -1,7 +1,7 @@
-"""Known differences (oracle/known-differences.txt) and the causes behind
-difference classes.
+"""Known differences (oracle/known-differences/RELEASE.txt, one file per JAX
+release) and the causes behind difference classes.
 
-known-differences.txt has one line per scenario that differs from JAX:
+A release's file has one line per scenario that differs from that JAX:
 
     PATH | CLASS ;; CLASS ;; ... | CAUSE, CAUSE, ...
 
@@ -11,7 +11,8 @@ oracle finds for it (oracle/compare.py); the CAUSEs name entries of CAUSES
 below (what differs and the JAX code behind it).  A scenario whose classes
 are not exactly its entry's is a new difference; an entry whose scenario
 agrees with JAX is stale.  Both fail the run.  `python -m oracle run
---update-known` rewrites the file from the run's differences.
+--update-known` rewrites the release's file from the run's differences (a
+verdict that differs only by JAX's own nondeterminism gets no entry).
 """
 
 from __future__ import annotations
@@ -21,17 +22,15 @@ import os
 import re
 from typing import Optional
 
-KNOWN_FILE = os.path.join(os.path.dirname(__file__), "known-differences.txt")
-
 
 @dataclasses.dataclass
 class Cause:
   name: str
   pattern: str          # regex on a difference class
   what: str             # what differs, in one sentence
-  jax_code: str         # the JAX 0.10.2 code behind it (file: function)
-  kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle mapping | context | version (the
-                          # scenario names no JAX version and lowersim's newest differs from 0.10.2)
+  jax_code: str         # the JAX code behind it (file: function), as of the release that showed it
+  kind: str = "lowersim"  # lowersim (its behaviour differs) | oracle mapping (the data or the
+                          # program, not lowersim) | context (the scenario, or JAX's nondeterminism)
   requires: str = ""    # regex: the cause explains a class only beside a class matching it
   nondeterministic: bool = False  # JAX itself gives either outcome from one process to the
                                   # next: a scenario whose every class it explains agrees
@@ -55,15 +54,12 @@ CAUSES = [
           "initialized the backends",
           "jax/_src/pallas/pallas_call.py: _trace_kernel_to_jaxpr (tracing) before "
           "pxla.lower_sharding_computation"),
-    Cause("buffer-callback-oneapi", r"`buffer_callback` not supported on oneapi backend",
-          "the scenario names no JAX version, so lowersim lowers with its newest profile (the "
-          "seeds' JAX, whose buffer_callback has a oneapi target); 0.10.2 knows cpu, cuda and "
-          "rocm only (lowersim's 0.10.2 profile agrees: jax=\"0.10.2\" or --jax 0.10.2)",
-          "jax/_src/buffer_callback.py: _buffer_callback_lowering", kind="version"),
     Cause("triton-kernel-old", r"kernel \(__gpu\$xla\.gpu\.triton\): JAX's kernel does not parse",
-          "a Triton kernel JAX serialized in 2024 no longer parses in 0.10.2's Triton dialect "
+          "a Triton kernel JAX serialized in 2024 no longer parses in the Triton dialect of "
+          "today's jaxlib (0.10.2 and later) "
           "(Triton promises no IR compatibility; JAX skips that back-compat test)",
-          "tests/pallas/export_back_compat_pallas_test.py: test_triton_add_one (skipped)"),
+          "tests/pallas/export_back_compat_pallas_test.py: test_triton_add_one (skipped)",
+          kind="oracle mapping"),
     Cause("export-quotes-triton", r"^error values: ValueError: Cannot serialize code with custom calls( whose targets have no compatibility guar|.*__gpu\$xla\.gpu\.triton)",
           "jax.export refuses the unstable Triton call and quotes it, with its ir (the kernel's "
           "bytecode, written by another MLIR: kernel-producer), so the messages differ in the "
@@ -74,10 +70,13 @@ CAUSES = [
           "a stored back-compat module has another shape than today's lowering of the "
           "program: the 2024 Triton export calls a private @wrapped function, the Mosaic GPU "
           "one is named jit_wrapped (the test's own wrapper)",
-          "jax/_src/internal_test_util/export_back_compat_test_util.py: run_one_test"),
+          "jax/_src/internal_test_util/export_back_compat_test_util.py: run_one_test",
+          kind="oracle mapping"),
     Cause("backcompat-codegen", r"^back-compat: (kernel \(mosaic_gpu_v2\) |serialization: kernel_hash|"
           r"module: % = \"…\"\(%\) <\{backend_config = )",
-          "the Mosaic GPU data is JAX's export of 2026-02-18, not 0.10.2's lowering: Mosaic GPU "
+          "the Mosaic GPU data is JAX's export of 2026-02-18, not the installed release's "
+          "lowering (seen on 0.10.2 to 0.11.1; from 0.11.2 the stored kernel does not even "
+          "deserialize): Mosaic GPU "
           "then made 256-byte TMA descriptors and no reinterpret_cast, the custom call had no "
           "backend_config attribute, and the stored kernel_hash is not the SHA-256 of the stored "
           "module; lowersim matches 0.10.2 on the same program "
@@ -92,6 +91,12 @@ CAUSES = [
           "jax/_src/interpreters/mlir.py: lower_jaxpr_to_module "
           "(effects.ordered_effects.filter_in(closed_jaxpr.effects))", kind="context",
           nondeterministic=True),
+    Cause("dtype-set-order", r"^dtype list order: ",
+          "lax's dtype rules name the accepted dtypes in the iteration order of a Python set of "
+          "numpy type objects, hashed by address: either order from one JAX process to the next "
+          "(seen on Python 3.12); the messages are equal with the list sorted",
+          "jax/_src/lax/lax.py: unop_dtype_rule, naryop_dtype_rule (', '.join(t.__name__ for t "
+          "in accepted_dtypes))", kind="context", nondeterministic=True),
     Cause("lazy-init-warning-order", r"^warnings in another order$",
           "JAX initializes every backend when the lowering starts, so an experimental plugin's "
           "warning comes before any lowering warning (e.g. Mosaic GPU's DeprecationWarning); "
@@ -147,7 +152,7 @@ class Entry:
   line: int
 
 
-def read(path: str = KNOWN_FILE) -> dict[str, Entry]:
+def read(path: str) -> dict[str, Entry]:
   entries: dict[str, Entry] = {}
   if not os.path.exists(path):
     return entries
@@ -167,25 +172,24 @@ def read(path: str = KNOWN_FILE) -> dict[str, Entry]:
 
 
 HEADER = """\
-# Known differences between lowersim and JAX 0.10.2, found by the oracle
-# (`./run oracle`).  One line per scenario: PATH | CLASSES | CAUSES.
+# Known differences between lowersim and JAX {release}, found by the oracle
+# (`./run oracle --jax {release}`).  One line per scenario: PATH | CLASSES | CAUSES.
 # The causes are described, with the JAX code behind them, in oracle/known.py
-# (CAUSES) and in build/oracle/report.txt.  This list is the work list of the
-# issue after the oracle's: a difference not listed here, or listed with other
-# classes, fails the run; so does an entry whose scenario now agrees with JAX.
-# Regenerate with `build/oracle-venv/bin/python -m oracle run --update-known`
-# after reviewing the report.
+# (CAUSES) and in build/oracle/{release}/report.txt.  A difference not listed
+# here, or listed with other classes, fails the run; so does an entry whose
+# scenario now agrees with JAX.  Regenerate with
+# `./run oracle --jax {release} --update-known` after reviewing the report.
 """
 
 
-def write(verdicts, path: str = KNOWN_FILE, keep: Optional[dict[str, Entry]] = None) -> int:
+def write(verdicts, path: str, release: str, keep: Optional[dict[str, Entry]] = None) -> int:
   """Rewrites the file with one entry per differing verdict (entries for
   scenarios outside this run are kept as they were)."""
   lines = []
   covered = set()
   for v in sorted(verdicts, key=lambda v: v.path):
     covered.add(v.path)
-    if v.status != "differ":
+    if v.status != "differ" or nondeterministic(v.classes):
       continue
     names = [c.name for c in causes_of(v.classes, v.context)]
     if unexplained(v.classes, v.context):
@@ -196,7 +200,7 @@ def write(verdicts, path: str = KNOWN_FILE, keep: Optional[dict[str, Entry]] = N
       lines.append(f"{e.path} | {' ;; '.join(e.classes)} | {', '.join(e.causes)}")
   lines.sort()
   with open(path, "w", encoding="utf-8") as f:
-    f.write(HEADER)
+    f.write(HEADER.format(release=release))
     for l in lines:
       f.write(l + "\n")
   return len(lines)

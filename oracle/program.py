@@ -22,9 +22,12 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                num_cores, platform)))
   <arg donated="true">         donate_argnums
   <op kind>                    lax.sin, cos, neg, exp, add, mul, sub
-  <compute_on compute_type op> compute_on2(compute_type=T,
-                               out_memory_spaces=MemorySpace.Device, or
-                               Host for out_memory_space="host")(OP)
+  <compute_on compute_type op> compute_on's function form (compute_on2,
+                               or compute_on where that is it:
+                               features.compute_on_function)(
+                               compute_type=T, out_memory_spaces=
+                               MemorySpace.Device, or Host for
+                               out_memory_space="host")(OP)
   <primitive>                  core.Primitive(name) (multiple results), an
                                abstract eval giving the <result> avals,
                                mlir.register_lowering(prim, rule, platform,
@@ -50,6 +53,8 @@ What each scenario element becomes (docs/scenario-and-cli.md, 2026-12):
                                input_output_aliases={<alias>s},
                                custom_call_api_version=api_version,
                                legacy_backend_config=...)
+  <pallas use_mosaic_gpu>      jax_pallas_use_mosaic_gpu, when set (not
+                               expressible where the option is gone)
   <pallas_call>                pl.pallas_call of the add_one/copy kernel over
                                grid=(g,), one block (the whole array),
                                (gather_rows: grid_spec=pltpu.PrefetchScalarGridSpec(
@@ -75,14 +80,7 @@ import numpy as np
 
 from oracle import scenario as sc
 
-JAX_VERSION = "0.10.2"
-JAX_COMMIT = "990e6a0b84"  # tag jax-v0.10.2; lowersim also takes a commit prefix for jax=
-
-
-def is_oracle_version(name: str) -> bool:
-  return name == JAX_VERSION or (7 <= len(name) <= 40 and
-                                 all(c in "0123456789abcdef" for c in name) and
-                                 name[:10] == JAX_COMMIT[:len(name)])
+from oracle import features, releases
 
 
 @dataclasses.dataclass
@@ -136,8 +134,16 @@ def _zeros(aval: sc.Aval):
 # --- What JAX cannot express ----------------------------------------------------
 
 def check_expressible(s: sc.Scenario) -> None:
-  if s.jax is not None and not is_oracle_version(s.jax):
-    raise NotExpressible(f"version: the scenario is for JAX {s.jax}; the oracle is JAX {JAX_VERSION}")
+  """Raises NotExpressible when the installed JAX cannot run the scenario:
+  it pins another JAX (a scenario's jax= names the release it is judged
+  on; unknown pins, e.g. a development commit, no release judges), or its
+  program needs a feature this JAX lacks (oracle/features.py)."""
+  if not releases.pins(s.jax):
+    raise NotExpressible(f"version: the scenario is for JAX {s.jax}; this oracle is JAX "
+                         f"{releases.installed()}")
+  missing = features.missing_for(s)
+  if missing:
+    raise NotExpressible(missing)
   for e in s.eqns:
     if e.kind == "pallas_call" and e.kernel not in ("add_one", "copy", "tiled_add_one",
                                                     "row_sum", "gather_rows"):
@@ -294,17 +300,18 @@ def _pallas_call(e: sc.Eqn, ops):
   params = None
   fields = dict(e.params_fields)
   if e.compiler_params == "mosaic_tpu":
-    from jax.experimental.pallas import tpu as pltpu
+    pltpu = _import_pallas_module("jax.experimental.pallas.tpu", "Mosaic TPU's CompilerParams")
     effects = fields.pop("has_side_effects", None)
     if effects is not None:
       fields["has_side_effects"] = (pltpu.SideEffectType.DATAFLOW_SIDE_EFFECTING
                                     if effects == "dataflow" else effects == "true")
     params = pltpu.CompilerParams(**fields)
   elif e.compiler_params == "triton":
-    from jax.experimental.pallas import triton as pltriton
+    pltriton = _import_pallas_module("jax.experimental.pallas.triton", "Triton's CompilerParams")
     params = pltriton.CompilerParams(**fields)
   elif e.compiler_params == "mosaic_gpu":
-    from jax._src.pallas.mosaic_gpu import core as mgpu_core  # plgpu.CompilerParams
+    mgpu_core = _import_pallas_module("jax._src.pallas.mosaic_gpu.core",  # plgpu.CompilerParams
+                                      "Mosaic GPU's CompilerParams")
     params = mgpu_core.CompilerParams()
   extra = {}
   if e.pallas_name is not None:
@@ -333,7 +340,7 @@ def _pallas_call(e: sc.Eqn, ops):
   if e.kernel == "gather_rows":  # out block i is x's block idx[i]
     if e.block is None or x.ndim != 2:
       raise NotExpressible("gather_rows takes a 2-D array and block=")
-    from jax.experimental.pallas import tpu as pltpu
+    pltpu = _import_pallas_module("jax.experimental.pallas.tpu", "PrefetchScalarGridSpec")
     extra["grid_spec"] = pltpu.PrefetchScalarGridSpec(
         num_scalar_prefetch=1, grid=(x.shape[0] // e.block[0],),
         in_specs=[pl.BlockSpec(e.block, index_map("gather_rows_in"))],
@@ -346,6 +353,20 @@ def _pallas_call(e: sc.Eqn, ops):
                           interpret=e.interpret, compiler_params=params, **extra)
   result = call(*ops)
   return [result] if len(out) == 1 else list(result)
+
+
+def _import_pallas_module(name: str, what: str):
+  """A public Pallas module the program imports.  Where importing it
+  imports a backend's pallas_call_registration (jax.experimental.pallas.triton
+  from 0.11.0) and the scenario has that backend uninstalled, the program
+  cannot be written: not expressible."""
+  import importlib
+  from oracle import standins
+  try:
+    return importlib.import_module(name)
+  except standins.BackendNotInstalled as e:
+    raise NotExpressible(f"{what} without {e.backend}: importing {name} imports {e.name}, "
+                         f"which <pallas {e.backend}=\"false\"> makes absent") from None
 
 
 def make_shardings(s: sc.Scenario) -> dict[int, Any]:
@@ -393,13 +414,13 @@ def build_function(s: sc.Scenario, callbacks: _Callbacks, shardings: Optional[di
     if e.kind == "op":
       return [_op_function(e.op)(*ops)]
     if e.kind == "compute_on":
-      # 0.10.2's function form (compute_on itself once the context manager
-      # was deleted); one Python function per op, so JAX's trace cache gives
-      # equal calls one jaxpr.
-      from jax._src import core
-      from jax._src.compute_on import compute_on2
-      space = core.MemorySpace.Host if e.out_memory_space == "host" else core.MemorySpace.Device
-      fn = compute_on2(compute_type=e.compute_type, out_memory_spaces=space)
+      # compute_on's function form (compute_on2, or compute_on once the
+      # context manager was deleted: features.compute_on_function); one
+      # Python function per op, so JAX's trace cache gives equal calls one
+      # jaxpr.
+      compute_on_fn, _ = features.compute_on_function()
+      fn = compute_on_fn(compute_type=e.compute_type,
+                         out_memory_spaces=features.memory_space(e.out_memory_space == "host"))
       return [fn(_op_function(e.op))(*ops)]
     if e.kind == "primitive":
       return list(prims.bind(e, ops))
@@ -637,7 +658,7 @@ def lower_session(s: sc.Scenario) -> list[Outcome]:
 
 def lower(s: sc.Scenario) -> Outcome:
   """The scenario on JAX: module, error or not expressible."""
-  from oracle import mlir_text
+  from oracle import mlir_text, standins
   out = Outcome(kind="module")
   try:
     check_expressible(s)
@@ -659,6 +680,13 @@ def lower(s: sc.Scenario) -> Outcome:
         execute(lowered)
     except NotExpressible as e:
       return Outcome(kind="not_expressible", reason=str(e))
+    except standins.BackendNotInstalled as e:
+      # JAX imported an uninstalled backend's registration where it does
+      # not catch ImportError: a machine without the backend has no
+      # message to compare (the oracle's finder wrote this one).
+      return Outcome(kind="not_expressible",
+                     reason=f"<pallas {e.backend}=\"false\">: JAX {releases.installed()} imports "
+                            f"{e.name} without catching ImportError ({_innermost_jax_frame(e)})")
     except Exception as e:  # what JAX raised
       out.kind = "error"
       out.module = ""

@@ -79,7 +79,9 @@ class Pallas:
   mosaic_tpu: bool = True
   triton: bool = True
   mosaic_gpu: bool = True
-  use_mosaic_gpu: bool = True  # jax_pallas_use_mosaic_gpu's default (config.py)
+  # jax_pallas_use_mosaic_gpu as the scenario sets it; None: it does not
+  # (the option keeps JAX's default, where the release has the option)
+  use_mosaic_gpu: Optional[bool] = None
 
 
 @dataclass
@@ -515,7 +517,7 @@ class _Reader:
       elif c.tag == "pallas":
         s.pallas = Pallas(True, self.boolean(c, "mosaic_tpu", True), self.boolean(c, "triton", True),
                           self.boolean(c, "mosaic_gpu", True),
-                          self.boolean(c, "use_mosaic_gpu", True))
+                          self.boolean(c, "use_mosaic_gpu", None))
     current = None
     for c in root.children:
       if c.tag == "lower":

@@ -10,9 +10,11 @@ state it replaces and why.  Everything else is JAX's own code: xla_bridge's
 `known_platforms` run unchanged on the registry filled here, so the errors
 the scenario provokes are raised, worded and classed by JAX itself.
 
-JAX version: 0.10.2 (jax/_src/xla_bridge.py, jax/_src/hardware_utils.py,
-jax/_src/pallas/pallas_call.py, jax/_src/pallas/mosaic/tpu_info.py,
-jax/_src/effects.py).
+Written against JAX 0.10.2 (jax/_src/xla_bridge.py,
+jax/_src/hardware_utils.py, jax/_src/pallas/pallas_call.py,
+jax/_src/pallas/mosaic/tpu_info.py, jax/_src/effects.py) and unchanged in
+what it patches up to 0.12.0.1; what differs between releases is detected
+in oracle/features.py, not assumed from a version number.
 """
 
 from __future__ import annotations
@@ -246,32 +248,46 @@ def _install_nvidia_gpu_visibility(visible: bool) -> None:
   hardware_utils.has_visible_nvidia_gpu = lambda: visible
 
 
-class _Unimportable:
-  """A meta-path finder that makes the given modules unimportable."""
+class BackendNotInstalled(ModuleNotFoundError):
+  """The import of a Pallas backend's pallas_call_registration that the
+  scenario (or the fork server's parent) has made absent.  JAX's own lazy
+  imports catch it as the ImportError of a backend that is not installed."""
 
-  def __init__(self, names):
-    self.names = set(names)
+  def __init__(self, name: str, backend: str, why: str):
+    super().__init__(f"No module named {name!r} (lowersim oracle: {why})", name=name)
+    self.backend = backend
+
+
+class Unimportable:
+  """A meta-path finder that makes the given backends' registration
+  modules ({backend: module}) unimportable."""
+
+  def __init__(self, modules: dict[str, str], why: str):
+    self.backends = {mod: which for which, mod in modules.items()}
+    self.why = why
 
   def find_spec(self, name, path=None, target=None):
-    if name in self.names:
-      raise ModuleNotFoundError(f"No module named {name!r} (lowersim oracle: this Pallas "
-                                "backend is not installed in the scenario)", name=name)
+    if name in self.backends:
+      raise BackendNotInstalled(name, self.backends[name], self.why)
     return None
 
 
 def install_pallas(pallas) -> None:
   """Which Pallas backends are installed, and the jax_pallas_use_mosaic_gpu
-  flag.  pallas_call.py imports each backend's pallas_call_registration
+  flag when the scenario sets it (oracle/features.py: a scenario that sets
+  it is not expressible in a JAX without it).  pallas_call.py imports each backend's pallas_call_registration
   lazily inside `try: ... except ImportError`; an uninstalled backend's
   module raises ImportError here (a meta-path finder; the fork server's
   parent never imports these modules, so nothing is cached)."""
-  missing = [mod for which, mod in PALLAS_REGISTRATION_MODULES.items()
-             if not getattr(pallas, which)]
-  for mod in missing:
+  missing = {which: mod for which, mod in PALLAS_REGISTRATION_MODULES.items()
+             if not getattr(pallas, which)}
+  for mod in missing.values():
     assert mod not in sys.modules, f"{mod} was imported before the scenario's Pallas state was set"
   if missing:
-    sys.meta_path.insert(0, _Unimportable(missing))
-  config.update("jax_pallas_use_mosaic_gpu", bool(pallas.use_mosaic_gpu))
+    sys.meta_path.insert(0, Unimportable(missing, "this Pallas backend is not installed in the "
+                                                  "scenario"))
+  if pallas.use_mosaic_gpu is not None:
+    config.update("jax_pallas_use_mosaic_gpu", pallas.use_mosaic_gpu)
 
 
 def install_effect_order(scenario: Any) -> None:

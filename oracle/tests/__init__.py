@@ -13,7 +13,8 @@ import unittest
 
 def run_self_tests() -> int:
   suite = unittest.defaultTestLoader.loadTestsFromNames(["oracle.tests.test_oracle",
-                                                         "oracle.tests.test_expect"])
+                                                         "oracle.tests.test_expect",
+                                                         "oracle.tests.test_releases"])
   result = unittest.TextTestRunner(stream=sys.stdout, verbosity=1).run(suite)
   n, bad = result.testsRun, len(result.failures) + len(result.errors)
   print(f"oracle self-test: {n - bad} passed, {bad} failed")

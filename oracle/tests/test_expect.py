@@ -158,7 +158,10 @@ class ExpectationTest(unittest.TestCase):
     binary = judge.lowersim_binary(ROOT)
     expect.load_codes(binary)
     try:
-      tasks = [{"path": p, "lowersim": binary, "jax": "0.10.2", "expect": True} for p in (bad, ok, mod)]
+      from oracle import releases
+      lowersim_jax = releases.lowersim_jax(releases.installed(), releases.lowersim_profiles(binary))
+      tasks = [{"path": p, "lowersim": binary, "lowersim_jax": lowersim_jax, "expect": True}
+               for p in (bad, ok, mod)]
       got = {t["path"]: r for t, r in server.run(tasks, judge.judge, jobs=2, timeout=120)}
     finally:
       for p in (bad, ok, mod):
@@ -189,7 +192,7 @@ class ExpectationTest(unittest.TestCase):
 
 def _unagreed(task: dict) -> dict:
   from oracle import compare
-  out = judge.jax_outcome(task["path"], "0.10.2")
+  out = judge.jax_outcome(task["path"])
   return judge.expect_check(task["path"], compare.LowersimOutcome("module", module="not JAX's"), out,
                             judge.lowersim_binary(ROOT), agreed=False)
 

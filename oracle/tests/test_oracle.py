@@ -77,6 +77,26 @@ class ComparisonTest(unittest.TestCase):
     v = compare.verdict("x", low, _jax(error=("TypeError", "one message")))
     self.assertEqual(v.status, "differ")
 
+  def test_messages_that_differ_in_a_few_words_are_one_class(self):
+    """A word JAX added to a list is one class whatever the scenario
+    (the platform named, the list's other members)."""
+    msg = ("Registering an MLIR lowering rule for primitive my_op for an unknown platform {}. "
+           "Known platforms are: cpu, cuda, {}rocm, tpu.")
+    classes = set()
+    for platform, others in (("neuron", ""), ("metal", "metal, ")):
+      low = compare.parse_lowersim(1, "", "LSIM_E_X: NotImplementedError: "
+                                   + msg.format(platform, others) + "\n")
+      v = compare.verdict("x", low, _jax(error=("NotImplementedError",
+                                                msg.format(platform, others + "proxy, "))))
+      classes.update(v.classes)
+    self.assertEqual(classes, {"error values: NotImplementedError: JAX's message has «proxy,» that "
+                               "lowersim's lacks"})
+    # Messages that share little are classed by their templates.
+    low = compare.parse_lowersim(1, "", "LSIM_E_X: ValueError: one thing went wrong here\n")
+    v = compare.verdict("x", low, _jax(error=("ValueError", "something else entirely, in other words")))
+    self.assertEqual(v.classes, ["error: lowersim ValueError: one thing went wrong here; "
+                                 "JAX ValueError: something else entirely, in other words"])
+
   def test_a_module_against_an_error_differs(self):
     v = compare.verdict("x", compare.LowersimOutcome("module", module=MODULE),
                         _jax(error=("RuntimeError", "no")))
@@ -232,7 +252,7 @@ class KnownTest(unittest.TestCase):
     agree = compare.Verdict(path="b.xml", status="agree")
     fd, path = tempfile.mkstemp()
     os.close(fd)
-    known.write([differ], path)
+    known.write([differ], path, "0.10.2")
     entries = known.read(path)
     self.assertEqual(entries["a.xml"].causes, ["triton-kernel-old"])
     entries["b.xml"] = known.Entry("b.xml", ["x"], [], 0)
