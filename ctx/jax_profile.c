@@ -91,6 +91,8 @@ static const char *const partitioned_callback_platforms_0_11_1[] = {"cpu", "cuda
  * attribute. */
 static const char *const compute_on_device_inlineable[] = {"inlineable", "false"};
 static const char *const compute_on_device_backend_config[] = {"backend_config", "{}"};
+static const char *const compute_on_attribute_types_0_10_2[] = {"device"};
+static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_sparsecore"};
 
 #define TPU_KIND_HINT                                                                              \
   ". If you are not running on a TPU device, you need to wrap your code in a "                    \
@@ -118,6 +120,7 @@ static const char *const compute_on_device_backend_config[] = {"backend_config",
   .uncached_multi_platform_type_error = true,                                                      \
   .python_callback_platforms = STRINGS(python_callback_platforms_0_10_2),                          \
   .partitioned_callback_platforms = STRINGS(partitioned_callback_platforms_0_10_2),                \
+  .callback_sharding_names_devices = false,                                                        \
   .platform_dependent_gpu_platforms = "'cuda' or 'rocm'",                                          \
   .pallas_triton_registered_on_import = false, .pallas_tpu_device_kind_hint = "",                  \
   .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_10_2), .pallas_mosaic_fwd_compat_version = 11,    \
@@ -127,6 +130,7 @@ static const char *const compute_on_device_backend_config[] = {"backend_config",
   .pallas_mosaic_gpu_serde_version = 6, .pallas_mosaic_gpu_fwd_compat_version = 2,                 \
   .compute_on_context_manager = true,                                                              \
   .compute_on_device_attribute = STRINGS(compute_on_device_inlineable),                            \
+  .compute_on_attribute_types = STRINGS(compute_on_attribute_types_0_10_2),                        \
   .compute_on_sparsecore_device_wrapped = true
 
 #define JAX_0_11_0                                                                                 \
@@ -153,6 +157,8 @@ static const char *const compute_on_device_backend_config[] = {"backend_config",
 
 #define JAX_0_12_0                                                                                 \
   JAX_0_11_2, .proxy_factory_error = proxy_without_target,                                         \
+  .compute_on_attribute_types = STRINGS(compute_on_attribute_types_0_12_0),                        \
+  .callback_sharding_names_devices = true,                                                         \
   .donation_doc_url = "https://docs.jax.dev/en/latest/201/jit.html#jax-201-buffer-donation"
 
 #if defined(__GNUC__)
@@ -240,6 +246,10 @@ static const lsim_jax_change changes[] = {
      "the release jax-v0.11.2 (after jax-v0.11.1)"},
     {"lowering.compute_on_sparsecore_device_wrapped", "0.11.2",
      "the release jax-v0.11.2 (after jax-v0.11.1)"},
+    {"lowering.compute_on_attribute_types", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2)"},
+    {"callbacks.sharding_names_devices", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2)"},
     {"runtime.proxy_factory_error", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
     {"lowering.platforms_with_donation", "0.11.1", "the release jax-v0.11.1 (after jax-v0.11.0)"},
     {"lowering.donation_doc_url", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
@@ -328,6 +338,10 @@ static const lsim_jax_fact facts[] = {
     {"callbacks.partitioned_callback_platforms",
      "the platforms whose python callbacks may be partitioned",
      "jax/_src/callback.py: emit_python_callback", FACT(partitioned_callback_platforms, STRINGS)},
+    {"callbacks.sharding_names_devices",
+     "a callback sharding's device outside the device assignment is reworded with both, not "
+     "tuple.index's ValueError",
+     "jax/_src/callback.py: _callback_op_sharding", FACT(callback_sharding_names_devices, BOOL)},
     /* lax */
     {"lax.platform_dependent_gpu_platforms",
      "the platforms named by platform_dependent's refusal of a 'gpu' branch",
@@ -388,6 +402,9 @@ static const lsim_jax_fact facts[] = {
      "the frontend attribute [name, value] a compute_on('device') call carries besides its "
      "compute type",
      "jax/_src/compute_on.py: _compute_on_lowering", FACT(compute_on_device_attribute, STRINGS)},
+    {"lowering.compute_on_attribute_types",
+     "the compute types whose compute_on calls carry that attribute",
+     "jax/_src/compute_on.py: _compute_on_lowering", FACT(compute_on_attribute_types, STRINGS)},
     {"lowering.compute_on_sparsecore_device_wrapped",
      "a tpu_sparsecore call's device-memory results are wrapped with their memory kind",
      "jax/_src/compute_on.py: _compute_on_lowering",

@@ -39,14 +39,16 @@ const lsim_primitive lsim_compute_on_p = {
     .name = "compute_on", .trace_check = compute_on_check, .explain_params = explain_params};
 
 /* The call's frontend attributes: the compute type (a GPU stream's
- * annotation, with inlineable = "false"), and for `device` the release's
- * attribute (inlineable = "false", then backend_config = "{}"). */
+ * annotation, with inlineable = "false"), and for `device` (and from 0.12.0
+ * `tpu_sparsecore`) the release's attribute (inlineable = "false", then
+ * backend_config = "{}"). */
 static void annotate_call(MlirContext mlir, MlirOperation call, const char *compute_type,
                           const lsim_jax_profile *jax) {
   MlirNamedAttribute attrs[3];
   size_t n = lsim_compute_type_attributes(mlir, compute_type, attrs);
   const lsim_jax_strings *device = &jax->compute_on_device_attribute;
-  if (strcmp(compute_type, "device") == 0 && device->count == 2)
+  if (lsim_jax_strings_contain(&jax->compute_on_attribute_types, compute_type) &&
+      device->count == 2)
     attrs[n++] = lsim_named(mlir, device->items[0], lsim_string_attr(mlir, device->items[1]));
   mlirOperationSetAttributeByName(call,
                                   mlirStringRefCreateFromCString("mhlo.frontend_attributes"),

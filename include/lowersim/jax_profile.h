@@ -86,6 +86,10 @@ typedef struct lsim_jax_profile {
    * whose callbacks may be partitioned (oneapi in both from 0.11.1). */
   lsim_jax_strings python_callback_platforms;
   lsim_jax_strings partitioned_callback_platforms;
+  /* callback.py _callback_op_sharding: a sharding's device outside the
+   * device assignment is reworded with both (from 0.12.0), not tuple.index's
+   * own ValueError. */
+  bool callback_sharding_names_devices;
 
   /* --- lax (lax/control_flow/conditionals.py) --------------------------- */
   /* The platforms lax.platform_dependent's refusal of a 'gpu' branch names
@@ -163,6 +167,9 @@ typedef struct lsim_jax_profile {
    * value) a `device` call carries besides its compute type: inlineable =
    * "false", then backend_config = "{}" from 0.11.2. */
   lsim_jax_strings compute_on_device_attribute;
+  /* The compute types whose calls carry it: `device`, and `tpu_sparsecore`
+   * from 0.12.0. */
+  lsim_jax_strings compute_on_attribute_types;
   /* Whether a `tpu_sparsecore` call's results in device memory are wrapped
    * with their memory kind (wrap_with_memory_kind), as every other's are:
    * until 0.11.1. */
