@@ -87,6 +87,11 @@ static const char *const partitioned_callback_platforms_0_10_2[] = {"cpu", "cuda
 static const char *const partitioned_callback_platforms_0_11_1[] = {"cpu", "cuda", "rocm",
                                                                     "oneapi"};
 
+/* compute_on.py _compute_on_lowering: a `device` call's extra frontend
+ * attribute. */
+static const char *const compute_on_device_inlineable[] = {"inlineable", "false"};
+static const char *const compute_on_device_backend_config[] = {"backend_config", "{}"};
+
 #define TPU_KIND_HINT                                                                              \
   ". If you are not running on a TPU device, you need to wrap your code in a "                    \
   "`jax.sharding.use_abstract_mesh` context manager whose `AbstractMesh` argument specifies "     \
@@ -106,6 +111,7 @@ static const char *const partitioned_callback_platforms_0_11_1[] = {"cpu", "cuda
   .python_requires = ">=3.11", .minimum_jaxlib = "0.10.1",                                         \
   .export_stable_custom_call_targets = STRINGS(stable_custom_call_targets),                        \
   .tpu_factory_error = tpu_without_libtpu, .proxy_factory_error = NULL,                            \
+  .export_custom_call_advice = false,                                                              \
   .platforms_with_donation = STRINGS(donation_platforms_0_10_2),                                   \
   .donation_doc_url = "https://docs.jax.dev/en/latest/faq.html#buffer-donation",                   \
   .use_shardy_partitioner = true, .buffer_callback_oneapi = false,                                 \
@@ -120,7 +126,9 @@ static const char *const partitioned_callback_platforms_0_11_1[] = {"cpu", "cuda
   .pallas_triton_deprecated = false, .pallas_mosaic_gpu_warpgroup_semantics = false,               \
   .pallas_mosaic_gpu_hopper_copies = false, .pallas_mosaic_gpu_arch_same_kind = false,             \
   .pallas_mosaic_gpu_serde_version = 6, .pallas_mosaic_gpu_fwd_compat_version = 2,                 \
-  .compute_on_context_manager = true
+  .compute_on_context_manager = true,                                                              \
+  .compute_on_device_attribute = STRINGS(compute_on_device_inlineable),                            \
+  .compute_on_sparsecore_device_wrapped = true
 
 #define JAX_0_11_0                                                                                 \
   JAX_0_10_2, .python_requires = ">=3.12", .minimum_jaxlib = "0.11.0",                             \
@@ -139,7 +147,9 @@ static const char *const partitioned_callback_platforms_0_11_1[] = {"cpu", "cuda
   .pallas_mosaic_gpu_fwd_compat_version = 6, .compute_on_context_manager = false
 
 #define JAX_0_11_2                                                                                 \
-  JAX_0_11_1, .minimum_jaxlib = "0.11.2",                                                          \
+  JAX_0_11_1, .minimum_jaxlib = "0.11.2", .export_custom_call_advice = true,                       \
+  .compute_on_device_attribute = STRINGS(compute_on_device_backend_config),                        \
+  .compute_on_sparsecore_device_wrapped = false,                                                   \
   .platform_dependent_gpu_platforms = "'cuda', 'rocm', or 'oneapi'",                               \
   .pallas_mosaic_serde_version = 17
 
@@ -229,6 +239,11 @@ static const lsim_jax_change changes[] = {
     {"environment.minimum_jaxlib", "0.11.2", "the release jax-v0.11.2"},
     {"callbacks.buffer_callback_oneapi", "0.11.1",
      "after jax-v0.11.0, by jax-v0.11.1 (the seeds' commit 1e1c6a8fc0 has it too)"},
+    {"export.custom_call_advice", "0.11.2", "the release jax-v0.11.2 (after jax-v0.11.1)"},
+    {"lowering.compute_on_device_attribute", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1)"},
+    {"lowering.compute_on_sparsecore_device_wrapped", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1)"},
     {"runtime.proxy_factory_error", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
     {"lowering.platforms_with_donation", "0.11.1", "the release jax-v0.11.1 (after jax-v0.11.0)"},
     {"lowering.donation_doc_url", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
@@ -288,6 +303,9 @@ static const lsim_jax_fact facts[] = {
      "custom-call targets jax.export serializes without DisabledSafetyCheck.custom_call",
      "jax/_src/export/_export.py: _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE, _check_module",
      FACT(export_stable_custom_call_targets, STRINGS)},
+    {"export.custom_call_advice",
+     "the custom-call error ends with the targets disabled_checks disabled, or how to disable one",
+     "jax/_src/export/_export.py: _check_module", FACT(export_custom_call_advice, BOOL)},
     {"runtime.tpu_factory_error",
      "what the tpu factory xla_bridge registers on import raises without libtpu (a quiet "
      "failure)",
@@ -391,6 +409,14 @@ static const lsim_jax_fact facts[] = {
      "equations a compute type (after: compute_on2's function wrapper, so "
      "compute_on('device_host') is a TypeError)",
      "jax/_src/compute_on.py: compute_on", FACT(compute_on_context_manager, BOOL)},
+    {"lowering.compute_on_device_attribute",
+     "the frontend attribute [name, value] a compute_on('device') call carries besides its "
+     "compute type",
+     "jax/_src/compute_on.py: _compute_on_lowering", FACT(compute_on_device_attribute, STRINGS)},
+    {"lowering.compute_on_sparsecore_device_wrapped",
+     "a tpu_sparsecore call's device-memory results are wrapped with their memory kind",
+     "jax/_src/compute_on.py: _compute_on_lowering",
+     FACT(compute_on_sparsecore_device_wrapped, BOOL)},
     /* explain's source links */
     {"explain.source_ref",
      "the github.com/jax-ml/jax ref that explain's FILE:LINE links name (its lines read "

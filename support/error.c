@@ -144,7 +144,7 @@ static const catalogue_entry catalogue[] = {
         "Cannot serialize code with custom calls whose targets have no compatibility "
         "guarantees. See "
         "https://docs.jax.dev/en/latest/export/export.html#compatibility-guarantees-for-custom-"
-        "calls. Examples are:\n{ops}.\n",
+        "calls. Examples are:\n{ops}.\n{advice}",
         "export/_export.py _check_module"),
     ROW(LSIM_E_DTYPE, "TypeError",
         "{primitive} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}.",

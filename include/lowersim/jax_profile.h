@@ -51,6 +51,10 @@ typedef struct lsim_jax_profile {
   /* What xla_bridge's tpu factory (registered on import, fail_quietly)
    * raises on a machine without libtpu (jaxlib's make_tpu_client). */
   const char *tpu_factory_error;
+  /* export/_export.py _check_module's custom-call error ends with a sentence
+   * on disabled_checks (the targets it disabled, or how to disable one),
+   * from 0.11.2. */
+  bool export_custom_call_advice;
   /* xla_bridge's "proxy" factory (IFRT Proxy), registered on import after
    * tpu with priority -1 (never the default) and failing quietly without
    * jax_backend_target: what it raises, or NULL when the release registers
@@ -174,6 +178,14 @@ typedef struct lsim_jax_profile {
    * when compute_on(...) is compute_on2's function wrapper and
    * `compute_on('device_host')` raises TypeError. */
   bool compute_on_context_manager;
+  /* compute_on.py _compute_on_lowering: the frontend attribute (name,
+   * value) a `device` call carries besides its compute type: inlineable =
+   * "false", then backend_config = "{}" from 0.11.2. */
+  lsim_jax_strings compute_on_device_attribute;
+  /* Whether a `tpu_sparsecore` call's results in device memory are wrapped
+   * with their memory kind (wrap_with_memory_kind), as every other's are:
+   * until 0.11.1. */
+  bool compute_on_sparsecore_device_wrapped;
 
   /* --- explain's source links (ctx/jax_source.c, lowersim explain) ------- */
   /* The ref of github.com/jax-ml/jax that explain's FILE:LINE links name
