@@ -124,7 +124,8 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .platform_dependent_gpu_platforms = "'cuda' or 'rocm'",                                          \
   .pallas_triton_registered_on_import = false, .pallas_tpu_device_kind_hint = "",                  \
   .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_10_2), .pallas_mosaic_fwd_compat_version = 11,    \
-  .pallas_mosaic_serde_version = 15, .pallas_triton_gpu_info = false,                              \
+  .pallas_mosaic_serde_version = 15, .pallas_mosaic_debug_locations = false,                      \
+  .pallas_mosaic_module_sym_name = false, .pallas_triton_gpu_info = false,                         \
   .pallas_triton_deprecated = false, .pallas_mosaic_gpu_warpgroup_semantics = false,               \
   .pallas_mosaic_gpu_hopper_copies = false, .pallas_mosaic_gpu_arch_same_kind = false,             \
   .pallas_mosaic_gpu_serde_version = 6, .pallas_mosaic_gpu_fwd_compat_version = 2,                 \
@@ -146,20 +147,23 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .python_callback_platforms = STRINGS(python_callback_platforms_0_11_1),                          \
   .partitioned_callback_platforms = STRINGS(partitioned_callback_platforms_0_11_1),                \
   .pallas_tpu_device_kind_hint = TPU_KIND_HINT, .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_11_1), \
-  .pallas_mosaic_gpu_serde_version = 7, .pallas_mosaic_gpu_fwd_compat_version = 6,                 \
-  .compute_on_context_manager = false
+  .pallas_mosaic_fwd_compat_version = 15, .pallas_mosaic_gpu_serde_version = 7,                   \
+  .pallas_mosaic_gpu_fwd_compat_version = 6, .compute_on_context_manager = false
 
 #define JAX_0_11_2                                                                                 \
   JAX_0_11_1, .minimum_jaxlib = "0.11.2", .export_custom_call_advice = true,                       \
   .compute_on_device_attribute = STRINGS(compute_on_device_backend_config),                        \
   .compute_on_sparsecore_device_wrapped = false,                                                   \
-  .platform_dependent_gpu_platforms = "'cuda', 'rocm', or 'oneapi'"
+  .platform_dependent_gpu_platforms = "'cuda', 'rocm', or 'oneapi'",                               \
+  .pallas_mosaic_serde_version = 17
 
 #define JAX_0_12_0                                                                                 \
   JAX_0_11_2, .proxy_factory_error = proxy_without_target,                                         \
   .compute_on_attribute_types = STRINGS(compute_on_attribute_types_0_12_0),                        \
   .callback_sharding_names_devices = true,                                                         \
-  .donation_doc_url = "https://docs.jax.dev/en/latest/201/jit.html#jax-201-buffer-donation"
+  .donation_doc_url = "https://docs.jax.dev/en/latest/201/jit.html#jax-201-buffer-donation",       \
+  .pallas_mosaic_serde_version = 18, .pallas_mosaic_debug_locations = true,                        \
+  .pallas_mosaic_module_sym_name = true
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -263,6 +267,17 @@ static const lsim_jax_change changes[] = {
     {"pallas.tpu_device_kind_hint", "0.11.1", "1ebd186c61 (2026-08-03)"},
     {"pallas.tpu_device_kinds", "0.11.1", "a92b670a41 (2026-07-21): TPU8t"},
     {"pallas.mosaic_fwd_compat_version", "0.11.0", "6e8d8e4f62 (2026-06-30)"},
+    {"pallas.mosaic_fwd_compat_version", "0.11.1",
+     "the release jax-v0.11.1 (after jax-v0.11.0; the mirror's cec06d116c, 2026-08-08, has 13)"},
+    {"pallas.mosaic_serde_version", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1): jaxlib 0.11.2's mosaic-serde writes 17"},
+    {"pallas.mosaic_serde_version", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): jaxlib 0.12.0's mosaic-serde writes 18"},
+    {"pallas.mosaic_debug_locations", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): tpu_custom_call.py unzip_debug_locations, "
+     "config jax_mosaic_unzip_debug_locations"},
+    {"pallas.mosaic_module_sym_name", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): lowering.py sets the module's sym_name"},
     {"pallas.triton_gpu_info", "0.11.0", "9a42858685 (2026-06-30)"},
     {"pallas.gpu_device_kinds", "0.11.0", "9a42858685 (2026-06-30)"},
     {"pallas.triton_deprecated", "0.11.0", "c486c9d985 (2026-07-13)"},
@@ -364,6 +379,16 @@ static const lsim_jax_fact facts[] = {
     {"pallas.mosaic_serde_version", "stable_mosaic.version of a Mosaic TPU kernel otherwise",
      "jaxlib/mosaic/dialect/tpu/transforms/serde.h: kVersion",
      FACT(pallas_mosaic_serde_version, INT)},
+    {"pallas.mosaic_debug_locations",
+     "a Mosaic TPU kernel's locations leave its module for the backend config's "
+     "\"debug_locations\" (not for jax.export)",
+     "jax/_src/tpu_custom_call.py: _lower_mosaic_module_to_asm (unzip_debug_locations), "
+     "CustomCallBackendConfig.to_json",
+     FACT(pallas_mosaic_debug_locations, BOOL)},
+    {"pallas.mosaic_module_sym_name",
+     "a Mosaic TPU kernel's module is named after its kernel function (sym_name)",
+     "jax/_src/pallas/mosaic/lowering.py: lower_jaxpr_to_pipelined_module",
+     FACT(pallas_mosaic_module_sym_name, BOOL)},
     {"pallas.triton_gpu_info",
      "Triton takes its GPU from gpu_info.get_gpu_info() (the abstract mesh's or the default "
      "device; an unknown kind is a RuntimeError), not jax.local_devices(backend=\"gpu\")",

@@ -116,11 +116,30 @@ typedef struct lsim_jax_profile {
   /* tpu_custom_call._FWD_COMPAT_VERSION: the stable_mosaic.version a Mosaic
    * TPU kernel is serialized at for jax.export or without a TPU backend
    * (get_backend(optional=True) is None): 11, then 13 from 6e8d8e4f62
-   * (2026-06-30, 0.11.0). */
+   * (2026-06-30, 0.11.0), 15 from 0.11.1 (after the mirror's 2026-08-08). */
   int pallas_mosaic_fwd_compat_version;
   /* MosaicSerdePass::kVersion (jaxlib/mosaic/dialect/tpu/transforms/
-   * serde.h), the version otherwise: 15 at every modelled version. */
+   * serde.h, compiled into jaxlib), the version otherwise: 15, then 17 from
+   * 0.11.2 and 18 from 0.12.0 (measured: a kernel lowered with a TPU
+   * backend).  get_ir_version's libtpu checks (0.11.2: below 0.0.48 the
+   * forward-compatible version; 0.12.0: below 0.0.50, 17) hold only on a
+   * Cloud TPU VM, which lowersim does not model (is_libtpu_at_least is true
+   * elsewhere). */
   int pallas_mosaic_serde_version;
+  /* tpu_custom_call._lower_mosaic_module_to_asm unzips the kernel's
+   * locations (jaxlib's tpu.private_unzip_debug_locations) unless the
+   * lowering is for jax.export (jax_mosaic_unzip_debug_locations, on by
+   * default): the kernel is serialized with every location unknown and
+   * the backend config carries "debug_locations", the bytecode of an
+   * empty module whose `tpu.locs` lists them in a pre-order walk (each
+   * op, then its regions' block arguments, then the ops inside), after
+   * every compiler param.  From 0.12.0; before, and for export, the
+   * locations stay in the kernel. */
+  bool pallas_mosaic_debug_locations;
+  /* pallas/mosaic/lowering.py lower_jaxpr_to_pipelined_module names the
+   * kernel's module after its kernel function (the module's sym_name):
+   * from 0.12.0. */
+  bool pallas_mosaic_module_sym_name;
   /* Triton takes the GPU from gpu_info.get_gpu_info() (the abstract mesh's
    * device or the default device; an unknown kind is a RuntimeError)
    * instead of jax.local_devices(backend="gpu") with a 9.0 fallback:
