@@ -76,18 +76,6 @@ static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas_backend b,
 #define MOSAIC_GPU_DEPRECATED                                                                      \
   "Using ``pl.pallas_call`` for Mosaic GPU kernels is deprecated. Support for that will be "      \
   "removed in a future JAX version. Please migrate to ``plgpu.kernel``."
-#define TRITON_DEPRECATED                                                                          \
-  "The Pallas Triton backend is deprecated and will be removed in a future JAX version. To keep " \
-  "using Pallas on GPU, please migrate to the Mosaic GPU backend. To keep using Triton, switch "  \
-  "to the official Triton bindings and jax_triton."
-
-/* deprecations.warn(...): a DeprecationWarning of the process. */
-static int warn(lsim_lowering_rule_context *ctx, const char *message, lsim_error *err) {
-  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                              "DeprecationWarning: %s", message);
-  return lsim_runtime_warn(lsim_module_context_runtime(ctx->module_context), "DeprecationWarning",
-                           message, err);
-}
 
 static int cpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
                         const void *params, void *data, lsim_error *err) {
@@ -132,15 +120,17 @@ static int choose_gpu_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pall
     if (rocm)
       return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
     *out = LSIM_PALLAS_MOSAIC_GPU;
-    rc = warn(ctx, MOSAIC_GPU_DEPRECATED, err);
+    rc = lsimp_warn_deprecated(ctx, MOSAIC_GPU_DEPRECATED, err);
   }
   if (!rc)
     rc = import_registration(pallas, LSIM_PALLAS_TRITON, &imported, err);
   if (!rc && imported &&
       (p->compiler_params == &lsim_triton_compiler_params || (!p->compiler_params && !flag))) {
     *out = LSIM_PALLAS_TRITON;
-    if (lsim_module_context_profile(ctx->module_context)->pallas_triton_deprecated)
-      rc = warn(ctx, TRITON_DEPRECATED, err);
+    /* Until Triton's own lowering warns (on every lowering) instead. */
+    const lsim_jax_profile *jax = lsim_module_context_profile(ctx->module_context);
+    if (jax->pallas_triton_deprecated && !jax->pallas_triton_deprecated_in_lowering)
+      rc = lsimp_warn_deprecated(ctx, LSIMP_TRITON_DEPRECATED, err);
   }
   return rc;
 }
