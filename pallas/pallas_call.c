@@ -284,11 +284,24 @@ static long aliased_input(const void *params, size_t result) {
   return -1;
 }
 
-/* pallas_call.py _pallas_call_dce_rule keeps the call whatever is used. */
+/* pallas_call.py _pallas_call_dce_rule: the call is kept whatever is used
+ * until 0.12.0; then an unused call is dropped unless it writes a live ref
+ * or has effects (never, for the library's kernels under jit) or
+ * _has_side_effects(compiler_params): getattr(params, 'has_side_effects',
+ * False), a bool or Mosaic TPU's SideEffectType, SIDE_EFFECTING alone
+ * keeping it (Triton's and Mosaic GPU's params have no such field). */
+static bool kept_when_unused(const void *params, const lsim_jax_profile *jax) {
+  const lsim_pallas_call_params *p = params;
+  if (!jax->pallas_call_dce_unused)
+    return true;
+  return p->compiler_params == &lsim_mosaic_tpu_compiler_params && p->mosaic_tpu &&
+         p->mosaic_tpu->has_side_effects == LSIM_TPU_SIDE_EFFECTING;
+}
+
 const lsim_primitive lsim_pallas_call_p = {.name = "pallas_call",
                                            .trace_check = pallas_call_check,
                                            .explain_params = explain_params,
-                                           .kept_when_unused = lsim_always_kept,
+                                           .kept_when_unused = kept_when_unused,
                                            .result_aval_operand = aliased_input};
 
 /* A blocked kernel's grid comes from its block (the equation's line shows
