@@ -19,7 +19,12 @@
  * block back with dynamic_update_slice (the input's too), and advances the
  * grid index, last axis first, through two jnp.where calls per axis
  * (lowered once per module and equation context as the private functions
- * _where and _where_0). */
+ * _where and _where_0).
+ *
+ * From 0.11.2 (the profile's pallas_interpret_device_put and
+ * pallas_interpret_alias_sync) each operand is first put in device memory
+ * (a device_put equation each, dispatched per platform), and after each
+ * step an aliased input's buffer is the output's. */
 #include "interpret.h"
 #include "kernels.h"
 #include "lowersim/emit.h"
