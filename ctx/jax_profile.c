@@ -129,6 +129,9 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .pallas_triton_deprecated = false, .pallas_mosaic_gpu_warpgroup_semantics = false,               \
   .pallas_mosaic_gpu_hopper_copies = false, .pallas_mosaic_gpu_arch_same_kind = false,             \
   .pallas_mosaic_gpu_serde_version = 6, .pallas_mosaic_gpu_fwd_compat_version = 2,                 \
+  .pallas_triton_cache_evict = true, .pallas_triton_deprecated_in_lowering = false,                \
+  .pallas_interpret_device_put = false, .pallas_interpret_alias_sync = false,                      \
+  .pallas_call_dce_unused = false,                                                                 \
   .compute_on_context_manager = true,                                                              \
   .compute_on_device_attribute = STRINGS(compute_on_device_inlineable),                            \
   .compute_on_attribute_types = STRINGS(compute_on_attribute_types_0_10_2),                        \
@@ -155,7 +158,9 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .compute_on_device_attribute = STRINGS(compute_on_device_backend_config),                        \
   .compute_on_sparsecore_device_wrapped = false,                                                   \
   .platform_dependent_gpu_platforms = "'cuda', 'rocm', or 'oneapi'",                               \
-  .pallas_mosaic_serde_version = 17
+  .pallas_mosaic_serde_version = 17,                                                               \
+  .pallas_triton_deprecated_in_lowering = true, .pallas_interpret_device_put = true,               \
+  .pallas_interpret_alias_sync = true
 
 #define JAX_0_12_0                                                                                 \
   JAX_0_11_2, .proxy_factory_error = proxy_without_target,                                         \
@@ -163,7 +168,8 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .callback_sharding_names_devices = true,                                                         \
   .donation_doc_url = "https://docs.jax.dev/en/latest/201/jit.html#jax-201-buffer-donation",       \
   .pallas_mosaic_serde_version = 18, .pallas_mosaic_debug_locations = true,                        \
-  .pallas_mosaic_module_sym_name = true
+  .pallas_mosaic_module_sym_name = true, .pallas_triton_cache_evict = false,                       \
+  .pallas_call_dce_unused = true
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -289,6 +295,21 @@ static const lsim_jax_change changes[] = {
      "9b4aabf5d7 (2026-07-01) \"[Mosaic GPU] Improve GPU architecture detection\""},
     {"pallas.mosaic_gpu_serde_version", "0.11.1", "4656473b67 (2026-08-05)"},
     {"pallas.mosaic_gpu_fwd_compat_version", "0.11.1", "7a6b8927fe (2026-07-31)"},
+    {"pallas.triton_cache_evict", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): jaxlib's Triton dialect takes a "
+     "cache_policy, which triton/lowering.py _get_cache_policy leaves unset"},
+    {"pallas.triton_deprecated_in_lowering", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1): the warning moved from pallas_call.py "
+     "gpu_lowering to triton/pallas_call_registration.py pallas_call_lowering"},
+    {"pallas.interpret_device_put", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1): hlo_interpreter.py "
+     "pallas_call_hlo_interpret"},
+    {"pallas.interpret_alias_sync", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1): hlo_interpreter.py "
+     "pallas_call_hlo_interpret (alias_input_written, alias_output_written)"},
+    {"pallas.call_dce_unused", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): pallas_call.py _pallas_call_dce_rule, "
+     "_has_side_effects"},
     {"lowering.compute_on_context_manager", "0.11.1",
      "3a440c764b (2026-07-29) \"Delete compute_on as compute_on2 is the replacement.\""},
     {"explain.source_ref", "0.11.0", "each release's own tag"},
@@ -417,6 +438,32 @@ static const lsim_jax_fact facts[] = {
     {"pallas.mosaic_gpu_fwd_compat_version", "the Mosaic GPU version for jax.export",
      "jax/experimental/mosaic/gpu/core.py: FWD_COMPAT_IR_VERSION",
      FACT(pallas_mosaic_gpu_fwd_compat_version, INT)},
+    {"pallas.triton_cache_evict",
+     "Triton's tt.load and tt.store carry cache = 1, evict = 1 (after: no cache_policy, "
+     "which is unset for CacheModifier.NONE and EvictionPolicy.NORMAL)",
+     "jax/_src/pallas/triton/lowering.py: _load, _store, _get_cache_policy",
+     FACT(pallas_triton_cache_evict, BOOL)},
+    {"pallas.triton_deprecated_in_lowering",
+     "Triton's pallas_call_lowering warns (DeprecationWarning) first thing on every Triton "
+     "lowering, registered params included; gpu_lowering no longer does",
+     "jax/_src/pallas/triton/pallas_call_registration.py: pallas_call_lowering",
+     FACT(pallas_triton_deprecated_in_lowering, BOOL)},
+    {"pallas.interpret_device_put",
+     "interpret=True puts each operand in device memory first (jax.device_put, a "
+     "stablehlo.case per operand when a tpu or gpu platform is lowered for with another)",
+     "jax/_src/pallas/hlo_interpreter.py: pallas_call_hlo_interpret; "
+     "jax/_src/dispatch.py: _tpu_gpu_device_put_lowering",
+     FACT(pallas_interpret_device_put, BOOL)},
+    {"pallas.interpret_alias_sync",
+     "interpret=True carries an aliased output's new buffer in its input's place after each "
+     "grid step (the kernel writes the output, not the input)",
+     "jax/_src/pallas/hlo_interpreter.py: pallas_call_hlo_interpret",
+     FACT(pallas_interpret_alias_sync, BOOL)},
+    {"pallas.call_dce_unused",
+     "jit drops a pallas_call none of whose results is used unless its compiler params have "
+     "side effects (before: every pallas_call is kept)",
+     "jax/_src/pallas/pallas_call.py: _pallas_call_dce_rule, _has_side_effects",
+     FACT(pallas_call_dce_unused, BOOL)},
     /* rules that are not inlined, compute types, ffi_call */
     {"lowering.compute_on_context_manager",
      "jax.experimental.compute_on.compute_on(compute_type) is a context manager giving its "

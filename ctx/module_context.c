@@ -78,6 +78,7 @@ typedef struct shared_state {
   size_t n_meshes, cap_meshes;
   bool has_abstract_device;
   lsim_abstract_device abstract_device; /* its strings owned */
+  bool memory_kinds;                    /* not all_default_mem_kind */
   MlirSymbolTable symbols;              /* ModuleContext.symbol_table; made on first use */
   void *lowering_cache;                 /* mlir.py ModuleContext.lowering_cache, the engine's */
   void (*lowering_cache_destroy)(void *);
@@ -253,6 +254,7 @@ int lsim_module_context_create(const lsim_module_context_options *given,
     ctx->shared->explain = options.explain;
     ctx->shared->explain_data = options.explain_data;
     ctx->shared->ops.failed = !options.explain_ops; /* not asked: nothing recorded */
+    ctx->shared->memory_kinds = options.memory_kinds;
     rc = set_devices(ctx->shared, options.device_assignment, options.num_devices, err);
     if (!rc && options.abstract_device)
       rc = set_abstract_device(ctx->shared, options.abstract_device, err);
@@ -330,6 +332,10 @@ const lsim_jax_profile *lsim_module_context_profile(const lsim_module_context *c
 
 const lsim_abstract_device *lsim_module_context_abstract_device(const lsim_module_context *ctx) {
   return ctx->shared->has_abstract_device ? &ctx->shared->abstract_device : NULL;
+}
+
+bool lsim_module_context_all_default_mem_kind(const lsim_module_context *ctx) {
+  return !ctx->shared->memory_kinds;
 }
 
 const lsim_lowering_parameters *

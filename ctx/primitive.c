@@ -24,7 +24,7 @@ int lsim_primitive_create(const char *name, lsim_primitive **out, lsim_error *er
 
 void lsim_primitive_destroy(lsim_primitive *primitive) { free(primitive); }
 
-bool lsim_always_kept(const void *params) {
-  (void)params;
+bool lsim_always_kept(const void *params, const lsim_jax_profile *jax) {
+  (void)params, (void)jax;
   return true;
 }

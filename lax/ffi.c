@@ -100,7 +100,8 @@ static int explain_params(const void *params, char *buf, size_t size) {
 }
 
 /* has_side_effect=True is an effect: jit keeps the call unused. */
-static bool kept_when_unused(const void *params) {
+static bool kept_when_unused(const void *params, const lsim_jax_profile *jax) {
+  (void)jax;
   return ((const lsim_ffi_call_params *)params)->has_side_effect;
 }
 

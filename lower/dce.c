@@ -3,7 +3,7 @@
  * every output used: from the last equation to the first, an equation none
  * of whose results is used is dropped unless it is kept anyway (an ordered
  * effect, or its primitive's kept_when_unused: effects and pallas_call's dce
- * rule); a kept equation uses all its operands; then the arguments nothing
+ * rule, which changed at 0.12.0); a kept equation uses all its operands; then the arguments nothing
  * uses are dropped, donated or not (unused donations are dropped silently:
  * they never reach the donation warning).  All this only with
  * keep_unused=False, jit's default (prune_unused_inputs); with
@@ -31,13 +31,14 @@ void lsimp_dce_free(lsimp_dce_result *d) {
   *d = (lsimp_dce_result){0};
 }
 
-static bool kept_unused(const lsim_eqn *e) {
+static bool kept_unused(const lsim_eqn *e, const lsim_jax_profile *jax) {
   return e->ordered_effect ||
-         (e->primitive->kept_when_unused && e->primitive->kept_when_unused(e->params));
+         (e->primitive->kept_when_unused && e->primitive->kept_when_unused(e->params, jax));
 }
 
-int lsimp_dce(const lsim_program *prog, bool keep_unused, lsimp_dce_result *out,
-              lsim_error *err) {
+int lsimp_dce(const lsim_program *prog, const lsim_jax_profile *jax, bool keep_unused,
+              lsimp_dce_result *out, lsim_error *err) {
+  jax = lsim_jax_profile_or_default(jax);
   *out = (lsimp_dce_result){0};
   size_t num_values = lsim_program_num_values(prog);
   size_t num_outputs = lsim_program_num_outputs(prog);
@@ -67,7 +68,7 @@ int lsimp_dce(const lsim_program *prog, bool keep_unused, lsimp_dce_result *out,
       used[lsim_program_output(prog, num_values, o)] = true;
     for (size_t i = prog->num_eqns; i-- > 0;) {
       const lsim_eqn *e = &prog->eqns[i];
-      bool any = keep_unused || kept_unused(e);
+      bool any = keep_unused || kept_unused(e, jax);
       for (size_t r = 0; r < e->num_results && !any; r++)
         any = used[first[i] + r];
       kept[i] = any;

@@ -24,9 +24,11 @@ typedef struct lsimp_dce_result {
 } lsimp_dce_result;
 
 /* pe.dce_jaxpr of `prog` (checked), every output used, and the arguments
- * nothing uses; with `keep_unused` nothing is dropped.  `*out` is filled on
- * success (free with lsimp_dce_free). */
-int lsimp_dce(const lsim_program *prog, bool keep_unused, lsimp_dce_result *out, lsim_error *err);
+ * nothing uses, as the JAX of `jax` (NULL: the newest) does it; with
+ * `keep_unused` nothing is dropped.  `*out` is filled on success (free
+ * with lsimp_dce_free). */
+int lsimp_dce(const lsim_program *prog, const lsim_jax_profile *jax, bool keep_unused,
+              lsimp_dce_result *out, lsim_error *err);
 void lsimp_dce_free(lsimp_dce_result *d);
 
 #endif

@@ -197,7 +197,11 @@ int lsimp_lower_jaxpr_to_module(const lsimp_module_request *req, lsim_module_con
                                 lsim_error *err) {
   lsim_module_context *mc = NULL;
   *out = NULL;
-  int rc = lsim_module_context_create(req->context, &mc, err);
+  /* pxla.py: all_default_mem_kind, which device_put's tpu and gpu rule
+   * reads (dispatch.py _tpu_gpu_device_put_lowering). */
+  lsim_module_context_options options = *req->context;
+  options.memory_kinds = transfers_memory_kind(req->jaxpr);
+  int rc = lsim_module_context_create(&options, &mc, err);
   if (rc)
     return rc;
   rc = lower_module(mc, req, err);

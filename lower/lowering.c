@@ -250,7 +250,8 @@ static int keep_kept_args(lsim_lowering *l, const lsim_program *prog, bool keep_
 
 /* pxla._dce_jaxpr, narrated. */
 static int dce(const lsim_lowering_request *req, lsimp_dce_result *out, lsim_error *err) {
-  int rc = lsimp_dce(req->program, req->keep_unused, out, err);
+  int rc = lsimp_dce(req->program, lsim_registry_profile(req->registry), req->keep_unused, out,
+                     err);
   if (rc || !req->explain || (!out->dropped_eqns && !out->dropped_args))
     return rc;
   const lsim_program *prog = req->program;

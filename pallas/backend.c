@@ -298,3 +298,10 @@ char *lsimp_kernel_func_name(const lsim_pallas_call_params *p) {
                                 : '_');
   return lsimp_strbuf_take(&out);
 }
+
+int lsimp_warn_deprecated(lsim_lowering_rule_context *ctx, const char *message, lsim_error *err) {
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                              "DeprecationWarning: %s", message);
+  return lsim_runtime_warn(lsim_module_context_runtime(ctx->module_context), "DeprecationWarning",
+                           message, err);
+}

@@ -19,11 +19,17 @@
  * block back with dynamic_update_slice (the input's too), and advances the
  * grid index, last axis first, through two jnp.where calls per axis
  * (lowered once per module and equation context as the private functions
- * _where and _where_0). */
+ * _where and _where_0).
+ *
+ * From 0.11.2 (the profile's pallas_interpret_device_put and
+ * pallas_interpret_alias_sync) each operand is first put in device memory
+ * (a device_put equation each, dispatched per platform), and after each
+ * step an aliased input's buffer is the output's. */
 #include "interpret.h"
 #include "kernels.h"
 #include "lowersim/emit.h"
 #include "lowersim/lower_per_platform.h"
+#include "lowersim/alloc.h"
 #include "support/raise.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -32,6 +38,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Where the ops go and the first failure (later ops are skipped). */
@@ -419,6 +426,16 @@ static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlo
   MlirValue y = run_kernel(e, p->kernel, x, g, dtype, x64);
   MlirValue in2 = store_block(e, &g->in, in, x, in_starts);
   MlirValue out2 = store_block(e, &g->out, out, y, out_starts);
+  /* From 0.11.2 each aliased pair is synced after the step, by which of
+   * the two refs the kernel writes (its jaxpr's write effects): the
+   * library's kernels write the output and only read the input, so the
+   * input's buffer becomes the output's (an alias of the scalar-prefetch
+   * operand, out_carry[-1], would be the output's own). */
+  int64_t blocked = g->prefetch ? 1 : 0;
+  bool sync = lsim_module_context_profile(ctx->module_context)->pallas_interpret_alias_sync;
+  for (size_t i = 0; sync && i < p->num_aliases; i++)
+    if (p->aliases[i].input == blocked)
+      in2 = out2;
   MlirValue next_counter = add(e, counter, i32(e, 1));
   /* The last axis steps; each earlier one when the one after it wrapped. */
   MlirValue next[2], carry = {NULL};
@@ -480,10 +497,87 @@ static grid_spec grid_of(const lsim_pallas_call_params *p, const lsim_aval *in,
   return g;
 }
 
+/* --- jax.device_put(x, MemorySpace.Device) of each operand (0.11.2 on) --- */
+
+/* dispatch.py device_put_p, one operand. */
+static const lsim_primitive device_put_p = {.name = "device_put"};
+
+/* dispatch.py _common_device_put_lowering, the default rule: the value. */
+static int device_put_default(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                              MlirValue *results, const void *params, void *data,
+                              lsim_error *err) {
+  (void)ctx, (void)params, (void)data, (void)err;
+  results[0] = args[0];
+  return LSIM_OK;
+}
+
+/* dispatch.py _tpu_gpu_device_put_lowering, for tpu and gpu: the value
+ * while every memory kind is the default; else wrapped in the memory kind
+ * of MemorySpace.Device (mlir.wrap_with_memory_kind, "device"). */
+static int device_put_tpu_gpu(lsim_lowering_rule_context *ctx, const MlirValue *args,
+                              MlirValue *results, const void *params, void *data,
+                              lsim_error *err) {
+  (void)params, (void)data;
+  results[0] = args[0];
+  if (lsim_module_context_all_default_mem_kind(ctx->module_context))
+    return LSIM_OK;
+  return lsim_emit_wrap_with_memory_kind(&ctx->ip, "device", &results[0], err);
+}
+
+/* The device_put equation of operand i, lowered as jaxpr_subcomp lowers it
+ * inside mlir.lower_fun (the equation's platforms; its platform rules in
+ * their order, mlir.py _get_lowering_rules): lower_per_platform with the
+ * tpu/gpu rule for tpu, cuda, rocm and oneapi ("gpu") and the default for
+ * the others. */
+static int device_put(lsim_lowering_rule_context *ctx, size_t i, MlirValue *x, lsim_error *err) {
+  size_t n;
+  const char *const *platforms = lsim_lowering_rule_context_platforms(ctx, &n);
+  const char *const *gpu;
+  size_t num_gpu;
+  lsim_expand_platform_alias("gpu", &gpu, &num_gpu);
+  lsim_platform_rule *rules = lsim_malloc_array(n + 1, sizeof *rules);
+  if (!rules)
+    return lsimp_fail_oom(err);
+  size_t k = 0;
+  for (size_t j = 0; j < n; j++) {
+    bool accelerator = strcmp(platforms[j], "tpu") == 0;
+    for (size_t g = 0; g < num_gpu && !accelerator; g++)
+      accelerator = strcmp(platforms[j], gpu[g]) == 0;
+    if (accelerator)
+      rules[k++] = (lsim_platform_rule){platforms[j], {device_put_tpu_gpu, NULL}};
+  }
+  lsim_lowering_rule_context put = *ctx;
+  put.primitive = &device_put_p;
+  put.avals_in = put.avals_out = &ctx->avals_in[i];
+  put.num_avals_in = put.num_avals_out = 1;
+  put.tokens_in = NULL, put.num_tokens_in = 0, put.tokens_out = NULL, put.num_tokens_out = 0;
+  put.uncached = false;
+  put.in_abstract_mesh = ctx->in_abstract_mesh ? &ctx->in_abstract_mesh[i] : NULL;
+  const lsim_rule fallback = {device_put_default, NULL};
+  MlirValue in = *x;
+  int rc = lsim_lower_per_platform(&put, device_put_p.name, rules, k, &fallback, &in, x, NULL,
+                                   err);
+  free(rules);
+  return rc;
+}
+
 int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                              MlirValue *results, const lsim_pallas_call_params *p,
                              lsim_error *err) {
   lsim_module_context *mc = ctx->module_context;
+  /* From 0.11.2 the interpreter runs on its operands put in device memory. */
+  MlirValue put[2];
+  if (lsim_module_context_profile(mc)->pallas_interpret_device_put) {
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
+                                "jax.device_put(x, MemorySpace.Device) of each operand");
+    for (size_t i = 0; i < ctx->num_avals_in && i < 2; i++) { /* the library: 1 or 2 */
+      put[i] = args[i];
+      int rc = device_put(ctx, i, &put[i], err);
+      if (rc)
+        return rc;
+    }
+    args = put;
+  }
   MlirContext mlir = ctx->ip.context;
   bool x64 = lsim_module_context_lowering_parameters(mc)->enable_x64;
   MlirType i32_type = scalar_type(mlirIntegerTypeGet(mlir, 32));

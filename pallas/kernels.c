@@ -196,6 +196,7 @@ typedef struct builder {
   MlirContext mlir;
   lsim_insertion_point at;
   const char *prefix;
+  bool cache_evict; /* Triton: tt.load and tt.store carry cache and evict */
   lsim_error *err;
   int rc;
   MlirLocation unknown, loc;
@@ -661,7 +662,12 @@ static MlirValue block_offsets(builder *b, MlirValue start, MlirType offsets_typ
   return add(b, base, scaled, offsets_type, false);
 }
 
-/* tt.load of the block at `base` + `offsets`; *ptrs receives the pointers. */
+/* tt.load of the block at `base` + `offsets`; *ptrs receives the pointers.
+ * lowering.py _load (and _store) give jaxlib's Triton dialect
+ * CacheModifier.NONE and EvictionPolicy.NORMAL: as the ops' cache = 1 and
+ * evict = 1, or (a dialect with cache_policy, from 0.12.0) through
+ * _get_cache_policy, which gives no attribute for those two
+ * (b->cache_evict: the profile's pallas_triton_cache_evict). */
 static MlirValue block_load(builder *b, MlirValue base, MlirValue offsets, MlirType ptrs_type,
                             MlirType values_type, MlirValue *ptrs) {
   MlirValue splat = op1(b, "tt.splat", &base, 1, ptrs_type, NULL, 0);
@@ -674,7 +680,9 @@ static MlirValue block_load(builder *b, MlirValue base, MlirValue offsets, MlirT
       lsim_named(b->mlir, "isVolatile", mlirBoolAttrGet(b->mlir, 0)),
       lsim_named(b->mlir, "operandSegmentSizes", parse_attr(b, "array<i32: 1, 0, 0>")),
   };
-  return op1(b, "tt.load", ptrs, 1, values_type, attrs, 4);
+  /* Without cache and evict: the dialect's cache_policy, unset. */
+  size_t skip = b->cache_evict ? 0 : 2;
+  return op1(b, "tt.load", ptrs, 1, values_type, attrs + skip, 4 - skip);
 }
 
 /* A block's first element: its index (0) times its size. */
@@ -717,7 +725,7 @@ static void swap_and_return(builder *b, MlirValue out, MlirValue offsets, MlirTy
       lsim_named(b->mlir, "evict", mlirIntegerAttrGet(i32, 1)),
   };
   MlirValue store[] = {out_ptrs, y};
-  op0(b, "tt.store", store, 2, store_attrs, 2);
+  op0(b, "tt.store", store, 2, store_attrs, b->cache_evict ? 2 : 0);
   op0(b, "tt.return", NULL, 0, NULL, 0);
 }
 
@@ -1021,6 +1029,7 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
     build_mosaic_tpu_kernel(&b, module, kind, spec);
     break;
   case LSIMP_KERNEL_TRITON:
+    b.cache_evict = spec->cache_evict;
     if (kind == KERNEL_TILED_ADD_ONE)
       build_triton_tiled(&b, module, spec);
     else if (kind == KERNEL_ROW_SUM)

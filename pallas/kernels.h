@@ -80,6 +80,8 @@ typedef struct lsimp_kernel_spec {
                                GPU: so is the grid index) */
   int arch_major, arch_minor; /* Mosaic GPU: the GPU's compute capability */
   bool warpgroup;           /* Mosaic GPU: lowered with warpgroup semantics */
+  bool cache_evict;         /* Triton: tt.load and tt.store carry cache = 1, evict = 1 (the
+                               profile's pallas_triton_cache_evict) */
 } lsimp_kernel_spec;
 
 /* Triton's launch grid limits (triton/lowering.py _process_grid_to_3d_grid):

@@ -76,18 +76,6 @@ static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas_backend b,
 #define MOSAIC_GPU_DEPRECATED                                                                      \
   "Using ``pl.pallas_call`` for Mosaic GPU kernels is deprecated. Support for that will be "      \
   "removed in a future JAX version. Please migrate to ``plgpu.kernel``."
-#define TRITON_DEPRECATED                                                                          \
-  "The Pallas Triton backend is deprecated and will be removed in a future JAX version. To keep " \
-  "using Pallas on GPU, please migrate to the Mosaic GPU backend. To keep using Triton, switch "  \
-  "to the official Triton bindings and jax_triton."
-
-/* deprecations.warn(...): a DeprecationWarning of the process. */
-static int warn(lsim_lowering_rule_context *ctx, const char *message, lsim_error *err) {
-  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                              "DeprecationWarning: %s", message);
-  return lsim_runtime_warn(lsim_module_context_runtime(ctx->module_context), "DeprecationWarning",
-                           message, err);
-}
 
 static int cpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
                         const void *params, void *data, lsim_error *err) {
@@ -132,15 +120,17 @@ static int choose_gpu_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pall
     if (rocm)
       return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
     *out = LSIM_PALLAS_MOSAIC_GPU;
-    rc = warn(ctx, MOSAIC_GPU_DEPRECATED, err);
+    rc = lsimp_warn_deprecated(ctx, MOSAIC_GPU_DEPRECATED, err);
   }
   if (!rc)
     rc = import_registration(pallas, LSIM_PALLAS_TRITON, &imported, err);
   if (!rc && imported &&
       (p->compiler_params == &lsim_triton_compiler_params || (!p->compiler_params && !flag))) {
     *out = LSIM_PALLAS_TRITON;
-    if (lsim_module_context_profile(ctx->module_context)->pallas_triton_deprecated)
-      rc = warn(ctx, TRITON_DEPRECATED, err);
+    /* Until Triton's own lowering warns (on every lowering) instead. */
+    const lsim_jax_profile *jax = lsim_module_context_profile(ctx->module_context);
+    if (jax->pallas_triton_deprecated && !jax->pallas_triton_deprecated_in_lowering)
+      rc = lsimp_warn_deprecated(ctx, LSIMP_TRITON_DEPRECATED, err);
   }
   return rc;
 }
@@ -294,11 +284,24 @@ static long aliased_input(const void *params, size_t result) {
   return -1;
 }
 
-/* pallas_call.py _pallas_call_dce_rule keeps the call whatever is used. */
+/* pallas_call.py _pallas_call_dce_rule: the call is kept whatever is used
+ * until 0.12.0; then an unused call is dropped unless it writes a live ref
+ * or has effects (never, for the library's kernels under jit) or
+ * _has_side_effects(compiler_params): getattr(params, 'has_side_effects',
+ * False), a bool or Mosaic TPU's SideEffectType, SIDE_EFFECTING alone
+ * keeping it (Triton's and Mosaic GPU's params have no such field). */
+static bool kept_when_unused(const void *params, const lsim_jax_profile *jax) {
+  const lsim_pallas_call_params *p = params;
+  if (!jax->pallas_call_dce_unused)
+    return true;
+  return p->compiler_params == &lsim_mosaic_tpu_compiler_params && p->mosaic_tpu &&
+         p->mosaic_tpu->has_side_effects == LSIM_TPU_SIDE_EFFECTING;
+}
+
 const lsim_primitive lsim_pallas_call_p = {.name = "pallas_call",
                                            .trace_check = pallas_call_check,
                                            .explain_params = explain_params,
-                                           .kept_when_unused = lsim_always_kept,
+                                           .kept_when_unused = kept_when_unused,
                                            .result_aval_operand = aliased_input};
 
 /* A blocked kernel's grid comes from its block (the equation's line shows

@@ -1,7 +1,8 @@
 /* pallas/triton.c: the Triton backend's pallas_call lowering.
  * JAX counterpart: pallas/triton/pallas_call_registration.py
  * pallas_call_lowering: __gpu$xla.gpu.triton with the kernel's bytecode in
- * the `ir` entry of mhlo.backend_config. */
+ * the `ir` entry of mhlo.backend_config (from 0.11.2 after warning that
+ * the Triton backend is deprecated). */
 #include "lowersim/triton.h"
 #include "backend.h"
 #include "target.h"
@@ -54,6 +55,14 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
                                      MlirValue *results, const lsim_pallas_call_params *p,
                                      void *data, lsim_error *err) {
   (void)data;
+  const lsim_jax_profile *jax = lsim_module_context_profile(ctx->module_context);
+  /* From 0.11.2 the deprecation is this lowering's first step, before any
+   * of its checks. */
+  if (jax->pallas_triton_deprecated_in_lowering) {
+    int rc = lsimp_warn_deprecated(ctx, LSIMP_TRITON_DEPRECATED, err);
+    if (rc)
+      return rc;
+  }
   if (lsimp_kernel_num_scalar_prefetch(p->kernel)) /* grid_mapping.num_index_operands */
     return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_SCALAR_PREFETCH);
   size_t n;
@@ -64,7 +73,8 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
   lsimp_kernel_spec spec = {
       .flavor = LSIMP_KERNEL_TRITON,
-      .x64 = lsim_module_context_lowering_parameters(ctx->module_context)->enable_x64};
+      .x64 = lsim_module_context_lowering_parameters(ctx->module_context)->enable_x64,
+      .cache_evict = jax->pallas_triton_cache_evict};
   int rc = lsimp_triton_gpu(ctx, rocm, err);
   if (!rc)
     rc = check_kernel(ctx, p, err);

@@ -173,6 +173,40 @@ typedef struct lsim_jax_profile {
    * (ctx.is_forward_compat()): 2, then 6 from 7a6b8927fe (2026-07-31, after
    * 0.11.0). */
   int pallas_mosaic_gpu_fwd_compat_version;
+  /* Pallas's Triton lowering and interpret mode (triton/lowering.py,
+   * triton/pallas_call_registration.py, hlo_interpreter.py) and
+   * pallas_call's dce rule (pallas_call.py): */
+  /* Triton's tt.load and tt.store carry `cache = 1, evict = 1`
+   * (CacheModifier.NONE, EvictionPolicy.NORMAL: lowering.py _load and
+   * _store pass them to jaxlib's Triton dialect); from 0.12.0 that dialect
+   * takes a cache_policy instead, which _get_cache_policy leaves unset for
+   * NONE and NORMAL, so the ops carry neither (the release jax-v0.12.0). */
+  bool pallas_triton_cache_evict;
+  /* Triton's own pallas_call_lowering warns that the Triton backend is
+   * deprecated, first thing, on every Triton lowering (registered params
+   * included, before its own checks); gpu_lowering no longer does
+   * (pallas_triton_deprecated: only when it picked Triton itself).  The
+   * release jax-v0.11.2. */
+  bool pallas_triton_deprecated_in_lowering;
+  /* hlo_interpreter.py pallas_call_hlo_interpret puts each operand in
+   * device memory first (jax.device_put(x, MemorySpace.Device)): a
+   * device_put equation per operand, whose tpu and gpu rule returns it
+   * as it is unless the module has a memory kind other than the
+   * default's (then annotate_device_placement "device") and whose default
+   * rule returns it, so a lowering for a tpu or gpu platform and another
+   * dispatches it with lower_per_platform's two stablehlo.case ops (the
+   * release jax-v0.11.2). */
+  bool pallas_interpret_device_put;
+  /* pallas_call_hlo_interpret syncs each aliased input/output pair after
+   * every grid step from the kernel's write effects: the output is
+   * written and the input is not, so the loop carries the output's new
+   * buffer in the input's place too (the release jax-v0.11.2). */
+  bool pallas_interpret_alias_sync;
+  /* pallas_call.py _pallas_call_dce_rule drops a call none of whose
+   * results is used, unless it writes a live ref, has effects or its
+   * compiler params have side effects (Mosaic TPU's has_side_effects=True);
+   * before, every call was kept (the release jax-v0.12.0). */
+  bool pallas_call_dce_unused;
 
   /* --- rules that are not inlined, compute types, ffi_call (mlir.py,
    *     compute_on.py, ffi.py) ------------------------------------------- */

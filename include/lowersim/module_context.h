@@ -161,6 +161,10 @@ typedef struct lsim_module_context_options {
    * (lsim_module_context_explain_op_line); costs a walk of the module at
    * each step line. */
   bool explain_ops;
+  /* Not ModuleContext.all_default_mem_kind: some in or out sharding, or a
+   * transfer in the jaxpr, has a memory kind other than "device" (pxla.py
+   * are_all_shardings_default_mem_kind: a result in host memory). */
+  bool memory_kinds;
 } lsim_module_context_options;
 
 #define LSIM_MODULE_CONTEXT_OPTIONS_INIT(...) \
@@ -212,6 +216,8 @@ const lsim_backend *lsim_module_context_pinned_backend(const lsim_module_context
 const lsim_jax_profile *lsim_module_context_profile(const lsim_module_context *ctx);
 /* mesh_lib.get_abstract_mesh().abstract_device (borrowed), or NULL. */
 const lsim_abstract_device *lsim_module_context_abstract_device(const lsim_module_context *ctx);
+/* ModuleContext.all_default_mem_kind: the options' memory_kinds unset. */
+bool lsim_module_context_all_default_mem_kind(const lsim_module_context *ctx);
 const lsim_lowering_parameters *
 lsim_module_context_lowering_parameters(const lsim_module_context *ctx);
 

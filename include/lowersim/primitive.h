@@ -46,9 +46,10 @@ typedef struct lsim_effect {
 /* Whether jit's dead-code elimination (pe.dce_jaxpr) keeps an equation none
  * of whose results is used: it has effects (pe.has_effects: io_callback,
  * debug_callback, a buffer_callback or ffi_call with has_side_effect), or
- * its primitive's dce rule keeps it (pallas_call's).  An equation with an
- * ordered effect is always kept. */
-typedef bool (*lsim_kept_when_unused_fn)(const void *params);
+ * its primitive's dce rule keeps it (pallas_call's, which depends on the
+ * release: `jax` is the lowering's profile, never NULL).  An equation with
+ * an ordered effect is always kept. */
+typedef bool (*lsim_kept_when_unused_fn)(const void *params, const lsim_jax_profile *jax);
 
 typedef struct lsim_primitive {
   const char *name;                      /* the description in lowering errors */
@@ -73,7 +74,7 @@ typedef struct lsim_primitive {
 } lsim_primitive;
 
 /* A kept_when_unused for primitives that always have effects. */
-bool lsim_always_kept(const void *params);
+bool lsim_always_kept(const void *params, const lsim_jax_profile *jax);
 
 /* core.Primitive(name): a new primitive without checks or params (owned:
  * lsim_primitive_destroy).  `name` is copied; it must not be empty. */
