@@ -697,6 +697,7 @@ static int lower_case(matrix_worker *w, const matrix_case *c, uint64_t *hash, ls
   int rc = get_process(w, c, err);
   case_program *cp = &w->cp;
   unsigned imports = pallas_imports(cp->pallas);
+  size_t dumped = cp->pallas ? lsim_pallas_dumped_modules(cp->pallas) : 0;
   if (!rc)
     rc = make_program(cp, c, err);
   if (!rc && c->feature == FEATURE_EXPORT_CALL)
@@ -711,9 +712,11 @@ static int lower_case(matrix_worker *w, const matrix_case *c, uint64_t *hash, ls
     rc = LSIM_E_NO_MEMORY;
   lsim_lowering_destroy(low);
   /* A first import registers rules: the process is no longer a fresh one;
-   * nor is a session's, which registered a rule. */
+   * nor is a session's, which registered a rule, nor one that named a
+   * Mosaic GPU module for dumps (the next one is named after it). */
   if (rc == LSIM_E_BACKEND_INIT || rc == LSIM_E_NO_DEFAULT_BACKEND || matrix_is_failure(rc) ||
-      pallas_imports(cp->pallas) != imports || c->feature == FEATURE_SESSION)
+      pallas_imports(cp->pallas) != imports || c->feature == FEATURE_SESSION ||
+      (cp->pallas && lsim_pallas_dumped_modules(cp->pallas) != dumped))
     drop_process(w);
   return rc;
 }

@@ -43,6 +43,17 @@ void lsimp_py_float(lsimp_strbuf *sb, double v);
  * json.dumps's defaults (insertion order, ", " and ": "). */
 void lsimp_metadata_json(lsimp_strbuf *sb, const lsim_pallas_call_params *p, bool compact);
 
+/* The Triton backend's deprecation (pallas_call.py gpu_lowering until JAX
+ * 0.11.1, triton/pallas_call_registration.py pallas_call_lowering from
+ * 0.11.2). */
+#define LSIMP_TRITON_DEPRECATED                                                                    \
+  "The Pallas Triton backend is deprecated and will be removed in a future JAX version. To keep " \
+  "using Pallas on GPU, please migrate to the Mosaic GPU backend. To keep using Triton, switch "  \
+  "to the official Triton bindings and jax_triton."
+
+/* deprecations.warn(...): a DeprecationWarning of the process, narrated. */
+int lsimp_warn_deprecated(lsim_lowering_rule_context *ctx, const char *message, lsim_error *err);
+
 /* The kernel's function name: sanitize_name(name=) when given
  * ([^\w.-] -> '_'), else the library kernel's name.  Owned. */
 char *lsimp_kernel_func_name(const lsim_pallas_call_params *p);

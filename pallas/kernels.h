@@ -75,6 +75,11 @@ typedef struct lsimp_kernel_spec {
                                GPU: so is the grid index) */
   int arch_major, arch_minor; /* Mosaic GPU: the GPU's compute capability */
   bool warpgroup;           /* Mosaic GPU: lowered with warpgroup semantics */
+  bool expect_tx_constant;  /* Mosaic GPU: the copy's arrive made its byte count an i32
+                               constant of the launch's cache (left unused) */
+  bool dump_basename;       /* Mosaic GPU: the module carries mosaic_gpu.dump_basename =
+                               "FUNC_NAME_<dump_count>" */
+  long long dump_count;
 } lsimp_kernel_spec;
 
 /* Triton's launch grid limits (triton/lowering.py _process_grid_to_3d_grid):

@@ -54,6 +54,13 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
                                      MlirValue *results, const lsim_pallas_call_params *p,
                                      void *data, lsim_error *err) {
   (void)data;
+  /* From JAX 0.11.2 the deprecation is this lowering's first statement. */
+  const lsim_jax_profile *profile = lsim_module_context_profile(ctx->module_context);
+  if (profile->pallas_triton_deprecated_in_lowering) {
+    int rc = lsimp_warn_deprecated(ctx, LSIMP_TRITON_DEPRECATED, err);
+    if (rc)
+      return rc;
+  }
   if (lsimp_kernel_num_scalar_prefetch(p->kernel)) /* grid_mapping.num_index_operands */
     return lsimp_raise0(err, LSIM_E_PALLAS_TRITON_SCALAR_PREFETCH);
   size_t n;

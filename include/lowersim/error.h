@@ -117,6 +117,12 @@ typedef enum lsim_status {
   LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH = -119,
   /* A Mosaic GPU kernel's TMA copy on a GPU before Hopper (newer JAX). */
   LSIM_E_PALLAS_MOSAIC_GPU_HOPPER = -120,
+  /* A pl.pallas_call on Mosaic GPU on a GPU before Hopper: its pipeline has
+   * output blocks (newer JAX). */
+  LSIM_E_PALLAS_MOSAIC_GPU_PRE_HOPPER_PIPELINE = -121,
+  /* gpu_lowering finds no rule registered for the call's compiler params
+   * (plgpu.CompilerParams from JAX 0.11.2): a bare AssertionError. */
+  LSIM_E_PALLAS_GPU_NO_RULE = -122,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,
