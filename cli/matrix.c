@@ -971,9 +971,14 @@ bool matrix_write_scenario(const matrix_case *c, FILE *f) {
   fputs("  </runtime>\n", f);
   if (c->feature == FEATURE_PALLAS) {
     int installed = (c->variant >> 2) & 7;
-    fprintf(f, "  <pallas mosaic_tpu=\"%s\" triton=\"%s\" mosaic_gpu=\"%s\" use_mosaic_gpu=\"%s\"/>\n",
+    /* The flag variant, where the JAX has jax_pallas_use_mosaic_gpu (else
+     * the case lowers as without it, and the attribute would be refused). */
+    fprintf(f, "  <pallas mosaic_tpu=\"%s\" triton=\"%s\" mosaic_gpu=\"%s\"",
             installed & 1 ? "true" : "false", installed & 2 ? "true" : "false",
-            installed & 4 ? "true" : "false", c->variant & 2 ? "true" : "false");
+            installed & 4 ? "true" : "false");
+    if (lsim_jax_profile_or_default(c->profile)->pallas_use_mosaic_gpu_option)
+      fprintf(f, " use_mosaic_gpu=\"%s\"", c->variant & 2 ? "true" : "false");
+    fputs("/>\n", f);
   }
   write_first_lowering(f, c);
   bool export = c->feature == FEATURE_EXPORT;
