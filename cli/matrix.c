@@ -697,6 +697,7 @@ static int lower_case(matrix_worker *w, const matrix_case *c, uint64_t *hash, ls
   int rc = get_process(w, c, err);
   case_program *cp = &w->cp;
   unsigned imports = pallas_imports(cp->pallas);
+  size_t dumped = cp->pallas ? lsim_pallas_dumped_modules(cp->pallas) : 0;
   if (!rc)
     rc = make_program(cp, c, err);
   if (!rc && c->feature == FEATURE_EXPORT_CALL)
@@ -711,9 +712,11 @@ static int lower_case(matrix_worker *w, const matrix_case *c, uint64_t *hash, ls
     rc = LSIM_E_NO_MEMORY;
   lsim_lowering_destroy(low);
   /* A first import registers rules: the process is no longer a fresh one;
-   * nor is a session's, which registered a rule. */
+   * nor is a session's, which registered a rule, nor one that named a
+   * Mosaic GPU module for dumps (the next one is named after it). */
   if (rc == LSIM_E_BACKEND_INIT || rc == LSIM_E_NO_DEFAULT_BACKEND || matrix_is_failure(rc) ||
-      pallas_imports(cp->pallas) != imports || c->feature == FEATURE_SESSION)
+      pallas_imports(cp->pallas) != imports || c->feature == FEATURE_SESSION ||
+      (cp->pallas && lsim_pallas_dumped_modules(cp->pallas) != dumped))
     drop_process(w);
   return rc;
 }
@@ -968,9 +971,14 @@ bool matrix_write_scenario(const matrix_case *c, FILE *f) {
   fputs("  </runtime>\n", f);
   if (c->feature == FEATURE_PALLAS) {
     int installed = (c->variant >> 2) & 7;
-    fprintf(f, "  <pallas mosaic_tpu=\"%s\" triton=\"%s\" mosaic_gpu=\"%s\" use_mosaic_gpu=\"%s\"/>\n",
+    /* The flag variant, where the JAX has jax_pallas_use_mosaic_gpu (else
+     * the case lowers as without it, and the attribute would be refused). */
+    fprintf(f, "  <pallas mosaic_tpu=\"%s\" triton=\"%s\" mosaic_gpu=\"%s\"",
             installed & 1 ? "true" : "false", installed & 2 ? "true" : "false",
-            installed & 4 ? "true" : "false", c->variant & 2 ? "true" : "false");
+            installed & 4 ? "true" : "false");
+    if (lsim_jax_profile_or_default(c->profile)->pallas_use_mosaic_gpu_option)
+      fprintf(f, " use_mosaic_gpu=\"%s\"", c->variant & 2 ? "true" : "false");
+    fputs("/>\n", f);
   }
   write_first_lowering(f, c);
   bool export = c->feature == FEATURE_EXPORT;

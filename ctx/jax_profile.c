@@ -132,6 +132,9 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .pallas_triton_cache_evict = true, .pallas_triton_deprecated_in_lowering = false,                \
   .pallas_interpret_device_put = false, .pallas_interpret_alias_sync = false,                      \
   .pallas_call_dce_unused = false,                                                                 \
+  .pallas_mosaic_gpu_pre_hopper_pipeline = false, .pallas_mosaic_gpu_dump_basename = false,        \
+  .pallas_mosaic_gpu_expect_tx_constant = false,                                                   \
+  .pallas_use_mosaic_gpu_option = true, .pallas_gpu_lowering_triton_only = false,                  \
   .compute_on_context_manager = true,                                                              \
   .compute_on_device_attribute = STRINGS(compute_on_device_inlineable),                            \
   .compute_on_attribute_types = STRINGS(compute_on_attribute_types_0_10_2),                        \
@@ -151,7 +154,9 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .partitioned_callback_platforms = STRINGS(partitioned_callback_platforms_0_11_1),                \
   .pallas_tpu_device_kind_hint = TPU_KIND_HINT, .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_11_1), \
   .pallas_mosaic_fwd_compat_version = 15, .pallas_mosaic_gpu_serde_version = 7,                   \
-  .pallas_mosaic_gpu_fwd_compat_version = 6, .compute_on_context_manager = false
+  .pallas_mosaic_gpu_fwd_compat_version = 6,                                                       \
+  .pallas_mosaic_gpu_pre_hopper_pipeline = true, .pallas_mosaic_gpu_dump_basename = true,          \
+  .pallas_mosaic_gpu_expect_tx_constant = true, .compute_on_context_manager = false
 
 #define JAX_0_11_2                                                                                 \
   JAX_0_11_1, .minimum_jaxlib = "0.11.2", .export_custom_call_advice = true,                       \
@@ -160,7 +165,8 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .platform_dependent_gpu_platforms = "'cuda', 'rocm', or 'oneapi'",                               \
   .pallas_mosaic_serde_version = 17,                                                               \
   .pallas_triton_deprecated_in_lowering = true, .pallas_interpret_device_put = true,               \
-  .pallas_interpret_alias_sync = true
+  .pallas_interpret_alias_sync = true, .pallas_mosaic_gpu_serde_version = 9,                       \
+  .pallas_use_mosaic_gpu_option = false, .pallas_gpu_lowering_triton_only = true
 
 #define JAX_0_12_0                                                                                 \
   JAX_0_11_2, .proxy_factory_error = proxy_without_target,                                         \
@@ -169,7 +175,7 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .donation_doc_url = "https://docs.jax.dev/en/latest/201/jit.html#jax-201-buffer-donation",       \
   .pallas_mosaic_serde_version = 18, .pallas_mosaic_debug_locations = true,                        \
   .pallas_mosaic_module_sym_name = true, .pallas_triton_cache_evict = false,                       \
-  .pallas_call_dce_unused = true
+  .pallas_call_dce_unused = true, .pallas_mosaic_gpu_fwd_compat_version = 9
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -310,6 +316,20 @@ static const lsim_jax_change changes[] = {
     {"pallas.call_dce_unused", "0.12.0.1",
      "the release jax-v0.12.0 (after jax-v0.11.2): pallas_call.py _pallas_call_dce_rule, "
      "_has_side_effects"},
+    {"pallas.mosaic_gpu_serde_version", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1): its jaxlib's mosaic_gpu-serde writes 9"},
+    {"pallas.mosaic_gpu_fwd_compat_version", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): FWD_COMPAT_IR_VERSION = 9"},
+    {"pallas.mosaic_gpu_pre_hopper_pipeline", "0.11.1",
+     "ecb82891c0 (2026-08-06) \"[pallas:mgpu] `emit_pipeline` now works on Ampere\""},
+    {"pallas.mosaic_gpu_dump_basename", "0.11.1",
+     "59335cd85d (2026-08-05) \"[Pallas/Mosaic GPU] Allow dumping module before and after layout "
+     "inference.\" (with jaxlib 0.11.1's get_or_set_dump_options)"},
+    {"pallas.mosaic_gpu_expect_tx_constant", "0.11.1",
+     "3549c1e3ba (committed 2026-08-06) \"[Pallas][Mosaic GPU] Added predicate arg to "
+     "copy_gmem_to_smem\" (with jaxlib 0.11.1's dynamic expect_tx)"},
+    {"pallas.use_mosaic_gpu_option", "0.11.2", "the release jax-v0.11.2 (after jax-v0.11.1)"},
+    {"pallas.gpu_lowering_triton_only", "0.11.2", "the release jax-v0.11.2 (after jax-v0.11.1)"},
     {"lowering.compute_on_context_manager", "0.11.1",
      "3a440c764b (2026-07-29) \"Delete compute_on as compute_on2 is the replacement.\""},
     {"explain.source_ref", "0.11.0", "each release's own tag"},
@@ -464,6 +484,30 @@ static const lsim_jax_fact facts[] = {
      "side effects (before: every pallas_call is kept)",
      "jax/_src/pallas/pallas_call.py: _pallas_call_dce_rule, _has_side_effects",
      FACT(pallas_call_dce_unused, BOOL)},
+    {"pallas.mosaic_gpu_pre_hopper_pipeline",
+     "on a GPU before Hopper, emit_pipeline refuses pl.pallas_call's output blocks before the "
+     "kernel is lowered (NotImplementedError)",
+     "jax/_src/pallas/mosaic_gpu/pipeline.py: emit_pipeline",
+     FACT(pallas_mosaic_gpu_pre_hopper_pipeline, BOOL)},
+    {"pallas.mosaic_gpu_dump_basename",
+     "a Mosaic GPU kernel module carries mosaic_gpu.dump_basename = \"NAME_N\" (N: the "
+     "process's count of modules named before it)",
+     "jax/experimental/mosaic/gpu/core.py: lower_mgpu_module (get_or_set_dump_options)",
+     FACT(pallas_mosaic_gpu_dump_basename, BOOL)},
+    {"pallas.mosaic_gpu_expect_tx_constant",
+     "a Mosaic GPU kernel's block copy leaves its byte count as an unused i32 constant among "
+     "the launch's hoisted constants",
+     "jax/experimental/mosaic/gpu/utils.py: DialectBarrierRef.arrive_expect_tx",
+     FACT(pallas_mosaic_gpu_expect_tx_constant, BOOL)},
+    {"pallas.use_mosaic_gpu_option",
+     "jax.config has jax_pallas_use_mosaic_gpu, which picks Mosaic GPU or Triton for a GPU "
+     "pallas_call without compiler params",
+     "jax/_src/config.py: jax_pallas_use_mosaic_gpu", FACT(pallas_use_mosaic_gpu_option, BOOL)},
+    {"pallas.gpu_lowering_triton_only",
+     "gpu_lowering needs Triton's registration, lowers a call without params with Triton's and "
+     "asserts a registered rule for the params (Mosaic GPU's have none)",
+     "jax/_src/pallas/pallas_call.py: _pallas_call_lowering.gpu_lowering",
+     FACT(pallas_gpu_lowering_triton_only, BOOL)},
     /* rules that are not inlined, compute types, ffi_call */
     {"lowering.compute_on_context_manager",
      "jax.experimental.compute_on.compute_on(compute_type) is a context manager giving its "

@@ -144,7 +144,10 @@ static void gen_pallas(gen *g) {
   s->pallas.mosaic_tpu = chance(g, 75);
   s->pallas.triton = chance(g, 75);
   s->pallas.mosaic_gpu = chance(g, 75);
-  s->pallas.use_mosaic_gpu = chance(g, 30);
+  /* Set or not: JAX from 0.11.2 has no such option (such a scenario is
+   * refused for it). */
+  s->has_use_mosaic_gpu = chance(g, 30);
+  s->pallas.use_mosaic_gpu = s->has_use_mosaic_gpu ? chance(g, 30) : true;
 }
 
 /* A focused campaign's argument: one non-empty 1-D array of a numeric

@@ -286,6 +286,13 @@ void lsimp_metadata_json(lsimp_strbuf *sb, const lsim_pallas_call_params *p, boo
   free(sorted);
 }
 
+int lsimp_warn_deprecated(lsim_lowering_rule_context *ctx, const char *message, lsim_error *err) {
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                              "DeprecationWarning: %s", message);
+  return lsim_runtime_warn(lsim_module_context_runtime(ctx->module_context), "DeprecationWarning",
+                           message, err);
+}
+
 char *lsimp_kernel_func_name(const lsim_pallas_call_params *p) {
   lsimp_strbuf out = LSIMP_STRBUF_INIT;
   if (!p->name) {
@@ -297,11 +304,4 @@ char *lsimp_kernel_func_name(const lsim_pallas_call_params *p) {
                                 ? (char)*c
                                 : '_');
   return lsimp_strbuf_take(&out);
-}
-
-int lsimp_warn_deprecated(lsim_lowering_rule_context *ctx, const char *message, lsim_error *err) {
-  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                              "DeprecationWarning: %s", message);
-  return lsim_runtime_warn(lsim_module_context_runtime(ctx->module_context), "DeprecationWarning",
-                           message, err);
 }

@@ -82,6 +82,11 @@ typedef struct lsimp_kernel_spec {
   bool warpgroup;           /* Mosaic GPU: lowered with warpgroup semantics */
   bool cache_evict;         /* Triton: tt.load and tt.store carry cache = 1, evict = 1 (the
                                profile's pallas_triton_cache_evict) */
+  bool expect_tx_constant;  /* Mosaic GPU: the copy's arrive made its byte count an i32
+                               constant of the launch's cache (left unused) */
+  bool dump_basename;       /* Mosaic GPU: the module carries mosaic_gpu.dump_basename =
+                               "FUNC_NAME_<dump_count>" */
+  long long dump_count;
 } lsimp_kernel_spec;
 
 /* Triton's launch grid limits (triton/lowering.py _process_grid_to_3d_grid):

@@ -33,9 +33,14 @@ static const char *decimal(char *buf, long long v) {
   return buf;
 }
 
-/* What Mosaic GPU refuses while lowering the kernel, in its order:
- * _lower_as_gpu_kernel's shared memory (two buffers, each aligned to 1024
- * bytes, and the pipeline's barrier); with warpgroup semantics (from
+/* What Mosaic GPU refuses while lowering the kernel, in its order: from
+ * ecb82891c0, on a GPU before Hopper, emit_pipeline's refusal of the
+ * pipeline's output blocks (pallas/mosaic_gpu/pipeline.py, while
+ * lower_pipelined_jaxpr_to_module traces the pipeline: before the kernel's
+ * module exists); _lower_as_gpu_kernel's shared memory (two buffers, each
+ * aligned to 1024 bytes, and the pipeline's barrier); then, the module
+ * named for dumps (lower_mgpu_module, the count taken), with warpgroup
+ * semantics (from
  * 32915de40f) layout inference, which needs the loads to fill the
  * warpgroup's 128 threads; the copy of a block into shared memory (before
  * it, a multiple of the warpgroup's 128 bytes, and from ea11dbfcc3 a Hopper
@@ -54,7 +59,8 @@ static int64_t align_1024(int64_t bytes) { return (bytes + 1023) / 1024 * 1024; 
  * output block's, each aligned to 1024 bytes, 2048 bytes more and the
  * barrier's 8 (as JAX 0.10.2 reports it). */
 static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
-                        int arch_major, lsim_error *err) {
+                        lsimp_kernel_spec *spec, lsim_pallas *pallas, lsim_error *err) {
+  int arch_major = spec->arch_major;
   const lsim_aval *block = &ctx->avals_in[0];
   bool reduction = lsimp_kernel_is_reduction(p->kernel);
   bool two_d = lsimp_kernel_is_tiled(p->kernel); /* row_sum's too */
@@ -67,11 +73,19 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
   int64_t smem = reduction ? align_1024(bytes) + align_1024(rows * itemsize) + 2048 + 8
                            : 2 * align_1024(bytes) + 8;
   char a[24], b[24], text[160];
+  const lsim_jax_profile *profile = lsim_module_context_profile(ctx->module_context);
+  /* Every library kernel has an output block (emit_pipeline's out_specs). */
+  if (profile->pallas_mosaic_gpu_pre_hopper_pipeline && arch_major < 9)
+    return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_PRE_HOPPER_PIPELINE);
   if (smem > MAX_SMEM_BYTES)
     return lsimp_raise(err, LSIM_E_PALLAS_MOSAIC_GPU_SMEM, decimal(a, smem),
                        decimal(b, MAX_SMEM_BYTES));
-  const lsim_jax_profile *profile = lsim_module_context_profile(ctx->module_context);
   bool warpgroup_semantics = profile->pallas_mosaic_gpu_warpgroup_semantics;
+  /* lower_mgpu_module's get_or_set_dump_options, before layout inference:
+   * a kernel refused from here on has taken its number too. */
+  spec->dump_basename = warpgroup_semantics && profile->pallas_mosaic_gpu_dump_basename;
+  if (spec->dump_basename)
+    spec->dump_count = pallas ? (long long)lsim_pallas_next_dumped_module(pallas) : 0;
   /* Warpgroup semantics infer the kernel's layouts before any copy is
    * lowered: a block of a number of elements not a multiple of 128 has
    * none, and neither has row_sum's reduction into a (rows, 1) block
@@ -120,7 +134,7 @@ static int check_kernel(const lsim_lowering_rule_context *ctx, const lsim_pallas
 int lsim_mosaic_gpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                                          MlirValue *results, const lsim_pallas_call_params *p,
                                          void *data, lsim_error *err) {
-  (void)data;
+  lsim_pallas *pallas = data; /* the process's (its count of modules named for dumps) */
   if (lsimp_kernel_num_scalar_prefetch(p->kernel)) /* grid_mapping.num_index_operands */
     return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH);
   lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
@@ -132,10 +146,12 @@ int lsim_mosaic_gpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
       .mosaic_version = fwd ? profile->pallas_mosaic_gpu_fwd_compat_version
                             : profile->pallas_mosaic_gpu_serde_version,
       .x64 = lsim_module_context_lowering_parameters(mc)->enable_x64,
-      .warpgroup = profile->pallas_mosaic_gpu_warpgroup_semantics};
+      .warpgroup = profile->pallas_mosaic_gpu_warpgroup_semantics,
+      .expect_tx_constant = profile->pallas_mosaic_gpu_warpgroup_semantics &&
+                            profile->pallas_mosaic_gpu_expect_tx_constant};
   int rc = lsimp_mosaic_gpu_arch(ctx, &spec.arch_major, &spec.arch_minor, err);
   if (!rc)
-    rc = check_kernel(ctx, p, spec.arch_major, err);
+    rc = check_kernel(ctx, p, &spec, pallas, err);
   if (!rc)
     rc = lsimp_kernel_bytecode(ctx, p, spec, true, &bytes, NULL, err);
   if (!rc) {

@@ -29,10 +29,13 @@
 #define BARRIER_STANDIN "complex<i1>"
 /* The serialized form's prefix (mosaic_gpu-serde's kMangledDialect). */
 #define SERDE_PREFIX "stable_mosaic_gpu."
+/* The first mosaic_gpu-serde version whose gpu.launch has the asyncObject
+ * operand segment (jaxlib/mosaic/gpu/serde.cc gpu_launch_upgrade). */
+#define GPU_LAUNCH_ASYNC_OBJECT_VERSION 7
 
 typedef struct param {
   const char *name;
-  char value[64];
+  char value[320]; /* a kernel's name is sanitize_name(name=), of any length */
 } param;
 
 /* What renders the template for one kernel. */
@@ -42,6 +45,7 @@ typedef struct renderer {
   bool add, one_register, wide; /* the ?A, ?1/?2 and ?W/?N conditions */
   bool contiguous;              /* the ?B and ?D conditions */
   bool x64;                     /* the ?X and ?Y conditions */
+  bool expect_tx_constant;      /* the ?E condition */
   bool one_row;                 /* the ?O and ?K conditions: an array of one row */
   bool tall_block;              /* the ?M condition: a block of more than one row */
   long long registers, per;     /* ?R runs: repeated `registers` times, PER elements each */
@@ -245,6 +249,7 @@ static int render(renderer *r, const char *section, lsim_error *err) {
       case 'M': keep &= r->tall_block; break;
       case 'S': keep &= !r->tall_block; break;
       case 'Y': keep &= !r->x64; break;
+      case 'E': keep &= r->expect_tx_constant; break;
       case '1': keep &= r->one_register; break;
       case '2': keep &= !r->one_register; break;
       case 'W': keep &= r->wide; break;
@@ -373,6 +378,7 @@ int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, boo
   const char *elt = lsimp_kernel_element_type(block->dtype);
   renderer r = {.add = add_one, .one_register = n == per * 128, .wide = isz > 1,
                 .registers = per ? n / (per * 128) : 0, .per = per, .x64 = spec->x64,
+                .expect_tx_constant = spec->expect_tx_constant,
                 .out = LSIMP_STRBUF_INIT};
   char one[48];
   snprintf(one, sizeof one, fp ? "1.000000e+00 : %s" : "1 : %s", elt);
@@ -415,6 +421,17 @@ int lsimp_mosaic_gpu_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, boo
   set(&r, "MAJOR", "%lld", spec->arch_major);
   set(&r, "MINOR", "%lld", spec->arch_minor);
   set(&r, "VERSION", "%lld", spec->mosaic_version);
+  /* From mosaic_gpu-serde version 7 (4656473b67, LLVM's 056dae16f7) a
+   * gpu.launch has a twelfth operand segment, the asyncObject (none):
+   * serde.cc gpu_launch_upgrade appends it to a kernel of an older
+   * version, gpu_launch_downgrade drops it for one (jax.export's). */
+  set_text(&r, "ASYNC_OBJECT", spec->mosaic_version >= GPU_LAUNCH_ASYNC_OBJECT_VERSION ? ", 0" : "");
+  /* lower_mgpu_module's get_or_set_dump_options: "NAME_N" (dump.cc). */
+  char dump[sizeof r.params[0].value] = "";
+  if (spec->dump_basename)
+    snprintf(dump, sizeof dump, "mosaic_gpu.dump_basename = \"%s_%lld\", ", spec->func_name,
+             spec->dump_count);
+  set_text(&r, "DUMP", dump);
   const char *section = tiled ? (spec->warpgroup ? "tiled-warpgroup" : "tiled")
                               : spec->warpgroup ? "warpgroup" : "legacy";
   int rc = render(&r, section, err);

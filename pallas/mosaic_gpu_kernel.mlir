@@ -18,7 +18,9 @@
 //             width, 64 under jax_enable_x64), ONE / ADD / FLAGS (the
 //             kernel's + 1), Y / Y1 (what the kernel stores), MAJOR /
 //             MINOR (the GPU's compute capability), VERSION
-//             (stable_mosaic_gpu.version);
+//             (stable_mosaic_gpu.version), ASYNC_OBJECT (", 0", gpu.launch's
+//             asyncObject segment, from version 7), DUMP (the
+//             mosaic_gpu.dump_basename entry, with its ", ", or nothing);
 //   ?X        a line only when: A add_one; 1 / 2 one / two registers per
 //             thread (N / (128 * PER)); W / N an element wider than / of one
 //             byte; C a constant of the launch's cache, hoisted to the
@@ -49,6 +51,10 @@
 // array's dimensions), and:
 //   ?X / ?Y   only with / without jax_enable_x64 (the constant 1 : i32 is
 //             first used earlier);
+//   ?E        only where the block copy's barrier arrive takes its byte
+//             count (BYTES) as an i32 constant of the cache, which nothing
+//             uses once the dialect is lowered (3549c1e3ba, JAX 0.11.1; in
+//             the 1-D section too, with ?X / ?Y);
 //   ?M / ?S   only for a block of more than one row / of one row (BR == 1,
 //             whose row offset is the block index itself, not multiplied);
 //   @[TEXT]@  TEXT once per register, @I@ its number, joined by ", " (the
@@ -547,10 +553,10 @@
       %402 = "arith.addi"(%400, %401) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
       %403 = "llvm.inline_asm"(%402) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
       "gpu.terminator"() : () -> ()
-    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
+    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1@ASYNC_OBJECT@>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
     "func.return"() : () -> ()
   }) {function_type = (!llvm.ptr, !llvm.ptr) -> (), llvm.emit_c_interface, sym_name = "@KERNEL@_mosaic_gpu"} : () -> ()
-}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
+}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, @DUMP@stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
 //! warpgroup
 "builtin.module"() <{sym_name = "@KERNEL@"}> ({
   "func.func"() ({
@@ -563,7 +569,9 @@
 ?A    %1 = "builtin.unrealized_conversion_cast"(%0) {layout = #mosaic_gpu.WGSplatFragLayout<[@N@]>} : (@T@) -> vector<@N@x@T@>
 ?C    %2 = "arith.constant"() {value = 7 : i32} : () -> i32
 ?C    %3 = "arith.constant"() {value = 10000000 : i32} : () -> i32
+?Y?E?C    %e4 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
 ?C    %4 = "arith.constant"() {value = 1 : i32} : () -> i32
+?X?E?C    %e4 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
 ?C    %5 = "arith.constant"() {value = 31 : i32} : () -> i32
 ?C    %6 = "arith.constant"() {value = -1 : i32} : () -> i32
 ?C    %7 = "arith.constant"() {value = 5 : i32} : () -> i32
@@ -933,10 +941,10 @@
       "nvvm.cp.async.bulk.wait_group"() {group = 0 : i32} : () -> ()
       %346 = "llvm.inline_asm"(%312) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
       "gpu.terminator"() : () -> ()
-    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
+    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1@ASYNC_OBJECT@>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
     "func.return"() : () -> ()
   }) {function_type = (!llvm.ptr, !llvm.ptr) -> (), llvm.emit_c_interface, sym_name = "@KERNEL@_mosaic_gpu"} : () -> ()
-}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
+}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, @DUMP@stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
 //! tiled
 "builtin.module"() <{sym_name = "@KERNEL@"}> ({
   "func.func"() ({
@@ -1529,10 +1537,10 @@
       %471 = "arith.addi"(%469, %470) {overflowFlags = #arith.overflow<none>} : (i32, i32) -> i32
       %472 = "llvm.inline_asm"(%471) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
       "gpu.terminator"() : () -> ()
-    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
+    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1@ASYNC_OBJECT@>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
     "func.return"() : () -> ()
   }) {function_type = (!llvm.ptr, !llvm.ptr) -> (), llvm.emit_c_interface, sym_name = "@KERNEL@_mosaic_gpu"} : () -> ()
-}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
+}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, @DUMP@stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
 //! tiled-warpgroup
 "builtin.module"() <{sym_name = "@KERNEL@"}> ({
   "func.func"() ({
@@ -1545,10 +1553,12 @@
     %1 = "builtin.unrealized_conversion_cast"(%0) {layout = #mosaic_gpu.WGSplatFragLayout<[@BR@, @BC@]>} : (@T@) -> vector<@BR@x@BC@x@T@>
 ?C    %2 = "arith.constant"() {value = 7 : i32} : () -> i32
 ?C    %3 = "arith.constant"() {value = 10000000 : i32} : () -> i32
+?Y?E?C    %e4 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
 ?Y?C    %4 = "arith.constant"() {value = @BC@ : i32} : () -> i32
 ?Y?C    %5 = "arith.constant"() {value = @BR@ : i32} : () -> i32
 ?Y?C    %6 = "arith.constant"() {value = 1 : i32} : () -> i32
 ?X?C    %6 = "arith.constant"() {value = 1 : i32} : () -> i32
+?X?E?C    %e4 = "arith.constant"() {value = @BYTES@ : i32} : () -> i32
 ?X?C    %4 = "arith.constant"() {value = @BC@ : i32} : () -> i32
 ?X?C    %5 = "arith.constant"() {value = @BR@ : i32} : () -> i32
 ?C    %7 = "arith.constant"() {value = 31 : i32} : () -> i32
@@ -2001,7 +2011,7 @@
       "nvvm.cp.async.bulk.wait_group"() {group = 0 : i32} : () -> ()
       %424 = "llvm.inline_asm"(%406) {asm_string = "bar.sync $0, 128;", constraints = "r", has_side_effects, tail_call_kind = #llvm.tailcallkind<none>} : (i32) -> !llvm.void
       "gpu.terminator"() : () -> ()
-    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
+    }) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1@ASYNC_OBJECT@>} : (!gpu.async.token, index, index, index, index, index, index, i32) -> !gpu.async.token
     "func.return"() : () -> ()
   }) {function_type = (!llvm.ptr, !llvm.ptr) -> (), llvm.emit_c_interface, sym_name = "@KERNEL@_mosaic_gpu"} : () -> ()
-}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()
+}) {mosaic_gpu.arch_major = @MAJOR@ : i32, mosaic_gpu.arch_minor = @MINOR@ : i32, @DUMP@stable_mosaic_gpu.version = @VERSION@ : i64} : () -> ()

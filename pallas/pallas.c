@@ -25,6 +25,7 @@ struct lsim_pallas {
   registration *rules;
   size_t num_rules, cap_rules;
   bool imported[LSIM_PALLAS_BACKEND_COUNT]; /* pallas_call_registration modules imported */
+  size_t dumped_modules; /* jaxlib's dumped_module_count (mosaic/gpu/dump.cc) */
 };
 
 int lsim_pallas_create(const lsim_pallas_installed *installed, lsim_pallas **out, lsim_error *err) {
@@ -53,6 +54,10 @@ void lsim_pallas_destroy(lsim_pallas *pallas) {
 bool lsim_pallas_use_mosaic_gpu(const lsim_pallas *pallas) {
   return pallas->installed.use_mosaic_gpu;
 }
+
+size_t lsim_pallas_next_dumped_module(lsim_pallas *pallas) { return pallas->dumped_modules++; }
+
+size_t lsim_pallas_dumped_modules(const lsim_pallas *pallas) { return pallas->dumped_modules; }
 
 bool lsim_pallas_import(lsim_pallas *pallas, lsim_pallas_backend backend, bool *first) {
   const bool installed[] = {

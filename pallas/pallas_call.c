@@ -1,8 +1,10 @@
 /* pallas/pallas_call.c: pallas_call's lowering.
  * JAX counterparts: pallas/pallas_call.py _pallas_call_lowering (interpret
- * mode, cpu_lowering, tpu_lowering, gpu_lowering, _unsupported_lowering_error)
- * and the lazy imports of the backends' pallas_call_registration modules,
- * each registering its CompilerParams class on first import. */
+ * mode, cpu_lowering, tpu_lowering, gpu_lowering in its two shapes: the
+ * backend chosen by params and jax_pallas_use_mosaic_gpu until 0.11.1,
+ * Triton's registry alone from 0.11.2; _unsupported_lowering_error) and
+ * the lazy imports of the backends' pallas_call_registration modules, each
+ * registering its CompilerParams class on first import. */
 #include "lowersim/pallas_call.h"
 #include "backend.h"
 #include "interpret.h"
@@ -36,7 +38,8 @@ static const struct {
 
 /* `from jax._src.pallas.<backend> import pallas_call_registration`: false
  * (in *imported) when the backend is not installed; the first import
- * registers its params class. */
+ * registers its params class (the rule's data is the process's Pallas
+ * state). */
 static int import_registration(lsim_pallas *pallas, lsim_pallas_backend b, bool *imported,
                                lsim_error *err) {
   bool first;
@@ -44,7 +47,7 @@ static int import_registration(lsim_pallas *pallas, lsim_pallas_backend b, bool 
   if (!first)
     return LSIM_OK;
   return lsim_pallas_register_lowering_rule(pallas, backends[b].cls,
-                                            (lsim_pallas_rule){backends[b].rule, NULL},
+                                            (lsim_pallas_rule){backends[b].rule, pallas},
                                             backends[b].platform, err);
 }
 
@@ -55,22 +58,24 @@ typedef struct pallas_rule_data {
   bool rocm; /* gpu_lowering's is_rocm */
 } pallas_rule_data;
 
+/* The rule registered for `cls` (the call's params' class, or the one
+ * gpu_lowering gives a call without params). */
 static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rule *rule,
-                          const MlirValue *args, MlirValue *results,
-                          const lsim_pallas_call_params *p, lsim_error *err) {
+                          const lsim_pallas_params_class *cls, const MlirValue *args,
+                          MlirValue *results, const lsim_pallas_call_params *p,
+                          lsim_error *err) {
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                              "get_lowering_rule(%s) -> the registered rule",
-                              p->compiler_params->name);
+                              "get_lowering_rule(%s) -> the registered rule", cls->name);
   return rule->fn(ctx, args, results, p, rule->data, err);
 }
 
 /* The backend's lowering, once chosen. */
-static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas_backend b,
-                       const MlirValue *args, MlirValue *results, const lsim_pallas_call_params *p,
-                       lsim_error *err) {
+static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pallas,
+                       lsim_pallas_backend b, const MlirValue *args, MlirValue *results,
+                       const lsim_pallas_call_params *p, lsim_error *err) {
   lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "backend: %s",
                               backends[b].name);
-  return backends[b].rule(ctx, args, results, p, NULL, err);
+  return backends[b].rule(ctx, args, results, p, pallas, err);
 }
 
 #define MOSAIC_GPU_DEPRECATED                                                                      \
@@ -91,7 +96,7 @@ static int tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
     const lsim_pallas_rule *rule = NULL;
     int rc = lsim_pallas_get_lowering_rule(pallas, p->compiler_params, "tpu", &rule, err);
     if (rc || rule)
-      return rc ? rc : run_registered(ctx, rule, args, results, p, err);
+      return rc ? rc : run_registered(ctx, rule, p->compiler_params, args, results, p, err);
   }
   bool imported;
   int rc = import_registration(pallas, LSIM_PALLAS_MOSAIC_TPU, &imported, err);
@@ -102,17 +107,19 @@ static int tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   /* pallas_call_tpu_lowering_rule asserts that the params are Mosaic TPU's. */
   if (p->compiler_params && p->compiler_params != &lsim_mosaic_tpu_compiler_params)
     return lsimp_raise0(err, LSIM_E_PALLAS_FOREIGN_PARAMS);
-  return run_backend(ctx, LSIM_PALLAS_MOSAIC_TPU, args, results, p, err);
+  return run_backend(ctx, pallas, LSIM_PALLAS_MOSAIC_TPU, args, results, p, err);
 }
 
-/* gpu_lowering's choice without registered params: Mosaic GPU when
- * installed and asked for (its params, or none and the flag), Triton when
- * installed and asked for (its params, or none and no flag); the count when
- * neither. */
+/* gpu_lowering's choice without registered params (until JAX 0.11.1):
+ * Mosaic GPU when installed and asked for (its params, or none and the
+ * flag), Triton when installed and asked for (its params, or none and no
+ * flag); the count when neither. */
 static int choose_gpu_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pallas,
                               const lsim_pallas_call_params *p, bool rocm,
                               lsim_pallas_backend *out, lsim_error *err) {
-  bool flag = lsim_pallas_use_mosaic_gpu(pallas), imported;
+  const lsim_jax_profile *profile = lsim_module_context_profile(ctx->module_context);
+  bool flag = profile->pallas_use_mosaic_gpu_option && lsim_pallas_use_mosaic_gpu(pallas);
+  bool imported;
   *out = LSIM_PALLAS_BACKEND_COUNT;
   int rc = import_registration(pallas, LSIM_PALLAS_MOSAIC_GPU, &imported, err);
   if (!rc && imported &&
@@ -128,22 +135,54 @@ static int choose_gpu_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pall
       (p->compiler_params == &lsim_triton_compiler_params || (!p->compiler_params && !flag))) {
     *out = LSIM_PALLAS_TRITON;
     /* Until Triton's own lowering warns (on every lowering) instead. */
-    const lsim_jax_profile *jax = lsim_module_context_profile(ctx->module_context);
-    if (jax->pallas_triton_deprecated && !jax->pallas_triton_deprecated_in_lowering)
+    if (profile->pallas_triton_deprecated && !profile->pallas_triton_deprecated_in_lowering)
       rc = lsimp_warn_deprecated(ctx, LSIMP_TRITON_DEPRECATED, err);
   }
   return rc;
+}
+
+/* gpu_lowering from JAX 0.11.2 (pallas_gpu_lowering_triton_only): Triton's
+ * registration must import (it registers Triton's params on the first
+ * import), a call without params gets pltriton.CompilerParams(), and the
+ * rule registered for the params' class lowers it: `assert rule is not
+ * None` for a class without one (plgpu.CompilerParams: Mosaic GPU's
+ * registration registers no pallas_call rule any more).  ROCm is Triton's
+ * business alone. */
+static int gpu_lowering_triton_only(lsim_lowering_rule_context *ctx, lsim_pallas *pallas,
+                                    const MlirValue *args, MlirValue *results,
+                                    const lsim_pallas_call_params *p, lsim_error *err) {
+  bool imported;
+  int rc = import_registration(pallas, LSIM_PALLAS_TRITON, &imported, err);
+  if (rc)
+    return rc;
+  if (!imported)
+    return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "gpu");
+  const lsim_pallas_params_class *cls =
+      p->compiler_params ? p->compiler_params : &lsim_triton_compiler_params;
+  const lsim_pallas_rule *rule = NULL;
+  rc = lsim_pallas_get_lowering_rule(pallas, cls, "gpu", &rule, err);
+  if (rc)
+    return rc;
+  if (!rule) {
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                                "get_lowering_rule(%s) -> None: assert rule is not None",
+                                cls->name);
+    return lsimp_raise0(err, LSIM_E_PALLAS_GPU_NO_RULE);
+  }
+  return run_registered(ctx, rule, cls, args, results, p, err);
 }
 
 static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
                         const void *params, void *data, lsim_error *err) {
   const lsim_pallas_call_params *p = params;
   const pallas_rule_data *d = data;
+  if (lsim_module_context_profile(ctx->module_context)->pallas_gpu_lowering_triton_only)
+    return gpu_lowering_triton_only(ctx, d->pallas, args, results, p, err);
   if (p->compiler_params) {
     const lsim_pallas_rule *rule = NULL;
     int rc = lsim_pallas_get_lowering_rule(d->pallas, p->compiler_params, "gpu", &rule, err);
     if (rc || rule)
-      return rc ? rc : run_registered(ctx, rule, args, results, p, err);
+      return rc ? rc : run_registered(ctx, rule, p->compiler_params, args, results, p, err);
   }
   lsim_pallas_backend b;
   int rc = choose_gpu_backend(ctx, d->pallas, p, d->rocm, &b, err);
@@ -151,7 +190,7 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
     return rc;
   if (b == LSIM_PALLAS_BACKEND_COUNT)
     return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "gpu");
-  return run_backend(ctx, b, args, results, p, err);
+  return run_backend(ctx, d->pallas, b, args, results, p, err);
 }
 
 /* --- pallas_call_p ------------------------------------------------------------- */

@@ -70,12 +70,15 @@ static int read_runtime(lsimp_reader *r, const xmlNode *node) {
 static int read_pallas(lsimp_reader *r, const xmlNode *node) {
   lsim_pallas_installed *p = &r->s->pallas;
   r->s->has_pallas = true;
+  r->s->pallas_line = (int)lsimp_xml_line(node);
   int rc = lsimp_attr_bool(r, node, "mosaic_tpu", true, &p->mosaic_tpu, NULL);
   if (!rc)
     rc = lsimp_attr_bool(r, node, "triton", true, &p->triton, NULL);
   if (!rc)
     rc = lsimp_attr_bool(r, node, "mosaic_gpu", true, &p->mosaic_gpu, NULL);
-  return rc ? rc : lsimp_attr_bool(r, node, "use_mosaic_gpu", true, &p->use_mosaic_gpu, NULL);
+  return rc ? rc
+            : lsimp_attr_bool(r, node, "use_mosaic_gpu", true, &p->use_mosaic_gpu,
+                              &r->s->has_use_mosaic_gpu);
 }
 
 static int read_arg(lsimp_reader *r, const xmlNode *node, lsim_scenario_arg *arg) {

@@ -68,9 +68,20 @@ static int build_runtime(const lsim_scenario *s, const lsim_jax_profile *profile
 }
 
 /* The JAX process: which Pallas backends the scenario says are installed
- * (all, by default), and the registry of what JAX registers. */
+ * (all, by default), and the registry of what JAX registers.  A scenario
+ * that sets jax_pallas_use_mosaic_gpu for a JAX without the option (0.11.2
+ * on: config.update would raise AttributeError before the program runs) is
+ * refused, not lowered as if it were unset. */
 static int build_process(const lsim_scenario *s, lsim_runtime *rt,
                          const lsim_jax_profile *profile, prepared *p, lsim_error *err) {
+  if (s->has_pallas && s->has_use_mosaic_gpu && !profile->pallas_use_mosaic_gpu_option) {
+    lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                   "<pallas use_mosaic_gpu=\"%s\">: JAX %s has no jax_pallas_use_mosaic_gpu "
+                   "option (gone from 0.11.2, where a GPU pallas_call without compiler params "
+                   "lowers with Triton): drop the attribute or pin the scenario to an older JAX",
+                   s->pallas.use_mosaic_gpu ? "true" : "false", profile->name);
+    return invalid(s, s->pallas_line, err);
+  }
   lsim_pallas_installed installed = s->has_pallas ? s->pallas : lsim_scenario_default_pallas();
   int rc = lsim_pallas_create(&installed, &p->pallas, err);
   return rc ? rc : lsim_registry_create_jax(rt, p->pallas, profile, &p->registry, err);

@@ -43,12 +43,15 @@ static void write_runtime(lsimp_writer *wr, const lsim_scenario_runtime *rt) {
   lsimp_write_end(wr);
 }
 
-static void write_pallas(lsimp_writer *wr, const lsim_pallas_installed *p) {
+/* use_mosaic_gpu only when the scenario sets it: a JAX without the option
+ * refuses a scenario that does. */
+static void write_pallas(lsimp_writer *wr, const lsim_pallas_installed *p, bool use_mosaic_gpu) {
   lsimp_write_start(wr, "pallas");
   lsimp_write_bool(wr, "mosaic_tpu", p->mosaic_tpu);
   lsimp_write_bool(wr, "triton", p->triton);
   lsimp_write_bool(wr, "mosaic_gpu", p->mosaic_gpu);
-  lsimp_write_bool(wr, "use_mosaic_gpu", p->use_mosaic_gpu);
+  if (use_mosaic_gpu)
+    lsimp_write_bool(wr, "use_mosaic_gpu", p->use_mosaic_gpu);
   lsimp_write_end(wr);
 }
 
@@ -115,7 +118,7 @@ static void write_scenario(lsimp_writer *wr, const lsim_scenario *s) {
   if (s->runtime.present)
     write_runtime(wr, &s->runtime);
   if (s->has_pallas)
-    write_pallas(wr, &s->pallas);
+    write_pallas(wr, &s->pallas, s->has_use_mosaic_gpu);
   for (const lsim_scenario *step = s; step; step = step->next) {
     write_lower(wr, step);
     if (step->execute)

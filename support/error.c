@@ -314,6 +314,15 @@ static const catalogue_entry catalogue[] = {
         "§6 experimental/mosaic/gpu/utils.py BarrierRef.arrive_expect_tx (from ea11dbfcc3: the "
         "block's TMA copy on a GPU whose compute capability is below 9, after the shared memory "
         "and layout checks)"),
+    ROW(LSIM_E_PALLAS_MOSAIC_GPU_PRE_HOPPER_PIPELINE, "NotImplementedError",
+        "emit_pipeline on pre-Hopper GPUs only supports input-only pipelines",
+        "§6 pallas/mosaic_gpu/pipeline.py emit_pipeline (from ecb82891c0: on a GPU whose "
+        "compute capability is below 9.0, pl.pallas_call's pipeline has output blocks; after "
+        "the scalar-prefetch check and the GPU's arch, before the kernel is lowered)"),
+    ROW(LSIM_E_PALLAS_GPU_NO_RULE, "AssertionError", "",
+        "§6 pallas/pallas_call.py _pallas_call_lowering gpu_lowering (from JAX 0.11.2: assert "
+        "rule is not None, for params whose class registered no rule, e.g. "
+        "plgpu.CompilerParams)"),
     ROW(LSIM_E_CALLBACK_SHARDING_DEVICE_ASSIGNMENT, "ValueError",
         "Sharding provided to pure_callback specifies a device {device} that is not in the "
         "device assignment ({assignment})",

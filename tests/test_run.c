@@ -117,7 +117,64 @@ static void test_own_primitives_are_new_objects(void) {
   lsim_error_clear(&err);
 }
 
+/* <pallas use_mosaic_gpu=...> sets jax_pallas_use_mosaic_gpu, which JAX
+ * has until 0.11.1: for a later JAX the scenario is refused at <pallas>'s
+ * line, never lowered as if the attribute were absent; without the
+ * attribute it lowers on every JAX, and the writer writes the attribute
+ * only when the scenario sets it. */
+static void test_use_mosaic_gpu_only_where_jax_has_it(void) {
+  const char *xml = "<scenario name='flag'>\n<pallas use_mosaic_gpu='false'/>\n"
+                    "<lower function='f' platforms='cuda'>"
+                    "<abstract_device platform='gpu' device_kind='NVIDIA H100'/>"
+                    "<arg dtype='f32' shape='128'/>"
+                    "<pallas_call args='0' kernel='add_one' grid='1'>"
+                    "<result dtype='f32' shape='128'/></pallas_call></lower></scenario>";
+  lsim_scenario *s = read_text(xml);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  CU_ASSERT_TRUE(s->has_use_mosaic_gpu);
+  CU_ASSERT_EQUAL(s->pallas_line, 2);
+  lsim_lowerer *lowerer = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_lowerer_create(&lowerer, NULL), LSIM_OK);
+  lsim_error err = LSIM_ERROR_INIT;
+  for (size_t i = 0; i < lsim_jax_profile_count(); i++) {
+    const lsim_jax_profile *profile = lsim_jax_profile_at(i);
+    lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(.profile = profile);
+    lsim_scenario_outcome out;
+    int rc = lsim_scenario_run(lowerer, s, &opts, &out, &err);
+    if (profile->pallas_use_mosaic_gpu_option) {
+      CU_ASSERT_NOT_EQUAL(rc, LSIM_E_INVALID_INPUT);
+    } else {
+      CU_ASSERT_EQUAL(rc, LSIM_E_INVALID_INPUT);
+      CU_ASSERT_PTR_NOT_NULL(strstr(lsim_error_message(&err), "test:2: <pallas use_mosaic_gpu="));
+      CU_ASSERT_PTR_NOT_NULL(strstr(lsim_error_message(&err), "no jax_pallas_use_mosaic_gpu"));
+    }
+    lsim_scenario_outcome_clear(&out);
+  }
+  /* Unset, the newest JAX lowers it with Triton (and warns). */
+  s->has_use_mosaic_gpu = false;
+  s->pallas.use_mosaic_gpu = true;
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  CU_ASSERT_EQUAL(lsim_scenario_write(s, f, NULL), LSIM_OK);
+  fclose(f);
+  CU_ASSERT_PTR_NOT_NULL(text ? strstr(text, "<pallas") : NULL);
+  CU_ASSERT_PTR_NULL(text ? strstr(text, "use_mosaic_gpu") : "no text");
+  free(text);
+  lsim_scenario_outcome out;
+  CU_ASSERT_EQUAL(lsim_scenario_run(lowerer, s, NULL, &out, &err), LSIM_OK);
+  char *module = out.lowering ? lsim_lowering_print(out.lowering) : NULL;
+  CU_ASSERT_PTR_NOT_NULL(module ? strstr(module, "__gpu$xla.gpu.triton") : NULL);
+  free(module);
+  lsim_scenario_outcome_clear(&out);
+  lsim_error_clear(&err);
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
+}
+
 static CU_TestInfo tests[] = {
+    {"use_mosaic_gpu only where JAX has the option", test_use_mosaic_gpu_only_where_jax_has_it},
     {"a lowering outlives its run, scenario and lowerer", test_lowering_outlives_its_run},
     {"a scenario's own primitives are new objects", test_own_primitives_are_new_objects},
     {"run options pick the JAX version", test_run_options_pick_the_jax_version},

@@ -117,6 +117,12 @@ typedef enum lsim_status {
   LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH = -119,
   /* A Mosaic GPU kernel's TMA copy on a GPU before Hopper (newer JAX). */
   LSIM_E_PALLAS_MOSAIC_GPU_HOPPER = -120,
+  /* A pl.pallas_call on Mosaic GPU on a GPU before Hopper: its pipeline has
+   * output blocks (newer JAX). */
+  LSIM_E_PALLAS_MOSAIC_GPU_PRE_HOPPER_PIPELINE = -121,
+  /* gpu_lowering finds no rule registered for the call's compiler params
+   * (plgpu.CompilerParams from JAX 0.11.2): a bare AssertionError. */
+  LSIM_E_PALLAS_GPU_NO_RULE = -122,
   /* A callback's sharding names a device outside the device assignment,
    * as JAX 0.12.0 words it (LSIM_E_CALLBACK_SHARDING_DEVICE before). */
   LSIM_E_CALLBACK_SHARDING_DEVICE_ASSIGNMENT = -123,

@@ -167,11 +167,17 @@ typedef struct lsim_jax_profile {
   bool pallas_mosaic_gpu_arch_same_kind;
   /* mosaic_gpu-serde's kVersion (jaxlib/mosaic/gpu/serde.cc), the
    * stable_mosaic_gpu.version a Mosaic GPU kernel is serialized at: 6, then
-   * 7 from 4656473b67 (2026-08-05, after 0.11.0). */
+   * 7 from 4656473b67 (2026-08-05, after 0.11.0), 9 at 0.11.2 (the pass run
+   * in each release's jaxlib).  From version 7 a kernel's gpu.launch has
+   * LLVM's asyncObject operand segment (12 operandSegmentSizes, serde.cc
+   * gpu_launch_upgrade); mosaic_gpu.c reads that from the version it
+   * writes, the forward-compatible one included.  From 0.11.2 pallas_call
+   * never reaches Mosaic GPU (pallas_gpu_lowering_triton_only): the later
+   * values are the releases', not observable through lowersim. */
   int pallas_mosaic_gpu_serde_version;
   /* mosaic/gpu/core.py FWD_COMPAT_IR_VERSION, the version for jax.export
    * (ctx.is_forward_compat()): 2, then 6 from 7a6b8927fe (2026-07-31, after
-   * 0.11.0). */
+   * 0.11.0), 9 at 0.12.0. */
   int pallas_mosaic_gpu_fwd_compat_version;
   /* Pallas's Triton lowering and interpret mode (triton/lowering.py,
    * triton/pallas_call_registration.py, hlo_interpreter.py) and
@@ -207,6 +213,41 @@ typedef struct lsim_jax_profile {
    * compiler params have side effects (Mosaic TPU's has_side_effects=True);
    * before, every call was kept (the release jax-v0.12.0). */
   bool pallas_call_dce_unused;
+  /* Mosaic GPU's emit_pipeline, which lowers pl.pallas_call's grid, takes
+   * only input blocks on a GPU before Hopper (compute capability below 9.0,
+   * _infer_arch): every pallas_call kernel has an output, so it raises
+   * "emit_pipeline on pre-Hopper GPUs only supports input-only pipelines"
+   * while the pipeline is traced, after the scalar-prefetch check and the
+   * GPU's arch and before anything of the kernel is lowered (shared memory,
+   * layouts, copies): ecb82891c0 (2026-08-06, 0.11.1). */
+  bool pallas_mosaic_gpu_pre_hopper_pipeline;
+  /* lower_mgpu_module names a warpgroup-semantics module for dumps
+   * (jaxlib's get_or_set_dump_options, from jaxlib 0.11.1: 59335cd85d,
+   * 2026-08-05): the attribute mosaic_gpu.dump_basename = "NAME_N" on the
+   * kernel module, NAME its sym_name and N the process's count of modules
+   * named before it (jaxlib/mosaic/gpu/dump.cc GetOrSetDumpOptionsForModule). */
+  bool pallas_mosaic_gpu_dump_basename;
+  /* With warpgroup semantics the block copy's barrier arrive
+   * (utils.py DialectBarrierRef.arrive_expect_tx) makes its byte count an
+   * i32 constant of the launch's constant cache, hoisted with the others
+   * and left unused once the dialect is lowered (jaxlib 0.11.1's dynamic
+   * expect_tx): 3549c1e3ba (committed 2026-08-06, 0.11.1). */
+  bool pallas_mosaic_gpu_expect_tx_constant;
+  /* config.py jax_pallas_use_mosaic_gpu (default True) exists: gpu_lowering
+   * reads it for a call without compiler params.  Gone at 0.11.2; a
+   * scenario that sets it for a release without it is refused (README,
+   * scenario format). */
+  bool pallas_use_mosaic_gpu_option;
+  /* pallas_call.py gpu_lowering lowers through Triton alone: it imports
+   * Triton's pallas_call_registration (without it "Cannot lower pallas_call
+   * on platform: gpu"), gives a call without compiler params Triton's
+   * CompilerParams() and asserts that get_lowering_rule(type(params),
+   * "gpu") found a rule (a bare AssertionError for plgpu.CompilerParams:
+   * Mosaic GPU's pallas_call_registration registers no pallas_call rule any
+   * more; none for ROCm either).  Before, a registered rule first, then
+   * Mosaic GPU (its params, or none and the flag; ValueError on ROCm), then
+   * Triton (its params, or none and no flag).  The release jax-v0.11.2. */
+  bool pallas_gpu_lowering_triton_only;
 
   /* --- rules that are not inlined, compute types, ffi_call (mlir.py,
    *     compute_on.py, ffi.py) ------------------------------------------- */

@@ -148,8 +148,18 @@ typedef struct lsim_pallas lsim_pallas;
 int lsim_pallas_create(const lsim_pallas_installed *installed, lsim_pallas **out, lsim_error *err);
 void lsim_pallas_destroy(lsim_pallas *pallas);
 
-/* jax_pallas_use_mosaic_gpu. */
+/* jax_pallas_use_mosaic_gpu (read only where the profile has the option,
+ * lsim_jax_profile.pallas_use_mosaic_gpu_option). */
 bool lsim_pallas_use_mosaic_gpu(const lsim_pallas *pallas);
+
+/* jaxlib's dumped_module_count.fetch_add(1) (jaxlib/mosaic/gpu/dump.cc
+ * GetOrSetDumpOptionsForModule): the process's count of Mosaic GPU modules
+ * named for dumps before this one, then one more. */
+size_t lsim_pallas_next_dumped_module(lsim_pallas *pallas);
+
+/* How many modules the process has named so far: read only, for callers
+ * that reuse a process while its state is unchanged. */
+size_t lsim_pallas_dumped_modules(const lsim_pallas *pallas);
 
 /* Imports `backend`'s pallas_call_registration module: false when it is not
  * installed; else true, with *first true on the first import (whose

@@ -96,6 +96,9 @@ typedef struct lsim_scenario {
   lsim_scenario_runtime runtime;
   bool has_pallas;       /* <pallas> given */
   lsim_pallas_installed pallas; /* every backend installed, the flag set, by default */
+  bool has_use_mosaic_gpu; /* <pallas use_mosaic_gpu=...> given: refused for a JAX without
+                              the option (lsim_jax_profile.pallas_use_mosaic_gpu_option) */
+  int pallas_line;       /* <pallas>'s line (0: none) */
 
   char *function;        /* <lower function=...>, default "f" */
   char *platforms;       /* comma list as written; NULL: the default backend's platform */
