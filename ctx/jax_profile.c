@@ -73,6 +73,12 @@ static const char *const gpu_kinds_0_11_0[] = {
     "NVIDIA GH200", "NVIDIA B200", "NVIDIA GB200", "NVIDIA B300", "NVIDIA GB300",
     "NVIDIA GB10", "NVIDIA L4", "NVIDIA L40", "Tesla T4", "NVIDIA GeForce RTX 4090",
     "NVIDIA RTX PRO 4500", "NVIDIA RTX PRO 5000", "NVIDIA RTX PRO 6000", "NVIDIA Thor"};
+static const char *const gpu_kinds_0_12_0[] = {
+    "NVIDIA A10", "NVIDIA A30", "NVIDIA A100", "NVIDIA H100", "NVIDIA H200",
+    "NVIDIA GH200", "NVIDIA B200", "NVIDIA GB200", "NVIDIA B300", "NVIDIA GB300",
+    "NVIDIA GB10", "NVIDIA L4", "NVIDIA L40", "Tesla T4", "NVIDIA GeForce RTX 4090",
+    "NVIDIA RTX PRO 4500", "NVIDIA RTX PRO 5000", "NVIDIA RTX PRO 6000", "NVIDIA Thor",
+    "NVIDIA VR200"};
 
 /* mlir.py _platforms_with_donation. */
 static const char *const donation_platforms_0_10_2[] = {"cpu", "cuda", "rocm", "tpu", "neuron"};
@@ -114,6 +120,8 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .export_stable_custom_call_targets = STRINGS(stable_custom_call_targets),                        \
   .tpu_factory_error = tpu_without_libtpu, .proxy_factory_error = NULL,                            \
   .export_custom_call_advice = false,                                                              \
+  .export_custom_call_doc_url = "https://docs.jax.dev/en/latest/export/export.html"                \
+                                "#compatibility-guarantees-for-custom-calls",                      \
   .platforms_with_donation = STRINGS(donation_platforms_0_10_2),                                   \
   .donation_doc_url = "https://docs.jax.dev/en/latest/faq.html#buffer-donation",                   \
   .use_shardy_partitioner = true, .buffer_callback_oneapi = false,                                 \
@@ -130,6 +138,7 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .pallas_mosaic_gpu_hopper_copies = false, .pallas_mosaic_gpu_arch_same_kind = false,             \
   .pallas_mosaic_gpu_serde_version = 6, .pallas_mosaic_gpu_fwd_compat_version = 2,                 \
   .pallas_triton_cache_evict = true, .pallas_triton_deprecated_in_lowering = false,                \
+  .pallas_gpu_info_generic_nvidia = false,                                                         \
   .pallas_interpret_device_put = false, .pallas_interpret_alias_sync = false,                      \
   .pallas_call_dce_unused = false,                                                                 \
   .pallas_mosaic_gpu_pre_hopper_pipeline = false, .pallas_mosaic_gpu_dump_basename = false,        \
@@ -166,7 +175,8 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .pallas_mosaic_serde_version = 17,                                                               \
   .pallas_triton_deprecated_in_lowering = true, .pallas_interpret_device_put = true,               \
   .pallas_interpret_alias_sync = true, .pallas_mosaic_gpu_serde_version = 9,                       \
-  .pallas_use_mosaic_gpu_option = false, .pallas_gpu_lowering_triton_only = true
+  .pallas_use_mosaic_gpu_option = false, .pallas_gpu_lowering_triton_only = true,                  \
+  .pallas_gpu_info_generic_nvidia = true
 
 #define JAX_0_12_0                                                                                 \
   JAX_0_11_2, .proxy_factory_error = proxy_without_target,                                         \
@@ -175,7 +185,10 @@ static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_s
   .donation_doc_url = "https://docs.jax.dev/en/latest/201/jit.html#jax-201-buffer-donation",       \
   .pallas_mosaic_serde_version = 18, .pallas_mosaic_debug_locations = true,                        \
   .pallas_mosaic_module_sym_name = true, .pallas_triton_cache_evict = false,                       \
-  .pallas_call_dce_unused = true, .pallas_mosaic_gpu_fwd_compat_version = 9
+  .pallas_call_dce_unused = true, .pallas_mosaic_gpu_fwd_compat_version = 9,                      \
+  .export_custom_call_doc_url = "https://docs.jax.dev/en/latest/501/export.html"                   \
+                                "#compatibility-guarantees-for-custom-calls",                      \
+  .pallas_gpu_device_kinds = STRINGS(gpu_kinds_0_12_0)
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -266,6 +279,10 @@ static const lsim_jax_change changes[] = {
      "the release jax-v0.12.0 (after jax-v0.11.2)"},
     {"callbacks.sharding_names_devices", "0.12.0.1",
      "the release jax-v0.12.0 (after jax-v0.11.2)"},
+    {"export.custom_call_doc_url", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): the docs' 101/201/301/401/501 layout"},
+    {"pallas.gpu_device_kinds", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2): NVIDIA VR200"},
+    {"pallas.gpu_info_generic_nvidia", "0.11.2", "the release jax-v0.11.2 (after jax-v0.11.1)"},
     {"runtime.proxy_factory_error", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
     {"lowering.platforms_with_donation", "0.11.1", "the release jax-v0.11.1 (after jax-v0.11.0)"},
     {"lowering.donation_doc_url", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
@@ -357,6 +374,8 @@ static const lsim_jax_fact facts[] = {
     {"export.custom_call_advice",
      "the custom-call error ends with the targets disabled_checks disabled, or how to disable one",
      "jax/_src/export/_export.py: _check_module", FACT(export_custom_call_advice, BOOL)},
+    {"export.custom_call_doc_url", "the documentation link of the custom-call error",
+     "jax/_src/export/_export.py: _check_module", FACT(export_custom_call_doc_url, STRING)},
     {"runtime.tpu_factory_error",
      "what the tpu factory xla_bridge registers on import raises without libtpu (a quiet "
      "failure)",
@@ -435,6 +454,10 @@ static const lsim_jax_fact facts[] = {
      "device; an unknown kind is a RuntimeError), not jax.local_devices(backend=\"gpu\")",
      "jax/_src/pallas/triton/pallas_call_registration.py: pallas_call_lowering",
      FACT(pallas_triton_gpu_info, BOOL)},
+    {"pallas.gpu_info_generic_nvidia",
+     "gpu_info takes an unlisted kind starting with NVIDIA when it is the default device's",
+     "jax/_src/pallas/triton/gpu_info.py: get_gpu_info, _get_device_arch_name",
+     FACT(pallas_gpu_info_generic_nvidia, BOOL)},
     {"pallas.gpu_device_kinds", "the GPU kinds gpu_info.GpuVersion knows",
      "jax/_src/pallas/triton/gpu_info.py: GpuVersion", FACT(pallas_gpu_device_kinds, STRINGS)},
     {"pallas.triton_deprecated",

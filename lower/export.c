@@ -441,8 +441,9 @@ static int check_module(lsim_module_context *mc, const char *const *disabled, si
                  disabled_check_advice(&advice, &c);
   int rc = nm.failed || !advised || lsimp_strbuf_failed(&ops) || lsimp_strbuf_failed(&advice)
                ? lsimp_fail_oom(err)
-               : lsimp_raise(err, LSIM_E_EXPORT_CUSTOM_CALL, lsimp_strbuf_cstr(&ops),
-                             lsimp_strbuf_cstr(&advice));
+               : lsimp_raise(err, LSIM_E_EXPORT_CUSTOM_CALL,
+                             lsim_module_context_profile(mc)->export_custom_call_doc_url,
+                             lsimp_strbuf_cstr(&ops), lsimp_strbuf_cstr(&advice));
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
                               "export: %zu custom call%s outside the stable targets", n_offending,
                               n_offending == 1 ? "" : "s");

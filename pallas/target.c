@@ -101,6 +101,13 @@ static int gpu_info(const lsim_lowering_rule_context *ctx, bool *known, lsim_err
   const char *platform = abstract ? abstract->platform : device->platform;
   *known = known_gpu(&profile->pallas_gpu_device_kinds, kind) ||
            (is_gpu_platform(platform) && starts_with(kind, "gfx"));
+  /* From 0.11.2 any NVIDIA kind is a GPU whose arch is the default device's
+   * compute capability (_get_device_arch_name), which an abstract device of
+   * another kind cannot give (its ValueError, which pallas_call_lowering
+   * turns into the same RuntimeError as an unknown kind). */
+  if (!*known && profile->pallas_gpu_info_generic_nvidia && is_gpu_platform(platform) &&
+      starts_with(kind, "NVIDIA") && strcmp(kind, device->device_kind) == 0)
+    *known = true;
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
                               "gpu_info.get_gpu_info(): device kind '%s' on %s: %s", kind,
                               platform, *known ? "known" : "unknown (ValueError)");

@@ -142,9 +142,7 @@ static const catalogue_entry catalogue[] = {
         "export/_export.py _check_lowering"),
     ROW(LSIM_E_EXPORT_CUSTOM_CALL, "ValueError",
         "Cannot serialize code with custom calls whose targets have no compatibility "
-        "guarantees. See "
-        "https://docs.jax.dev/en/latest/export/export.html#compatibility-guarantees-for-custom-"
-        "calls. Examples are:\n{ops}.\n{advice}",
+        "guarantees. See {link}. Examples are:\n{ops}.\n{advice}",
         "export/_export.py _check_module"),
     ROW(LSIM_E_DTYPE, "TypeError",
         "{primitive} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}.",

@@ -55,6 +55,9 @@ typedef struct lsim_jax_profile {
    * on disabled_checks (the targets it disabled, or how to disable one),
    * from 0.11.2. */
   bool export_custom_call_advice;
+  /* The documentation link that error names (the docs' 501/ layout from
+   * 0.12.0). */
+  const char *export_custom_call_doc_url;
   /* xla_bridge's "proxy" factory (IFRT Proxy), registered on import after
    * tpu with priority -1 (never the default) and failing quietly without
    * jax_backend_target: what it raises, or NULL when the release registers
@@ -145,6 +148,10 @@ typedef struct lsim_jax_profile {
    * instead of jax.local_devices(backend="gpu") with a 9.0 fallback:
    * 9a42858685 (2026-06-30, 0.11.0). */
   bool pallas_triton_gpu_info;
+  /* gpu_info.get_gpu_info takes a GPU kind it does not list but that starts
+   * with "NVIDIA" when it is the default device's (its arch: the device's
+   * compute capability), from 0.11.2. */
+  bool pallas_gpu_info_generic_nvidia;
   /* With pallas_triton_gpu_info: the GPU kinds gpu_info.GpuVersion knows. */
   lsim_jax_strings pallas_gpu_device_kinds;
   /* gpu_lowering warns (DeprecationWarning) when it picks Triton itself:
