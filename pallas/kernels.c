@@ -219,7 +219,10 @@ static void at_location(builder *b, MlirLocation loc) {
  * their own name, add none. */
 static void at_equation(builder *b, const char *stack, const char *primitive) {
   char inner[96], outer[64];
-  snprintf(inner, sizeof inner, stack ? "%s/%s" : "%s%s", stack ? stack : "", primitive);
+  if (stack)
+    snprintf(inner, sizeof inner, "%s/%s", stack, primitive);
+  else
+    snprintf(inner, sizeof inner, "%s", primitive);
   snprintf(outer, sizeof outer, "%s:", primitive);
   MlirLocation eqn = mlirLocationNameGet(b->mlir, mlirStringRefCreateFromCString(inner), b->unknown);
   at_location(b, mlirLocationNameGet(b->mlir, mlirStringRefCreateFromCString(outer), eqn));

@@ -1272,6 +1272,75 @@ static void test_tpu_kernel(void) {
   }
 }
 
+/* The module with its locations (MLIR's debug info), as text (owned). */
+static char *module_text_located(MlirModule m) {
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
+  mlirOperationPrintWithFlags(mlirModuleGetOperation(m), flags, append_ref, &sb);
+  mlirOpPrintingFlagsDestroy(flags);
+  lsimp_strbuf_putc(&sb, '\0');
+  return lsimp_strbuf_take(&sb);
+}
+
+/* The Mosaic TPU kernel's locations (TCC _lower_mosaic_module_to_asm,
+ * measured on jaxlib 0.11.2 and 0.12.0): on its ops, or unzipped into a
+ * module of their own whose tpu.locs lists them in a pre-order walk, the
+ * kernel's all unknown; from 0.12.0 the module is named after the kernel. */
+static void test_tpu_kernel_locations(void) {
+  MlirContext mlir = lsimp_kernel_context();
+  lsim_error err = LSIM_ERROR_INIT;
+  lsimp_kernel_spec spec = {.kernel = "add_one", .flavor = LSIMP_KERNEL_MOSAIC_TPU,
+                            .block = &f32_128, .grid = 4, .mosaic_version = 15};
+  MlirModule kernel, locations;
+  CU_ASSERT_EQUAL_FATAL(lsimp_pallas_build_kernel(mlir, &spec, &kernel, &locations, &err),
+                        LSIM_OK);
+  CU_ASSERT_TRUE(mlirModuleIsNull(locations));
+  char *text = module_text_located(kernel);
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "loc(\"x_ref\")"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "loc(\"get:\"(#loc"));
+  CU_ASSERT_PTR_NULL(strstr(text, "module @add_one")); /* not named before 0.12.0 */
+  free(text);
+  mlirModuleDestroy(kernel);
+
+  spec.unzip_locations = spec.module_sym_name = true;
+  CU_ASSERT_EQUAL_FATAL(lsimp_pallas_build_kernel(mlir, &spec, &kernel, &locations, &err),
+                        LSIM_OK);
+  CU_ASSERT_FALSE_FATAL(mlirModuleIsNull(locations));
+  text = module_text_located(kernel);
+  CU_ASSERT_PTR_NULL(strstr(text, "loc(\""));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, "module @add_one attributes {stable_mosaic.version = 15"));
+  free(text);
+  MlirAttribute locs = mlirOperationGetAttributeByName(mlirModuleGetOperation(locations),
+                                                       mlirStringRefCreateFromCString("tpu.locs"));
+  CU_ASSERT_TRUE_FATAL(mlirAttributeIsAArray(locs));
+  /* The module, the function and its grid index; x_ref, o_ref; the get's
+   * constant and load, the add's constant, broadcast and addf, the swap's
+   * constant, load and store; the return; each index map: the function,
+   * its argument, two constants and the return. */
+  static const char *const want[] = {
+      "loc(unknown)", "loc(unknown)", "loc(unknown)", "loc(\"x_ref\")", "loc(\"o_ref\")",
+      "loc(\"get:\"(\"get/get\"))", "loc(\"get:\"(\"get/get\"))", "loc(\"add:\"(\"add\"))",
+      "loc(\"add:\"(\"add\"))", "loc(\"add:\"(\"add\"))", "loc(\"swap:\"(\"swap/swap\"))",
+      "loc(\"swap:\"(\"swap/swap\"))", "loc(\"swap:\"(\"swap/swap\"))"};
+  enum { NAMED = sizeof want / sizeof want[0], TOTAL = NAMED + 1 + 2 * 5 };
+  CU_ASSERT_EQUAL_FATAL(mlirArrayAttrGetNumElements(locs), TOTAL);
+  for (intptr_t i = 0; i < TOTAL; i++) {
+    lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+    mlirAttributePrint(mlirArrayAttrGetElement(locs, i), append_ref, &sb);
+    lsimp_strbuf_putc(&sb, '\0');
+    const char *expected = i < NAMED ? want[i] : "loc(unknown)";
+    CU_ASSERT_STRING_EQUAL(sb.data, expected);
+    if (strcmp(sb.data, expected) != 0)
+      fprintf(stderr, "\n  tpu.locs[%ld]: %s, not %s", (long)i, sb.data, expected);
+    lsimp_strbuf_free(&sb);
+  }
+  mlirModuleDestroy(kernel);
+  mlirModuleDestroy(locations);
+  lsim_error_clear(&err);
+  mlirContextDestroy(mlir);
+}
+
 static void test_triton_kernel(void) {
   const struct {
     const char *platform;
@@ -1460,6 +1529,7 @@ static CU_TestInfo tests[] = {
     {"base64 encoder", test_base64_encoder},
     {"SHA-256 vectors", test_sha256_vectors},
     {"Mosaic TPU kernel round trip", test_tpu_kernel},
+    {"Mosaic TPU kernel locations, on its ops or unzipped", test_tpu_kernel_locations},
     {"Triton kernel round trip", test_triton_kernel},
     {"Mosaic GPU kernel round trip and hash", test_mosaic_gpu_kernel},
     {"bad kernels", test_bad_kernels},
