@@ -7,6 +7,7 @@
 #include "lowersim/callback.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -210,6 +211,44 @@ static bool same_device(const lsim_device *a, const lsim_device *b) {
   return a->backend == b->backend && a->id == b->id;
 }
 
+/* A device as jaxlib's Device prints it: str "cpu:1", repr "CpuDevice(id=1)"
+ * (CpuDevice, CudaDevice, RocmDevice; other platforms take the same form,
+ * an approximation: a TPU's repr names its coordinates too). */
+static void device_str(lsimp_strbuf *sb, const lsim_device *d) {
+  lsimp_strbuf_printf(sb, "%s:%d", d->backend->platform, d->id);
+}
+
+static void device_repr(lsimp_strbuf *sb, const lsim_device *d) {
+  const char *p = d->backend->platform;
+  lsimp_strbuf_printf(sb, "%c%sDevice(id=%d)",
+                      *p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p, p + 1, d->id);
+}
+
+/* _callback_op_sharding's error for a device outside the assignment: before
+ * 0.12.0 tuple.index's ValueError escapes, from 0.12.0 it is caught and
+ * reworded with the device and the assignment (a Python tuple). */
+static int device_not_assigned(const lsim_jax_profile *jax, const lsim_device *device,
+                               const lsim_device *assignment, size_t n, lsim_error *err) {
+  if (!jax->callback_sharding_names_devices)
+    return lsimp_raise0(err, LSIM_E_CALLBACK_SHARDING_DEVICE);
+  lsimp_strbuf str = LSIMP_STRBUF_INIT, tuple = LSIMP_STRBUF_INIT;
+  device_str(&str, device);
+  lsimp_strbuf_putc(&tuple, '(');
+  for (size_t i = 0; i < n; i++) {
+    if (i)
+      lsimp_strbuf_puts(&tuple, ", ");
+    device_repr(&tuple, &assignment[i]);
+  }
+  lsimp_strbuf_puts(&tuple, n == 1 ? ",)" : ")");
+  int rc = lsimp_strbuf_failed(&str) || lsimp_strbuf_failed(&tuple)
+               ? lsimp_fail_oom(err)
+               : lsimp_raise(err, LSIM_E_CALLBACK_SHARDING_DEVICE_ASSIGNMENT,
+                             lsimp_strbuf_cstr(&str), lsimp_strbuf_cstr(&tuple));
+  lsimp_strbuf_free(&str);
+  lsimp_strbuf_free(&tuple);
+  return rc;
+}
+
 int lsim_callback_op_sharding(lsim_lowering_rule_context *ctx,
                               const lsim_callback_sharding *requested, lsim_op_sharding *out,
                               lsim_error *err) {
@@ -226,7 +265,8 @@ int lsim_callback_op_sharding(lsim_lowering_rule_context *ctx,
     while ((size_t)index < n && !same_device(&assignment[index], &requested->device))
       index++;
     if ((size_t)index == n)
-      return lsimp_raise0(err, LSIM_E_CALLBACK_SHARDING_DEVICE);
+      return device_not_assigned(lsim_module_context_profile(mc), &requested->device, assignment,
+                                 n, err);
   }
   *out = (lsim_op_sharding){index, ctx->num_avals_out ? ctx->num_avals_out : 1};
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DETAIL, 0,

@@ -195,8 +195,9 @@ static void floor_platform_dependent(MlirContext c, MlirModule m) {
 
 /* The add_one Mosaic TPU kernel of an f32[8] block over a grid of 4, in
  * Mosaic's serialized form (every op `stable_mosaic.<op>`, unregistered, in
- * a context of its own), at the newest profile's forward-compatible
- * version, 13 (a jax.export-style lowering). */
+ * a context of its own), as the newest profile writes it without a TPU
+ * backend: at the forward-compatible version, 15, named add_one, every
+ * location unknown (unzipped: bare_tpu_locations). */
 static MlirModule bare_tpu_kernel(MlirContext c) {
   MlirLocation loc = mlirLocationUnknownGet(c);
   MlirModule k = mlirModuleCreateEmpty(loc);
@@ -266,31 +267,68 @@ static MlirModule bare_tpu_kernel(MlirContext c) {
     bare_op(fb, loc, "stable_mosaic.arith.constant", NULL, 0, &i32, 1, &z, 1, 0);
     bare_op(fb, loc, "stable_mosaic.func.return", &zv, 1, NULL, 0, NULL, 0, 0);
   }
+  mlirOperationSetAttributeByName(mlirModuleGetOperation(k), sref("sym_name"), sattr(c, "add_one"));
   mlirOperationSetAttributeByName(mlirModuleGetOperation(k), sref("stable_mosaic.version"),
-                                  mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), 13));
+                                  mlirIntegerAttrGet(mlirIntegerTypeGet(c, 64), 15));
   return k;
+}
+
+/* The kernel's locations as the newest profile unzips them: an empty
+ * module whose tpu.locs lists the module's, the kernel function's, its
+ * arguments' (the grid index, x_ref, o_ref), its ops' (the get's two, the
+ * add's three, the swap's three, the return) and the two index maps' (each
+ * function, its argument and three ops), in that order. */
+static MlirModule bare_tpu_locations(MlirContext c) {
+  MlirLocation unknown = mlirLocationUnknownGet(c);
+  MlirLocation x_ref = mlirLocationNameGet(c, sref("x_ref"), unknown);
+  MlirLocation o_ref = mlirLocationNameGet(c, sref("o_ref"), unknown);
+  MlirLocation get = mlirLocationNameGet(
+      c, sref("get:"), mlirLocationNameGet(c, sref("get/get"), unknown));
+  MlirLocation add = mlirLocationNameGet(c, sref("add:"), mlirLocationNameGet(c, sref("add"), unknown));
+  MlirLocation swap = mlirLocationNameGet(
+      c, sref("swap:"), mlirLocationNameGet(c, sref("swap/swap"), unknown));
+  MlirLocation in_order[] = {unknown, unknown, unknown, x_ref, o_ref, get, get, add, add, add,
+                             swap, swap, swap, unknown, unknown, unknown, unknown, unknown,
+                             unknown, unknown, unknown, unknown, unknown, unknown};
+  enum { N = sizeof in_order / sizeof in_order[0] };
+  MlirAttribute locs[N];
+  for (size_t i = 0; i < N; i++)
+    locs[i] = mlirLocationGetAttribute(in_order[i]);
+  MlirModule m = mlirModuleCreateEmpty(unknown);
+  mlirOperationSetAttributeByName(mlirModuleGetOperation(m), sref("tpu.locs"),
+                                  mlirArrayAttrGet(c, N, locs));
+  return m;
 }
 
 static void write_to_file(MlirStringRef s, void *f) { fwrite(s.data, 1, s.length, f); }
 
-/* (3) pallas_call(add_one, grid=4) on tpu: the kernel, its bytecode in
- * base64 in the tpu_custom_call's JSON config. */
+/* `m` as bytecode of version 0 into a new buffer (free) of `*size` bytes;
+ * `m` is destroyed. */
+static char *bare_bytecode(MlirModule m, size_t *size) {
+  char *bytes = NULL;
+  FILE *f = open_memstream(&bytes, size);
+  MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
+  mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
+  mlirOperationWriteBytecodeWithConfig(mlirModuleGetOperation(m), config, write_to_file, f);
+  mlirBytecodeWriterConfigDestroy(config);
+  mlirModuleDestroy(m);
+  fclose(f);
+  return bytes;
+}
+
+/* (3) pallas_call(add_one, grid=4) on tpu: the kernel and its locations,
+ * their bytecode in base64 in the tpu_custom_call's JSON config. */
 static void floor_pallas_tpu(MlirContext c, MlirModule m) {
   MlirContext kc = mlirContextCreateWithThreading(false);
   mlirContextSetAllowUnregisteredDialects(kc, true);
   MlirModule kernel = bare_tpu_kernel(kc);
   mlirOperationVerify(mlirModuleGetOperation(kernel));
-  char *bytes = NULL;
-  size_t size = 0;
-  FILE *f = open_memstream(&bytes, &size);
-  MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
-  mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
-  mlirOperationWriteBytecodeWithConfig(mlirModuleGetOperation(kernel), config, write_to_file, f);
-  mlirBytecodeWriterConfigDestroy(config);
-  mlirModuleDestroy(kernel);
+  size_t size = 0, locations_size = 0;
+  char *bytes = bare_bytecode(kernel, &size);
+  char *locations = bare_bytecode(bare_tpu_locations(kc), &locations_size);
   mlirContextDestroy(kc);
-  fclose(f);
-  char *json = lsim_tpu_custom_call_config(bytes, size);
+  char *json = lsim_tpu_custom_call_config_located(bytes, size, locations, locations_size, NULL,
+                                                   NULL);
   MlirType t = f32_tensor(c, 8);
   MlirBlock body = bare_module(c, m, false, &t, 1, t);
   MlirNamedAttribute meta = nattr(c, "kernel_metadata", sattr(c, "{}"));
@@ -300,6 +338,7 @@ static void floor_pallas_tpu(MlirContext c, MlirModule m) {
                                  (MlirAttribute){NULL}, extra, 2, mlirBlockGetArgument(body, 0));
   bare_return(c, body, r, "func.return");
   free(bytes);
+  free(locations);
   free(json);
 }
 

@@ -87,6 +87,13 @@ static const char *const partitioned_callback_platforms_0_10_2[] = {"cpu", "cuda
 static const char *const partitioned_callback_platforms_0_11_1[] = {"cpu", "cuda", "rocm",
                                                                     "oneapi"};
 
+/* compute_on.py _compute_on_lowering: a `device` call's extra frontend
+ * attribute. */
+static const char *const compute_on_device_inlineable[] = {"inlineable", "false"};
+static const char *const compute_on_device_backend_config[] = {"backend_config", "{}"};
+static const char *const compute_on_attribute_types_0_10_2[] = {"device"};
+static const char *const compute_on_attribute_types_0_12_0[] = {"device", "tpu_sparsecore"};
+
 #define TPU_KIND_HINT                                                                              \
   ". If you are not running on a TPU device, you need to wrap your code in a "                    \
   "`jax.sharding.use_abstract_mesh` context manager whose `AbstractMesh` argument specifies "     \
@@ -106,23 +113,29 @@ static const char *const partitioned_callback_platforms_0_11_1[] = {"cpu", "cuda
   .python_requires = ">=3.11", .minimum_jaxlib = "0.10.1",                                         \
   .export_stable_custom_call_targets = STRINGS(stable_custom_call_targets),                        \
   .tpu_factory_error = tpu_without_libtpu, .proxy_factory_error = NULL,                            \
+  .export_custom_call_advice = false,                                                              \
   .platforms_with_donation = STRINGS(donation_platforms_0_10_2),                                   \
   .donation_doc_url = "https://docs.jax.dev/en/latest/faq.html#buffer-donation",                   \
   .use_shardy_partitioner = true, .buffer_callback_oneapi = false,                                 \
   .uncached_multi_platform_type_error = true,                                                      \
   .python_callback_platforms = STRINGS(python_callback_platforms_0_10_2),                          \
   .partitioned_callback_platforms = STRINGS(partitioned_callback_platforms_0_10_2),                \
+  .callback_sharding_names_devices = false,                                                        \
   .platform_dependent_gpu_platforms = "'cuda' or 'rocm'",                                          \
   .pallas_triton_registered_on_import = false, .pallas_tpu_device_kind_hint = "",                  \
   .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_10_2), .pallas_mosaic_fwd_compat_version = 11,    \
-  .pallas_mosaic_serde_version = 15, .pallas_triton_gpu_info = false,                              \
+  .pallas_mosaic_serde_version = 15, .pallas_mosaic_debug_locations = false,                      \
+  .pallas_mosaic_module_sym_name = false, .pallas_triton_gpu_info = false,                         \
   .pallas_triton_deprecated = false, .pallas_mosaic_gpu_warpgroup_semantics = false,               \
   .pallas_mosaic_gpu_hopper_copies = false, .pallas_mosaic_gpu_arch_same_kind = false,             \
   .pallas_mosaic_gpu_serde_version = 6, .pallas_mosaic_gpu_fwd_compat_version = 2,                 \
   .pallas_triton_cache_evict = true, .pallas_triton_deprecated_in_lowering = false,                \
   .pallas_interpret_device_put = false, .pallas_interpret_alias_sync = false,                      \
   .pallas_call_dce_unused = false,                                                                 \
-  .compute_on_context_manager = true
+  .compute_on_context_manager = true,                                                              \
+  .compute_on_device_attribute = STRINGS(compute_on_device_inlineable),                            \
+  .compute_on_attribute_types = STRINGS(compute_on_attribute_types_0_10_2),                        \
+  .compute_on_sparsecore_device_wrapped = true
 
 #define JAX_0_11_0                                                                                 \
   JAX_0_10_2, .python_requires = ">=3.12", .minimum_jaxlib = "0.11.0",                             \
@@ -137,19 +150,26 @@ static const char *const partitioned_callback_platforms_0_11_1[] = {"cpu", "cuda
   .python_callback_platforms = STRINGS(python_callback_platforms_0_11_1),                          \
   .partitioned_callback_platforms = STRINGS(partitioned_callback_platforms_0_11_1),                \
   .pallas_tpu_device_kind_hint = TPU_KIND_HINT, .pallas_tpu_device_kinds = STRINGS(tpu_kinds_0_11_1), \
-  .pallas_mosaic_gpu_serde_version = 7, .pallas_mosaic_gpu_fwd_compat_version = 6,                 \
-  .compute_on_context_manager = false
+  .pallas_mosaic_fwd_compat_version = 15, .pallas_mosaic_gpu_serde_version = 7,                   \
+  .pallas_mosaic_gpu_fwd_compat_version = 6, .compute_on_context_manager = false
 
 #define JAX_0_11_2                                                                                 \
-  JAX_0_11_1, .minimum_jaxlib = "0.11.2",                                                          \
+  JAX_0_11_1, .minimum_jaxlib = "0.11.2", .export_custom_call_advice = true,                       \
+  .compute_on_device_attribute = STRINGS(compute_on_device_backend_config),                        \
+  .compute_on_sparsecore_device_wrapped = false,                                                   \
   .platform_dependent_gpu_platforms = "'cuda', 'rocm', or 'oneapi'",                               \
+  .pallas_mosaic_serde_version = 17,                                                               \
   .pallas_triton_deprecated_in_lowering = true, .pallas_interpret_device_put = true,               \
   .pallas_interpret_alias_sync = true
 
 #define JAX_0_12_0                                                                                 \
   JAX_0_11_2, .proxy_factory_error = proxy_without_target,                                         \
-  .donation_doc_url = "https://docs.jax.dev/en/latest/201/jit.html#jax-201-buffer-donation",      \
-  .pallas_triton_cache_evict = false, .pallas_call_dce_unused = true
+  .compute_on_attribute_types = STRINGS(compute_on_attribute_types_0_12_0),                        \
+  .callback_sharding_names_devices = true,                                                         \
+  .donation_doc_url = "https://docs.jax.dev/en/latest/201/jit.html#jax-201-buffer-donation",       \
+  .pallas_mosaic_serde_version = 18, .pallas_mosaic_debug_locations = true,                        \
+  .pallas_mosaic_module_sym_name = true, .pallas_triton_cache_evict = false,                       \
+  .pallas_call_dce_unused = true
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -231,6 +251,15 @@ static const lsim_jax_change changes[] = {
     {"environment.minimum_jaxlib", "0.11.2", "the release jax-v0.11.2"},
     {"callbacks.buffer_callback_oneapi", "0.11.1",
      "after jax-v0.11.0, by jax-v0.11.1 (the seeds' commit 1e1c6a8fc0 has it too)"},
+    {"export.custom_call_advice", "0.11.2", "the release jax-v0.11.2 (after jax-v0.11.1)"},
+    {"lowering.compute_on_device_attribute", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1)"},
+    {"lowering.compute_on_sparsecore_device_wrapped", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1)"},
+    {"lowering.compute_on_attribute_types", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2)"},
+    {"callbacks.sharding_names_devices", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2)"},
     {"runtime.proxy_factory_error", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
     {"lowering.platforms_with_donation", "0.11.1", "the release jax-v0.11.1 (after jax-v0.11.0)"},
     {"lowering.donation_doc_url", "0.12.0.1", "the release jax-v0.12.0 (after jax-v0.11.2)"},
@@ -244,6 +273,17 @@ static const lsim_jax_change changes[] = {
     {"pallas.tpu_device_kind_hint", "0.11.1", "1ebd186c61 (2026-08-03)"},
     {"pallas.tpu_device_kinds", "0.11.1", "a92b670a41 (2026-07-21): TPU8t"},
     {"pallas.mosaic_fwd_compat_version", "0.11.0", "6e8d8e4f62 (2026-06-30)"},
+    {"pallas.mosaic_fwd_compat_version", "0.11.1",
+     "the release jax-v0.11.1 (after jax-v0.11.0; the mirror's cec06d116c, 2026-08-08, has 13)"},
+    {"pallas.mosaic_serde_version", "0.11.2",
+     "the release jax-v0.11.2 (after jax-v0.11.1): jaxlib 0.11.2's mosaic-serde writes 17"},
+    {"pallas.mosaic_serde_version", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): jaxlib 0.12.0's mosaic-serde writes 18"},
+    {"pallas.mosaic_debug_locations", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): tpu_custom_call.py unzip_debug_locations, "
+     "config jax_mosaic_unzip_debug_locations"},
+    {"pallas.mosaic_module_sym_name", "0.12.0.1",
+     "the release jax-v0.12.0 (after jax-v0.11.2): lowering.py sets the module's sym_name"},
     {"pallas.triton_gpu_info", "0.11.0", "9a42858685 (2026-06-30)"},
     {"pallas.gpu_device_kinds", "0.11.0", "9a42858685 (2026-06-30)"},
     {"pallas.triton_deprecated", "0.11.0", "c486c9d985 (2026-07-13)"},
@@ -294,6 +334,9 @@ static const lsim_jax_fact facts[] = {
      "custom-call targets jax.export serializes without DisabledSafetyCheck.custom_call",
      "jax/_src/export/_export.py: _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE, _check_module",
      FACT(export_stable_custom_call_targets, STRINGS)},
+    {"export.custom_call_advice",
+     "the custom-call error ends with the targets disabled_checks disabled, or how to disable one",
+     "jax/_src/export/_export.py: _check_module", FACT(export_custom_call_advice, BOOL)},
     {"runtime.tpu_factory_error",
      "what the tpu factory xla_bridge registers on import raises without libtpu (a quiet "
      "failure)",
@@ -331,6 +374,10 @@ static const lsim_jax_fact facts[] = {
     {"callbacks.partitioned_callback_platforms",
      "the platforms whose python callbacks may be partitioned",
      "jax/_src/callback.py: emit_python_callback", FACT(partitioned_callback_platforms, STRINGS)},
+    {"callbacks.sharding_names_devices",
+     "a callback sharding's device outside the device assignment is reworded with both, not "
+     "tuple.index's ValueError",
+     "jax/_src/callback.py: _callback_op_sharding", FACT(callback_sharding_names_devices, BOOL)},
     /* lax */
     {"lax.platform_dependent_gpu_platforms",
      "the platforms named by platform_dependent's refusal of a 'gpu' branch",
@@ -353,6 +400,16 @@ static const lsim_jax_fact facts[] = {
     {"pallas.mosaic_serde_version", "stable_mosaic.version of a Mosaic TPU kernel otherwise",
      "jaxlib/mosaic/dialect/tpu/transforms/serde.h: kVersion",
      FACT(pallas_mosaic_serde_version, INT)},
+    {"pallas.mosaic_debug_locations",
+     "a Mosaic TPU kernel's locations leave its module for the backend config's "
+     "\"debug_locations\" (not for jax.export)",
+     "jax/_src/tpu_custom_call.py: _lower_mosaic_module_to_asm (unzip_debug_locations), "
+     "CustomCallBackendConfig.to_json",
+     FACT(pallas_mosaic_debug_locations, BOOL)},
+    {"pallas.mosaic_module_sym_name",
+     "a Mosaic TPU kernel's module is named after its kernel function (sym_name)",
+     "jax/_src/pallas/mosaic/lowering.py: lower_jaxpr_to_pipelined_module",
+     FACT(pallas_mosaic_module_sym_name, BOOL)},
     {"pallas.triton_gpu_info",
      "Triton takes its GPU from gpu_info.get_gpu_info() (the abstract mesh's or the default "
      "device; an unknown kind is a RuntimeError), not jax.local_devices(backend=\"gpu\")",
@@ -413,6 +470,17 @@ static const lsim_jax_fact facts[] = {
      "equations a compute type (after: compute_on2's function wrapper, so "
      "compute_on('device_host') is a TypeError)",
      "jax/_src/compute_on.py: compute_on", FACT(compute_on_context_manager, BOOL)},
+    {"lowering.compute_on_device_attribute",
+     "the frontend attribute [name, value] a compute_on('device') call carries besides its "
+     "compute type",
+     "jax/_src/compute_on.py: _compute_on_lowering", FACT(compute_on_device_attribute, STRINGS)},
+    {"lowering.compute_on_attribute_types",
+     "the compute types whose compute_on calls carry that attribute",
+     "jax/_src/compute_on.py: _compute_on_lowering", FACT(compute_on_attribute_types, STRINGS)},
+    {"lowering.compute_on_sparsecore_device_wrapped",
+     "a tpu_sparsecore call's device-memory results are wrapped with their memory kind",
+     "jax/_src/compute_on.py: _compute_on_lowering",
+     FACT(compute_on_sparsecore_device_wrapped, BOOL)},
     /* explain's source links */
     {"explain.source_ref",
      "the github.com/jax-ml/jax ref that explain's FILE:LINE links name (its lines read "

@@ -39,12 +39,17 @@ const lsim_primitive lsim_compute_on_p = {
     .name = "compute_on", .trace_check = compute_on_check, .explain_params = explain_params};
 
 /* The call's frontend attributes: the compute type (a GPU stream's
- * annotation), and inlineable = "false" for a stream and for `device`. */
-static void annotate_call(MlirContext mlir, MlirOperation call, const char *compute_type) {
+ * annotation, with inlineable = "false"), and for `device` (and from 0.12.0
+ * `tpu_sparsecore`) the release's attribute (inlineable = "false", then
+ * backend_config = "{}"). */
+static void annotate_call(MlirContext mlir, MlirOperation call, const char *compute_type,
+                          const lsim_jax_profile *jax) {
   MlirNamedAttribute attrs[3];
   size_t n = lsim_compute_type_attributes(mlir, compute_type, attrs);
-  if (strcmp(compute_type, "device") == 0)
-    attrs[n++] = lsim_named(mlir, "inlineable", lsim_string_attr(mlir, "false"));
+  const lsim_jax_strings *device = &jax->compute_on_device_attribute;
+  if (lsim_jax_strings_contain(&jax->compute_on_attribute_types, compute_type) &&
+      device->count == 2)
+    attrs[n++] = lsim_named(mlir, device->items[0], lsim_string_attr(mlir, device->items[1]));
   mlirOperationSetAttributeByName(call,
                                   mlirStringRefCreateFromCString("mhlo.frontend_attributes"),
                                   mlirDictionaryAttrGet(mlir, (intptr_t)n, attrs));
@@ -63,9 +68,14 @@ static int compute_on_rule(lsim_lowering_rule_context *ctx, const MlirValue *arg
   int rc = lsimp_lower_called_computation(ctx, &eqn, "compute_on", reg, p->jaxpr,
                                           p->compute_type, args, results, &call, err);
   lsim_module_context_explain_nest(ctx->module_context, -1);
+  const lsim_jax_profile *jax = lsim_module_context_profile(ctx->module_context);
   if (!rc)
-    annotate_call(ctx->ip.context, call, p->compute_type);
-  for (size_t i = 0; !rc && i < ctx->num_avals_out; i++)
+    annotate_call(ctx->ip.context, call, p->compute_type, jax);
+  /* A sparse core's results in device memory are not wrapped, from 0.11.2. */
+  bool wrap = jax->compute_on_sparsecore_device_wrapped ||
+              strcmp(p->compute_type, "tpu_sparsecore") != 0 ||
+              p->out_memory_space != LSIM_MEMORY_DEVICE;
+  for (size_t i = 0; !rc && wrap && i < ctx->num_avals_out; i++)
     rc = lsim_emit_wrap_with_memory_kind(&ctx->ip, lsim_memory_kind(p->out_memory_space),
                                          &results[i], err);
   return rc;

@@ -99,7 +99,7 @@ int lsim_emit_func(const lsim_insertion_point *ip, const lsim_func *f, MlirOpera
   for (size_t i = 0; i < f->num_extra; i++)
     attrs[n++] = f->extra[i];
   for (size_t i = 0; i < f->num_inputs; i++)
-    locs[i] = ip->location;
+    locs[i] = f->arg_locs ? f->arg_locs[i] : ip->location;
   MlirRegion region = mlirRegionCreate();
   *body = mlirBlockCreate((intptr_t)f->num_inputs, f->inputs, locs);
   mlirRegionAppendOwnedBlock(region, *body);

@@ -374,6 +374,46 @@ static void walk(module_check *c, MlirOperation op) {
         walk(c, o);
 }
 
+static int compare_names(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* _check_module's last sentence (from 0.11.2): the targets whose check
+ * disabled_checks disabled beyond the stable ones (`allowed -
+ * _CUSTOM_CALL_TARGETS_GUARANTEED_STABLE`, sorted), or how to disable it.
+ * false: out of memory. */
+static bool disabled_check_advice(lsimp_strbuf *sb, const module_check *c) {
+  const char **names = lsim_malloc_array(c->num_disabled + 1, sizeof *names);
+  if (!names)
+    return false;
+  size_t k = 0;
+  for (size_t i = 0; i < c->num_disabled; i++) {
+    const char *t = c->disabled[i] + strlen("custom_call:");
+    if (strncmp(c->disabled[i], "custom_call:", 12) != 0 || lsim_jax_strings_contain(c->stable, t))
+      continue;
+    bool seen = false;
+    for (size_t j = 0; j < k && !seen; j++)
+      seen = strcmp(names[j], t) == 0;
+    if (!seen)
+      names[k++] = t;
+  }
+  qsort(names, k, sizeof *names, compare_names);
+  if (k == 0) {
+    lsimp_strbuf_puts(sb, "The custom call safety check was not disabled for any target. You can "
+                          "disable it for a target by adding "
+                          "jax.export.DisabledSafetyCheck.custom_call('<target>') to "
+                          "disabled_checks.\n");
+  } else {
+    lsimp_strbuf_puts(sb, "The custom call safety check was disabled for the following targets "
+                          "via disabled_checks: ");
+    for (size_t i = 0; i < k; i++)
+      lsimp_strbuf_printf(sb, "%s%s", i ? ", " : "", names[i]);
+    lsimp_strbuf_puts(sb, ".\n");
+  }
+  free(names);
+  return true;
+}
+
 static int check_module(lsim_module_context *mc, const char *const *disabled, size_t n,
                         lsim_error *err) {
   MlirOperation module = mlirModuleGetOperation(lsim_module_context_module(mc));
@@ -391,19 +431,23 @@ static int check_module(lsim_module_context *mc, const char *const *disabled, si
     return LSIM_OK;
   namer nm = {0};
   number_region(&nm, module, mlirOperationGetRegion(module, 0), (ids){0, 0, 0}, 0);
-  lsimp_strbuf ops = LSIMP_STRBUF_INIT;
+  lsimp_strbuf ops = LSIMP_STRBUF_INIT, advice = LSIMP_STRBUF_INIT;
   for (size_t i = 0; i < n_offending; i++) {
     if (i)
       lsimp_strbuf_putc(&ops, '\n');
     print_custom_call(&ops, &nm, c.offending.items[i], target_of(c.offending.items[i]));
   }
-  int rc = nm.failed || lsimp_strbuf_failed(&ops)
+  bool advised = !lsim_module_context_profile(mc)->export_custom_call_advice ||
+                 disabled_check_advice(&advice, &c);
+  int rc = nm.failed || !advised || lsimp_strbuf_failed(&ops) || lsimp_strbuf_failed(&advice)
                ? lsimp_fail_oom(err)
-               : lsimp_raise(err, LSIM_E_EXPORT_CUSTOM_CALL, lsimp_strbuf_cstr(&ops));
+               : lsimp_raise(err, LSIM_E_EXPORT_CUSTOM_CALL, lsimp_strbuf_cstr(&ops),
+                             lsimp_strbuf_cstr(&advice));
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
                               "export: %zu custom call%s outside the stable targets", n_offending,
                               n_offending == 1 ? "" : "s");
   lsimp_strbuf_free(&ops);
+  lsimp_strbuf_free(&advice);
   namer_free(&nm);
   free(c.offending.items);
   return rc;

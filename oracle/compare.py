@@ -181,6 +181,20 @@ def extract_kernels(module: ir.Module, ctx: ir.Context, kernel_ctx: ir.Context) 
       k = Kernel("backend_config custom_call_config.body (base64)", target, payload)
       data["custom_call_config"]["body"] = PLACEHOLDER.format(len(kernels))
       kernels.append(k)
+      # The kernel's locations, taken out of its module (JAX 0.12.0 on:
+      # tpu_custom_call.py _lower_mosaic_module_to_asm, unzip_debug_locations):
+      # bytecode of an empty module whose `tpu.locs` lists them, compared as
+      # a module too (a module of no dialect: nothing to deserialize).
+      locations = data["custom_call_config"].get("debug_locations")
+      if isinstance(locations, str):
+        try:
+          payload = base64.b64decode(locations)
+        except ValueError:
+          payload = None
+        if payload is not None:
+          data["custom_call_config"]["debug_locations"] = PLACEHOLDER.format(len(kernels))
+          kernels.append(Kernel("backend_config custom_call_config.debug_locations (base64)",
+                                target + " debug_locations", payload))
       with ctx:
         op.attributes["backend_config"] = ir.StringAttr.get(json.dumps(data))
     elif target in ("__gpu$xla.gpu.triton", "mosaic_gpu_v2"):

@@ -100,8 +100,16 @@ class StandInDevice:
     # __getattr__ asks the PJRT device's attribute map).
     raise AttributeError()
 
+  # Printed as jaxlib prints its CPU and GPU devices (CpuDevice(id=1) and
+  # cpu:1; CudaDevice, RocmDevice), which JAX's messages quote (callback.py
+  # _callback_op_sharding from 0.12.0).  A real TPU's or plugin's device
+  # prints more (a TPU's coordinates): the stand-in gives them the same form,
+  # as lowersim does.
   def __repr__(self) -> str:
-    return f"StandInDevice(platform={self.platform!r}, id={self.id})"
+    return f"{self.platform[:1].upper()}{self.platform[1:]}Device(id={self.id})"
+
+  def __str__(self) -> str:
+    return f"{self.platform}:{self.id}"
 
   def default_memory(self):
     return _StandInMemory(self, "device")

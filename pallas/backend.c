@@ -88,10 +88,24 @@ static void narrate_kernel(lsim_lowering_rule_context *ctx, MlirModule kernel) {
   lsimp_strbuf_free(&text);
 }
 
+/* `op` as bytecode into `bytes`: desired_version 0 when `version0`. */
+static bool write_bytecode(MlirOperation op, bool version0, lsimp_strbuf *bytes) {
+  if (!version0) {
+    mlirOperationWriteBytecode(op, lsimp_strbuf_append_mlir, bytes);
+    return true;
+  }
+  MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
+  mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
+  bool ok = mlirLogicalResultIsSuccess(
+      mlirOperationWriteBytecodeWithConfig(op, config, lsimp_strbuf_append_mlir, bytes));
+  mlirBytecodeWriterConfigDestroy(config);
+  return ok;
+}
+
 int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
                           lsimp_kernel_spec spec, bool version0, lsimp_strbuf *bytes,
-                          lsim_error *err) {
-  MlirModule kernel;
+                          lsimp_strbuf *locations, lsim_error *err) {
+  MlirModule kernel, unzipped;
   char *func_name = lsimp_kernel_func_name(p);
   if (!func_name)
     return lsimp_fail_oom(err);
@@ -108,25 +122,22 @@ int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_cal
     free(func_name);
     return lsimp_fail_oom(err);
   }
-  int rc = lsimp_pallas_build_kernel(mlir, &spec, &kernel, err);
+  int rc = lsimp_pallas_build_kernel(mlir, &spec, &kernel, &unzipped, err);
   free(func_name);
   if (rc)
     return rc;
   narrate_kernel(ctx, kernel);
-  MlirOperation op = mlirModuleGetOperation(kernel);
-  if (version0) {
-    MlirBytecodeWriterConfig config = mlirBytecodeWriterConfigCreate();
-    mlirBytecodeWriterConfigDesiredEmitVersion(config, 0);
-    if (mlirLogicalResultIsFailure(
-            mlirOperationWriteBytecodeWithConfig(op, config, lsimp_strbuf_append_mlir, bytes)))
-      rc = lsim_error_set(err, LSIM_E_VERIFY, "MLIR could not write the %s kernel as bytecode",
-                          p->kernel);
-    mlirBytecodeWriterConfigDestroy(config);
-  } else {
-    mlirOperationWriteBytecode(op, lsimp_strbuf_append_mlir, bytes);
-  }
+  if (!write_bytecode(mlirModuleGetOperation(kernel), version0, bytes))
+    rc = lsim_error_set(err, LSIM_E_VERIFY, "MLIR could not write the %s kernel as bytecode",
+                        p->kernel);
+  if (!rc && locations && !mlirModuleIsNull(unzipped) &&
+      !write_bytecode(mlirModuleGetOperation(unzipped), version0, locations))
+    rc = lsim_error_set(err, LSIM_E_VERIFY,
+                        "MLIR could not write the %s kernel's locations as bytecode", p->kernel);
   mlirModuleDestroy(kernel);
-  if (!rc && lsimp_strbuf_failed(bytes))
+  if (!mlirModuleIsNull(unzipped))
+    mlirModuleDestroy(unzipped);
+  if (!rc && (lsimp_strbuf_failed(bytes) || (locations && lsimp_strbuf_failed(locations))))
     rc = lsimp_fail_oom(err);
   return rc;
 }

@@ -14,10 +14,11 @@
 /* Builds the call's kernel (`spec` with its kernel, block and grid filled
  * in from the call), narrates it and serializes it as MLIR bytecode into
  * `bytes` (desired_version 0 for the Mosaic serializations, else the
- * default). */
+ * default); a Mosaic TPU kernel's unzipped locations (spec's
+ * unzip_locations) go to `locations` the same way (NULL: dropped). */
 int lsimp_kernel_bytecode(lsim_lowering_rule_context *ctx, const lsim_pallas_call_params *p,
                           lsimp_kernel_spec spec, bool version0, lsimp_strbuf *bytes,
-                          lsim_error *err);
+                          lsimp_strbuf *locations, lsim_error *err);
 
 /* The custom call of a pallas_call: one result per output aval, row-major
  * layouts, output_operand_aliases always present (the call's

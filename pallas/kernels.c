@@ -18,6 +18,7 @@
  * know (written as their text), jaxlib reads as its own dialects' ops and
  * attributes. */
 #include "kernels.h"
+#include "lowersim/alloc.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
 
@@ -25,6 +26,7 @@
 #include <mlir-c/BuiltinTypes.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef enum kernel_kind {
@@ -181,7 +183,15 @@ int lsimp_pallas_check_kernel(const char *kernel, const lsim_aval *avals_in, siz
 /* --- building ops --------------------------------------------------------- */
 
 /* Where a kernel's ops go, the prefix of their names (Mosaic's serialized
- * form), and the first failure (later ops are skipped). */
+ * form), and the first failure (later ops are skipped).
+ *
+ * Mosaic TPU's ops carry the locations JAX gives them (`loc`: the
+ * equation's being lowered, set by at_equation).  When they are unzipped
+ * (lsimp_kernel_spec's unzip_locations) every op, function and block
+ * argument is built at loc(unknown) and its location is listed in `locs`
+ * instead, as it is made: the kernel is built front to back, each
+ * function's block arguments right after it, so that is the order of a
+ * pre-order walk, tpu.private_unzip_debug_locations's. */
 typedef struct builder {
   MlirContext mlir;
   lsim_insertion_point at;
@@ -189,7 +199,49 @@ typedef struct builder {
   bool cache_evict; /* Triton: tt.load and tt.store carry cache and evict */
   lsim_error *err;
   int rc;
+  MlirLocation unknown, loc;
+  bool unzip;
+  MlirAttribute *locs;
+  size_t num_locs, cap_locs;
 } builder;
+
+/* The location of what is made next (what `at` builds at, unless unzipped). */
+static void at_location(builder *b, MlirLocation loc) {
+  b->loc = loc;
+  b->at.location = b->unzip ? b->unknown : loc;
+}
+
+/* The ops an equation lowers to are at mlir.py source_info_to_location's
+ * location, here without a Python frame (the oracle lowers with
+ * jax_traceback_in_locations_limit=0): loc("PRIM:"("STACK/PRIM")), or
+ * loc("PRIM:"("PRIM")) when the equation's name stack is empty (`stack`
+ * NULL).  JAX gives get, swap, reduce_sum and broadcast_in_dim the stack of
+ * their own name, add none. */
+static void at_equation(builder *b, const char *stack, const char *primitive) {
+  char inner[96], outer[64];
+  snprintf(inner, sizeof inner, stack ? "%s/%s" : "%s%s", stack ? stack : "", primitive);
+  snprintf(outer, sizeof outer, "%s:", primitive);
+  MlirLocation eqn = mlirLocationNameGet(b->mlir, mlirStringRefCreateFromCString(inner), b->unknown);
+  at_location(b, mlirLocationNameGet(b->mlir, mlirStringRefCreateFromCString(outer), eqn));
+}
+
+/* A kernel parameter's location: its name (lowering.py
+ * _lower_jaxpr_to_func_common names the refs' block arguments). */
+static MlirLocation param_loc(builder *b, const char *name) {
+  return mlirLocationNameGet(b->mlir, mlirStringRefCreateFromCString(name), b->unknown);
+}
+
+/* Lists `loc` when the locations are unzipped. */
+static void made_at(builder *b, MlirLocation loc) {
+  if (!b->unzip || b->rc)
+    return;
+  if (b->num_locs == b->cap_locs &&
+      !lsim_grow_array(&b->locs, &b->cap_locs, b->num_locs + 1, sizeof *b->locs)) {
+    b->rc = lsimp_fail_oom(b->err);
+    return;
+  }
+  b->locs[b->num_locs++] = mlirLocationGetAttribute(loc);
+}
 
 static MlirAttribute parse_attr(builder *b, const char *text) {
   MlirAttribute a = mlirAttributeParseGet(b->mlir, mlirStringRefCreateFromCString(text));
@@ -215,6 +267,7 @@ static MlirValue op1(builder *b, const char *name, const MlirValue *operands, si
   if (!b->rc)
     b->rc = lsim_emit_op(&b->at, full, operands, n, has_result ? &result : NULL, has_result,
                          attrs, num_attrs, 0, &op, b->err);
+  made_at(b, b->loc);
   return b->rc || !has_result ? (MlirValue){NULL} : mlirOperationGetResult(op, 0);
 }
 
@@ -271,16 +324,24 @@ static MlirValue muli(builder *b, MlirValue x, MlirValue y, MlirType type) {
   return op1(b, "arith.muli", operands, 2, type, &flags, 1);
 }
 
-/* A function (`f->op_name` under the prefix) in the module body; returns
+/* A function (`f->op_name` under the prefix) in the module body, at
+ * loc(unknown), its block arguments at `arg_locs` (NULL: unknown); returns
  * its body. */
-static MlirBlock add_func(builder *b, MlirBlock module_body, lsim_func *f) {
+static MlirBlock add_func(builder *b, MlirBlock module_body, lsim_func *f,
+                          const MlirLocation *arg_locs) {
   char name[64];
   snprintf(name, sizeof name, "%s%s", b->prefix, f->op_name);
   f->op_name = name;
+  at_location(b, b->unknown);
+  if (arg_locs && !b->unzip)
+    f->arg_locs = arg_locs;
   lsim_insertion_point module = lsim_insertion_point_in(&b->at, module_body);
   MlirBlock body = {NULL};
   if (!b->rc)
     b->rc = lsim_emit_func(&module, f, NULL, &body, b->err);
+  made_at(b, b->unknown);
+  for (size_t i = 0; i < f->num_inputs; i++)
+    made_at(b, arg_locs ? arg_locs[i] : b->unknown);
   b->at.block = body;
   return body;
 }
@@ -300,7 +361,7 @@ static void add_transform(builder *b, MlirBlock module_body, int i, bool x64, bo
   lsim_func f = {.op_name = "func.func", .name = name, .inputs = tiled ? pair : &i32,
                  .num_inputs = tiled ? 2 : 1, .results = tiled ? pair : &index,
                  .num_results = tiled ? 2 : 1};
-  MlirBlock body = add_func(b, module_body, &f);
+  MlirBlock body = add_func(b, module_body, &f, NULL);
   if (tiled) {
     constant_i32(b, 0);
     if (b->rc)
@@ -317,12 +378,19 @@ static void add_transform(builder *b, MlirBlock module_body, int i, bool x64, bo
 /* The Mosaic kernel's func.func: its grid indices, scalar-prefetch refs
  * and refs as `inputs`, a TensorCore kernel over `grid_rank` arbitrary grid
  * dimensions of `bounds`, `scalar_prefetch` prefetched operands, no
- * scratch, the `window_params` given as text; returns its body. */
+ * scratch, the `window_params` given as text; returns its body.  The refs'
+ * arguments are at the kernel's parameter names: idx_ref (the prefetched
+ * one), x_ref, o_ref. */
 static MlirBlock mosaic_kernel_func(builder *b, MlirBlock module_body,
                                     const lsimp_kernel_spec *spec, const MlirType *inputs,
                                     size_t num_inputs, int grid_rank, MlirAttribute bounds,
                                     int64_t scalar_prefetch, const char *window_params) {
   MlirContext mlir = b->mlir;
+  static const char *const refs[] = {"idx_ref", "x_ref", "o_ref"};
+  MlirLocation arg_locs[4]; /* the library's kernels: at most 4 inputs */
+  size_t first_ref = (size_t)grid_rank, skipped = scalar_prefetch ? 0 : 1;
+  for (size_t i = 0; i < num_inputs && i < 4; i++)
+    arg_locs[i] = i < first_ref ? b->unknown : param_loc(b, refs[i - first_ref + skipped]);
   MlirType i64 = mlirIntegerTypeGet(mlir, 64);
   MlirNamedAttribute extra[] = {
       lsim_named(mlir, "dimension_semantics",
@@ -337,7 +405,7 @@ static MlirBlock mosaic_kernel_func(builder *b, MlirBlock module_body,
   };
   lsim_func f = {.op_name = "func.func", .name = spec->func_name, .inputs = inputs,
                  .num_inputs = num_inputs, .extra = extra, .num_extra = 6};
-  return add_func(b, module_body, &f);
+  return add_func(b, module_body, &f, arg_locs);
 }
 
 /* func.func @transform_i(%i: i32[, %idx_ref]) -> (i32, i32): `lambda i:
@@ -357,14 +425,16 @@ static void add_row_transform(builder *b, MlirBlock module_body, int i, bool x64
   snprintf(name, sizeof name, "transform_%d", i);
   lsim_func f = {.op_name = "func.func", .name = name, .inputs = inputs,
                  .num_inputs = has_prefetch ? 2 : 1, .results = results, .num_results = 2};
-  MlirBlock body = add_func(b, module_body, &f);
+  MlirBlock body = add_func(b, module_body, &f, NULL);
   if (b->rc)
     return;
   MlirValue first = mlirBlockGetArgument(body, 0);
   if (gather) { /* idx_ref[i] */
+    at_equation(b, "get", "get");
     MlirValue at = op1(b, "arith.index_cast", &first, 1, mlirIndexTypeGet(b->mlir), NULL, 0);
     MlirValue load[] = {mlirBlockGetArgument(body, 1), at};
     first = op1(b, "memref.load", load, 2, results[0], NULL, 0);
+    at_location(b, b->unknown); /* the literal's constants are no equation's */
   }
   MlirValue zero = constant(b, mlirIntegerAttrGet(literal, 0));
   constant_i32(b, 0);
@@ -372,6 +442,20 @@ static void add_row_transform(builder *b, MlirBlock module_body, int i, bool x64
     return;
   MlirValue result[] = {first, zero};
   op0(b, "func.return", result, 2, NULL, 0);
+}
+
+/* The Mosaic module's own attributes: its name, the kernel function's
+ * (lowering.py lower_jaxpr_to_pipelined_module, from JAX 0.12.0:
+ * lsimp_kernel_spec's module_sym_name), and the stable_mosaic.version
+ * mosaic-serde writes. */
+static void name_mosaic_module(builder *b, MlirModule module, const lsimp_kernel_spec *spec) {
+  MlirOperation op = mlirModuleGetOperation(module);
+  if (spec->module_sym_name)
+    mlirOperationSetAttributeByName(op, mlirStringRefCreateFromCString("sym_name"),
+                                    lsim_string_attr(b->mlir, spec->func_name));
+  mlirOperationSetAttributeByName(
+      op, mlirStringRefCreateFromCString("stable_mosaic.version"),
+      mlirIntegerAttrGet(mlirIntegerTypeGet(b->mlir, 64), spec->mosaic_version));
 }
 
 /* row_sum: `o_ref[...] = jnp.sum(x_ref[...], axis=1, keepdims=True)`: the
@@ -411,6 +495,7 @@ static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
     return;
   MlirValue x_ref = mlirBlockGetArgument(body, 1), o_ref = mlirBlockGetArgument(body, 2);
   MlirType index = mlirIndexTypeGet(mlir);
+  at_equation(b, "get", "get");
   MlirValue at[] = {x_ref, constant(b, mlirIntegerAttrGet(index, 0)),
                     constant(b, mlirIntegerAttrGet(index, 0))};
   MlirValue x = op1(b, "vector.load", at, 3, in_vec, NULL, 0);
@@ -419,6 +504,7 @@ static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
   snprintf(text, sizeof text, fp ? "dense<0.000000e+00> : vector<%lldx%s>"
                                  : "dense<0> : vector<%lldx%s>",
            (long long)rows, elt);
+  at_equation(b, "reduce_sum", "reduce_sum");
   MlirValue zero = constant(b, parse_attr(b, text));
   MlirNamedAttribute reduce_attrs[] = {
       lsim_named(mlir, "kind", parse_attr(b, "#vector.kind<add>")),
@@ -426,7 +512,9 @@ static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
   };
   MlirValue operands[] = {x, zero};
   MlirValue sum = op1(b, "vector.multi_reduction", operands, 2, acc_vec, reduce_attrs, 2);
+  at_equation(b, "broadcast_in_dim", "broadcast_in_dim"); /* keepdims */
   MlirValue y = op1(b, "vector.shape_cast", &sum, 1, out_vec, NULL, 0);
+  at_equation(b, "swap", "swap");
   MlirValue out_at[] = {o_ref, constant(b, mlirIntegerAttrGet(index, 0)),
                         constant(b, mlirIntegerAttrGet(index, 0))};
   op1(b, "vector.load", out_at, 3, out_vec, NULL, 0);
@@ -437,12 +525,11 @@ static void build_mosaic_tpu_row_sum(builder *b, MlirModule module,
   };
   MlirValue store[] = {y, o_ref, out_at[1], out_at[2]};
   op0(b, "tpu.vector_store", store, 4, store_attrs, 3);
+  at_location(b, b->unknown);
   op0(b, "func.return", NULL, 0, NULL, 0);
   add_row_transform(b, module_body, 0, false, (MlirType){NULL}, false);
   add_row_transform(b, module_body, 1, false, (MlirType){NULL}, false);
-  mlirOperationSetAttributeByName(
-      mlirModuleGetOperation(module), mlirStringRefCreateFromCString("stable_mosaic.version"),
-      mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), spec->mosaic_version));
+  name_mosaic_module(b, module, spec);
 }
 
 /* add_one and copy (the whole 1-D array), tiled_add_one (2-D blocks over a
@@ -515,6 +602,7 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
   MlirValue o_ref = mlirBlockGetArgument(body, first_ref + 1);
   MlirType index = mlirIndexTypeGet(mlir);
   /* x_ref[...]: get, at index 0 in each dimension */
+  at_equation(b, "get", "get");
   MlirValue at[3] = {x_ref};
   for (int d = 0; d < rank; d++)
     at[1 + d] = constant(b, mlirIntegerAttrGet(index, 0));
@@ -522,11 +610,13 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
   if (spec->mesh_operand) /* load_aval != aval_out: the ref's aval has the mesh */
     y = op1(b, "vector.shape_cast", &y, 1, vector, NULL, 0);
   if (kind != KERNEL_COPY && !gather) { /* + 1: the scalar broadcast */
+    at_equation(b, NULL, "add");
     MlirValue one = scalar_one(b, block->dtype);
     MlirValue ones = op1(b, "vector.broadcast", &one, 1, vector, NULL, 0);
     y = add(b, y, ones, vector, is_float(block->dtype));
   }
   /* o_ref[...] = y: swap, whose load of the old value goes unused */
+  at_equation(b, "swap", "swap");
   MlirValue out_at[3] = {o_ref};
   for (int d = 0; d < rank; d++)
     out_at[1 + d] = constant(b, mlirIntegerAttrGet(index, 0));
@@ -539,6 +629,7 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
   };
   MlirValue store[] = {y, o_ref, out_at[1], out_at[2]};
   op0(b, "tpu.vector_store", store, 2 + (size_t)rank, store_attrs, 3);
+  at_location(b, b->unknown);
   op0(b, "func.return", NULL, 0, NULL, 0);
   if (gather) { /* lambda i, idx_ref: (idx_ref[i], 0), then lambda i, idx_ref: (i, 0) */
     add_row_transform(b, module_body, 0, spec->x64, prefetch, true);
@@ -547,9 +638,7 @@ static void build_mosaic_tpu_kernel(builder *b, MlirModule module, kernel_kind k
     add_transform(b, module_body, 0, spec->x64, tiled);
     add_transform(b, module_body, 1, spec->x64, tiled);
   }
-  mlirOperationSetAttributeByName(
-      mlirModuleGetOperation(module), mlirStringRefCreateFromCString("stable_mosaic.version"),
-      mlirIntegerAttrGet(mlirIntegerTypeGet(mlir, 64), spec->mosaic_version));
+  name_mosaic_module(b, module, spec);
 }
 
 /* --- Triton ------------------------------------------------------------------- */
@@ -656,7 +745,7 @@ static MlirBlock triton_func(builder *b, MlirModule module, const lsimp_kernel_s
   MlirAttribute arg_attrs[] = {arg_attr, arg_attr};
   lsim_func f = {.op_name = "tt.func", .name = spec->func_name, .visibility = "public",
                  .inputs = inputs, .num_inputs = 2, .arg_attrs = arg_attrs};
-  return add_func(b, mlirModuleGetBody(module), &f);
+  return add_func(b, mlirModuleGetBody(module), &f, NULL);
 }
 
 /* What every Triton kernel starts with: the types of its input blocks of
@@ -891,9 +980,21 @@ MlirContext lsimp_kernel_context(void) {
   return mlir;
 }
 
+/* tpu.private_unzip_debug_locations's module: empty, at loc(unknown),
+ * `tpu.locs` the kernel's locations in `b`'s order. */
+static MlirModule locations_module(builder *b) {
+  MlirModule module = mlirModuleCreateEmpty(b->unknown);
+  mlirOperationSetAttributeByName(mlirModuleGetOperation(module),
+                                  mlirStringRefCreateFromCString("tpu.locs"),
+                                  mlirArrayAttrGet(b->mlir, (intptr_t)b->num_locs, b->locs));
+  return module;
+}
+
 int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, MlirModule *out,
-                              lsim_error *err) {
+                              MlirModule *locations, lsim_error *err) {
   kernel_kind kind;
+  if (locations)
+    *locations = (MlirModule){NULL};
   lsimp_kernel_spec named = in ? *in : (lsimp_kernel_spec){0};
   if (!named.func_name)
     named.func_name = named.kernel;
@@ -918,10 +1019,13 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
                                    kind == KERNEL_TILED_ADD_ONE, out, err);
   MlirLocation loc = mlirLocationUnknownGet(mlir);
   MlirModule module = mlirModuleCreateEmpty(loc);
-  builder b = {.mlir = mlir, .at = {mlir, {NULL}, loc, NULL}, .prefix = "", .err = err};
+  builder b = {.mlir = mlir, .at = {mlir, {NULL}, loc, NULL}, .prefix = "", .err = err,
+               .unknown = loc, .loc = loc};
   switch (spec->flavor) {
   case LSIMP_KERNEL_MOSAIC_TPU:
     b.prefix = "stable_mosaic.";
+    b.unzip = spec->unzip_locations;
+    made_at(&b, loc); /* the module's */
     build_mosaic_tpu_kernel(&b, module, kind, spec);
     break;
   case LSIMP_KERNEL_TRITON:
@@ -941,8 +1045,12 @@ int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *in, Mli
                           spec->kernel);
   if (b.rc) {
     mlirModuleDestroy(module);
+    free(b.locs);
     return b.rc;
   }
   *out = module;
+  if (locations)
+    *locations = b.unzip ? locations_module(&b) : (MlirModule){NULL};
+  free(b.locs);
   return LSIM_OK;
 }

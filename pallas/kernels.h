@@ -71,6 +71,11 @@ typedef struct lsimp_kernel_spec {
                                stable_mosaic_gpu.version serialized at */
   bool mesh_operand;        /* Mosaic TPU: the operand's aval carries the abstract mesh, so
                                the get's load is shape_cast to it */
+  bool module_sym_name;     /* Mosaic TPU: the module is named after the kernel function
+                               (JAX 0.12.0 on) */
+  bool unzip_locations;     /* Mosaic TPU: the ops' locations go to a module of their own
+                               (tpu.private_unzip_debug_locations), the kernel's are unknown;
+                               else they stay on the ops */
   bool x64;                 /* jax_enable_x64: the index maps' literals are int64 (Mosaic
                                GPU: so is the grid index) */
   int arch_major, arch_minor; /* Mosaic GPU: the GPU's compute capability */
@@ -94,9 +99,13 @@ int lsimp_triton_launch_grid(const int64_t *steps, int rank, int64_t launch[2]);
 /* Builds the kernel `spec` describes, verified, as a new module (owned by
  * the caller) in `mlir`: a context that allows unregistered dialects and
  * has none of the kernel's dialects loaded (func, arith, vector, memref),
- * so that its ops stay unregistered (lsimp_kernel_context). */
+ * so that its ops stay unregistered (lsimp_kernel_context).  `locations`
+ * (NULL: not wanted) receives, for a Mosaic TPU kernel whose locations are
+ * unzipped, the module listing them (owned by the caller; an empty module
+ * whose `tpu.locs` is the kernel's locations in a pre-order walk: each op,
+ * its regions' block arguments, then the ops inside), else a null module. */
 int lsimp_pallas_build_kernel(MlirContext mlir, const lsimp_kernel_spec *spec, MlirModule *out,
-                              lsim_error *err);
+                              MlirModule *locations, lsim_error *err);
 
 /* pallas/mosaic_gpu_kernel.mlir, embedded (pallas/CMakeLists.txt). */
 extern const unsigned char lsimp_mosaic_gpu_kernel_mlir[];

@@ -137,7 +137,7 @@ int lsim_mosaic_gpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
   if (!rc)
     rc = check_kernel(ctx, p, spec.arch_major, err);
   if (!rc)
-    rc = lsimp_kernel_bytecode(ctx, p, spec, true, &bytes, err);
+    rc = lsimp_kernel_bytecode(ctx, p, spec, true, &bytes, NULL, err);
   if (!rc) {
     MlirContext mlir = ctx->ip.context;
     uint8_t digest[32];

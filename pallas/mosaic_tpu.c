@@ -25,9 +25,10 @@ static void cost_estimate_json(lsimp_strbuf *json, const lsim_pallas_cost_estima
                       (long long)c->remote_bytes_transferred, (long long)c->transcendentals);
 }
 
-char *lsim_tpu_custom_call_config_with(const void *bytecode, size_t size,
-                                       const lsim_mosaic_tpu_param_values *v,
-                                       const lsim_pallas_cost_estimate *cost) {
+char *lsim_tpu_custom_call_config_located(const void *bytecode, size_t size,
+                                          const void *debug_locations, size_t locations_size,
+                                          const lsim_mosaic_tpu_param_values *v,
+                                          const lsim_pallas_cost_estimate *cost) {
   if (!v)
     v = &default_values;
   lsimp_strbuf json = LSIMP_STRBUF_INIT;
@@ -60,6 +61,11 @@ char *lsim_tpu_custom_call_config_with(const void *bytecode, size_t size,
     lsimp_strbuf_puts(&json, ", \"disable_semaphore_checks\": true");
   if (v->skip_device_barrier)
     lsimp_strbuf_puts(&json, ", \"skip_device_barrier\": true");
+  if (debug_locations && locations_size) { /* `if self.debug_locations:` */
+    lsimp_strbuf_puts(&json, ", \"debug_locations\": \"");
+    lsimp_base64_encode(&json, debug_locations, locations_size);
+    lsimp_strbuf_puts(&json, "\"");
+  }
   lsimp_strbuf_puts(&json, "}");
   if (v->has_vmem_limit_bytes)
     lsimp_strbuf_printf(&json,
@@ -92,25 +98,43 @@ char *lsim_tpu_custom_call_config_with(const void *bytecode, size_t size,
   return lsimp_strbuf_take(&json);
 }
 
+char *lsim_tpu_custom_call_config_with(const void *bytecode, size_t size,
+                                       const lsim_mosaic_tpu_param_values *v,
+                                       const lsim_pallas_cost_estimate *cost) {
+  return lsim_tpu_custom_call_config_located(bytecode, size, NULL, 0, v, cost);
+}
+
 char *lsim_tpu_custom_call_config(const void *bytecode, size_t size) {
   return lsim_tpu_custom_call_config_with(bytecode, size, NULL, NULL);
 }
 
 /* tpu_custom_call.get_ir_version: the forward-compatible version for
  * jax.export or without a backend of the lowering platform
- * (get_backend(optional=True) is None), else the serializer's own. */
-static int ir_version(const lsim_lowering_rule_context *ctx, int *out, lsim_error *err) {
+ * (get_backend(optional=True) is None), else the serializer's own; and
+ * what the profile's JAX makes of the module: named after the kernel, and
+ * its locations unzipped unless for export (_lower_to_custom_call_config's
+ * unzip_debug_locations). */
+static int serialization(const lsim_lowering_rule_context *ctx, lsimp_kernel_spec *spec,
+                         lsim_error *err) {
   const lsim_module_context *mc = ctx->module_context;
   const lsim_jax_profile *profile = lsim_module_context_profile(mc);
   const lsim_backend *backend;
   int rc = lsimp_jit_backend(ctx, &backend, err);
   if (rc)
     return rc;
-  bool fwd = lsim_module_context_lowering_parameters(mc)->for_export || !backend;
-  *out = fwd ? profile->pallas_mosaic_fwd_compat_version : profile->pallas_mosaic_serde_version;
+  bool for_export = lsim_module_context_lowering_parameters(mc)->for_export;
+  bool fwd = for_export || !backend;
+  spec->mosaic_version =
+      fwd ? profile->pallas_mosaic_fwd_compat_version : profile->pallas_mosaic_serde_version;
+  spec->module_sym_name = profile->pallas_mosaic_module_sym_name;
+  spec->unzip_locations = profile->pallas_mosaic_debug_locations && !for_export;
   lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
                               "get_ir_version: %s -> stable_mosaic.version %d",
-                              fwd ? "forward compatible" : "a TPU backend", *out);
+                              fwd ? "forward compatible" : "a TPU backend", spec->mosaic_version);
+  if (spec->unzip_locations)
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
+                                "unzip_debug_locations: the kernel's locations go to "
+                                "\"debug_locations\"");
   return LSIM_OK;
 }
 
@@ -156,14 +180,14 @@ static int check_blocks(const lsim_lowering_rule_context *ctx, const lsim_pallas
 }
 
 /* A tpu_custom_call whose backend config is the JSON to_json writes, the
- * kernel as base64 of its bytecode, with default CompilerParams.  The block
+ * kernel (and its unzipped locations) as base64 of its bytecode.  The block
  * checks of lower_jaxpr_to_pipelined_module read the TPU's kind for a
  * rank-1 block, as lowersim's are. */
 int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,
                                          MlirValue *results, const lsim_pallas_call_params *p,
                                          void *data, lsim_error *err) {
   (void)data;
-  lsimp_strbuf bytes = LSIMP_STRBUF_INIT;
+  lsimp_strbuf bytes = LSIMP_STRBUF_INIT, locations = LSIMP_STRBUF_INIT;
   char *json = NULL;
   size_t blocked = lsimp_kernel_num_scalar_prefetch(p->kernel); /* the first blocked operand */
   lsimp_kernel_spec spec = {
@@ -175,12 +199,12 @@ int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
   int rc = ctx->avals_in[blocked].rank == 1 ? lsimp_tpu_info(ctx, err)
                                             : check_blocks(ctx, p, blocked, err);
   if (!rc)
-    rc = ir_version(ctx, &spec.mosaic_version, err);
+    rc = serialization(ctx, &spec, err);
   if (!rc)
-    rc = lsimp_kernel_bytecode(ctx, p, spec, true, &bytes, err);
+    rc = lsimp_kernel_bytecode(ctx, p, spec, true, &bytes, &locations, err);
   const lsim_mosaic_tpu_param_values *v = p->mosaic_tpu ? p->mosaic_tpu : &default_values;
-  if (!rc && !(json = lsim_tpu_custom_call_config_with(bytes.data, bytes.len, v,
-                                                      p->cost_estimate)))
+  if (!rc && !(json = lsim_tpu_custom_call_config_located(bytes.data, bytes.len, locations.data,
+                                                         locations.len, v, p->cost_estimate)))
     rc = lsimp_fail_oom(err);
   lsimp_strbuf metadata_json = LSIMP_STRBUF_INIT;
   char *kernel_name = NULL;
@@ -216,6 +240,7 @@ int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
   lsimp_strbuf_free(&metadata_json);
   free(kernel_name);
   lsimp_strbuf_free(&bytes);
+  lsimp_strbuf_free(&locations);
   free(json);
   return rc;
 }

@@ -79,7 +79,7 @@ int lsim_triton_pallas_call_lowering(lsim_lowering_rule_context *ctx, const Mlir
   if (!rc)
     rc = check_kernel(ctx, p, err);
   if (!rc)
-    rc = lsimp_kernel_bytecode(ctx, p, spec, false, &bytes, err);
+    rc = lsimp_kernel_bytecode(ctx, p, spec, false, &bytes, NULL, err);
   if (!rc)
     rc = check_verifiable(ctx, p, err);
   /* num_warps / num_stages: the params' or 4 / (1 on rocm, else 3);

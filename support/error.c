@@ -144,7 +144,7 @@ static const catalogue_entry catalogue[] = {
         "Cannot serialize code with custom calls whose targets have no compatibility "
         "guarantees. See "
         "https://docs.jax.dev/en/latest/export/export.html#compatibility-guarantees-for-custom-"
-        "calls. Examples are:\n{ops}.\n",
+        "calls. Examples are:\n{ops}.\n{advice}",
         "export/_export.py _check_module"),
     ROW(LSIM_E_DTYPE, "TypeError",
         "{primitive} does not accept dtype {dtype}. Accepted dtypes are subtypes of {accepted}.",
@@ -314,6 +314,11 @@ static const catalogue_entry catalogue[] = {
         "§6 experimental/mosaic/gpu/utils.py BarrierRef.arrive_expect_tx (from ea11dbfcc3: the "
         "block's TMA copy on a GPU whose compute capability is below 9, after the shared memory "
         "and layout checks)"),
+    ROW(LSIM_E_CALLBACK_SHARDING_DEVICE_ASSIGNMENT, "ValueError",
+        "Sharding provided to pure_callback specifies a device {device} that is not in the "
+        "device assignment ({assignment})",
+        "callback.py _callback_op_sharding (from 0.12.0: catches tuple.index's ValueError; "
+        "str(device), then the assignment's repr; pure_callback whatever the callback)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

@@ -1206,7 +1206,7 @@ static void expect_kernel_bytes(const char *what, MlirStringRef bytes, lsimp_ker
   lsimp_kernel_spec spec = {.kernel = "add_one", .flavor = flavor, .block = &f32_128, .grid = 3,
                             .mosaic_version = gpu ? 6 : 11, .arch_major = gpu ? 9 : 0,
                             .cache_evict = flavor == LSIMP_KERNEL_TRITON};
-  CU_ASSERT_EQUAL_FATAL(lsimp_pallas_build_kernel(mlir, &spec, &direct, &err), LSIM_OK);
+  CU_ASSERT_EQUAL_FATAL(lsimp_pallas_build_kernel(mlir, &spec, &direct, NULL, &err), LSIM_OK);
   char *got = module_text(parsed), *want = module_text(direct);
   CU_ASSERT_STRING_EQUAL(got, want);
   if (strcmp(got, want) != 0)
@@ -1438,7 +1438,7 @@ static void test_bad_kernels(void) {
       MlirModule m = {NULL};
       lsimp_kernel_spec spec = {.kernel = builds[b].kernel, .flavor = (lsimp_kernel_flavor)flavor,
                                 .block = builds[b].block, .grid = builds[b].grid};
-      CU_ASSERT_EQUAL(lsimp_pallas_build_kernel(mlir, &spec, &m, &err), LSIM_E_INVALID_ARGUMENT);
+      CU_ASSERT_EQUAL(lsimp_pallas_build_kernel(mlir, &spec, &m, NULL, &err), LSIM_E_INVALID_ARGUMENT);
       CU_ASSERT_TRUE(mlirModuleIsNull(m));
     }
   }

@@ -55,6 +55,7 @@ typedef struct lsim_func {
   const MlirAttribute *res_attrs; /* one dictionary per result, or NULL for none */
   const MlirNamedAttribute *extra; /* more attributes (Mosaic's window params) */
   size_t num_extra;
+  const MlirLocation *arg_locs; /* one location per input, or NULL: the insertion point's */
 } lsim_func;
 
 /* Emits `f` at `ip`; `*body` receives its entry block (`*op` the op, when

@@ -117,6 +117,9 @@ typedef enum lsim_status {
   LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH = -119,
   /* A Mosaic GPU kernel's TMA copy on a GPU before Hopper (newer JAX). */
   LSIM_E_PALLAS_MOSAIC_GPU_HOPPER = -120,
+  /* A callback's sharding names a device outside the device assignment,
+   * as JAX 0.12.0 words it (LSIM_E_CALLBACK_SHARDING_DEVICE before). */
+  LSIM_E_CALLBACK_SHARDING_DEVICE_ASSIGNMENT = -123,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,

@@ -51,6 +51,10 @@ typedef struct lsim_jax_profile {
   /* What xla_bridge's tpu factory (registered on import, fail_quietly)
    * raises on a machine without libtpu (jaxlib's make_tpu_client). */
   const char *tpu_factory_error;
+  /* export/_export.py _check_module's custom-call error ends with a sentence
+   * on disabled_checks (the targets it disabled, or how to disable one),
+   * from 0.11.2. */
+  bool export_custom_call_advice;
   /* xla_bridge's "proxy" factory (IFRT Proxy), registered on import after
    * tpu with priority -1 (never the default) and failing quietly without
    * jax_backend_target: what it raises, or NULL when the release registers
@@ -82,6 +86,10 @@ typedef struct lsim_jax_profile {
    * whose callbacks may be partitioned (oneapi in both from 0.11.1). */
   lsim_jax_strings python_callback_platforms;
   lsim_jax_strings partitioned_callback_platforms;
+  /* callback.py _callback_op_sharding: a sharding's device outside the
+   * device assignment is reworded with both (from 0.12.0), not tuple.index's
+   * own ValueError. */
+  bool callback_sharding_names_devices;
 
   /* --- lax (lax/control_flow/conditionals.py) --------------------------- */
   /* The platforms lax.platform_dependent's refusal of a 'gpu' branch names
@@ -108,11 +116,30 @@ typedef struct lsim_jax_profile {
   /* tpu_custom_call._FWD_COMPAT_VERSION: the stable_mosaic.version a Mosaic
    * TPU kernel is serialized at for jax.export or without a TPU backend
    * (get_backend(optional=True) is None): 11, then 13 from 6e8d8e4f62
-   * (2026-06-30, 0.11.0). */
+   * (2026-06-30, 0.11.0), 15 from 0.11.1 (after the mirror's 2026-08-08). */
   int pallas_mosaic_fwd_compat_version;
   /* MosaicSerdePass::kVersion (jaxlib/mosaic/dialect/tpu/transforms/
-   * serde.h), the version otherwise: 15 at every modelled version. */
+   * serde.h, compiled into jaxlib), the version otherwise: 15, then 17 from
+   * 0.11.2 and 18 from 0.12.0 (measured: a kernel lowered with a TPU
+   * backend).  get_ir_version's libtpu checks (0.11.2: below 0.0.48 the
+   * forward-compatible version; 0.12.0: below 0.0.50, 17) hold only on a
+   * Cloud TPU VM, which lowersim does not model (is_libtpu_at_least is true
+   * elsewhere). */
   int pallas_mosaic_serde_version;
+  /* tpu_custom_call._lower_mosaic_module_to_asm unzips the kernel's
+   * locations (jaxlib's tpu.private_unzip_debug_locations) unless the
+   * lowering is for jax.export (jax_mosaic_unzip_debug_locations, on by
+   * default): the kernel is serialized with every location unknown and
+   * the backend config carries "debug_locations", the bytecode of an
+   * empty module whose `tpu.locs` lists them in a pre-order walk (each
+   * op, then its regions' block arguments, then the ops inside), after
+   * every compiler param.  From 0.12.0; before, and for export, the
+   * locations stay in the kernel. */
+  bool pallas_mosaic_debug_locations;
+  /* pallas/mosaic/lowering.py lower_jaxpr_to_pipelined_module names the
+   * kernel's module after its kernel function (the module's sym_name):
+   * from 0.12.0. */
+  bool pallas_mosaic_module_sym_name;
   /* Triton takes the GPU from gpu_info.get_gpu_info() (the abstract mesh's
    * device or the default device; an unknown kind is a RuntimeError)
    * instead of jax.local_devices(backend="gpu") with a 9.0 fallback:
@@ -189,6 +216,17 @@ typedef struct lsim_jax_profile {
    * when compute_on(...) is compute_on2's function wrapper and
    * `compute_on('device_host')` raises TypeError. */
   bool compute_on_context_manager;
+  /* compute_on.py _compute_on_lowering: the frontend attribute (name,
+   * value) a `device` call carries besides its compute type: inlineable =
+   * "false", then backend_config = "{}" from 0.11.2. */
+  lsim_jax_strings compute_on_device_attribute;
+  /* The compute types whose calls carry it: `device`, and `tpu_sparsecore`
+   * from 0.12.0. */
+  lsim_jax_strings compute_on_attribute_types;
+  /* Whether a `tpu_sparsecore` call's results in device memory are wrapped
+   * with their memory kind (wrap_with_memory_kind), as every other's are:
+   * until 0.11.1. */
+  bool compute_on_sparsecore_device_wrapped;
 
   /* --- explain's source links (ctx/jax_source.c, lowersim explain) ------- */
   /* The ref of github.com/jax-ml/jax that explain's FILE:LINE links name

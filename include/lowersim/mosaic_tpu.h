@@ -25,6 +25,15 @@ char *lsim_tpu_custom_call_config_with(const void *bytecode, size_t size,
                                        const lsim_mosaic_tpu_param_values *v,
                                        const lsim_pallas_cost_estimate *cost);
 
+/* The same with the kernel's locations as _lower_mosaic_module_to_asm
+ * unzips them from JAX 0.12.0 (`debug_locations`: the bytecode of the
+ * module listing them; NULL or `locations_size` 0: none), base64 in
+ * "debug_locations" after every compiler param. */
+char *lsim_tpu_custom_call_config_located(const void *bytecode, size_t size,
+                                          const void *debug_locations, size_t locations_size,
+                                          const lsim_mosaic_tpu_param_values *v,
+                                          const lsim_pallas_cost_estimate *cost);
+
 /* pallas_call_tpu_lowering_rule: the kernel's Mosaic module in a
  * tpu_custom_call (the rule the backend registers for its params class). */
 int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args,

@@ -1,9 +1,11 @@
-"""The oracle's own tests (`./run oracle --self-test`, or
-`build/oracle-venv/bin/python -m unittest discover oracle/tests`): the
-comparison must be able to fail, so these feed it modules, errors and
-warnings that differ and check that it says so; and the corpus's
-expectations from JAX (test_expect.py): the check fails on an <expect> that
-is not what JAX did, and the rewrite is byte-stable."""
+"""The oracle's own tests (`./run oracle --self-test` on every release, or
+`build/oracle-venvs/RELEASE/bin/python -m unittest discover oracle/tests`):
+the comparison must be able to fail, so these feed it modules, errors and
+warnings that differ and check that it says so; the corpus's expectations
+from JAX (test_expect.py): the check fails on an <expect> that is not what
+JAX did, and the rewrite is byte-stable; and what judging every release
+takes (test_releases.py): releases, interpreters, per-release known
+differences, feature detection checked against the installed JAX."""
 
 from __future__ import annotations
 

@@ -160,6 +160,27 @@ class ComparisonTest(unittest.TestCase):
     self.assertIn('sym_name = "k"', c.kernels[0].text)
     self.assertEqual(c.kernels[0].version, compare.bytecode_header(buf.getvalue())[0])
 
+  def test_debug_locations_are_decoded_as_a_module(self):
+    ctx = mlir_text.context(allow_unregistered=True)
+    import io
+    def b64(text):
+      buf = io.BytesIO()
+      mlir_text.parse(text, ctx).operation.write_bytecode(buf)
+      return base64.b64encode(buf.getvalue()).decode()
+    body = b64("module { func.func @k() { return } }")
+    locs = b64('module attributes {tpu.locs = [loc("x_ref"), loc("get:"("get/get"))]} {}')
+    config = json.dumps({"custom_call_config": {"body": body, "debug_locations": locs}})
+    text = MODULE.replace(
+        '"stablehlo.sine"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>',
+        '"stablehlo.custom_call"(%arg0) {call_target_name = "tpu_custom_call", api_version = 1 : i32, '
+        f'backend_config = "{config.replace(chr(34), chr(92) + chr(34))}"}} : (tensor<4xf32>) -> tensor<4xf32>')
+    c = compare.canonicalize(text)
+    self.assertEqual(c.error, "")
+    self.assertEqual([k.target for k in c.kernels],
+                     ["tpu_custom_call", "tpu_custom_call debug_locations"])
+    self.assertIn("<kernel 1: compared as a module>", c.text)
+    self.assertIn('loc("get:"(#loc1))', c.kernels[1].text)
+
 
 class ScenarioTest(unittest.TestCase):
   def test_reader(self):
