@@ -83,6 +83,13 @@ CAUSES = [
           "(testdata/conformance/pallas/cuda-mosaic-gpu-backcompat-program.xml)",
           "jax/_src/internal_test_util/export_back_compat_test_data/pallas/mosaic_gpu_add_one.py: "
           "data_2026_02_18", kind="oracle mapping"),
+    Cause("backcompat-program-gone", r"^back-compat: outcome: lowersim error; JAX module$",
+          "the stored Mosaic GPU module is JAX's export of 2026-02-18; its program, "
+          "pl.pallas_call with plgpu.CompilerParams, no longer lowers on the installed release "
+          "(gpu_lowering's `assert rule is not None` from 0.11.2), so lowersim, lowering it as "
+          "that release does, raises where the data holds a module",
+          "jax/_src/internal_test_util/export_back_compat_test_data/pallas/mosaic_gpu_add_one.py: "
+          "data_2026_02_18; jax/_src/pallas/pallas_call.py: gpu_lowering", kind="oracle mapping"),
     Cause("token-set-order", r"^token order: ",
           "main's tokens of two or more ordered-effect kinds come in the order a Python set of "
           "the effect objects iterates, by their ids: either order from one JAX process to the "

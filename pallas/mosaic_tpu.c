@@ -206,6 +206,11 @@ int lsim_mosaic_tpu_pallas_call_lowering(lsim_lowering_rule_context *ctx, const 
   if (!rc && !(json = lsim_tpu_custom_call_config_located(bytes.data, bytes.len, locations.data,
                                                          locations.len, v, p->cost_estimate)))
     rc = lsimp_fail_oom(err);
+  /* _tpu_custom_call_lowering: a lowering over several devices (jit's
+   * ShardingContext) cannot partition the kernel; shard_map's manual axes,
+   * which could, are not modelled. */
+  if (!rc && lsim_module_context_num_devices(ctx->module_context) != 1)
+    rc = lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_TPU_PARTITIONED);
   lsimp_strbuf metadata_json = LSIMP_STRBUF_INIT;
   char *kernel_name = NULL;
   if (!rc) {

@@ -326,6 +326,11 @@ static const catalogue_entry catalogue[] = {
         "device assignment ({assignment})",
         "callback.py _callback_op_sharding (from 0.12.0: catches tuple.index's ValueError; "
         "str(device), then the assignment's repr; pure_callback whatever the callback)"),
+    ROW(LSIM_E_PALLAS_MOSAIC_TPU_PARTITIONED, "NotImplementedError",
+        "Mosaic kernels cannot be automatically partitioned. Please wrap the call in a "
+        "shard_map.",
+        "§6 tpu_custom_call.py _tpu_custom_call_lowering (a ShardingContext of more than one "
+        "device: jit over several devices, after the kernel is lowered)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

@@ -126,6 +126,9 @@ typedef enum lsim_status {
   /* A callback's sharding names a device outside the device assignment,
    * as JAX 0.12.0 words it (LSIM_E_CALLBACK_SHARDING_DEVICE before). */
   LSIM_E_CALLBACK_SHARDING_DEVICE_ASSIGNMENT = -123,
+  /* A Mosaic TPU kernel in a lowering over several devices without
+   * shard_map (tpu_custom_call's ShardingContext check). */
+  LSIM_E_PALLAS_MOSAIC_TPU_PARTITIONED = -124,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,
