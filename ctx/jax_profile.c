@@ -217,7 +217,7 @@ const lsim_jax_profile lsim_jax_0_11_1 = {
     .name = "0.11.1",
     .commit = "2d66622450",
     .date = "2026-08-17",
-    .summary = "the first release with the seeds' facts (buffer_callback on oneapi)",
+    .summary = "oneapi donates and runs python callbacks; the first release with the seeds' facts",
     JAX_0_11_1,
     .source_ref = "jax-v0.11.1",
 };
@@ -226,7 +226,7 @@ const lsim_jax_profile lsim_jax_0_11_2 = {
     .name = "0.11.2",
     .commit = "32544801e2",
     .date = "2026-09-17",
-    .summary = "",
+    .summary = "pl.pallas_call on GPU through Triton alone (jax_pallas_use_mosaic_gpu gone)",
     JAX_0_11_2,
     .source_ref = "jax-v0.11.2",
 };
