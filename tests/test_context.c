@@ -480,10 +480,16 @@ static void test_jax_profiles(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     free(text);
   }
+  size_t last = 0; /* the changes come oldest first */
   for (size_t i = 0; i < lsim_jax_change_count(); i++) {
     const lsim_jax_change *ch = lsim_jax_change_at(i);
     const lsim_jax_fact *f = lsim_jax_fact_find(ch->fact);
     const lsim_jax_profile *at = lsim_jax_profile_find(ch->release);
+    size_t r = 0;
+    while (r < 5 && releases[r] != at)
+      r++;
+    CU_ASSERT(r < 5 && r >= last);
+    last = r;
     CU_ASSERT_PTR_NOT_NULL(f);
     CU_ASSERT(at && strcmp(at->name, ch->release) == 0);
     CU_ASSERT(f && at && lsim_jax_change_find(f, at) == ch);
