@@ -349,9 +349,10 @@ static bool allowed(const module_check *c, MlirStringRef target) {
         memcmp(c->stable->items[i], target.data, target.length) == 0)
       return true;
   for (size_t i = 0; i < c->num_disabled; i++) {
-    const char *t = c->disabled[i] + strlen("custom_call:");
-    if (strncmp(c->disabled[i], "custom_call:", 12) == 0 && strlen(t) == target.length &&
-        memcmp(t, target.data, target.length) == 0)
+    if (strncmp(c->disabled[i], "custom_call:", 12) != 0)
+      continue; /* before the target's pointer: "platform" is shorter than the prefix */
+    const char *t = c->disabled[i] + 12;
+    if (strlen(t) == target.length && memcmp(t, target.data, target.length) == 0)
       return true;
   }
   return false;
@@ -388,8 +389,10 @@ static bool disabled_check_advice(lsimp_strbuf *sb, const module_check *c) {
     return false;
   size_t k = 0;
   for (size_t i = 0; i < c->num_disabled; i++) {
-    const char *t = c->disabled[i] + strlen("custom_call:");
-    if (strncmp(c->disabled[i], "custom_call:", 12) != 0 || lsim_jax_strings_contain(c->stable, t))
+    if (strncmp(c->disabled[i], "custom_call:", 12) != 0)
+      continue;
+    const char *t = c->disabled[i] + 12;
+    if (lsim_jax_strings_contain(c->stable, t))
       continue;
     bool seen = false;
     for (size_t j = 0; j < k && !seen; j++)
