@@ -1,4 +1,4 @@
-"""Scenario files (docs/scenario-and-cli.md, testdata/schema/scenario.rng),
+"""Scenario files (README.md, testdata/schema/scenario.rng),
 read into plain Python objects.
 
 The reader checks what the oracle needs to build a JAX program (value

@@ -2,7 +2,7 @@
  *
  * Each row: code, name, JAX's exception class, the message template (exact
  * text, {placeholders} for substituted values) and where the behaviour lives
- * in the reference and in JAX. */
+ * in JAX (file and function). */
 #include "lowersim/error.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
@@ -27,97 +27,97 @@ static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_BACKEND_PLATFORM_MISMATCH, "ValueError",
         "the platform for the specified backend {backend_platform} is different from the "
         "lowering platform {platform}",
-        "§2 mlir.py ModuleContext.get_backend"),
+        "mlir.py ModuleContext.get_backend"),
     ROW(LSIM_E_MULTI_PLATFORM_BACKEND, "NotImplementedError",
         "accessing .backend in multi-lowering setting. This can occur when lowering a primitive "
         "that has not been adapted to multi-platform lowering",
-        "§2 mlir.py ModuleContext.get_backend"),
+        "mlir.py ModuleContext.get_backend"),
     ROW(LSIM_E_TOO_MANY_CHANNELS, "RuntimeError",
         "Host callback lowering created too many channels. PjRt does not support more than 65535 "
         "channels",
-        "§2 mlir.py ModuleContext.new_channel"),
+        "mlir.py ModuleContext.new_channel"),
     ROW(LSIM_E_UNKNOWN_ALIAS_PLATFORM, "RuntimeError",
         "Unknown backend: '{platform}' requested, but no platforms that are instances of "
         "{platform} are present. Platforms present are: {present}",
-        "§1 xla_bridge.py canonicalize_platform"),
+        "xla_bridge.py canonicalize_platform"),
     ROW(LSIM_E_UNKNOWN_BACKEND, "RuntimeError",
         "Unknown backend {platform}. Available backends are {available}",
-        "§1 xla_bridge.py _get_backend_uncached"),
+        "xla_bridge.py _get_backend_uncached"),
     ROW(LSIM_E_BACKEND_FAILED, "RuntimeError",
         "Backend '{platform}' failed to initialize: {error}. Available backends are {available}",
-        "§1 xla_bridge.py _get_backend_uncached"),
+        "xla_bridge.py _get_backend_uncached"),
     ROW(LSIM_E_BACKEND_INIT, "RuntimeError",
         "Unable to initialize backend '{platform}': {error} {advice}",
-        "§1 xla_bridge.py backends"),
+        "xla_bridge.py backends"),
     ROW(LSIM_E_UNKNOWN_RULE_PLATFORM, "NotImplementedError",
         "Registering an MLIR lowering rule for primitive {primitive} for an unknown platform "
         "{platform}. Known platforms are: {known}.",
-        "§3 mlir.py register_lowering"),
+        "mlir.py register_lowering"),
     ROW(LSIM_E_NO_LOWERING_RULE, "NotImplementedError",
         "MLIR translation rule for primitive '{description}' not found for {platforms}",
-        "§3 mlir.py lower_per_platform"),
+        "mlir.py lower_per_platform"),
     ROW(LSIM_E_DONATION_MIXED, "NotImplementedError",
         "In multi-platform lowering either all or no lowering platforms should support donation. "
         "Lowering for {platforms} of which only {supporting} support donation",
-        "§3 mlir.py lower_jaxpr_to_module"),
+        "mlir.py lower_jaxpr_to_module"),
     ROW(LSIM_E_PLATFORM_DEPENDENT_GPU, "ValueError",
         "Use {platforms} for lax.platform_dependent.",
-        "§3 lax control_flow platform_dependent"),
+        "lax control_flow platform_dependent"),
     ROW(LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM, "NotImplementedError",
         "multi-platform lowering for buffer_callback",
-        "§5 buffer_callback.py _buffer_callback_lowering"),
+        "buffer_callback.py _buffer_callback_lowering"),
     ROW(LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, "ValueError",
         "`buffer_callback` not supported on {platform} backend.",
-        "§5 buffer_callback.py _buffer_callback_lowering"),
+        "buffer_callback.py _buffer_callback_lowering"),
     ROW(LSIM_E_CALLBACK_RETURNED_VALUES, "ValueError",
         "buffer_callback callback must not return any values.",
-        "§5 buffer_callback.py wrapped_callback"),
+        "buffer_callback.py wrapped_callback"),
     ROW(LSIM_E_ALIAS_INPUT_RANGE, "ValueError",
         "input_output_aliases contains the mapping '{input}:{output}' with input index {input} "
         "outside the range [0, {num_inputs}).",
-        "§5 buffer_callback.py buffer_callback"),
+        "buffer_callback.py buffer_callback"),
     ROW(LSIM_E_ALIAS_OUTPUT_RANGE, "ValueError",
         "input_output_aliases contains the mapping '{input}:{output}' with output index {output} "
         "outside the range [0, {num_outputs}).",
-        "§5 buffer_callback.py buffer_callback"),
+        "buffer_callback.py buffer_callback"),
     ROW(LSIM_E_ALIAS_AVAL_MISMATCH, "ValueError",
         "input_output_aliases contains the mapping '{input}:{output}' referring to an input with "
         "abstract value {input_aval} and an output with a different abstract value {output_aval}.",
-        "§5 buffer_callback.py buffer_callback"),
+        "buffer_callback.py buffer_callback"),
     ROW(LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM, "NotImplementedError",
         "multi-platform lowering for python_callback",
-        "§5 callback.py emit_python_callback"),
+        "callback.py emit_python_callback"),
     ROW(LSIM_E_PYTHON_CALLBACK_UNSUPPORTED, "ValueError",
         "`EmitPythonCallback` not supported on {platform} backend.",
-        "§5 callback.py emit_python_callback"),
+        "callback.py emit_python_callback"),
     ROW(LSIM_E_PARTITIONED_CALLBACK_PLATFORM, "NotImplementedError",
         "Partitioned callback not implemented on {platform} backend.",
-        "§5 callback.py emit_python_callback"),
+        "callback.py emit_python_callback"),
     ROW(LSIM_E_PARTITIONED_CALLBACK_RESULTS, "ValueError",
         "Partitioned callback not supported with return values.",
-        "§5 callback.py emit_python_callback"),
+        "callback.py emit_python_callback"),
     ROW(LSIM_E_PALLAS_PARAMS_PLATFORM, "ValueError",
         "Compiler params for platform {platform} cannot be used for {expected} lowering.",
-        "§6 pallas/core.py get_lowering_rule"),
+        "pallas/core.py get_lowering_rule"),
     ROW(LSIM_E_PALLAS_CPU_NOT_INTERPRET, "ValueError",
         "Only interpret mode is supported on CPU backend.",
-        "§6 pallas/pallas_call.py _pallas_call_lowering"),
+        "pallas/pallas_call.py _pallas_call_lowering"),
     ROW(LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "ValueError",
         "Cannot lower pallas_call on platform: {platform}. To use Pallas on GPU, install jaxlib "
         "GPU. To use Pallas on TPU, install jaxlib TPU and libtpu. See "
         "https://docs.jax.dev/en/latest/installation.html.",
-        "§6 pallas/pallas_call.py _pallas_call_lowering"),
+        "pallas/pallas_call.py _pallas_call_lowering"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_ROCM, "ValueError",
         "Mosaic GPU does not yet support AMD ROCm devices. Use "
         "``compiler_params=pltriton.CompilerParams()`` for ROCm.",
-        "§6 pallas/pallas_call.py _pallas_call_lowering"),
+        "pallas/pallas_call.py _pallas_call_lowering"),
     ROW(LSIM_E_PALLAS_CONSTANTS, "ValueError",
         "Cannot lower a pallas_call with constants.",
-        "§6 pallas/pallas_call.py _pallas_call_lowering"),
+        "pallas/pallas_call.py _pallas_call_lowering"),
     ROW(LSIM_E_NO_DEFAULT_BACKEND, "AssertionError", "",
-        "§1 xla_bridge.py backends (assert _default_backend is not None)"),
+        "xla_bridge.py backends (assert _default_backend is not None)"),
     ROW(LSIM_E_PALLAS_FOREIGN_PARAMS, "AssertionError", "",
-        "§6 pallas/mosaic/pallas_call_registration.py pallas_call_tpu_lowering_rule (assert "
+        "pallas/mosaic/pallas_call_registration.py pallas_call_tpu_lowering_rule (assert "
         "isinstance(compiler_params, tpu_core.CompilerParams))"),
     ROW(LSIM_E_CALLBACK_SHARDING_TYPE, "NotImplementedError",
         "pure_callback only supports SingleDeviceSharding, but got {type}",
@@ -179,72 +179,72 @@ static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_PALLAS_CAPTURED_CONSTANTS, "ValueError",
         "The kernel function in the pallas_call {kernel} at {source} captures constants "
         "[{avals}]. You should pass them as inputs.",
-        "§6 pallas/pallas_call.py _trace_kernel_to_jaxpr (at trace time)"),
+        "pallas/pallas_call.py _trace_kernel_to_jaxpr (at trace time)"),
     ROW(LSIM_E_PALLAS_TPU_DEVICE_KIND, "ValueError",
         "Unsupported TPU device kind: {device_kind}{hint}",
-        "§6 pallas/mosaic/tpu_info.py get_tpu_info (the hint from 1ebd186c61)"),
+        "pallas/mosaic/tpu_info.py get_tpu_info (the hint from 1ebd186c61)"),
     ROW(LSIM_E_PALLAS_TRITON_POWER_OF_2, "ValueError",
         "The Pallas Triton lowering currently requires that all operations have array arguments "
         "and results whose size is a power of 2. Encountered an array of shape {shape}",
-        "§6 pallas/triton/lowering.py _check_tensor_size"),
+        "pallas/triton/lowering.py _check_tensor_size"),
     ROW(LSIM_E_PALLAS_TRITON_NO_GPU, "RuntimeError",
         "No supported GPU devices found, please specify an abstract GPU device using "
         "AbstractDevice. See jax.sharding.use_abstract_mesh method for example.",
-        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering (from 9a42858685)"),
+        "pallas/triton/pallas_call_registration.py pallas_call_lowering (from 9a42858685)"),
     ROW(LSIM_E_PALLAS_TRITON_ARCH, "ValueError",
         "invalid literal for int() with base 10: '{arch}'",
-        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering (int(arch_name), "
+        "pallas/triton/pallas_call_registration.py pallas_call_lowering (int(arch_name), "
         "before 9a42858685)"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_ARCH, "ValueError",
         "Mosaic GPU does not yet support AMD ROCm devices. Got compute_capability: {arch}",
-        "§6 experimental/mosaic/gpu/core.py _infer_arch"),
+        "experimental/mosaic/gpu/core.py _infer_arch"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_WARPGROUP, "NotImplementedError",
         "Only copies transferring a number of bytes divisible by the warpgroup size are "
         "supported. Got bytes={bytes} but warpgroup size is 128",
-        "§6 pallas/mosaic_gpu/primitives.py _copy_gmem_to_smem_lowering"),
+        "pallas/mosaic_gpu/primitives.py _copy_gmem_to_smem_lowering"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT, "ValueError",
         "{memref} must have a number of elements that is a multiple of 128 (got {count})",
-        "§6 experimental/mosaic/gpu/fragmented_array.py (the WGMMA-row layout of a load)"),
+        "experimental/mosaic/gpu/fragmented_array.py (the WGMMA-row layout of a load)"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_8BIT, "NotImplementedError",
         "Pointwise operations on 8-bit types are unsupported (except bitwise operations). "
         "Upcast to a 16- or 32-bit type before performing the operation.",
-        "§6 experimental/mosaic/gpu/fragmented_array.py _pointwise"),
+        "experimental/mosaic/gpu/fragmented_array.py _pointwise"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_TMA_DTYPE, "ValueError",
         "unsupported TMA dtype {dtype}",
-        "§6 experimental/mosaic/gpu/launch_context.py (TMA descriptors)"),
+        "experimental/mosaic/gpu/launch_context.py (TMA descriptors)"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_SMEM, "ValueError",
         "Mosaic GPU kernel exceeds available shared memory: smem_bytes={bytes} > "
         "max_smem_bytes={max}",
-        "§6 experimental/mosaic/gpu/core.py _lower_as_gpu_kernel"),
+        "experimental/mosaic/gpu/core.py _lower_as_gpu_kernel"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_ASYNC_COPY, "ValueError",
         "Async copies only support copying <=256 elements along each dimension, got {shape}",
-        "§6 experimental/mosaic/gpu/launch_context.py async_copy"),
+        "experimental/mosaic/gpu/launch_context.py async_copy"),
     ROW(LSIM_E_PALLAS_NO_COMPUTE_CAPABILITY, "AttributeError", "",
-        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering (a jaxlib Device "
+        "pallas/triton/pallas_call_registration.py pallas_call_lowering (a jaxlib Device "
         "without compute_capability raises a bare AttributeError)"),
     ROW(LSIM_E_PALLAS_TRITON_GRID, "AssertionError",
         "Cannot fix pallas kernel launch grid within CUDA limits",
-        "§6 pallas/triton/lowering.py _process_grid_to_3d_grid"),
+        "pallas/triton/lowering.py _process_grid_to_3d_grid"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE, "ValueError",
         "Failed to infer a possible set of layouts. This should only happen if user-provided "
         "layout casts are unsatisfiable.",
-        "§6 experimental/mosaic/gpu/layout_inference.py (warpgroup semantics, from 32915de40f)"),
+        "experimental/mosaic/gpu/layout_inference.py (warpgroup semantics, from 32915de40f)"),
     ROW(LSIM_E_PALLAS_TRITON_PLATFORMS, "ValueError",
         "too many values to unpack (expected 1)",
-        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering ([lowering_platform] = "
+        "pallas/triton/pallas_call_registration.py pallas_call_lowering ([lowering_platform] = "
         "ctx.platforms or ctx.module_context.platforms: a platform listed twice)"),
     ROW(LSIM_E_PALLAS_ALIAS_INPUT_RANGE, "ValueError",
         "input_output_aliases contains the mapping '{input}:{output}' with input index {input} "
         "outside the range [0, {count})",
-        "§6 pallas/pallas_call.py _pallas_call (at trace time, after the kernel is traced)"),
+        "pallas/pallas_call.py _pallas_call (at trace time, after the kernel is traced)"),
     ROW(LSIM_E_PALLAS_ALIAS_OUTPUT_RANGE, "ValueError",
         "input_output_aliases contains the mapping '{input}:{output}' with output index {output} "
         "outside the range [0, {count})",
-        "§6 pallas/pallas_call.py _pallas_call (at trace time, after the kernel is traced)"),
+        "pallas/pallas_call.py _pallas_call (at trace time, after the kernel is traced)"),
     ROW(LSIM_E_PALLAS_INDEX_MAP_NOT_INTEGER, "ValueError",
         "Index map function {function} at {source} for {origin} must return integer scalars. "
         "Output[{index}] has type {aval}.",
-        "§6 pallas/core.py BlockSpec.to_block_mapping (tracing the index map, at trace time: "
+        "pallas/core.py BlockSpec.to_block_mapping (tracing the index map, at trace time: "
         "outputs must be int32 or int64 scalars)"),
     ROW(LSIM_E_PALLAS_INDICES_TOO_LONG, "ValueError",
         "`indices` must not be longer than `shape`: indices={indices}, shape={shape}",
@@ -254,9 +254,9 @@ static const catalogue_entry catalogue[] = {
         "input_output_aliases contains the mapping '{input}:{output}' referring to "
         "input{input_path} with abstract value {input_aval} and to output{output_path} with a "
         "different abstract value {output_aval}.",
-        "§6 pallas/pallas_call.py _pallas_call (at trace time, after the range checks)"),
+        "pallas/pallas_call.py _pallas_call (at trace time, after the range checks)"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_REDUCE_AXES, "NotImplementedError", "No support for axes yet",
-        "§6 pallas/mosaic_gpu/lowering.py _reduce_sum_lowering_rule (jnp.sum(..., axis=1) in a "
+        "pallas/mosaic_gpu/lowering.py _reduce_sum_lowering_rule (jnp.sum(..., axis=1) in a "
         "kernel, after the block's copy and load checks)"),
     ROW(LSIM_E_INVALID_COMPUTE_TYPE, "ValueError",
         "Invalid compute type {compute_type}. Current supported values are `device_host`, "
@@ -277,7 +277,7 @@ static const catalogue_entry catalogue[] = {
         "ffi.py ffi_call"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_TMA_STRIDES, "ValueError",
         "async_copy requires all GMEM strides except the last one to be a multiple of 16 bytes",
-        "§6 experimental/mosaic/gpu/launch_context.py _prepare_tma (a 2-D block's copy, before "
+        "experimental/mosaic/gpu/launch_context.py _prepare_tma (a 2-D block's copy, before "
         "the 256-element limit; the array's rows must start 16 bytes apart)"),
     ROW(LSIM_E_MEMORY_SPACE_MISMATCH, "ValueError",
         "memory_space of all inputs passed to `{primitive}` must be the same. Got one operand "
@@ -297,28 +297,28 @@ static const catalogue_entry catalogue[] = {
         "array shape {array}, and index_map {index_map}, in memory space "
         "<MemorySpace.DEFAULT: 'default'>.\nSee details at "
         "https://docs.jax.dev/en/latest/pallas/grid_blockspec.html#pallas-blockspec",
-        "§6 pallas/mosaic/lowering.py _check_block_mappings (the first blocked operand's "
+        "pallas/mosaic/lowering.py _check_block_mappings (the first blocked operand's "
         "block; the index map's jaxpr as it prints)"),
     ROW(LSIM_E_PALLAS_TRITON_SCALAR_PREFETCH, "NotImplementedError",
         "scalar prefetch not implemented in the Triton backend",
-        "§6 pallas/triton/pallas_call_registration.py pallas_call_lowering (its first check: "
+        "pallas/triton/pallas_call_registration.py pallas_call_lowering (its first check: "
         "grid_mapping.num_index_operands)"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_SCALAR_PREFETCH, "NotImplementedError",
         "Scalar prefetch not supported in Mosaic GPU lowering.",
-        "§6 pallas/mosaic_gpu/lowering.py lower_pipelined_jaxpr_to_module (before the block "
+        "pallas/mosaic_gpu/lowering.py lower_pipelined_jaxpr_to_module (before the block "
         "checks and the GPU's arch)"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_HOPPER, "NotImplementedError",
         "arrive_expect_tx is only supported on Hopper+ hardware",
-        "§6 experimental/mosaic/gpu/utils.py BarrierRef.arrive_expect_tx (from ea11dbfcc3: the "
+        "experimental/mosaic/gpu/utils.py BarrierRef.arrive_expect_tx (from ea11dbfcc3: the "
         "block's TMA copy on a GPU whose compute capability is below 9, after the shared memory "
         "and layout checks)"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_PRE_HOPPER_PIPELINE, "NotImplementedError",
         "emit_pipeline on pre-Hopper GPUs only supports input-only pipelines",
-        "§6 pallas/mosaic_gpu/pipeline.py emit_pipeline (from ecb82891c0: on a GPU whose "
+        "pallas/mosaic_gpu/pipeline.py emit_pipeline (from ecb82891c0: on a GPU whose "
         "compute capability is below 9.0, pl.pallas_call's pipeline has output blocks; after "
         "the scalar-prefetch check and the GPU's arch, before the kernel is lowered)"),
     ROW(LSIM_E_PALLAS_GPU_NO_RULE, "AssertionError", "",
-        "§6 pallas/pallas_call.py _pallas_call_lowering gpu_lowering (from JAX 0.11.2: assert "
+        "pallas/pallas_call.py _pallas_call_lowering gpu_lowering (from JAX 0.11.2: assert "
         "rule is not None, for params whose class registered no rule, e.g. "
         "plgpu.CompilerParams)"),
     ROW(LSIM_E_CALLBACK_SHARDING_DEVICE_ASSIGNMENT, "ValueError",
@@ -329,7 +329,7 @@ static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_PALLAS_MOSAIC_TPU_PARTITIONED, "NotImplementedError",
         "Mosaic kernels cannot be automatically partitioned. Please wrap the call in a "
         "shard_map.",
-        "§6 tpu_custom_call.py _tpu_custom_call_lowering (a ShardingContext of more than one "
+        "tpu_custom_call.py _tpu_custom_call_lowering (a ShardingContext of more than one "
         "device: jit over several devices, after the kernel is lowered)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument"),

@@ -3,7 +3,7 @@
  * get_backend is checked over every lowering-platform tuple of length 1 and 2
  * from {cpu, cuda, rocm, oneapi, tpu, metal, gpu} x every pinned backend
  * (none or each initialized one) x several runtimes, against an oracle
- * written from the reference (§1-§2) with its own message texts. */
+ * written from JAX's xla_bridge.py and mlir.py with its own message texts. */
 #include "lowersim/lowering_rule_context.h"
 #include "lowersim/module_context.h"
 #include "tests/suites.h"
@@ -80,7 +80,7 @@ static void available_list(const lsim_runtime *rt, char *out, size_t size, const
   snprintf(out + used, size - used, "%s", quoted ? "]" : "");
 }
 
-/* canonicalize_platform, §1. False with the error in `o` when it raises. */
+/* xla_bridge.canonicalize_platform. False with the error in `o` when it raises. */
 static bool oracle_canonical(const lsim_runtime *rt, const char *p, const char **out,
                              outcome *o) {
   if (strcmp(p, "gpu") != 0) {
@@ -104,7 +104,7 @@ static bool oracle_canonical(const lsim_runtime *rt, const char *p, const char *
   return false;
 }
 
-/* ModuleContext.get_backend, §2, after the context was made for platforms. */
+/* mlir.py ModuleContext.get_backend, after the context was made for platforms. */
 static outcome oracle(const lsim_runtime *rt, const char *const *platforms, size_t n,
                       const char *pinned, bool optional) {
   outcome o = {0};

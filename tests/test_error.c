@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Every code of scenario-and-cli.md's catalogue, with JAX's class. */
+/* Every code of the error catalogue, with JAX's class. */
 static const struct {
   const char *name;
   const char *cls;

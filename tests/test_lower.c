@@ -2,7 +2,7 @@
  *
  * One primitive is lowered for every platform tuple of length 1 to 4 from
  * {cpu, cuda, rocm, oneapi, tpu, metal} under several rule sets; an oracle
- * written from the reference (§3) predicts the error or the case
+ * written from JAX's mlir.py lower_per_platform predicts the error or the case
  * structure: the constants of the first stablehlo.case, the number of
  * branches of the second, and the platforms each rule was invoked for. */
 #include "lowersim/emit.h"

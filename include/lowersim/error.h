@@ -19,7 +19,7 @@ extern "C" {
 typedef enum lsim_status {
   LSIM_OK = 0,
 
-  /* JAX's errors: the catalogue of scenario-and-cli.md. */
+  /* JAX's errors: the catalogue `lowersim errors` prints (support/error.c). */
   LSIM_E_BACKEND_PLATFORM_MISMATCH = -1,
   LSIM_E_MULTI_PLATFORM_BACKEND = -2,
   LSIM_E_TOO_MANY_CHANNELS = -3,
@@ -186,7 +186,7 @@ lsim_kind lsim_status_kind(int code);
 const char *lsim_status_name(int code);      /* "LSIM_E_TOO_MANY_CHANNELS" */
 const char *lsim_status_class(int code);     /* "RuntimeError" */
 const char *lsim_status_template(int code);  /* message with {placeholders} */
-const char *lsim_status_reference(int code); /* "§2 ModuleContext.new_channel" */
+const char *lsim_status_reference(int code); /* "mlir.py ModuleContext.new_channel" */
 
 /* Looks a code up by its name; 0 (LSIM_OK) when the name is unknown. */
 int lsim_status_from_name(const char *name);
