@@ -66,7 +66,7 @@ def run_lowersim_bindings(binary: str, path: str, jax: str) -> compare.LowersimO
                                    warnings=said)
   return compare.LowersimOutcome("error", code=error.code, error_class=error.jax_class,
                                  error_message=error.message, warnings=said,
-                                 stderr=stderr + f"{error}\n", exit_code=1)
+                                 stderr=stderr + f"{error.line}\n", exit_code=1)
 
 
 def jax_outcome(path: str) -> program.Outcome:

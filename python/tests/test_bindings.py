@@ -5,8 +5,11 @@ built command and SOURCE_DIR the repository."""
 
 from __future__ import annotations
 
+import builtins
+import errno
 import os
 import pathlib
+import pickle
 import subprocess
 import threading
 import warnings
@@ -30,17 +33,52 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_lower_file_is_lowersim_lower(path):
   """Each bundled scenario: the module `lowersim lower` prints, or the
-  exception whose str() is the error line it prints, of the class its exit
-  code says."""
+  exception whose `line` is the error line it prints, of the class its exit
+  code says, and (as JAX's exception) of JAX's class, named after it, whose
+  str() is JAX's message."""
   p = cli("lower", str(path))
   if p.returncode == 0:
     assert lowersim.lower_file(path) == p.stdout
     return
   with pytest.raises(lowersim.Error) as raised:
     lowersim.lower_file(path)
-  assert str(raised.value) == p.stderr.strip().splitlines()[-1]
-  assert isinstance(raised.value, lowersim.LoweringError if p.returncode == 1 else
-                    lowersim.InvalidScenario)
+  e = raised.value
+  assert e.line == p.stderr.strip().splitlines()[-1]
+  assert isinstance(e, lowersim.LoweringError if p.returncode == 1 else lowersim.InvalidScenario)
+  assert (type(e).__name__, str(e)) == (e.jax_class, e.message)
+  builtin = getattr(builtins, e.jax_class, None)
+  if isinstance(builtin, type) and issubclass(builtin, Exception):
+    assert isinstance(e, builtin)
+
+
+def test_errors_are_jax_builtin_classes():
+  """pytest.raises(JAX's class) catches lowersim's error, which pickles
+  (multiprocessing, pytest-xdist) as the class it is."""
+  with pytest.raises(ValueError, match="^the platform for the specified backend cpu is "):
+    lowersim.lower_file(SOURCE / "testdata" / "scenarios" / "backend-mismatch.xml")
+  with pytest.raises(NotImplementedError) as raised:
+    lowersim.lower_file(SOURCE / "testdata" / "scenarios" / "missing-rule.xml")
+  e = raised.value
+  assert type(e) is lowersim.LoweringError.NotImplementedError
+  assert repr(e) == f"NotImplementedError({e.message!r})"
+  again = pickle.loads(pickle.dumps(e))
+  assert type(again) is type(e) and (again.status, again.code, again.jax_class, again.message) == \
+      (e.status, e.code, e.jax_class, e.message)
+
+
+@pytest.mark.parametrize("path, cls, errno_", [
+    ("/nonexistent/scenario.xml", FileNotFoundError, errno.ENOENT),
+    ("/", IsADirectoryError, errno.EISDIR)])
+def test_unreadable_files_are_oserrors(path, cls, errno_):
+  """A file that cannot be read is the OSError Python raises for it (and an
+  InvalidScenario, LSIM_E_IO), with errno, strerror and filename."""
+  with pytest.raises(cls) as raised:
+    lowersim.lower_file(path)
+  e = raised.value
+  assert isinstance(e, lowersim.InvalidScenario) and e.code == "LSIM_E_IO"
+  assert (e.errno, e.strerror, e.filename) == (errno_, os.strerror(errno_), path)
+  assert str(e) == e.message == f"{path}: {os.strerror(errno_)}"
+  assert type(pickle.loads(pickle.dumps(e))) is type(e)
 
 
 def test_lowering_error_carries_jax_class_and_message():
