@@ -20,8 +20,9 @@ from __future__ import annotations
 import builtins
 import contextlib
 import ctypes
-import errno
 import dataclasses
+import errno
+import logging
 import os
 import tempfile
 import threading
@@ -125,7 +126,28 @@ def _error(base: type, status: int, code: str, jax_class: str, message: str,
 
 
 class JaxWarning(UserWarning):
-  """A warning JAX issues while lowering (warnings.warn in xla_bridge)."""
+  """A warning JAX issues with warnings.warn while lowering.  Each is issued
+  as the subclass named after JAX's category, which is also that builtin
+  category: `JaxWarning.DeprecationWarning` is a DeprecationWarning (Python's
+  default filters then treat it as they treat JAX's own).  What JAX logs
+  instead (xla_bridge's "Platform 'oneapi' is experimental ...") is logged
+  as JAX logs it: a WARNING record of the logger of JAX's module
+  (`logging.getLogger("jax._src.xla_bridge")`)."""
+
+
+def _warning_class(category: str) -> type:
+  """JaxWarning's subclass for JAX's warning category `category` (made once,
+  kept as JaxWarning.CATEGORY)."""
+  cls = JaxWarning.__dict__.get(category)
+  if cls is None:
+    found = getattr(builtins, category, None)
+    builtin = found if isinstance(found, type) and issubclass(found, Warning) else None
+    bases = (JaxWarning,) + ((builtin,) if builtin and builtin is not UserWarning else ())
+    cls = type(category, bases, {"__module__": __name__,
+                                 "__qualname__": f"JaxWarning.{category}",
+                                 "__doc__": f"JAX's {category}."})
+    setattr(JaxWarning, category, cls)
+  return cls
 
 
 @dataclasses.dataclass(frozen=True)
@@ -273,8 +295,12 @@ class Lowerer:
                                  ctypes.byref(err))
       if outcome.runtime:
         for i in range(lib.lsim_runtime_warning_count(outcome.runtime)):
-          warnings.warn(_native.text(lib.lsim_runtime_warning_at(outcome.runtime, i)), JaxWarning,
-                        stacklevel=3)
+          category = _native.text(lib.lsim_runtime_warning_category(outcome.runtime, i))
+          message = _native.text(lib.lsim_runtime_warning_at(outcome.runtime, i))
+          if "." in category:  # a WARNING record of JAX's logger of that name, as JAX logs it
+            logging.getLogger(category).warning(message)
+          else:
+            warnings.warn(message, _warning_class(category), stacklevel=3)
       if rc:
         _raise(err)
       return take(outcome.lowering)
