@@ -367,7 +367,7 @@ static int generate(const options *o, lsim_fuzz_rng *rng, bool large, const char
       rc = lsim_scenario_read_memory(text, size, name, s, err);
     free(text);
   } else {
-    rc = lsim_fuzz_generate_focused(rng, name, o->focus, s, err);
+    rc = lsim_fuzz_generate_focused(rng, name, o->focus, o->jax, s, err);
   }
   if (!rc && o->jax && !(*s)->jax && !((*s)->jax = lsim_strdup(o->jax->name))) {
     lsim_scenario_destroy(*s);

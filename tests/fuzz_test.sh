@@ -68,6 +68,19 @@ cli_tests() {
   if ! grep -q 'p16' "$tmp/emit1/fuzz-7-27.xml"; then
     ko "--emit: iteration 27 of seed 7 is not of a large shape"
   else ok; fi
+  # The generator makes only what the release accepts: jax_pallas_use_mosaic_gpu
+  # where it exists (0.10.2), never where it is gone (0.12.0.1), from the same
+  # draws, so the two releases' scenarios differ in that attribute alone.
+  "$L" fuzz --seed 3 --iterations 60 --focus pallas_call --jax 0.10.2 --emit "$tmp/old" >/dev/null
+  "$L" fuzz --seed 3 --iterations 60 --focus pallas_call --jax 0.12.0.1 --emit "$tmp/new" >/dev/null
+  local with_old with_new differ
+  with_old=$(grep -l 'use_mosaic_gpu=' "$tmp"/old/*.xml | wc -l)
+  with_new=$(grep -l 'use_mosaic_gpu=' "$tmp"/new/*.xml | wc -l)
+  differ=$(diff <(cat "$tmp"/old/*.xml | sed 's/ jax="0.10.2"//; s/ use_mosaic_gpu="[a-z]*"//') \
+                <(cat "$tmp"/new/*.xml | sed 's/ jax="0.12.0.1"//') | wc -l)
+  if [ "$with_old" -lt 3 ] || [ "$with_new" -ne 0 ] || [ "$differ" -ne 0 ]; then
+    ko "--jax: use_mosaic_gpu in $with_old files for 0.10.2, $with_new for 0.12.0.1, $differ lines differ"
+  else ok; fi
   "$L" fuzz --emit >/dev/null 2>"$tmp/usage"; code=$?
   if [ $code -ne 2 ] || ! grep -q -- "--emit needs a value" "$tmp/usage"; then
     ko "--emit without a folder: exit $code"; cat "$tmp/usage"
