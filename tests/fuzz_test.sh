@@ -100,6 +100,16 @@ EOF2
   if [ $code -ne 2 ] || [ "$(cat "$tmp/usage")" != "lowersim fuzz: --json reports a run that checks scenarios; --emit checks none" ]; then
     ko "--json --emit: exit $code"; cat "$tmp/usage"
   else ok; fi
+  # The progress line on a terminal (none off one: the first run's stderr is
+  # empty), erased before the report.
+  if command -v script >/dev/null; then
+    script -qec "$L fuzz --seed 1 --iterations 300 --out $tmp/tty" "$tmp/typescript" >/dev/null 2>&1
+    if ! grep -aEq $'\r\e\\[Kfuzz: [0-9]+/300 iterations \\([0-9.]+%\\), [0-9.k]+ iterations/s, ETA ([0-9]+:[0-9]{2}|\\?), 0 findings\r' "$tmp/typescript" ||
+       ! grep -aq $'\r\e\\[Kfuzz: seed 1, jax 0.12.0.1 (unpinned), focus none, 300 iterations in ' "$tmp/typescript" ||
+       [ -s "$tmp/err" ]; then
+      ko "the progress line:"; cat -v "$tmp/typescript" "$tmp/err"
+    else ok; fi
+  fi
   # --emit writes the generated scenarios, unchecked: one file per iteration,
   # the same files for the same seed, each one `lowersim lower` reads.
   "$L" fuzz --seed 7 --iterations 40 --emit "$tmp/emit1" >"$tmp/emit.out" 2>&1; code=$?
