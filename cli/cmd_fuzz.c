@@ -925,7 +925,9 @@ static int run_campaign(campaign *c) {
       for (int s = 0; s < CODE_SLOTS; s++)
         all->codes[k][s] += ws[j].st.codes[k][s];
     }
-    if (ws[j].rc && !code)
+    if (ws[j].rc && !code && ws[j].err.code == LSIM_E_IO) /* the run's own files */
+      code = cli_usage_error("fuzz", "%s", lsim_error_message(&ws[j].err));
+    else if (ws[j].rc && !code)
       code = ws[j].err.code ? cli_report(&ws[j].err) : EXIT_INVALID_INPUT;
   }
   uint64_t done = atomic_load(&c->done);

@@ -87,6 +87,15 @@ EOF2
       ko "--jobs 1 and 2 differ"; cat "$tmp"/j[12].code "$tmp"/j[12].out "$tmp"/j[12].err "$tmp"/j[12].jerr
     else ok; fi
   fi
+  # No scratch folder for the output and folder cases: one line, exit 2, on
+  # one thread or two, and nothing left behind.
+  for j in 1 2; do
+    TMPDIR=$tmp/missing "$L" fuzz --iterations 60 -j $j --out "$tmp/noscratch" >/dev/null 2>"$tmp/usage"; code=$?
+    if [ $code -ne 2 ] || [ "$(cat "$tmp/usage")" != "lowersim fuzz: cannot make a scratch folder: No such file or directory" ] ||
+       [ -e "$tmp/noscratch" ]; then
+      ko "no scratch folder, -j $j: exit $code"; cat "$tmp/usage"; ls "$tmp/noscratch"
+    else ok; fi
+  done
   # --isolate forks a child per check: one thread only.
   "$L" fuzz --isolate -j 2 >/dev/null 2>"$tmp/usage"; code=$?
   if [ $code -ne 2 ] || [ "$(cat "$tmp/usage")" != "lowersim fuzz: --isolate takes --jobs 1: a child process forked from one of several threads could inherit a lock another thread holds" ]; then
