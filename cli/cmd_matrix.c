@@ -12,6 +12,7 @@
 #include "junit.h"
 #include "options.h"
 #include "output.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -217,22 +218,6 @@ static void *work(void *arg) {
   }
   matrix_worker_destroy(mw);
   return NULL;
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void progress(uint64_t done, uint64_t total, double elapsed) {
-  double rate = elapsed > 0 ? (double)done / elapsed : 0;
-  double eta = rate > 0 ? (double)(total - done) / rate : 0;
-  int width = 30, filled = total ? (int)((double)done / (double)total * width) : width;
-  fprintf(stderr, "\r[%.*s%*s] %5.1f%% %" PRIu64 "/%" PRIu64 "  %.1fk cases/s  ETA %d:%02d ",
-          filled, "##############################", width - filled, "",
-          total ? 100.0 * (double)done / (double)total : 100.0, done, total, rate / 1000,
-          (int)eta / 60, (int)eta % 60);
 }
 
 /* --- reports ----------------------------------------------------------------------- */
@@ -690,7 +675,8 @@ static int run_matrix(options *o) {
     free(owner);
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   }
-  double start = now();
+  cli_progress bar;
+  cli_progress_begin(&bar, "matrix", "cases", hi - lo, true);
   int code = 0;
   for (int j = 0; j < jobs; j++) {
     workers[j] = (worker){.spec = &o->spec, .done = &done, .lo = lo, .hi = hi, .index = j,
@@ -702,16 +688,14 @@ static int run_matrix(options *o) {
   for (; !code && started < jobs; started++)
     if (pthread_create(&threads[started], NULL, work, &workers[started]))
       break;
-  bool tty = isatty(STDERR_FILENO);
-  while (tty && !code && atomic_load(&done) < hi - lo) {
-    progress(atomic_load(&done), hi - lo, now() - start);
+  while (bar.on && !code && atomic_load(&done) < hi - lo) {
+    cli_progress_update(&bar, atomic_load(&done), NULL, false);
     nanosleep(&(struct timespec){0, 200000000}, NULL);
   }
   for (int j = 0; j < started; j++)
     pthread_join(threads[j], NULL);
-  double seconds = now() - start;
-  if (tty)
-    progress(hi - lo, hi - lo, seconds), fputc('\n', stderr);
+  double seconds = cli_now() - bar.start;
+  cli_progress_end(&bar);
   stats *all = lsim_calloc(1, sizeof *all);
   for (int j = 0; all && j < jobs; j++) {
     merge_stats(all, &workers[j].st);

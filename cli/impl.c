@@ -3,6 +3,7 @@
  * line, and judging its answers against lowersim's outcomes (impl.h). */
 #define _GNU_SOURCE
 #include "impl.h"
+#include "progress.h"
 #include "lowersim/alloc.h"
 
 #include "lowersim/mlir_text.h"
@@ -269,22 +270,6 @@ static void drain(int *fd, buf *b) {
     close_fd(fd);
 }
 
-static void progress(const impl_options *o, size_t done, size_t total, double start, bool last) {
-  double spent = now() - start;
-  if (last) {
-    fputs("\r\033[K", stderr);
-    return;
-  }
-  char eta[32] = "?";
-  if (done > 0) {
-    double left = spent / (double)done * (double)(total - done);
-    snprintf(eta, sizeof eta, "%d:%02d", (int)(left / 60), (int)left % 60);
-  }
-  fprintf(stderr, "\r\033[K%s: %zu/%zu scenarios, %.1f s, ETA %s", o->what ? o->what : "impl",
-          done, total, spent, eta);
-  fflush(stderr);
-}
-
 int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl_answer *answers) {
   unsigned jobs = o->jobs ? o->jobs : 1;
   size_t total = 0;
@@ -302,8 +287,8 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
   for (unsigned j = 0; j < jobs; j++)
     ws[j] = (worker){.in = -1, .out = -1, .err = -1, .index = SIZE_MAX};
   void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
-  bool show = o->progress && isatty(STDERR_FILENO);
-  double start = now(), shown = 0;
+  cli_progress bar;
+  cli_progress_begin(&bar, o->what ? o->what : "impl", "scenarios", total, o->progress);
   size_t next = 0, done = 0;
   int rc = 0;
   while (done < total) {
@@ -368,7 +353,7 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
     }
     if (reaping && wait > 0.005)
       wait = 0.005;
-    if (show && wait > 0.25)
+    if (bar.on && wait > 0.25)
       wait = 0.25;
     if (wait < 0)
       wait = 0;
@@ -458,13 +443,9 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
         done++;
       }
     }
-    if (show && (t - shown >= 0.25)) {
-      progress(o, done, total, start, false);
-      shown = t;
-    }
+    cli_progress_update(&bar, done, NULL, false);
   }
-  if (show)
-    progress(o, done, total, start, true);
+  cli_progress_end(&bar);
   for (unsigned j = 0; j < jobs; j++) {
     stop(&ws[j]);
     free(ws[j].o.data);

@@ -194,6 +194,7 @@ static int parse_fail(const char *path, const diag *d, lsim_error *err) {
 
 static int parse(const char *path, const char *data, size_t size, diag *d, xmlDocPtr *out,
                  lsim_error *err) {
+  lsimp_xml_init();
   xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(data, (int)size);
   if (!ctxt)
     return lsimp_fail_oom(err);

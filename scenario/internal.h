@@ -41,6 +41,10 @@ extern const size_t lsimp_scenario_schema_rng_size;
 extern const unsigned char lsimp_scenario_schema_compact[];
 extern const size_t lsimp_scenario_schema_compact_size;
 
+/* Initializes libxml2 once per process, from any thread (before its first
+ * parse or write). */
+void lsimp_xml_init(void);
+
 /* The compiled schema, shared by the whole process (compiled on first use,
  * under a lock; a failed compilation is retried by the next call).
  * Borrowed: valid until the process ends. */

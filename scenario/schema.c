@@ -14,9 +14,18 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The one piece of process state: the schema compiled from the compact
- * grammar, and the grammar as a document, parsed only when a RelaxNG error
- * is to be explained.  Both are read-only once set. */
+/* libxml2 initialized once, by whichever thread first reads or writes a
+ * scenario (xmlInitParser is not safe to run twice at once: `lowersim fuzz
+ * --jobs` starts its threads together). */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+static void init_xml(void) { xmlInitParser(); }
+
+void lsimp_xml_init(void) { pthread_once(&xml_once, init_xml); }
+
+/* The one other piece of process state: the schema compiled from the
+ * compact grammar, and the grammar as a document, parsed only when a
+ * RelaxNG error is to be explained.  Both are read-only once set. */
 static struct {
   pthread_mutex_t lock;
   xmlDocPtr grammar;
@@ -55,7 +64,7 @@ static xmlRelaxNGPtr compile_schema(void) {
 int lsimp_schema_get(xmlRelaxNGPtr *out, lsim_error *err) {
   pthread_mutex_lock(&cache.lock);
   if (!cache.schema) {
-    xmlInitParser();
+    lsimp_xml_init();
     cache.schema = compile_schema();
   }
   *out = cache.schema;

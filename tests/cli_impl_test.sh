@@ -26,7 +26,8 @@ check self-jobs $(( code != 0 )) "exit $code: $out"
 if command -v script >/dev/null; then
   script -qec "$L check $S/single-platform.xml $S/missing-rule.xml --impl 'sleep 0.4; $L lower {scenario}'" \
     "$tmp/typescript" >/dev/null 2>&1
-  grep -q 'check --impl: [0-9]*/2 scenarios, .* s, ETA' "$tmp/typescript"
+  # cli/progress.c's line: the one of matrix and fuzz too (matrix_test.sh, fuzz_test.sh)
+  grep -q $'\r\e\[Kcheck --impl: 1/2 scenarios (50.0%), [0-9]* scenarios/s, ETA 0:0[0-9]\r\e\[K' "$tmp/typescript"
   check progress $? "$(cat -v "$tmp/typescript")"
 fi
 
