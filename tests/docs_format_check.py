@@ -10,7 +10,7 @@ it, and its examples are scenarios lowersim reads.
   example (an ```xml block).  A section or an entry the schema lacks fails.
 - Every ```xml block of the document is a whole scenario that `lowersim
   lower` reads: it lowers (exit 0) or gives JAX's error (exit 1), never
-  invalid input (exit 2).
+  invalid input (exit 2); one with an `<expect>` passes `lowersim check`.
 
 Prints `FAIL ...` per problem and `N passed, N failed`; exits 1 on a failure.
 """
@@ -116,6 +116,10 @@ def main():
       path = os.path.join(tmp, f"example-{line}.xml")
       with open(path, "w", encoding="utf-8") as f:
         f.write(xml)
+      if "<expect" in xml:
+        run = subprocess.run([lowersim, "check", path], capture_output=True, text=True)
+        ok(run.returncode == 0, f"the example at line {line} fails its <expect>: {run.stdout.strip()}")
+        continue
       run = subprocess.run([lowersim, "lower", path, "-o", os.devnull], capture_output=True, text=True)
       ok(run.returncode in (0, 1),
          f"the example at line {line} exits {run.returncode}: {run.stderr.strip().splitlines()[-1:]}")
