@@ -12,7 +12,8 @@ stand on their own.
 - Every error code's `doc` (`lowersim errors --json`, `lsim_status_doc`)
   resolves the same way.
 
-Prints `FAIL ...` per problem and `N passed, N failed`; exits 1 on a failure.
+Prints `FAIL ...` per problem and `N passed, N failed`; exits 1 on a failure
+(77, skipped, outside a git work tree).
 """
 import json
 import os
@@ -30,7 +31,12 @@ HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
 def tracked(root):
-  out = subprocess.run(["git", "-C", root, "ls-files", "-z"], check=True, capture_output=True)
+  """The tracked files; exits 77 (skipped) outside a git work tree."""
+  try:
+    out = subprocess.run(["git", "-C", root, "ls-files", "-z"], check=True, capture_output=True)
+  except (OSError, subprocess.CalledProcessError):
+    print(f"{root} is not a git work tree: nothing to check")
+    sys.exit(77)
   return [p for p in out.stdout.decode().split("\0") if p]
 
 
