@@ -8,7 +8,7 @@ it, and its examples are scenarios lowersim reads.
   in that section; each section says what the element stands for in JAX
   ("**JAX:**"), the releases it applies to ("**Releases:**") and has an
   example (an ```xml block).  A section or an entry the schema lacks fails.
-- Every ```xml block of the document is a whole scenario that `lowersim
+- Every ```xml block of the document (and of README.md) is a whole scenario that `lowersim
   lower` reads: it lowers (exit 0) or gives JAX's error (exit 1), never
   invalid input (exit 2); one with an `<expect>` passes `lowersim check`.
 
@@ -111,9 +111,11 @@ def main():
     ok(any(l.startswith("**Releases:**") for l in body), f"line {line}: <{name}> names no releases (**Releases:**)")
     ok("```xml" in body, f"line {line}: <{name}> has no example")
 
+  with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+    blocks += [(f"README.md:{line}", xml) for line, xml in doc_sections(f.read())[1]]
   with tempfile.TemporaryDirectory() as tmp:
     for line, xml in blocks:
-      path = os.path.join(tmp, f"example-{line}.xml")
+      path = os.path.join(tmp, f"example-{str(line).replace(':', '-')}.xml")
       with open(path, "w", encoding="utf-8") as f:
         f.write(xml)
       if "<expect" in xml:
