@@ -37,8 +37,9 @@ static void usage(FILE *out) {
                "A typed error prints `CODE: ErrorClass: message` on stderr; invalid input\n"
                "prints `FILE:LINE: what is wrong`.\n\n"
                "Scenario files are XML, validated by the RelaxNG schema in\n"
-               "testdata/schema/scenario.rng (compiled into lowersim); the README says what\n"
-               "they mean where the format is silent, and testdata/scenarios/ has examples.\n");
+               "testdata/schema/scenario.rng (compiled into lowersim); docs/scenario-format.md\n"
+               "describes each element and attribute and what a scenario means, and\n"
+               "testdata/scenarios/ has examples.\n");
 }
 
 /* Runs between newlines are written whole: stderr is unbuffered, and a
