@@ -511,6 +511,9 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
   return code;
 }
 
+/* --normalize's ways. */
+static const char *normalize_values(size_t i) { return i == 0 ? "jax" : NULL; }
+
 int cmd_check(int argc, char **argv) {
   const char *junit_path = NULL, *impl = NULL, *jax = NULL, *normalize = NULL;
   const lsim_jax_profile *profile = NULL;
@@ -519,9 +522,9 @@ int cmd_check(int argc, char **argv) {
   bool batch = false, no_progress = false, json = false;
   const cli_option options[] = {
       CLI_OPT_STRING("junit", 0, &junit_path), CLI_OPT_STRING("impl", 0, &impl),
-      CLI_OPT_STRING("jax", 0, &jax),          CLI_OPT_U64("jobs", 'j', &jobs, 1, 256),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values),          CLI_OPT_U64("jobs", 'j', &jobs, 1, 256),
       CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6), CLI_OPT_FLAG("batch", 0, &batch),
-      CLI_OPT_STRING("normalize", 0, &normalize), CLI_OPT_FLAG("no-progress", 0, &no_progress),
+      CLI_OPT_CHOICE("normalize", 0, &normalize, normalize_values), CLI_OPT_FLAG("no-progress", 0, &no_progress),
       CLI_OPT_FLAG("json", 0, &json),
       CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT)};
   cli_args args;
@@ -533,7 +536,8 @@ int cmd_check(int argc, char **argv) {
   if (jax && (code = cli_parse_jax("check", "--jax", jax, &profile)))
     return code;
   if (normalize && strcmp(normalize, "jax") != 0)
-    return cli_usage_error("check", "--normalize knows one way, jax, not \"%s\"", normalize);
+    return cli_value_error("check", "--normalize", "knows one way, jax", normalize,
+                           normalize_values);
   if (!impl && (batch || normalize || timeout > 0 || jobs != 1))
     return cli_usage_error("check", "--batch, --jobs, --timeout and --normalize need --impl");
   if (impl && batch && strstr(impl, "{scenario}"))

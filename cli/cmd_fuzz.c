@@ -99,8 +99,8 @@ static int parse_options(int argc, char **argv, options *o) {
       CLI_OPT_STRING("out", 0, &o->out),
       CLI_OPT_STRING("emit", 0, &o->emit),
       CLI_OPT_FLAG("isolate", 0, &o->isolate),
-      CLI_OPT_STRING("jax", 0, &jax),
-      CLI_OPT_STRING("focus", 0, &o->focus),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values),
+      CLI_OPT_CHOICE("focus", 0, &o->focus, cli_element_values),
   };
   int code = cli_parse_options("fuzz", argc, argv, table, sizeof table / sizeof table[0], usage);
   if (code)
@@ -108,8 +108,8 @@ static int parse_options(int argc, char **argv, options *o) {
   if (jax && (code = cli_parse_jax("fuzz", "--jax", jax, &o->jax)))
     return code;
   if (o->focus && !lsim_scenario_kind_find(o->focus))
-    return cli_usage_error("fuzz", "--focus needs an equation element, not '%s' (see lowersim "
-                           "lower --help)", o->focus);
+    return cli_value_error("fuzz", "--focus", "needs an equation element (see lowersim lower "
+                           "--help)", o->focus, cli_element_values);
   if (!*o->out || (o->emit && !*o->emit))
     return cli_usage_error("fuzz", "%s needs a folder name", *o->out ? "--emit" : "--out");
   return -1;

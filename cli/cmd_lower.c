@@ -61,6 +61,10 @@ static void print_kinds(void) {
     printf("  <%s>%*s %s\n", element, (int)(20 - strlen(element)), "",
            lsim_scenario_kind_summary(kind));
   }
+  printf("\nThe op kinds of <op kind=> and <compute_on op=>, as the format spells them:\n  ");
+  for (size_t i = 0; lsim_scenario_op_name(i); i++)
+    printf("%s%s", i ? ", " : "", lsim_scenario_op_name(i));
+  printf("\n");
 }
 
 /* From how many equations `lower` prints main's body as it lowers it.
@@ -149,7 +153,7 @@ int cmd_lower(int argc, char **argv) {
   uint64_t max_bytes = 0, stream_eqns = STREAM_MIN_EQNS;
   bool json = false;
   const cli_option options[] = {CLI_OPT_STRING("output", 'o', &out_path),
-                                CLI_OPT_STRING("jax", 0, &jax),
+                                CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values),
                                 CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT),
                                 CLI_OPT_U64("stream-eqns", 0, &stream_eqns, 0, SIZE_MAX),
                                 CLI_OPT_FLAG("json", 0, &json)};

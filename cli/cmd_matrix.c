@@ -561,6 +561,19 @@ static const char *parse_platforms(const char *value, void *out) {
   return NULL;
 }
 
+static const char *feature_values(size_t i) {
+  return i < FEATURE_COUNT ? matrix_feature_name((matrix_feature)i) : NULL;
+}
+
+/* What --features takes, from the table of features. */
+static const char *unknown_feature(void) {
+  static char why[512];
+  size_t n = (size_t)snprintf(why, sizeof why, "takes features among ");
+  for (size_t i = 0; feature_values(i) && n < sizeof why; i++)
+    n += (size_t)snprintf(why + n, sizeof why - n, "%s%s", i ? "," : "", feature_values(i));
+  return why;
+}
+
 static const char *parse_features(const char *value, void *out) {
   options *o = out;
   free(o->features);
@@ -573,8 +586,7 @@ static const char *parse_features(const char *value, void *out) {
     while (f < FEATURE_COUNT && strcmp(o->features[k], matrix_feature_name((matrix_feature)f)))
       f++;
     if (f == FEATURE_COUNT)
-      return "takes features among rules,buffer_callback,python_callback,pallas,ffi_call,"
-             "compute_on,lowering_cache,effects,export,export_call,session,pallas_kernels";
+      return unknown_feature();
     o->spec.features[f] = true;
   }
   return NULL;
@@ -590,7 +602,7 @@ static int parse_options(int argc, char **argv, options *o) {
   const cli_option table[] = {
       CLI_OPT_CUSTOM("platforms", 0, parse_platforms, o),
       CLI_OPT_U64("max-len", 0, &o->max_len, 1, MATRIX_MAX_LEN),
-      CLI_OPT_CUSTOM("features", 0, parse_features, o),
+      CLI_OPT_CUSTOM_OF("features", 0, parse_features, o, feature_values),
       CLI_OPT_U64("jobs", 'j', &o->jobs, 1, 256),
       CLI_OPT_CUSTOM("shard", 0, parse_shard, o),
       CLI_OPT_U64("limit", 0, &o->limit, 1, UINT64_MAX),
@@ -600,7 +612,7 @@ static int parse_options(int argc, char **argv, options *o) {
       CLI_OPT_U64("case", 0, &o->the_case, 0, UINT64_MAX - 1),
       CLI_OPT_STRING("scenario", 0, &o->scenario),
       CLI_OPT_FLAG("json", 0, &o->json),
-      CLI_OPT_STRING("jax", 0, &jax),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values),
   };
   cli_args args;
   int code = cli_parse("matrix", argc, argv, table, sizeof table / sizeof table[0], help, &args);

@@ -22,11 +22,17 @@ typedef enum cli_kind {
   CLI_CUSTOM  /* parse(value, out): NULL, or what is wrong with the value */
 } cli_kind;
 
+/* The values an option accepts, from the table that decides them (the
+ * profiles, the kinds, the matrix's features): the i-th, or NULL past the
+ * end.  Completion offers them; messages suggest the nearest. */
+typedef const char *(*cli_values)(size_t i);
+
 typedef struct cli_option {
   const char *name;  /* long name, without "--" */
   char short_name;   /* 0: none */
   cli_kind kind;
   void *out;
+  cli_values values; /* NULL: any value (a path, a number, a list) */
   uint64_t min, max;          /* CLI_U64 */
   double min_real, max_real;  /* CLI_DOUBLE */
   const char *(*parse)(const char *value, void *out); /* CLI_CUSTOM */
@@ -42,6 +48,29 @@ typedef struct cli_option {
    .max_real = (hi)}
 #define CLI_OPT_CUSTOM(n, s, fn, p)                                                           \
   {.name = (n), .short_name = (s), .kind = CLI_CUSTOM, .out = (p), .parse = (fn)}
+/* A string among `v`'s values (checked by the command, which may take more:
+ * --jax takes commit prefixes). */
+#define CLI_OPT_CHOICE(n, s, p, v)                                                            \
+  {.name = (n), .short_name = (s), .kind = CLI_STRING, .out = (p), .values = (v)}
+/* A custom value made of `v`'s values (--features a,b). */
+#define CLI_OPT_CUSTOM_OF(n, s, fn, p, v)                                                     \
+  {.name = (n), .short_name = (s), .kind = CLI_CUSTOM, .out = (p), .parse = (fn), .values = (v)}
+
+/* Values of options every command shares: the JAX releases lowersim takes by
+ * name (the profiles, then the aliases), the equation elements (the table of
+ * kinds), --color's. */
+const char *cli_jax_values(size_t i);
+const char *cli_element_values(size_t i);
+const char *cli_colour_values(size_t i);
+
+/* cli_suggest among the values of `values`. */
+const char *cli_suggest_value(const char *given, cli_values values);
+
+/* A value not among `values`: `lowersim COMMAND: OPTION WRONG, not 'VALUE'`
+ * and ` (did you mean 'NAME'?)` when one is close; returns 2.  OPTION NULL:
+ * an argument. */
+int cli_value_error(const char *command, const char *option, const char *wrong,
+                    const char *value, cli_values values);
 
 /* The parse of a subcommand's arguments (argv[0] is the subcommand). */
 typedef struct cli_args {
@@ -51,7 +80,8 @@ typedef struct cli_args {
 
 /* Parses argv against `options`; `help` prints the subcommand's usage.
  * Returns 0 to go on (operands in `*args`), -1 when --help or --version was
- * answered (exit 0), or the exit code of a usage error (2, printed). */
+ * answered (exit 0), or the exit code of a usage error (2, printed).
+ * Under cli_describe_options, prints the options instead and returns -1. */
 int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
               size_t num_options, void (*help)(void), cli_args *args);
 
@@ -59,6 +89,28 @@ int cli_parse(const char *command, int argc, char **argv, const cli_option *opti
  * error): -1, 0 or the exit code as cli_parse returns them. */
 int cli_parse_options(const char *command, int argc, char **argv, const cli_option *options,
                       size_t num_options, void (*help)(void));
+
+/* The name among `names` closest to `given` by Damerau-Levenshtein distance
+ * (adjacent transpositions count one), when it is close enough to be a typo
+ * of it: at most a third of `given`'s length away, at least one; NULL
+ * otherwise (the first of equally close names wins). */
+const char *cli_suggest(const char *given, const char *const *names, size_t count);
+
+/* A typo: `lowersim[ COMMAND]: unknown WHAT 'GIVEN'` with `(did you mean
+ * 'NAME'?)` when one of `names` is close to GIVEN (cli_suggest; for an
+ * option, GIVEN without its leading dashes and `=value`, and NAME written
+ * with two dashes), then `Try 'lowersim[ COMMAND] --help'.`, on stderr;
+ * returns 2.  COMMAND NULL: the command itself was mistyped. */
+int cli_typo_error(const char *command, const char *what, const char *given,
+                   const char *const *names, size_t count);
+
+/* The next cli_parse (of whichever command runs) prints its table on
+ * standard output instead of parsing, one option a line: `--NAME` for a
+ * flag, `--NAME=` for an option that takes a value, followed by the values
+ * it accepts, each after a space, when it has a list (the built-in --help,
+ * --version and --color included).  `lowersim --options COMMAND` is this,
+ * for the completion (tools/gen_completion.sh). */
+void cli_describe_options(bool on);
 
 /* Strict numbers: decimal digits only (no sign, space or base prefix),
  * within [min, max]; a decimal fraction (digits, one point, an optional

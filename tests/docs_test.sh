@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/docs_test.sh: the generated man page and bash completion.  The man
 # page renders without a groff warning and has every command's usage line;
-# the completion completes commands, and each command's options as its
-# --help names them.
+# the completion completes commands, each command's options as its --help
+# names them, and exactly the values each option accepts.
 set -u
 LOWERSIM=${LOWERSIM:?} MAN=${MAN_PAGE:?} COMPLETION=${COMPLETION:?}
 pass=0 fail=0
@@ -39,5 +39,42 @@ for c in $commands; do
     complete_words lowersim "$c" -- | grep -qx -- "$option"; ok $? "lowersim $c --<TAB> lacks $option"
   done
 done
+# Values: the completion offers exactly what the command accepts, the
+# expected lists taken from the command's own outputs.
+same() { # same NAME WANT GOT
+  [ "$2" = "$3" ]; ok $? "$1: the completion offers '$(echo $3)', the command takes '$(echo $2)'"
+}
+releases=$("$LOWERSIM" versions --json | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+print("\n".join([v["name"] for v in d["versions"]] + [a["name"] for a in d["aliases"]]))')
+for c in lower explain check matrix fuzz bench; do
+  same "$c --jax <TAB>" "$releases" "$(complete_words lowersim "$c" --jax "")"
+  same "$c --jax=<TAB>" "$releases" "$(complete_words lowersim "$c" --jax = "")"
+  same "$c --jax=0.1<TAB>" "$releases" "$(complete_words lowersim "$c" --jax=0.1)"
+done
+elements=$("$LOWERSIM" lower --help | awk '/^The equations of <lower>/ {on = 1; next} on' |
+  sed -n 's/^  <\([a-z_]*\)> .*/\1/p')
+same "fuzz --focus <TAB>" "$elements" "$(complete_words lowersim fuzz --focus "")"
+# The features: the matrix's message for an unknown one lists them.
+features=$("$LOWERSIM" matrix --features nope 2>&1 | sed -n "s/.*takes features among \([a-z_,]*\), not.*/\1/p" | tr , '\n')
+[ -n "$features" ]; ok $? "matrix --features nope lists no features"
+same "matrix --features <TAB>" "$features" "$(complete_words lowersim matrix --features "")"
+same "matrix --features rules,pa<TAB>" "$(printf 'rules,%s\n' $(grep '^pa' <<<"$features"))" \
+  "$(complete_words lowersim matrix --features rules,pa)"
+same "--color <TAB>" "$(printf '%s\n' auto always never)" "$(complete_words lowersim lower --color "")"
+same "check --normalize <TAB>" jax "$(complete_words lowersim check --normalize "")"
+# Every listed value is accepted: a usage error names none of them.
+for v in $releases; do
+  "$LOWERSIM" versions "$v" >/dev/null 2>&1; ok $? "versions $v is refused"
+done
+for v in $features; do
+  "$LOWERSIM" matrix --features "$v" --limit 1 >/dev/null 2>&1; ok $? "matrix --features $v is refused"
+done
+for v in $elements; do
+  "$LOWERSIM" fuzz --focus "$v" --iterations 0 --out "$(mktemp -d)" >/dev/null 2>&1
+  ok $? "fuzz --focus $v is refused"
+done
+# An option that takes a file or a number is left to bash's file names.
+[ -z "$(complete_words lowersim lower --output "")" ]; ok $? "lower --output <TAB> offers words"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
