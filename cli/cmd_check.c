@@ -12,6 +12,7 @@
 #include "json.h"
 #include "junit.h"
 #include "options.h"
+#include "output.h"
 #include "walk.h"
 
 #include <stdint.h>
@@ -446,7 +447,7 @@ static void print_profile_totals(const result *results, lsim_scenario *const *sc
     g[k].n[results[i].failure ? 1 : results[i].skipped ? 2 : 0]++;
   }
   for (size_t k = 0; k < groups; k++)
-    printf("  %s%s: %zu passed, %zu failed, %zu skipped\n", g[k].pinned ? "jax=" : "unpinned, as ",
+    fprintf(cli_human(), "  %s%s: %zu passed, %zu failed, %zu skipped\n", g[k].pinned ? "jax=" : "unpinned, as ",
            g[k].name, g[k].n[0], g[k].n[1], g[k].n[2]);
 }
 
@@ -475,11 +476,11 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
     invalid += results[i].invalid;
     if (results[i].failure) {
       if (!json)
-        printf("FAIL %s: %s\n", paths[i], results[i].failure);
+        fprintf(cli_human(), "FAIL %s: %s\n", paths[i], results[i].failure);
       failed++;
     } else if (results[i].skipped) {
       if (results[i].skip_reason && !json)
-        printf("SKIP %s: %s\n", paths[i], results[i].skip_reason);
+        fprintf(cli_human(), "SKIP %s: %s\n", paths[i], results[i].skip_reason);
       skipped++;
     } else {
       passed++;
@@ -491,7 +492,7 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
     write_json(results, count, profile, passed, failed, skipped, invalid);
   } else {
     print_profile_totals(results, scenarios, count);
-    printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+    fprintf(cli_human(), "%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
   }
   if (!code && failed)
     code = invalid ? EXIT_INVALID_INPUT : EXIT_LOWERING_ERROR;
@@ -540,6 +541,9 @@ int cmd_check(int argc, char **argv) {
                            normalize_values);
   if (!impl && (batch || normalize || timeout > 0 || jobs != 1))
     return cli_usage_error("check", "--batch, --jobs, --timeout and --normalize need --impl");
+  const cli_claim claims[] = {{"--junit", junit_path}, {"--json", json ? "-" : NULL}};
+  if ((code = cli_claim_outputs("check", claims, 2)))
+    return code;
   if (impl && batch && strstr(impl, "{scenario}"))
     return cli_usage_error("check", "--batch: the command is started once and reads the paths "
                                     "on its stdin, so it takes no {scenario}");

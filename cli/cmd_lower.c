@@ -164,6 +164,9 @@ int cmd_lower(int argc, char **argv) {
   lsim_scenario_set_max_bytes((size_t)max_bytes);
   if (jax && (code = cli_parse_jax("lower", "--jax", jax, &profile)))
     return code;
+  const cli_claim claims[] = {{"--output", out_path}, {"--json", json ? "-" : NULL}};
+  if ((code = cli_claim_outputs("lower", claims, 2)))
+    return code;
   if (args.num_operands != 1)
     return cli_usage_error("lower", args.num_operands ? "one scenario file at a time (see --help)"
                                                       : "no scenario file (usage: lowersim lower "

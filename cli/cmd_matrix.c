@@ -266,13 +266,14 @@ static uint64_t row_failures(const uint64_t *counts) {
 }
 
 static void print_summary(const matrix_spec *spec, const stats *st, double seconds, int jobs) {
+  FILE *out = cli_human();
   int width = 12; /* the platform column: as wide as its longest label */
   for (int f = 0; f < FEATURE_COUNT; f++)
     for (int p = 0; p < NUM_ROWS; p++)
       if (row_exists(spec, p) && row_total(st->by_row[f][p]) &&
           (int)strlen(row_label(spec, p)) > width)
         width = (int)strlen(row_label(spec, p));
-  printf("%-16s %-*s %9s %9s  %s\n", "feature", width, "platforms", "cases", "OK",
+  fprintf(out, "%-16s %-*s %9s %9s  %s\n", "feature", width, "platforms", "cases", "OK",
          "errors (the 3 most frequent, then +N more)");
   for (int f = 0; f < FEATURE_COUNT; f++) {
     for (int p = 0; p < NUM_ROWS; p++) {
@@ -282,7 +283,7 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
       uint64_t total = row_total(counts);
       if (!total)
         continue;
-      printf("%-16s %-*s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
+      fprintf(out, "%-16s %-*s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
              width, row_label(spec, p), total, counts[0]);
       bool shown[NUM_CODES] = {true};
       for (int rank = 0; rank < 3; rank++) {
@@ -290,24 +291,24 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
         if (best < 0)
           break;
         const char *name = lsim_status_name(slot_code(best));
-        printf(" %s %" PRIu64, name ? name + 7 : "?", counts[best]); /* drop "LSIM_E_" */
+        fprintf(out, " %s %" PRIu64, name ? name + 7 : "?", counts[best]); /* drop "LSIM_E_" */
       }
       /* What the three leave out is said, never hidden (--json lists every code). */
       uint64_t more_codes = 0, more_cases = 0;
       for (int best; (best = next_error(counts, shown)) >= 0;)
         more_codes++, more_cases += counts[best];
       if (more_codes)
-        printf(" +%" PRIu64 " more (%" PRIu64 " cases)", more_codes, more_cases);
-      printf("\n");
+        fprintf(out, " +%" PRIu64 " more (%" PRIu64 " cases)", more_codes, more_cases);
+      fprintf(out, "\n");
     }
   }
   if (seconds < 0) {
-    printf("%" PRIu64 " cases, %" PRIu64 " lowersim failures\n", st->cases, st->failures);
+    fprintf(out, "%" PRIu64 " cases, %" PRIu64 " lowersim failures\n", st->cases, st->failures);
     return;
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  printf("%" PRIu64 " cases in %.1f s on %d thread%s (%.0f cases/s), %" PRIu64
+  fprintf(out, "%" PRIu64 " cases in %.1f s on %d thread%s (%.0f cases/s), %" PRIu64
          " lowersim failures, peak RSS %.1f MB\n",
          st->cases, seconds, jobs, jobs == 1 ? "" : "s", seconds > 0 ? (double)st->cases / seconds : 0,
          st->failures, ru.ru_maxrss / 1024.0);
@@ -638,7 +639,11 @@ static int parse_options(int argc, char **argv, options *o) {
   if (one_case && o->the_case >= o->spec.total)
     return cli_usage_error("matrix", "--case %" PRIu64 ": the matrix has cases 0 to %" PRIu64,
                            o->the_case, o->spec.total - 1);
-  return 0;
+  const cli_claim claims[] = {{"--csv", o->csv},
+                              {"--junit", o->junit},
+                              {"--scenario", o->scenario},
+                              {"--json", o->json ? "-" : NULL}};
+  return cli_claim_outputs("matrix", claims, sizeof claims / sizeof claims[0]);
 }
 
 /* Copies the next `rows` lines of `from` to `to`. */
@@ -736,7 +741,7 @@ static int run_matrix(options *o) {
     print_json(&o->spec, all, seconds, jobs, lo, hi, total, o->shard, o->shards, true);
   if (all && !code) {
     if (!o->json) {
-      printf("matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64
+      fprintf(cli_human(), "matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64
              "/%" PRIu64 ")\n",
              lo, hi, total, o->shard, o->shards);
       print_summary(&o->spec, all, seconds, jobs);
@@ -939,7 +944,7 @@ static int merge(options *o) {
   if (!code && o->json) {
     print_json(&m0->spec, st, -1, 1, first, end, m0->spec.total, 0, m0->shards, false);
   } else if (!code) {
-    printf("matrix: merged %d of %" PRIu64 " shards (jax %s), cases %" PRIu64 "..%" PRIu64
+    fprintf(cli_human(), "matrix: merged %d of %" PRIu64 " shards (jax %s), cases %" PRIu64 "..%" PRIu64
            " of %" PRIu64 "\n",
            o->num_inputs, m0->shards, m0->spec.profile->name, first, end, m0->spec.total);
     print_summary(&m0->spec, st, -1, 1);
@@ -978,14 +983,15 @@ static int run_one_case(const options *o) {
   matrix_worker_destroy(w);
   char variant[MATRIX_VARIANT_NAME_MAX];
   matrix_variant_name(c.feature, c.variant, variant, sizeof variant);
-  printf("case %" PRIu64 ": %s for (", c.index, variant);
+  FILE *human = cli_human();
+  fprintf(human, "case %" PRIu64 ": %s for (", c.index, variant);
   for (int i = 0; i < c.tuple_len; i++)
-    printf("%s%s", i ? ", " : "", c.tuple[i]);
-  printf(")%s%s: %s", c.pin >= 0 ? ", pinned to " : "", c.pin >= 0 ? matrix_backends[c.pin] : "",
+    fprintf(human, "%s%s", i ? ", " : "", c.tuple[i]);
+  fprintf(human, ")%s%s: %s", c.pin >= 0 ? ", pinned to " : "", c.pin >= 0 ? matrix_backends[c.pin] : "",
          out.code ? lsim_status_name(out.code) : "OK");
   if (!out.code)
-    printf(", module %016" PRIx64, out.hash);
-  putchar('\n');
+    fprintf(human, ", module %016" PRIx64, out.hash);
+  fputc('\n', human);
   if (!o->scenario)
     return out.failure ? EXIT_LOWERING_ERROR : 0;
   /* The scenario, read back and lowered as the case's JAX. */
@@ -1037,7 +1043,7 @@ static int run_one_case(const options *o) {
       code = cli_output_commit(f);
     }
     if (!code)
-      printf("wrote %s: `lowersim lower %s` reproduces the case\n", o->scenario, o->scenario);
+      fprintf(human, "wrote %s: `lowersim lower %s` reproduces the case\n", o->scenario, o->scenario);
   }
   lsim_scenario_outcome_clear(&so);
   lsim_lowerer_destroy(lowerer);

@@ -133,6 +133,7 @@ bool cli_use_colour(FILE *f) {
 
 int cli_main(int argc, char **argv) {
   colour_mode = CLI_COLOUR_AUTO; /* each run afresh (the tests run several in one process) */
+  cli_human_reset();
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? EXIT_INVALID_INPUT : 0;
