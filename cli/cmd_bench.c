@@ -535,11 +535,18 @@ int cmd_bench(int argc, char **argv) {
   uint64_t modules = 0;
   const char *jax = NULL, *only = NULL, *side = "both";
   const lsim_jax_profile *profile = NULL;
-  const cli_option options[] = {CLI_OPT_DOUBLE("seconds", 0, &seconds, 0.001, 3600),
-                                CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values),
-                                CLI_OPT_CHOICE("workload", 0, &only, workload_values),
-                                CLI_OPT_U64("modules", 0, &modules, 1, 100000000),
-                                CLI_OPT_CHOICE("side", 0, &side, side_values)};
+  const cli_option options[] = {
+      CLI_OPT_DOUBLE("seconds", 0, &seconds, 0.001, 3600,
+                     CLI_HELP("S", "the time of all rounds of one workload (default 1, from "
+                              "0.001 to 3600)")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version lowered for (default: the newest)")),
+      CLI_OPT_CHOICE("workload", 0, &only, workload_values,
+                     CLI_HELP("NAME", "run one workload")),
+      CLI_OPT_U64("modules", 0, &modules, 1, 100000000,
+                  CLI_HELP("N", "exactly N modules on each side, once, instead of timed rounds")),
+      CLI_OPT_CHOICE("side", 0, &side, side_values,
+                     CLI_HELP("SIDE", "with --modules: the side that runs (default both)"))};
   int parsed = cli_parse_options("bench", argc, argv, options, 5, help);
   if (parsed)
     return parsed < 0 ? 0 : parsed;

@@ -311,16 +311,11 @@ static void help(void) {
          "a signal and a time-out are failures that say so. Scenarios lowersim itself\n"
          "rejects as invalid are skipped, and so are those the port answers with exit 3\n"
          "and a first stderr line `not expressible ...` (as the oracle does).\n"
-         "  --jobs N, -j N   N ports at once (default 1)\n"
-         "  --timeout S      kill a port that has not answered within S seconds\n"
-         "  --batch          the batch protocol: COMMAND (no {scenario}) starts once per job,\n"
-         "                   reads one path per line on stdin and answers each with a line\n"
-         "                   `EXIT OUT_BYTES ERR_BYTES` and then those bytes of stdout and\n"
-         "                   stderr (python/lowersim/port.py speaks it)\n"
-         "  --normalize jax  read both modules with jaxlib's MLIR first (build/oracle-venv or\n"
-         "                   $LOWERSIM_JAX_PYTHON), so StableHLO's pretty form is accepted\n"
-         "                   and attributes left to their defaults compare equal\n"
-         "  --no-progress    no progress line (it is only shown on a terminal)\n");
+         "--batch: COMMAND (no {scenario}) starts once per job, reads one path per line on\n"
+         "stdin and answers each with a line `EXIT OUT_BYTES ERR_BYTES` and then those\n"
+         "bytes of stdout and stderr (python/lowersim/port.py speaks it).\n"
+         "SIGINT, SIGTERM and SIGHUP stop every port's process group and end the command\n"
+         "by the signal (exit status 130, 143, 129).\n");
 }
 
 /* --impl's options beyond the command. */
@@ -522,12 +517,28 @@ int cmd_check(int argc, char **argv) {
   double timeout = 0;
   bool batch = false, no_progress = false, json = false;
   const cli_option options[] = {
-      CLI_OPT_STRING("junit", 0, &junit_path), CLI_OPT_STRING("impl", 0, &impl),
-      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values),          CLI_OPT_U64("jobs", 'j', &jobs, 1, 256),
-      CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6), CLI_OPT_FLAG("batch", 0, &batch),
-      CLI_OPT_CHOICE("normalize", 0, &normalize, normalize_values), CLI_OPT_FLAG("no-progress", 0, &no_progress),
-      CLI_OPT_FLAG("json", 0, &json),
-      CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT)};
+      CLI_OPT_STRING("junit", 0, &junit_path,
+                     CLI_HELP("OUT.xml", "a JUnit XML report (\"-\": standard output, the summary "
+                              "then on stderr)")),
+      CLI_OPT_STRING("impl", 0, &impl,
+                     CLI_HELP("COMMAND", "compare another implementation's outcomes")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version of scenarios that name none")),
+      CLI_OPT_U64("jobs", 'j', &jobs, 1, 256, CLI_HELP("N", "N ports at once (default 1)")),
+      CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6,
+                     CLI_HELP("S", "kill a port that has not answered within S seconds")),
+      CLI_OPT_FLAG("batch", 0, &batch, CLI_HELP(NULL, "the batch protocol (above)")),
+      CLI_OPT_CHOICE("normalize", 0, &normalize, normalize_values,
+                     CLI_HELP("WAY", "read both modules with jaxlib's MLIR first "
+                              "(build/oracle-venv or $LOWERSIM_JAX_PYTHON), so StableHLO's "
+                              "pretty form is accepted and attributes left to their defaults "
+                              "compare equal")),
+      CLI_OPT_FLAG("no-progress", 0, &no_progress,
+                   CLI_HELP(NULL, "no progress line (it is only shown on a terminal)")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT,
+                  CLI_HELP("N", "the largest scenario file read (default 8388608, at most "
+                           "2^40)"))};
   cli_args args;
   int code = cli_parse("check", argc, argv, options, sizeof options / sizeof options[0], help,
                        &args);

@@ -302,9 +302,11 @@ int cmd_explain(int argc, char **argv) {
   const lsim_jax_profile *profile = NULL;
   const char *html = NULL;
   bool json = false;
-  const cli_option options[] = {CLI_OPT_CHOICE("jax", 0, &jax_name, cli_jax_values),
-                                CLI_OPT_FLAG("json", 0, &json),
-                                CLI_OPT_STRING("html", 0, &html)};
+  const cli_option options[] = {
+      CLI_OPT_CHOICE("jax", 0, &jax_name, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version of a scenario that names none")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_STRING("html", 0, &html, CLI_HELP("OUT.html", "one self-contained page instead"))};
   cli_args args;
   int code = cli_parse("explain", argc, argv, options, 3, help, &args);
   if (code)

@@ -94,13 +94,18 @@ static int parse_options(int argc, char **argv, options *o) {
   *o = (options){1, DEFAULT_ITERATIONS, DEFAULT_OUT, NULL, false, NULL, NULL};
   const char *jax = NULL;
   const cli_option table[] = {
-      CLI_OPT_U64("seed", 0, &o->seed, 0, UINT64_MAX),
-      CLI_OPT_U64("iterations", 0, &o->iterations, 0, UINT64_MAX),
-      CLI_OPT_STRING("out", 0, &o->out),
-      CLI_OPT_STRING("emit", 0, &o->emit),
-      CLI_OPT_FLAG("isolate", 0, &o->isolate),
-      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values),
-      CLI_OPT_CHOICE("focus", 0, &o->focus, cli_element_values),
+      CLI_OPT_U64("seed", 0, &o->seed, 0, UINT64_MAX, CLI_HELP("S", "the seed (default 1)")),
+      CLI_OPT_U64("iterations", 0, &o->iterations, 0, UINT64_MAX,
+                  CLI_HELP("N", "how many scenarios")),
+      CLI_OPT_STRING("out", 0, &o->out, CLI_HELP("DIR", "where findings are written")),
+      CLI_OPT_STRING("emit", 0, &o->emit,
+                     CLI_HELP("DIR", "write the scenarios there instead of checking them")),
+      CLI_OPT_FLAG("isolate", 0, &o->isolate,
+                   CLI_HELP(NULL, "each check in a child process")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("V", "every scenario pins JAX version V")),
+      CLI_OPT_CHOICE("focus", 0, &o->focus, cli_element_values,
+                     CLI_HELP("ELEMENT", "mostly equations of that kind")),
   };
   int code = cli_parse_options("fuzz", argc, argv, table, sizeof table / sizeof table[0], usage);
   if (code)

@@ -487,19 +487,10 @@ static void help(void) {
       "                   grid, row_sum over (2,) and gather_rows (scalar prefetch) over\n"
       "                   (2,), x compiler params x interpret\n"
       "Every case is lowered and verified; its outcome is an error code or OK with a hash\n"
-      "of the module text.\n\n"
-      "  --platforms LIST  1 to 16 distinct platform names, comma-separated\n"
-      "  --max-len K       tuples of 1 to K platforms, K from 1 to 4\n"
-      "  --features LIST   any of the features above, comma-separated (default: all)\n"
-      "  --jobs J          J threads, from 1 to 256 (default 1)\n"
-      "  --shard I/N       only the I-th of N contiguous slices (0 <= I < N): run the shards\n"
-      "                    anywhere (GNU parallel, Slurm arrays, Kubernetes indexed jobs),\n"
-      "                    each with --csv, then join them with --merge\n"
-      "  --limit N         only the first N cases (of the shard), N >= 1\n"
-      "  --jax VERSION     the JAX version modelled (default: the newest; see\n"
-      "                    `lowersim versions`)\n"
-      "  --csv OUT         one row per case; --junit OUT: one test case per feature variant\n"
-      "                    (\"-\": standard output; a file is replaced whole or not at all)\n\n"
+      "of the module text. --shard runs the shards anywhere (GNU parallel, Slurm arrays,\n"
+      "Kubernetes indexed jobs), each with --csv, then --merge joins them. --csv and\n"
+      "--junit take \"-\" for standard output (the summary then on stderr); a file is\n"
+      "replaced whole or not at all.\n\n"
       "The CSV (format 2) starts with the shard's metadata, then the header and a row per case:\n"
       "  # lowersim matrix CSV 2: lowersim=V jax=PROFILE platforms=P+Q max-len=K\n"
       "    features=F+G limit=L|- shard=I/N cases=FIRST..END total=T      (one line)\n"
@@ -601,19 +592,31 @@ static int parse_options(int argc, char **argv, options *o) {
   o->max_len = (uint64_t)o->spec.max_len;
   const char *jax = NULL;
   const cli_option table[] = {
-      CLI_OPT_CUSTOM("platforms", 0, parse_platforms, o),
-      CLI_OPT_U64("max-len", 0, &o->max_len, 1, MATRIX_MAX_LEN),
-      CLI_OPT_CUSTOM_OF("features", 0, parse_features, o, feature_values),
-      CLI_OPT_U64("jobs", 'j', &o->jobs, 1, 256),
-      CLI_OPT_CUSTOM("shard", 0, parse_shard, o),
-      CLI_OPT_U64("limit", 0, &o->limit, 1, UINT64_MAX),
-      CLI_OPT_STRING("csv", 0, &o->csv),
-      CLI_OPT_STRING("junit", 0, &o->junit),
-      CLI_OPT_FLAG("merge", 0, &o->merge),
-      CLI_OPT_U64("case", 0, &o->the_case, 0, UINT64_MAX - 1),
-      CLI_OPT_STRING("scenario", 0, &o->scenario),
-      CLI_OPT_FLAG("json", 0, &o->json),
-      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values),
+      CLI_OPT_CUSTOM("platforms", 0, parse_platforms, o,
+                     CLI_HELP("LIST", "1 to 16 distinct platform names, comma-separated")),
+      CLI_OPT_U64("max-len", 0, &o->max_len, 1, MATRIX_MAX_LEN,
+                  CLI_HELP("K", "tuples of 1 to K platforms, K from 1 to 4")),
+      CLI_OPT_CUSTOM_OF("features", 0, parse_features, o, feature_values,
+                        CLI_HELP("LIST", "features, comma-separated (default: all)")),
+      CLI_OPT_U64("jobs", 'j', &o->jobs, 1, 256,
+                  CLI_HELP("J", "J threads, from 1 to 256 (default 1)")),
+      CLI_OPT_CUSTOM("shard", 0, parse_shard, o,
+                     CLI_HELP("I/N", "only the I-th of N contiguous slices (0 <= I < N)")),
+      CLI_OPT_U64("limit", 0, &o->limit, 1, UINT64_MAX,
+                  CLI_HELP("N", "only the first N cases (of the shard), N >= 1")),
+      CLI_OPT_STRING("csv", 0, &o->csv, CLI_HELP("OUT", "one row per case")),
+      CLI_OPT_STRING("junit", 0, &o->junit,
+                     CLI_HELP("OUT", "a JUnit XML report, a test case per row of the summary")),
+      CLI_OPT_FLAG("merge", 0, &o->merge, CLI_HELP(NULL, "join the shards' CSV files (below)")),
+      CLI_OPT_U64("case", 0, &o->the_case, 0, UINT64_MAX - 1,
+                  CLI_HELP("N", "lower the case of index N alone (below)")),
+      CLI_OPT_STRING("scenario", 0, &o->scenario,
+                     CLI_HELP("OUT.xml", "with --case: the scenario that reproduces it")),
+      CLI_OPT_FLAG("json", 0, &o->json,
+                   CLI_HELP(NULL, "the summary as one JSON object on stdout, every error "
+                            "counted")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version modelled (default: the newest)")),
   };
   cli_args args;
   int code = cli_parse("matrix", argc, argv, table, sizeof table / sizeof table[0], help, &args);

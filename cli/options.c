@@ -168,6 +168,64 @@ const char *cli_colour_values(size_t i) {
 
 /* --- Parsing ------------------------------------------------------------------------ */
 
+/* --- --help's list of options -------------------------------------------------------- */
+
+enum { HELP_WIDTH = 79, HELP_COLUMN = 26 };
+
+/* `text` from column `at` (the cursor there), wrapped at HELP_WIDTH with
+ * continuation lines indented to HELP_COLUMN. */
+static void wrap(const char *text, size_t at) {
+  for (const char *c = text; *c;) {
+    size_t word = strcspn(c, " ");
+    if (at > HELP_COLUMN && at + 1 + word > HELP_WIDTH) {
+      printf("\n%*s", HELP_COLUMN, "");
+      at = HELP_COLUMN;
+    } else if (at > HELP_COLUMN) {
+      putchar(' ');
+      at++;
+    }
+    printf("%.*s", (int)word, c);
+    at += word;
+    c += word;
+    c += strspn(c, " ");
+  }
+}
+
+/* One option: `  -x, --name ARG   help (one of: a, b)`, the help wrapped. */
+static void print_option(char short_name, const char *name, const char *arg, const char *help,
+                         cli_values values) {
+  char head[128];
+  snprintf(head, sizeof head, "  %c%c%c --%s%s%s", short_name ? '-' : ' ',
+           short_name ? short_name : ' ', short_name ? ',' : ' ', name, arg ? " " : "",
+           arg ? arg : "");
+  size_t at = strlen(head);
+  fputs(head, stdout);
+  if (at + 2 > HELP_COLUMN)
+    printf("\n%*s", HELP_COLUMN, "");
+  else
+    printf("%*s", (int)(HELP_COLUMN - at), "");
+  char line[1024];
+  size_t k = (size_t)snprintf(line, sizeof line, "%s", help ? help : "");
+  for (size_t i = 0; values && values(i) && k < sizeof line; i++)
+    k += (size_t)snprintf(line + k, sizeof line - k, "%s%s", i ? ", " : k ? " (one of: " : "(one of: ",
+                          values(i));
+  if (values && values(0) && k < sizeof line)
+    snprintf(line + k, sizeof line - k, ")");
+  wrap(line, HELP_COLUMN);
+  putchar('\n');
+}
+
+static void print_options(const cli_option *options, size_t n) {
+  printf("\noptions:\n");
+  for (size_t i = 0; i < n; i++)
+    print_option(options[i].short_name, options[i].name, options[i].arg, options[i].help,
+                 options[i].values);
+  print_option(0, "color", "WHEN", "colour: auto colours a terminal unless NO_COLOR is set and "
+               "not empty or TERM is dumb", cli_colour_values);
+  print_option('h', "help", NULL, "this help", NULL);
+  print_option(0, "version", NULL, "lowersim's version", NULL);
+}
+
 static bool describing;
 
 void cli_describe_options(bool on) { describing = on; }
@@ -326,6 +384,7 @@ int cli_parse(const char *command, int argc, char **argv, const cli_option *opti
     const cli_option *o = option_of(c, options, num_options);
     if (c == HELP || c == 'h') {
       help();
+      print_options(options, num_options);
       code = -1;
     } else if (c == VERSION) {
       printf("lowersim %s\n", LOWERSIM_VERSION);

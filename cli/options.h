@@ -33,28 +33,38 @@ typedef struct cli_option {
   cli_kind kind;
   void *out;
   cli_values values; /* NULL: any value (a path, a number, a list) */
+  const char *arg;   /* the value in --help (VERSION, OUT.xml); NULL for a flag */
+  const char *help;  /* one line on it for --help */
   uint64_t min, max;          /* CLI_U64 */
   double min_real, max_real;  /* CLI_DOUBLE */
   const char *(*parse)(const char *value, void *out); /* CLI_CUSTOM */
 } cli_option;
 
-/* Table rows. */
-#define CLI_OPT_FLAG(n, s, p) {.name = (n), .short_name = (s), .kind = CLI_FLAG, .out = (p)}
-#define CLI_OPT_STRING(n, s, p) {.name = (n), .short_name = (s), .kind = CLI_STRING, .out = (p)}
-#define CLI_OPT_U64(n, s, p, lo, hi)                                                          \
-  {.name = (n), .short_name = (s), .kind = CLI_U64, .out = (p), .min = (lo), .max = (hi)}
-#define CLI_OPT_DOUBLE(n, s, p, lo, hi)                                                       \
+/* Table rows; each may end with CLI_HELP(ARG, TEXT), what --help and the
+ * man page say of the option. */
+#define CLI_OPT_FLAG(n, s, p, ...)                                                            \
+  {.name = (n), .short_name = (s), .kind = CLI_FLAG, .out = (p), __VA_ARGS__}
+#define CLI_OPT_STRING(n, s, p, ...)                                                          \
+  {.name = (n), .short_name = (s), .kind = CLI_STRING, .out = (p), __VA_ARGS__}
+#define CLI_OPT_U64(n, s, p, lo, hi, ...)                                                     \
+  {.name = (n), .short_name = (s), .kind = CLI_U64, .out = (p), .min = (lo), .max = (hi),     \
+   __VA_ARGS__}
+#define CLI_OPT_DOUBLE(n, s, p, lo, hi, ...)                                                  \
   {.name = (n), .short_name = (s), .kind = CLI_DOUBLE, .out = (p), .min_real = (lo),          \
-   .max_real = (hi)}
-#define CLI_OPT_CUSTOM(n, s, fn, p)                                                           \
-  {.name = (n), .short_name = (s), .kind = CLI_CUSTOM, .out = (p), .parse = (fn)}
+   .max_real = (hi), __VA_ARGS__}
+#define CLI_OPT_CUSTOM(n, s, fn, p, ...)                                                      \
+  {.name = (n), .short_name = (s), .kind = CLI_CUSTOM, .out = (p), .parse = (fn), __VA_ARGS__}
+/* The option's value as --help names it (NULL for a flag) and one line on
+ * it (wrapped by --help); its values, when it has a list, are added. */
+#define CLI_HELP(a, h) .arg = (a), .help = (h)
 /* A string among `v`'s values (checked by the command, which may take more:
  * --jax takes commit prefixes). */
-#define CLI_OPT_CHOICE(n, s, p, v)                                                            \
-  {.name = (n), .short_name = (s), .kind = CLI_STRING, .out = (p), .values = (v)}
+#define CLI_OPT_CHOICE(n, s, p, v, ...)                                                       \
+  {.name = (n), .short_name = (s), .kind = CLI_STRING, .out = (p), .values = (v), __VA_ARGS__}
 /* A custom value made of `v`'s values (--features a,b). */
-#define CLI_OPT_CUSTOM_OF(n, s, fn, p, v)                                                     \
-  {.name = (n), .short_name = (s), .kind = CLI_CUSTOM, .out = (p), .parse = (fn), .values = (v)}
+#define CLI_OPT_CUSTOM_OF(n, s, fn, p, v, ...)                                                \
+  {.name = (n), .short_name = (s), .kind = CLI_CUSTOM, .out = (p), .parse = (fn), .values = (v), \
+   __VA_ARGS__}
 
 /* Values of options every command shares: the JAX releases lowersim takes by
  * name (the profiles, then the aliases), the equation elements (the table of
@@ -78,7 +88,9 @@ typedef struct cli_args {
   int num_operands;
 } cli_args;
 
-/* Parses argv against `options`; `help` prints the subcommand's usage.
+/* Parses argv against `options`; `help` prints the subcommand's usage and
+ * description, and --help then lists the options from the table (their
+ * help texts and values, the common --color, --help and --version last).
  * Returns 0 to go on (operands in `*args`), -1 when --help or --version was
  * answered (exit 0), or the exit code of a usage error (2, printed).
  * Under cli_describe_options, prints the options instead and returns -1. */

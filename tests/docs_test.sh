@@ -2,7 +2,8 @@
 # tests/docs_test.sh: the generated man page and bash completion.  The man
 # page renders without a groff warning and has every command's usage line;
 # the completion completes commands, each command's options as its --help
-# names them, and exactly the values each option accepts.
+# names them, and exactly the values each option accepts; --help lists every
+# option of the table with its text and values.
 set -u
 LOWERSIM=${LOWERSIM:?} MAN=${MAN_PAGE:?} COMPLETION=${COMPLETION:?}
 pass=0 fail=0
@@ -73,6 +74,38 @@ done
 for v in $elements; do
   "$LOWERSIM" fuzz --focus "$v" --iterations 0 --out "$(mktemp -d)" >/dev/null 2>&1
   ok $? "fuzz --focus $v is refused"
+done
+# --help's options come from the same table: every option the table has is
+# listed with its help text, and an option with values lists exactly those.
+for c in $commands; do
+  out=$(python3 - "$LOWERSIM" "$c" <<'PY'
+import re, subprocess, sys
+lowersim, command = sys.argv[1], sys.argv[2]
+help_text = subprocess.run([lowersim, command, "--help"], capture_output=True, text=True).stdout
+table = subprocess.run([lowersim, "--options", command], capture_output=True, text=True).stdout
+section = help_text.split("\noptions:\n", 1)[1] if "\noptions:\n" in help_text else ""
+entries = {}  # --name: its text, continuation lines joined
+name = None
+for line in section.splitlines():
+    m = re.match(r"^  (?:-., |    )(--[a-z-]+)(?: \S+)?(?: +(.*))?$", line)
+    if m:
+        name = m.group(1)
+        entries[name] = (m.group(2) or "").strip()
+    elif name and line.startswith(" " * 26):
+        entries[name] = (entries[name] + " " + line.strip()).strip()
+problems = []
+for row in table.splitlines():
+    option, *values = row.split(" ")
+    option = option.rstrip("=")
+    text = entries.get(option)
+    if not text:
+        problems.append("%s has no help text" % option)
+    elif values and not text.endswith("(one of: %s)" % ", ".join(values)):
+        problems.append("%s lists other values than %s: %s" % (option, values, text))
+print("; ".join(problems))
+PY
+)
+  [ -z "$out" ]; ok $? "lowersim $c --help: $out"
 done
 # An option that takes a file or a number is left to bash's file names.
 [ -z "$(complete_words lowersim lower --output "")" ]; ok $? "lower --output <TAB> offers words"
