@@ -102,9 +102,10 @@ static const char *suggest_n(const char *given, size_t n, const char *const *nam
     if (m > MAX_SUGGESTED)
       continue;
     size_t d = distance(given, n, names[i], m);
-    tie = d == best_d ? true : d < best_d ? false : tie;
     if (d && d < best_d)
-      best_d = d, best = names[i];
+      best_d = d, best = names[i], tie = false;
+    else if (d && d == best_d && best)
+      tie = true;
   }
   return tie ? NULL : best;
 }
@@ -166,9 +167,7 @@ const char *cli_colour_values(size_t i) {
   return i < 3 ? modes[i] : NULL;
 }
 
-/* --- Parsing ------------------------------------------------------------------------ */
-
-/* --- --help's list of options -------------------------------------------------------- */
+/* --- --help's list of options, and --options's ------------------------------------- */
 
 enum { HELP_WIDTH = 79, HELP_COLUMN = 26 };
 
@@ -246,6 +245,8 @@ static void describe(const cli_option *options, size_t n) {
   describe_one("version", false, NULL);
   describe_one("color", true, cli_colour_values);
 }
+
+/* --- Parsing ------------------------------------------------------------------------ */
 
 /* What is wrong with `value` for `o`, or NULL. */
 static const char *set_value(const cli_option *o, const char *value, char *why, size_t size) {

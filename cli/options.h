@@ -3,10 +3,12 @@
  * A subcommand describes its options in a table; cli_parse gives each the
  * same grammar: `--name value`, `--name=value`, a short `-x value`,
  * unambiguous abbreviations of long names, `--` ending the options, `-` as
- * an operand (standard input or output), `--help`/`-h` and `--version` on
- * every subcommand.  Numbers are parsed strictly (decimal digits only, or a
- * plain decimal fraction, within the option's range); every error is one
- * line `lowersim COMMAND: ...` and exit code 2. */
+ * an operand (standard input or output), `--help`/`-h`, `--version` and
+ * `--color=always|never|auto` on every subcommand.  Numbers are parsed
+ * strictly (decimal digits only, or a plain decimal fraction, within the
+ * option's range); every error is one line `lowersim COMMAND: ...` and exit
+ * code 2, an unknown option with the nearest one suggested and `Try
+ * 'lowersim COMMAND --help'.` on a second line. */
 #ifndef LOWERSIM_CLI_OPTIONS_H
 #define LOWERSIM_CLI_OPTIONS_H
 
