@@ -12,6 +12,7 @@
 #include "json.h"
 #include "junit.h"
 #include "options.h"
+#include "output.h"
 #include "walk.h"
 
 #include <stdint.h>
@@ -310,16 +311,11 @@ static void help(void) {
          "a signal and a time-out are failures that say so. Scenarios lowersim itself\n"
          "rejects as invalid are skipped, and so are those the port answers with exit 3\n"
          "and a first stderr line `not expressible ...` (as the oracle does).\n"
-         "  --jobs N, -j N   N ports at once (default 1)\n"
-         "  --timeout S      kill a port that has not answered within S seconds\n"
-         "  --batch          the batch protocol: COMMAND (no {scenario}) starts once per job,\n"
-         "                   reads one path per line on stdin and answers each with a line\n"
-         "                   `EXIT OUT_BYTES ERR_BYTES` and then those bytes of stdout and\n"
-         "                   stderr (python/lowersim/port.py speaks it)\n"
-         "  --normalize jax  read both modules with jaxlib's MLIR first (build/oracle-venv or\n"
-         "                   $LOWERSIM_JAX_PYTHON), so StableHLO's pretty form is accepted\n"
-         "                   and attributes left to their defaults compare equal\n"
-         "  --no-progress    no progress line (it is only shown on a terminal)\n");
+         "--batch: COMMAND (no {scenario}) starts once per job, reads one path per line on\n"
+         "stdin and answers each with a line `EXIT OUT_BYTES ERR_BYTES` and then those\n"
+         "bytes of stdout and stderr (python/lowersim/port.py speaks it).\n"
+         "SIGINT, SIGTERM and SIGHUP stop every port's process group and end the command\n"
+         "by the signal (exit status 130, 143, 129).\n");
 }
 
 /* --impl's options beyond the command. */
@@ -446,7 +442,7 @@ static void print_profile_totals(const result *results, lsim_scenario *const *sc
     g[k].n[results[i].failure ? 1 : results[i].skipped ? 2 : 0]++;
   }
   for (size_t k = 0; k < groups; k++)
-    printf("  %s%s: %zu passed, %zu failed, %zu skipped\n", g[k].pinned ? "jax=" : "unpinned, as ",
+    fprintf(cli_human(), "  %s%s: %zu passed, %zu failed, %zu skipped\n", g[k].pinned ? "jax=" : "unpinned, as ",
            g[k].name, g[k].n[0], g[k].n[1], g[k].n[2]);
 }
 
@@ -475,11 +471,11 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
     invalid += results[i].invalid;
     if (results[i].failure) {
       if (!json)
-        printf("FAIL %s: %s\n", paths[i], results[i].failure);
+        fprintf(cli_human(), "FAIL %s: %s\n", paths[i], results[i].failure);
       failed++;
     } else if (results[i].skipped) {
       if (results[i].skip_reason && !json)
-        printf("SKIP %s: %s\n", paths[i], results[i].skip_reason);
+        fprintf(cli_human(), "SKIP %s: %s\n", paths[i], results[i].skip_reason);
       skipped++;
     } else {
       passed++;
@@ -491,7 +487,7 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
     write_json(results, count, profile, passed, failed, skipped, invalid);
   } else {
     print_profile_totals(results, scenarios, count);
-    printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+    fprintf(cli_human(), "%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
   }
   if (!code && failed)
     code = invalid ? EXIT_INVALID_INPUT : EXIT_LOWERING_ERROR;
@@ -511,6 +507,9 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
   return code;
 }
 
+/* --normalize's ways. */
+static const char *normalize_values(size_t i) { return i == 0 ? "jax" : NULL; }
+
 int cmd_check(int argc, char **argv) {
   const char *junit_path = NULL, *impl = NULL, *jax = NULL, *normalize = NULL;
   const lsim_jax_profile *profile = NULL;
@@ -518,12 +517,28 @@ int cmd_check(int argc, char **argv) {
   double timeout = 0;
   bool batch = false, no_progress = false, json = false;
   const cli_option options[] = {
-      CLI_OPT_STRING("junit", 0, &junit_path), CLI_OPT_STRING("impl", 0, &impl),
-      CLI_OPT_STRING("jax", 0, &jax),          CLI_OPT_U64("jobs", 'j', &jobs, 1, 256),
-      CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6), CLI_OPT_FLAG("batch", 0, &batch),
-      CLI_OPT_STRING("normalize", 0, &normalize), CLI_OPT_FLAG("no-progress", 0, &no_progress),
-      CLI_OPT_FLAG("json", 0, &json),
-      CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT)};
+      CLI_OPT_STRING("junit", 0, &junit_path,
+                     CLI_HELP("OUT.xml", "a JUnit XML report (\"-\": standard output, the summary "
+                              "then on stderr)")),
+      CLI_OPT_STRING("impl", 0, &impl,
+                     CLI_HELP("COMMAND", "compare another implementation's outcomes")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version of scenarios that name none")),
+      CLI_OPT_U64("jobs", 'j', &jobs, 1, 256, CLI_HELP("N", "N ports at once (default 1)")),
+      CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6,
+                     CLI_HELP("S", "kill a port that has not answered within S seconds")),
+      CLI_OPT_FLAG("batch", 0, &batch, CLI_HELP(NULL, "the batch protocol (above)")),
+      CLI_OPT_CHOICE("normalize", 0, &normalize, normalize_values,
+                     CLI_HELP("WAY", "read both modules with jaxlib's MLIR first "
+                              "(build/oracle-venv or $LOWERSIM_JAX_PYTHON), so StableHLO's "
+                              "pretty form is accepted and attributes left to their defaults "
+                              "compare equal")),
+      CLI_OPT_FLAG("no-progress", 0, &no_progress,
+                   CLI_HELP(NULL, "no progress line (it is only shown on a terminal)")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT,
+                  CLI_HELP("N", "the largest scenario file read (default 8388608, at most "
+                           "2^40)"))};
   cli_args args;
   int code = cli_parse("check", argc, argv, options, sizeof options / sizeof options[0], help,
                        &args);
@@ -533,9 +548,13 @@ int cmd_check(int argc, char **argv) {
   if (jax && (code = cli_parse_jax("check", "--jax", jax, &profile)))
     return code;
   if (normalize && strcmp(normalize, "jax") != 0)
-    return cli_usage_error("check", "--normalize knows one way, jax, not \"%s\"", normalize);
+    return cli_value_error("check", "--normalize", "knows one way, jax", normalize,
+                           normalize_values);
   if (!impl && (batch || normalize || timeout > 0 || jobs != 1))
     return cli_usage_error("check", "--batch, --jobs, --timeout and --normalize need --impl");
+  const cli_claim claims[] = {{"--junit", junit_path}, {"--json", json ? "-" : NULL}};
+  if ((code = cli_claim_outputs("check", claims, 2)))
+    return code;
   if (impl && batch && strstr(impl, "{scenario}"))
     return cli_usage_error("check", "--batch: the command is started once and reads the paths "
                                     "on its stdin, so it takes no {scenario}");

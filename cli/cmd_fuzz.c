@@ -183,15 +183,21 @@ static int parse_options(int argc, char **argv, options *o) {
   *o = (options){.seed = 1, .iterations = DEFAULT_ITERATIONS, .jobs = 1, .out = DEFAULT_OUT};
   const char *jax = NULL;
   const cli_option table[] = {
-      CLI_OPT_U64("seed", 0, &o->seed, 0, UINT64_MAX),
-      CLI_OPT_U64("iterations", 0, &o->iterations, 0, UINT64_MAX),
-      CLI_OPT_U64("jobs", 'j', &o->jobs, 1, MAX_JOBS),
-      CLI_OPT_STRING("out", 0, &o->out),
-      CLI_OPT_STRING("emit", 0, &o->emit),
-      CLI_OPT_FLAG("isolate", 0, &o->isolate),
-      CLI_OPT_FLAG("json", 0, &o->json),
-      CLI_OPT_STRING("jax", 0, &jax),
-      CLI_OPT_STRING("focus", 0, &o->focus),
+      CLI_OPT_U64("seed", 0, &o->seed, 0, UINT64_MAX, CLI_HELP("S", "the seed (default 1)")),
+      CLI_OPT_U64("iterations", 0, &o->iterations, 0, UINT64_MAX,
+                  CLI_HELP("N", "how many scenarios")),
+      CLI_OPT_U64("jobs", 'j', &o->jobs, 1, MAX_JOBS,
+                  CLI_HELP("N", "threads checking scenarios (default 1; the results do not depend "
+                                "on N)")),
+      CLI_OPT_STRING("out", 0, &o->out, CLI_HELP("DIR", "where findings are written")),
+      CLI_OPT_STRING("emit", 0, &o->emit,
+                     CLI_HELP("DIR", "write the scenarios there instead of checking them")),
+      CLI_OPT_FLAG("isolate", 0, &o->isolate,
+                   CLI_HELP(NULL, "each check in a child process")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("V", "every scenario pins JAX version V")),
+      CLI_OPT_CHOICE("focus", 0, &o->focus, cli_element_values,
+                     CLI_HELP("ELEMENT", "mostly equations of that kind")),
   };
   int code = cli_parse_options("fuzz", argc, argv, table, sizeof table / sizeof table[0], usage);
   if (code)
@@ -199,8 +205,8 @@ static int parse_options(int argc, char **argv, options *o) {
   if (jax && (code = cli_parse_jax("fuzz", "--jax", jax, &o->jax)))
     return code;
   if (o->focus && !lsim_scenario_kind_find(o->focus))
-    return cli_usage_error("fuzz", "--focus needs an equation element, not '%s' (see lowersim "
-                           "lower --help)", o->focus);
+    return cli_value_error("fuzz", "--focus", "needs an equation element (see lowersim lower "
+                           "--help)", o->focus, cli_element_values);
   if (!*o->out || (o->emit && !*o->emit))
     return cli_usage_error("fuzz", "%s needs a folder name", *o->out ? "--emit" : "--out");
   if (o->isolate && o->jobs > 1)

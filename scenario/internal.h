@@ -56,6 +56,13 @@ int lsimp_schema_get(xmlRelaxNGPtr *out, lsim_error *err);
  * Falls back to `message`.  Only after lsimp_schema_get succeeded. */
 void lsimp_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf *out);
 
+/* The element a RelaxNG `message` of the form "Element NAME failed to
+ * validate attributes" (or "content") is about: libxml2 names `node` (NULL
+ * inside a choice of elements, and sometimes a child of it, <result> of a
+ * <pure_callback>), so `node` or its nearest ancestor NAME, else the first
+ * element NAME of `doc` whose attributes the schema refuses, else `node`. */
+const xmlNode *lsimp_schema_locate(const xmlDoc *doc, const xmlNode *node, const char *message);
+
 /* --- xml_capture.c --------------------------------------------------------- */
 
 /* Routes the calling thread's libxml2 errors to `capture` (structured) and

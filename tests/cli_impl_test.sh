@@ -181,7 +181,7 @@ expect_usage() { # expect_usage NAME WANT ARGS...
 expect_usage batch-scenario "--batch: the command is started once and reads the paths on its stdin, so it takes no {scenario}" \
   "$S" --batch --impl "x {scenario}"
 expect_usage jobs-alone "--batch, --jobs, --timeout and --normalize need --impl" "$S" -j 2
-expect_usage normalize-other "--normalize knows one way, jax, not \"pretty\"" "$S" --normalize pretty --impl x
+expect_usage normalize-other "--normalize knows one way, jax, not 'pretty'" "$S" --normalize pretty --impl x
 expect_usage jobs-zero "--jobs takes an integer from 1 to 256, not '0'" "$S" --jobs 0 --impl x
 
 echo "cli_impl_test: $pass passed, $fail failed"
