@@ -256,6 +256,16 @@ static void explain_runtime(const style *st, const lsim_scenario *s, const lsim_
   }
 }
 
+/* The program as jax.make_jaxpr(f)(*args) prints it (a session: its last
+ * lowering's), as it is, not indented: it is JAX's text. */
+static void explain_jaxpr(const style *st, const char *jaxpr) {
+  heading(st, "jaxpr (jax.make_jaxpr(f)(*args))");
+  if (jaxpr)
+    printf("%s\n", jaxpr);
+  else
+    printf("  (none: tracing fails; the result below says why)\n");
+}
+
 static void explain_request(const style *st, const lsim_scenario *s) {
   heading(st, "request");
   printf("  function         %s  (module jit_%s)\n", s->function, s->function);
@@ -343,11 +353,14 @@ int cmd_explain(int argc, char **argv) {
   printf("  source links at github.com/jax-ml/jax %s\n", jax->source_ref);
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
+  char *jaxpr = NULL;
   lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
-      .explain = on_explain, .explain_data = &n, .profile = profile);
+      .explain = on_explain, .explain_data = &n, .profile = profile, .jaxpr = &jaxpr);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  explain_jaxpr(st, jaxpr);
+  free(jaxpr);
   explain_request(st, s);
   if (outcome.runtime) {
     /* Show the backends even when the lowering never needed them. */

@@ -19,6 +19,13 @@ made by `./run oracle`, which runs every release: oracle/campaign.py).
       child forked from that process, so what its stand-ins patch is its own.
       `lowersim check PATH --batch -j 2 --impl 'build/oracle-venvs/RELEASE/bin/python -m oracle lower --batch'`.
 
+  python -m oracle jaxpr FILE [--jax RELEASE]
+      The scenario's program as `jax.make_jaxpr(f)(*args)` prints it (the
+      first lowering's, in the scenario's stand-in process), on stdout (exit
+      0); what JAX raised while tracing as `ErrorClass: message` on stderr
+      (exit 1); exits 2 and 3 as `lower`'s.  `lowersim explain` prints the
+      same text after its `jaxpr:` line (tests/jaxpr_test.sh compares them).
+
   python -m oracle run [PATHS...] [--jax RELEASE] [--fuzz N --seed S] [--timings]
                        [--jobs J] [--timeout SECONDS] [--update-known] [--write-expect]
                        [--self-test]
@@ -143,6 +150,32 @@ def _lower_file(path: str) -> int:
   return 0
 
 
+def cmd_jaxpr(argv: list[str]) -> int:
+  ap = argparse.ArgumentParser(prog="python -m oracle jaxpr")
+  ap.add_argument("file")
+  ap.add_argument("--jax", default=None)
+  a = ap.parse_args(argv)
+  _check_version(a.jax)
+  from oracle import program, scenario as sc, standins
+  try:
+    s = sc.read_file(a.file)
+  except sc.InvalidScenario as e:
+    print(e, file=sys.stderr)
+    return 2
+  try:
+    program.check_expressible(s)
+    standins.install(s)
+    text = program.make_jaxpr_text(s)
+  except program.NotExpressible as e:
+    print(f"not expressible in JAX {_jax_version()}: {e}", file=sys.stderr)
+    return 3
+  except Exception as e:  # what JAX raised while tracing
+    print(f"{type(e).__name__}: {e}".replace("\n", "\\n"), file=sys.stderr)
+    return 1
+  sys.stdout.write(text + "\n")
+  return 0
+
+
 def cmd_run(argv: list[str]) -> int:
   ap = argparse.ArgumentParser(prog="python -m oracle run")
   ap.add_argument("paths", nargs="*")
@@ -181,7 +214,9 @@ def main(argv: list[str]) -> int:
     return cmd_lower(rest)
   if cmd == "run":
     return cmd_run(rest)
-  print(f"oracle: unknown command {cmd!r} (lower, run)", file=sys.stderr)
+  if cmd == "jaxpr":
+    return cmd_jaxpr(rest)
+  print(f"oracle: unknown command {cmd!r} (lower, run, jaxpr)", file=sys.stderr)
   return 2
 
 
