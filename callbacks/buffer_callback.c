@@ -5,7 +5,6 @@
 #include "lowersim/buffer_callback.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
-#include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -47,38 +46,26 @@ static int explain_params(const void *params, char *buf, size_t size) {
 }
 
 /* buffer_callback[callback=<function callback at 0x...> ...]: the params
- * in the jaxpr's order; input_output_aliases as the dict's items (a
- * repeated input where it first was, with its last output). */
+ * in the jaxpr's order. */
 static void jaxpr_params(const lsim_eqn *eqn, const lsim_jax_profile *jax,
                          lsim_jaxpr_printer *jp) {
   (void)jax;
   const lsim_buffer_callback_params *p = eqn->params;
-  lsimp_strbuf items = LSIMP_STRBUF_INIT;
-  size_t n = 0;
-  for (size_t i = 0; i < p->num_aliases; i++) {
-    bool seen = false;
-    for (size_t j = 0; j < i; j++)
-      seen |= p->aliases[j].input == p->aliases[i].input;
-    if (seen)
-      continue;
-    int64_t out = p->aliases[i].output;
-    for (size_t j = i + 1; j < p->num_aliases; j++)
-      if (p->aliases[j].input == p->aliases[i].input)
-        out = p->aliases[j].output;
-    lsimp_strbuf_printf(&items, "%s(%" PRId64 ", %" PRId64 ")", n++ ? ", " : "",
-                        p->aliases[i].input, out);
+  char *aliases = lsim_io_aliases_repr(p->aliases, p->num_aliases);
+  if (!aliases) {
+    lsim_jaxpr_fail(jp);
+    return;
   }
   lsim_jaxpr_param(jp, "callback", "<function callback at 0xXXXXXXXXXXXX>");
   lsim_jaxpr_param(jp, "command_buffer_compatible", "%s",
                    p->command_buffer_compatible ? "True" : "False");
   lsim_jaxpr_param(jp, "has_side_effect", "%s", p->has_side_effect ? "True" : "False");
   lsim_jaxpr_param_tree(jp, "in_tree", eqn->num_operands, true);
-  lsim_jaxpr_param(jp, "input_output_aliases", "(%s%s)", lsimp_strbuf_cstr(&items),
-                   n == 1 ? "," : "");
+  lsim_jaxpr_param(jp, "input_output_aliases", "%s", aliases);
   lsim_jaxpr_param_tree(jp, "out_tree", eqn->num_results, false);
   lsim_jaxpr_param_result_avals(jp, eqn);
   lsim_jaxpr_param(jp, "vmap_method", "None");
-  lsimp_strbuf_free(&items);
+  free(aliases);
 }
 
 /* has_side_effect=True is an effect: jit keeps the call unused. */

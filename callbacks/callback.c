@@ -306,12 +306,31 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n < 0 || (size_t)n >= size ? n : n + explain_sharding(&p->sharding, buf + n, size - (size_t)n);
 }
 
-/* The jaxpr's `sharding=`: None, or the sharding as lowersim names it
- * (JAX prints the sharding's repr, its devices' reprs). */
+/* The jaxpr's `sharding=`: the sharding's repr, a device as jaxlib prints
+ * its CPU and GPU devices (`CpuDevice(id=1)`); a mesh's devices are not in
+ * its repr, a scalar mesh has no axes. */
 static void jaxpr_sharding(lsim_jaxpr_printer *jp, const lsim_callback_sharding *s) {
-  char buf[128];
-  explain_sharding(s, buf, sizeof buf);
-  lsim_jaxpr_param(jp, "sharding", "%s", buf + strlen("sharding="));
+  const char *platform = s->device.backend ? s->device.backend->platform : "";
+  switch (s->kind) {
+  case LSIM_CALLBACK_SHARDING_SINGLE_DEVICE:
+    lsim_jaxpr_param(jp, "sharding",
+                     "SingleDeviceSharding(device=%c%sDevice(id=%d), memory_kind=device)",
+                     platform[0] ? platform[0] - 'a' + 'A' : '?', platform[0] ? platform + 1 : "",
+                     s->device.id);
+    break;
+  case LSIM_CALLBACK_SHARDING_SCALAR_MESH:
+    lsim_jaxpr_param(jp, "sharding",
+                     "NamedSharding(mesh=Mesh(, axis_types=()), spec=P(), memory_kind=device)");
+    break;
+  case LSIM_CALLBACK_SHARDING_NAMED:
+    lsim_jaxpr_param(jp, "sharding",
+                     "NamedSharding(mesh=Mesh('x': %d, axis_types=(Auto,)), spec=P(), "
+                     "memory_kind=device)",
+                     s->mesh_size);
+    break;
+  default:
+    lsim_jaxpr_param(jp, "sharding", "None");
+  }
 }
 
 /* `callback=_FlatCallback(callback_func=<function callback at 0x...>,

@@ -223,6 +223,44 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
   return code;
 }
 
+/* explain --jaxpr: the jaxpr alone on stdout, or, when tracing fails, the
+ * lowering's error as `lower` reports it. */
+static int explain_jaxpr_only(const char *path, const lsim_jax_profile *profile) {
+  lsim_scenario *s = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  if (cli_read_scenario(path, &s, &err)) {
+    fprintf(stderr, "%s\n", lsim_error_message(&err));
+    lsim_error_clear(&err);
+    return EXIT_INVALID_INPUT;
+  }
+  lsim_lowerer *lowerer = NULL;
+  lsim_scenario_outcome outcome = {0};
+  char *jaxpr = NULL;
+  lsim_error trace = LSIM_ERROR_INIT;
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
+      .profile = profile, .jaxpr = &jaxpr, .jaxpr_error = &trace);
+  int rc = lsim_lowerer_create(&lowerer, &err);
+  if (!rc)
+    rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  int code = 0;
+  /* make_jaxpr traces only: a lowering that fails after tracing (or
+   * before it: jit(backend=)) has its jaxpr, or tracing's error. */
+  if (jaxpr && lsim_status_kind(rc) != LSIM_KIND_INVALID_INPUT &&
+      lsim_status_kind(rc) != LSIM_KIND_NO_MEMORY)
+    code = printf("%s\n", jaxpr) < 0 || fflush(stdout) ? EXIT_FAILURE : 0;
+  else if (trace.code && lsim_status_kind(rc) != LSIM_KIND_INVALID_INPUT)
+    code = cli_report(&trace);
+  else
+    code = cli_report(rc ? &err : &(lsim_error){LSIM_E_NO_MEMORY, NULL});
+  lsim_error_clear(&trace);
+  free(jaxpr);
+  lsim_scenario_outcome_clear(&outcome);
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  return code;
+}
+
 static void heading(const style *st, const char *title) {
   printf("\n%s%s%s\n", st->bold, title, st->reset);
 }
@@ -290,9 +328,10 @@ static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
 }
 
 static void help(void) {
-  printf("usage: lowersim explain [--jax VERSION] [--json | --html OUT.html] FILE\n\n"
+  printf("usage: lowersim explain [--jax VERSION] [--json | --html OUT.html | --jaxpr] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) as `lowersim lower` does and\n"
-         "narrates it in JAX's terms (the JAX version first), then prints the module.\n"
+         "narrates it in JAX's terms (the JAX version first, then the program's jaxpr as\n"
+         "jax.make_jaxpr(f)(*args) prints it), then prints the module.\n"
          "Each step is followed by the JAX function it is about, as `@ FUNCTION\n"
          "(FILE:LINE) URL`, the line of its def at the profile's source ref\n"
          "(`lowersim versions`: explain.source_ref).\n"
@@ -303,19 +342,22 @@ static void help(void) {
          "--html OUT.html: one self-contained page instead (no network): the scenario,\n"
          "the narration beside the module, each op linked to the step that made it and\n"
          "back, each stablehlo.case dispatch drawn, an error as the outcome. Replaced\n"
-         "whole, never half-written; nothing on stdout; the exit code is the lowering's.\n");
+         "whole, never half-written; nothing on stdout; the exit code is the lowering's.\n"
+         "--jaxpr: only the jaxpr (a session: its last lowering's) on stdout, exit 0;\n"
+         "when tracing fails, the lowering's error as `lower` reports it.\n");
 }
 
 int cmd_explain(int argc, char **argv) {
   const char *jax_name = NULL;
   const lsim_jax_profile *profile = NULL;
   const char *html = NULL;
-  bool json = false;
+  bool json = false, jaxpr_only = false;
   const cli_option options[] = {CLI_OPT_STRING("jax", 0, &jax_name),
                                 CLI_OPT_FLAG("json", 0, &json),
-                                CLI_OPT_STRING("html", 0, &html)};
+                                CLI_OPT_STRING("html", 0, &html),
+                                CLI_OPT_FLAG("jaxpr", 0, &jaxpr_only)};
   cli_args args;
-  int code = cli_parse("explain", argc, argv, options, 3, help, &args);
+  int code = cli_parse("explain", argc, argv, options, 4, help, &args);
   if (code)
     return code < 0 ? 0 : code;
   if (jax_name && (code = cli_parse_jax("explain", "--jax", jax_name, &profile)))
@@ -323,8 +365,10 @@ int cmd_explain(int argc, char **argv) {
   if (args.num_operands != 1)
     return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
   const char *path = args.operands[0];
-  if (json && html)
-    return cli_usage_error("explain", "--json and --html are two outputs: give one");
+  if (json + !!html + jaxpr_only > 1)
+    return cli_usage_error("explain", "--json, --html and --jaxpr are three outputs: give one");
+  if (jaxpr_only)
+    return explain_jaxpr_only(path, profile);
   if (json)
     return explain_json(path, profile);
   if (html)

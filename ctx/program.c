@@ -186,6 +186,8 @@ struct lsim_jaxpr_printer {
   size_t next_name;  /* names given so far */
   size_t *names;     /* per value of the jaxpr printed: its name + 1, 0 unnamed */
   lsim_aval *avals;  /* per value: its aval */
+  bool *unused;      /* per value of the program printed: no equation or output uses it */
+  size_t num_program_values;
   size_t num_values; /* its values (the program's and the equations' added) */
   size_t *operands;  /* the open equation's */
   size_t num_operands;
@@ -257,10 +259,14 @@ static void value(lsim_jaxpr_printer *p, size_t v) {
   text(p, name);
 }
 
-/* `a:f32[4]`: a binder. */
+/* `a:f32[4]`: a binder; `_:f32[4]` for a result nothing uses, which takes
+ * no name. */
 static void binder(lsim_jaxpr_printer *p, size_t v, const lsim_aval *aval) {
   char buf[LSIM_AVAL_TEXT_MAX + 1];
-  value(p, v);
+  if (v < p->num_program_values && p->unused[v])
+    text(p, "_");
+  else
+    value(p, v);
   buf[0] = ':';
   lsim_aval_format(aval, buf + 1, sizeof buf - 1);
   text(p, buf);
@@ -270,7 +276,7 @@ size_t lsim_jaxpr_eqn_begin(lsim_jaxpr_printer *p, const char *primitive, const 
                             size_t num_operands, const lsim_aval *results, size_t num_results) {
   size_t first = p->eqn && results == p->eqn->results ? p->eqn_results : p->num_values;
   if (p->eqns_begun++)
-    brk(p, " "); /* between the equations one equation is printed as */
+    brk(p, "; "); /* between the equations one equation is printed as */
   free(p->operands);
   p->operands = NULL;
   p->num_operands = 0;
@@ -378,6 +384,19 @@ void lsim_jaxpr_eqn_end(lsim_jaxpr_printer *p) {
 
 static void print_jaxpr(lsim_jaxpr_printer *p, const lsim_program *prog);
 
+/* The results no equation and no output uses (the arguments count as used:
+ * a jaxpr names its invars). */
+static void mark_unused(const lsim_program *prog, size_t num_values, bool *unused) {
+  for (size_t v = 0; v < num_values; v++)
+    unused[v] = v >= prog->num_args;
+  for (size_t i = 0; i < prog->num_eqns; i++)
+    for (size_t j = 0; j < prog->eqns[i].num_operands; j++)
+      unused[prog->eqns[i].operands[j]] = false;
+  size_t n = lsim_program_num_outputs(prog);
+  for (size_t i = 0; i < n; i++)
+    unused[lsim_program_output(prog, num_values, i)] = false;
+}
+
 void lsim_jaxpr_param_jaxprs(lsim_jaxpr_printer *p, const char *key,
                              const lsim_program *const *jaxprs, size_t num_jaxprs) {
   param_key(p, key);
@@ -392,6 +411,11 @@ void lsim_jaxpr_param_jaxprs(lsim_jaxpr_printer *p, const char *key,
   brk(p, "");
   text(p, ")");
   mark(p, TOK_END, 0);
+}
+
+void lsim_jaxpr_param_jaxpr(lsim_jaxpr_printer *p, const char *key, const lsim_program *jaxpr) {
+  param_key(p, key);
+  print_jaxpr(p, jaxpr);
 }
 
 static void print_eqn(lsim_jaxpr_printer *p, const lsim_eqn *e, size_t first_result) {
@@ -414,6 +438,8 @@ static void print_eqn(lsim_jaxpr_printer *p, const lsim_eqn *e, size_t first_res
 static void print_jaxpr(lsim_jaxpr_printer *p, const lsim_program *prog) {
   size_t *outer = p->names, outer_n = p->num_values;
   lsim_aval *outer_avals = p->avals;
+  bool *outer_unused = p->unused;
+  size_t outer_program_values = p->num_program_values;
   size_t *outer_ops = p->operands, outer_num_ops = p->num_operands, outer_params = p->num_params;
   const lsim_eqn *outer_eqn = p->eqn;
   size_t outer_results = p->eqn_results, outer_begun = p->eqns_begun;
@@ -422,8 +448,14 @@ static void print_jaxpr(lsim_jaxpr_printer *p, const lsim_program *prog) {
   p->num_values = 0;
   p->operands = NULL;
   size_t num_values = lsim_program_num_values(prog);
-  if (ensure_values(p, num_values)) {
+  p->unused = lsim_malloc_array(num_values, sizeof *p->unused);
+  p->num_program_values = 0;
+  if (!p->unused)
+    p->failed = true;
+  if (p->unused && ensure_values(p, num_values)) {
     lsim_program_value_avals(prog, p->avals);
+    mark_unused(prog, num_values, p->unused);
+    p->num_program_values = num_values;
     mark(p, TOK_GROUP, 0);
     text(p, "{ lambda ; ");
     for (size_t i = 0; i < prog->num_args; i++) {
@@ -435,8 +467,10 @@ static void print_jaxpr(lsim_jaxpr_printer *p, const lsim_program *prog) {
     mark(p, TOK_NEST, 2);
     mark(p, TOK_NEST, 2);
     size_t v = prog->num_args;
+    if (!prog->num_eqns)
+      brk(p, " "); /* `let  in`: the empty line of no equations */
     for (size_t i = 0; i < prog->num_eqns; i++) {
-      brk(p, " ");
+      brk(p, i ? "; " : " ");
       print_eqn(p, &prog->eqns[i], v);
       v += prog->eqns[i].num_results;
     }
@@ -456,9 +490,12 @@ static void print_jaxpr(lsim_jaxpr_printer *p, const lsim_program *prog) {
   }
   free(p->names);
   free(p->avals);
+  free(p->unused);
   free(p->operands);
   p->names = outer;
   p->avals = outer_avals;
+  p->unused = outer_unused;
+  p->num_program_values = outer_program_values;
   p->num_values = outer_n;
   p->operands = outer_ops;
   p->num_operands = outer_num_ops;

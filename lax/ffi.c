@@ -113,7 +113,7 @@ static void layouts(lsimp_strbuf *sb, const int *ranks, size_t n) {
 }
 
 /* ffi_call[attributes=() custom_call_api_version=4 ...], in the jaxpr's
- * order; the aliases as the dict's items. */
+ * order. */
 static void jaxpr_params(const lsim_eqn *eqn, const lsim_jax_profile *jax,
                          lsim_jaxpr_printer *jp) {
   (void)jax;
@@ -133,12 +133,11 @@ static void jaxpr_params(const lsim_eqn *eqn, const lsim_jax_profile *jax,
   layouts(&sb, ranks, eqn->num_operands);
   lsim_jaxpr_param(jp, "input_layouts", "%s", lsimp_strbuf_cstr(&sb));
   lsimp_strbuf_reset(&sb);
-  lsimp_strbuf_putc(&sb, '(');
-  for (size_t i = 0; i < p->num_aliases; i++)
-    lsimp_strbuf_printf(&sb, "%s(%" PRId64 ", %" PRId64 ")", i ? ", " : "", p->aliases[i].input,
-                        p->aliases[i].output);
-  lsimp_strbuf_puts(&sb, p->num_aliases == 1 ? ",)" : ")");
-  lsim_jaxpr_param(jp, "input_output_aliases", "%s", lsimp_strbuf_cstr(&sb));
+  char *aliases = lsim_io_aliases_repr(p->aliases, p->num_aliases);
+  if (!aliases)
+    lsim_jaxpr_fail(jp);
+  lsim_jaxpr_param(jp, "input_output_aliases", "%s", aliases ? aliases : "");
+  free(aliases);
   lsim_jaxpr_param(jp, "legacy_backend_config", "%s",
                    p->legacy_backend_config ? p->legacy_backend_config : "None");
   lsimp_strbuf_reset(&sb);

@@ -596,9 +596,12 @@ def _lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
 
 
 def make_jaxpr_text(s: sc.Scenario) -> str:
-  """`jax.make_jaxpr(f)(*args)` of the scenario's (first) program, as JAX
-  prints it: what `lowersim explain` prints as the program's jaxpr."""
+  """`jax.make_jaxpr(f)(*args)` of the scenario's program, as JAX prints
+  it: what `lowersim explain --jaxpr` prints.  Not for a session (its
+  later programs call the earlier lowerings' exports)."""
   import jax
+  if s.steps:
+    raise NotExpressible("jaxpr: a session's programs (lower the session instead)")
   jax.config.update("jax_enable_x64",
                     s.enable_x64 if s.enable_x64 is not None else _needs_x64(s))
   with abstract_mesh(s):

@@ -240,6 +240,8 @@ static int print_jaxpr(const lsim_scenario *s, prepared *p, const lsim_scenario_
                                                       opts->profile);
   lsim_error trace = LSIM_ERROR_INIT;
   int rc = lsim_program_trace_for(&p->program, jax, &trace);
+  if (opts->jaxpr_error)
+    lsimp_error_move(opts->jaxpr_error, &trace);
   lsim_error_clear(&trace);
   free(*opts->jaxpr);
   *opts->jaxpr = rc ? NULL : lsim_program_jaxpr(&p->program, jax);

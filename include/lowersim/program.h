@@ -137,6 +137,8 @@ void lsim_jaxpr_fail(lsim_jaxpr_printer *p);
 /* A param `key=VALUE`, VALUE as printf formats it. */
 void lsim_jaxpr_param(lsim_jaxpr_printer *p, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A param whose value is a jaxpr (compute_on's). */
+void lsim_jaxpr_param_jaxpr(lsim_jaxpr_printer *p, const char *key, const lsim_program *jaxpr);
 /* A param whose value is a tuple of closed jaxprs (cond's branches). */
 void lsim_jaxpr_param_jaxprs(lsim_jaxpr_printer *p, const char *key,
                              const lsim_program *const *jaxprs, size_t num_jaxprs);

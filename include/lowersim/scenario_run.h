@@ -32,6 +32,7 @@ typedef struct lsim_scenario_run_options {
    * (lsim_program_jaxpr, owned by the caller), or NULL when tracing it
    * fails (the run's error says why). */
   char **jaxpr;
+  lsim_error *jaxpr_error; /* with jaxpr: why tracing failed (what make_jaxpr raises) */
 } lsim_scenario_run_options;
 
 #define LSIM_SCENARIO_RUN_OPTIONS_INIT(...) \

@@ -43,7 +43,18 @@ static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out
   const lsimp_compute_on_params *p = e->params;
   lsim_compute_on_params *params = lsimp_build_alloc(b, 1, sizeof *params);
   const lsim_aval *operands = lsimp_build_operand_avals(b, e);
-  const lsim_program *fn = params && operands ? lsimp_build_op_program(b, e, p->op, operands) : NULL;
+  /* The function's own result is in its operand's memory (lax's rule);
+   * out_memory_spaces places the equation's. */
+  lsim_scenario_eqn inner = *e;
+  lsim_aval *results = lsimp_build_alloc(b, e->num_results, sizeof *results);
+  for (size_t i = 0; results && operands && i < e->num_results; i++) {
+    results[i] = e->results[i];
+    results[i].memory_space = e->num_args ? operands[0].memory_space : LSIM_MEMORY_DEVICE;
+  }
+  inner.results = results;
+  const lsim_program *fn = params && operands && results
+                               ? lsimp_build_op_program(b, &inner, p->op, operands)
+                               : NULL;
   if (!fn)
     return LSIM_E_NO_MEMORY;
   *params = (lsim_compute_on_params){fn, p->compute_type,

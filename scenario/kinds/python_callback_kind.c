@@ -110,8 +110,10 @@ static int resolve_sharding(lsimp_builder *b, const lsimp_python_callback_params
   int rc = lsim_runtime_get_backend(lsim_registry_runtime(b->registry), NULL, &d, b->err);
   if (rc)
     return rc;
-  if (p->params.sharding.kind == LSIM_CALLBACK_SHARDING_NAMED)
+  if (p->params.sharding.kind == LSIM_CALLBACK_SHARDING_NAMED) {
+    out->mesh_size = p->sharding_arg < d->device_count ? p->sharding_arg : d->device_count;
     return LSIM_OK;
+  }
   if (p->sharding_arg >= d->device_count)
     return lsimp_raise0(b->err, LSIM_E_DEVICE_INDEX);
   out->device = (lsim_device){d, p->sharding_arg};
