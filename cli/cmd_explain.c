@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "explain_html.h"
 #include "lowersim/alloc.h"
+#include "lowersim/scenario_python.h"
 #include "lowersim/scenario_run.h"
 #include "json.h"
 #include "options.h"
@@ -223,6 +224,42 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
   return code;
 }
 
+static void heading(const style *st, const char *title);
+
+/* explain --python: the program as JAX Python alone on stdout (what the
+ * oracle executes), or why it has none yet. */
+static int explain_python_only(const char *path, const lsim_jax_profile *profile) {
+  lsim_scenario *s = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  if (cli_read_scenario(path, &s, &err)) {
+    fprintf(stderr, "%s\n", lsim_error_message(&err));
+    lsim_error_clear(&err);
+    return EXIT_INVALID_INPUT;
+  }
+  char *text = NULL;
+  int code = lsim_scenario_python(s, profile, &text, &err) ? cli_report(&err) : 0;
+  if (text && (fputs(text, stdout) < 0 || fflush(stdout)))
+    code = EXIT_FAILURE;
+  free(text);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  return code;
+}
+
+/* The program as JAX Python, first: what the scenario means. */
+static void explain_python(const style *st, const lsim_scenario *s,
+                           const lsim_jax_profile *profile) {
+  char *text = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  heading(st, "JAX program (Python; explain --python prints it alone)");
+  if (lsim_scenario_python(s, profile, &text, &err))
+    printf("  (none: %s)\n", lsim_error_message(&err));
+  else
+    fputs(text, stdout);
+  free(text);
+  lsim_error_clear(&err);
+}
+
 /* explain --jaxpr: the jaxpr alone on stdout, or, when tracing fails, the
  * lowering's error as `lower` reports it. */
 static int explain_jaxpr_only(const char *path, const lsim_jax_profile *profile) {
@@ -328,10 +365,12 @@ static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
 }
 
 static void help(void) {
-  printf("usage: lowersim explain [--jax VERSION] [--json | --html OUT.html | --jaxpr] FILE\n\n"
+  printf("usage: lowersim explain [--jax VERSION] [--json | --html OUT.html | --jaxpr | --python]"
+         " FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) as `lowersim lower` does and\n"
-         "narrates it in JAX's terms (the JAX version first, then the program's jaxpr as\n"
-         "jax.make_jaxpr(f)(*args) prints it), then prints the module.\n"
+         "narrates it in JAX's terms (the JAX version first, then the JAX Python program\n"
+         "the scenario means and its jaxpr as jax.make_jaxpr(f)(*args) prints it), then\n"
+         "prints the module.\n"
          "Each step is followed by the JAX function it is about, as `@ FUNCTION\n"
          "(FILE:LINE) URL`, the line of its def at the profile's source ref\n"
          "(`lowersim versions`: explain.source_ref).\n"
@@ -344,20 +383,23 @@ static void help(void) {
          "back, each stablehlo.case dispatch drawn, an error as the outcome. Replaced\n"
          "whole, never half-written; nothing on stdout; the exit code is the lowering's.\n"
          "--jaxpr: only the jaxpr (a session: its last lowering's) on stdout, exit 0;\n"
-         "when tracing fails, the lowering's error as `lower` reports it.\n");
+         "when tracing fails, tracing's error as `lower` reports an error.\n"
+         "--python: only the JAX Python program (runnable: it leaves `lowered`, or\n"
+         "`exported`, defined); a scenario the rendering does not cover yet exits 2.\n");
 }
 
 int cmd_explain(int argc, char **argv) {
   const char *jax_name = NULL;
   const lsim_jax_profile *profile = NULL;
   const char *html = NULL;
-  bool json = false, jaxpr_only = false;
+  bool json = false, jaxpr_only = false, python_only = false;
   const cli_option options[] = {CLI_OPT_STRING("jax", 0, &jax_name),
                                 CLI_OPT_FLAG("json", 0, &json),
                                 CLI_OPT_STRING("html", 0, &html),
-                                CLI_OPT_FLAG("jaxpr", 0, &jaxpr_only)};
+                                CLI_OPT_FLAG("jaxpr", 0, &jaxpr_only),
+                                CLI_OPT_FLAG("python", 0, &python_only)};
   cli_args args;
-  int code = cli_parse("explain", argc, argv, options, 4, help, &args);
+  int code = cli_parse("explain", argc, argv, options, 5, help, &args);
   if (code)
     return code < 0 ? 0 : code;
   if (jax_name && (code = cli_parse_jax("explain", "--jax", jax_name, &profile)))
@@ -365,10 +407,13 @@ int cmd_explain(int argc, char **argv) {
   if (args.num_operands != 1)
     return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
   const char *path = args.operands[0];
-  if (json + !!html + jaxpr_only > 1)
-    return cli_usage_error("explain", "--json, --html and --jaxpr are three outputs: give one");
+  if (json + !!html + jaxpr_only + python_only > 1)
+    return cli_usage_error("explain",
+                           "--json, --html, --jaxpr and --python are four outputs: give one");
   if (jaxpr_only)
     return explain_jaxpr_only(path, profile);
+  if (python_only)
+    return explain_python_only(path, profile);
   if (json)
     return explain_json(path, profile);
   if (html)
@@ -403,6 +448,7 @@ int cmd_explain(int argc, char **argv) {
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  explain_python(st, s, profile);
   explain_jaxpr(st, jaxpr);
   free(jaxpr);
   explain_request(st, s);

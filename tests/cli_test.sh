@@ -173,7 +173,7 @@ EOF
 check explain-jaxpr-unused-result $? "an unused result is not _"
 expect explain-jaxpr-trace-error 1 "LSIM_E_PLATFORM_DEPENDENT_GPU: ValueError: Use 'cuda' or 'rocm' for lax.platform_dependent." -- explain --jaxpr "$SRC/testdata/scenarios/platform-dependent-gpu-key.xml"
 expect explain-jaxpr-before-backend 1 "ValueError: Use 'cuda', 'rocm', or 'oneapi' for lax.platform_dependent." -- explain --jaxpr "$SRC/testdata/conformance/jit/backend-before-trace.xml"
-expect explain-jaxpr-and-json 2 "lowersim explain: --json, --html and --jaxpr are three outputs: give one" -- explain --jaxpr --json "$SRC/testdata/scenarios/single-platform.xml"
+expect explain-jaxpr-and-json 2 "lowersim explain: --json, --html, --jaxpr and --python are four outputs: give one" -- explain --jaxpr --json "$SRC/testdata/scenarios/single-platform.xml"
 expect explain-jaxpr-invalid 2 "nope.xml: No such file or directory" -- explain --jaxpr "$tmp/nope.xml"
 
 echo "$pass passed, $fail failed"

@@ -1,0 +1,32 @@
+/* lowersim/scenario_python.h: a scenario as the JAX Python program it means.
+ *
+ * The one rendering of a scenario as JAX code: imports, the scenario's own
+ * primitives and their lowering rules, the callbacks' Python functions, the
+ * traced function `f` (one statement per equation, each written by its
+ * kind), its arguments, then `jax.jit(f, ...).trace(*args).lower(...)` (or
+ * jax.export), leaving `lowered` (or `exported`) defined.  `lowersim
+ * explain` prints it first, `explain --python` alone. */
+#ifndef LOWERSIM_SCENARIO_PYTHON_H
+#define LOWERSIM_SCENARIO_PYTHON_H
+
+#include "lowersim/error.h"
+#include "lowersim/jax_profile.h"
+#include "lowersim/scenario.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The program of `s` for its JAX release (its jax=, else `fallback`, else
+ * the newest), runnable Python owned by the caller in *out.  A scenario the
+ * rendering does not cover yet (a session; a <pallas_call>, <compute_on>
+ * or <call_exported>; <abstract_device>) is LSIM_E_INVALID_ARGUMENT,
+ * saying what; LSIM_E_NO_MEMORY. */
+int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallback, char **out,
+                         lsim_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LOWERSIM_SCENARIO_PYTHON_H */

@@ -1,0 +1,270 @@
+/* scenario/python.c: a scenario as the JAX Python program it means: the
+ * document level (imports, jax_enable_x64, the function, its arguments,
+ * jit's keywords, the lowering or the export), each equation written by its
+ * kind's `python` (scenario/kinds/).  What each element becomes is the
+ * oracle's reading of the format (oracle/program.py), now written once. */
+#include "lowersim/scenario_python.h"
+#include "internal.h"
+#include "lowersim/alloc.h"
+#include "support/raise.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char prelude[] =
+    "import jax\n"
+    "import jax.numpy as jnp\n"
+    "import numpy as np\n"
+    "from jax import lax\n"
+    "from jax._src import core\n"
+    "from jax._src.interpreters import mlir\n"
+    "from jax.experimental import io_callback\n"
+    "from jax.experimental.buffer_callback import buffer_callback\n"
+    "\n"
+    "\n"
+    "def zeros_callback(results):\n"
+    "  \"\"\"A host callback returning zeros of its results' shapes.\"\"\"\n"
+    "  def callback(*args):\n"
+    "    return tuple(np.zeros(shape, dtype) for shape, dtype in results)\n"
+    "  callback.__qualname__ = \"callback\"\n"
+    "  return callback\n"
+    "\n"
+    "\n"
+    "def debug_callback(*args):\n"
+    "  pass\n"
+    "\n"
+    "\n"
+    "def buffer_callback_fn(returns_value):\n"
+    "  \"\"\"A buffer callback (returning a value when the scenario's does).\"\"\"\n"
+    "  def callback(ctx, out, *args):\n"
+    "    return 0 if returns_value else None\n"
+    "  callback.__qualname__ = \"callback\"\n"
+    "  return callback\n"
+    "\n"
+    "\n"
+    "def ffi_rule(target, backend_access):\n"
+    "  \"\"\"jax.ffi.ffi_lowering(target), after the backend access it asks for.\"\"\"\n"
+    "  from jax import ffi\n"
+    "  lower = ffi.ffi_lowering(target)\n"
+    "  def rule(ctx, *operands, result_avals):\n"
+    "    if backend_access == 'required':\n"
+    "      ctx.module_context.get_backend()\n"
+    "    elif backend_access == 'optional':\n"
+    "      ctx.module_context.get_backend(optional=True)\n"
+    "    return lower(ctx, *operands)\n"
+    "  return rule\n"
+    "\n"
+    "\n"
+    "prims = {}  # the program's own primitives, by name\n"
+    "\n"
+    "\n"
+    "def primitive(name):\n"
+    "  \"\"\"core.Primitive(name), one per name, returning its result_avals.\"\"\"\n"
+    "  if name not in prims:\n"
+    "    prims[name] = core.Primitive(name)\n"
+    "    prims[name].multiple_results = True\n"
+    "    prims[name].def_abstract_eval(lambda *avals, result_avals: list(result_avals))\n"
+    "  return prims[name]\n";
+
+void lsimp_python_struct(lsimp_strbuf *sb, const lsim_aval *aval) {
+  lsimp_strbuf_puts(sb, "jax.ShapeDtypeStruct(");
+  lsimp_py_shape(sb, aval->dims, aval->rank);
+  lsimp_strbuf_printf(sb, ", jnp.dtype('%s'))", lsim_dtype_numpy_name(aval->dtype));
+}
+
+void lsimp_python_result_structs(lsimp_strbuf *sb, const lsim_scenario_eqn *e) {
+  lsimp_strbuf_putc(sb, '(');
+  for (size_t i = 0; i < e->num_results; i++) {
+    if (i)
+      lsimp_strbuf_puts(sb, ", ");
+    lsimp_python_struct(sb, &e->results[i]);
+  }
+  lsimp_strbuf_puts(sb, e->num_results == 1 ? ",)" : ")");
+}
+
+void lsimp_python_operands(lsimp_python *py, const lsim_scenario_eqn *e) {
+  for (size_t i = 0; i < e->num_args; i++)
+    lsimp_strbuf_printf(&py->body, "%sv[%zu]", i ? ", " : "", e->args[i]);
+}
+
+void lsimp_python_aliases(lsimp_strbuf *sb, const lsim_io_alias *aliases, size_t n) {
+  if (!n) {
+    lsimp_strbuf_puts(sb, "None");
+    return;
+  }
+  lsimp_strbuf_putc(sb, '{');
+  for (size_t i = 0; i < n; i++)
+    lsimp_strbuf_printf(sb, "%s%lld: %lld", i ? ", " : "", (long long)aliases[i].input,
+                        (long long)aliases[i].output);
+  lsimp_strbuf_putc(sb, '}');
+}
+
+/* What the rendering does not cover yet, before anything is written. */
+static const char *uncovered(const lsim_scenario *s) {
+  if (s->next)
+    return "a session (several <lower>s in one process)";
+  for (size_t i = 0; i < s->num_eqns; i++)
+    if (!s->eqns[i].kind->python)
+      return s->eqns[i].kind->element;
+  return NULL;
+}
+
+/* def f(*args): one statement per equation; the values returned as the
+ * program returns them (one bare, else a tuple). */
+static void function(lsimp_python *py) {
+  const lsim_scenario *s = py->s;
+  lsimp_strbuf_puts(&py->body, "\n\ndef f(*args):\n  v = list(args)\n");
+  size_t num_values = s->num_args;
+  for (size_t i = 0; i < s->num_eqns; i++) {
+    const lsim_scenario_eqn *e = &s->eqns[i];
+    py->eqn = i;
+    if (e->compute_type) {
+      lsimp_strbuf_puts(&py->body, "  from jax.experimental.compute_on import compute_on\n"
+                                   "  with compute_on(");
+      lsimp_py_str(&py->body, e->compute_type);
+      lsimp_strbuf_puts(&py->body, "):\n  ");
+    }
+    e->kind->python(py, e);
+    num_values += e->num_results;
+  }
+  size_t first = num_values, n = 0;
+  const size_t *outputs = s->returns;
+  if (s->has_return) {
+    n = s->num_returns;
+  } else if (s->num_eqns) {
+    n = s->eqns[s->num_eqns - 1].num_results;
+    first = num_values - n;
+    outputs = NULL;
+  }
+  lsimp_strbuf_puts(&py->body, n == 1 ? "  return " : "  return (");
+  for (size_t i = 0; i < n; i++)
+    lsimp_strbuf_printf(&py->body, "%sv[%zu]", i ? ", " : "", outputs ? outputs[i] : first + i);
+  lsimp_strbuf_puts(&py->body, n == 1 ? "\n" : n ? ",)\n" : ")\n");
+  lsimp_strbuf_puts(&py->body, "\n\nf.__name__ = f.__qualname__ = ");
+  lsimp_py_str(&py->body, s->function);
+  lsimp_strbuf_putc(&py->body, '\n');
+}
+
+/* `platforms=('cpu', 'tpu')` as a tuple of the comma list. */
+static void platforms_tuple(lsimp_strbuf *sb, const char *list) {
+  lsimp_strbuf_putc(sb, '(');
+  size_t n = 0;
+  for (const char *p = list; *p;) {
+    size_t len = strcspn(p, ",");
+    char *item = lsim_malloc(len + 1);
+    if (!item) {
+      sb->failed = true;
+      return;
+    }
+    memcpy(item, p, len);
+    item[len] = '\0';
+    lsimp_strbuf_puts(sb, n++ ? ", " : "");
+    lsimp_py_str(sb, item);
+    free(item);
+    p += len + (p[len] == ',');
+  }
+  lsimp_strbuf_puts(sb, n == 1 ? ",)" : ")");
+}
+
+/* The arguments, jit's keywords, then the lowering (or the export). */
+static void lowering(lsimp_python *py, lsimp_strbuf *sb) {
+  const lsim_scenario *s = py->s;
+  lsimp_strbuf_puts(sb, "\n\nargs = [");
+  for (size_t i = 0; i < s->num_args; i++) {
+    lsimp_strbuf_puts(sb, i ? ", " : "");
+    lsimp_python_struct(sb, &s->args[i].aval);
+  }
+  lsimp_strbuf_puts(sb, "]\njitted = jax.jit(f, donate_argnums=(");
+  size_t donated = 0;
+  for (size_t i = 0; i < s->num_args; i++)
+    if (s->args[i].donated)
+      lsimp_strbuf_printf(sb, "%s%zu", donated++ ? ", " : "", i);
+  lsimp_strbuf_puts(sb, donated == 1 ? ",)" : ")");
+  if (s->devices)
+    lsimp_strbuf_printf(sb, ", in_shardings=jax.sharding.NamedSharding(jax.sharding.Mesh("
+                            "np.array(jax.devices()[:%d]), ('x',)), jax.sharding.PartitionSpec())",
+                        s->devices);
+  if (s->keep_unused)
+    lsimp_strbuf_puts(sb, ", keep_unused=True");
+  if (s->backend) {
+    lsimp_strbuf_puts(sb, ", backend=");
+    lsimp_py_str(sb, s->backend);
+  }
+  lsimp_strbuf_puts(sb, ")\n");
+  const char *indent = "";
+  if (s->has_abstract_device) {
+    const lsim_abstract_device *d = &s->abstract_device;
+    lsimp_strbuf_puts(sb, "with jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh(\n"
+                          "    (1,), ('x',), axis_types=(jax.sharding.AxisType.Auto,),\n"
+                          "    abstract_device=jax.sharding.AbstractDevice(device_kind=");
+    lsimp_py_str(sb, d->device_kind);
+    if (d->num_cores)
+      lsimp_strbuf_printf(sb, ", num_cores=%d", d->num_cores);
+    else
+      lsimp_strbuf_puts(sb, ", num_cores=None");
+    lsimp_strbuf_puts(sb, ", platform=");
+    lsimp_py_str(sb, d->platform);
+    lsimp_strbuf_puts(sb, "))):\n");
+    indent = "  ";
+  }
+  if (s->for_export) {
+    lsimp_strbuf_printf(sb, "%sfrom jax import export\n%sexported = export.export(jitted, platforms=",
+                        indent, indent);
+    if (s->platforms)
+      platforms_tuple(sb, s->platforms);
+    else
+      lsimp_strbuf_puts(sb, "None");
+    lsimp_strbuf_puts(sb, ", disabled_checks=[");
+    for (const char *p = s->disabled_checks; p && *p;) {
+      size_t len = strcspn(p, ",");
+      lsimp_strbuf_puts(sb, p == s->disabled_checks ? "" : ", ");
+      if (len == strlen("platform") && !strncmp(p, "platform", len)) {
+        lsimp_strbuf_puts(sb, "export.DisabledSafetyCheck.platform()");
+      } else {
+        const char *t = p + strlen("custom_call:");
+        lsimp_strbuf_printf(sb, "export.DisabledSafetyCheck.custom_call('%.*s')",
+                            (int)(len - (size_t)(t - p)), t);
+      }
+      p += len + (p[len] == ',');
+    }
+    lsimp_strbuf_puts(sb, "])(*args)\n");
+  } else {
+    lsimp_strbuf_printf(sb, "%slowered = jitted.trace(*args).lower(", indent);
+    if (s->platforms) {
+      lsimp_strbuf_puts(sb, "lowering_platforms=");
+      platforms_tuple(sb, s->platforms);
+    }
+    lsimp_strbuf_puts(sb, ")\n");
+  }
+}
+
+int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallback, char **out,
+                         lsim_error *err) {
+  if (!s || !out)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_python: NULL argument");
+  *out = NULL;
+  const char *why = uncovered(s);
+  if (why)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
+                          "the Python rendering does not cover %s%s%s yet", why[0] == 'a' ? "" : "<",
+                          why, why[0] == 'a' ? "" : ">");
+  lsimp_python py = {.defs = LSIMP_STRBUF_INIT, .body = LSIMP_STRBUF_INIT, .s = s,
+                     .jax = lsim_scenario_profile(s, fallback)};
+  lsimp_strbuf text = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&text, "# %s%s%sfor JAX %s, as lowersim renders it.\n",
+                      s->name ? "The scenario " : "", s->name ? s->name : "",
+                      s->name ? " " : "The scenario ", py.jax->name);
+  lsimp_strbuf_puts(&text, prelude);
+  lsimp_strbuf_printf(&text, "\n\njax.config.update('jax_enable_x64', %s)\n",
+                      lsim_scenario_enable_x64(s) ? "True" : "False");
+  function(&py);
+  lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.defs), py.defs.len);
+  lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.body), py.body.len);
+  lowering(&py, &text);
+  bool failed = lsimp_strbuf_failed(&py.defs) || lsimp_strbuf_failed(&py.body);
+  lsimp_strbuf_free(&py.defs);
+  lsimp_strbuf_free(&py.body);
+  *out = failed ? NULL : lsimp_strbuf_take(&text);
+  lsimp_strbuf_free(&text);
+  return *out ? LSIM_OK : lsimp_fail_oom(err);
+}
