@@ -246,18 +246,21 @@ static int explain_python_only(const char *path, const lsim_jax_profile *profile
   return code;
 }
 
-/* The program as JAX Python, first: what the scenario means. */
-static void explain_python(const style *st, const lsim_scenario *s,
+/* The program as JAX Python, first: what the scenario means.  False when
+ * out of memory. */
+static bool explain_python(const style *st, const lsim_scenario *s,
                            const lsim_jax_profile *profile) {
   char *text = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   heading(st, "JAX program (Python; explain --python prints it alone)");
-  if (lsim_scenario_python(s, profile, &text, &err))
+  int rc = lsim_scenario_python(s, profile, &text, &err);
+  if (rc)
     printf("  (none: %s)\n", lsim_error_message(&err));
   else
     fputs(text, stdout);
   free(text);
   lsim_error_clear(&err);
+  return rc != LSIM_E_NO_MEMORY;
 }
 
 /* explain --jaxpr: the jaxpr alone on stdout, or, when tracing fails, the
@@ -448,7 +451,7 @@ int cmd_explain(int argc, char **argv) {
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
-  explain_python(st, s, profile);
+  bool rendered = explain_python(st, s, profile);
   explain_jaxpr(st, jaxpr);
   free(jaxpr);
   explain_request(st, s);
@@ -478,6 +481,8 @@ int cmd_explain(int argc, char **argv) {
       code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
     free(text);
   }
+  if (!rendered && !code)
+    code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   free(n.data);
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);

@@ -175,6 +175,15 @@ expect explain-jaxpr-trace-error 1 "LSIM_E_PLATFORM_DEPENDENT_GPU: ValueError: U
 expect explain-jaxpr-before-backend 1 "ValueError: Use 'cuda', 'rocm', or 'oneapi' for lax.platform_dependent." -- explain --jaxpr "$SRC/testdata/conformance/jit/backend-before-trace.xml"
 expect explain-jaxpr-and-json 2 "lowersim explain: --json, --html, --jaxpr and --python are four outputs: give one" -- explain --jaxpr --json "$SRC/testdata/scenarios/single-platform.xml"
 expect explain-jaxpr-invalid 2 "nope.xml: No such file or directory" -- explain --jaxpr "$tmp/nope.xml"
+# explain --python: the JAX program, the whole file (tests/python_render_test.py
+# runs it with real JAX); what the rendering does not cover exits 2.
+"$L" explain --python "$SRC/testdata/scenarios/platform-dependent.xml" > "$tmp/pd.py"
+diff -u "$SRC/testdata/expected/python/platform-dependent.py" "$tmp/pd.py"
+check explain-python-platform-dependent $? "not the expected program"
+[[ "$("$L" explain "$SRC/testdata/scenarios/platform-dependent.xml")" == *$'JAX program (Python; explain --python prints it alone)\n'"$(cat "$tmp/pd.py")"$'\n\njaxpr ('* ]]
+check explain-opens-with-python $? "explain does not open with the program"
+expect explain-python-uncovered 2 "LSIM_E_INVALID_ARGUMENT: InvalidArgument: the Python rendering does not cover <pallas_call> yet" -- explain --python "$SRC/testdata/scenarios/pallas-tpu.xml"
+expect explain-python-invalid 2 "nope.xml: No such file or directory" -- explain --python "$tmp/nope.xml"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
