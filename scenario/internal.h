@@ -289,16 +289,16 @@ lsim_aval *lsimp_build_operand_avals(lsimp_builder *b, const lsim_scenario_eqn *
 
 /* --- the kinds (scenario_kind.c; each in scenario/kinds/) ------------------------ */
 
-/* A program being rendered as Python (scenario/python.c): the definitions
- * before the function, its body, and whether some equation cannot be
- * rendered yet (`missing` names its kind). */
+/* A program being rendered as Python (scenario/python.c): the callbacks'
+ * shardings (made first, from jax.devices(), before anything is defined),
+ * the other definitions before the function, and its body. */
 typedef struct lsimp_python {
+  lsimp_strbuf shardings;
   lsimp_strbuf defs;
   lsimp_strbuf body;
   const lsim_scenario *s;
   const lsim_jax_profile *jax;
-  size_t eqn;          /* the index of the equation rendered */
-  const char *missing; /* the element of a kind without a rendering */
+  size_t eqn; /* the index of the equation rendered */
 } lsimp_python;
 
 /* `v[3], v[0]`: an equation's operands as the function's values. */

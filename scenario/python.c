@@ -248,7 +248,8 @@ int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallbac
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "the Python rendering does not cover %s%s%s yet", why[0] == 'a' ? "" : "<",
                           why, why[0] == 'a' ? "" : ">");
-  lsimp_python py = {.defs = LSIMP_STRBUF_INIT, .body = LSIMP_STRBUF_INIT, .s = s,
+  lsimp_python py = {.shardings = LSIMP_STRBUF_INIT, .defs = LSIMP_STRBUF_INIT,
+                     .body = LSIMP_STRBUF_INIT, .s = s,
                      .jax = lsim_scenario_profile(s, fallback)};
   lsimp_strbuf text = LSIMP_STRBUF_INIT;
   lsimp_strbuf_printf(&text, "# %s%s%sfor JAX %s, as lowersim renders it.\n",
@@ -258,10 +259,13 @@ int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallbac
   lsimp_strbuf_printf(&text, "\n\njax.config.update('jax_enable_x64', %s)\n",
                       lsim_scenario_enable_x64(s) ? "True" : "False");
   function(&py);
+  lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.shardings), py.shardings.len);
   lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.defs), py.defs.len);
   lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.body), py.body.len);
   lowering(&py, &text);
-  bool failed = lsimp_strbuf_failed(&py.defs) || lsimp_strbuf_failed(&py.body);
+  bool failed = lsimp_strbuf_failed(&py.shardings) || lsimp_strbuf_failed(&py.defs) ||
+                lsimp_strbuf_failed(&py.body);
+  lsimp_strbuf_free(&py.shardings);
   lsimp_strbuf_free(&py.defs);
   lsimp_strbuf_free(&py.body);
   *out = failed ? NULL : lsimp_strbuf_take(&text);

@@ -19,9 +19,9 @@ extern "C" {
 
 /* The program of `s` for its JAX release (its jax=, else `fallback`, else
  * the newest), runnable Python owned by the caller in *out.  A scenario the
- * rendering does not cover yet (a session; a <pallas_call>, <compute_on>
- * or <call_exported>; <abstract_device>) is LSIM_E_INVALID_ARGUMENT,
- * saying what; LSIM_E_NO_MEMORY. */
+ * rendering does not cover yet (a session; a <pallas_call> or
+ * <call_exported>) is LSIM_E_INVALID_ARGUMENT, saying what;
+ * LSIM_E_NO_MEMORY. */
 int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallback, char **out,
                          lsim_error *err);
 

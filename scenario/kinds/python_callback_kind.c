@@ -213,16 +213,16 @@ static void python_sharding(lsimp_python *py, const lsimp_python_callback_params
   lsimp_strbuf_puts(&py->body, ", sharding=");
   switch (p->params.sharding.kind) {
   case LSIM_CALLBACK_SHARDING_SINGLE_DEVICE:
-    lsimp_strbuf_printf(&py->defs, "sharding_%zu = jax.sharding.SingleDeviceSharding("
+    lsimp_strbuf_printf(&py->shardings, "sharding_%zu = jax.sharding.SingleDeviceSharding("
                                    "jax.devices()[%d])\n", py->eqn, p->sharding_arg);
     break;
   case LSIM_CALLBACK_SHARDING_SCALAR_MESH:
-    lsimp_strbuf_printf(&py->defs, "sharding_%zu = jax.sharding.NamedSharding(jax.sharding.Mesh("
+    lsimp_strbuf_printf(&py->shardings, "sharding_%zu = jax.sharding.NamedSharding(jax.sharding.Mesh("
                                    "np.array(jax.devices()[%d]), ()), jax.sharding.PartitionSpec())\n",
                         py->eqn, p->sharding_arg);
     break;
   case LSIM_CALLBACK_SHARDING_NAMED:
-    lsimp_strbuf_printf(&py->defs, "sharding_%zu = jax.sharding.NamedSharding(jax.sharding.Mesh("
+    lsimp_strbuf_printf(&py->shardings, "sharding_%zu = jax.sharding.NamedSharding(jax.sharding.Mesh("
                                    "np.array(jax.devices()[:%d]), ('x',)), "
                                    "jax.sharding.PartitionSpec())\n",
                         py->eqn, p->sharding_arg);
