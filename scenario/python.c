@@ -55,6 +55,14 @@ static const char prelude[] =
     "  return rule\n"
     "\n"
     "\n"
+    "exports = {}  # a session's exports so far: lowering K's Exported.call\n"
+    "\n"
+    "\n"
+    "def results(r):\n"
+    "  \"\"\"An exported function's results as a list.\"\"\"\n"
+    "  return list(r) if isinstance(r, (tuple, list)) else [r]\n"
+    "\n"
+    "\n"
     "prims = {}  # the program's own primitives, by name\n"
     "\n"
     "\n"
@@ -101,11 +109,10 @@ void lsimp_python_aliases(lsimp_strbuf *sb, const lsim_io_alias *aliases, size_t
 
 /* What the rendering does not cover yet, before anything is written. */
 static const char *uncovered(const lsim_scenario *s) {
-  if (s->next)
-    return "a session (several <lower>s in one process)";
-  for (size_t i = 0; i < s->num_eqns; i++)
-    if (!s->eqns[i].kind->python)
-      return s->eqns[i].kind->element;
+  for (; s; s = s->next)
+    for (size_t i = 0; i < s->num_eqns; i++)
+      if (!s->eqns[i].kind->python)
+        return s->eqns[i].kind->element;
   return NULL;
 }
 
@@ -166,8 +173,10 @@ static void platforms_tuple(lsimp_strbuf *sb, const char *list) {
   lsimp_strbuf_puts(sb, n == 1 ? ",)" : ")");
 }
 
-/* The arguments, jit's keywords, then the lowering (or the export). */
-static void lowering(lsimp_python *py, lsimp_strbuf *sb) {
+/* The arguments, jit's keywords, then the lowering (or the export); a
+ * session's lowering before the last in a try: a JAX process goes on
+ * after a failed lowering. */
+static void lowering(lsimp_python *py, lsimp_strbuf *sb, bool last) {
   const lsim_scenario *s = py->s;
   lsimp_strbuf_puts(sb, "\n\nargs = [");
   for (size_t i = 0; i < s->num_args; i++) {
@@ -191,12 +200,15 @@ static void lowering(lsimp_python *py, lsimp_strbuf *sb) {
     lsimp_py_str(sb, s->backend);
   }
   lsimp_strbuf_puts(sb, ")\n");
-  const char *indent = "";
+  const char *indent = last ? "" : "  ";
+  if (!last)
+    lsimp_strbuf_puts(sb, "try:\n");
   if (s->has_abstract_device) {
     const lsim_abstract_device *d = &s->abstract_device;
-    lsimp_strbuf_puts(sb, "with jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh(\n"
-                          "    (1,), ('x',), axis_types=(jax.sharding.AxisType.Auto,),\n"
-                          "    abstract_device=jax.sharding.AbstractDevice(device_kind=");
+    lsimp_strbuf_printf(sb, "%swith jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh(\n"
+                            "    (1,), ('x',), axis_types=(jax.sharding.AxisType.Auto,),\n"
+                            "    abstract_device=jax.sharding.AbstractDevice(device_kind=",
+                        indent);
     lsimp_py_str(sb, d->device_kind);
     if (d->num_cores)
       lsimp_strbuf_printf(sb, ", num_cores=%d", d->num_cores);
@@ -205,7 +217,7 @@ static void lowering(lsimp_python *py, lsimp_strbuf *sb) {
     lsimp_strbuf_puts(sb, ", platform=");
     lsimp_py_str(sb, d->platform);
     lsimp_strbuf_puts(sb, "))):\n");
-    indent = "  ";
+    indent = last ? "  " : "    ";
   }
   if (s->for_export) {
     lsimp_strbuf_printf(sb, "%sfrom jax import export\n%sexported = export.export(jitted, platforms=",
@@ -227,7 +239,7 @@ static void lowering(lsimp_python *py, lsimp_strbuf *sb) {
       }
       p += len + (p[len] == ',');
     }
-    lsimp_strbuf_puts(sb, "])(*args)\n");
+    lsimp_strbuf_printf(sb, "])(*args)\n%sexports[%d] = exported.call\n", indent, s->step);
   } else {
     lsimp_strbuf_printf(sb, "%slowered = jitted.trace(*args).lower(", indent);
     if (s->platforms) {
@@ -236,6 +248,9 @@ static void lowering(lsimp_python *py, lsimp_strbuf *sb) {
     }
     lsimp_strbuf_puts(sb, ")\n");
   }
+  if (!last)
+    lsimp_strbuf_puts(sb, "except Exception:  # the session goes on, as a JAX process does\n"
+                          "  pass\n");
 }
 
 int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallback, char **out,
@@ -256,15 +271,26 @@ int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallbac
                       s->name ? "The scenario " : "", s->name ? s->name : "",
                       s->name ? " " : "The scenario ", py.jax->name);
   lsimp_strbuf_puts(&text, prelude);
-  lsimp_strbuf_printf(&text, "\n\njax.config.update('jax_enable_x64', %s)\n",
-                      lsim_scenario_enable_x64(s) ? "True" : "False");
-  function(&py);
-  lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.shardings), py.shardings.len);
-  lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.defs), py.defs.len);
-  lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.body), py.body.len);
-  lowering(&py, &text);
-  bool failed = lsimp_strbuf_failed(&py.shardings) || lsimp_strbuf_failed(&py.defs) ||
-                lsimp_strbuf_failed(&py.body);
+  bool failed = false;
+  for (const lsim_scenario *step = s; step; step = step->next) {
+    /* A session: each lowering in turn, in this one process. */
+    if (s->next)
+      lsimp_strbuf_printf(&text, "\n\n# Lowering %d (line %d)%s", step->step, step->lower_line,
+                          step->next ? "." : ", the last: the program's outcome.");
+    py.s = step;
+    lsimp_strbuf_printf(&text, "\n\njax.config.update('jax_enable_x64', %s)\n",
+                        lsim_scenario_enable_x64(step) ? "True" : "False");
+    function(&py);
+    lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.shardings), py.shardings.len);
+    lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.defs), py.defs.len);
+    lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.body), py.body.len);
+    lowering(&py, &text, step->next == NULL);
+    failed |= lsimp_strbuf_failed(&py.shardings) || lsimp_strbuf_failed(&py.defs) ||
+              lsimp_strbuf_failed(&py.body);
+    lsimp_strbuf_reset(&py.shardings);
+    lsimp_strbuf_reset(&py.defs);
+    lsimp_strbuf_reset(&py.body);
+  }
   lsimp_strbuf_free(&py.shardings);
   lsimp_strbuf_free(&py.defs);
   lsimp_strbuf_free(&py.body);

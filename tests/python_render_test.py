@@ -71,12 +71,13 @@ def _rendered(task: dict) -> dict:
   with program.capture_warnings(out.warnings):
     try:
       exec(compile(task["text"], "program.py", "exec"), namespace)
-      if "exported" in namespace:
+      last = ([s] + list(s.steps))[-1]  # a session's outcome is its last lowering's
+      if last.export:
         module = mlir_text.parse(namespace["exported"].mlir_module(), mlir_text.context())
       else:
         module = namespace["lowered"].compiler_ir("stablehlo")
       out.module = mlir_text.generic(module)
-      if s.execute and "lowered" in namespace:  # <execute/>: the runtime's part, as the oracle's
+      if last.execute and not last.export:  # <execute/>: the runtime's part, as the oracle's
         program.execute(namespace["lowered"])
     except standins.BackendNotInstalled as e:
       return {"kind": "skip", "why": f"imports uninstalled {e.name}"}
@@ -87,7 +88,8 @@ def _rendered(task: dict) -> dict:
 
 
 def _built(task: dict) -> dict:
-  """The oracle's own construction of the scenario."""
+  """The oracle's own construction of the scenario (a session's last
+  lowering, after the ones before it)."""
   from oracle import program, scenario as sc, standins
   s = sc.read_file(task["path"])
   try:
@@ -95,7 +97,7 @@ def _built(task: dict) -> dict:
   except program.NotExpressible as e:
     return {"kind": "skip", "why": str(e)}
   standins.install(s)
-  return _outcome(program.lower(s))
+  return _outcome(program.lower_session(s)[-1])
 
 
 def jax_side(tasks_file: str) -> int:

@@ -4,7 +4,9 @@
  * primitives and their lowering rules, the callbacks' Python functions, the
  * traced function `f` (one statement per equation, each written by its
  * kind), its arguments, then `jax.jit(f, ...).trace(*args).lower(...)` (or
- * jax.export), leaving `lowered` (or `exported`) defined.  `lowersim
+ * jax.export), leaving `lowered` (or `exported`) defined: the last
+ * lowering's outcome.  <execute/> (the runtime calling the host callbacks)
+ * is not part of the program.  `lowersim
  * explain` prints it first, `explain --python` alone. */
 #ifndef LOWERSIM_SCENARIO_PYTHON_H
 #define LOWERSIM_SCENARIO_PYTHON_H
@@ -19,9 +21,11 @@ extern "C" {
 
 /* The program of `s` for its JAX release (its jax=, else `fallback`, else
  * the newest), runnable Python owned by the caller in *out.  A scenario the
- * rendering does not cover yet (a session; a <pallas_call> or
- * <call_exported>) is LSIM_E_INVALID_ARGUMENT, saying what;
- * LSIM_E_NO_MEMORY. */
+ * rendering does not cover yet (a <pallas_call>) is
+ * LSIM_E_INVALID_ARGUMENT, saying what; LSIM_E_NO_MEMORY.  A session is
+ * its lowerings in turn, those before the last in a try (a JAX process
+ * goes on after a failed lowering), each export kept in `exports[K]` for
+ * <call_exported lowering="K">. */
 int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallback, char **out,
                          lsim_error *err);
 
