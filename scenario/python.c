@@ -5,6 +5,7 @@
  * oracle's reading of the format (oracle/program.py), now written once. */
 #include "lowersim/scenario_python.h"
 #include "internal.h"
+#include "kinds/kinds.h"
 #include "lowersim/alloc.h"
 #include "support/raise.h"
 
@@ -74,6 +75,89 @@ static const char prelude[] =
     "    prims[name].def_abstract_eval(lambda *avals, result_avals: list(result_avals))\n"
     "  return prims[name]\n";
 
+/* The Pallas helper, written once when a program has a pallas_call. */
+static const char pallas_helper[] =
+    "\n"
+    "\n"
+    "# The kernel library (lowersim's pallas/kernels.c), compiled under the file\n"
+    "# name kernels.py, which JAX's messages about a kernel name.\n"
+    "KERNELS = {\n"
+    "    ('add_one', False): 'def add_one(x_ref, o_ref):\\n  o_ref[...] = x_ref[...] + 1\\n',\n"
+    "    ('copy', False): 'def copy(x_ref, o_ref):\\n  o_ref[...] = x_ref[...]\\n',\n"
+    "    ('tiled_add_one', False): 'def tiled_add_one(x_ref, o_ref):\\n  o_ref[...] = x_ref[...] + 1\\n',\n"
+    "    ('add_one', True): 'def add_one(x_ref, o_ref):\\n  o_ref[...] = x_ref[...] + c\\n',\n"
+    "    ('copy', True): 'def copy(x_ref, o_ref):\\n  o_ref[...] = x_ref[...] * c\\n',\n"
+    "    ('tiled_add_one', True): 'def tiled_add_one(x_ref, o_ref):\\n  o_ref[...] = x_ref[...] + c\\n',\n"
+    "    ('row_sum', False):\n"
+    "        'def row_sum(x_ref, o_ref):\\n  o_ref[...] = jnp.sum(x_ref[...], axis=1, keepdims=True)\\n',\n"
+    "    ('row_sum', True):\n"
+    "        'def row_sum(x_ref, o_ref):\\n  o_ref[...] = jnp.sum(x_ref[...] * c, axis=1, keepdims=True)\\n',\n"
+    "    ('gather_rows', False): 'def gather_rows(idx_ref, x_ref, o_ref):\\n  o_ref[...] = x_ref[...]\\n',\n"
+    "    ('gather_rows', True):\n"
+    "        'def gather_rows(idx_ref, x_ref, o_ref):\\n  o_ref[...] = x_ref[...] * c\\n',\n"
+    "}\n"
+    "INDEX_MAPS = {'gather_rows_in': 'lambda i, idx_ref: (idx_ref[i], 0)\\n',\n"
+    "              'gather_rows_out': 'lambda i, idx_ref: (i, 0)\\n'}\n"
+    "\n"
+    "\n"
+    "def compiler_params_of(cls, fields):\n"
+    "  \"\"\"The backend's CompilerParams of the fields given (has_side_effects as\n"
+    "  written: 'true', 'false' or 'dataflow').\"\"\"\n"
+    "  if cls == 'mosaic_tpu':\n"
+    "    import jax.experimental.pallas.tpu as pltpu\n"
+    "    effects = fields.pop('has_side_effects', None)\n"
+    "    if effects is not None:\n"
+    "      fields['has_side_effects'] = (pltpu.SideEffectType.DATAFLOW_SIDE_EFFECTING\n"
+    "                                    if effects == 'dataflow' else effects == 'true')\n"
+    "    return pltpu.CompilerParams(**fields)\n"
+    "  if cls == 'triton':\n"
+    "    import jax.experimental.pallas.triton as pltriton\n"
+    "    return pltriton.CompilerParams(**fields)\n"
+    "  if cls == 'mosaic_gpu':\n"
+    "    from jax._src.pallas.mosaic_gpu import core as mgpu_core  # plgpu.CompilerParams\n"
+    "    return mgpu_core.CompilerParams()\n"
+    "  return None\n"
+    "\n"
+    "\n"
+    "def pallas(kernel, ops, results, grid, block=None, constants=False, interpret=False,\n"
+    "           compiler_params=(None, {}), cost_estimate=None, **extra):\n"
+    "  \"\"\"pl.pallas_call of a library kernel over its blocks (the whole array on\n"
+    "  a 1-D grid; tiled_add_one's 2-D blocks; row_sum's rows; gather_rows's\n"
+    "  scalar-prefetched rows).\"\"\"\n"
+    "  from jax.experimental import pallas as pl\n"
+    "  x = ops[1 if kernel == 'gather_rows' else 0]\n"
+    "  namespace = {'c': np.ones(x.shape, x.dtype) if constants else None, 'jnp': jnp}\n"
+    "  exec(compile(KERNELS[(kernel, constants)], 'kernels.py', 'exec'), namespace)\n"
+    "  compiler_params = compiler_params_of(*compiler_params)\n"
+    "  if cost_estimate is not None:\n"
+    "    extra['cost_estimate'] = pl.CostEstimate(**cost_estimate)\n"
+    "  out = results[0] if len(results) == 1 else tuple(results)\n"
+    "  if kernel == 'gather_rows':\n"
+    "    import jax.experimental.pallas.tpu as pltpu\n"
+    "    index_map = lambda name: eval(compile(INDEX_MAPS[name], 'kernels.py', 'eval'), {})\n"
+    "    extra['grid_spec'] = pltpu.PrefetchScalarGridSpec(\n"
+    "        num_scalar_prefetch=1, grid=(x.shape[0] // block[0],),\n"
+    "        in_specs=[pl.BlockSpec(block, index_map('gather_rows_in'))],\n"
+    "        out_specs=pl.BlockSpec(block, index_map('gather_rows_out')))\n"
+    "    call = pl.pallas_call(namespace[kernel], out_shape=out, interpret=interpret,\n"
+    "                          compiler_params=compiler_params, **extra)\n"
+    "  else:\n"
+    "    grid = (grid,)\n"
+    "    spec = pl.BlockSpec(x.shape, lambda i: (0,) * x.ndim)\n"
+    "    out_spec = spec\n"
+    "    if kernel == 'tiled_add_one':\n"
+    "      grid = (x.shape[0] // block[0], x.shape[1] // block[1])\n"
+    "      spec = out_spec = pl.BlockSpec(block, lambda i, j: (i, j))\n"
+    "    elif kernel == 'row_sum':\n"
+    "      grid = (x.shape[0] // block[0],)\n"
+    "      spec = pl.BlockSpec(block, lambda i: (i, 0))\n"
+    "      out_spec = pl.BlockSpec((block[0], 1), lambda i: (i, 0))\n"
+    "    call = pl.pallas_call(namespace[kernel], out_shape=out, grid=grid, in_specs=[spec],\n"
+    "                          out_specs=out_spec, interpret=interpret,\n"
+    "                          compiler_params=compiler_params, **extra)\n"
+    "  r = call(*ops)\n"
+    "  return [r] if len(results) == 1 else list(r)\n";
+
 void lsimp_python_struct(lsimp_strbuf *sb, const lsim_aval *aval) {
   lsimp_strbuf_puts(sb, "jax.ShapeDtypeStruct(");
   lsimp_py_shape(sb, aval->dims, aval->rank);
@@ -105,6 +189,15 @@ void lsimp_python_aliases(lsimp_strbuf *sb, const lsim_io_alias *aliases, size_t
     lsimp_strbuf_printf(sb, "%s%lld: %lld", i ? ", " : "", (long long)aliases[i].input,
                         (long long)aliases[i].output);
   lsimp_strbuf_putc(sb, '}');
+}
+
+/* Whether some lowering of the scenario has a pallas_call. */
+static bool has_pallas(const lsim_scenario *s) {
+  for (; s; s = s->next)
+    for (size_t i = 0; i < s->num_eqns; i++)
+      if (s->eqns[i].kind == &lsimp_pallas_call_kind)
+        return true;
+  return false;
 }
 
 /* What the rendering does not cover yet, before anything is written. */
@@ -271,6 +364,8 @@ int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallbac
                       s->name ? "The scenario " : "", s->name ? s->name : "",
                       s->name ? " " : "The scenario ", py.jax->name);
   lsimp_strbuf_puts(&text, prelude);
+  if (has_pallas(s))
+    lsimp_strbuf_puts(&text, pallas_helper);
   bool failed = false;
   for (const lsim_scenario *step = s; step; step = step->next) {
     /* A session: each lowering in turn, in this one process. */

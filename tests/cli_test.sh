@@ -182,7 +182,8 @@ diff -u "$SRC/testdata/expected/python/platform-dependent.py" "$tmp/pd.py"
 check explain-python-platform-dependent $? "not the expected program"
 [[ "$("$L" explain "$SRC/testdata/scenarios/platform-dependent.xml")" == *$'JAX program (Python; explain --python prints it alone)\n'"$(cat "$tmp/pd.py")"$'\n\njaxpr ('* ]]
 check explain-opens-with-python $? "explain does not open with the program"
-expect explain-python-uncovered 2 "LSIM_E_INVALID_ARGUMENT: InvalidArgument: the Python rendering does not cover <pallas_call> yet" -- explain --python "$SRC/testdata/scenarios/pallas-tpu.xml"
+"$L" explain --python "$SRC/testdata/scenarios/pallas-tpu.xml" | grep -qx "  v += pallas('add_one', \[v\[0\]\], \[jax.ShapeDtypeStruct((8,), jnp.dtype('float32'))\], 4, constants=False, interpret=False)"
+check explain-python-pallas $? "no pallas call in the program"
 expect explain-python-invalid 2 "nope.xml: No such file or directory" -- explain --python "$tmp/nope.xml"
 
 echo "$pass passed, $fail failed"

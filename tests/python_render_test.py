@@ -48,7 +48,12 @@ def _normal(text: str) -> str:
 
 def _outcome(out) -> dict:
   if out.kind == "module":
-    return {"kind": "module", "module": out.module, "warnings": [_normal(w) for w in out.warnings]}
+    # As the oracle compares modules: canonical text, each kernel decoded.
+    from oracle import compare
+    c = compare.canonicalize(out.module)
+    return {"kind": "module", "module": c.text or c.error,
+            "kernels": [k.text or k.error for k in c.kernels],
+            "warnings": [_normal(w) for w in out.warnings]}
   if out.kind == "error":
     return {"kind": "error", "error": _normal(f"{out.error_class}: {out.error_message}"),
             "warnings": [_normal(w) for w in out.warnings]}

@@ -20,9 +20,11 @@ extern "C" {
 #endif
 
 /* The program of `s` for its JAX release (its jax=, else `fallback`, else
- * the newest), runnable Python owned by the caller in *out.  A scenario the
- * rendering does not cover yet (a <pallas_call>) is
- * LSIM_E_INVALID_ARGUMENT, saying what; LSIM_E_NO_MEMORY.  A session is
+ * the newest), runnable Python owned by the caller in *out; an equation
+ * of a kind without a rendering would be LSIM_E_INVALID_ARGUMENT, saying
+ * which (every kind has one); LSIM_E_NO_MEMORY.  A <pallas_call> is the
+ * program's `pallas` helper over pl.pallas_call and the kernel library's
+ * Python sources (compiled as kernels.py).  A session is
  * its lowerings in turn, those before the last in a try (a JAX process
  * goes on after a failed lowering), each export kept in `exports[K]` for
  * <call_exported lowering="K">. */

@@ -42,6 +42,14 @@ def ffi_rule(target, backend_access):
   return rule
 
 
+exports = {}  # a session's exports so far: lowering K's Exported.call
+
+
+def results(r):
+  """An exported function's results as a list."""
+  return list(r) if isinstance(r, (tuple, list)) else [r]
+
+
 prims = {}  # the program's own primitives, by name
 
 
