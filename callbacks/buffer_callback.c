@@ -45,6 +45,29 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n;
 }
 
+/* buffer_callback[callback=<function callback at 0x...> ...]: the params
+ * in the jaxpr's order. */
+static void jaxpr_params(const lsim_eqn *eqn, const lsim_jax_profile *jax,
+                         lsim_jaxpr_printer *jp) {
+  (void)jax;
+  const lsim_buffer_callback_params *p = eqn->params;
+  char *aliases = lsim_io_aliases_repr(p->aliases, p->num_aliases);
+  if (!aliases) {
+    lsim_jaxpr_fail(jp);
+    return;
+  }
+  lsim_jaxpr_param(jp, "callback", "<function callback at 0xXXXXXXXXXXXX>");
+  lsim_jaxpr_param(jp, "command_buffer_compatible", "%s",
+                   p->command_buffer_compatible ? "True" : "False");
+  lsim_jaxpr_param(jp, "has_side_effect", "%s", p->has_side_effect ? "True" : "False");
+  lsim_jaxpr_param_tree(jp, "in_tree", eqn->num_operands, true);
+  lsim_jaxpr_param(jp, "input_output_aliases", "%s", aliases);
+  lsim_jaxpr_param_tree(jp, "out_tree", eqn->num_results, false);
+  lsim_jaxpr_param_result_avals(jp, eqn);
+  lsim_jaxpr_param(jp, "vmap_method", "None");
+  free(aliases);
+}
+
 /* has_side_effect=True is an effect: jit keeps the call unused. */
 static bool kept_when_unused(const void *params, const lsim_jax_profile *jax) {
   (void)jax;
@@ -54,6 +77,7 @@ static bool kept_when_unused(const void *params, const lsim_jax_profile *jax) {
 const lsim_primitive lsim_buffer_callback_p = {.name = "buffer_callback",
                                                .trace_check = buffer_callback_check,
                                                .explain_params = explain_params,
+                                               .jaxpr_params = jaxpr_params,
                                                .kept_when_unused = kept_when_unused};
 
 /* wrapped_callback: runs the user's callback (the lowering's copy of it),

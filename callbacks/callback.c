@@ -306,16 +306,82 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n < 0 || (size_t)n >= size ? n : n + explain_sharding(&p->sharding, buf + n, size - (size_t)n);
 }
 
+/* The jaxpr's `sharding=`: the sharding's repr, a device as jaxlib prints
+ * its CPU and GPU devices (`CpuDevice(id=1)`); a mesh's devices are not in
+ * its repr, a scalar mesh has no axes. */
+static void jaxpr_sharding(lsim_jaxpr_printer *jp, const lsim_callback_sharding *s) {
+  const char *platform = s->device.backend ? s->device.backend->platform : "";
+  switch (s->kind) {
+  case LSIM_CALLBACK_SHARDING_SINGLE_DEVICE:
+    lsim_jaxpr_param(jp, "sharding",
+                     "SingleDeviceSharding(device=%c%sDevice(id=%d), memory_kind=device)",
+                     platform[0] ? platform[0] - 'a' + 'A' : '?', platform[0] ? platform + 1 : "",
+                     s->device.id);
+    break;
+  case LSIM_CALLBACK_SHARDING_SCALAR_MESH:
+    lsim_jaxpr_param(jp, "sharding",
+                     "NamedSharding(mesh=Mesh(, axis_types=()), spec=P(), memory_kind=device)");
+    break;
+  case LSIM_CALLBACK_SHARDING_NAMED:
+    lsim_jaxpr_param(jp, "sharding",
+                     "NamedSharding(mesh=Mesh('x': %d, axis_types=(Auto,)), spec=P(), "
+                     "memory_kind=device)",
+                     s->mesh_size);
+    break;
+  default:
+    lsim_jaxpr_param(jp, "sharding", "None");
+  }
+}
+
+/* `callback=_FlatCallback(callback_func=<function callback at 0x...>,
+ * in_tree=PyTreeDef(((*,), {})))`: the user's callback (the rendered
+ * program's `callback`), flattened over the call's arguments; JAX prints
+ * function addresses as 0xXXXXXXXXXXXX. */
+static void jaxpr_flat_callback(lsim_jaxpr_printer *jp, size_t num_args) {
+  lsimp_strbuf tree = LSIMP_STRBUF_INIT;
+  for (size_t i = 0; i < num_args; i++)
+    lsimp_strbuf_puts(&tree, i ? ", *" : "*");
+  lsim_jaxpr_param(jp, "callback",
+                   "_FlatCallback(callback_func=<function callback at 0xXXXXXXXXXXXX>, "
+                   "in_tree=PyTreeDef(((%s%s), {})))",
+                   lsimp_strbuf_cstr(&tree), num_args == 1 ? "," : "");
+  lsimp_strbuf_free(&tree);
+}
+
+/* pure_callback[callback=... result_avals=... sharding=None vmap_method=None]. */
+static void jaxpr_pure_params(const lsim_eqn *eqn, const lsim_jax_profile *jax,
+                              lsim_jaxpr_printer *jp) {
+  (void)jax;
+  const lsim_python_callback_params *p = eqn->params;
+  jaxpr_flat_callback(jp, eqn->num_operands);
+  lsim_jaxpr_param_result_avals(jp, eqn);
+  jaxpr_sharding(jp, &p->sharding);
+  lsim_jaxpr_param(jp, "vmap_method", "None");
+}
+
+/* io_callback[callback=... ordered=True result_avals=... sharding=None]. */
+static void jaxpr_io_params(const lsim_eqn *eqn, const lsim_jax_profile *jax,
+                            lsim_jaxpr_printer *jp) {
+  (void)jax;
+  const lsim_python_callback_params *p = eqn->params;
+  jaxpr_flat_callback(jp, eqn->num_operands);
+  lsim_jaxpr_param(jp, "ordered", "%s", p->ordered ? "True" : "False");
+  lsim_jaxpr_param_result_avals(jp, eqn);
+  jaxpr_sharding(jp, &p->sharding);
+}
+
 /* callback.py OrderedIOEffect: in effects.shardable_ordered_effects. */
 const lsim_effect lsim_ordered_io_effect = {
     .name = "OrderedIO", .type = "jax._src.callback.OrderedIOEffect", .shardable = true};
 
 const lsim_primitive lsim_pure_callback_p = {.name = "pure_callback",
                                              .explain_params = explain_pure_params,
+                                             .jaxpr_params = jaxpr_pure_params,
                                              .results_outside_mesh = true};
 /* io_callback has an IO effect, ordered or not: jit keeps it unused. */
 const lsim_primitive lsim_io_callback_p = {.name = "io_callback",
                                            .explain_params = explain_params,
+                                           .jaxpr_params = jaxpr_io_params,
                                            .ordered_effect = &lsim_ordered_io_effect,
                                            .kept_when_unused = lsim_always_kept,
                                            .results_outside_mesh = true};

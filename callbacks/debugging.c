@@ -2,6 +2,7 @@
  * JAX counterpart: debugging.py debug_callback_p and
  * debug_callback_lowering, registered for cpu, gpu and tpu. */
 #include "lowersim/debugging.h"
+#include "lowersim/program.h"
 
 #include <stdio.h>
 
@@ -12,6 +13,19 @@ static int explain_params(const void *params, char *buf, size_t size) {
                   p->partitioned ? "True" : "False");
 }
 
+/* debug_callback[callback=... effect=Debug partitioned=False]: the callback
+ * is debugging.py's flat wrapper of the user's; the effect OrderedDebug
+ * when ordered. */
+static void jaxpr_params(const lsim_eqn *eqn, const lsim_jax_profile *jax,
+                         lsim_jaxpr_printer *jp) {
+  (void)jax;
+  const lsim_python_callback_params *p = eqn->params;
+  lsim_jaxpr_param(jp, "callback", "<function debug_callback.<locals>._debug_callback.<locals>."
+                                   "_flat_callback at 0xXXXXXXXXXXXX>");
+  lsim_jaxpr_param(jp, "effect", "%s", p->ordered ? "OrderedDebug" : "Debug");
+  lsim_jaxpr_param(jp, "partitioned", "%s", p->partitioned ? "True" : "False");
+}
+
 /* debugging.py OrderedDebugEffect: not shardable. */
 const lsim_effect lsim_ordered_debug_effect = {
     .name = "OrderedDebug", .type = "jax._src.debugging.OrderedDebugEffect", .shardable = false};
@@ -19,6 +33,7 @@ const lsim_effect lsim_ordered_debug_effect = {
 /* debug_callback has the debug effect: jit keeps it. */
 const lsim_primitive lsim_debug_callback_p = {.name = "debug_callback",
                                               .explain_params = explain_params,
+                                              .jaxpr_params = jaxpr_params,
                                               .ordered_effect = &lsim_ordered_debug_effect,
                                               .kept_when_unused = lsim_always_kept};
 

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "explain_html.h"
 #include "lowersim/alloc.h"
+#include "lowersim/scenario_python.h"
 #include "lowersim/scenario_run.h"
 #include "json.h"
 #include "options.h"
@@ -223,6 +224,83 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
   return code;
 }
 
+static void heading(const style *st, const char *title);
+
+/* explain --python: the program as JAX Python alone on stdout (what the
+ * oracle executes), or why it has none yet. */
+static int explain_python_only(const char *path, const lsim_jax_profile *profile) {
+  lsim_scenario *s = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  if (cli_read_scenario(path, &s, &err)) {
+    fprintf(stderr, "%s\n", lsim_error_message(&err));
+    lsim_error_clear(&err);
+    return EXIT_INVALID_INPUT;
+  }
+  char *text = NULL;
+  int code = lsim_scenario_python(s, profile, &text, &err) ? cli_report(&err) : 0;
+  if (text && (fputs(text, stdout) < 0 || fflush(stdout)))
+    code = EXIT_FAILURE;
+  free(text);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  return code;
+}
+
+/* The program as JAX Python, first: what the scenario means.  False when
+ * out of memory. */
+static bool explain_python(const style *st, const lsim_scenario *s,
+                           const lsim_jax_profile *profile) {
+  char *text = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  heading(st, "JAX program (Python; explain --python prints it alone)");
+  int rc = lsim_scenario_python(s, profile, &text, &err);
+  if (rc)
+    printf("  (none: %s)\n", lsim_error_message(&err));
+  else
+    fputs(text, stdout);
+  free(text);
+  lsim_error_clear(&err);
+  return rc != LSIM_E_NO_MEMORY;
+}
+
+/* explain --jaxpr: the jaxpr alone on stdout, or, when tracing fails, the
+ * lowering's error as `lower` reports it. */
+static int explain_jaxpr_only(const char *path, const lsim_jax_profile *profile) {
+  lsim_scenario *s = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  if (cli_read_scenario(path, &s, &err)) {
+    fprintf(stderr, "%s\n", lsim_error_message(&err));
+    lsim_error_clear(&err);
+    return EXIT_INVALID_INPUT;
+  }
+  lsim_lowerer *lowerer = NULL;
+  lsim_scenario_outcome outcome = {0};
+  char *jaxpr = NULL;
+  lsim_error trace = LSIM_ERROR_INIT;
+  lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
+      .profile = profile, .jaxpr = &jaxpr, .jaxpr_error = &trace);
+  int rc = lsim_lowerer_create(&lowerer, &err);
+  if (!rc)
+    rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  int code = 0;
+  /* make_jaxpr traces only: a lowering that fails after tracing (or
+   * before it: jit(backend=)) has its jaxpr, or tracing's error. */
+  if (jaxpr && lsim_status_kind(rc) != LSIM_KIND_INVALID_INPUT &&
+      lsim_status_kind(rc) != LSIM_KIND_NO_MEMORY)
+    code = printf("%s\n", jaxpr) < 0 || fflush(stdout) ? EXIT_FAILURE : 0;
+  else if (trace.code && lsim_status_kind(rc) != LSIM_KIND_INVALID_INPUT)
+    code = cli_report(&trace);
+  else
+    code = cli_report(rc ? &err : &(lsim_error){LSIM_E_NO_MEMORY, NULL});
+  lsim_error_clear(&trace);
+  free(jaxpr);
+  lsim_scenario_outcome_clear(&outcome);
+  lsim_lowerer_destroy(lowerer);
+  lsim_scenario_destroy(s);
+  lsim_error_clear(&err);
+  return code;
+}
+
 static void heading(const style *st, const char *title) {
   printf("\n%s%s%s\n", st->bold, title, st->reset);
 }
@@ -256,6 +334,16 @@ static void explain_runtime(const style *st, const lsim_scenario *s, const lsim_
   }
 }
 
+/* The program as jax.make_jaxpr(f)(*args) prints it (a session: its last
+ * lowering's), as it is, not indented: it is JAX's text. */
+static void explain_jaxpr(const style *st, const char *jaxpr) {
+  heading(st, "jaxpr (jax.make_jaxpr(f)(*args))");
+  if (jaxpr)
+    printf("%s\n", jaxpr);
+  else
+    printf("  (none: tracing fails; the result below says why)\n");
+}
+
 static void explain_request(const style *st, const lsim_scenario *s) {
   heading(st, "request");
   printf("  function         %s  (module jit_%s)\n", s->function, s->function);
@@ -280,9 +368,12 @@ static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
 }
 
 static void help(void) {
-  printf("usage: lowersim explain [--jax VERSION] [--json | --html OUT.html] FILE\n\n"
+  printf("usage: lowersim explain [--jax VERSION] [--json | --html OUT.html | --jaxpr | --python]"
+         " FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) as `lowersim lower` does and\n"
-         "narrates it in JAX's terms (the JAX version first), then prints the module.\n"
+         "narrates it in JAX's terms (the JAX version first, then the JAX Python program\n"
+         "the scenario means and its jaxpr as jax.make_jaxpr(f)(*args) prints it), then\n"
+         "prints the module.\n"
          "Each step is followed by the JAX function it is about, as `@ FUNCTION\n"
          "(FILE:LINE) URL`, the line of its def at the profile's source ref\n"
          "(`lowersim versions`: explain.source_ref).\n"
@@ -294,21 +385,29 @@ static void help(void) {
          "--html OUT.html: one self-contained page instead (no network): the scenario,\n"
          "the narration beside the module, each op linked to the step that made it and\n"
          "back, each stablehlo.case dispatch drawn, an error as the outcome. Replaced\n"
-         "whole, never half-written; nothing on stdout; the exit code is the lowering's.\n");
+         "whole, never half-written; nothing on stdout; the exit code is the lowering's.\n"
+         "--jaxpr: only the jaxpr (a session: its last lowering's) on stdout, exit 0;\n"
+         "when tracing fails, tracing's error as `lower` reports an error.\n"
+         "--python: only the JAX Python program (runnable: it leaves `lowered`, or\n"
+         "`exported`, defined); a scenario the rendering does not cover yet exits 2.\n");
 }
 
 int cmd_explain(int argc, char **argv) {
   const char *jax_name = NULL;
   const lsim_jax_profile *profile = NULL;
   const char *html = NULL;
-  bool json = false;
+  bool json = false, jaxpr_only = false, python_only = false;
   const cli_option options[] = {
       CLI_OPT_CHOICE("jax", 0, &jax_name, cli_jax_values,
                      CLI_HELP("VERSION", "the JAX version of a scenario that names none")),
       CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
-      CLI_OPT_STRING("html", 0, &html, CLI_HELP("OUT.html", "one self-contained page instead"))};
+      CLI_OPT_STRING("html", 0, &html, CLI_HELP("OUT.html", "one self-contained page instead")),
+      CLI_OPT_FLAG("jaxpr", 0, &jaxpr_only,
+                   CLI_HELP(NULL, "only the jaxpr, as jax.make_jaxpr prints it")),
+      CLI_OPT_FLAG("python", 0, &python_only,
+                   CLI_HELP(NULL, "only the scenario as the JAX Python program it means"))};
   cli_args args;
-  int code = cli_parse("explain", argc, argv, options, 3, help, &args);
+  int code = cli_parse("explain", argc, argv, options, 5, help, &args);
   if (code)
     return code < 0 ? 0 : code;
   if (jax_name && (code = cli_parse_jax("explain", "--jax", jax_name, &profile)))
@@ -316,8 +415,13 @@ int cmd_explain(int argc, char **argv) {
   if (args.num_operands != 1)
     return cli_usage_error("explain", "one scenario file (usage: lowersim explain FILE)");
   const char *path = args.operands[0];
-  if (json && html)
-    return cli_usage_error("explain", "--json and --html are two outputs: give one");
+  if (json + !!html + jaxpr_only + python_only > 1)
+    return cli_usage_error("explain",
+                           "--json, --html, --jaxpr and --python are four outputs: give one");
+  if (jaxpr_only)
+    return explain_jaxpr_only(path, profile);
+  if (python_only)
+    return explain_python_only(path, profile);
   if (json)
     return explain_json(path, profile);
   if (html)
@@ -346,11 +450,15 @@ int cmd_explain(int argc, char **argv) {
   printf("  source links at github.com/jax-ml/jax %s\n", jax->source_ref);
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
+  char *jaxpr = NULL;
   lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
-      .explain = on_explain, .explain_data = &n, .profile = profile);
+      .explain = on_explain, .explain_data = &n, .profile = profile, .jaxpr = &jaxpr);
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  bool rendered = explain_python(st, s, profile);
+  explain_jaxpr(st, jaxpr);
+  free(jaxpr);
   explain_request(st, s);
   if (outcome.runtime) {
     /* Show the backends even when the lowering never needed them. */
@@ -378,6 +486,8 @@ int cmd_explain(int argc, char **argv) {
       code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
     free(text);
   }
+  if (!rendered && !code)
+    code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   free(n.data);
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);

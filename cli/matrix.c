@@ -402,7 +402,7 @@ static int bind_python(case_program *cp, lsim_eqn *eqn, lsim_python_callback_par
                                : LSIM_OK;
   if (device_backend)
     p->sharding = (lsim_callback_sharding){LSIM_CALLBACK_SHARDING_SINGLE_DEVICE,
-                                           {device_backend, 0}};
+                                           {device_backend, 0}, 0};
   eqn->ordered_effect = variants[v].kind != 0 && p->ordered;
   if (variants[v].kind == 0)
     lsim_pure_callback_bind(eqn, p);

@@ -1,10 +1,19 @@
 /* ctx/primitive.c: primitives made at run time (core.Primitive(name)). */
 #include "lowersim/alloc.h"
 #include "lowersim/primitive.h"
+#include "lowersim/program.h"
 #include "support/raise.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* A program's own primitive is bound with its results' avals
+ * (prim.bind(*args, result_avals=...), its abstract eval returning them). */
+static void result_avals_params(const lsim_eqn *eqn, const lsim_jax_profile *jax,
+                                lsim_jaxpr_printer *p) {
+  (void)jax;
+  lsim_jaxpr_param_result_avals(p, eqn);
+}
 
 int lsim_primitive_create(const char *name, lsim_primitive **out, lsim_error *err) {
   if (!name || !*name || !out)
@@ -17,7 +26,8 @@ int lsim_primitive_create(const char *name, lsim_primitive **out, lsim_error *er
     return lsimp_fail_oom(err);
   char *copy = (char *)(p + 1);
   memcpy(copy, name, len);
-  *p = (lsim_primitive){.name = copy, .results_outside_mesh = true};
+  *p = (lsim_primitive){
+      .name = copy, .results_outside_mesh = true, .jaxpr_params = result_avals_params};
   *out = p;
   return LSIM_OK;
 }

@@ -60,9 +60,50 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n;
 }
 
+/* In the jaxpr, platform_dependent is what it binds: platform_index
+ * without operands, then the cond of its branches on that index:
+ *   b:i32[] = platform_index[platforms=(('tpu',), ('cuda', 'rocm'), None)]
+ *   c:f32[4] = cond[branches=(...) branches_platforms=(...)] b a */
+static void jaxpr_eqns(const lsim_eqn *eqn, const lsim_jax_profile *jax, lsim_jaxpr_printer *jp) {
+  (void)jax;
+  const lsim_platform_dependent_params *p = eqn->params;
+  lsimp_strbuf platforms = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_putc(&platforms, '(');
+  for (size_t b = 0; b < p->num_branches; b++) {
+    if (b)
+      lsimp_strbuf_puts(&platforms, ", ");
+    if (p->branches[b].platforms)
+      lsimp_py_tuple(&platforms, p->branches[b].platforms, p->branches[b].num_platforms);
+    else
+      lsimp_strbuf_puts(&platforms, "None");
+  }
+  lsimp_strbuf_puts(&platforms, p->num_branches == 1 ? ",)" : ")");
+  const lsim_program **jaxprs = lsim_malloc_array(p->num_branches, sizeof *jaxprs);
+  size_t *operands = lsim_malloc_array(eqn->num_operands + 1, sizeof *operands);
+  if (!jaxprs || !operands || lsimp_strbuf_failed(&platforms)) {
+    lsim_jaxpr_fail(jp);
+  } else {
+    const lsim_aval index = {.dtype = LSIM_DTYPE_I32};
+    operands[0] = lsim_jaxpr_eqn_begin(jp, "platform_index", NULL, 0, &index, 1);
+    lsim_jaxpr_param(jp, "platforms", "%s", lsimp_strbuf_cstr(&platforms));
+    lsim_jaxpr_eqn_end(jp);
+    memcpy(operands + 1, eqn->operands, eqn->num_operands * sizeof *operands);
+    for (size_t b = 0; b < p->num_branches; b++)
+      jaxprs[b] = p->branches[b].jaxpr;
+    lsim_jaxpr_eqn_begin(jp, "cond", operands, eqn->num_operands + 1, eqn->results,
+                         eqn->num_results);
+    lsim_jaxpr_param_jaxprs(jp, "branches", jaxprs, p->num_branches);
+    lsim_jaxpr_param(jp, "branches_platforms", "%s", lsimp_strbuf_cstr(&platforms));
+    lsim_jaxpr_eqn_end(jp);
+  }
+  free(jaxprs);
+  free(operands);
+  lsimp_strbuf_free(&platforms);
+}
+
 const lsim_primitive lsim_platform_dependent_p = {
     .name = "platform_dependent", .trace_check = platform_dependent_check,
-    .explain_params = explain_params};
+    .explain_params = explain_params, .jaxpr_eqns = jaxpr_eqns};
 
 /* --- platform_index ------------------------------------------------------------ */
 

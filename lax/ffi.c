@@ -6,6 +6,7 @@
 #include "lowersim/alloc.h"
 #include "lowersim/emit.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -99,6 +100,60 @@ static int explain_params(const void *params, char *buf, size_t size) {
   return n;
 }
 
+/* `((1, 0), ())`: row-major layouts, one per aval. */
+static void layouts(lsimp_strbuf *sb, const int *ranks, size_t n) {
+  lsimp_strbuf_putc(sb, '(');
+  for (size_t i = 0; i < n; i++) {
+    lsimp_strbuf_puts(sb, i ? ", (" : "(");
+    for (int d = ranks[i] - 1; d >= 0; d--)
+      lsimp_strbuf_printf(sb, "%d%s", d, d ? ", " : ranks[i] == 1 ? "," : "");
+    lsimp_strbuf_putc(sb, ')');
+  }
+  lsimp_strbuf_puts(sb, n == 1 ? ",)" : ")");
+}
+
+/* ffi_call[attributes=() custom_call_api_version=4 ...], in the jaxpr's
+ * order. */
+static void jaxpr_params(const lsim_eqn *eqn, const lsim_jax_profile *jax,
+                         lsim_jaxpr_printer *jp) {
+  (void)jax;
+  const lsim_ffi_call_params *p = eqn->params;
+  size_t n = eqn->num_operands > eqn->num_results ? eqn->num_operands : eqn->num_results;
+  int *ranks = lsim_malloc_array(n, sizeof *ranks);
+  if (!ranks) {
+    lsim_jaxpr_fail(jp);
+    return;
+  }
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  lsim_jaxpr_param(jp, "attributes", "()");
+  lsim_jaxpr_param(jp, "custom_call_api_version", "%d", api_version(p));
+  lsim_jaxpr_param(jp, "has_side_effect", "%s", p->has_side_effect ? "True" : "False");
+  for (size_t i = 0; i < eqn->num_operands; i++)
+    ranks[i] = lsim_jaxpr_value_aval(jp, eqn->operands[i])->rank;
+  layouts(&sb, ranks, eqn->num_operands);
+  lsim_jaxpr_param(jp, "input_layouts", "%s", lsimp_strbuf_cstr(&sb));
+  lsimp_strbuf_reset(&sb);
+  char *aliases = lsim_io_aliases_repr(p->aliases, p->num_aliases);
+  if (!aliases)
+    lsim_jaxpr_fail(jp);
+  lsim_jaxpr_param(jp, "input_output_aliases", "%s", aliases ? aliases : "");
+  free(aliases);
+  lsim_jaxpr_param(jp, "legacy_backend_config", "%s",
+                   p->legacy_backend_config ? p->legacy_backend_config : "None");
+  lsimp_strbuf_reset(&sb);
+  for (size_t i = 0; i < eqn->num_results; i++)
+    ranks[i] = eqn->results[i].rank;
+  layouts(&sb, ranks, eqn->num_results);
+  lsim_jaxpr_param(jp, "output_layouts", "%s", lsimp_strbuf_cstr(&sb));
+  lsim_jaxpr_param_result_avals(jp, eqn);
+  lsim_jaxpr_param(jp, "target_name", "%s", p->target_name);
+  lsim_jaxpr_param(jp, "vmap_method", "%s", p->vmap_method ? p->vmap_method : "None");
+  if (lsimp_strbuf_failed(&sb))
+    lsim_jaxpr_fail(jp);
+  lsimp_strbuf_free(&sb);
+  free(ranks);
+}
+
 /* has_side_effect=True is an effect: jit keeps the call unused. */
 static bool kept_when_unused(const void *params, const lsim_jax_profile *jax) {
   (void)jax;
@@ -108,6 +163,7 @@ static bool kept_when_unused(const void *params, const lsim_jax_profile *jax) {
 const lsim_primitive lsim_ffi_call_p = {.name = "ffi_call",
                                         .trace_check = ffi_call_check,
                                         .explain_params = explain_params,
+                                        .jaxpr_params = jaxpr_params,
                                         .kept_when_unused = kept_when_unused};
 
 /* ffi_call_lowering: ffi_lowering(target_name, has_side_effect=...,

@@ -9,6 +9,7 @@
 #include "lowersim/lower_per_platform.h"
 #include "support/alloc.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 
@@ -35,8 +36,30 @@ static int explain_params(const void *params, char *buf, size_t size) {
                   p->jaxpr->function_name ? p->jaxpr->function_name : "f");
 }
 
-const lsim_primitive lsim_compute_on_p = {
-    .name = "compute_on", .trace_check = compute_on_check, .explain_params = explain_params};
+/* compute_on[compiler_options_json=None compute_type=device_host
+ * jaxpr={ lambda ; ... } out_memory_spaces=(MemorySpace.Host,)]. */
+static void jaxpr_params(const lsim_eqn *eqn, const lsim_jax_profile *jax, lsim_jaxpr_printer *jp) {
+  (void)jax;
+  const lsim_compute_on_params *p = eqn->params;
+  lsimp_strbuf spaces = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_putc(&spaces, '(');
+  for (size_t i = 0; i < eqn->num_results; i++)
+    lsimp_strbuf_printf(&spaces, "%sMemorySpace.%s", i ? ", " : "",
+                        p->out_memory_space == LSIM_MEMORY_HOST ? "Host" : "Device");
+  lsimp_strbuf_puts(&spaces, eqn->num_results == 1 ? ",)" : ")");
+  if (lsimp_strbuf_failed(&spaces))
+    lsim_jaxpr_fail(jp);
+  lsim_jaxpr_param(jp, "compiler_options_json", "None");
+  lsim_jaxpr_param(jp, "compute_type", "%s", p->compute_type);
+  lsim_jaxpr_param_jaxpr(jp, "jaxpr", p->jaxpr);
+  lsim_jaxpr_param(jp, "out_memory_spaces", "%s", lsimp_strbuf_cstr(&spaces));
+  lsimp_strbuf_free(&spaces);
+}
+
+const lsim_primitive lsim_compute_on_p = {.name = "compute_on",
+                                          .trace_check = compute_on_check,
+                                          .explain_params = explain_params,
+                                          .jaxpr_params = jaxpr_params};
 
 /* The call's frontend attributes: the compute type (a GPU stream's
  * annotation, with inlineable = "false"), and for `device` (and from 0.12.0

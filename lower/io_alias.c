@@ -5,6 +5,7 @@
 #include "lowersim/io_alias.h"
 #include "lowersim/alloc.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -77,4 +78,21 @@ int lsim_check_io_aliases(const lsim_aval *args, size_t num_args, const lsim_ava
     rc = check_alias(args, num_args, results, num_results, sorted[i], err);
   free(sorted);
   return rc;
+}
+
+char *lsim_io_aliases_repr(const lsim_io_alias *aliases, size_t n) {
+  lsim_io_alias *sorted = lsim_malloc_array(n, sizeof *sorted);
+  size_t count = 0;
+  if (!sorted || !lsim_io_aliases_sorted(aliases, n, sorted, &count)) {
+    free(sorted);
+    return NULL;
+  }
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_putc(&sb, '(');
+  for (size_t i = 0; i < count; i++)
+    lsimp_strbuf_printf(&sb, "%s(%" PRId64 ", %" PRId64 ")", i ? ", " : "", sorted[i].input,
+                        sorted[i].output);
+  lsimp_strbuf_puts(&sb, count == 1 ? ",)" : ")");
+  free(sorted);
+  return lsimp_strbuf_take(&sb);
 }

@@ -19,6 +19,13 @@ made by `./run oracle`, which runs every release: oracle/campaign.py).
       child forked from that process, so what its stand-ins patch is its own.
       `lowersim check PATH --batch -j 2 --impl 'build/oracle-venvs/RELEASE/bin/python -m oracle lower --batch'`.
 
+  python -m oracle jaxpr FILE|--batch [--jax RELEASE]
+      The scenario's program as `jax.make_jaxpr(f)(*args)` prints it (the
+      first lowering's, in the scenario's stand-in process), on stdout (exit
+      0); what JAX raised while tracing as `ErrorClass: message` on stderr
+      (exit 1); exits 2 and 3 and --batch as `lower`'s.  `lowersim explain
+      --jaxpr` prints lowersim's (tests/jaxpr_test.py compares them).
+
   python -m oracle run [PATHS...] [--jax RELEASE] [--fuzz N --seed S] [--timings]
                        [--jobs J] [--timeout SECONDS] [--update-known] [--write-expect]
                        [--self-test]
@@ -75,22 +82,27 @@ def cmd_lower(argv: list[str]) -> int:
     ap.error("give FILE or --batch")
   _check_version(a.jax)
   if a.batch:
-    return _lower_batch()
+    return _batch(_lower_file)
   return _lower_file(a.file)
 
 
-def _lower_in_child(path: str) -> dict:
-  """One scenario in a fork-server child: `lower FILE`'s exit code, stdout
-  and stderr."""
-  import contextlib
-  import io
-  out, err = io.StringIO(), io.StringIO()
-  with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-    code = _lower_file(path)
-  return {"code": code, "out": out.getvalue(), "err": err.getvalue()}
+class _InChild:
+  """One scenario in a fork-server child: the command's (`lower FILE`'s,
+  `jaxpr FILE`'s) exit code, stdout and stderr."""
+
+  def __init__(self, command):
+    self.command = command
+
+  def __call__(self, path: str) -> dict:
+    import contextlib
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+      code = self.command(path)
+    return {"code": code, "out": out.getvalue(), "err": err.getvalue()}
 
 
-def _lower_batch() -> int:
+def _batch(command) -> int:
   """`lowersim check --batch`'s protocol: a path per line on stdin; per path
   `EXIT OUT_BYTES ERR_BYTES` and the bytes on stdout.  JAX is imported once,
   in this process; each scenario runs in a child forked from it (the fork
@@ -102,7 +114,7 @@ def _lower_batch() -> int:
   for line in sys.stdin.buffer:
     path = line.rstrip(b"\n").decode("utf-8", "surrogateescape")
     # check --timeout kills the whole port; the child has no deadline of its own.
-    for _, r in server.run([path], _lower_in_child, jobs=1, timeout=10.0 ** 7):
+    for _, r in server.run([path], _InChild(command), jobs=1, timeout=10.0 ** 7):
       if "code" in r:
         code, o, e = r["code"], r["out"], r["err"]
       else:
@@ -140,6 +152,41 @@ def _lower_file(path: str) -> int:
     return 1
   ctx = mlir_text.context()
   sys.stdout.write(mlir_text.attribute_form(mlir_text.parse(out.module, ctx)))
+  return 0
+
+
+def cmd_jaxpr(argv: list[str]) -> int:
+  ap = argparse.ArgumentParser(prog="python -m oracle jaxpr")
+  ap.add_argument("file", nargs="?")
+  ap.add_argument("--jax", default=None)
+  ap.add_argument("--batch", action="store_true", help="lower --batch's protocol")
+  a = ap.parse_args(argv)
+  if a.batch == (a.file is not None):
+    ap.error("give FILE or --batch")
+  _check_version(a.jax)
+  if a.batch:
+    return _batch(_jaxpr_file)
+  return _jaxpr_file(a.file)
+
+
+def _jaxpr_file(path: str) -> int:
+  from oracle import program, scenario as sc, standins
+  try:
+    s = sc.read_file(path)
+  except sc.InvalidScenario as e:
+    print(e, file=sys.stderr)
+    return 2
+  try:
+    program.check_expressible(s)
+    standins.install(s)
+    text = program.make_jaxpr_text(s)
+  except program.NotExpressible as e:
+    print(f"not expressible in JAX {_jax_version()}: {e}", file=sys.stderr)
+    return 3
+  except Exception as e:  # what JAX raised while tracing
+    print(f"{type(e).__name__}: {e}".replace("\n", "\\n"), file=sys.stderr)
+    return 1
+  sys.stdout.write(text + "\n")
   return 0
 
 
@@ -181,7 +228,9 @@ def main(argv: list[str]) -> int:
     return cmd_lower(rest)
   if cmd == "run":
     return cmd_run(rest)
-  print(f"oracle: unknown command {cmd!r} (lower, run)", file=sys.stderr)
+  if cmd == "jaxpr":
+    return cmd_jaxpr(rest)
+  print(f"oracle: unknown command {cmd!r} (lower, run, jaxpr)", file=sys.stderr)
   return 2
 
 

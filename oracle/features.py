@@ -13,7 +13,7 @@ Seen so far (docs/releases.md, "The oracle"):
   * `jax_pallas_use_mosaic_gpu` (config option): gone in 0.11.2, where a
     GPU pallas_call without compiler params always goes to Triton.
   * compute_on's function form: `compute_on2(f, *, compute_type,
-    out_memory_spaces)` up to 0.11.1; from 0.11.2 it is `compute_on`
+    out_memory_spaces)` up to 0.11.0; from 0.11.1 it is `compute_on`
     itself (the context manager `compute_on(compute_type)` is gone: the
     oracle still calls it as the scenario says, and JAX raises its
     TypeError, which is JAX's outcome, not the oracle's).
@@ -51,8 +51,8 @@ def _keyword_only(fn: Callable) -> set[str]:
 def compute_on_function() -> tuple[Optional[Callable], str]:
   """compute_on's function form `F(f, *, compute_type, out_memory_spaces)`
   and its name in jax._src.compute_on, or (None, why).  It is
-  `compute_on2` where that exists (0.10.2 to 0.11.1), else `compute_on`
-  when that takes those keywords (0.11.2 on)."""
+  `compute_on2` where that exists (0.10.2 and 0.11.0), else `compute_on`
+  when that takes those keywords (0.11.1 on: checked in each release's environment)."""
   from jax._src import compute_on as module
   want = {"compute_type", "out_memory_spaces"}
   for name in ("compute_on2", "compute_on"):

@@ -595,6 +595,20 @@ def _lower_module(s: sc.Scenario, callbacks: Optional[_Callbacks] = None):
   return module, lowered, seconds, callbacks
 
 
+def make_jaxpr_text(s: sc.Scenario) -> str:
+  """`jax.make_jaxpr(f)(*args)` of the scenario's program, as JAX prints
+  it: what `lowersim explain --jaxpr` prints.  Not for a session (its
+  later programs call the earlier lowerings' exports)."""
+  import jax
+  if s.steps:
+    raise NotExpressible("jaxpr: a session's programs (lower the session instead)")
+  jax.config.update("jax_enable_x64",
+                    s.enable_x64 if s.enable_x64 is not None else _needs_x64(s))
+  with abstract_mesh(s):
+    f = build_function(s, _Callbacks(), make_shardings(s))
+    return str(jax.make_jaxpr(f)(*[_struct(a.aval) for a in s.args]))
+
+
 def host_callbacks(lowered) -> list:
   try:
     return list(lowered._lowering.compile_args["host_callbacks"])

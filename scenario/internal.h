@@ -9,6 +9,7 @@
 #ifndef LOWERSIM_SCENARIO_INTERNAL_H
 #define LOWERSIM_SCENARIO_INTERNAL_H
 
+#include "lowersim/io_alias.h"
 #include "lowersim/lowering.h"
 #include "lowersim/registry.h"
 #include "lowersim/scenario.h"
@@ -299,6 +300,28 @@ lsim_aval *lsimp_build_operand_avals(lsimp_builder *b, const lsim_scenario_eqn *
 
 /* --- the kinds (scenario_kind.c; each in scenario/kinds/) ------------------------ */
 
+/* A program being rendered as Python (scenario/python.c): the callbacks'
+ * shardings (made first, from jax.devices(), before anything is defined),
+ * the other definitions before the function, and its body. */
+typedef struct lsimp_python {
+  lsimp_strbuf shardings;
+  lsimp_strbuf defs;
+  lsimp_strbuf body;
+  const lsim_scenario *s;
+  const lsim_jax_profile *jax;
+  size_t eqn; /* the index of the equation rendered */
+} lsimp_python;
+
+/* `v[3], v[0]`: an equation's operands as the function's values. */
+void lsimp_python_operands(lsimp_python *py, const lsim_scenario_eqn *e);
+/* `jax.ShapeDtypeStruct((4,), jnp.dtype('float32'))` of an aval. */
+void lsimp_python_struct(lsimp_strbuf *sb, const lsim_aval *aval);
+/* `{0: 1, 2: 0}` as written (a repeated input: the dict keeps the last),
+ * or `None` for none. */
+void lsimp_python_aliases(lsimp_strbuf *sb, const lsim_io_alias *aliases, size_t n);
+/* `(S, ...)`: a tuple of the equation's results' structs. */
+void lsimp_python_result_structs(lsimp_strbuf *sb, const lsim_scenario_eqn *e);
+
 struct lsim_scenario_kind {
   const char *element;             /* the scenario element */
   const char *summary;             /* what it means in JAX, one line (lowersim lower --help) */
@@ -328,6 +351,10 @@ struct lsim_scenario_kind {
   /* The parts the minimizer may drop (NULL: none). */
   size_t (*num_parts)(const lsim_scenario_eqn *e);
   bool (*drop_part)(lsim_scenario_eqn *e, size_t i);
+  /* The equation as JAX Python: what it defines before the function into
+   * py->defs, its statement (`  v += [...]`, two spaces in) into py->body
+   * (NULL: the kind has no rendering yet). */
+  void (*python)(lsimp_python *py, const lsim_scenario_eqn *e);
 };
 
 /* Reads, writes, frees one equation, whatever its kind. */

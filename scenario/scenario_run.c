@@ -233,6 +233,21 @@ static int lower(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
   return line >= 0 ? invalid(s, line, err) : lsimp_fail_oom(err);
 }
 
+/* The program's jaxpr, for a run that asks for it: none when tracing it
+ * fails (the lowering then fails the same way and says why). */
+static int print_jaxpr(const lsim_scenario *s, prepared *p, const lsim_scenario_run_options *opts) {
+  const lsim_jax_profile *jax = lsim_scenario_profile(p->builder.head ? p->builder.head : s,
+                                                      opts->profile);
+  lsim_error trace = LSIM_ERROR_INIT;
+  int rc = lsim_program_trace_for(&p->program, jax, &trace);
+  if (opts->jaxpr_error)
+    lsimp_error_move(opts->jaxpr_error, &trace);
+  lsim_error_clear(&trace);
+  free(*opts->jaxpr);
+  *opts->jaxpr = rc ? NULL : lsim_program_jaxpr(&p->program, jax);
+  return rc == LSIM_E_NO_MEMORY || (!rc && !*opts->jaxpr) ? LSIM_E_NO_MEMORY : LSIM_OK;
+}
+
 /* One lowering of the run: its program, devices and platforms (in the
  * builder's storage, which lives as long as the run), lowered, then
  * executed when it says so. */
@@ -250,6 +265,8 @@ static int run_step(lsim_lowerer *lowerer, const lsim_scenario *s, prepared *p,
   p->num_devices = 0;
   lsim_scenario_outcome step = {0};
   int rc = build_program(s, p);
+  if (!rc && last && opts->jaxpr)
+    rc = print_jaxpr(s, p, opts);
   if (!rc)
     rc = resolve_devices(s, p, err);
   if (!rc)

@@ -134,6 +134,57 @@ out=$("$L" explain "$SRC/testdata/scenarios/python-callbacks-tpu.xml")
 [[ "$out" == *"new_channel() -> 7"* && "$out" == *"channels         6"* ]]; check explain-channels $? "no channel narration"
 expect explain-typed-error 1 "LSIM_E_NO_LOWERING_RULE: NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'rocm']" -- explain "$SRC/testdata/scenarios/missing-rule.xml"
 [[ "$("$L" explain "$SRC/testdata/scenarios/single-platform.xml")" != *$'\033'* ]]; check explain-no-colour-off-terminal $? "colour codes in a pipe"
+# explain --jaxpr: the program as JAX 0.10.2's jax.make_jaxpr printed it
+# (python -m oracle jaxpr): platform_dependent as platform_index and cond,
+# a params group broken, an equation's operands filled past column 80.
+want=$(cat <<'EOF'
+{ lambda ; a:f32[4]. let
+    b:i32[] = platform_index[platforms=(('tpu',), ('cuda', 'rocm'), None)] 
+    c:f32[4] = cond[
+      branches=(
+        { lambda ; d:f32[4]. let e:f32[4] = sin d in (e,) }
+        { lambda ; f:f32[4]. let g:f32[4] = cos f in (g,) }
+        { lambda ; h:f32[4]. let i:f32[4] = neg h in (i,) }
+      )
+      branches_platforms=(('tpu',), ('cuda', 'rocm'), None)
+    ] b a
+  in (c,) }
+EOF
+)
+[ "$("$L" explain --jaxpr "$SRC/testdata/scenarios/platform-dependent.xml")" = "$want" ]
+check explain-jaxpr-platform-dependent $? "not JAX's jaxpr"
+[[ "$("$L" explain "$SRC/testdata/scenarios/platform-dependent.xml")" == *$'jaxpr (jax.make_jaxpr(f)(*args))\n'"$want"$'\n\nrequest'* ]]
+check explain-opens-with-jaxpr $? "explain does not print the jaxpr before the request"
+{
+  echo '<?xml version="1.0"?><scenario name="fill"><lower function="f">'
+  for i in 1 2 3 4 5; do echo '<arg dtype="f32" shape="4"/>'; done
+  echo '<primitive name="ppppppppppppppppp" args="0,1,2,3,4"><default target="t"/>'
+  echo '<result dtype="f32" shape="4"/></primitive></lower></scenario>'
+} > "$tmp/fill.xml"
+want=$(cat <<'EOF'
+{ lambda ; a:f32[4] b:f32[4] c:f32[4] d:f32[4] e:f32[4]. let
+    f:f32[4] = ppppppppppppppppp[result_avals=(ShapedArray(float32[4]),)] a b c d
+      e
+  in (f,) }
+EOF
+)
+[ "$("$L" explain --jaxpr "$tmp/fill.xml")" = "$want" ]; check explain-jaxpr-fill $? "operands not filled as JAX fills them"
+[ "$("$L" explain --jaxpr "$SRC/testdata/conformance/campaign/fuzz-4001-8378.xml" | sed -n 3p)" = "    _:f32[3] = my_op[result_avals=(ShapedArray(float32[3]),)] b" ]
+check explain-jaxpr-unused-result $? "an unused result is not _"
+expect explain-jaxpr-trace-error 1 "LSIM_E_PLATFORM_DEPENDENT_GPU: ValueError: Use 'cuda' or 'rocm' for lax.platform_dependent." -- explain --jaxpr "$SRC/testdata/scenarios/platform-dependent-gpu-key.xml"
+expect explain-jaxpr-before-backend 1 "ValueError: Use 'cuda', 'rocm', or 'oneapi' for lax.platform_dependent." -- explain --jaxpr "$SRC/testdata/conformance/jit/backend-before-trace.xml"
+expect explain-jaxpr-and-json 2 "lowersim explain: --json, --html, --jaxpr and --python are four outputs: give one" -- explain --jaxpr --json "$SRC/testdata/scenarios/single-platform.xml"
+expect explain-jaxpr-invalid 2 "nope.xml: No such file or directory" -- explain --jaxpr "$tmp/nope.xml"
+# explain --python: the JAX program, the whole file (tests/python_render_test.py
+# runs it with real JAX); what the rendering does not cover exits 2.
+"$L" explain --python "$SRC/testdata/scenarios/platform-dependent.xml" > "$tmp/pd.py"
+diff -u "$SRC/testdata/expected/python/platform-dependent.py" "$tmp/pd.py"
+check explain-python-platform-dependent $? "not the expected program"
+[[ "$("$L" explain "$SRC/testdata/scenarios/platform-dependent.xml")" == *$'JAX program (Python; explain --python prints it alone)\n'"$(cat "$tmp/pd.py")"$'\n\njaxpr ('* ]]
+check explain-opens-with-python $? "explain does not open with the program"
+"$L" explain --python "$SRC/testdata/scenarios/pallas-tpu.xml" | grep -qx "  v += pallas('add_one', \[v\[0\]\], \[jax.ShapeDtypeStruct((8,), jnp.dtype('float32'))\], 4, constants=False, interpret=False)"
+check explain-python-pallas $? "no pallas call in the program"
+expect explain-python-invalid 2 "nope.xml: No such file or directory" -- explain --python "$tmp/nope.xml"
 
 # Colour: one decision for every command (cli_colour_decide): --color=always|
 # never|auto; auto colours a terminal only, not when NO_COLOR is set and not

@@ -35,6 +35,7 @@ typedef enum lsim_callback_sharding_kind {
 typedef struct lsim_callback_sharding {
   lsim_callback_sharding_kind kind;
   lsim_device device; /* SINGLE_DEVICE, SCALAR_MESH: the device (its backend borrowed) */
+  int mesh_size;      /* NAMED: the size of the mesh's axis `x` (jax.devices()[:N]) */
 } lsim_callback_sharding;
 
 /* The params of pure_callback, io_callback and debug_callback equations

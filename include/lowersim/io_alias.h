@@ -28,6 +28,10 @@ typedef struct lsim_io_alias {
 bool lsim_io_aliases_sorted(const lsim_io_alias *aliases, size_t n, lsim_io_alias *out,
                             size_t *count);
 
+/* `((0, 1), (1, 0))`: tuple(sorted(input_output_aliases.items())), as a
+ * jaxpr's params print it; owned by the caller, NULL when out of memory. */
+char *lsim_io_aliases_repr(const lsim_io_alias *aliases, size_t n);
+
 /* The checks of each mapping, inputs in ascending order:
  * LSIM_E_ALIAS_INPUT_RANGE, LSIM_E_ALIAS_OUTPUT_RANGE,
  * LSIM_E_ALIAS_AVAL_MISMATCH (a negative index: LSIM_E_INVALID_ARGUMENT). */

@@ -34,6 +34,16 @@ typedef int (*lsim_trace_check_fn)(const lsim_aval *avals_in, size_t num_in,
  * not fit); returns what snprintf returns.  For narration (lowersim explain). */
 typedef int (*lsim_explain_params_fn)(const void *params, char *buf, size_t size);
 
+struct lsim_eqn;
+struct lsim_jaxpr_printer;
+
+/* Adds an equation's params, as jax.make_jaxpr prints them, to the jaxpr
+ * being printed (lsim_jaxpr_param and friends, lowersim/program.h), in
+ * the order JAX prints them (sorted by name); `jax` is the release printed
+ * for.  May print the equation as several (lsim_jaxpr_eqn_begin). */
+typedef void (*lsim_jaxpr_params_fn)(const struct lsim_eqn *eqn, const lsim_jax_profile *jax,
+                                     struct lsim_jaxpr_printer *p);
+
 /* A kind of ordered effect (an effects.Effect of effects.ordered_effects,
  * such as callback.py's OrderedIOEffect): main threads one token per kind
  * its program has. */
@@ -71,6 +81,11 @@ typedef struct lsim_primitive {
    * output aliased to main's argument carries no mesh; checked live).
    * NULL: every result is its own. */
   long (*result_aval_operand)(const void *params, size_t result);
+  /* Its equations' params in the jaxpr (NULL: none); a primitive that
+   * prints its equation as others (platform_dependent: platform_index and
+   * cond) sets jaxpr_eqns instead. */
+  lsim_jaxpr_params_fn jaxpr_params;
+  lsim_jaxpr_params_fn jaxpr_eqns;
 } lsim_primitive;
 
 /* A kept_when_unused for primitives that always have effects. */

@@ -103,6 +103,53 @@ int lsim_program_trace_for(const lsim_program *program, const lsim_jax_profile *
 /* Writes the aval of every value (lsim_program_num_values of them) to `out`. */
 void lsim_program_value_avals(const lsim_program *program, lsim_aval *out);
 
+/* --- The jaxpr, as jax.make_jaxpr(f)(*args) prints it ----------------------
+ *
+ * `{ lambda ; a:f32[4]. let b:f32[4] = sin a in (b,) }`: values named a, b,
+ * ..., z, ba, ... in the order they are printed, nested jaxprs (cond's
+ * branches) continuing the names, laid out as JAX's pretty printer lays it
+ * out in 80 columns (a group on one line when it fits, else broken; an
+ * equation's operands filled).  Each equation's params come from its
+ * primitive's jaxpr_params. */
+typedef struct lsim_jaxpr_printer lsim_jaxpr_printer;
+
+/* The jaxpr of `program` for release `jax` (NULL: the newest), owned by the
+ * caller; NULL when out of memory.  `program` is checked
+ * (lsim_program_check). */
+char *lsim_program_jaxpr(const lsim_program *program, const lsim_jax_profile *jax);
+
+/* For a primitive's jaxpr_eqns: begins an equation of `primitive` with
+ * `operands` (values of the program printed, or those an earlier
+ * lsim_jaxpr_eqn_begin returned) and results of `results`' avals: the
+ * equation's own when `results` is its `results`, else fresh values;
+ * returns the value number of its first result.  Params follow, then
+ * lsim_jaxpr_eqn_end. */
+size_t lsim_jaxpr_eqn_begin(lsim_jaxpr_printer *p, const char *primitive,
+                            const size_t *operands, size_t num_operands,
+                            const lsim_aval *results, size_t num_results);
+void lsim_jaxpr_eqn_end(lsim_jaxpr_printer *p);
+
+/* The aval of a value of the jaxpr printed (an operand). */
+const lsim_aval *lsim_jaxpr_value_aval(const lsim_jaxpr_printer *p, size_t value);
+/* Marks the jaxpr failed (out of memory): lsim_program_jaxpr gives NULL. */
+void lsim_jaxpr_fail(lsim_jaxpr_printer *p);
+
+/* A param `key=VALUE`, VALUE as printf formats it. */
+void lsim_jaxpr_param(lsim_jaxpr_printer *p, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A param whose value is a jaxpr (compute_on's). */
+void lsim_jaxpr_param_jaxpr(lsim_jaxpr_printer *p, const char *key, const lsim_program *jaxpr);
+/* A param whose value is a tuple of closed jaxprs (cond's branches). */
+void lsim_jaxpr_param_jaxprs(lsim_jaxpr_printer *p, const char *key,
+                             const lsim_program *const *jaxprs, size_t num_jaxprs);
+/* result_avals=(ShapedArray(float32[4]),): the avals of the equation's
+ * results, as the callbacks and a program's own primitives have it. */
+void lsim_jaxpr_param_result_avals(lsim_jaxpr_printer *p, const lsim_eqn *eqn);
+/* in_tree / out_tree's PyTreeDef of `n` leaves: `PyTreeDef(((*, *), {}))`
+ * for the arguments of a call (args, kwargs), `PyTreeDef((*,))` for a
+ * tuple. */
+void lsim_jaxpr_param_tree(lsim_jaxpr_printer *p, const char *key, size_t n, bool call);
+
 #ifdef __cplusplus
 }
 #endif

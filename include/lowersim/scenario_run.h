@@ -28,6 +28,11 @@ typedef struct lsim_scenario_run_options {
   /* The last lowering's stream_min_eqns (lsim_lowering_request): for a
    * run whose outcome is only printed (lowersim lower). */
   size_t stream_min_eqns;
+  /* When set: the last lowering's program as jax.make_jaxpr prints it
+   * (lsim_program_jaxpr, owned by the caller), or NULL when tracing it
+   * fails (the run's error says why). */
+  char **jaxpr;
+  lsim_error *jaxpr_error; /* with jaxpr: why tracing failed (what make_jaxpr raises) */
 } lsim_scenario_run_options;
 
 #define LSIM_SCENARIO_RUN_OPTIONS_INIT(...) \

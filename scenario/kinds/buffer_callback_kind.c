@@ -187,6 +187,20 @@ static bool drop_part(lsim_scenario_eqn *e, size_t i) {
   return true;
 }
 
+static void python_eqn(lsimp_python *py, const lsim_scenario_eqn *e) {
+  const lsimp_buffer_callback_params *p = e->params;
+  lsimp_strbuf_printf(&py->body, "  v += list(buffer_callback(buffer_callback_fn(%s), ",
+                      p->returns_value ? "True" : "False");
+  lsimp_python_result_structs(&py->body, e);
+  lsimp_strbuf_printf(&py->body, ", has_side_effect=%s, input_output_aliases=",
+                      p->params.has_side_effect ? "True" : "False");
+  lsimp_python_aliases(&py->body, p->params.aliases, p->params.num_aliases);
+  lsimp_strbuf_printf(&py->body, ", command_buffer_compatible=%s)(",
+                      p->params.command_buffer_compatible ? "True" : "False");
+  lsimp_python_operands(py, e);
+  lsimp_strbuf_puts(&py->body, "))\n");
+}
+
 const lsim_scenario_kind lsimp_buffer_callback_kind = {
     .element = "buffer_callback",
     .summary = "jax.experimental.buffer_callback",
@@ -201,4 +215,5 @@ const lsim_scenario_kind lsimp_buffer_callback_kind = {
     .generate = generate_eqn,
     .num_parts = num_parts,
     .drop_part = drop_part,
+    .python = python_eqn,
 };

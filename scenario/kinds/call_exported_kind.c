@@ -165,6 +165,14 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
     output_aval(x, i, &e->results[e->num_results++]);
 }
 
+/* The session's K-th lowering's Exported.call on the operands. */
+static void python_eqn(lsimp_python *py, const lsim_scenario_eqn *e) {
+  lsimp_strbuf_printf(&py->body, "  v += results(exports[%d](",
+                      ((const lsimp_call_exported_params *)e->params)->lowering);
+  lsimp_python_operands(py, e);
+  lsimp_strbuf_puts(&py->body, "))\n");
+}
+
 const lsim_scenario_kind lsimp_call_exported_kind = {
     .element = "call_exported",
     .summary = "exp.call(*args), exp the export of an earlier lowering of the session",
@@ -178,4 +186,5 @@ const lsim_scenario_kind lsimp_call_exported_kind = {
     .clear = clear_params,
     .can_generate = can_generate,
     .generate = generate_eqn,
+    .python = python_eqn,
 };

@@ -43,7 +43,18 @@ static int build_eqn(lsimp_builder *b, const lsim_scenario_eqn *e, lsim_eqn *out
   const lsimp_compute_on_params *p = e->params;
   lsim_compute_on_params *params = lsimp_build_alloc(b, 1, sizeof *params);
   const lsim_aval *operands = lsimp_build_operand_avals(b, e);
-  const lsim_program *fn = params && operands ? lsimp_build_op_program(b, e, p->op, operands) : NULL;
+  /* The function's own result is in its operand's memory (lax's rule);
+   * out_memory_spaces places the equation's. */
+  lsim_scenario_eqn inner = *e;
+  lsim_aval *results = lsimp_build_alloc(b, e->num_results, sizeof *results);
+  for (size_t i = 0; results && operands && i < e->num_results; i++) {
+    results[i] = e->results[i];
+    results[i].memory_space = e->num_args ? operands[0].memory_space : LSIM_MEMORY_DEVICE;
+  }
+  inner.results = results;
+  const lsim_program *fn = params && operands && results
+                               ? lsimp_build_op_program(b, &inner, p->op, operands)
+                               : NULL;
   if (!fn)
     return LSIM_E_NO_MEMORY;
   *params = (lsim_compute_on_params){fn, p->compute_type,
@@ -76,6 +87,23 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
     e->results[0].memory_space = p->host ? LSIM_MEMORY_HOST : LSIM_MEMORY_DEVICE;
 }
 
+/* compute_on's function form over the op's lax function: compute_on2
+ * while compute_on is the context manager, compute_on itself after
+ * (lsim_jax_profile.compute_on_context_manager). */
+static void python_eqn(lsimp_python *py, const lsim_scenario_eqn *e) {
+  const lsimp_compute_on_params *p = e->params;
+  lsimp_strbuf_printf(&py->defs, "from jax._src.compute_on import %s as compute_on_function\n",
+                      py->jax->compute_on_context_manager ? "compute_on2" : "compute_on");
+  lsimp_strbuf_puts(&py->body, "  v += [compute_on_function(compute_type=");
+  lsimp_py_str(&py->body, p->compute_type);
+  lsimp_strbuf_printf(&py->body, ", out_memory_spaces=core.MemorySpace.%s)(",
+                      p->host ? "Host" : "Device");
+  lsimp_python_op(&py->body, p->op);
+  lsimp_strbuf_puts(&py->body, ")(");
+  lsimp_python_operands(py, e);
+  lsimp_strbuf_puts(&py->body, ")]\n");
+}
+
 const lsim_scenario_kind lsimp_compute_on_kind = {
     .element = "compute_on",
     .summary = "compute_on(f, compute_type=T, out_memory_spaces=Device|Host) of one op kind (op=)",
@@ -89,4 +117,5 @@ const lsim_scenario_kind lsimp_compute_on_kind = {
     .clear = clear_params,
     .can_generate = can_generate,
     .generate = generate_eqn,
+    .python = python_eqn,
 };

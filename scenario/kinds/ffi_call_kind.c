@@ -131,6 +131,31 @@ static bool drop_part(lsim_scenario_eqn *e, size_t i) {
   return true;
 }
 
+static void python_eqn(lsimp_python *py, const lsim_scenario_eqn *e) {
+  const lsim_ffi_call_params *p = &((const lsimp_ffi_call_params *)e->params)->params;
+  lsimp_strbuf_puts(&py->body, "  v += list(jax.ffi.ffi_call(");
+  lsimp_py_str(&py->body, p->target_name);
+  lsimp_strbuf_puts(&py->body, ", ");
+  lsimp_python_result_structs(&py->body, e);
+  lsimp_strbuf_printf(&py->body, ", has_side_effect=%s, vmap_method=",
+                      p->has_side_effect ? "True" : "False");
+  if (p->vmap_method)
+    lsimp_py_str(&py->body, p->vmap_method);
+  else
+    lsimp_strbuf_puts(&py->body, "None");
+  lsimp_strbuf_puts(&py->body, ", input_output_aliases=");
+  lsimp_python_aliases(&py->body, p->aliases, p->num_aliases);
+  lsimp_strbuf_printf(&py->body, ", custom_call_api_version=%d, legacy_backend_config=",
+                      p->custom_call_api_version ? p->custom_call_api_version : 4);
+  if (p->legacy_backend_config)
+    lsimp_py_str(&py->body, p->legacy_backend_config);
+  else
+    lsimp_strbuf_puts(&py->body, "None");
+  lsimp_strbuf_puts(&py->body, ")(");
+  lsimp_python_operands(py, e);
+  lsimp_strbuf_puts(&py->body, "))\n");
+}
+
 const lsim_scenario_kind lsimp_ffi_call_kind = {
     .element = "ffi_call",
     .summary = "jax.ffi.ffi_call(target, result_shape_dtypes, has_side_effect=..., "
@@ -147,4 +172,5 @@ const lsim_scenario_kind lsimp_ffi_call_kind = {
     .generate = generate_eqn,
     .num_parts = num_parts,
     .drop_part = drop_part,
+    .python = python_eqn,
 };

@@ -55,6 +55,9 @@ lsimp_op lsimp_gen_op(lsim_scenario_gen *g, int arity);
 const lsim_program *lsimp_build_op_program(lsimp_builder *b, const lsim_scenario_eqn *e, lsimp_op op,
                                           const lsim_aval *operands);
 
+/* `lax.sin`: the op's lax function in the Python rendering. */
+void lsimp_python_op(lsimp_strbuf *sb, lsimp_op op);
+
 typedef struct lsimp_op_params {
   lsimp_op op;
 } lsimp_op_params;

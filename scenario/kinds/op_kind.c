@@ -106,6 +106,19 @@ const lsim_program *lsimp_build_op_program(lsimp_builder *b, const lsim_scenario
   return fn;
 }
 
+/* `lax.sin`: the op's lax function. */
+void lsimp_python_op(lsimp_strbuf *sb, lsimp_op op) {
+  lsimp_strbuf_printf(sb, "lax.%s", lsimp_op_primitive(op)->name);
+}
+
+static void python_eqn(lsimp_python *py, const lsim_scenario_eqn *e) {
+  lsimp_strbuf_puts(&py->body, "  v += [");
+  lsimp_python_op(&py->body, ((const lsimp_op_params *)e->params)->op);
+  lsimp_strbuf_putc(&py->body, '(');
+  lsimp_python_operands(py, e);
+  lsimp_strbuf_puts(&py->body, ")]\n");
+}
+
 /* --- the kind -------------------------------------------------------------------- */
 
 static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
@@ -157,4 +170,5 @@ const lsim_scenario_kind lsimp_op_kind = {
     .clear = clear_params,
     .can_generate = can_generate,
     .generate = generate_eqn,
+    .python = python_eqn,
 };

@@ -813,6 +813,115 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   generate_arguments(g, e->params, has_operand ? 1 : 0);
 }
 
+/* pltpu.CompilerParams's fields as given (the writer's: write_tpu). */
+static void python_tpu_fields(lsimp_strbuf *sb, const lsim_mosaic_tpu_param_values *v) {
+  if (v->has_vmem_limit_bytes)
+    lsimp_strbuf_printf(sb, "'vmem_limit_bytes': %lld, ", (long long)v->vmem_limit_bytes);
+  if (v->has_allow_input_fusion) {
+    lsimp_strbuf_puts(sb, "'allow_input_fusion': [");
+    for (size_t i = 0; i < v->num_allow_input_fusion; i++)
+      lsimp_strbuf_printf(sb, "%s%s", i ? ", " : "", v->allow_input_fusion[i] ? "True" : "False");
+    lsimp_strbuf_puts(sb, "], ");
+  }
+  static const char *const effects[] = {"false", "true", "dataflow"};
+  if (v->has_side_effects != LSIM_TPU_PURE)
+    lsimp_strbuf_printf(sb, "'has_side_effects': '%s', ", effects[v->has_side_effects]);
+  if (v->has_internal_scratch_in_bytes)
+    lsimp_strbuf_printf(sb, "'internal_scratch_in_bytes': %lld, ",
+                        (long long)v->internal_scratch_in_bytes);
+  if (v->disable_bounds_checks)
+    lsimp_strbuf_puts(sb, "'disable_bounds_checks': True, ");
+  if (v->disable_semaphore_checks)
+    lsimp_strbuf_puts(sb, "'disable_semaphore_checks': True, ");
+  if (v->skip_device_barrier)
+    lsimp_strbuf_puts(sb, "'skip_device_barrier': True, ");
+  if (v->shape_invariant_numerics_off)
+    lsimp_strbuf_puts(sb, "'shape_invariant_numerics': False, ");
+  if (v->needs_layout_passes_off)
+    lsimp_strbuf_puts(sb, "'needs_layout_passes': False, ");
+  if (v->has_flags) {
+    lsimp_strbuf_puts(sb, "'flags': {");
+    for (size_t i = 0; i < v->num_flags; i++) {
+      const lsim_mosaic_tpu_flag *f = &v->flags[i];
+      lsimp_strbuf_puts(sb, i ? ", " : "");
+      lsimp_py_str(sb, f->name);
+      if (f->type == LSIM_MOSAIC_TPU_FLAG_BOOL)
+        lsimp_strbuf_printf(sb, ": %s", f->b ? "True" : "False");
+      else if (f->type == LSIM_MOSAIC_TPU_FLAG_INT)
+        lsimp_strbuf_printf(sb, ": %lld", (long long)f->i);
+      else
+        lsimp_strbuf_printf(sb, ": float('%.17g')", f->d);
+    }
+    lsimp_strbuf_puts(sb, "}, ");
+  }
+}
+
+/* pallas(kernel, operands, out_shape, grid, ...): the program's helper
+ * over pl.pallas_call (scenario/python.c), the params as given. */
+static void python_eqn(lsimp_python *py, const lsim_scenario_eqn *e) {
+  const lsimp_pallas_call_params *lp = e->params;
+  const lsim_pallas_call_params *p = &lp->params;
+  lsimp_strbuf *sb = &py->body;
+  lsimp_strbuf_puts(sb, "  v += pallas(");
+  lsimp_py_str(sb, p->kernel);
+  lsimp_strbuf_puts(sb, ", [");
+  lsimp_python_operands(py, e);
+  lsimp_strbuf_puts(sb, "], [");
+  for (size_t i = 0; i < e->num_results; i++) {
+    lsimp_strbuf_puts(sb, i ? ", " : "");
+    lsimp_python_struct(sb, &e->results[i]);
+  }
+  lsimp_strbuf_printf(sb, "], %lld", (long long)p->grid);
+  if (p->block[0] || p->block[1])
+    lsimp_strbuf_printf(sb, ", block=(%lld, %lld)", (long long)p->block[0],
+                        (long long)p->block[1]);
+  lsimp_strbuf_printf(sb, ", constants=%s, interpret=%s", p->has_constants ? "True" : "False",
+                      p->interpret ? "True" : "False");
+  const char *cls = p->compiler_params ? lsimp_compiler_params_name(p->compiler_params) : NULL;
+  if (cls) {
+    lsimp_strbuf_printf(sb, ", compiler_params=('%s', {", cls);
+    if (lp->has_tpu)
+      python_tpu_fields(sb, &lp->tpu);
+    if (p->num_warps)
+      lsimp_strbuf_printf(sb, "'num_warps': %lld, ", (long long)p->num_warps);
+    if (p->num_stages)
+      lsimp_strbuf_printf(sb, "'num_stages': %lld, ", (long long)p->num_stages);
+    lsimp_strbuf_puts(sb, "})");
+  }
+  if (p->name) {
+    lsimp_strbuf_puts(sb, ", name=");
+    lsimp_py_str(sb, p->name);
+  }
+  if (p->has_metadata) {
+    lsimp_strbuf_puts(sb, ", metadata={");
+    for (size_t i = 0; i < p->num_metadata; i++) {
+      lsimp_strbuf_puts(sb, i ? ", " : "");
+      lsimp_py_str(sb, p->metadata[i].key);
+      lsimp_strbuf_puts(sb, ": ");
+      lsimp_py_str(sb, p->metadata[i].value);
+    }
+    lsimp_strbuf_putc(sb, '}');
+  }
+  if (lp->has_cost) {
+    lsimp_strbuf_printf(sb, ", cost_estimate={'flops': %lld, 'transcendentals': %lld, "
+                            "'bytes_accessed': %lld",
+                        (long long)lp->cost.flops, (long long)lp->cost.transcendentals,
+                        (long long)lp->cost.bytes_accessed);
+    if (lp->cost.remote_bytes_transferred)
+      lsimp_strbuf_printf(sb, ", 'remote_bytes_transferred': %lld",
+                          (long long)lp->cost.remote_bytes_transferred);
+    lsimp_strbuf_putc(sb, '}');
+  }
+  if (p->num_aliases) {
+    lsimp_strbuf_puts(sb, ", input_output_aliases={");
+    for (size_t i = 0; i < p->num_aliases; i++)
+      lsimp_strbuf_printf(sb, "%s%lld: %lld", i ? ", " : "", (long long)p->aliases[i].input,
+                          (long long)p->aliases[i].output);
+    lsimp_strbuf_putc(sb, '}');
+  }
+  lsimp_strbuf_puts(sb, ")\n");
+}
+
 const lsim_scenario_kind lsimp_pallas_call_kind = {
     .element = "pallas_call",
     .summary = "pl.pallas_call with a kernel of lowersim's library",
@@ -828,4 +937,5 @@ const lsim_scenario_kind lsimp_pallas_call_kind = {
     .generate = generate_eqn,
     .num_parts = num_parts,
     .drop_part = drop_part,
+    .python = python_eqn,
 };

@@ -208,6 +208,35 @@ static bool drop_part(lsim_scenario_eqn *e, size_t i) {
   return true;
 }
 
+/* lax.platform_dependent(*args, default=..., **{platform: branch}): one
+ * lax function per op, so equal branches are one callable and JAX joins
+ * them; a platform named twice takes its last branch, as a dict does. */
+static void python_eqn(lsimp_python *py, const lsim_scenario_eqn *e) {
+  const lsimp_platform_dependent_params *p = e->params;
+  const lsimp_branch *def = NULL;
+  for (size_t b = 0; b < p->num_branches; b++)
+    if (!p->branches[b].platforms)
+      def = &p->branches[b];
+  lsimp_strbuf_puts(&py->body, "  v += [lax.platform_dependent(");
+  lsimp_python_operands(py, e);
+  lsimp_strbuf_puts(&py->body, e->num_args ? ", default=" : "default=");
+  if (def)
+    lsimp_python_op(&py->body, def->op);
+  else
+    lsimp_strbuf_puts(&py->body, "None");
+  lsimp_strbuf_puts(&py->body, ", **{");
+  size_t n = 0;
+  for (size_t b = 0; b < p->num_branches; b++) {
+    for (const char *q = p->branches[b].platforms; q && *q;) {
+      size_t len = strcspn(q, ",");
+      lsimp_strbuf_printf(&py->body, "%s'%.*s': ", n++ ? ", " : "", (int)len, q);
+      lsimp_python_op(&py->body, p->branches[b].op);
+      q += len + (q[len] == ',');
+    }
+  }
+  lsimp_strbuf_puts(&py->body, "})]\n");
+}
+
 const lsim_scenario_kind lsimp_platform_dependent_kind = {
     .element = "platform_dependent",
     .summary = "lax.platform_dependent(*args, <platform>=..., default=...)",
@@ -224,4 +253,5 @@ const lsim_scenario_kind lsimp_platform_dependent_kind = {
     .generate = generate_eqn,
     .num_parts = num_parts,
     .drop_part = drop_part,
+    .python = python_eqn,
 };

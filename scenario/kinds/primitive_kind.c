@@ -321,6 +321,45 @@ static bool drop_part(lsim_scenario_eqn *e, size_t i) {
   return true;
 }
 
+/* Its rules registered before tracing (mlir.register_lowering, in document
+ * order), then the bind with its results' avals. */
+static void python_eqn(lsimp_python *py, const lsim_scenario_eqn *e) {
+  const lsimp_primitive_params *p = e->params;
+  for (size_t i = 0; i < p->num_rules; i++) {
+    const lsimp_rule *r = &p->rules[i];
+    lsimp_strbuf_puts(&py->defs, "mlir.register_lowering(primitive(");
+    lsimp_py_str(&py->defs, p->name);
+    lsimp_strbuf_puts(&py->defs, "), ");
+    if (r->has_lower_fun) {
+      lsimp_strbuf_puts(&py->defs, "mlir.lower_fun(lambda *args, result_avals: [");
+      lsimp_python_op(&py->defs, r->lower_fun);
+      lsimp_strbuf_puts(&py->defs, "(*args)], multiple_results=True)");
+    } else {
+      lsimp_strbuf_puts(&py->defs, "ffi_rule(");
+      lsimp_py_str(&py->defs, r->target);
+      lsimp_strbuf_printf(&py->defs, ", '%s')", lsimp_backend_use_name(p->backend_use));
+    }
+    lsimp_strbuf_puts(&py->defs, ", platform=");
+    if (r->platform)
+      lsimp_py_str(&py->defs, r->platform);
+    else
+      lsimp_strbuf_puts(&py->defs, "None");
+    lsimp_strbuf_printf(&py->defs, ", inline=%s)\n", r->not_inline ? "False" : "True");
+  }
+  lsimp_strbuf_puts(&py->body, "  v += list(primitive(");
+  lsimp_py_str(&py->body, p->name);
+  lsimp_strbuf_puts(&py->body, ").bind(");
+  lsimp_python_operands(py, e);
+  lsimp_strbuf_puts(&py->body, e->num_args ? ", result_avals=(" : "result_avals=(");
+  for (size_t i = 0; i < e->num_results; i++) {
+    lsimp_strbuf_puts(&py->body, i ? ", core.ShapedArray(" : "core.ShapedArray(");
+    lsimp_py_shape(&py->body, e->results[i].dims, e->results[i].rank);
+    lsimp_strbuf_printf(&py->body, ", jnp.dtype('%s'))",
+                        lsim_dtype_numpy_name(e->results[i].dtype));
+  }
+  lsimp_strbuf_puts(&py->body, e->num_results == 1 ? ",)))\n" : ")))\n");
+}
+
 const lsim_scenario_kind lsimp_primitive_kind = {
     .element = "primitive",
     .summary = "a primitive of its own (name=) with register_lowering rules (inline=)",
@@ -334,4 +373,5 @@ const lsim_scenario_kind lsimp_primitive_kind = {
     .generate = generate_eqn,
     .num_parts = num_parts,
     .drop_part = drop_part,
+    .python = python_eqn,
 };

@@ -110,8 +110,10 @@ static int resolve_sharding(lsimp_builder *b, const lsimp_python_callback_params
   int rc = lsim_runtime_get_backend(lsim_registry_runtime(b->registry), NULL, &d, b->err);
   if (rc)
     return rc;
-  if (p->params.sharding.kind == LSIM_CALLBACK_SHARDING_NAMED)
+  if (p->params.sharding.kind == LSIM_CALLBACK_SHARDING_NAMED) {
+    out->mesh_size = p->sharding_arg < d->device_count ? p->sharding_arg : d->device_count;
     return LSIM_OK;
+  }
   if (p->sharding_arg >= d->device_count)
     return lsimp_raise0(b->err, LSIM_E_DEVICE_INDEX);
   out->device = (lsim_device){d, p->sharding_arg};
@@ -205,6 +207,73 @@ static void generate_debug(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
   p->params.partitioned = lsim_scenario_gen_chance(g, 30);
 }
 
+/* `, sharding=...`: made before jit, from jax.devices(), as the program
+ * names it (sharding="device:K", "scalar_mesh:K", "mesh:N"). */
+static void python_sharding(lsimp_python *py, const lsimp_python_callback_params *p) {
+  lsimp_strbuf_puts(&py->body, ", sharding=");
+  switch (p->params.sharding.kind) {
+  case LSIM_CALLBACK_SHARDING_SINGLE_DEVICE:
+    lsimp_strbuf_printf(&py->shardings, "sharding_%zu = jax.sharding.SingleDeviceSharding("
+                                   "jax.devices()[%d])\n", py->eqn, p->sharding_arg);
+    break;
+  case LSIM_CALLBACK_SHARDING_SCALAR_MESH:
+    lsimp_strbuf_printf(&py->shardings, "sharding_%zu = jax.sharding.NamedSharding(jax.sharding.Mesh("
+                                   "np.array(jax.devices()[%d]), ()), jax.sharding.PartitionSpec())\n",
+                        py->eqn, p->sharding_arg);
+    break;
+  case LSIM_CALLBACK_SHARDING_NAMED:
+    lsimp_strbuf_printf(&py->shardings, "sharding_%zu = jax.sharding.NamedSharding(jax.sharding.Mesh("
+                                   "np.array(jax.devices()[:%d]), ('x',)), "
+                                   "jax.sharding.PartitionSpec())\n",
+                        py->eqn, p->sharding_arg);
+    break;
+  default:
+    lsimp_strbuf_puts(&py->body, "None");
+    return;
+  }
+  lsimp_strbuf_printf(&py->body, "sharding_%zu", py->eqn);
+}
+
+/* zeros_callback([((4,), jnp.dtype('float32')), ...]), the results' structs
+ * and the operands. */
+static void python_callback_call(lsimp_python *py, const char *fn, const lsim_scenario_eqn *e) {
+  lsimp_strbuf_printf(&py->body, "  v += list(%s(zeros_callback([", fn);
+  for (size_t i = 0; i < e->num_results; i++) {
+    lsimp_strbuf_puts(&py->body, i ? ", (" : "(");
+    lsimp_py_shape(&py->body, e->results[i].dims, e->results[i].rank);
+    lsimp_strbuf_printf(&py->body, ", jnp.dtype('%s'))", lsim_dtype_numpy_name(e->results[i].dtype));
+  }
+  lsimp_strbuf_puts(&py->body, "]), ");
+  lsimp_python_result_structs(&py->body, e);
+  if (e->num_args)
+    lsimp_strbuf_puts(&py->body, ", ");
+  lsimp_python_operands(py, e);
+}
+
+static void python_pure(lsimp_python *py, const lsim_scenario_eqn *e) {
+  python_callback_call(py, "jax.pure_callback", e);
+  python_sharding(py, e->params);
+  lsimp_strbuf_puts(&py->body, "))\n");
+}
+
+static void python_io(lsimp_python *py, const lsim_scenario_eqn *e) {
+  const lsimp_python_callback_params *p = e->params;
+  python_callback_call(py, "io_callback", e);
+  lsimp_strbuf_printf(&py->body, ", ordered=%s", p->params.ordered ? "True" : "False");
+  python_sharding(py, p);
+  lsimp_strbuf_puts(&py->body, "))\n");
+}
+
+static void python_debug(lsimp_python *py, const lsim_scenario_eqn *e) {
+  const lsimp_python_callback_params *p = e->params;
+  lsimp_strbuf_puts(&py->body, "  jax.debug.callback(debug_callback");
+  if (e->num_args)
+    lsimp_strbuf_puts(&py->body, ", ");
+  lsimp_python_operands(py, e);
+  lsimp_strbuf_printf(&py->body, ", ordered=%s, partitioned=%s)\n",
+                      p->params.ordered ? "True" : "False", p->params.partitioned ? "True" : "False");
+}
+
 const lsim_scenario_kind lsimp_pure_callback_kind = {
     .element = "pure_callback",
     .summary = "jax.pure_callback (sharding=)",
@@ -217,6 +286,7 @@ const lsim_scenario_kind lsimp_pure_callback_kind = {
     .copy = copy_params,
     .clear = clear_params,
     .generate = generate_pure,
+    .python = python_pure,
 };
 
 const lsim_scenario_kind lsimp_io_callback_kind = {
@@ -231,6 +301,7 @@ const lsim_scenario_kind lsimp_io_callback_kind = {
     .copy = copy_params,
     .clear = clear_params,
     .generate = generate_io,
+    .python = python_io,
 };
 
 const lsim_scenario_kind lsimp_debug_callback_kind = {
@@ -245,4 +316,5 @@ const lsim_scenario_kind lsimp_debug_callback_kind = {
     .copy = copy_params,
     .clear = clear_params,
     .generate = generate_debug,
+    .python = python_debug,
 };
