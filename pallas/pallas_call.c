@@ -64,17 +64,27 @@ static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rul
                           const lsim_pallas_params_class *cls, const MlirValue *args,
                           MlirValue *results, const lsim_pallas_call_params *p,
                           lsim_error *err) {
-  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                              "get_lowering_rule(%s) -> the registered rule", cls->name);
+  const char *backend = NULL;
+  for (int b = 0; b < LSIM_PALLAS_BACKEND_COUNT && !backend; b++)
+    if (backends[b].rule == rule->fn)
+      backend = backends[b].name;
+  if (backend)
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                                "get_lowering_rule(%s) -> the registered rule -> backend: %s "
+                                "(registered when its pallas_call_registration was imported)",
+                                cls->name, backend);
+  else
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                                "get_lowering_rule(%s) -> the registered rule", cls->name);
   return rule->fn(ctx, args, results, p, rule->data, err);
 }
 
 /* The backend's lowering, once chosen. */
-static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pallas,
+static int run_backend(lsim_lowering_rule_context *ctx, const char *rule, lsim_pallas *pallas,
                        lsim_pallas_backend b, const MlirValue *args, MlirValue *results,
                        const lsim_pallas_call_params *p, lsim_error *err) {
-  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "backend: %s",
-                              backends[b].name);
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "%s -> backend: %s",
+                              rule, backends[b].name);
   return backends[b].rule(ctx, args, results, p, pallas, err);
 }
 
@@ -107,7 +117,7 @@ static int tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   /* pallas_call_tpu_lowering_rule asserts that the params are Mosaic TPU's. */
   if (p->compiler_params && p->compiler_params != &lsim_mosaic_tpu_compiler_params)
     return lsimp_raise0(err, LSIM_E_PALLAS_FOREIGN_PARAMS);
-  return run_backend(ctx, pallas, LSIM_PALLAS_MOSAIC_TPU, args, results, p, err);
+  return run_backend(ctx, "tpu_lowering", pallas, LSIM_PALLAS_MOSAIC_TPU, args, results, p, err);
 }
 
 /* gpu_lowering's choice without registered params (until JAX 0.11.1):
@@ -190,7 +200,7 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
     return rc;
   if (b == LSIM_PALLAS_BACKEND_COUNT)
     return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "gpu");
-  return run_backend(ctx, d->pallas, b, args, results, p, err);
+  return run_backend(ctx, "gpu_lowering", d->pallas, b, args, results, p, err);
 }
 
 /* --- pallas_call_p ------------------------------------------------------------- */
@@ -381,6 +391,10 @@ static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue
       {"cuda", {gpu_lowering, &not_rocm}},
       {"rocm", {gpu_lowering, &rocm}},
   };
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                              "pallas_call's rule: its own lower_per_platform over the rules "
+                              "{cpu: cpu_lowering, tpu: tpu_lowering, cuda: gpu_lowering, "
+                              "rocm: gpu_lowering}");
   return lsim_lower_per_platform(ctx, lsim_pallas_call_p.name, platform_rules, 4, NULL, args,
                                  results, params, err);
 }
