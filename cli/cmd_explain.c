@@ -32,6 +32,7 @@ typedef struct narration {
   char *data;
   size_t size;
   char source[256]; /* the JAX function of the next line ("": none) */
+  bool error_told;  /* the narration has had its error step */
 } narration;
 
 /* `@ jaxpr_subcomp (mlir.py:2075) https://github.com/...#L2075`. */
@@ -43,13 +44,19 @@ static void print_source(narration *n, int depth) {
   snprintf(file, sizeof file, "%.*s", (int)(sp - n->source), n->source);
   lsim_jax_source_url(n->profile, file, sp + 1, url, sizeof url);
   const char *base = strrchr(file, '/');
-  fprintf(n->text, "  %*s%s@ %s (%s:%d) %s%s\n", depth * 2, "", n->st->dim, sp + 1,
-          base ? base + 1 : file, lsim_jax_source_line(n->profile, file, sp + 1), url,
+  int line = lsim_jax_source_line(n->profile, file, sp + 1);
+  char where[300];
+  if (line)
+    snprintf(where, sizeof where, "%s:%d", base ? base + 1 : file, line);
+  else /* a function the table places in its file only */
+    snprintf(where, sizeof where, "%s", base ? base + 1 : file);
+  fprintf(n->text, "  %*s%s@ %s (%s) %s%s\n", depth * 2, "", n->st->dim, sp + 1, where, url,
           n->st->reset);
 }
 
 static void on_explain(void *data, lsim_explain_kind kind, int depth, const char *line) {
   narration *n = data;
+  n->error_told |= kind == LSIM_EXPLAIN_ERROR;
   if (kind == LSIM_EXPLAIN_SOURCE) {
     snprintf(n->source, sizeof n->source, "%s", line);
     return;
@@ -60,8 +67,13 @@ static void on_explain(void *data, lsim_explain_kind kind, int depth, const char
   const char *colours[] = {[LSIM_EXPLAIN_STEP] = n->st->bold, [LSIM_EXPLAIN_DETAIL] = n->st->dim,
                            [LSIM_EXPLAIN_DECISION] = n->st->cyan, [LSIM_EXPLAIN_ALLOC] = n->st->yellow,
                            [LSIM_EXPLAIN_ERROR] = n->st->red, [LSIM_EXPLAIN_TEXT] = n->st->dim};
-  fprintf(n->text, "  %*s%s%s%s%s\n", depth * 2, "", colours[kind], marks[kind], line,
-                     n->st->reset);
+  /* A line of several (an error's message) keeps its continuation lines
+   * under its first, so that the narration's shape holds. */
+  fprintf(n->text, "  %*s%s%s", depth * 2, "", colours[kind], marks[kind]);
+  for (const char *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+    fprintf(n->text, "%.*s\n  %*s%*s", (int)(nl - line), line, depth * 2, "",
+            (int)strlen(marks[kind]), "");
+  fprintf(n->text, "%s%s\n", line, n->st->reset);
   if (n->source[0]) {
     print_source(n, depth + 1);
     n->source[0] = '\0';
@@ -185,6 +197,11 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
     if (!rc)
       rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
   }
+  bool error_told = false;
+  for (size_t i = 0; i < record.count; i++)
+    error_told |= record.lines[i].kind == LSIM_EXPLAIN_ERROR;
+  if (rc && !invalid && !error_told)
+    lsim_explain_error(explain_record_line, &record, 0, &err, lsim_scenario_profile(s, profile));
   if (record.failed && !rc)
     rc = err.code = LSIM_E_NO_MEMORY;
   explain_page page = {
@@ -267,7 +284,7 @@ static void explain_request(const style *st, const lsim_scenario *s) {
          s->execute ? ", then <execute/>" : "");
 }
 
-static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
+static void explain_summary(const style *st, const lsim_scenario_outcome *o, int rc) {
   if (!o->lowering)
     return;
   lsim_module_context *mc = lsim_lowering_module_context(o->lowering);
@@ -275,7 +292,10 @@ static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
   printf("  host callbacks   %zu\n", lsim_module_context_host_callback_count(mc));
   printf("  channels         %lld%s\n", (long long)lsim_module_context_channel_count(mc),
          lsim_module_context_channel_count(mc) ? " (ids from 2; 1 is for collectives)" : "");
-  if (o->executed)
+  if (o->executed && rc)
+    printf("  executed         the host callbacks ran in index order until one raised "
+           "(the error step above)\n");
+  else if (o->executed)
     printf("  executed         every host callback ran once, in index order\n");
 }
 
@@ -327,7 +347,7 @@ int cmd_explain(int argc, char **argv) {
     return EXIT_INVALID_INPUT;
   }
   narration n = {cli_use_colour(stdout) ? &colour : &plain, lsim_scenario_profile(s, profile),
-                 NULL, NULL, 0, ""};
+                 NULL, NULL, 0, "", false};
   if (!(n.text = open_memstream(&n.data, &n.size))) {
     lsim_scenario_destroy(s);
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
@@ -356,10 +376,14 @@ int cmd_explain(int argc, char **argv) {
     lsim_error_clear(&init);
     explain_runtime(st, s, outcome.runtime);
   }
+  /* An error raised before or after the lowering (tracing, execution)
+   * still ends the narration with its step. */
+  if (rc && !n.error_told)
+    lsim_explain_error(on_explain, &n, 0, &err, jax);
   heading(st, "lowering (lower_jaxpr_to_module)");
   fclose(n.text);
   fputs(n.data ? n.data : "", stdout);
-  explain_summary(st, &outcome);
+  explain_summary(st, &outcome, rc);
   if (rc) {
     heading(st, "result");
     printf("  %s%s: %s: ", st->red, lsim_status_name(err.code), lsim_error_class(&err));

@@ -290,7 +290,10 @@ static void write_source_link(FILE *f, const lsim_jax_profile *profile, const ch
   esc(f, file);
   fputs("\">", f);
   esc(f, function);
-  fprintf(f, " · %s:%d</a>", base ? base + 1 : file, line);
+  if (line)
+    fprintf(f, " · %s:%d</a>", base ? base + 1 : file, line);
+  else /* a function the table places in its file only */
+    fprintf(f, " · %s</a>", base ? base + 1 : file);
 }
 
 /* The linked ops of each narration line, grouped by line (a counting
