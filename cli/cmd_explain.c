@@ -6,6 +6,7 @@
  * the profile's source_ref.  --json: the same as one object; --html: one
  * page (explain_html.c). */
 #include "cli.h"
+#include "explain_facts.h"
 #include "explain_html.h"
 #include "lowersim/alloc.h"
 #include "lowersim/scenario_run.h"
@@ -204,8 +205,14 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
     lsim_explain_error(explain_record_line, &record, 0, &err, lsim_scenario_profile(s, profile));
   if (record.failed && !rc)
     rc = err.code = LSIM_E_NO_MEMORY;
+  explain_facts facts = {0};
+  if (s)
+    explain_facts_make(&facts, s, profile, invalid ? NULL : &outcome, rc);
+  if (facts.failed && !rc)
+    rc = err.code = LSIM_E_NO_MEMORY;
   explain_page page = {
       .path = path,
+      .facts = s ? &facts : NULL,
       .scenario_text = text,
       .scenario_name = s ? s->name : NULL,
       .profile = s ? lsim_scenario_profile(s, profile) : lsim_jax_profile_or_default(profile),
@@ -231,6 +238,7 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
     code = cli_report(&err);
   }
   free(text);
+  explain_facts_free(&facts);
   explain_record_free(&record);
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);
@@ -244,59 +252,22 @@ static void heading(const style *st, const char *title) {
   printf("\n%s%s%s\n", st->bold, title, st->reset);
 }
 
-static void explain_runtime(const style *st, const lsim_scenario *s, const lsim_runtime *rt) {
-  heading(st, "runtime (xla_bridge)");
-  printf("  JAX_PLATFORMS    %s\n",
-         s->runtime.jax_platforms ? s->runtime.jax_platforms : "(unset: every factory is tried)");
-  printf("  factories        cpu and tpu (registered on import; tpu fails quietly without "
-         "libtpu)%s\n",
-         s->runtime.num_backends ? ", then the scenario's" : "");
-  size_t n = lsim_runtime_backend_count(rt);
-  const lsim_backend *def = lsim_runtime_default_backend(rt);
-  for (size_t i = 0; i < n; i++) {
-    const lsim_backend *b = lsim_runtime_backend_at(rt, i);
-    printf("  %-16s %-8s %d device%s, priority %d%s%s%s\n", i ? "" : "backends", b->platform,
-           b->device_count, b->device_count == 1 ? "" : "s", b->priority, st->green,
-           b == def ? "   <- default backend" : "", st->reset);
-  }
-  if (n == 0)
-    printf("  backends         (not initialized: see the error below)\n");
-  for (size_t i = 0; i < s->runtime.num_backends; i++) {
-    const char *e = lsim_runtime_backend_error(rt, s->runtime.backends[i].platform);
-    if (e)
-      printf("  %-16s %-8s failed quietly: %s\n", "", s->runtime.backends[i].platform, e);
-  }
-  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++) {
-    printf("  %swarning          %s: ", st->yellow, lsim_runtime_warning_category(rt, i));
-    fputs(st->reset, stdout);
-    cli_put_line(stdout, lsim_runtime_warning_at(rt, i));
-  }
-}
-
-static void explain_request(const style *st, const lsim_scenario *s) {
-  heading(st, "request");
-  printf("  function         %s  (module jit_%s)\n", s->function, s->function);
-  printf("  platforms        %s\n", s->platforms ? s->platforms : "(none given: the default backend's)");
-  printf("  pinned backend   %s\n", s->backend ? s->backend : "(none)");
-  if (s->devices)
-    printf("  in_shardings     NamedSharding(Mesh(jax.devices()[:%d], ('x',)), P())\n", s->devices);
-  printf("  arguments        %zu, equations %zu%s\n", s->num_args, s->num_eqns,
-         s->execute ? ", then <execute/>" : "");
-}
-
-static void explain_summary(const style *st, const lsim_scenario_outcome *o, int rc) {
-  if (!o->lowering)
+/* A section of explain_facts: its heading and `  KEY  VALUE[NOTE]` rows;
+ * nothing when it has none. */
+static void print_section(const style *st, const explain_section *sec) {
+  if (!sec->count)
     return;
-  lsim_module_context *mc = lsim_lowering_module_context(o->lowering);
-  heading(st, "module context");
-  printf("  host callbacks   %zu\n", lsim_module_context_host_callback_count(mc));
-  printf("  channels         %lld%s\n", (long long)lsim_module_context_channel_count(mc),
-         lsim_module_context_channel_count(mc) ? " (ids from 2; 1 is for collectives)" : "");
-  if (o->executed && rc)
-    printf("  executed         the host callbacks ran in index order until one raised "
-           "(the error step above)\n");
-  else if (o->executed)
-    printf("  executed         every host callback ran once, in index order\n");
+  heading(st, sec->title);
+  for (size_t i = 0; i < sec->count; i++) {
+    const explain_row *r = &sec->rows[i];
+    const char *on = r->tone == EXPLAIN_TONE_WARN ? st->yellow : "";
+    printf("  %s%-16s%s ", on, r->key, *on ? st->reset : "");
+    if (r->tone == EXPLAIN_TONE_GOOD) {
+      printf("%s%s%s%s\n", r->value, st->green, r->note ? r->note : "", st->reset);
+      continue;
+    }
+    cli_put_line(stdout, r->value);
+  }
 }
 
 static void help(void) {
@@ -358,9 +329,11 @@ int cmd_explain(int argc, char **argv) {
   if (s->description)
     printf("  %s\n", s->description);
   const lsim_jax_profile *jax = lsim_scenario_profile(s, profile);
-  printf("  JAX %s (commit %s; %s)\n", jax->name, jax->commit,
-         s->jax ? "the scenario's jax=" : profile ? "--jax" : "the newest: neither jax= nor --jax");
-  printf("  source links at github.com/jax-ml/jax %s\n", jax->source_ref);
+  char jax_line[256];
+  explain_jax_line(s, profile, jax_line, sizeof jax_line);
+  printf("  %s\n", jax_line);
+  explain_source_line(s, profile, jax_line, sizeof jax_line);
+  printf("  %s\n", jax_line);
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
   lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
@@ -368,14 +341,10 @@ int cmd_explain(int argc, char **argv) {
   int rc = lsim_lowerer_create(&lowerer, &err);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
-  explain_request(st, s);
-  if (outcome.runtime) {
-    /* Show the backends even when the lowering never needed them. */
-    lsim_error init = LSIM_ERROR_INIT;
-    lsim_runtime_backends(outcome.runtime, &init);
-    lsim_error_clear(&init);
-    explain_runtime(st, s, outcome.runtime);
-  }
+  explain_facts facts;
+  explain_facts_make(&facts, s, profile, &outcome, rc);
+  print_section(st, &facts.request);
+  print_section(st, &facts.runtime);
   /* An error raised before or after the lowering (tracing, execution)
    * still ends the narration with its step. */
   if (rc && !n.error_told)
@@ -383,7 +352,10 @@ int cmd_explain(int argc, char **argv) {
   heading(st, "lowering (lower_jaxpr_to_module)");
   fclose(n.text);
   fputs(n.data ? n.data : "", stdout);
-  explain_summary(st, &outcome, rc);
+  print_section(st, &facts.context);
+  if (facts.failed && !rc)
+    rc = err.code = LSIM_E_NO_MEMORY;
+  explain_facts_free(&facts);
   if (rc) {
     heading(st, "result");
     printf("  %s%s: %s: ", st->red, lsim_status_name(err.code), lsim_error_class(&err));
