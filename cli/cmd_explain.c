@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "explain_facts.h"
 #include "explain_html.h"
+#include "pretty.h"
 #include "lowersim/alloc.h"
 #include "lowersim/scenario_run.h"
 #include "json.h"
@@ -178,7 +179,8 @@ static char *scenario_text(const char *path, const lsim_scenario *s) {
 
 /* explain --html OUT: the page, written whole or not at all; the exit code
  * is the lowering's, as for the text. */
-static int explain_html(const char *path, const lsim_jax_profile *profile, const char *out_path) {
+static int explain_html(const char *path, const lsim_jax_profile *profile, const char *out_path,
+                        bool generic) {
   cli_inputs inputs = {0};
   if (!cli_inputs_add(&inputs, path))
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
@@ -213,6 +215,7 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
   explain_page page = {
       .path = path,
       .facts = s ? &facts : NULL,
+      .generic = generic,
       .scenario_text = text,
       .scenario_name = s ? s->name : NULL,
       .profile = s ? lsim_scenario_profile(s, profile) : lsim_jax_profile_or_default(profile),
@@ -271,12 +274,15 @@ static void print_section(const style *st, const explain_section *sec) {
 }
 
 static void help(void) {
-  printf("usage: lowersim explain [--jax VERSION] [--json | --html OUT.html] FILE\n\n"
+  printf("usage: lowersim explain [--jax VERSION] [--generic] [--json | --html OUT.html] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) as `lowersim lower` does and\n"
          "narrates it in JAX's terms (the JAX version first), then prints the module.\n"
          "Each step is followed by the JAX function it is about, as `@ FUNCTION\n"
          "(FILE:LINE) URL`, the line of its def at the profile's source ref\n"
          "(`lowersim versions`: explain.source_ref).\n"
+         "The module is shown in JAX's pretty form (`lowersim lower --pretty`), or in\n"
+         "MLIR's generic form with --generic or when it has an op lowersim prints no\n"
+         "pretty form of (the heading says which).\n"
          "Colour only on a terminal (NO_COLOR turns it off). --jax and exit codes as for\n"
          "`lower`.\n"
          "--json: one JSON object on stdout instead: `lower --json`'s members and\n"
@@ -291,12 +297,14 @@ int cmd_explain(int argc, char **argv) {
   const char *jax_name = NULL;
   const lsim_jax_profile *profile = NULL;
   const char *html = NULL;
-  bool json = false;
+  bool json = false, generic = false;
   const cli_option options[] = {CLI_OPT_STRING("jax", 0, &jax_name),
                                 CLI_OPT_FLAG("json", 0, &json),
+                                CLI_OPT_FLAG("generic", 0, &generic),
                                 CLI_OPT_STRING("html", 0, &html)};
   cli_args args;
-  int code = cli_parse("explain", argc, argv, options, 3, help, &args);
+  int code = cli_parse("explain", argc, argv, options, sizeof options / sizeof options[0], help,
+                       &args);
   if (code)
     return code < 0 ? 0 : code;
   if (jax_name && (code = cli_parse_jax("explain", "--jax", jax_name, &profile)))
@@ -309,7 +317,7 @@ int cmd_explain(int argc, char **argv) {
   if (json)
     return explain_json(path, profile);
   if (html)
-    return explain_html(path, profile, html);
+    return explain_html(path, profile, html, generic);
   lsim_scenario *s = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   if (cli_read_scenario(path, &s, &err)) {
@@ -364,8 +372,18 @@ int cmd_explain(int argc, char **argv) {
     fflush(stdout);
     code = cli_report(&err);
   } else {
-    char *text = lsim_lowering_print(outcome.lowering);
+    char refused[128];
+    char *text = cli_module_text(outcome.lowering, generic, refused, sizeof refused);
     heading(st, "module (verified)");
+    if (refused[0])
+      printf("  %s(MLIR's generic form: lowersim has no pretty form for %s)%s\n", st->dim,
+             refused, st->reset);
+    else if (generic)
+      printf("  %s(MLIR's generic form, as --generic asks)%s\n", st->dim, st->reset);
+    else
+      printf("  %s(JAX's pretty form, as jax.jit(f).lower(...).as_text() prints it; "
+             "--generic: MLIR's generic form)%s\n",
+             st->dim, st->reset);
     fputs(text ? text : "(out of memory)\n", stdout);
     if (!text)
       code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});

@@ -7,6 +7,7 @@
  * dispatch diagrams are drawn from the narration's "kept rule K: ... for
  * PLATFORMS" decisions and the module's lowering platforms. */
 #include "explain_html.h"
+#include "pretty.h"
 
 #include "lowersim/alloc.h"
 #include "lowersim/error.h"
@@ -290,6 +291,7 @@ static const char css[] =
     "overflow-wrap:anywhere}"
     "#module{white-space:pre-wrap;overflow-wrap:anywhere}"
     ".step{font-weight:600}.detail{color:#555}.decision{color:#0b6e8a}.alloc{color:#8a5a00}"
+    "p.form{font-size:12px;color:#555;margin:0 0 6px}"
     ".error{color:#b3261e;font-weight:600}.text{color:#666;font-family:ui-monospace,monospace;"
     "font-size:12px}"
     "a.src{font-weight:400;font-size:12px;margin-left:8px;color:#4a5fc1}"
@@ -432,8 +434,14 @@ static void write_narration(FILE *f, const explain_page *p, const op_list *ops,
 
 /* The module's lines, those that start an op linked to its step when the
  * ops and the lines agree in number (else none is, and the page says so). */
-static bool write_module(FILE *f, const char *text, const op_list *ops, bool **linked_out) {
+static bool write_module(FILE *f, const char *text, const op_list *ops, const char *form,
+                         bool **linked_out) {
   fputs("<section id=\"module-pane\"><h2>Module</h2>\n", f);
+  if (text) {
+    fputs("<p class=\"form\" id=\"module-form\">", f);
+    esc(f, form);
+    fputs("</p>\n", f);
+  }
   if (!text) {
     fputs("<p class=\"error\">No module: the lowering raised (see the outcome).</p></section>\n",
           f);
@@ -488,7 +496,9 @@ static bool write_module(FILE *f, const char *text, const op_list *ops, bool **l
 bool explain_html_write(FILE *f, const explain_page *p) {
   const lsim_jax_profile *jax = lsim_jax_profile_or_default(p->profile);
   const lsim_lowering *lowering = p->outcome ? p->outcome->lowering : NULL;
-  char *module = lowering && !p->code ? lsim_lowering_print(lowering) : NULL;
+  char refused[128] = "";
+  char *module =
+      lowering && !p->code ? cli_module_text(lowering, p->generic, refused, sizeof refused) : NULL;
   if (lowering && !p->code && !module)
     return false;
   op_list ops = {0};
@@ -555,7 +565,15 @@ bool explain_html_write(FILE *f, const explain_page *p) {
   size_t mod_size = 0;
   FILE *mem = open_memstream(&mod_html, &mod_size);
   bool *linked = NULL;
-  bool ok = mem && write_module(mem, module, &ops, &linked);
+  char form[256];
+  if (refused[0])
+    snprintf(form, sizeof form, "MLIR's generic form: lowersim has no pretty form for %s",
+             refused);
+  else
+    snprintf(form, sizeof form, "%s",
+             p->generic ? "MLIR's generic form (--generic)"
+                        : "JAX's pretty form, as jax.jit(f).lower(...).as_text() prints it");
+  bool ok = mem && write_module(mem, module, &ops, form, &linked);
   if (mem)
     fclose(mem);
   step_ops by_line = {0};

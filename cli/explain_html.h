@@ -39,7 +39,8 @@ typedef struct explain_page {
   const char *scenario_text;         /* the scenario as written (NULL: unavailable) */
   const char *scenario_name;         /* may be NULL */
   const lsim_jax_profile *profile;   /* the JAX version modelled */
-  const explain_facts *facts;       /* the request, runtime and module context (NULL: none) */
+  const explain_facts *facts;
+  bool generic;                      /* the module in MLIR's generic form, not JAX's pretty one */       /* the request, runtime and module context (NULL: none) */
   const explain_record *narration;
   const lsim_scenario_outcome *outcome; /* NULL: the scenario could not be read */
   int code;                          /* 0, or the status that ended the lowering */

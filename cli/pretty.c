@@ -717,3 +717,23 @@ int cli_pretty_text(const char *command, MlirModule module, char **text, size_t 
           command, refused, cli_pretty_ops);
   return EXIT_INVALID_INPUT;
 }
+
+char *cli_module_text(const lsim_lowering *lowering, bool generic, char *refused,
+                      size_t refused_size) {
+  if (refused_size)
+    refused[0] = '\0';
+  if (generic)
+    return lsim_lowering_print(lowering);
+  char *text = NULL;
+  size_t size = 0;
+  FILE *mem = open_memstream(&text, &size);
+  if (!mem)
+    return NULL;
+  bool ok = cli_pretty_print(lsim_lowering_module(lowering), mem, refused, refused_size);
+  if (fclose(mem))
+    ok = false;
+  if (ok)
+    return text;
+  free(text);
+  return refused_size && refused[0] ? lsim_lowering_print(lowering) : NULL;
+}

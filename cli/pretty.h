@@ -7,6 +7,8 @@
 #ifndef LOWERSIM_CLI_PRETTY_H
 #define LOWERSIM_CLI_PRETTY_H
 
+#include "lowersim/lowering.h"
+
 #include <mlir-c/IR.h>
 
 #include <stdbool.h>
@@ -22,6 +24,12 @@ bool cli_pretty_print(MlirModule module, FILE *out, char *refused, size_t refuse
  * refused module, the error `lowersim COMMAND: ...` on stderr and exit
  * code 2 returned (out of memory: 1 and its report). */
 int cli_pretty_text(const char *command, MlirModule module, char **text, size_t *size);
+
+/* The module's text for a reader (explain): pretty, or, with `generic` or
+ * when the printer refuses the module (`refused` then names the op), MLIR's
+ * generic form (lsim_lowering_print).  Owned; NULL when out of memory. */
+char *cli_module_text(const lsim_lowering *lowering, bool generic, char *refused,
+                      size_t refused_size);
 
 /* The ops the printer knows, as a comma-separated list (for --help). */
 extern const char cli_pretty_ops[];
