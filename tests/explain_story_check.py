@@ -2,6 +2,7 @@
 """tests/explain_story_check.py: `lowersim explain` tells a lowering as a JAX
 user reads it (run by CTest as explain.story):
 
+- the module in JAX's pretty form by default, MLIR's generic with --generic;
 - golden: the lowering section of the terminal narration of the scenarios
   in tests/explain/*.txt, whole and exact (each lower_per_platform says whose
   it is; a rule applied once and the case a nested lower_per_platform makes
@@ -54,6 +55,26 @@ def golden():
                             f"(exit {code}):\n{got}")
 
 
+def module_forms():
+    """The module as explain shows it: JAX's pretty form by default, whole
+    (tests/explain/platform-dependent.module), MLIR's generic with --generic
+    (as `lower` prints it)."""
+    path = os.path.join(SRC, "testdata", "scenarios", "platform-dependent.xml")
+    _, out = explain(path)
+    with open(os.path.join(SRC, "tests", "explain", "platform-dependent.module"),
+              encoding="utf-8") as f:
+        want = f.read()
+    got = out.split("\nmodule (verified)\n", 1)[-1]
+    if got != want:
+        failures.append(f"explain's module differs from tests/explain/platform-dependent.module:\n"
+                        f"{got}")
+    r = subprocess.run([L, "explain", "--generic", path], capture_output=True, text=True)
+    lower = subprocess.run([L, "lower", path], capture_output=True, text=True).stdout
+    got = r.stdout.split("\nmodule (verified)\n", 1)[-1]
+    if got != "  (MLIR's generic form, as --generic asks)\n" + lower:
+        failures.append(f"explain --generic's module is not lower's:\n{got}")
+
+
 def error_steps():
     corpus = sorted(glob.glob(os.path.join(SRC, "testdata", "scenarios", "*.xml")) +
                     glob.glob(os.path.join(SRC, "testdata", "conformance", "**", "*.xml"),
@@ -95,6 +116,7 @@ def error_steps():
 
 def main():
     golden()
+    module_forms()
     count = error_steps()
     for f in failures:
         print("FAIL", f)
