@@ -21,8 +21,8 @@ const char cli_pretty_ops[] =
     "module, func.func, func.return, func.call, sdy.mesh, stablehlo.constant, the "
     "elementwise unary (sine, cosine, negate, exponential) and binary (add, subtract, "
     "multiply) ops, convert, reshape, broadcast_in_dim, compare, select, dynamic_slice, "
-    "dynamic_update_slice, custom_call, create_token, send, recv, return and case "
-    "(stablehlo.*)";
+    "dynamic_update_slice, custom_call, create_token, send, recv, return, case, while and "
+    "reduce with one binary op as its body (stablehlo.*)";
 
 /* --- names ---------------------------------------------------------------- */
 
@@ -38,6 +38,7 @@ typedef struct printer {
   char **scope;      /* the names taken, innermost scope last */
   size_t scope_len, scope_cap;
   bool failed;       /* out of memory */
+  bool func_default; /* the default dialect is func's: `return`, `call` (in a function's body) */
   bool refused;      /* an op has no pretty form here: refused_name */
   char refused_name[128];
 } printer;
@@ -136,7 +137,7 @@ static const char *result_hint(MlirOperation op) {
   return mlirTypeIsAInteger(e) ? "c" : "cst";
 }
 
-static void number_region(printer *p, MlirRegion region, counters c);
+static void number_region(printer *p, MlirRegion region, counters c, bool iter_args);
 
 static void number_op(printer *p, MlirOperation op, counters *c) {
   intptr_t n = mlirOperationGetNumResults(op);
@@ -156,13 +157,21 @@ static void number_op(printer *p, MlirOperation op, counters *c) {
   }
 }
 
-/* One region: its blocks' arguments and ops, then each nested region from
- * the counters as this region left them, in a scope of its own. */
-static void number_region(printer *p, MlirRegion region, counters c) {
+/* One region: its blocks' arguments (%argN, or stablehlo.while's
+ * %iterArg names) and ops, then each nested region from the counters as
+ * this region left them, in a scope of its own. */
+static void number_region(printer *p, MlirRegion region, counters c, bool iter_args) {
   for (MlirBlock b = mlirRegionGetFirstBlock(region); !mlirBlockIsNull(b);
        b = mlirBlockGetNextInRegion(b)) {
-    for (intptr_t i = 0; i < mlirBlockGetNumArguments(b); i++)
-      set_name(p, mlirBlockGetArgument(b, i), "%%%s%ld", "arg", c.argument++);
+    for (intptr_t i = 0; i < mlirBlockGetNumArguments(b); i++) {
+      char name[96];
+      if (iter_args) {
+        take_name(p, &c, "iterArg", name, sizeof name);
+        set_name(p, mlirBlockGetArgument(b, i), "%%%s", name, 0);
+      } else {
+        set_name(p, mlirBlockGetArgument(b, i), "%%%s%ld", "arg", c.argument++);
+      }
+    }
     for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op))
       number_op(p, op, &c);
@@ -172,9 +181,11 @@ static void number_region(printer *p, MlirRegion region, counters c) {
     for (MlirOperation op = mlirBlockGetFirstOperation(b); !mlirOperationIsNull(op);
          op = mlirOperationGetNextInBlock(op)) {
       bool isolated = op_is(op, "func.func") || op_is(op, "builtin.module");
+      bool loop = op_is(op, "stablehlo.while");
       for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); r++) {
         size_t mark = p->scope_len;
-        number_region(p, mlirOperationGetRegion(op, r), isolated ? (counters){0, 0, 0} : c);
+        number_region(p, mlirOperationGetRegion(op, r), isolated ? (counters){0, 0, 0} : c,
+                      loop);
         while (p->scope_len > mark)
           free(p->scope[--p->scope_len]);
       }
@@ -520,7 +531,10 @@ static void print_func(printer *p, MlirOperation op, int depth) {
     return;
   }
   fputs(" {\n", p->out);
+  bool saved = p->func_default;
+  p->func_default = true;
   block_ops(p, body, depth + 1);
+  p->func_default = saved;
   indent(p, depth);
   fputs("}\n", p->out);
 }
@@ -544,6 +558,75 @@ static void print_module(printer *p, MlirOperation op, int depth) {
   fputs("}\n", p->out);
 }
 
+/* `stablehlo.while(%iterArg = %a, ...) : A, ...` then `cond { ... } do
+ * { ... }` (its attributes after the types), its regions in a custom-form
+ * op's scope (func's names whole); false (refused) for regions of other
+ * shapes. */
+static bool print_while(printer *p, MlirOperation op, int depth) {
+  MlirBlock cond = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
+  intptr_t n = mlirOperationGetNumOperands(op);
+  if (mlirOperationGetNumRegions(op) != 2 || mlirBlockIsNull(cond) || mlirBlockIsNull(body) || mlirBlockGetNumArguments(cond) != n)
+    return false;
+  fputs("stablehlo.while(", p->out);
+  for (intptr_t i = 0; i < n; i++)
+    fprintf(p->out, "%s%s = %s", i ? ", " : "", name_of(p, mlirBlockGetArgument(cond, i)),
+            name_of(p, mlirOperationGetOperand(op, i)));
+  fputs(")", p->out);
+  if (n) {
+    fputs(" : ", p->out);
+    operand_types(p, op);
+  }
+  if (mlirOperationGetNumAttributes(op)) {
+    fputs(" attributes", p->out);
+    attr_dict(p, op, NULL);
+  }
+  fputc('\n', p->out);
+  bool saved = p->func_default;
+  p->func_default = false;
+  indent(p, depth);
+  fputs("cond {\n", p->out);
+  block_ops(p, cond, depth + 1);
+  indent(p, depth);
+  fputs("} do {\n", p->out);
+  block_ops(p, body, depth + 1);
+  indent(p, depth);
+  fputc('}', p->out);
+  p->func_default = saved;
+  return true;
+}
+
+/* The compact form of a reduction whose body is one binary op of its two
+ * arguments, returned (stablehlo's printReduceOp): `stablehlo.reduce(%x
+ * init: %i) applies stablehlo.add across dimensions = [1] : (A, I) -> R`;
+ * false (refused) for any other reduction. */
+static bool print_reduce(printer *p, MlirOperation op) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirAttribute dims = attr_named(op, "dimensions");
+  if (mlirOperationGetNumRegions(op) != 1 || mlirBlockIsNull(body) ||
+      mlirOperationGetNumOperands(op) != 2 || mlirBlockGetNumArguments(body) != 2 ||
+      mlirOperationGetNumAttributes(op) != 1 || mlirAttributeIsNull(dims))
+    return false;
+  MlirOperation inner = mlirBlockGetFirstOperation(body);
+  MlirOperation ret = mlirOperationIsNull(inner) ? inner : mlirOperationGetNextInBlock(inner);
+  if (mlirOperationIsNull(ret) || !mlirOperationIsNull(mlirOperationGetNextInBlock(ret)) ||
+      !one_of(inner, binary) || mlirOperationGetNumAttributes(inner) ||
+      mlirOperationGetNumResults(inner) != 1 || !op_is(ret, "stablehlo.return") ||
+      mlirOperationGetNumOperands(ret) != 1 ||
+      !mlirValueEqual(mlirOperationGetOperand(ret, 0), mlirOperationGetResult(inner, 0)) ||
+      !mlirValueEqual(mlirOperationGetOperand(inner, 0), mlirBlockGetArgument(body, 0)) ||
+      !mlirValueEqual(mlirOperationGetOperand(inner, 1), mlirBlockGetArgument(body, 1)))
+    return false;
+  fprintf(p->out, "stablehlo.reduce(%s init: %s) applies ",
+          name_of(p, mlirOperationGetOperand(op, 0)), name_of(p, mlirOperationGetOperand(op, 1)));
+  op_name(p, inner);
+  fputs(" across dimensions = ", p->out);
+  i64_list(p, dims);
+  fputs(" : ", p->out);
+  functional_type(p, op);
+  return true;
+}
+
 static void print_op(printer *p, MlirOperation op, int depth) {
   if (op_is(op, "builtin.module")) {
     indent(p, depth);
@@ -560,7 +643,10 @@ static void print_op(printer *p, MlirOperation op, int depth) {
   static const char *const callee[] = {"callee", NULL};
   static const char *const value[] = {"value", NULL};
   if (op_is(op, "func.return") || op_is(op, "stablehlo.return")) {
-    fputs(op_is(op, "func.return") ? "return" : "stablehlo.return", p->out);
+    fputs(op_is(op, "stablehlo.return") ? "stablehlo.return"
+          : p->func_default             ? "return"
+                                        : "func.return",
+          p->out);
     if (mlirOperationGetNumOperands(op)) {
       fputc(' ', p->out);
       operands(p, op);
@@ -572,7 +658,7 @@ static void print_op(printer *p, MlirOperation op, int depth) {
     }
   } else if (op_is(op, "func.call")) {
     MlirAttribute c = mlirOperationGetAttributeByName(op, mlirStringRefCreateFromCString("callee"));
-    fputs("call ", p->out);
+    fputs(p->func_default ? "call " : "func.call ", p->out);
     attr(p, c);
     fputc('(', p->out);
     operands(p, op);
@@ -657,6 +743,8 @@ static void print_op(printer *p, MlirOperation op, int depth) {
              !mlirAttributeIsNull(attr_named(op, "call_target_name"))) {
     print_custom_call(p, op);
   } else if (op_is(op, "sdy.mesh") && print_mesh(p, op)) {
+  } else if (op_is(op, "stablehlo.while") && print_while(p, op, depth)) {
+  } else if (op_is(op, "stablehlo.reduce") && print_reduce(p, op)) {
   } else if (op_is(op, "stablehlo.case")) {
     fputs("\"stablehlo.case\"(", p->out);
     operands(p, op);
@@ -682,7 +770,7 @@ bool cli_pretty_print(MlirModule module, FILE *out, char *refused, size_t refuse
   printer p = {.out = out};
   MlirOperation top = mlirModuleGetOperation(module);
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(top); r++)
-    number_region(&p, mlirOperationGetRegion(top, r), (counters){0, 0, 0});
+    number_region(&p, mlirOperationGetRegion(top, r), (counters){0, 0, 0}, false);
   if (!p.failed)
     print_op(&p, top, 0);
   bool ok = !p.failed && !p.refused;
