@@ -85,6 +85,7 @@ static void on_explain(void *data, lsim_explain_kind kind, int depth, const char
 /* --json: each narrated line an item {kind, depth, text} of "narration". */
 typedef struct json_narration {
   cli_json j; /* an array's items, into the memory stream */
+  bool error_told; /* the narration has had its error step */
   char *data;
   size_t size;
 } json_narration;
@@ -97,6 +98,7 @@ static void on_explain_json(void *data, lsim_explain_kind kind, int depth, const
       [LSIM_EXPLAIN_DECISION] = "decision", [LSIM_EXPLAIN_ALLOC] = "alloc",
       [LSIM_EXPLAIN_ERROR] = "error", [LSIM_EXPLAIN_TEXT] = "text"};
   json_narration *n = data;
+  n->error_told |= kind == LSIM_EXPLAIN_ERROR;
   cli_json_open_object(&n->j, NULL);
   cli_json_string(&n->j, "kind", kinds[kind]);
   cli_json_int(&n->j, "depth", depth);
@@ -128,6 +130,8 @@ static int explain_json(const char *path, const lsim_jax_profile *profile) {
   int rc = mem ? lsim_lowerer_create(&lowerer, &err) : (err.code = LSIM_E_NO_MEMORY);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  if (rc && mem && !n.error_told) /* raised before or after the lowering */
+    lsim_explain_error(on_explain_json, &n, 0, &err, lsim_scenario_profile(s, profile));
   char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
   if (!rc && !text)
     rc = err.code = LSIM_E_NO_MEMORY;

@@ -16,6 +16,7 @@ user reads it (run by CTest as explain.story):
 Environment: LOWERSIM (the command), SOURCE_DIR.
 """
 import glob
+import json
 import os
 import re
 import subprocess
@@ -75,6 +76,19 @@ def module_forms():
         failures.append(f"explain --generic's module is not lower's:\n{got}")
 
 
+def json_error_step():
+    """--json narrates a trace-time error's step too (no links in --json)."""
+    path = os.path.join(SRC, "testdata", "scenarios", "platform-dependent-gpu-key.xml")
+    r = subprocess.run([L, "explain", "--json", path], capture_output=True, text=True)
+    want = [{"kind": "detail", "depth": 0,
+             "text": "cause: the check in platform_dependent fails on platforms = 'cuda' or 'rocm'"},
+            {"kind": "error", "depth": 0,
+             "text": "ValueError: Use 'cuda' or 'rocm' for lax.platform_dependent."}]
+    got = json.loads(r.stdout).get("narration") if r.stdout else None
+    if r.returncode != 1 or got != want:
+        failures.append(f"explain --json's error step (exit {r.returncode}): {got!r}")
+
+
 def error_steps():
     corpus = sorted(glob.glob(os.path.join(SRC, "testdata", "scenarios", "*.xml")) +
                     glob.glob(os.path.join(SRC, "testdata", "conformance", "**", "*.xml"),
@@ -117,6 +131,7 @@ def error_steps():
 def main():
     golden()
     module_forms()
+    json_error_step()
     count = error_steps()
     for f in failures:
         print("FAIL", f)
