@@ -148,12 +148,22 @@ static int buffer_callback_lowering(lsim_lowering_rule_context *ctx, const MlirV
   const lsim_buffer_callback_params *p = params;
   size_t n;
   const char *platform = lsim_module_context_platforms(ctx->module_context, &n)[0];
-  if (n > 1)
+  if (n > 1) {
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                                "buffer_callback's rule: %zu lowering platforms, and it lowers "
+                                "for one only",
+                                n);
     return lsimp_raise0(err, LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM);
+  }
   const char *base =
       buffer_callback_target(lsim_module_context_profile(ctx->module_context), platform);
-  if (!base)
+  if (!base) {
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                                "buffer_callback's rule: the lowering platform %s has no "
+                                "buffer-callback custom call target",
+                                platform);
     return lsimp_raise(err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, platform);
+  }
   /* The _cmd_buffer platforms are the gpu ones with a target: cuda, rocm
    * (and oneapi where it has one). */
   char target[64];

@@ -23,11 +23,21 @@ static int python_callback_checks(lsim_lowering_rule_context *ctx, const lsim_py
                                   const char **platform_out, lsim_error *err) {
   size_t n;
   const char *platform = lsim_module_context_platforms(ctx->module_context, &n)[0];
-  if (n > 1)
+  if (n > 1) {
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                                "emit_python_callback: %zu lowering platforms, and it lowers "
+                                "for one only",
+                                n);
     return lsimp_raise0(err, LSIM_E_PYTHON_CALLBACK_MULTI_PLATFORM);
+  }
   const lsim_jax_profile *jax = lsim_module_context_profile(ctx->module_context);
-  if (!lsim_jax_strings_contain(&jax->python_callback_platforms, platform))
+  if (!lsim_jax_strings_contain(&jax->python_callback_platforms, platform)) {
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                                "emit_python_callback: the lowering platform %s is not one "
+                                "host callbacks run on",
+                                platform);
     return lsimp_raise(err, LSIM_E_PYTHON_CALLBACK_UNSUPPORTED, platform);
+  }
   if (how->partitioned && !lsim_jax_strings_contain(&jax->partitioned_callback_platforms, platform))
     return lsimp_raise(err, LSIM_E_PARTITIONED_CALLBACK_PLATFORM, platform);
   if (how->partitioned && ctx->num_avals_out)

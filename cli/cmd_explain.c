@@ -6,7 +6,9 @@
  * the profile's source_ref.  --json: the same as one object; --html: one
  * page (explain_html.c). */
 #include "cli.h"
+#include "explain_facts.h"
 #include "explain_html.h"
+#include "pretty.h"
 #include "lowersim/alloc.h"
 #include "lowersim/scenario_python.h"
 #include "lowersim/scenario_run.h"
@@ -33,6 +35,7 @@ typedef struct narration {
   char *data;
   size_t size;
   char source[256]; /* the JAX function of the next line ("": none) */
+  bool error_told;  /* the narration has had its error step */
 } narration;
 
 /* `@ jaxpr_subcomp (mlir.py:2075) https://github.com/...#L2075`. */
@@ -44,13 +47,19 @@ static void print_source(narration *n, int depth) {
   snprintf(file, sizeof file, "%.*s", (int)(sp - n->source), n->source);
   lsim_jax_source_url(n->profile, file, sp + 1, url, sizeof url);
   const char *base = strrchr(file, '/');
-  fprintf(n->text, "  %*s%s@ %s (%s:%d) %s%s\n", depth * 2, "", n->st->dim, sp + 1,
-          base ? base + 1 : file, lsim_jax_source_line(n->profile, file, sp + 1), url,
+  int line = lsim_jax_source_line(n->profile, file, sp + 1);
+  char where[300];
+  if (line)
+    snprintf(where, sizeof where, "%s:%d", base ? base + 1 : file, line);
+  else /* a function the table places in its file only */
+    snprintf(where, sizeof where, "%s", base ? base + 1 : file);
+  fprintf(n->text, "  %*s%s@ %s (%s) %s%s\n", depth * 2, "", n->st->dim, sp + 1, where, url,
           n->st->reset);
 }
 
 static void on_explain(void *data, lsim_explain_kind kind, int depth, const char *line) {
   narration *n = data;
+  n->error_told |= kind == LSIM_EXPLAIN_ERROR;
   if (kind == LSIM_EXPLAIN_SOURCE) {
     snprintf(n->source, sizeof n->source, "%s", line);
     return;
@@ -61,8 +70,13 @@ static void on_explain(void *data, lsim_explain_kind kind, int depth, const char
   const char *colours[] = {[LSIM_EXPLAIN_STEP] = n->st->bold, [LSIM_EXPLAIN_DETAIL] = n->st->dim,
                            [LSIM_EXPLAIN_DECISION] = n->st->cyan, [LSIM_EXPLAIN_ALLOC] = n->st->yellow,
                            [LSIM_EXPLAIN_ERROR] = n->st->red, [LSIM_EXPLAIN_TEXT] = n->st->dim};
-  fprintf(n->text, "  %*s%s%s%s%s\n", depth * 2, "", colours[kind], marks[kind], line,
-                     n->st->reset);
+  /* A line of several (an error's message) keeps its continuation lines
+   * under its first, so that the narration's shape holds. */
+  fprintf(n->text, "  %*s%s%s", depth * 2, "", colours[kind], marks[kind]);
+  for (const char *nl; (nl = strchr(line, '\n')) != NULL; line = nl + 1)
+    fprintf(n->text, "%.*s\n  %*s%*s", (int)(nl - line), line, depth * 2, "",
+            (int)strlen(marks[kind]), "");
+  fprintf(n->text, "%s%s\n", line, n->st->reset);
   if (n->source[0]) {
     print_source(n, depth + 1);
     n->source[0] = '\0';
@@ -72,6 +86,7 @@ static void on_explain(void *data, lsim_explain_kind kind, int depth, const char
 /* --json: each narrated line an item {kind, depth, text} of "narration". */
 typedef struct json_narration {
   cli_json j; /* an array's items, into the memory stream */
+  bool error_told; /* the narration has had its error step */
   char *data;
   size_t size;
 } json_narration;
@@ -84,6 +99,7 @@ static void on_explain_json(void *data, lsim_explain_kind kind, int depth, const
       [LSIM_EXPLAIN_DECISION] = "decision", [LSIM_EXPLAIN_ALLOC] = "alloc",
       [LSIM_EXPLAIN_ERROR] = "error", [LSIM_EXPLAIN_TEXT] = "text"};
   json_narration *n = data;
+  n->error_told |= kind == LSIM_EXPLAIN_ERROR;
   cli_json_open_object(&n->j, NULL);
   cli_json_string(&n->j, "kind", kinds[kind]);
   cli_json_int(&n->j, "depth", depth);
@@ -115,6 +131,8 @@ static int explain_json(const char *path, const lsim_jax_profile *profile) {
   int rc = mem ? lsim_lowerer_create(&lowerer, &err) : (err.code = LSIM_E_NO_MEMORY);
   if (!rc)
     rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
+  if (rc && mem && !n.error_told) /* raised before or after the lowering */
+    lsim_explain_error(on_explain_json, &n, 0, &err, lsim_scenario_profile(s, profile));
   char *text = rc ? NULL : lsim_lowering_print(outcome.lowering);
   if (!rc && !text)
     rc = err.code = LSIM_E_NO_MEMORY;
@@ -166,7 +184,8 @@ static char *scenario_text(const char *path, const lsim_scenario *s) {
 
 /* explain --html OUT: the page, written whole or not at all; the exit code
  * is the lowering's, as for the text. */
-static int explain_html(const char *path, const lsim_jax_profile *profile, const char *out_path) {
+static int explain_html(const char *path, const lsim_jax_profile *profile, const char *out_path,
+                        bool generic) {
   cli_inputs inputs = {0};
   if (!cli_inputs_add(&inputs, path))
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
@@ -186,10 +205,22 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
     if (!rc)
       rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
   }
+  bool error_told = false;
+  for (size_t i = 0; i < record.count; i++)
+    error_told |= record.lines[i].kind == LSIM_EXPLAIN_ERROR;
+  if (rc && !invalid && !error_told)
+    lsim_explain_error(explain_record_line, &record, 0, &err, lsim_scenario_profile(s, profile));
   if (record.failed && !rc)
+    rc = err.code = LSIM_E_NO_MEMORY;
+  explain_facts facts = {0};
+  if (s)
+    explain_facts_make(&facts, s, profile, invalid ? NULL : &outcome, rc);
+  if (facts.failed && !rc)
     rc = err.code = LSIM_E_NO_MEMORY;
   explain_page page = {
       .path = path,
+      .facts = s ? &facts : NULL,
+      .generic = generic,
       .scenario_text = text,
       .scenario_name = s ? s->name : NULL,
       .profile = s ? lsim_scenario_profile(s, profile) : lsim_jax_profile_or_default(profile),
@@ -215,6 +246,7 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
     code = cli_report(&err);
   }
   free(text);
+  explain_facts_free(&facts);
   explain_record_free(&record);
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);
@@ -305,35 +337,6 @@ static void heading(const style *st, const char *title) {
   printf("\n%s%s%s\n", st->bold, title, st->reset);
 }
 
-static void explain_runtime(const style *st, const lsim_scenario *s, const lsim_runtime *rt) {
-  heading(st, "runtime (xla_bridge)");
-  printf("  JAX_PLATFORMS    %s\n",
-         s->runtime.jax_platforms ? s->runtime.jax_platforms : "(unset: every factory is tried)");
-  printf("  factories        cpu and tpu (registered on import; tpu fails quietly without "
-         "libtpu)%s\n",
-         s->runtime.num_backends ? ", then the scenario's" : "");
-  size_t n = lsim_runtime_backend_count(rt);
-  const lsim_backend *def = lsim_runtime_default_backend(rt);
-  for (size_t i = 0; i < n; i++) {
-    const lsim_backend *b = lsim_runtime_backend_at(rt, i);
-    printf("  %-16s %-8s %d device%s, priority %d%s%s%s\n", i ? "" : "backends", b->platform,
-           b->device_count, b->device_count == 1 ? "" : "s", b->priority, st->green,
-           b == def ? "   <- default backend" : "", st->reset);
-  }
-  if (n == 0)
-    printf("  backends         (not initialized: see the error below)\n");
-  for (size_t i = 0; i < s->runtime.num_backends; i++) {
-    const char *e = lsim_runtime_backend_error(rt, s->runtime.backends[i].platform);
-    if (e)
-      printf("  %-16s %-8s failed quietly: %s\n", "", s->runtime.backends[i].platform, e);
-  }
-  for (size_t i = 0; i < lsim_runtime_warning_count(rt); i++) {
-    printf("  %swarning          %s: ", st->yellow, lsim_runtime_warning_category(rt, i));
-    fputs(st->reset, stdout);
-    cli_put_line(stdout, lsim_runtime_warning_at(rt, i));
-  }
-}
-
 /* The program as jax.make_jaxpr(f)(*args) prints it (a session: its last
  * lowering's), as it is, not indented: it is JAX's text. */
 static void explain_jaxpr(const style *st, const char *jaxpr) {
@@ -344,32 +347,27 @@ static void explain_jaxpr(const style *st, const char *jaxpr) {
     printf("  (none: tracing fails; the result below says why)\n");
 }
 
-static void explain_request(const style *st, const lsim_scenario *s) {
-  heading(st, "request");
-  printf("  function         %s  (module jit_%s)\n", s->function, s->function);
-  printf("  platforms        %s\n", s->platforms ? s->platforms : "(none given: the default backend's)");
-  printf("  pinned backend   %s\n", s->backend ? s->backend : "(none)");
-  if (s->devices)
-    printf("  in_shardings     NamedSharding(Mesh(jax.devices()[:%d], ('x',)), P())\n", s->devices);
-  printf("  arguments        %zu, equations %zu%s\n", s->num_args, s->num_eqns,
-         s->execute ? ", then <execute/>" : "");
-}
-
-static void explain_summary(const style *st, const lsim_scenario_outcome *o) {
-  if (!o->lowering)
+/* A section of explain_facts: its heading and `  KEY  VALUE[NOTE]` rows;
+ * nothing when it has none. */
+static void print_section(const style *st, const explain_section *sec) {
+  if (!sec->count)
     return;
-  lsim_module_context *mc = lsim_lowering_module_context(o->lowering);
-  heading(st, "module context");
-  printf("  host callbacks   %zu\n", lsim_module_context_host_callback_count(mc));
-  printf("  channels         %lld%s\n", (long long)lsim_module_context_channel_count(mc),
-         lsim_module_context_channel_count(mc) ? " (ids from 2; 1 is for collectives)" : "");
-  if (o->executed)
-    printf("  executed         every host callback ran once, in index order\n");
+  heading(st, sec->title);
+  for (size_t i = 0; i < sec->count; i++) {
+    const explain_row *r = &sec->rows[i];
+    const char *on = r->tone == EXPLAIN_TONE_WARN ? st->yellow : "";
+    printf("  %s%-16s%s ", on, r->key, *on ? st->reset : "");
+    if (r->tone == EXPLAIN_TONE_GOOD) {
+      printf("%s%s%s%s\n", r->value, st->green, r->note ? r->note : "", st->reset);
+      continue;
+    }
+    cli_put_line(stdout, r->value);
+  }
 }
 
 static void help(void) {
-  printf("usage: lowersim explain [--jax VERSION] [--json | --html OUT.html | --jaxpr | --python]"
-         " FILE\n\n"
+  printf("usage: lowersim explain [--jax VERSION] [--generic] [--json | --html OUT.html | --jaxpr |"
+         " --python] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) as `lowersim lower` does and\n"
          "narrates it in JAX's terms (the JAX version first, then the JAX Python program\n"
          "the scenario means and its jaxpr as jax.make_jaxpr(f)(*args) prints it), then\n"
@@ -377,6 +375,9 @@ static void help(void) {
          "Each step is followed by the JAX function it is about, as `@ FUNCTION\n"
          "(FILE:LINE) URL`, the line of its def at the profile's source ref\n"
          "(`lowersim versions`: explain.source_ref).\n"
+         "The module is shown in JAX's pretty form (`lowersim lower --pretty`), or in\n"
+         "MLIR's generic form with --generic or when it has an op lowersim prints no\n"
+         "pretty form of (the heading says which).\n"
          "Colour as --color says (every command takes it): auto (the default) colours a\n"
          "terminal only, unless NO_COLOR is set and not empty or TERM is dumb. --jax and\n"
          "exit codes as for `lower`.\n"
@@ -396,18 +397,20 @@ int cmd_explain(int argc, char **argv) {
   const char *jax_name = NULL;
   const lsim_jax_profile *profile = NULL;
   const char *html = NULL;
-  bool json = false, jaxpr_only = false, python_only = false;
+  bool json = false, generic = false, jaxpr_only = false, python_only = false;
   const cli_option options[] = {
       CLI_OPT_CHOICE("jax", 0, &jax_name, cli_jax_values,
                      CLI_HELP("VERSION", "the JAX version of a scenario that names none")),
       CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_FLAG("generic", 0, &generic,
+                   CLI_HELP(NULL, "the module in MLIR's generic form, not JAX's pretty form")),
       CLI_OPT_STRING("html", 0, &html, CLI_HELP("OUT.html", "one self-contained page instead")),
       CLI_OPT_FLAG("jaxpr", 0, &jaxpr_only,
                    CLI_HELP(NULL, "only the jaxpr, as jax.make_jaxpr prints it")),
       CLI_OPT_FLAG("python", 0, &python_only,
                    CLI_HELP(NULL, "only the scenario as the JAX Python program it means"))};
   cli_args args;
-  int code = cli_parse("explain", argc, argv, options, 5, help, &args);
+  int code = cli_parse("explain", argc, argv, options, sizeof options / sizeof options[0], help, &args);
   if (code)
     return code < 0 ? 0 : code;
   if (jax_name && (code = cli_parse_jax("explain", "--jax", jax_name, &profile)))
@@ -425,7 +428,7 @@ int cmd_explain(int argc, char **argv) {
   if (json)
     return explain_json(path, profile);
   if (html)
-    return explain_html(path, profile, html);
+    return explain_html(path, profile, html, generic);
   lsim_scenario *s = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   if (cli_read_scenario(path, &s, &err)) {
@@ -434,7 +437,7 @@ int cmd_explain(int argc, char **argv) {
     return EXIT_INVALID_INPUT;
   }
   narration n = {cli_use_colour(stdout) ? &colour : &plain, lsim_scenario_profile(s, profile),
-                 NULL, NULL, 0, ""};
+                 NULL, NULL, 0, "", false};
   if (!(n.text = open_memstream(&n.data, &n.size))) {
     lsim_scenario_destroy(s);
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
@@ -445,9 +448,11 @@ int cmd_explain(int argc, char **argv) {
   if (s->description)
     printf("  %s\n", s->description);
   const lsim_jax_profile *jax = lsim_scenario_profile(s, profile);
-  printf("  JAX %s (commit %s; %s)\n", jax->name, jax->commit,
-         s->jax ? "the scenario's jax=" : profile ? "--jax" : "the newest: neither jax= nor --jax");
-  printf("  source links at github.com/jax-ml/jax %s\n", jax->source_ref);
+  char jax_line[256];
+  explain_jax_line(s, profile, jax_line, sizeof jax_line);
+  printf("  %s\n", jax_line);
+  explain_source_line(s, profile, jax_line, sizeof jax_line);
+  printf("  %s\n", jax_line);
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
   char *jaxpr = NULL;
@@ -459,18 +464,21 @@ int cmd_explain(int argc, char **argv) {
   bool rendered = explain_python(st, s, profile);
   explain_jaxpr(st, jaxpr);
   free(jaxpr);
-  explain_request(st, s);
-  if (outcome.runtime) {
-    /* Show the backends even when the lowering never needed them. */
-    lsim_error init = LSIM_ERROR_INIT;
-    lsim_runtime_backends(outcome.runtime, &init);
-    lsim_error_clear(&init);
-    explain_runtime(st, s, outcome.runtime);
-  }
+  explain_facts facts;
+  explain_facts_make(&facts, s, profile, &outcome, rc);
+  print_section(st, &facts.request);
+  print_section(st, &facts.runtime);
+  /* An error raised before or after the lowering (tracing, execution)
+   * still ends the narration with its step. */
+  if (rc && !n.error_told)
+    lsim_explain_error(on_explain, &n, 0, &err, jax);
   heading(st, "lowering (lower_jaxpr_to_module)");
   fclose(n.text);
   fputs(n.data ? n.data : "", stdout);
-  explain_summary(st, &outcome);
+  print_section(st, &facts.context);
+  if (facts.failed && !rc)
+    rc = err.code = LSIM_E_NO_MEMORY;
+  explain_facts_free(&facts);
   if (rc) {
     heading(st, "result");
     printf("  %s%s: %s: ", st->red, lsim_status_name(err.code), lsim_error_class(&err));
@@ -479,8 +487,18 @@ int cmd_explain(int argc, char **argv) {
     fflush(stdout);
     code = cli_report(&err);
   } else {
-    char *text = lsim_lowering_print(outcome.lowering);
+    char refused[128];
+    char *text = cli_module_text(outcome.lowering, generic, refused, sizeof refused);
     heading(st, "module (verified)");
+    if (refused[0])
+      printf("  %s(MLIR's generic form: lowersim has no pretty form for %s)%s\n", st->dim,
+             refused, st->reset);
+    else if (generic)
+      printf("  %s(MLIR's generic form, as --generic asks)%s\n", st->dim, st->reset);
+    else
+      printf("  %s(JAX's pretty form, as jax.jit(f).lower(...).as_text() prints it; "
+             "--generic: MLIR's generic form)%s\n",
+             st->dim, st->reset);
     fputs(text ? text : "(out of memory)\n", stdout);
     if (!text)
       code = cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});

@@ -5,6 +5,7 @@
 #include "json.h"
 #include "options.h"
 #include "output.h"
+#include "pretty.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -91,7 +92,7 @@ static int read_scenario(const char *path, lsim_scenario **s) {
 
 static void help(void) {
   printf("usage: lowersim lower [-o OUT] [--jax VERSION] [--max-bytes N] [--stream-eqns N]\n"
-         "                      [--json] FILE\n\n"
+         "                      [--json | --pretty] FILE\n\n"
          "Lowers the scenario FILE (\"-\": standard input) and prints the MLIR module, or\n"
          "writes it to OUT (\"-\": standard output). OUT is written only when the lowering\n"
          "succeeds, and whole: a regular file is replaced atomically (keeping its mode),\n"
@@ -105,10 +106,14 @@ static void help(void) {
          "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
          "`CODE: ErrorClass: message` on stderr (a newline is written \\n); 2 invalid\n"
          "input (`FILE:LINE: ...`) or an output that cannot be written.\n"
-         "--json writes one JSON object on stdout instead\n"
-         "(testdata/schema/output.schema.json): the version profile, the outcome (module,\n"
-         "error or invalid), the module or the error's code, class and message, and the\n"
-         "warnings; nothing on stderr; the same exit codes.\n");
+         "--pretty: the module in the pretty form JAX prints (`%%0 = stablehlo.sine %%arg0 :\n"
+         "tensor<4xf32>`) instead of MLIR 19's generic form of stablehlo ops; a module\n"
+         "with an op whose pretty form lowersim does not print is refused (exit 2, the\n"
+         "op named). It prints: %s.\n"
+         "--json: one JSON object on stdout instead (testdata/schema/output.schema.json):\n"
+         "the version profile, the outcome (module, error or invalid), the module or the\n"
+         "error's code, class and message, and the warnings; nothing on stderr; the same\n"
+         "exit codes.\n", cli_pretty_ops);
   print_kinds();
 }
 
@@ -117,9 +122,21 @@ static void help(void) {
  * A write error shows in the stream's error flag (cli_output_commit, and
  * cli_finish_stdout at the end, report it); out of memory while printing is
  * reported here, OUT left as it was. */
-static int write_module(const char *file, const char *out_path, const lsim_lowering *lowering) {
+static int write_module(const char *file, const char *out_path, const lsim_lowering *lowering,
+                        bool pretty) {
   lsim_error err = LSIM_ERROR_INIT;
   int code = 0;
+  char *text = NULL;
+  size_t size = 0;
+  if (pretty) { /* whole in memory first: a refused module writes nothing */
+    if ((code = cli_pretty_text("lower", lsim_lowering_module(lowering), &text, &size)))
+      return code;
+    if (!out_path) {
+      fwrite(text, 1, size, stdout);
+      free(text);
+      return 0;
+    }
+  }
   if (!out_path) {
     if (lsim_lowering_write(lowering, stdout, &err) == LSIM_E_NO_MEMORY)
       code = cli_report(&err);
@@ -133,12 +150,16 @@ static int write_module(const char *file, const char *out_path, const lsim_lower
   cli_inputs_free(&inputs);
   if (!o)
     return EXIT_INVALID_INPUT;
-  if (lsim_lowering_write(lowering, cli_output_stream(o), &err) == LSIM_E_NO_MEMORY) {
+  if (text) {
+    fwrite(text, 1, size, cli_output_stream(o));
+    code = cli_output_commit(o);
+  } else if (lsim_lowering_write(lowering, cli_output_stream(o), &err) == LSIM_E_NO_MEMORY) {
     cli_output_abort(o);
     code = cli_report(&err);
   } else {
     code = cli_output_commit(o);
   }
+  free(text);
   lsim_error_clear(&err);
   return code;
 }
@@ -147,9 +168,11 @@ int cmd_lower(int argc, char **argv) {
   const char *out_path = NULL, *jax = NULL;
   const lsim_jax_profile *profile = NULL;
   uint64_t max_bytes = 0, stream_eqns = STREAM_MIN_EQNS;
-  bool json = false;
+  bool json = false, pretty = false;
   const cli_option options[] = {
       CLI_OPT_STRING("output", 'o', &out_path, CLI_HELP("OUT", "write the module to OUT")),
+      CLI_OPT_FLAG("pretty", 0, &pretty,
+                   CLI_HELP(NULL, "the module in the pretty form JAX prints")),
       CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
                      CLI_HELP("VERSION", "the JAX version of a scenario that names none in "
                               "<scenario jax=...> (default: the newest; `lowersim versions`)")),
@@ -175,6 +198,10 @@ int cmd_lower(int argc, char **argv) {
                                                       : "no scenario file (usage: lowersim lower "
                                                         "[-o OUT] [--jax VERSION] FILE)");
   const char *file = args.operands[0];
+  if (pretty && json)
+    return cli_usage_error("lower", "--pretty and --json: --json carries the generic form");
+  if (pretty) /* the printer reads the whole module: nothing spilled */
+    stream_eqns = 0;
   lsim_scenario *s = NULL;
   lsim_error err = LSIM_ERROR_INIT;
   if (json && cli_read_scenario(file, &s, &err)) {
@@ -207,10 +234,10 @@ int cmd_lower(int argc, char **argv) {
     cli_json_lowering(&j, file, s, profile, rc, &err, text, outcome.runtime);
     cli_json_end(&j);
     code = rc ? cli_json_exit_code(rc)
-              : out_path ? write_module(file, out_path, outcome.lowering) : 0;
+              : out_path ? write_module(file, out_path, outcome.lowering, false) : 0;
     free(text);
   } else {
-    code = rc ? cli_report(&err) : write_module(file, out_path, outcome.lowering);
+    code = rc ? cli_report(&err) : write_module(file, out_path, outcome.lowering, pretty);
   }
   lsim_scenario_outcome_clear(&outcome);
   lsim_lowerer_destroy(lowerer);

@@ -7,6 +7,7 @@
  * dispatch diagrams are drawn from the narration's "kept rule K: ... for
  * PLATFORMS" decisions and the module's lowering platforms. */
 #include "explain_html.h"
+#include "pretty.h"
 
 #include "lowersim/alloc.h"
 #include "lowersim/error.h"
@@ -65,6 +66,8 @@ static size_t source_split(const char *text) {
 
 typedef struct op_list {
   long *step_lines; /* per op, in pre-order: the narration line of its step, or -1 */
+  MlirOperation *ops; /* per op, in pre-order (for its name) */
+  size_t ops_cap;
   size_t count, cap;
   const lsim_module_context *mc;
   long offset; /* the module context's first line in the narration */
@@ -73,11 +76,13 @@ typedef struct op_list {
 
 static MlirWalkResult collect_op(MlirOperation op, void *data) {
   op_list *l = data;
-  if (!lsim_grow_array(&l->step_lines, &l->cap, l->count + 1, sizeof *l->step_lines)) {
+  if (!lsim_grow_array(&l->step_lines, &l->cap, l->count + 1, sizeof *l->step_lines) ||
+      !lsim_grow_array(&l->ops, &l->ops_cap, l->count + 1, sizeof *l->ops)) {
     l->failed = true;
     return MlirWalkResultInterrupt;
   }
   long line = lsim_module_context_explain_op_line(l->mc, op);
+  l->ops[l->count] = op;
   l->step_lines[l->count++] = line < 0 ? -1 : line + l->offset;
   return MlirWalkResultAdvance;
 }
@@ -176,9 +181,10 @@ static void draw_dispatch(FILE *f, const explain_line *lines, size_t first, size
   int row = 30, top = 44, h = top + (int)rows * row + 10;
   fprintf(f,
           "<figure class=\"dispatch\" id=\"dispatch-%zu\"><svg class=\"case-diagram\" "
-          "xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"%d\" "
-          "viewBox=\"0 0 640 %d\" role=\"img\" aria-label=\"stablehlo.case dispatch\">\n",
-          index, h, h);
+          "xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 640 %d\" "
+          "preserveAspectRatio=\"xMinYMin meet\" role=\"img\" "
+          "aria-label=\"stablehlo.case dispatch: platform index to rule index to kept rule\">\n",
+          index, h);
   fputs("<text x=\"10\" y=\"16\" class=\"hd\">platform index</text>"
         "<text x=\"210\" y=\"16\" class=\"hd\">rule index</text>"
         "<text x=\"330\" y=\"16\" class=\"hd\">kept rules (ctx.platforms)</text>\n",
@@ -204,9 +210,14 @@ static void draw_dispatch(FILE *f, const explain_line *lines, size_t first, size
             "<g class=\"rule\"><rect x=\"210\" y=\"%d\" width=\"70\" height=\"22\" rx=\"4\"/>"
             "<text x=\"218\" y=\"%d\">%zu</text></g>\n"
             "<line class=\"edge\" x1=\"280\" y1=\"%d\" x2=\"330\" y2=\"%d\"/>\n"
-            "<g class=\"kept\"><a href=\"#n-%zu\"><rect x=\"330\" y=\"%d\" width=\"300\" "
+            "<g class=\"kept\"><a href=\"#n-%zu\" aria-label=\"kept rule %zu, ",
+            y - 15, y, k, y - 4, y - 4, first + r, k);
+    esc_n(f, what, what_len);
+    fputs(" for ", f);
+    esc(f, plats);
+    fprintf(f, ": its narration step\"><rect x=\"330\" y=\"%d\" width=\"300\" "
             "height=\"22\" rx=\"4\"/><text x=\"338\" y=\"%d\">rule %zu: ",
-            y - 15, y, k, y - 4, y - 4, first + r, y - 15, y, k);
+            y - 15, y, k);
     esc_n(f, what, what_len);
     fputs(" (", f);
     esc(f, plats);
@@ -223,27 +234,72 @@ static void draw_dispatch(FILE *f, const explain_line *lines, size_t first, size
 
 /* --- the page ------------------------------------------------------------- */
 
+/* The facts around the narration, as the terminal gives them: a table per
+ * section (request, runtime, module context), each row KEY VALUE [NOTE]. */
+static void write_facts(FILE *f, const explain_facts *facts) {
+  const explain_section *sections[] = {&facts->request, &facts->runtime, &facts->context};
+  fputs("<div class=\"facts\">\n", f);
+  for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
+    const explain_section *sec = sections[i];
+    if (!sec->count)
+      continue;
+    fprintf(f, "<section class=\"facts-section\" id=\"%s\"><h2>", sec->id);
+    esc(f, sec->title);
+    fputs("</h2><table>\n", f);
+    for (size_t r = 0; r < sec->count; r++) {
+      const explain_row *row = &sec->rows[r];
+      fputs(row->tone == EXPLAIN_TONE_WARN ? "<tr class=\"warn\">" : "<tr>", f);
+      fputs("<th scope=\"row\">", f);
+      esc(f, row->key);
+      fputs("</th><td>", f);
+      esc(f, row->value);
+      if (row->note) {
+        fputs("<span class=\"note\">", f);
+        esc(f, row->note);
+        fputs("</span>", f);
+      }
+      fputs("</td></tr>\n", f);
+    }
+    fputs("</table></section>\n", f);
+  }
+  fputs("</div>\n", f);
+}
+
 static const char css[] =
     "body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2230;background:#fafafa}"
     "header{padding:12px 20px;background:#24304a;color:#fff}header h1{font-size:18px;margin:0}"
-    "header p{margin:4px 0}header a{color:#cfe0ff}"
+    "header p{margin:4px 0;overflow-wrap:anywhere}header a{color:#cfe0ff}"
     ".outcome{display:inline-block;padding:2px 8px;border-radius:4px;font-weight:600}"
     ".outcome.ok{background:#2f7d43;color:#fff}.outcome.error{background:#b3261e;color:#fff}"
     "details{margin:10px 20px}pre{font:12px/1.4 ui-monospace,monospace;margin:0}"
-    "#scenario{background:#fff;border:1px solid #ddd;padding:8px;overflow:auto;max-height:240px}"
+    "#scenario{background:#fff;border:1px solid #ddd;padding:8px;overflow-y:auto;max-height:240px;"
+    "white-space:pre-wrap;overflow-wrap:anywhere}"
+    ".facts{display:flex;flex-wrap:wrap;gap:12px;padding:0 20px 12px}"
+    ".facts-section{flex:1 1 300px;min-width:0;background:#fff;border:1px solid #ddd;padding:8px}"
+    ".facts table{border-collapse:collapse;width:100%;table-layout:fixed}"
+    ".facts th{text-align:left;font-weight:600;width:10.5em;vertical-align:top;"
+    "padding:1px 8px 1px 0;white-space:nowrap}"
+    ".facts td{font:12px/1.4 ui-monospace,monospace;white-space:pre-wrap;overflow-wrap:anywhere;"
+    "padding:1px 0}"
+    ".facts .note{color:#2f7d43;font-weight:600}.facts tr.warn th,.facts tr.warn td{color:#8a5a00}"
     "main{display:flex;gap:12px;padding:0 20px 20px}"
+    "@media (max-width:900px){main{flex-direction:column}}"
     "main>section{flex:1;min-width:0;background:#fff;border:1px solid #ddd;padding:8px;"
-    "overflow:auto;max-height:88vh}h2{font-size:15px;margin:4px 0 8px}"
+    "overflow-y:auto;max-height:88vh}h2{font-size:15px;margin:4px 0 8px}"
     "ol.narration{list-style:none;margin:0;padding:0}"
-    ".line{padding:1px 4px;border-left:3px solid transparent;white-space:pre-wrap}"
+    ".line{padding:1px 4px;border-left:3px solid transparent;white-space:pre-wrap;"
+    "overflow-wrap:anywhere}"
+    "#module{white-space:pre-wrap;overflow-wrap:anywhere}"
     ".step{font-weight:600}.detail{color:#555}.decision{color:#0b6e8a}.alloc{color:#8a5a00}"
+    "p.form{font-size:12px;color:#555;margin:0 0 6px}"
     ".error{color:#b3261e;font-weight:600}.text{color:#666;font-family:ui-monospace,monospace;"
     "font-size:12px}"
     "a.src{font-weight:400;font-size:12px;margin-left:8px;color:#4a5fc1}"
     "a.to-op{font-weight:400;font-size:11px;margin-left:4px;color:#8a5a00}"
-    "a.op{color:inherit;text-decoration:none;display:inline-block;min-width:100%}"
+    "a.op{color:inherit;text-decoration:none;display:inline-block;max-width:100%}"
     "a.op:hover,.hl{background:#fff3c4}:target{background:#ffe28a;border-left-color:#e0a800}"
-    "figure.dispatch{margin:6px 0 8px 24px}figcaption{font-size:12px;color:#555}"
+    "figure.dispatch{margin:6px 0 8px 0;max-width:640px}figcaption{font-size:12px;color:#555}"
+    "svg.case-diagram{display:block;width:100%;height:auto}"
     "svg rect{fill:#eef2fb;stroke:#4a5fc1}svg .rule rect{fill:#fdf3e1;stroke:#b07d1a}"
     "svg .kept rect{fill:#e8f5ec;stroke:#2f7d43}svg text{font:12px ui-monospace,monospace}"
     "svg text.hd{font:600 12px system-ui,sans-serif}svg .edge{stroke:#666;stroke-width:1.2}";
@@ -290,7 +346,10 @@ static void write_source_link(FILE *f, const lsim_jax_profile *profile, const ch
   esc(f, file);
   fputs("\">", f);
   esc(f, function);
-  fprintf(f, " · %s:%d</a>", base ? base + 1 : file, line);
+  if (line)
+    fprintf(f, " · %s:%d</a>", base ? base + 1 : file, line);
+  else /* a function the table places in its file only */
+    fprintf(f, " · %s</a>", base ? base + 1 : file);
 }
 
 /* The linked ops of each narration line, grouped by line (a counting
@@ -316,7 +375,15 @@ static bool group_ops(const op_list *ops, const bool *linked, size_t lines, step
   return true;
 }
 
-static void write_narration(FILE *f, const explain_page *p, const step_ops *by_line) {
+/* An op's accessible name: "op K of the module: stablehlo.case". */
+static void write_op_label(FILE *f, const op_list *ops, size_t k) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(ops->ops[k]));
+  fprintf(f, "op %zu of the module: ", k);
+  esc_n(f, name.data, name.length);
+}
+
+static void write_narration(FILE *f, const explain_page *p, const op_list *ops,
+                            const step_ops *by_line) {
   const explain_record *r = p->narration;
   names platforms = {.count = 0};
   size_t dispatches = 0;
@@ -343,9 +410,11 @@ static void write_narration(FILE *f, const explain_page *p, const step_ops *by_l
     if (source)
       write_source_link(f, p->profile, source);
     source = NULL;
-    for (size_t j = from; j < to; j++)
-      fprintf(f, "<a class=\"to-op\" href=\"#op-%zu\">op %zu</a>", by_line->order[j],
-              by_line->order[j]);
+    for (size_t j = from; j < to; j++) {
+      fprintf(f, "<a class=\"to-op\" href=\"#op-%zu\" aria-label=\"", by_line->order[j]);
+      write_op_label(f, ops, by_line->order[j]);
+      fprintf(f, "\">op %zu</a>", by_line->order[j]);
+    }
     fputs("</li>\n", f);
     /* The last of a run of kept-rule decisions: its dispatch. */
     size_t k, what_len;
@@ -365,8 +434,14 @@ static void write_narration(FILE *f, const explain_page *p, const step_ops *by_l
 
 /* The module's lines, those that start an op linked to its step when the
  * ops and the lines agree in number (else none is, and the page says so). */
-static bool write_module(FILE *f, const char *text, const op_list *ops, bool **linked_out) {
+static bool write_module(FILE *f, const char *text, const op_list *ops, const char *form,
+                         bool **linked_out) {
   fputs("<section id=\"module-pane\"><h2>Module</h2>\n", f);
+  if (text) {
+    fputs("<p class=\"form\" id=\"module-form\">", f);
+    esc(f, form);
+    fputs("</p>\n", f);
+  }
   if (!text) {
     fputs("<p class=\"error\">No module: the lowering raised (see the outcome).</p></section>\n",
           f);
@@ -395,7 +470,10 @@ static bool write_module(FILE *f, const char *text, const op_list *ops, bool **l
     if (agree && starts_op(s, n)) {
       if (ops->step_lines[k] >= 0) {
         linked[k] = true;
-        fprintf(f, "<a class=\"op\" id=\"op-%zu\" href=\"#n-%ld\">", k, ops->step_lines[k]);
+        fprintf(f, "<a class=\"op\" id=\"op-%zu\" href=\"#n-%ld\" aria-label=\"", k,
+                ops->step_lines[k]);
+        write_op_label(f, ops, k);
+        fputs(", made by its narration step\">", f);
         esc_n(f, s, n);
         fputs("</a>", f);
       } else {
@@ -418,7 +496,9 @@ static bool write_module(FILE *f, const char *text, const op_list *ops, bool **l
 bool explain_html_write(FILE *f, const explain_page *p) {
   const lsim_jax_profile *jax = lsim_jax_profile_or_default(p->profile);
   const lsim_lowering *lowering = p->outcome ? p->outcome->lowering : NULL;
-  char *module = lowering && !p->code ? lsim_lowering_print(lowering) : NULL;
+  char refused[128] = "";
+  char *module =
+      lowering && !p->code ? cli_module_text(lowering, p->generic, refused, sizeof refused) : NULL;
   if (lowering && !p->code && !module)
     return false;
   op_list ops = {0};
@@ -443,13 +523,20 @@ bool explain_html_write(FILE *f, const explain_page *p) {
     esc(f, p->scenario_name);
     fputs("</b> · ", f);
   }
-  fputs("JAX ", f);
-  esc(f, jax->name);
-  fputs(" (commit ", f);
-  esc(f, jax->commit);
-  fputs(") · source links at <a id=\"source-ref\" href=\"https://github.com/jax-ml/jax/tree/", f);
+  fputs("<span id=\"jax-version\">", f);
+  if (p->facts && p->facts->jax) {
+    esc(f, p->facts->jax);
+  } else { /* the scenario could not be read: the version asked for */
+    fputs("JAX ", f);
+    esc(f, jax->name);
+    fputs(" (commit ", f);
+    esc(f, jax->commit);
+    fputc(')', f);
+  }
+  fputs("</span> · source links at <a id=\"source-ref\" href=\"https://github.com/jax-ml/jax/tree/",
+        f);
   esc(f, jax->source_ref);
-  fputs("\">", f);
+  fputs("\">github.com/jax-ml/jax ", f);
   esc(f, jax->source_ref);
   fputs("</a>", f);
   fputs("</p>\n<p>outcome: ", f);
@@ -468,20 +555,31 @@ bool explain_html_write(FILE *f, const explain_page *p) {
   fputs("</span></p></header>\n<details open><summary>Scenario</summary><pre id=\"scenario\">",
         f);
   esc(f, p->scenario_text ? p->scenario_text : "(not available)");
-  fputs("</pre></details>\n<main>\n", f);
+  fputs("</pre></details>\n", f);
+  if (p->facts)
+    write_facts(f, p->facts);
+  fputs("<main>\n", f);
   /* The module first into memory: which ops are linked decides the
    * narration's lists. */
   char *mod_html = NULL;
   size_t mod_size = 0;
   FILE *mem = open_memstream(&mod_html, &mod_size);
   bool *linked = NULL;
-  bool ok = mem && write_module(mem, module, &ops, &linked);
+  char form[256];
+  if (refused[0])
+    snprintf(form, sizeof form, "MLIR's generic form: lowersim has no pretty form for %s",
+             refused);
+  else
+    snprintf(form, sizeof form, "%s",
+             p->generic ? "MLIR's generic form (--generic)"
+                        : "JAX's pretty form, as jax.jit(f).lower(...).as_text() prints it");
+  bool ok = mem && write_module(mem, module, &ops, form, &linked);
   if (mem)
     fclose(mem);
   step_ops by_line = {0};
   ok = ok && group_ops(&ops, linked, p->narration->count, &by_line);
   if (ok) {
-    write_narration(f, p, &by_line);
+    write_narration(f, p, &ops, &by_line);
     fputs(mod_html ? mod_html : "", f);
     fprintf(f, "</main>\n<script>%s</script>\n</body></html>\n", js);
   }
@@ -490,6 +588,7 @@ bool explain_html_write(FILE *f, const explain_page *p) {
   free(mod_html);
   free(linked);
   free(ops.step_lines);
+  free(ops.ops);
   free(module);
   return ok;
 }

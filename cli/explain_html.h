@@ -1,12 +1,14 @@
 /* cli/explain_html.h: `lowersim explain --html OUT.html`: the lowering as
  * one self-contained page (inline CSS and JS, no network): the scenario,
  * the narration beside the emitted module, each op linked to the step that
- * made it and back, each step's JAX function linked to its source at the
+ * made it and back, the request, the runtime and the module context as the
+ * terminal gives them, each step's JAX function linked to its source at the
  * profile's source_ref, each stablehlo.case dispatch drawn as an inline SVG
  * (platform index -> rule index -> kept rules), an error as the outcome. */
 #ifndef LOWERSIM_CLI_EXPLAIN_HTML_H
 #define LOWERSIM_CLI_EXPLAIN_HTML_H
 
+#include "explain_facts.h"
 #include "lowersim/module_context.h"
 #include "lowersim/scenario_run.h"
 
@@ -37,6 +39,8 @@ typedef struct explain_page {
   const char *scenario_text;         /* the scenario as written (NULL: unavailable) */
   const char *scenario_name;         /* may be NULL */
   const lsim_jax_profile *profile;   /* the JAX version modelled */
+  const explain_facts *facts;
+  bool generic;                      /* the module in MLIR's generic form, not JAX's pretty one */       /* the request, runtime and module context (NULL: none) */
   const explain_record *narration;
   const lsim_scenario_outcome *outcome; /* NULL: the scenario could not be read */
   int code;                          /* 0, or the status that ended the lowering */

@@ -369,10 +369,17 @@ int lsim_module_context_get_backend(const lsim_module_context *ctx, bool optiona
                                                 &backend_platform, err);
     if (rc)
       return rc;
-    if (strcmp(backend_platform, ctx->platforms[0]) != 0)
-      return optional ? LSIM_OK
-                      : lsimp_raise(err, LSIM_E_BACKEND_PLATFORM_MISMATCH, backend_platform,
-                                   ctx->platforms[0]);
+    if (strcmp(backend_platform, ctx->platforms[0]) != 0) {
+      if (optional)
+        return LSIM_OK;
+      lsim_module_context_explain(ctx, LSIM_EXPLAIN_DETAIL, 0,
+                                  "get_backend: ModuleContext.backend is a %s device (platform %s, "
+                                  "canonicalized), the lowering platform is %s: the check "
+                                  "backend's platform == platforms[0] fails",
+                                  ctx->backend->platform, backend_platform, ctx->platforms[0]);
+      return lsimp_raise(err, LSIM_E_BACKEND_PLATFORM_MISMATCH, backend_platform,
+                         ctx->platforms[0]);
+    }
     *out = ctx->backend;
     return LSIM_OK;
   }
@@ -605,6 +612,51 @@ void lsim_module_context_explain_source(const lsim_module_context *ctx, const ch
   s->ops.lines_sent++;
   s->ops.walked = false;
   s->explain(s->explain_data, LSIM_EXPLAIN_SOURCE, s->explain_depth, source);
+}
+
+void lsim_explain_error(lsim_explain_fn fn, void *data, int depth, const lsim_error *err,
+                        const lsim_jax_profile *profile) {
+  if (!fn || !err || !err->code)
+    return;
+  const char *reference = lsim_status_reference(err->code);
+  char source[256], facts[1024];
+  lsim_jax_source_of_reference(profile, reference, source, sizeof source);
+  lsim_error_facts(err, facts, sizeof facts);
+  const char *function = source[0] ? strchr(source, ' ') + 1 : NULL;
+  lsimp_strbuf line = LSIMP_STRBUF_INIT;
+  /* The reference's words after its function (a note: "(its
+   * wrapped_callback)", "(at trace time)") say where in it. */
+  const char *note = function ? strchr(reference, ' ') + 1 + strlen(function) : "";
+  note += strspn(note, " :");
+  if (function && *note)
+    lsimp_strbuf_printf(&line, "cause: the check in %s %s fails", function, note);
+  else if (function)
+    lsimp_strbuf_printf(&line, "cause: the check in %s fails", function);
+  else
+    lsimp_strbuf_printf(&line, "cause: %s", reference ? reference : "an unknown status");
+  if (facts[0])
+    lsimp_strbuf_printf(&line, " on %s", facts);
+  fn(data, LSIM_EXPLAIN_DETAIL, depth, lsimp_strbuf_cstr(&line));
+  lsimp_strbuf_reset(&line);
+  if (function)
+    fn(data, LSIM_EXPLAIN_SOURCE, depth, source);
+  lsimp_strbuf_printf(&line, "%s: %s", lsim_error_class(err), lsim_error_message(err));
+  fn(data, LSIM_EXPLAIN_ERROR, depth, lsimp_strbuf_cstr(&line));
+  lsimp_strbuf_free(&line);
+}
+
+/* lsim_explain_error's lines through the context, counted as its own. */
+static void explain_through(void *data, lsim_explain_kind kind, int depth, const char *text) {
+  (void)depth;
+  if (kind == LSIM_EXPLAIN_SOURCE)
+    lsim_module_context_explain_source(data, text);
+  else
+    lsim_module_context_explain(data, kind, 0, "%s", text);
+}
+
+void lsim_module_context_explain_error(const lsim_module_context *ctx, const lsim_error *err) {
+  if (lsim_module_context_explaining(ctx))
+    lsim_explain_error(explain_through, (void *)ctx, 0, err, lsim_module_context_profile(ctx));
 }
 
 void lsim_module_context_explain(const lsim_module_context *ctx, lsim_explain_kind kind,

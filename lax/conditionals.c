@@ -344,6 +344,11 @@ static int lower_cond(lsim_lowering_rule_context *ctx, const lsim_registry *reg,
   size_t *kept = lsim_malloc_array(p->num_branches, sizeof *kept);
   size_t num_kept = kept_of && kept ? keep_branches(ctx, p, kept_of, kept) : SIZE_MAX;
   int rc = num_kept == SIZE_MAX ? lsimp_fail_oom(err) : LSIM_OK;
+  if (!rc)
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                                "cond's stablehlo.case (branch index -> kept branch), then "
+                                "stablehlo.case over the %zu kept branch%s",
+                                num_kept, num_kept == 1 ? "" : "es");
   MlirValue kept_index;
   if (!rc)
     rc = emit_kept_index(ctx, index, kept_of, p->num_branches, &kept_index, err);
@@ -359,6 +364,11 @@ static int platform_dependent_rule(lsim_lowering_rule_context *ctx, const MlirVa
                                    lsim_error *err) {
   const lsim_platform_dependent_params *p = params;
   MlirValue index;
+  /* Said once, so that the cases below are not read as this rule's. */
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                              "platform_dependent's rule: platform_index's own lower_per_platform "
+                              "gives the branch index, then a cond's stablehlo.case picks the "
+                              "branch");
   int rc = lower_platform_index(ctx, p, &index, err);
   return rc ? rc : lower_cond(ctx, reg, p, index, args, results, err);
 }

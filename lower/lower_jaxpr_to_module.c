@@ -206,8 +206,7 @@ int lsimp_lower_jaxpr_to_module(const lsimp_module_request *req, lsim_module_con
     return rc;
   rc = lower_module(mc, req, err);
   if (rc) {
-    lsim_module_context_explain(mc, LSIM_EXPLAIN_ERROR, 0, "%s: %s", lsim_error_class(err),
-                                lsim_error_message(err));
+    lsim_module_context_explain_error(mc, err);
     lsim_module_context_destroy(mc);
     return rc;
   }

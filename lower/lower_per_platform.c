@@ -12,6 +12,7 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,23 +237,54 @@ static int make_plan(const char *description, const char *const *platforms, size
   return rc;
 }
 
-static void narrate_plan(lsim_lowering_rule_context *ctx, const plan *p) {
+/* Whose lower_per_platform this is: the equation's (jaxpr_subcomp's), or,
+ * inside a rule, that rule's own (platform_index's, pallas_call's), named
+ * by the primitive the rule context lowers, else the description. */
+static void plan_owner(const lsim_lowering_rule_context *ctx, const char *description,
+                       char *out, size_t size) {
+  const char *name = ctx->primitive && ctx->primitive->name ? ctx->primitive->name : description;
+  if (ctx->in_rule)
+    snprintf(out, size, "%s's own lower_per_platform, inside the rule above", name);
+  else
+    snprintf(out, size, "lower_per_platform(%s)", name);
+}
+
+/* The plan, headed by whose lower_per_platform it is: one rule is applied
+ * once with no case of its own (a case below it is a nested
+ * lower_per_platform's); several are "kept rule K: WHAT for PLATFORMS"
+ * lines, which explain --html draws. */
+static void narrate_plan(lsim_lowering_rule_context *ctx, const char *description,
+                         const char *const *platforms, size_t n, const plan *p) {
   lsim_module_context *mc = ctx->module_context;
   if (!lsim_module_context_explaining(mc))
     return;
+  char owner[160];
+  plan_owner(ctx, description, owner, sizeof owner);
   lsimp_strbuf line = LSIMP_STRBUF_INIT;
+  if (p->num_kept == 1) {
+    size_t count;
+    const char *const *sharing = sharing_rule(p, 0, &count);
+    lsimp_join(&line, sharing, count, ", ");
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
+                                "%s: one rule, %s, for %s: applied once, "
+                                "no stablehlo.case of its own",
+                                owner, p->default_index == 0 ? "the default rule" : "the platform rule",
+                                lsimp_strbuf_cstr(&line));
+    lsimp_strbuf_free(&line);
+    return;
+  }
+  lsimp_join(&line, platforms, n, ", ");
+  lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
+                              "%s: %zu kept rules for %s: stablehlo.case "
+                              "(platform index -> rule index), then stablehlo.case over the rules",
+                              owner, p->num_kept, lsimp_strbuf_cstr(&line));
   for (size_t k = 0; k < p->num_kept; k++) {
     lsimp_strbuf_reset(&line);
     size_t count;
     const char *const *sharing = sharing_rule(p, k, &count);
     lsimp_join(&line, sharing, count, ", ");
     const char *what = (int)k == p->default_index ? "the default rule" : "the platform rule";
-    if (p->num_kept == 1)
-      lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
-                                "%s for %s: applied directly, no conditional", what,
-                                lsimp_strbuf_cstr(&line));
-    else
-      lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0, "kept rule %zu: %s for %s", k, what,
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0, "kept rule %zu: %s for %s", k, what,
                                 lsimp_strbuf_cstr(&line));
   }
   lsimp_strbuf_free(&line);
@@ -298,7 +330,8 @@ static int emit_rule_index(lsim_lowering_rule_context *ctx, const plan *p, size_
 }
 
 /* Branch k of the second case: the kept rule, for the platforms sharing it. */
-static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size_t k,
+static int emit_rule_branch(lsim_lowering_rule_context *ctx, const char *description,
+                            const plan *p, size_t k,
                             MlirOperation case_op, const MlirValue *args, const void *params,
                             lsim_error *err) {
   size_t num_results = ctx->num_tokens_in + ctx->num_avals_out;
@@ -316,13 +349,16 @@ static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size
   inner.ip = lsim_insertion_point_in(&ctx->ip, lsim_case_branch(case_op, k));
   inner.tokens_out = tokens;
   inner.num_tokens_out = 0;
+  inner.in_rule = true;
   lsim_module_context *mc = ctx->module_context;
   if (lsim_module_context_explaining(mc)) {
     lsimp_strbuf who = LSIMP_STRBUF_INIT;
     lsimp_py_list(&who, sharing, num_sharing);
+    const char *name = ctx->primitive && ctx->primitive->name ? ctx->primitive->name : description;
     lsim_module_context_explain_source(mc, LSIM_JAX_SOURCE("jax/_src/interpreters/mlir.py", "lower_per_platform"));
-    lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, +1, "branch %zu: ctx.platforms = %s", k,
-                              lsimp_strbuf_cstr(&who));
+    lsim_module_context_explain(mc, LSIM_EXPLAIN_STEP, +1,
+                                "branch %zu of %s's case: ctx.platforms = %s", k,
+                                name, lsimp_strbuf_cstr(&who));
     lsimp_strbuf_free(&who);
   }
   int rc = p->kept[k].fn(&inner, args, values + ctx->num_tokens_in, params, p->kept[k].data, err);
@@ -335,6 +371,21 @@ static int emit_rule_branch(lsim_lowering_rule_context *ctx, const plan *p, size
   }
   free(values);
   free(tokens);
+  return rc;
+}
+
+/* One rule for every platform: applied once with the context as it is
+ * (marked as inside the rule while it runs), its results wrapped in the
+ * compute type. */
+static int apply_once(lsim_lowering_rule_context *ctx, const lsim_rule *rule,
+                      const MlirValue *args, MlirValue *results, const void *params,
+                      lsim_error *err) {
+  bool in_rule = ctx->in_rule;
+  ctx->in_rule = true;
+  int rc = rule->fn(ctx, args, results, params, rule->data, err);
+  ctx->in_rule = in_rule;
+  if (!rc)
+    lsim_wrap_compute_type_in_place(ctx, results, ctx->num_avals_out);
   return rc;
 }
 
@@ -361,22 +412,16 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
   for (size_t r = 0; none_matches && r < num_platform_rules; r++)
     none_matches = !lsim_module_context_platform_index(ctx->module_context,
                                                        platform_rules[r].platform, NULL);
-  if (none_matches && default_rule && !lsim_module_context_explaining(ctx->module_context)) {
-    int rc = default_rule->fn(ctx, args, results, params, default_rule->data, err);
-    if (!rc)
-      lsim_wrap_compute_type_in_place(ctx, results, ctx->num_avals_out);
-    return rc;
-  }
+  if (none_matches && default_rule && !lsim_module_context_explaining(ctx->module_context))
+    return apply_once(ctx, default_rule, args, results, params, err);
   plan p;
   int rc = make_plan(description, platforms, n, platform_rules, num_platform_rules, default_rule,
                      &p, err);
   if (rc)
     return rc;
-  narrate_plan(ctx, &p);
+  narrate_plan(ctx, description, platforms, n, &p);
   if (p.num_kept == 1) {
-    rc = p.kept[0].fn(ctx, args, results, params, p.kept[0].data, err);
-    if (!rc)
-      lsim_wrap_compute_type_in_place(ctx, results, ctx->num_avals_out);
+    rc = apply_once(ctx, &p.kept[0], args, results, params, err);
     plan_free(&p);
     return rc;
   }
@@ -387,10 +432,6 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
                      "(dim_var_values[0])",
                      description);
   }
-  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                            "%zu kept rules: stablehlo.case (platform index -> rule index), "
-                            "then stablehlo.case over the rules",
-                            p.num_kept);
   MlirValue rule_index;
   rc = emit_rule_index(ctx, &p, n, &rule_index, err);
   /* rule_out_avals = [core.abstract_token] * len(ordered_effects) + ctx.avals_out */
@@ -405,7 +446,7 @@ int lsim_lower_per_platform(lsim_lowering_rule_context *ctx, const char *descrip
   if (!rc)
     rc = lsim_emit_case(&ctx->ip, rule_index, types, num_types, p.num_kept, &case_op, err);
   for (size_t k = 0; k < p.num_kept && !rc; k++)
-    rc = emit_rule_branch(ctx, &p, k, case_op, args, params, err);
+    rc = emit_rule_branch(ctx, description, &p, k, case_op, args, params, err);
   if (!rc) {
     for (size_t t = 0; t < ctx->num_tokens_in && ctx->tokens_out; t++)
       ctx->tokens_out[t] = mlirOperationGetResult(case_op, (intptr_t)t);

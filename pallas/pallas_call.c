@@ -64,18 +64,54 @@ static int run_registered(lsim_lowering_rule_context *ctx, const lsim_pallas_rul
                           const lsim_pallas_params_class *cls, const MlirValue *args,
                           MlirValue *results, const lsim_pallas_call_params *p,
                           lsim_error *err) {
-  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
-                              "get_lowering_rule(%s) -> the registered rule", cls->name);
+  const char *backend = NULL;
+  for (int b = 0; b < LSIM_PALLAS_BACKEND_COUNT && !backend; b++)
+    if (backends[b].rule == rule->fn)
+      backend = backends[b].name;
+  if (backend)
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                                "get_lowering_rule(%s) -> the registered rule -> backend: %s "
+                                "(registered when its pallas_call_registration was imported)",
+                                cls->name, backend);
+  else
+    lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0,
+                                "get_lowering_rule(%s) -> the registered rule", cls->name);
   return rule->fn(ctx, args, results, p, rule->data, err);
 }
 
 /* The backend's lowering, once chosen. */
-static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pallas,
+static int run_backend(lsim_lowering_rule_context *ctx, const char *rule, lsim_pallas *pallas,
                        lsim_pallas_backend b, const MlirValue *args, MlirValue *results,
                        const lsim_pallas_call_params *p, lsim_error *err) {
-  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "backend: %s",
-                              backends[b].name);
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DECISION, 0, "%s -> backend: %s",
+                              rule, backends[b].name);
   return backends[b].rule(ctx, args, results, p, pallas, err);
+}
+
+/* No installed backend lowers the call for `platform`: the rule says
+ * which registration it needed, then raises. */
+static int not_installed(lsim_lowering_rule_context *ctx, const char *rule, const char *needed,
+                         const char *platform, lsim_error *err) {
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                              "%s: %s pallas_call_registration is not installed (the "
+                              "scenario's Pallas backends): nothing lowers pallas_call for %s",
+                              rule, needed, platform);
+  return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, platform);
+}
+
+/* gpu_lowering chose no backend: what it had to choose from. */
+static int no_gpu_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pallas,
+                          const lsim_pallas_call_params *p, lsim_error *err) {
+  bool flag = lsim_module_context_profile(ctx->module_context)->pallas_use_mosaic_gpu_option &&
+              lsim_pallas_use_mosaic_gpu(pallas);
+  lsim_module_context_explain(
+      ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+      "gpu_lowering: no backend is chosen: Mosaic GPU %s, Triton %s; compiler_params=%s, "
+      "the Mosaic GPU flag %s",
+      lsim_pallas_imported(pallas, LSIM_PALLAS_MOSAIC_GPU) ? "installed" : "not installed",
+      lsim_pallas_imported(pallas, LSIM_PALLAS_TRITON) ? "installed" : "not installed",
+      p->compiler_params ? p->compiler_params->name : "None", flag ? "on" : "off");
+  return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "gpu");
 }
 
 #define MOSAIC_GPU_DEPRECATED                                                                      \
@@ -84,7 +120,10 @@ static int run_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pallas,
 
 static int cpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, MlirValue *results,
                         const void *params, void *data, lsim_error *err) {
-  (void)ctx, (void)args, (void)results, (void)params, (void)data;
+  (void)args, (void)results, (void)params, (void)data;
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                              "cpu_lowering: interpret=False, and no Pallas backend lowers "
+                              "kernels for cpu (only the interpreter does)");
   return lsimp_raise0(err, LSIM_E_PALLAS_CPU_NOT_INTERPRET);
 }
 
@@ -103,11 +142,11 @@ static int tpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   if (rc)
     return rc;
   if (!imported)
-    return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "tpu");
+    return not_installed(ctx, "tpu_lowering", "Mosaic TPU's", "tpu", err);
   /* pallas_call_tpu_lowering_rule asserts that the params are Mosaic TPU's. */
   if (p->compiler_params && p->compiler_params != &lsim_mosaic_tpu_compiler_params)
     return lsimp_raise0(err, LSIM_E_PALLAS_FOREIGN_PARAMS);
-  return run_backend(ctx, pallas, LSIM_PALLAS_MOSAIC_TPU, args, results, p, err);
+  return run_backend(ctx, "tpu_lowering", pallas, LSIM_PALLAS_MOSAIC_TPU, args, results, p, err);
 }
 
 /* gpu_lowering's choice without registered params (until JAX 0.11.1):
@@ -124,8 +163,13 @@ static int choose_gpu_backend(lsim_lowering_rule_context *ctx, lsim_pallas *pall
   int rc = import_registration(pallas, LSIM_PALLAS_MOSAIC_GPU, &imported, err);
   if (!rc && imported &&
       (p->compiler_params == &lsim_mosaic_gpu_compiler_params || (!p->compiler_params && flag))) {
-    if (rocm)
+    if (rocm) {
+      lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                                  "gpu_lowering: Mosaic GPU is chosen (%s) for rocm, which it "
+                                  "does not support",
+                                  p->compiler_params ? "its params" : "the flag");
       return lsimp_raise0(err, LSIM_E_PALLAS_MOSAIC_GPU_ROCM);
+    }
     *out = LSIM_PALLAS_MOSAIC_GPU;
     rc = lsimp_warn_deprecated(ctx, MOSAIC_GPU_DEPRECATED, err);
   }
@@ -156,7 +200,7 @@ static int gpu_lowering_triton_only(lsim_lowering_rule_context *ctx, lsim_pallas
   if (rc)
     return rc;
   if (!imported)
-    return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "gpu");
+    return not_installed(ctx, "gpu_lowering", "Triton's", "gpu", err);
   const lsim_pallas_params_class *cls =
       p->compiler_params ? p->compiler_params : &lsim_triton_compiler_params;
   const lsim_pallas_rule *rule = NULL;
@@ -189,8 +233,8 @@ static int gpu_lowering(lsim_lowering_rule_context *ctx, const MlirValue *args, 
   if (rc)
     return rc;
   if (b == LSIM_PALLAS_BACKEND_COUNT)
-    return lsimp_raise(err, LSIM_E_PALLAS_UNSUPPORTED_PLATFORM, "gpu");
-  return run_backend(ctx, d->pallas, b, args, results, p, err);
+    return no_gpu_backend(ctx, d->pallas, p, err);
+  return run_backend(ctx, "gpu_lowering", d->pallas, b, args, results, p, err);
 }
 
 /* --- pallas_call_p ------------------------------------------------------------- */
@@ -381,6 +425,10 @@ static int pallas_call_lowering(lsim_lowering_rule_context *ctx, const MlirValue
       {"cuda", {gpu_lowering, &not_rocm}},
       {"rocm", {gpu_lowering, &rocm}},
   };
+  lsim_module_context_explain(ctx->module_context, LSIM_EXPLAIN_DETAIL, 0,
+                              "pallas_call's rule: its own lower_per_platform over the rules "
+                              "{cpu: cpu_lowering, tpu: tpu_lowering, cuda: gpu_lowering, "
+                              "rocm: gpu_lowering}");
   return lsim_lower_per_platform(ctx, lsim_pallas_call_p.name, platform_rules, 4, NULL, args,
                                  results, params, err);
 }

@@ -131,7 +131,8 @@ int lsimp_triton_gpu(const lsim_lowering_rule_context *ctx, bool rocm, lsim_erro
     return lsimp_fail_oom(err);
   if (rc) {
     lsim_module_context_explain(mc, LSIM_EXPLAIN_DECISION, 0,
-                                "jax.local_devices(backend='gpu') fails: compute capability 90");
+                                "jax.local_devices(backend='gpu') raises RuntimeError (no gpu "
+                                "backend): compute capability 90, the fallback");
     return LSIM_OK;
   }
   if (!gpu->compute_capability)

@@ -11,6 +11,8 @@
 #include "support/strbuf.h"
 
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +72,7 @@ static const catalogue_entry catalogue[] = {
         "mlir.py lower_jaxpr_to_module"),
     ROW(LSIM_E_PLATFORM_DEPENDENT_GPU, "ValueError",
         "Use {platforms} for lax.platform_dependent.",
-        "lax control_flow platform_dependent"),
+        "lax/control_flow/conditionals.py platform_dependent"),
     ROW(LSIM_E_BUFFER_CALLBACK_MULTI_PLATFORM, "NotImplementedError",
         "multi-platform lowering for buffer_callback",
         "buffer_callback.py _buffer_callback_lowering"),
@@ -79,7 +81,7 @@ static const catalogue_entry catalogue[] = {
         "buffer_callback.py _buffer_callback_lowering"),
     ROW(LSIM_E_CALLBACK_RETURNED_VALUES, "ValueError",
         "buffer_callback callback must not return any values.",
-        "buffer_callback.py wrapped_callback"),
+        "buffer_callback.py _buffer_callback_lowering (its wrapped_callback)"),
     ROW(LSIM_E_ALIAS_INPUT_RANGE, "ValueError",
         "input_output_aliases contains the mapping '{input}:{output}' with input index {input} "
         "outside the range [0, {num_inputs}).",
@@ -144,7 +146,8 @@ static const catalogue_entry catalogue[] = {
         "If backend or device is specified on jit, then in_shardings should not be specified.",
         "pjit.py _parse_jit_arguments"),
     ROW(LSIM_E_DEVICE_INDEX, "IndexError", "list index out of range",
-        "the program's jax.devices()[i] for a device the default backend does not have"),
+        "xla_bridge.py devices (the program's jax.devices()[i] for a device the default backend "
+        "does not have)"),
     ROW(LSIM_E_EXPORT_HOST_CALLBACKS, "NotImplementedError",
         "serialization of host_callbacks is not yet implemented",
         "export/_export.py _check_lowering"),
@@ -212,21 +215,22 @@ static const catalogue_entry catalogue[] = {
         "pallas/mosaic_gpu/primitives.py _copy_gmem_to_smem_lowering"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT, "ValueError",
         "{memref} must have a number of elements that is a multiple of 128 (got {count})",
-        "experimental/mosaic/gpu/fragmented_array.py (the WGMMA-row layout of a load)"),
+        "experimental/mosaic/gpu/fragmented_array.py FragmentedArray.load_strided (the WGMMA-row "
+        "layout of a load)"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_8BIT, "NotImplementedError",
         "Pointwise operations on 8-bit types are unsupported (except bitwise operations). "
         "Upcast to a 16- or 32-bit type before performing the operation.",
-        "experimental/mosaic/gpu/fragmented_array.py _pointwise"),
+        "experimental/mosaic/gpu/fragmented_array.py FragmentedArray._pointwise"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_TMA_DTYPE, "ValueError",
         "unsupported TMA dtype {dtype}",
-        "experimental/mosaic/gpu/launch_context.py (TMA descriptors)"),
+        "experimental/mosaic/gpu/launch_context.py _tma_dma_type (TMA descriptors)"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_SMEM, "ValueError",
         "Mosaic GPU kernel exceeds available shared memory: smem_bytes={bytes} > "
         "max_smem_bytes={max}",
         "experimental/mosaic/gpu/core.py _lower_as_gpu_kernel"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_ASYNC_COPY, "ValueError",
         "Async copies only support copying <=256 elements along each dimension, got {shape}",
-        "experimental/mosaic/gpu/launch_context.py async_copy"),
+        "experimental/mosaic/gpu/launch_context.py LaunchContext.async_copy"),
     ROW(LSIM_E_PALLAS_NO_COMPUTE_CAPABILITY, "AttributeError", "",
         "pallas/triton/pallas_call_registration.py pallas_call_lowering (a jaxlib Device "
         "without compute_capability raises a bare AttributeError)"),
@@ -236,7 +240,8 @@ static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_LAYOUT_INFERENCE, "ValueError",
         "Failed to infer a possible set of layouts. This should only happen if user-provided "
         "layout casts are unsatisfiable.",
-        "experimental/mosaic/gpu/layout_inference.py (warpgroup semantics, from 32915de40f)"),
+        "experimental/mosaic/gpu/layout_inference.py diagnose_unsatisfiable_system (warpgroup "
+        "semantics, from 32915de40f)"),
     ROW(LSIM_E_PALLAS_TRITON_PLATFORMS, "ValueError",
         "too many values to unpack (expected 1)",
         "pallas/triton/pallas_call_registration.py pallas_call_lowering ([lowering_platform] = "
@@ -285,8 +290,8 @@ static const catalogue_entry catalogue[] = {
         "ffi.py ffi_call"),
     ROW(LSIM_E_PALLAS_MOSAIC_GPU_TMA_STRIDES, "ValueError",
         "async_copy requires all GMEM strides except the last one to be a multiple of 16 bytes",
-        "experimental/mosaic/gpu/launch_context.py _prepare_tma (a 2-D block's copy, before "
-        "the 256-element limit; the array's rows must start 16 bytes apart)"),
+        "experimental/mosaic/gpu/launch_context.py LaunchContext._prepare_tma (a 2-D block's "
+        "copy, before the 256-element limit; the array's rows must start 16 bytes apart)"),
     ROW(LSIM_E_MEMORY_SPACE_MISMATCH, "ValueError",
         "memory_space of all inputs passed to `{primitive}` must be the same. Got one operand "
         "with type: {first} and another operand with type: {second}",
@@ -463,6 +468,58 @@ static size_t placeholder_index(const char *template, const char *name, size_t n
     p = end + 1;
   }
   return index;
+}
+
+/* The value the message gives placeholder {name} at `m` (the message
+ * matched up to it): up to the template's next literal text, `lit` of
+ * length `lit_len` (the message's end when empty); its length, or
+ * SIZE_MAX when the message does not follow the template. */
+static size_t fact_length(const char *m, const char *lit, size_t lit_len) {
+  if (!lit_len)
+    return strlen(m);
+  for (const char *q = m; *q; q++)
+    if (strncmp(q, lit, lit_len) == 0)
+      return (size_t)(q - m);
+  return SIZE_MAX;
+}
+
+size_t lsim_error_facts(const lsim_error *err, char *buf, size_t size) {
+  const char *template = err ? lsim_status_template(err->code) : NULL;
+  const char *m = lsim_error_message(err);
+  lsimp_strbuf out = LSIMP_STRBUF_INIT;
+  bool ok = template != NULL;
+  for (const char *p = template; ok && *p;) {
+    const char *open = strchr(p, '{');
+    const char *close = open ? strchr(open, '}') : NULL;
+    size_t lit = close ? (size_t)(open - p) : strlen(p);
+    ok = strncmp(m, p, lit) == 0;
+    m += lit;
+    if (!ok || !close)
+      break;
+    const char *next = strchr(close, '{');
+    size_t next_lit = next ? (size_t)(next - close - 1) : strlen(close + 1);
+    size_t n = next && next_lit == 0 ? SIZE_MAX : fact_length(m, close + 1, next_lit);
+    ok = n != SIZE_MAX;
+    /* Each name once, at its first appearance. */
+    size_t name_len = (size_t)(close - open - 1);
+    bool first = true;
+    for (const char *q = template; ok && q < open; q++)
+      if (*q == '{' && strncmp(q + 1, open + 1, name_len) == 0 && q[name_len + 1] == '}')
+        first = false;
+    if (ok && first && memchr(m, '\n', n))
+      lsimp_strbuf_printf(&out, "%s%.*s = (lines of the message)", out.len ? ", " : "",
+                          (int)name_len, open + 1);
+    else if (ok && first)
+      lsimp_strbuf_printf(&out, "%s%.*s = %.*s", out.len ? ", " : "",
+                          (int)name_len, open + 1, (int)n, m);
+    m += ok ? n : 0;
+    p = close + 1;
+  }
+  size_t len = ok ? out.len : 0;
+  if (size)
+    snprintf(buf, size, "%s", ok ? lsimp_strbuf_cstr(&out) : "");
+  lsimp_strbuf_free(&out);
+  return len;
 }
 
 int lsimp_raise_values(lsim_error *err, lsim_status code, size_t n, const char *const *values) {

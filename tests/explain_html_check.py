@@ -12,10 +12,20 @@ DOM after loading it: chromium --dump-dom), without screenshots:
 
     explain_html_check.py PAGE --outcome ok|error [--ops N] [--dispatches N]
         [--platforms N --rules N] [--ref REF] [--link FUNCTION#LLINE]... [--browser]
+        [--section ID]... [--text ID=TEXT]... [--width W]
+
+- every link is labelled: an op's link and the diagrams' name what they
+  link (aria-label), never a bare "op K";
+- --section ID: an element ID is on the page (request, runtime, ...);
+  --text ID=TEXT: the text of element ID contains TEXT (a table row's cells
+  joined by one space).
 
 --browser: the page is chromium's DOM after loading, and the page's script
 must have run there and found every in-page link's target (body
-data-links, data-unresolved).
+data-links, data-unresolved).  --width W: the DOM was dumped in a window W
+pixels wide with tests/explain_html_test.sh's measuring script, which
+found no element wider than its box (scrollWidth > clientWidth) and every
+diagram inside its column (body data-overflow, data-svg-overflow empty).
 """
 import argparse
 import html.parser
@@ -37,6 +47,8 @@ class Page(html.parser.HTMLParser):
         self.styles = ""
         self.in_style = False
         self.body = {}
+        self.texts = {}         # id -> its text
+        self.labels = []        # (class, aria-label or None) of each link
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -53,6 +65,9 @@ class Page(html.parser.HTMLParser):
         owner = next((x[1].get("id") for x in reversed(self.stack) if x[1].get("id")), None)
         if tag == "a" and "href" in a:
             self.links.append((a.get("class", ""), a["href"], a.get("id") or owner))
+            self.labels.append((a.get("class", ""), a["href"], a.get("aria-label")))
+        if tag in ("th", "td") and any(x[1].get("id") for x in self.stack):
+            self.handle_data(" ")
         if tag == "svg" and "case-diagram" in a.get("class", ""):
             self.svgs.append({"platform": 0, "rule": 0, "kept": 0, "edge": 0})
         cls = a.get("class", "")
@@ -76,6 +91,9 @@ class Page(html.parser.HTMLParser):
     def handle_data(self, data):
         if self.in_style:
             self.styles += data
+        for _, a in self.stack:
+            if a.get("id"):
+                self.texts[a["id"]] = self.texts.get(a["id"], "") + data
 
 
 def main():
@@ -90,6 +108,9 @@ def main():
     ap.add_argument("--link", action="append", default=[])
     ap.add_argument("--browser", action="store_true",
                     help="the page is a browser's DOM: its script must have run")
+    ap.add_argument("--section", action="append", default=[])
+    ap.add_argument("--text", action="append", default=[])
+    ap.add_argument("--width", type=int)
     args = ap.parse_args()
     p = Page()
     with open(args.page, encoding="utf-8") as f:
@@ -100,8 +121,22 @@ def main():
         bad.append(f"loads from elsewhere: {p.srcs}")
     if "@import" in p.styles or "url(" in p.styles:
         bad.append("the style sheet loads from elsewhere")
-    if p.scripts != 1:
-        bad.append(f"{p.scripts} scripts, expected 1 inline")
+    want_scripts = 2 if args.width else 1  # the page's, and the measuring one
+    if p.scripts != want_scripts:
+        bad.append(f"{p.scripts} scripts, expected {want_scripts} inline")
+    for section in args.section:
+        if section not in p.ids:
+            bad.append(f"no section #{section}")
+    for text in args.text:
+        where, want_text = text.split("=", 1)
+        got = re.sub(r"\s+", " ", p.texts.get(where, ""))
+        if re.sub(r"\s+", " ", want_text) not in got:
+            bad.append(f"#{where} does not say {want_text!r}: {got[:300]!r}")
+    # Links to ops and the diagrams' links to steps say what they link.
+    for cls, href, label in p.labels:
+        if (cls in ("to-op", "op") or (cls == "" and href.startswith("#n-"))) and (
+                not label or re.fullmatch(r"op \d+", label)):
+            bad.append(f"the link {href} ({cls!r}) has no accessible name: {label!r}")
 
     ops = {i: a for i, (t, a) in p.ids.items() if i.startswith("op-")}
     steps = {i: a for i, (t, a) in p.ids.items() if i.startswith("n-")}
@@ -150,6 +185,16 @@ def main():
         if p.body.get("data-links") != str(internal) or p.body.get("data-unresolved") != "0":
             bad.append(f"in the browser: data-links={p.body.get('data-links')!r} (the page has "
                        f"{internal}), data-unresolved={p.body.get('data-unresolved')!r}")
+
+    if args.width:
+        if p.body.get("data-measured") != str(args.width):
+            bad.append(f"measured in a window {p.body.get('data-measured')!r} wide, "
+                       f"expected {args.width}")
+        if p.body.get("data-overflow", "?"):
+            bad.append(f"at {args.width} px these overflow their box: {p.body.get('data-overflow')}")
+        if p.body.get("data-svg-overflow", "?"):
+            bad.append(f"at {args.width} px these diagrams overflow their column: "
+                       f"{p.body.get('data-svg-overflow')}")
 
     want_outcome = "outcome " + args.outcome
     if p.outcome != want_outcome:

@@ -44,28 +44,56 @@ page() {
     echo "FAIL $name: --html printed on stdout"
     failed=1
   fi
-  local checked="$tmp/$name.html"
-  if [ -n "$browser" ]; then
-    checked="$tmp/$name.dom.html"
+  if [ -z "$browser" ]; then
+    python3 "$C" "$tmp/$name.html" "$@" || failed=1
+    return
+  fi
+  # At a desktop's width and a phone's (500 px: headless Chromium's narrowest window):
+  # the page measured by the script
+  # below (its DOM dumped), and a screenshot of each for humans.
+  local width
+  for width in 1280 500; do
+    MEASURE="$measure" python3 -c 'import os, sys; sys.stdout.write(sys.stdin.read().replace(
+      "</body>", "<script>" + os.environ["MEASURE"] + "</script></body>"))' \
+      <"$tmp/$name.html" >"$tmp/$name-$width.html"
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
-      --user-data-dir="$tmp/profile" --dump-dom "file://$tmp/$name.html" \
-      >"$checked" 2>"$tmp/$name.chromium" ||
+      --user-data-dir="$tmp/profile" --window-size=$width,1000 --dump-dom \
+      "file://$tmp/$name-$width.html" >"$tmp/$name-$width.dom.html" 2>"$tmp/$name.chromium" ||
       { echo "FAIL $name: chromium: $(tail -3 "$tmp/$name.chromium")"; failed=1; return; }
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
-      --user-data-dir="$tmp/profile" --window-size=1500,1100 \
-      --screenshot="$shots/$name.png" "file://$tmp/$name.html" >/dev/null 2>&1 ||
-      { echo "FAIL $name: chromium could not take a screenshot"; failed=1; }
-  fi
-  local browsed=()
-  [ -n "$browser" ] && browsed=(--browser)
-  python3 "$C" "$checked" "$@" "${browsed[@]}" || failed=1
+      --user-data-dir="$tmp/profile" --window-size=$width,1600 \
+      --screenshot="$shots/$name-$width.png" "file://$tmp/$name.html" >/dev/null 2>&1 ||
+      { echo "FAIL $name: chromium could not take a screenshot at $width px"; failed=1; }
+    python3 "$C" "$tmp/$name-$width.dom.html" "$@" --browser --width $width || failed=1
+  done
 }
+
+# Run in the page after its own script: every element's content fits its
+# box (scrollWidth <= clientWidth, and the page's the window's), every
+# dispatch diagram inside its column; the window's width, for the check.
+measure='(function(){var over=[];document.querySelectorAll("body *").forEach(function(e){'\
+'if(e instanceof HTMLElement&&e.clientWidth>0&&e.scrollWidth>e.clientWidth+1)'\
+'over.push(e.tagName.toLowerCase()+(e.id?"#"+e.id:"")+(e.className?"."+e.className.split(" ")[0]:""));});'\
+'var d=document.documentElement;if(d.scrollWidth>d.clientWidth+1)over.push("the page");'\
+'var svg=[];document.querySelectorAll("svg.case-diagram").forEach(function(s){'\
+'var r=s.getBoundingClientRect(),c=s.closest("section").getBoundingClientRect();'\
+'if(r.right>c.right+1||r.left<c.left-1||r.width<1)svg.push(s.parentElement.id);});'\
+'document.body.dataset.overflow=over.join(" ");document.body.dataset.svgOverflow=svg.join(" ");'\
+'document.body.dataset.measured=window.innerWidth;})();'
 
 # lax.platform_dependent for (cpu, cuda, tpu): one dispatch, 3 platforms, 3
 # kept rules; the newest release links its tag.
+# The page carries what the terminal says around the narration.
 page platform-dependent 0 "$S/platform-dependent.xml" -- --outcome ok --ops 31 \
   --dispatches 1 --platforms 3 --rules 3 --ref jax-v0.12.0.1 \
-  --link lower_per_platform#L2604 --link jaxpr_subcomp#L2217
+  --link lower_per_platform#L2604 --link jaxpr_subcomp#L2217 \
+  --section scenario --section request --section runtime --section module-context \
+  --section narration-pane --section module-pane \
+  --text "jax-version=JAX 0.12.0.1 (commit dc4af68444; the newest: neither jax= nor --jax)" \
+  --text "request=function f (module jit_f) platforms cpu,cuda,tpu pinned backend (none) arguments 1, equations 1" \
+  --text "runtime=JAX_PLATFORMS (unset: every factory is tried)" \
+  --text "runtime=backends cpu 1 device, priority 0 <- default backend" \
+  --text "module-context=host callbacks 0 channels 0"
 # The same at 0.10.2: the links name the tag and its lines.
 page platform-dependent-0.10.2 0 "$S/platform-dependent.xml" --jax 0.10.2 -- --outcome ok \
   --ops 31 --dispatches 1 --ref jax-v0.10.2 --link lower_per_platform#L2462 \
@@ -75,11 +103,19 @@ page buffer-callback-cuda 0 "$S/buffer-callback-cuda.xml" -- --outcome ok \
   --link ModuleContext.add_host_callback#L971
 page pallas-tpu 0 "$S/pallas-tpu.xml" -- --outcome ok --dispatches 0
 # A JAX error is the page's outcome (exit 1, as the text's).
-page missing-rule 1 "$S/missing-rule.xml" -- --outcome error --ops 0
+page missing-rule 1 "$S/missing-rule.xml" -- --outcome error --ops 0 \
+  --section request --section runtime
+# An error with the runtime's warning and the error step's cause.
+page backend-mismatch 1 "$S/backend-mismatch.xml" -- --outcome error --ops 0 \
+  --link ModuleContext.get_backend#L940 \
+  --text "request=pinned backend cpu" \
+  --text "runtime=backends cpu 1 device, priority 0 cuda 2 devices, priority 500 <- default backend" \
+  --text "runtime=warning DeprecationWarning: backend and device argument on jit is deprecated." \
+  --text "narration-pane=cause: the check in ModuleContext.get_backend fails on backend_platform = cpu, platform = cuda"
 # Every bundled scenario: every op linked, both ways.
 for f in "$S"/*.xml; do
   n=$(basename "$f" .xml)
-  case $n in platform-dependent | buffer-callback-cuda | pallas-tpu | missing-rule) continue ;; esac
+  case $n in platform-dependent | buffer-callback-cuda | pallas-tpu | missing-rule | backend-mismatch) continue ;; esac
   [ -n "$browser" ] && continue # the browser run takes the five above
   "$L" explain --html "$tmp/all.html" "$f" >/dev/null 2>&1
   code=$?

@@ -2,6 +2,7 @@
  * and avals as JAX prints them. */
 #include "lowersim/aval.h"
 #include "lowersim/error.h"
+#include "lowersim/jax_profile.h"
 #include "lowersim/version.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
@@ -233,6 +234,57 @@ static void test_error_set(void) {
   lsim_error_clear(&err);
 }
 
+/* lsim_error_facts: the values the message gives the template's names,
+ * each once; none without names; a value of lines named, not copied. */
+static void test_error_facts(void) {
+  lsim_error err = LSIM_ERROR_INIT;
+  char facts[256];
+  lsimp_raise(&err, LSIM_E_BACKEND_PLATFORM_MISMATCH, "cpu", "cuda");
+  CU_ASSERT_EQUAL(lsim_error_facts(&err, facts, sizeof facts),
+                  strlen("backend_platform = cpu, platform = cuda"));
+  CU_ASSERT_STRING_EQUAL(facts, "backend_platform = cpu, platform = cuda");
+  lsimp_raise(&err, LSIM_E_UNKNOWN_ALIAS_PLATFORM, "gpu", "cpu");
+  lsim_error_facts(&err, facts, sizeof facts);
+  CU_ASSERT_STRING_EQUAL(facts, "platform = gpu, present = cpu");
+  lsimp_raise(&err, LSIM_E_BUFFER_CALLBACK_UNSUPPORTED, "a\nb");
+  lsim_error_facts(&err, facts, sizeof facts);
+  CU_ASSERT_STRING_EQUAL(facts, "platform = (lines of the message)");
+  lsimp_raise0(&err, LSIM_E_TOO_MANY_CHANNELS);
+  CU_ASSERT_EQUAL(lsim_error_facts(&err, facts, sizeof facts), 0);
+  CU_ASSERT_STRING_EQUAL(facts, "");
+  lsim_error_set(&err, LSIM_E_INVALID_ARGUMENT, "free text"); /* its template is {detail} */
+  lsim_error_facts(&err, facts, sizeof facts);
+  CU_ASSERT_STRING_EQUAL(facts, "detail = free text");
+  lsim_error_clear(&err);
+  CU_ASSERT_EQUAL(lsim_error_facts(&err, facts, sizeof facts), 0);
+}
+
+/* lsim_jax_source_of_reference: a catalogue reference's JAX function at a
+ * release, below jax/_src/, its interpreters/, or jax/; "" for lowersim's
+ * own references. */
+static void test_source_of_reference(void) {
+  char source[256];
+  CU_ASSERT_TRUE(lsim_jax_source_of_reference(
+                     NULL, lsim_status_reference(LSIM_E_BACKEND_PLATFORM_MISMATCH), source,
+                     sizeof source) > 0);
+  CU_ASSERT_STRING_EQUAL(source, "jax/_src/interpreters/mlir.py ModuleContext.get_backend");
+  CU_ASSERT_EQUAL(lsim_jax_source_line(NULL, "jax/_src/interpreters/mlir.py",
+                                       "ModuleContext.get_backend"),
+                  940);
+  lsim_jax_source_of_reference(&lsim_jax_0_10_2, lsim_status_reference(LSIM_E_DEVICE_INDEX),
+                               source, sizeof source);
+  CU_ASSERT_STRING_EQUAL(source, "jax/_src/xla_bridge.py devices");
+  lsim_jax_source_of_reference(NULL, lsim_status_reference(LSIM_E_PALLAS_MOSAIC_GPU_ASYNC_COPY),
+                               source, sizeof source);
+  CU_ASSERT_STRING_EQUAL(source,
+                         "jax/experimental/mosaic/gpu/launch_context.py LaunchContext.async_copy");
+  CU_ASSERT_EQUAL(lsim_jax_source_of_reference(NULL, lsim_status_reference(LSIM_E_IO), source,
+                                               sizeof source),
+                  0);
+  CU_ASSERT_STRING_EQUAL(source, "");
+  CU_ASSERT_EQUAL(lsim_jax_source_of_reference(NULL, NULL, source, sizeof source), 0);
+}
+
 /* The library's version is the headers' and reads as MAJOR.MINOR.PATCH. */
 static void test_version(void) {
   char expect[32];
@@ -252,6 +304,8 @@ static CU_TestInfo tests[] = {
     {"version", test_version},
     {"status kinds", test_status_kinds},
     {"lsim_error_set", test_error_set},
+    {"error facts", test_error_facts},
+    {"source of a reference", test_source_of_reference},
     {"catalogue has every contract code", test_catalogue_has_every_contract_code},
     {"catalogue codes are distinct and named", test_catalogue_codes_are_distinct_and_named},
     {"catalogue docs are anchored by name", test_catalogue_docs_are_anchored_by_name},

@@ -13,6 +13,7 @@
 #include "lowersim/registry.h"
 #include "tests/fixtures.h"
 #include "lowersim/lax.h"
+#include "cli/pretty.h"
 #include "tests/suites.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -553,7 +554,50 @@ static void test_lax_binary_rules(void) {
   lsim_registry_destroy(reg);
 }
 
+/* cli/pretty.c on modules of unregistered ops: constants named by their
+ * kind and made unique, the others numbered after; an op it has no pretty
+ * form for refused by name, the text not promised. */
+static void test_pretty_names_and_refusal(void) {
+  MlirContext c = mlirContextCreateWithThreading(false);
+  mlirContextSetAllowUnregisteredDialects(c, true);
+  MlirModule m = mlirModuleCreateParse(
+      c, mlirStringRefCreateFromCString(
+             "module {\n"
+             "  %0 = \"stablehlo.constant\"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>\n"
+             "  %1 = \"stablehlo.constant\"() {value = dense<2> : tensor<i32>} : () -> tensor<i32>\n"
+             "  %2 = \"stablehlo.constant\"() {value = dense<1.0> : tensor<f32>} : () -> tensor<f32>\n"
+             "  %3 = \"stablehlo.add\"(%0, %1) : (tensor<i32>, tensor<i32>) -> tensor<i32>\n"
+             "  %4 = \"stablehlo.convert\"(%3) : (tensor<i32>) -> tensor<f32>\n"
+             "}\n"));
+  CU_ASSERT_FATAL(!mlirModuleIsNull(m));
+  char *text = NULL, refused[64];
+  size_t size = 0;
+  FILE *mem = open_memstream(&text, &size);
+  CU_ASSERT_TRUE(cli_pretty_print(m, mem, refused, sizeof refused));
+  fclose(mem);
+  CU_ASSERT_STRING_EQUAL(text, "module {\n"
+                               "  %c = stablehlo.constant dense<1> : tensor<i32>\n"
+                               "  %c_0 = stablehlo.constant dense<2> : tensor<i32>\n"
+                               "  %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>\n"
+                               "  %0 = stablehlo.add %c, %c_0 : tensor<i32>\n"
+                               "  %1 = stablehlo.convert %0 : (tensor<i32>) -> tensor<f32>\n"
+                               "}\n");
+  CU_ASSERT_STRING_EQUAL(refused, "");
+  free(text);
+  mlirModuleDestroy(m);
+  m = mlirModuleCreateParse(c, mlirStringRefCreateFromCString(
+                                   "module {\n  \"stablehlo.fft\"() : () -> ()\n}\n"));
+  mem = open_memstream(&text, &size);
+  CU_ASSERT_FALSE(cli_pretty_print(m, mem, refused, sizeof refused));
+  fclose(mem);
+  CU_ASSERT_STRING_EQUAL(refused, "stablehlo.fft");
+  free(text);
+  mlirModuleDestroy(m);
+  mlirContextDestroy(c);
+}
+
 static CU_TestInfo tests[] = {
+    {"cli/pretty.c: names and refusal", test_pretty_names_and_refusal},
     {"lax binary ops: shape and dtype rules", test_lax_binary_rules},
     {"lower_per_platform, every tuple and rule set", test_lower_per_platform_every_tuple},
     {"register_lowering, unknown platform", test_register_unknown_platform},

@@ -161,6 +161,13 @@ const char *lsim_error_message(const lsim_error *err);
 /* JAX's exception class of `err`'s code, e.g. "ValueError" (static). */
 const char *lsim_error_class(const lsim_error *err);
 
+/* The facts `err`'s message gives its template's placeholders, "NAME =
+ * VALUE, ..." (each name once, in the template's order; a value of
+ * several lines as "(lines of the message)"), into `buf` as
+ * snprintf does: "" when the template has none or the message does not
+ * follow it (a lowersim code's free text).  Returns the facts' length. */
+size_t lsim_error_facts(const lsim_error *err, char *buf, size_t size);
+
 /* Fills `err` (NULL is accepted) with `code` and a message formatted as
  * printf does, replacing what it held; returns `code`, or LSIM_E_NO_MEMORY
  * (which `err` then holds) when the message cannot be made.  For lowersim's own

@@ -306,6 +306,14 @@ int lsim_jax_source_line(const lsim_jax_profile *profile, const char *file,
 int lsim_jax_source_url(const lsim_jax_profile *profile, const char *file, const char *function,
                         char *buf, size_t size);
 
+/* The JAX function an error catalogue reference names ("mlir.py
+ * ModuleContext.get_backend ...": lsim_status_reference), as
+ * LSIM_JAX_SOURCE spells it ("jax/_src/interpreters/mlir.py
+ * ModuleContext.get_backend"), into `buf` as snprintf does, when the table
+ * has its line at `profile`'s source_ref; else "" and 0. */
+int lsim_jax_source_of_reference(const lsim_jax_profile *profile, const char *reference,
+                                 char *buf, size_t size);
+
 /* The profiles, oldest first: lsim_jax_profile_count() of them. */
 size_t lsim_jax_profile_count(void);
 const lsim_jax_profile *lsim_jax_profile_at(size_t i); /* NULL past the end */

@@ -46,6 +46,10 @@ typedef struct lsim_lowering_rule_context {
    * piece through lower_per_platform with a copy of its context has that
    * piece wrapped too, as JAX does. */
   const char *compute_type;
+  /* Set by lsim_lower_per_platform while a rule it applies runs: a
+   * lower_per_platform the rule makes of its own (platform_index's,
+   * pallas_call's) is narrated as the rule's, not as the equation's. */
+  bool in_rule;
 } lsim_lowering_rule_context;
 
 /* A rule context for `primitive` over the module context, emitting at `ip`,

@@ -315,6 +315,16 @@ bool lsim_module_context_explaining(const lsim_module_context *ctx);
 /* Narrates the JAX function the next line is about (LSIM_EXPLAIN_SOURCE;
  * `source` as LSIM_JAX_SOURCE spells it). */
 void lsim_module_context_explain_source(const lsim_module_context *ctx, const char *source);
+/* The error step: "cause: the check in FUNCTION fails on NAME = VALUE,
+ * ..." (the JAX function the error catalogue's reference names, the facts
+ * the message gives its placeholders), then the error line "CLASS:
+ * MESSAGE" with FUNCTION as its source at `profile`'s source_ref, each at
+ * `depth` through `fn`.  Nothing for LSIM_OK.  For errors raised outside a
+ * module context (tracing, execution) as for those inside it. */
+void lsim_explain_error(lsim_explain_fn fn, void *data, int depth, const lsim_error *err,
+                        const lsim_jax_profile *profile);
+/* The same through the context's narration. */
+void lsim_module_context_explain_error(const lsim_module_context *ctx, const lsim_error *err);
 /* The narration's anchor for `op` of the module: the line (counted from
  * this context's first narrated line, 0) of the step that made it, i.e. the
  * step running when the op was first in the module: the last step line
