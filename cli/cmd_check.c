@@ -30,6 +30,8 @@ typedef struct result {
   char *skip_reason; /* --impl: what the port said it cannot express (owned); NULL: none */
   bool invalid;  /* the file is not a valid scenario (failure says why) */
   char *failure; /* NULL: passed */
+  lsim_scenario_port_verdict verdict; /* --impl and expected files: the judge's verdict */
+  char *shown; /* the difference as shown on a terminal (coloured), or NULL: `failure` */
 } result;
 
 static double now(void) {
@@ -130,7 +132,7 @@ static char *read_expected(const char *path, bool *module, char **where, bool *o
  * --impl judges a port's answer; what differs (owned), or NULL. */
 static char *check_expected(lsim_lowerer *lowerer, const lsim_scenario *s,
                             const lsim_scenario_run_options *opts, char *expected, bool module,
-                            const char *where) {
+                            const char *where, result *r) {
   impl_case c = {0};
   bool skipped = false;
   if (lower_ours(lowerer, s, opts, &c, &skipped) || c.err.code == LSIM_E_NO_MEMORY) {
@@ -140,16 +142,20 @@ static char *check_expected(lsim_lowerer *lowerer, const lsim_scenario *s,
   }
   impl_answer a = {.how = IMPL_EXITED, .code = module ? 0 : 1, .out = module ? expected : "",
                    .err = module ? "" : expected};
-  char *diff = impl_compare(lsim_lowerer_mlir_context(lowerer), c.ours, &c.err, &a, false, NULL);
+  lsim_scenario_port_verdict *v = &r->verdict;
+  int rc = impl_judge(lsim_lowerer_mlir_context(lowerer), c.ours, &c.err, &a, &(impl_judging){0},
+                      v);
   free(c.ours);
   lsim_error_clear(&c.err);
+  if (rc)
+    return lsim_strdup("out of memory");
   char *failure = NULL;
-  if (diff) {
-    int len = snprintf(NULL, 0, "against %s (\"the implementation\"): %s", where, diff);
+  if (!v->passed) {
+    int len = snprintf(NULL, 0, "against %s (\"the implementation\"): %s", where, v->difference);
     failure = len >= 0 ? lsim_malloc((size_t)len + 1) : NULL;
     if (failure)
-      snprintf(failure, (size_t)len + 1, "against %s (\"the implementation\"): %s", where, diff);
-    free(diff);
+      snprintf(failure, (size_t)len + 1, "against %s (\"the implementation\"): %s", where,
+               v->difference);
   }
   return failure;
 }
@@ -181,7 +187,7 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
                          ? read_expected(path, &module, &where, &oom)
                          : NULL;
     if (expected)
-      r->failure = check_expected(lowerer, s, &opts, expected, module, where);
+      r->failure = check_expected(lowerer, s, &opts, expected, module, where, r);
     else if (oom)
       r->failure = lsim_strdup("out of memory");
     else
@@ -325,6 +331,7 @@ static void help(void) {
 /* --impl's options beyond the command. */
 typedef struct impl_setup {
   impl_options run;
+  bool colour; /* stdout is a terminal: differing words red and green */
   const char *normalize; /* NULL, or "jax" */
 } impl_setup;
 
@@ -406,8 +413,22 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
       results[i].seconds += answers[i].seconds;
       continue;
     }
-    results[i].failure = impl_compare(mlir, cases[i].ours, &cases[i].err, &answers[i],
-                                      impl->normalize != NULL, notes[i]);
+    impl_judging how = {.normalizing = impl->normalize != NULL, .note = notes[i]};
+    lsim_scenario_port_verdict *v = &results[i].verdict;
+    if (impl_judge(mlir, cases[i].ours, &cases[i].err, &answers[i], &how, v))
+      results[i].failure = lsim_strdup("out of memory");
+    else if (!v->passed)
+      results[i].failure = lsim_strdup(v->difference);
+    if (impl->colour && !v->passed) {
+      /* On a terminal: the same verdict with coloured word marks, shown. */
+      lsim_scenario_port_verdict shown;
+      how.colour = true;
+      if (!impl_judge(mlir, cases[i].ours, &cases[i].err, &answers[i], &how, &shown)) {
+        free(results[i].shown);
+        results[i].shown = shown.difference, shown.difference = NULL;
+        lsim_scenario_port_verdict_clear(&shown);
+      }
+    }
     results[i].seconds += answers[i].seconds;
   }
   for (size_t i = 0; answers && i < count; i++) {
@@ -475,7 +496,8 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
     invalid += results[i].invalid;
     if (results[i].failure) {
       if (!json)
-        printf("FAIL %s: %s\n", paths[i], results[i].failure);
+        printf("FAIL %s: %s\n", paths[i],
+               results[i].shown ? results[i].shown : results[i].failure);
       failed++;
     } else if (results[i].skipped) {
       if (results[i].skip_reason && !json)
@@ -498,6 +520,8 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
   for (size_t i = 0; i < count; i++) {
     free(results[i].failure);
     free(results[i].skip_reason);
+    free(results[i].shown);
+    lsim_scenario_port_verdict_clear(&results[i].verdict);
     lsim_scenario_destroy(scenarios[i]);
     if (cases) {
       free(cases[i].ours);
@@ -542,7 +566,7 @@ int cmd_check(int argc, char **argv) {
   impl_setup setup = {.run = {.command = impl, .batch = batch, .jobs = (unsigned)jobs,
                               .timeout = timeout, .progress = !no_progress,
                               .what = "check --impl"},
-                      .normalize = normalize};
+                      .normalize = normalize, .colour = !json && cli_use_colour(stdout)};
   cli_walk *walk = cli_walk_create("check", true);
   if (!walk)
     return cli_usage_error("check", "out of memory");

@@ -15,6 +15,7 @@
 #define LOWERSIM_CLI_IMPL_H
 
 #include "lowersim/error.h"
+#include "lowersim/scenario_port.h"
 
 #include <mlir-c/IR.h>
 
@@ -65,14 +66,17 @@ char *impl_jax_python(void);
 int impl_normalize_jax(const char *python, impl_answer *answers, const bool *want, size_t n,
                        char **notes);
 
-/* What differs between lowersim's outcome for one scenario (the module
- * `ours`, or the error `err` when `ours` is NULL) and the port's answer;
- * owned, NULL when they agree.  `normalize_note`: jaxlib's diagnostic when
- * --normalize jax could not read the port's module, or NULL. */
-char *impl_compare(MlirContext mlir, const char *ours, const lsim_error *err,
-                   const impl_answer *a, bool normalizing, const char *normalize_note);
+/* How an answer is judged. */
+typedef struct impl_judging {
+  bool normalizing;  /* --normalize jax */
+  const char *note;  /* jaxlib's diagnostic when it could not read the port's module, or NULL */
+  bool colour;       /* red and green word marks */
+} impl_judging;
 
-/* True when `text` does not parse as a module in `mlir`. */
-bool impl_unparsable(MlirContext mlir, const char *text);
+/* lowersim's outcome for one scenario (the module `ours`, or the error `err`
+ * when `ours` is NULL) against the port's answer, by the library's one judge
+ * (lsim_scenario_port_judge) into `v`.  0, or LSIM_E_NO_MEMORY. */
+int impl_judge(MlirContext mlir, const char *ours, const lsim_error *err, const impl_answer *a,
+               const impl_judging *how, lsim_scenario_port_verdict *v);
 
 #endif

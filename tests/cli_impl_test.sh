@@ -65,12 +65,32 @@ EOS
   check python-one-shot $(( code != 0 )) "exit $code: $out"
 fi
 
-# A difference is a unified diff of the two modules as MLIR prints them.
+# A difference is one line naming the first differing op, then a unified
+# diff of the two modules as MLIR prints them, the differing words marked.
 "$L" lower "$S/single-platform.xml" | sed 's/stablehlo.add/stablehlo.multiply/' >"$tmp/wrong.mlir"
 out=$("$L" check "$S/single-platform.xml" --impl "cat $tmp/wrong.mlir"); code=$?
-has "$out" 'the modules differ:' && has "$out" $'\n--- lowersim\n+++ the implementation\n@@ -2,7 +2,7 @@\n' &&
-  has "$out" $'\n-    %2 = "stablehlo.add"(%0, %1)' && has "$out" $'\n+    %2 = "stablehlo.multiply"(%0, %1)'
-check diff $(( $? != 0 || code != 1 )) "exit $code: $out"
+want="FAIL $S/single-platform.xml: first difference: line 5, stablehlo.add: lowersim \"... \"stablehlo.add\"(%0, %1) : (tensor<4xf32...\" port \"... \"stablehlo.multiply\"(%0, %1) : (tensor<...\"
+--- lowersim
++++ the implementation
+@@ -2,7 +2,7 @@
+$(sed -n 2,4p "$tmp/wrong.mlir" | sed 's/^/ /')
+-    %2 = \"stablehlo.[-add-]\"(%0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
++    %2 = \"stablehlo.{+multiply+}\"(%0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+     return %2 : tensor<4xf32>
+   }
+ }
+  unpinned, as 0.12.0.1: 0 passed, 1 failed, 0 skipped
+0 passed, 1 failed, 0 skipped"
+[ "$out" = "$want" ]; check diff $(( $? != 0 || code != 1 )) "exit $code: $(diff <(echo "$want") <(echo "$out"))"
+# The JUnit failure's message is that first line.
+"$L" check "$S/single-platform.xml" --junit "$tmp/diff.xml" --impl "cat $tmp/wrong.mlir" >/dev/null
+grep -qF '<failure message="first difference: line 5, stablehlo.add: lowersim &quot;... &quot;stablehlo.add&quot;(%0, %1) : (tensor&lt;4xf32...&quot; port &quot;... &quot;stablehlo.multiply&quot;(%0, %1) : (tensor&lt;...&quot;"' "$tmp/diff.xml"
+check junit-first-line $? "$(grep -o '<failure[^>]*>' "$tmp/diff.xml")"
+# An attribute named, a custom call by its target.
+"$L" lower "$S/single-platform.xml" | sed 's/operand_layouts = \[dense<0>/operand_layouts = [dense<1>/' >"$tmp/attr.mlir"
+out=$("$L" check "$S/single-platform.xml" --impl "cat $tmp/attr.mlir" | head -1)
+[ "$out" = "FAIL $S/single-platform.xml: first difference: line 4, stablehlo.custom_call @my_cpu_kernel, attribute operand_layouts: lowersim \"...ts = [dense<0> : tensor<1xindex>], resul...\" port \"...ts = [dense<1> : tensor<1xindex>], resul...\"" ]
+check first-attribute $? "$out"
 
 # Honest verdicts: nothing printed, a signal, a time-out, no error line.
 verdict() { # verdict NAME SCENARIO COMMAND WANT [OPTIONS...]
@@ -167,9 +187,10 @@ check expected-counted $([ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipp
 sed -i 's/stablehlo.add/stablehlo.multiply/' "$tmp/ex/expected/single-platform.mlir"
 sed -i "s/'rocm'/'cuda'/" "$tmp/ex/expected/missing-rule.err"
 out=$("$L" check "$tmp/ex/scenarios"); code=$?
-has "$out" "FAIL $tmp/ex/scenarios/single-platform.xml: against $tmp/ex/scenarios/../expected/single-platform.mlir (\"the implementation\"): the modules differ:" &&
-  has "$out" $'\n+    %2 = "stablehlo.multiply"' &&
-  has "$out" "FAIL $tmp/ex/scenarios/missing-rule.xml: against $tmp/ex/scenarios/../expected/missing-rule.err (\"the implementation\"): expected the error"
+has "$out" "FAIL $tmp/ex/scenarios/single-platform.xml: against $tmp/ex/scenarios/../expected/single-platform.mlir (\"the implementation\"): first difference: line 5, stablehlo.add: " &&
+  has "$out" $'\n+    %2 = "stablehlo.{+multiply+}"' &&
+  has "$out" "FAIL $tmp/ex/scenarios/missing-rule.xml: against $tmp/ex/scenarios/../expected/missing-rule.err (\"the implementation\"): first difference: the error's message: lowersim \"...ms ['tpu', 'rocm']\" port \"...ms ['tpu', 'cuda']\"
+expected the error \"NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'rocm']\"; the implementation exits 1: NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'cuda']"
 check expected-fail $(( $? != 0 || code != 1 )) "exit $code: $out"
 rm "$tmp/ex/expected/"*
 out=$("$L" check "$tmp/ex/scenarios"); check expected-none $([ "$(tail -1 <<<"$out")" = "0 passed, 0 failed, 2 skipped" ]; echo $?) "$out"
