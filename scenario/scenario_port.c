@@ -677,7 +677,15 @@ static void decode_kernels(side *s, MlirContext kctx) {
     MlirModule m = mlirModuleCreateParse(
         kctx, mlirStringRefCreate(lsimp_strbuf_cstr(&k->payload), k->payload.len));
     mlirContextDetachDiagnosticHandler(kctx, h);
-    if (mlirModuleIsNull(m)) {
+    if (mlirModuleIsNull(m) && k->version < 0 && !memchr(lsimp_strbuf_cstr(&k->payload), 0,
+                                                         k->payload.len)) {
+      /* Text MLIR 19 cannot parse (`--normalize jax` writes kernels as
+       * jaxlib's attribute_form, memory spaces of dialects MLIR 19's memref
+       * refuses as text): compared as it is written. */
+      lsimp_strbuf_putc(&k->payload, '\n');
+      k->text = lsim_strdup(lsimp_strbuf_cstr(&k->payload));
+      s->oom |= !k->text;
+    } else if (mlirModuleIsNull(m)) {
       k->error = lsimp_strbuf_take(&said_);
     } else {
       k->text = lsim_mlir_print(mlirModuleGetOperation(m));
