@@ -332,6 +332,7 @@ static void help(void) {
 typedef struct impl_setup {
   impl_options run;
   bool colour; /* stdout is a terminal: differing words red and green */
+  const char *release; /* --jax: the release whose jaxlib --normalize jax runs, or NULL */
   const char *normalize; /* NULL, or "jax" */
 } impl_setup;
 
@@ -386,7 +387,7 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
     any |= want[i];
   }
   if (!rc && any) {
-    python = impl_jax_python();
+    python = impl_jax_python(impl->release);
     if (python)
       rc = normalize_both(python, answers, cases, want, count, notes);
     else
@@ -566,7 +567,8 @@ int cmd_check(int argc, char **argv) {
   impl_setup setup = {.run = {.command = impl, .batch = batch, .jobs = (unsigned)jobs,
                               .timeout = timeout, .progress = !no_progress,
                               .what = "check --impl"},
-                      .normalize = normalize, .colour = !json && cli_use_colour(stdout)};
+                      .normalize = normalize, .colour = !json && cli_use_colour(stdout),
+                      .release = profile ? lsim_jax_profile_or_default(profile)->name : NULL};
   cli_walk *walk = cli_walk_create("check", true);
   if (!walk)
     return cli_usage_error("check", "out of memory");

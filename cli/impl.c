@@ -502,7 +502,10 @@ static const char normalizer[] =
     "def text(data):\n"
     "  if not data.startswith(b'ML\\xefR'):\n"
     "    return data\n"
-    "  return mlir_text.attribute_form(mlir_text.parse(data, ctx)).encode()\n"
+    "  try:\n"
+    "    return mlir_text.attribute_form(mlir_text.parse(data, ctx)).encode()\n"
+    "  except mlir_text.ParseError:\n"
+    "    return data  # bytecode this jaxlib cannot read either: as it is\n"
     "def kernels(op):\n"
     "  for region in op.regions:\n"
     "    for block in region.blocks:\n"
@@ -548,25 +551,37 @@ static const char normalizer[] =
 
 static bool executable(const char *path) { return access(path, X_OK) == 0; }
 
-char *impl_jax_python(void) {
+/* `dir`/oracle-venvs/`release`/bin/python, else `dir`/oracle-venv/bin/python
+ * (owned), when executable; NULL otherwise. */
+static char *venv_python(const char *dir, const char *release) {
+  for (int k = release ? 0 : 1; k < 2; k++) {
+    char *p = NULL;
+    if ((k == 0 ? asprintf(&p, "%s/oracle-venvs/%s/bin/python", dir, release)
+                : asprintf(&p, "%s/oracle-venv/bin/python", dir)) < 0)
+      return NULL;
+    if (executable(p))
+      return p;
+    free(p);
+  }
+  return NULL;
+}
+
+char *impl_jax_python(const char *release) {
   const char *env = getenv("LOWERSIM_JAX_PYTHON");
   if (env && *env)
     return executable(env) ? lsim_strdup(env) : NULL;
   char self[PATH_MAX];
   ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  char *p = NULL;
   if (len > 0) {
     self[len] = '\0';
     char *slash = strrchr(self, '/');
     if (slash) {
-      char *p = NULL;
       *slash = '\0';
-      if (asprintf(&p, "%s/oracle-venv/bin/python", self) >= 0 && executable(p))
-        return p;
-      free(p);
+      p = venv_python(self, release);
     }
   }
-  return executable("build/oracle-venv/bin/python") ? lsim_strdup("build/oracle-venv/bin/python")
-                                                    : NULL;
+  return p ? p : venv_python("build", release);
 }
 
 int impl_normalize_jax(const char *python, impl_answer *answers, const bool *want, size_t n,

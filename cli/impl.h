@@ -51,10 +51,12 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
 void impl_answer_clear(impl_answer *a);
 
 /* The python of the oracle's environment that `--normalize jax` runs
- * (owned), or NULL when there is none: $LOWERSIM_JAX_PYTHON, else
- * build/oracle-venv/bin/python beside the lowersim executable or below the
- * current folder. */
-char *impl_jax_python(void);
+ * (owned), or NULL when there is none: $LOWERSIM_JAX_PYTHON, else beside
+ * the lowersim executable or below the current folder
+ * oracle-venvs/RELEASE/bin/python (the jaxlib of the release checked, whose
+ * kernels' bytecode it reads; RELEASE may be NULL), else
+ * oracle-venv/bin/python. */
+char *impl_jax_python(const char *release);
 
 /* The module in answers[i].out, for every i with want[i], is replaced by
  * its generic form as jaxlib's MLIR prints it with every attribute in the
