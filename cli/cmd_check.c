@@ -226,11 +226,12 @@ static int write_junit(const char *out, const result *results, size_t n, size_t 
     const result *r = &results[i];
     char *classname = junit_classname("lowersim.check", r->path);
     const char *jax = r->jax ? r->jax : "(not read)", *diff = r->failure ? r->failure : "";
-    int len = snprintf(NULL, 0, "file: %s\njax: %s\n%s\n", r->path, jax, diff);
+    const char *notes = r->verdict.notes ? r->verdict.notes : "";
+    int len = snprintf(NULL, 0, "file: %s\njax: %s\n%s\n%s", r->path, jax, diff, notes);
     char *sysout = len >= 0 ? lsim_malloc((size_t)len + 1) : NULL;
     if (sysout)
-      snprintf(sysout, (size_t)len + 1, "file: %s\njax: %s\n%s%s", r->path, jax, diff,
-               *diff ? "\n" : "");
+      snprintf(sysout, (size_t)len + 1, "file: %s\njax: %s\n%s%s%s", r->path, jax, diff,
+               *diff ? "\n" : "", notes);
     junit_case(j, &(junit_result){.classname = classname ? classname : "lowersim.check",
                                   .name = r->name,
                                   .seconds = r->seconds,
@@ -274,6 +275,16 @@ static void write_json(const result *results, size_t n, const lsim_jax_profile *
                                    : r->skipped ? "skipped"
                                                 : "passed");
     cli_json_string(&j, "difference", r->failure);
+    const lsim_scenario_port_verdict *v = &r->verdict;
+    cli_json_string(&j, "first_difference", r->failure ? v->first : NULL);
+    for (int side = 0; side < 2; side++) {
+      cli_json_open_object(&j, side ? "actual" : "expected");
+      cli_json_string(&j, "class", side ? v->actual_class : v->expected_class);
+      cli_json_string(&j, "message", side ? v->actual_message : v->expected_message);
+      cli_json_string(&j, "module", side ? v->actual_module : v->expected_module);
+      cli_json_close_object(&j);
+    }
+    cli_json_string(&j, "notes", v->notes);
     cli_json_number(&j, "seconds", r->seconds);
     cli_json_close_object(&j);
   }
@@ -513,6 +524,13 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
   if (json) {
     write_json(results, count, profile, passed, failed, skipped, invalid);
   } else {
+    size_t noted = 0;
+    for (size_t i = 0; i < count; i++)
+      noted += results[i].verdict.notes != NULL;
+    if (noted)
+      printf("%zu scenario%s with notes (kernel bytecode by another MLIR; not differences: --json "
+             "and --junit list them)\n",
+             noted, noted == 1 ? "" : "s");
     print_profile_totals(results, scenarios, count);
     printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
   }

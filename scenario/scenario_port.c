@@ -973,6 +973,8 @@ int lsim_scenario_port_judge(MlirContext mlir, const lsim_scenario_port_expected
   }
   verdict->first = taken(&J.first, &oom);
   lsimp_strbuf_free(&J.body);
+  if (J.notes.len > 0 && !J.notes.failed)
+    J.notes.data[--J.notes.len] = '\0'; /* one per line, no newline after the last */
   verdict->notes = taken(&J.notes, &oom);
   if (!expected->module && !verdict->passed) {
     verdict->expected_class = lsim_strdup(expected->error_class ? expected->error_class : "");
