@@ -306,6 +306,7 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
   double start = now(), shown = 0;
   size_t next = 0, done = 0;
   int rc = 0;
+  bool stopping = false;
   while (done < total) {
     /* Give every idle worker the next scenario. */
     for (unsigned j = 0; j < jobs; j++) {
@@ -454,10 +455,13 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
       if (finished) {
         if (!a->out || !a->err)
           rc = LSIM_E_NO_MEMORY;
+        stopping |= o->answered && o->answered(o->data, w->index, a);
         w->index = SIZE_MAX;
         done++;
       }
     }
+    if (stopping)
+      break; /* -x: the ports still running are killed below */
     if (show && (t - shown >= 0.25)) {
       progress(o, done, total, start, false);
       shown = t;

@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct impl_answer;
+
 typedef struct impl_options {
   const char *command;
   bool batch;       /* the batch protocol; else one process per scenario */
@@ -29,6 +31,11 @@ typedef struct impl_options {
   double timeout;   /* seconds per answer; 0: none */
   bool progress;    /* a progress line with the ETA on stderr (a terminal only) */
   const char *what; /* the progress line's name for the work ("check --impl") */
+  /* Called with each answer as it arrives (may be NULL); true stops the
+   * run: the ports still running are killed, and their scenarios and those
+   * not started keep zeroed answers (`out` NULL).  For -x. */
+  bool (*answered)(void *data, size_t index, const struct impl_answer *a);
+  void *data;
 } impl_options;
 
 typedef enum impl_how {
@@ -46,7 +53,8 @@ typedef struct impl_answer {
 } impl_answer;
 
 /* Runs the port on paths[i] for every i with paths[i] != NULL, into
- * answers[i] (the others are left zeroed).  0, or LSIM_E_NO_MEMORY. */
+ * answers[i] (the others are left zeroed; so are those not run when
+ * `answered` stopped the run).  0, or LSIM_E_NO_MEMORY. */
 int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl_answer *answers);
 void impl_answer_clear(impl_answer *a);
 
