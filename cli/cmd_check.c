@@ -226,10 +226,11 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
 static char *junit_failure(const result *r) {
   if (!r->xpassed)
     return r->invalid || !r->failure || r->xfailed ? NULL : lsim_strdup(r->failure);
-  int len = snprintf(NULL, 0, "XPASS (strict): %s", r->xfail);
+  const char *why = *r->xfail ? r->xfail : "(no reason given)";
+  int len = snprintf(NULL, 0, "XPASS (strict): %s", why);
   char *s = len >= 0 ? lsim_malloc((size_t)len + 1) : NULL;
   if (s)
-    snprintf(s, (size_t)len + 1, "XPASS (strict): %s", r->xfail);
+    snprintf(s, (size_t)len + 1, "XPASS (strict): %s", why);
   return s;
 }
 
@@ -340,7 +341,8 @@ static void help(void) {
   printf("usage: lowersim check [--junit OUT.xml] [--json] [--jax VERSION] [--max-bytes N]\n"
          "                      PATH...\n"
          "       lowersim check --impl 'COMMAND {scenario}' [--jobs N] [--timeout S]\n"
-         "                      [--batch] [--normalize jax] [--no-progress] PATH...\n\n"
+         "                      [--batch] [--normalize jax] [--no-progress] PATH...\n"
+         "       (both: [-k PATTERN] [-x] [--xfail FILE] [--rerun-failed] [--last-failed FILE])\n\n"
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
          "searched for *.xml, each folder once however many symbolic links lead to it,\n"
          "each file once; what is not a regular file is skipped with a note; \"-\" is\n"
@@ -377,10 +379,27 @@ static void help(void) {
          "                   reads one path per line on stdin and answers each with a line\n"
          "                   `EXIT OUT_BYTES ERR_BYTES` and then those bytes of stdout and\n"
          "                   stderr (python/lowersim/port.py speaks it)\n"
-         "  --normalize jax  read both modules with jaxlib's MLIR first (build/oracle-venv or\n"
+         "  --normalize jax  read both modules with jaxlib's MLIR first (build/oracle-venvs/RELEASE\n"
+         "                   for --jax RELEASE, build/oracle-venv or\n"
          "                   $LOWERSIM_JAX_PYTHON), so StableHLO's pretty form is accepted\n"
          "                   and attributes left to their defaults compare equal\n"
-         "  --no-progress    no progress line (it is only shown on a terminal)\n");
+         "  --no-progress    no progress line (it is only shown on a terminal)\n"
+         "A difference starts with one line naming where the two first differ (`first\n"
+         "difference: line N, OP[ @target][, attribute NAME]: lowersim \"...\" port \"...\"`),\n"
+         "then a unified diff with the differing words marked ([-old-]{+new+}; red and green\n"
+         "on a terminal). Pallas kernels (tpu_custom_call's body and debug_locations, Triton's\n"
+         "ir, Mosaic GPU's module) are decoded and compared as modules; Mosaic GPU's\n"
+         "kernel_hash must be the SHA-256 of the module on each side; bytecode producers\n"
+         "and versions are notes (--json, --junit), never differences.\n\n"
+         "The port workflow (with or without --impl):\n"
+         "  -k PATTERN       only the scenarios whose path or name holds PATTERN\n"
+         "  -x, --exitfirst  stop at the first failure (ports still running are killed)\n"
+         "  --xfail FILE     scenarios expected to fail: one path or glob per line, the reason\n"
+         "                   after `#`; such a failure is XFAIL, a pass XPASS (fails the run)\n"
+         "  --rerun-failed   only the scenarios that failed last time (all when none did)\n"
+         "  --last-failed FILE  where that record is kept (default, for --impl runs:\n"
+         "                   $XDG_CACHE_HOME/lowersim/last-failed/HASH of the current folder,\n"
+         "                   ~/.cache without XDG_CACHE_HOME)\n");
 }
 
 /* --impl's options beyond the command. */
@@ -541,7 +560,8 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
 
 /* The summary per JAX version profile, before the totals line: scenarios
  * that pin one (jax=, by the profile it names), and those that pin none
- * (checked as --jax, default the oracle's). */
+ * (checked as --jax, default the oracle's); an XFAIL counts as skipped and an
+ * XPASS as failed, as in the JUnit report. */
 static void print_profile_totals(const result *results, lsim_scenario *const *scenarios,
                                  size_t count) {
   enum { MAX_GROUPS = 16 };
@@ -549,7 +569,8 @@ static void print_profile_totals(const result *results, lsim_scenario *const *sc
   struct group g[MAX_GROUPS];
   size_t groups = 0;
   for (size_t i = 0; i < count; i++) {
-    if (!results[i].jax || !scenarios[i])
+    const result *r = &results[i];
+    if (!r->jax || !scenarios[i] || r->deselected || r->not_run)
       continue;
     bool pinned = scenarios[i]->jax != NULL;
     size_t k = 0;
@@ -559,7 +580,8 @@ static void print_profile_totals(const result *results, lsim_scenario *const *sc
       continue;
     if (k == groups)
       g[groups++] = (struct group){.name = results[i].jax, .pinned = pinned};
-    g[k].n[results[i].failure ? 1 : results[i].skipped ? 2 : 0]++;
+    /* As JUnit has them: an XFAIL skipped, an XPASS failed. */
+    g[k].n[r->xfailed ? 2 : r->failure || r->xpassed ? 1 : r->skipped ? 2 : 0]++;
   }
   for (size_t k = 0; k < groups; k++)
     printf("  %s%s: %zu passed, %zu failed, %zu skipped\n", g[k].pinned ? "jax=" : "unpinned, as ",

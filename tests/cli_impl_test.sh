@@ -12,6 +12,7 @@ check() { # check NAME STATUS DETAIL
 }
 has() { [[ "$1" == *"$2"* ]]; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache  # check's record of failures (--rerun-failed) goes here
 n=$(ls "$S"/*.xml | wc -l)
 
 # lowersim itself as the port: every scenario agrees, with one job or two.
@@ -195,6 +196,63 @@ check expected-fail $(( $? != 0 || code != 1 )) "exit $code: $out"
 rm "$tmp/ex/expected/"*
 out=$("$L" check "$tmp/ex/scenarios"); check expected-none $([ "$(tail -1 <<<"$out")" = "0 passed, 0 failed, 2 skipped" ]; echo $?) "$out"
 
+# The port workflow: -k, -x, --xfail, --rerun-failed.  a.xml fails (the port
+# multiplies where lowersim adds), b.xml and c.xml pass.
+W=$tmp/wf; mkdir -p "$W"
+cp "$S/single-platform.xml" "$W/a.xml"; cp "$S/missing-rule.xml" "$W/b.xml"; cp "$S/single-platform.xml" "$W/c.xml"
+cat >"$tmp/wfport.sh" <<EOS
+case "\$1" in */a.xml) cat "$tmp/wrong.mlir" ;; */c.xml) [ -n "\${SLOW_C:-}" ] && sleep 30; "$L" lower "\$1" ;; *) "$L" lower "\$1" ;; esac
+EOS
+P="bash $tmp/wfport.sh {scenario}"
+out=$("$L" check "$W" -k b.x --impl "$P"); code=$?
+[ "$out" = $'  unpinned, as 0.12.0.1: 1 passed, 0 failed, 0 skipped\n1 passed, 0 failed, 0 skipped, 2 deselected' ]
+check select-path $(( $? != 0 || code != 0 )) "exit $code: $out"
+out=$("$L" check "$W" -k my_op --impl "$P" | tail -1)  # no path holds it; no name either
+[ "$out" = "0 passed, 0 failed, 0 skipped, 3 deselected" ]; check select-none $? "$out"
+out=$("$L" check "$W" -x --impl "$P"); code=$?
+[ "$(grep -c '^FAIL' <<<"$out")" = 1 ] && [ "$(tail -3 <<<"$out")" = "stopped at the first failure (-x): 2 scenarios not run
+  unpinned, as 0.12.0.1: 0 passed, 1 failed, 0 skipped
+0 passed, 1 failed, 0 skipped" ]
+check exitfirst $(( $? != 0 || code != 1 )) "exit $code: $out"
+# -x kills the ports still running: c.xml's sleeps 30 s.
+start=$(date +%s)
+out=$(SLOW_C=1 "$L" check "$W" -x -j 3 --impl "$P"); code=$?
+[ $(( $(date +%s) - start )) -lt 20 ] && has "$out" "stopped at the first failure (-x): "
+check exitfirst-kills $(( $? != 0 || code != 1 )) "exit $code: $out"
+out=$("$L" check "$W" -x)  # without --impl: a.xml and c.xml against their <expect>
+check exitfirst-alone $([ "$(tail -1 <<<"$out")" = "1 passed, 0 failed, 2 skipped" ]; echo $?) "$out"
+printf '# ports known to differ\n\na.xml   # multiplies instead of adding\n' >"$tmp/xfail.txt"
+out=$("$L" check "$W" --xfail "$tmp/xfail.txt" --impl "$P"); code=$?
+[ "$(head -1 <<<"$out")" = "XFAIL $W/a.xml: multiplies instead of adding" ] &&
+  [ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipped, 1 xfailed, 0 xpassed" ]
+check xfail $(( $? != 0 || code != 0 )) "exit $code: $out"
+printf '*/a.xml # wrong\n%s/c.xml\n' "$W" >"$tmp/xfail.txt"
+out=$("$L" check "$W" --xfail "$tmp/xfail.txt" --impl "$P"); code=$?
+[ "$out" = "XFAIL $W/a.xml: wrong
+XPASS $W/c.xml: (no reason given)
+  unpinned, as 0.12.0.1: 1 passed, 1 failed, 1 skipped
+1 passed, 0 failed, 0 skipped, 1 xfailed, 1 xpassed" ]
+check xpass-fails $(( $? != 0 || code != 1 )) "exit $code: $out"
+"$L" check "$W" --xfail "$tmp/xfail.txt" --impl "$P" --junit "$tmp/x.xml" >/dev/null
+grep -q '<skipped message="xfail: wrong"/>' "$tmp/x.xml" && grep -q '<failure message="XPASS (strict): (no reason given)"' "$tmp/x.xml"
+check xfail-junit $? "$(cat "$tmp/x.xml")"
+expect_usage_xfail=$("$L" check "$W" --xfail "$tmp/none.txt" --impl "$P" 2>&1); code=$?
+[ "$expect_usage_xfail" = "lowersim check: cannot read the xfail file $tmp/none.txt: No such file or directory" ]
+check xfail-missing $(( $? != 0 || code != 2 )) "exit $code: $expect_usage_xfail"
+# --rerun-failed: the record in $XDG_CACHE_HOME, or --last-failed FILE.
+"$L" check "$W" --impl "$P" >/dev/null
+# (earlier runs' failures elsewhere are kept: only what a run judges is updated)
+grep -qx "$W/a.xml" "$XDG_CACHE_HOME"/lowersim/last-failed/* && ! grep -q "$W/[bc].xml" "$XDG_CACHE_HOME"/lowersim/last-failed/*
+check record-xdg $? "$(ls -R "$XDG_CACHE_HOME"; cat "$XDG_CACHE_HOME"/lowersim/last-failed/*)"
+out=$("$L" check "$W" --rerun-failed --impl "$P" | tail -1)
+[ "$out" = "0 passed, 1 failed, 0 skipped, 2 deselected" ]; check rerun-failed $? "$out"
+"$L" check "$W" --last-failed "$tmp/lf" --impl "$P" >/dev/null
+out=$("$L" check "$W" --last-failed "$tmp/lf" --rerun-failed --impl "$L lower {scenario}" | tail -1)
+[ "$out" = "1 passed, 0 failed, 0 skipped, 2 deselected" ] && [ ! -s "$tmp/lf" ]; check rerun-fixed $? "$out"
+out=$("$L" check "$W" --last-failed "$tmp/lf" --rerun-failed --impl "$L lower {scenario}" 2>&1 | sed -n '1p;$p')
+[ "$out" = "lowersim check: --rerun-failed: no failure recorded for these scenarios: running every one
+3 passed, 0 failed, 0 skipped, 0 deselected" ]; check rerun-none $? "$out"
+
 # Usage errors.
 expect_usage() { # expect_usage NAME WANT ARGS...
   local name=$1 want=$2; shift 2
@@ -206,6 +264,7 @@ expect_usage batch-scenario "--batch: the command is started once and reads the 
 expect_usage jobs-alone "--batch, --jobs, --timeout and --normalize need --impl" "$S" -j 2
 expect_usage normalize-other "--normalize knows one way, jax, not \"pretty\"" "$S" --normalize pretty --impl x
 expect_usage jobs-zero "--jobs takes an integer from 1 to 256, not '0'" "$S" --jobs 0 --impl x
+expect_usage select-empty "-k needs a pattern (a part of a path or a scenario's name)" "$S" -k ""
 
 echo "cli_impl_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
