@@ -50,14 +50,26 @@ def run_lowersim_bindings(binary: str, path: str, jax: str) -> compare.LowersimO
   python = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python")
   if python not in sys.path:
     sys.path.insert(0, python)
+  import logging
   import lowersim
-  with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always", lowersim.JaxWarning)
-    try:
-      module, error = lowersim.lower_file(path, jax=jax), None
-    except lowersim.Error as e:
-      module, error = "", e
-  said = [str(w.message) for w in caught if w.category is lowersim.JaxWarning]
+  # What JAX warns and what it logs, in the order given, as `lowersim lower`
+  # prints them (`CATEGORY: text`, a logger's name as its category).
+  said: list[str] = []
+  handler = logging.Handler(logging.WARNING)
+  handler.emit = lambda r: said.append(f"{r.name}: {r.getMessage()}")
+  jax_logger = logging.getLogger("jax")
+  jax_logger.addHandler(handler)
+  try:
+    with warnings.catch_warnings():
+      warnings.simplefilter("always", lowersim.JaxWarning)
+      warnings.showwarning = lambda message, category, *a, **k: said.append(
+          f"{category.__name__}: {message}")
+      try:
+        module, error = lowersim.lower_file(path, jax=jax), None
+      except lowersim.Error as e:
+        module, error = "", e
+  finally:
+    jax_logger.removeHandler(handler)
   stderr = "".join(f"warning: {w}\n" for w in said)
   if error is None:
     return compare.LowersimOutcome("module", module=module, warnings=said, stderr=stderr)
@@ -66,7 +78,7 @@ def run_lowersim_bindings(binary: str, path: str, jax: str) -> compare.LowersimO
                                    warnings=said)
   return compare.LowersimOutcome("error", code=error.code, error_class=error.jax_class,
                                  error_message=error.message, warnings=said,
-                                 stderr=stderr + f"{error}\n", exit_code=1)
+                                 stderr=stderr + f"{error.line}\n", exit_code=1)
 
 
 def jax_outcome(path: str) -> program.Outcome:

@@ -51,11 +51,8 @@ sys.path.insert(0, "$SRC/python")
 import lowersim
 from lowersim import port
 
-def lower(path):
-  try:
-    return lowersim.lower_file(path)
-  except lowersim.LoweringError as e:  # raise JAX's class with JAX's message
-    raise type(e.jax_class, (Exception,), {})(e.message) from None
+def lower(path):  # lowersim's errors are JAX's class, str() JAX's message
+  return lowersim.lower_file(path)
 
 port.main(lower)
 EOS

@@ -5,6 +5,9 @@
 #   bindings  python/tests/test_lowersim.py: the bindings against the command
 #   plugin    python/tests/test_plugin.py: the pytest plugin against the command,
 #             a wrong port and the oracle (when build/oracle-venv exists)
+#   recipe    README.md's Python port (the block that starts `# myport.py`),
+#             as written, against the whole corpus: batch and one process
+#             per scenario, every scenario passing
 #   pip       `pip install --no-build-isolation ./python` into a fresh venv
 #             (offline, from a copy of python/), then, outside the repository,
 #             the installed package lowers with its own copy of the library
@@ -22,6 +25,33 @@ case $MODE in
     cd "$SRC/python" &&
       PYTHONPATH=$SRC/python LOWERSIM_LIBRARY_DIR=$BUILD exec "$PYTHON" -m pytest -q \
         -p no:cacheprovider "tests/test_$MODE.py"
+    ;;
+  recipe)
+    tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+    awk '/^```python$/ {block=1; n=0; next} block && /^```$/ {if (mine) exit; block=0; next}
+         block && ++n == 1 && /^# myport\.py/ {mine=1} block && mine {print}' \
+      "$SRC/README.md" >"$tmp/myport.py"
+    [ -s "$tmp/myport.py" ] || { echo "FAIL README.md has no block starting '# myport.py'"; exit 1; }
+    cd "$tmp" || exit 1
+    export PYTHONPATH=$SRC/python LOWERSIM_LIBRARY_DIR=$BUILD
+    failed=0
+    # Batch over the whole corpus, then one process per scenario over the
+    # bundled ones (each start imports the package).
+    for how in "--batch -j 2|python3 myport.py --batch|$SRC/testdata/conformance $SRC/testdata/scenarios" \
+               "-j 2|python3 myport.py {scenario}|$SRC/testdata/scenarios"; do
+      IFS='|' read -r options command paths <<<"$how"
+      # shellcheck disable=SC2086
+      out=$("$LOWERSIM" check $paths $options --no-progress --impl "${command/python3/$PYTHON}" 2>&1)
+      code=$?
+      summary=$(grep -E '^[0-9]+ passed, ' <<<"$out" | tail -1)
+      if [ $code -ne 0 ] || [[ "$summary" != *" passed, 0 failed, "* ]]; then
+        echo "FAIL the README's port ($command): exit $code"; grep -E '^(FAIL|  )' <<<"$out" | head -40
+        echo "$summary"; failed=1
+      else
+        echo "ok the README's port ($command): $summary"
+      fi
+    done
+    exit $failed
     ;;
   pip)
     # An interpreter with setuptools and wheel, so that pip builds offline.

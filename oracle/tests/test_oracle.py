@@ -203,6 +203,46 @@ def _lower_in_child(task):
   return out.to_json()
 
 
+class BindingsTest(unittest.TestCase):
+  def test_the_bindings_give_the_commands_outcome(self):
+    """LOWERSIM_BINDINGS=1 (lowersim through its Python bindings) gives, for
+    every bundled scenario and those with oneapi's logged warning, the outcome
+    `lowersim lower` gives: module, error, warnings (their categories, a
+    logger's name among them) in their order.  In a child: the bindings load
+    MLIR into the process, which the fork server's parent must not hold."""
+    import glob
+    import subprocess
+    import sys
+    binary = judge.lowersim_binary(ROOT)
+    if not os.path.exists(binary):
+      self.skipTest(f"no lowersim at {binary}")
+    paths = sorted(glob.glob(os.path.join(ROOT, "testdata", "scenarios", "*.xml")))
+    paths += [os.path.join(ROOT, "testdata", "conformance", "callbacks", name) for name in
+              ("buffer-multi-cuda-rocm-oneapi.xml", "pure-multi-oneapi-metal.xml")]
+    script = (
+        "import dataclasses, json, sys\n"
+        "from oracle import judge\n"
+        "binary, jax, paths = sys.argv[1], sys.argv[2], sys.argv[3:]\n"
+        "out = []\n"
+        "for p in paths:\n"
+        "  a, b = judge.run_lowersim(binary, p, jax), judge.run_lowersim_bindings(binary, p, jax)\n"
+        "  out.append([p, dataclasses.asdict(a), dataclasses.asdict(b)])\n"
+        "print(json.dumps(out))\n")
+    p = subprocess.run([sys.executable, "-c", script, binary, "0.12.0.1", *paths],
+                       capture_output=True, text=True, cwd=ROOT)
+    self.assertEqual(p.returncode, 0, p.stderr[-3000:])
+    results = json.loads(p.stdout)
+    self.assertEqual(len(results), len(paths))
+    warned = 0
+    for path, command, bindings in results:
+      command.pop("seconds", None), bindings.pop("seconds", None)
+      self.assertEqual(bindings, command, path)
+      warned += bool(command["warnings"])
+    self.assertTrue(any(w.startswith("jax._src.xla_bridge: ") for _, c, _ in results
+                        for w in c["warnings"]))
+    self.assertGreater(warned, 2)
+
+
 class JaxTest(unittest.TestCase):
   def test_lowering_in_a_fork_server_child(self):
     server.check_clean_parent()

@@ -17,9 +17,12 @@ context); the module-level functions use the calling thread's.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import ctypes
 import dataclasses
+import errno
+import logging
 import os
 import tempfile
 import threading
@@ -44,12 +47,31 @@ STREAM_MIN_EQNS = 1024
 class Error(Exception):
   """A failed lowering: `code` (e.g. "LSIM_E_TOO_MANY_CHANNELS"), `jax_class`
   (the exception class JAX raises, e.g. "RuntimeError"), `message` (JAX's
-  exact text), `status` (the negative number).  str() is the line
-  `lowersim lower` prints: `CODE: ErrorClass: message`."""
+  exact text), `status` (the negative number).
+
+  As JAX's own exception would be, an error is also an instance of JAX's
+  class where that is a Python builtin (`pytest.raises(ValueError)` and
+  `except NotImplementedError` catch it), its class is named after it
+  (`type(e).__name__` is "ValueError") and str() is JAX's message; `line`
+  is what `lowersim lower` prints: `CODE: ErrorClass: message`.  The classes
+  are `LoweringError.ValueError`, `InvalidScenario.FileNotFoundError`, ...
+  (made on first use)."""
 
   def __init__(self, status: int, code: str, jax_class: str, message: str):
-    super().__init__(f"{code}: {jax_class}: {message}")
+    Exception.__init__(self, message)
     self.status, self.code, self.jax_class, self.message = status, code, jax_class, message
+
+  def __str__(self) -> str:
+    return self.message
+
+  @property
+  def line(self) -> str:
+    return f"{self.code}: {self.jax_class}: {self.message}"
+
+  def __reduce__(self):  # pickles (multiprocessing, pytest-xdist) as the class it is
+    base = next(c for c in type(self).__mro__ if c in (LoweringError, InvalidScenario, Error))
+    return (_error, (base, self.status, self.code, self.jax_class, self.message,
+                     getattr(self, "filename", None)), self.__dict__)
 
 
 class LoweringError(Error):
@@ -60,11 +82,72 @@ class LoweringError(Error):
 class InvalidScenario(Error):
   """Input lowersim refuses (`lowersim lower` exits 2): a scenario that is
   not valid, or asks for something impossible (`PATH:LINE: what is wrong`),
-  or a file that cannot be read."""
+  or a file that cannot be read (then also the OSError Python would raise:
+  FileNotFoundError, PermissionError, IsADirectoryError, ..., with errno,
+  strerror and filename)."""
+
+
+def _builtin_exception(name: str):
+  found = getattr(builtins, name, None)
+  return found if isinstance(found, type) and issubclass(found, Exception) else None
+
+
+def _error_class(base: type, name: str, builtin) -> type:
+  """`base`'s subclass named `name` (JAX's class, or the OSError subclass of
+  a file's errno), also a subclass of `builtin` when there is one; made once
+  and kept as the attribute base.NAME."""
+  cls = base.__dict__.get(name)
+  if cls is None:
+    cls = type(name, (base,) + ((builtin,) if builtin else ()),
+               {"__module__": __name__, "__qualname__": f"{base.__qualname__}.{name}",
+                "__doc__": f"{base.__name__} for JAX's {name}.",
+                "__str__": Error.__str__, "__reduce__": Error.__reduce__})
+    setattr(base, name, cls)
+  return cls
+
+
+def _error(base: type, status: int, code: str, jax_class: str, message: str,
+           path: str | None = None) -> Error:
+  """The exception of `base` (LoweringError or InvalidScenario) for JAX's
+  class `jax_class`; a file that cannot be read (LSIM_E_IO, `PATH: strerror`)
+  is also the OSError subclass of its errno."""
+  name, builtin, errno_ = jax_class, _builtin_exception(jax_class), None
+  if code == "LSIM_E_IO" and path is not None:
+    for candidate in sorted(errno.errorcode):
+      if message == f"{path}: {os.strerror(candidate)}":
+        errno_ = candidate
+        builtin = type(OSError(candidate, ""))
+        name = builtin.__name__
+        break
+  e = _error_class(base, name, builtin)(status, code, jax_class, message)
+  if errno_ is not None:
+    e.errno, e.strerror, e.filename = errno_, os.strerror(errno_), path
+  return e
 
 
 class JaxWarning(UserWarning):
-  """A warning JAX issues while lowering (warnings.warn in xla_bridge)."""
+  """A warning JAX issues with warnings.warn while lowering.  Each is issued
+  as the subclass named after JAX's category, which is also that builtin
+  category: `JaxWarning.DeprecationWarning` is a DeprecationWarning (Python's
+  default filters then treat it as they treat JAX's own).  What JAX logs
+  instead (xla_bridge's "Platform 'oneapi' is experimental ...") is logged
+  as JAX logs it: a WARNING record of the logger of JAX's module
+  (`logging.getLogger("jax._src.xla_bridge")`)."""
+
+
+def _warning_class(category: str) -> type:
+  """JaxWarning's subclass for JAX's warning category `category` (made once,
+  kept as JaxWarning.CATEGORY)."""
+  cls = JaxWarning.__dict__.get(category)
+  if cls is None:
+    found = getattr(builtins, category, None)
+    builtin = found if isinstance(found, type) and issubclass(found, Warning) else None
+    bases = (JaxWarning,) + ((builtin,) if builtin and builtin is not UserWarning else ())
+    cls = type(category, bases, {"__module__": __name__,
+                                 "__qualname__": f"JaxWarning.{category}",
+                                 "__doc__": f"JAX's {category}."})
+    setattr(JaxWarning, category, cls)
+  return cls
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,7 +160,7 @@ class ErrorCode:
   reference: str
 
 
-def _raise(err: _native.Error) -> None:
+def _raise(err: _native.Error, path: str | None = None) -> None:
   lib = _native.lib
   status = err.code
   code = _native.text(lib.lsim_status_name(status)) or str(status)
@@ -87,8 +170,8 @@ def _raise(err: _native.Error) -> None:
   kind = lib.lsim_status_kind(status)
   if kind == _KIND_NO_MEMORY:
     raise MemoryError(message)
-  raise (InvalidScenario if kind == _KIND_INVALID_INPUT else LoweringError)(
-      status, code, jax_class, message)
+  raise _error(InvalidScenario if kind == _KIND_INVALID_INPUT else LoweringError,
+               status, code, jax_class, message, path) from None
 
 
 def _profile(jax: str | None):
@@ -129,7 +212,7 @@ class Lowerer:
     err = _native.Error()
     if _native.lib.lsim_scenario_read_file(os.fsencode(path), ctypes.byref(scenario),
                                            ctypes.byref(err)):
-      _raise(err)
+      _raise(err, os.fsdecode(path))
     return self._lower(scenario, jax)
 
   def lower_xml(self, text: str | bytes, jax: str | None = None, name: str = "<memory>") -> str:
@@ -153,7 +236,7 @@ class Lowerer:
     err = _native.Error()
     if _native.lib.lsim_scenario_read_file(os.fsencode(path), ctypes.byref(scenario),
                                            ctypes.byref(err)):
-      _raise(err)
+      _raise(err, os.fsdecode(path))
     out = os.fspath(out)
     directory = os.path.dirname(os.path.abspath(out))
     fd, temporary = tempfile.mkstemp(prefix=".lowersim-", dir=directory)
@@ -212,8 +295,12 @@ class Lowerer:
                                  ctypes.byref(err))
       if outcome.runtime:
         for i in range(lib.lsim_runtime_warning_count(outcome.runtime)):
-          warnings.warn(_native.text(lib.lsim_runtime_warning_at(outcome.runtime, i)), JaxWarning,
-                        stacklevel=3)
+          category = _native.text(lib.lsim_runtime_warning_category(outcome.runtime, i))
+          message = _native.text(lib.lsim_runtime_warning_at(outcome.runtime, i))
+          if "." in category:  # a WARNING record of JAX's logger of that name, as JAX logs it
+            logging.getLogger(category).warning(message)
+          else:
+            warnings.warn(message, _warning_class(category), stacklevel=3)
       if rc:
         _raise(err)
       return take(outcome.lowering)

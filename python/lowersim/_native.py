@@ -117,6 +117,7 @@ _SIGNATURES = {
     "lsim_scenario_set_max_bytes": ([ctypes.c_size_t], None),
     "lsim_runtime_warning_count": ([ctypes.c_void_p], ctypes.c_size_t),
     "lsim_runtime_warning_at": ([ctypes.c_void_p, ctypes.c_size_t], ctypes.c_char_p),
+    "lsim_runtime_warning_category": ([ctypes.c_void_p, ctypes.c_size_t], ctypes.c_char_p),
 }
 # The C library's stdio, for lsim_lowering_write's FILE *.
 libc = ctypes.CDLL(None)

@@ -5,8 +5,13 @@ built command and SOURCE_DIR the repository."""
 
 from __future__ import annotations
 
+import builtins
+import contextlib
+import errno
+import logging
 import os
 import pathlib
+import pickle
 import subprocess
 import threading
 import warnings
@@ -30,17 +35,52 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_lower_file_is_lowersim_lower(path):
   """Each bundled scenario: the module `lowersim lower` prints, or the
-  exception whose str() is the error line it prints, of the class its exit
-  code says."""
+  exception whose `line` is the error line it prints, of the class its exit
+  code says, and (as JAX's exception) of JAX's class, named after it, whose
+  str() is JAX's message."""
   p = cli("lower", str(path))
   if p.returncode == 0:
     assert lowersim.lower_file(path) == p.stdout
     return
   with pytest.raises(lowersim.Error) as raised:
     lowersim.lower_file(path)
-  assert str(raised.value) == p.stderr.strip().splitlines()[-1]
-  assert isinstance(raised.value, lowersim.LoweringError if p.returncode == 1 else
-                    lowersim.InvalidScenario)
+  e = raised.value
+  assert e.line == p.stderr.strip().splitlines()[-1]
+  assert isinstance(e, lowersim.LoweringError if p.returncode == 1 else lowersim.InvalidScenario)
+  assert (type(e).__name__, str(e)) == (e.jax_class, e.message)
+  builtin = getattr(builtins, e.jax_class, None)
+  if isinstance(builtin, type) and issubclass(builtin, Exception):
+    assert isinstance(e, builtin)
+
+
+def test_errors_are_jax_builtin_classes():
+  """pytest.raises(JAX's class) catches lowersim's error, which pickles
+  (multiprocessing, pytest-xdist) as the class it is."""
+  with pytest.raises(ValueError, match="^the platform for the specified backend cpu is "):
+    lowersim.lower_file(SOURCE / "testdata" / "scenarios" / "backend-mismatch.xml")
+  with pytest.raises(NotImplementedError) as raised:
+    lowersim.lower_file(SOURCE / "testdata" / "scenarios" / "missing-rule.xml")
+  e = raised.value
+  assert type(e) is lowersim.LoweringError.NotImplementedError
+  assert repr(e) == f"NotImplementedError({e.message!r})"
+  again = pickle.loads(pickle.dumps(e))
+  assert type(again) is type(e) and (again.status, again.code, again.jax_class, again.message) == \
+      (e.status, e.code, e.jax_class, e.message)
+
+
+@pytest.mark.parametrize("path, cls, errno_", [
+    ("/nonexistent/scenario.xml", FileNotFoundError, errno.ENOENT),
+    ("/", IsADirectoryError, errno.EISDIR)])
+def test_unreadable_files_are_oserrors(path, cls, errno_):
+  """A file that cannot be read is the OSError Python raises for it (and an
+  InvalidScenario, LSIM_E_IO), with errno, strerror and filename."""
+  with pytest.raises(cls) as raised:
+    lowersim.lower_file(path)
+  e = raised.value
+  assert isinstance(e, lowersim.InvalidScenario) and e.code == "LSIM_E_IO"
+  assert (e.errno, e.strerror, e.filename) == (errno_, os.strerror(errno_), path)
+  assert str(e) == e.message == f"{path}: {os.strerror(errno_)}"
+  assert type(pickle.loads(pickle.dumps(e))) is type(e)
 
 
 def test_lowering_error_carries_jax_class_and_message():
@@ -93,12 +133,50 @@ def test_jax_warnings_are_warnings():
   xml = ('<scenario name="w"><runtime><backend platform="cpu"/><backend platform="oneapi"/>'
          '</runtime><lower function="f"><arg dtype="f32" shape="4"/>'
          '<op kind="sine" args="0"/></lower></scenario>')
-  with warnings.catch_warnings(record=True) as caught:
+  with warnings.catch_warnings(record=True) as caught, \
+       _records("jax._src.xla_bridge") as records:
     warnings.simplefilter("always")
     lowersim.lower_xml(xml)
-  assert [str(w.message) for w in caught if w.category is lowersim.JaxWarning] == [
-      "Platform 'oneapi' is experimental and not all JAX functionality may be correctly "
-      "supported!"]
+  assert caught == []  # JAX logs this one, as lowersim lower's `warning: LOGGER: text` says
+  assert [(r.name, r.levelname, r.getMessage()) for r in records] == [
+      ("jax._src.xla_bridge", "WARNING", "Platform 'oneapi' is experimental and not all JAX "
+       "functionality may be correctly supported!")]
+
+
+@contextlib.contextmanager
+def _records(name: str):
+  """The log records of the logger `name` while the block runs."""
+  records: list[logging.LogRecord] = []
+  handler = logging.Handler()
+  handler.emit = records.append
+  logger = logging.getLogger(name)
+  logger.addHandler(handler)
+  try:
+    yield records
+  finally:
+    logger.removeHandler(handler)
+
+
+def test_jax_warnings_have_jax_categories():
+  """Each warning is of JAX's category, as `lowersim lower` prints it
+  (`warning: CATEGORY: text`); a DeprecationWarning is one, so Python's
+  default filters hide it outside __main__ as they hide JAX's."""
+  path = SOURCE / "testdata" / "scenarios" / "backend-mismatch.xml"
+  said = [l[len("warning: "):] for l in cli("lower", str(path)).stderr.splitlines()
+          if l.startswith("warning: ")]
+  with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    with pytest.raises(ValueError):
+      lowersim.lower_file(path)
+  assert [f"{w.category.__name__}: {w.message}" for w in caught] == said
+  assert said and said[0].startswith("DeprecationWarning: ")
+  assert issubclass(caught[0].category, DeprecationWarning)
+  with warnings.catch_warnings(record=True) as caught:
+    warnings.resetwarnings()
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    with pytest.raises(ValueError):
+      lowersim.lower_file(path)
+  assert caught == []
 
 
 def test_reprint_is_mlir_printing():
