@@ -487,72 +487,6 @@ void impl_answer_clear(impl_answer *a) {
 
 /* --- --normalize jax: pretty StableHLO read by jaxlib's MLIR ----------------------- */
 
-/* A batch port (the protocol of impl.h) that reads each file with jaxlib's
- * MLIR (JAX's dialects registered, as the oracle's context) and prints it
- * with oracle/mlir_text.py's attribute_form, the spelling MLIR 19 reads.
- * The module goes through the pretty form once, so that attributes the
- * pretty form leaves out when they hold their default (custom_call's
- * has_side_effect = false) are left out whichever form it came in.  Its
- * Pallas kernels in MLIR bytecode are rewritten as attribute_form text
- * (base64 again for tpu_custom_call; a Mosaic GPU kernel_hash that held
- * made the SHA-256 of the text): jaxlib's bytecode may be newer than MLIR
- * 19 reads (JAX 0.12's, by MLIR24.0.0git, is), and the judge parses text
- * and bytecode alike. */
-static const char normalizer[] =
-    "import sys, base64, hashlib\n"
-    "from oracle import mlir_text\n"
-    "from jax._src.lib.mlir import ir\n"
-    "ctx = mlir_text.context(allow_unregistered=True)\n"
-    "def text(data):\n"
-    "  if not data.startswith(b'ML\\xefR'):\n"
-    "    return data\n"
-    "  try:\n"
-    "    return mlir_text.attribute_form(mlir_text.parse(data, ctx)).encode()\n"
-    "  except mlir_text.ParseError:\n"
-    "    return data  # bytecode this jaxlib cannot read either: as it is\n"
-    "def kernels(op):\n"
-    "  for region in op.regions:\n"
-    "    for block in region.blocks:\n"
-    "      for inner in block.operations:\n"
-    "        kernels(inner.operation)\n"
-    "  if op.name != 'stablehlo.custom_call' or 'call_target_name' not in op.attributes:\n"
-    "    return\n"
-    "  target = ir.StringAttr(op.attributes['call_target_name']).value\n"
-    "  if target == 'tpu_custom_call' and 'backend_config' in op.attributes:\n"
-    "    cfg = ir.StringAttr(op.attributes['backend_config']).value\n"
-    "    for key in ('\"body\": \"', '\"debug_locations\": \"'):\n"
-    "      at = cfg.find(key)\n"
-    "      if at >= 0:\n"
-    "        at += len(key)\n"
-    "        end = cfg.index('\"', at)\n"
-    "        new = base64.b64encode(text(base64.b64decode(cfg[at:end]))).decode()\n"
-    "        cfg = cfg[:at] + new + cfg[end:]\n"
-    "    op.attributes['backend_config'] = ir.StringAttr.get(cfg)\n"
-    "  elif target in ('__gpu$xla.gpu.triton', 'mosaic_gpu_v2') and 'mhlo.backend_config' in op.attributes:\n"
-    "    d = ir.DictAttr(op.attributes['mhlo.backend_config'])\n"
-    "    e = {d[i].name: d[i].attr for i in range(len(d))}\n"
-    "    key = 'ir' if target == '__gpu$xla.gpu.triton' else 'module'\n"
-    "    if key not in e:\n"
-    "      return\n"
-    "    old = ir.StringAttr(e[key]).value_bytes\n"
-    "    new = text(old)\n"
-    "    e[key] = ir.StringAttr.get(new)\n"
-    "    if 'kernel_hash' in e and ir.StringAttr(e['kernel_hash']).value_bytes == hashlib.sha256(old).digest():\n"
-    "      e['kernel_hash'] = ir.StringAttr.get(hashlib.sha256(new).digest())\n"
-    "    op.attributes['mhlo.backend_config'] = ir.DictAttr.get(e)\n"
-    "out = sys.stdout.buffer\n"
-    "for line in sys.stdin.buffer:\n"
-    "  try:\n"
-    "    with open(line[:-1].decode(), encoding='utf-8') as f:\n"
-    "      m = mlir_text.parse(mlir_text.pretty(mlir_text.parse(f.read(), ctx)), ctx)\n"
-    "      with ctx:\n"
-    "        kernels(m.operation)\n"
-    "      o, e, code = mlir_text.attribute_form(m).encode(), b'', 0\n"
-    "  except Exception as x:\n"
-    "    o, e, code = b'', str(x).encode(), 1\n"
-    "  out.write(b'%d %d %d\\n' % (code, len(o), len(e)) + o + e)\n"
-    "  out.flush()\n";
-
 static bool executable(const char *path) { return access(path, X_OK) == 0; }
 
 /* `dir`/oracle-venvs/`release`/bin/python, else `dir`/oracle-venv/bin/python
@@ -597,9 +531,10 @@ int impl_normalize_jax(const char *python, impl_answer *answers, const bool *wan
   FILE *f = open_memstream(&cmd, &size);
   int rc = !files || !got || !f ? LSIM_E_NO_MEMORY : 0;
   if (f) {
+    /* oracle/normalize.py: jaxlib's MLIR reads each module (and its kernels)
+     * and prints it in the form MLIR 19 reads. */
     shell_quote(f, python);
-    fputs(" -c ", f);
-    shell_quote(f, normalizer);
+    fputs(" -m oracle.normalize", f);
     rc = fclose(f) != 0 ? LSIM_E_NO_MEMORY : rc;
   }
   const char *dir = getenv("TMPDIR");
