@@ -121,6 +121,15 @@ out=$("$L" check "$C" --impl "echo '$msg' >&2; exit 1"); code=$?
 check repr-address $code "$out"
 out=$("$L" check "$C" --impl "echo '${msg/OrderedDebugEffect/OrderedIOEffect}' >&2; exit 1"); code=$?
 has "$out" "expected the error"; check repr-address-rest $(( $? != 0 || code != 1 )) "exit $code: $out"
+# The order of lax's accepted dtypes is a process's own (a set of numpy
+# types, hashed by address): not compared; the dtypes themselves are.
+D=$SRC/testdata/conformance/lax/sub-bool.xml
+msg="TypeError: sub does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, complexfloating, floating."
+out=$("$L" check "$D" --jax 0.11.0 --impl "echo '$msg' >&2; exit 1"); code=$?
+check dtype-order $code "$out"
+out=$("$L" check "$D" --jax 0.11.0 --impl "echo '${msg/floating./bool.}' >&2; exit 1" | head -1); code=$?
+[ "$out" = "FAIL $D: first difference: the error's message: lowersim \"...of integer, floating, complexfloating.\" port \"...of integer, complexfloating, bool.\"" ]
+check dtype-order-rest $? "$out"
 # exit 3 without that line is a failure like any other exit.
 verdict exit-3 single-platform.xml "echo 'oops' >&2; exit 3" \
   "lowersim gives a module, the implementation exits 3: oops"
