@@ -522,6 +522,29 @@ char *impl_jax_python(const char *release) {
   return p ? p : venv_python("build", release);
 }
 
+/* The checkout whose oracle/normalize.py --normalize jax runs: the folder
+ * above the lowersim executable's (build/lowersim) when it holds one, else
+ * NULL (the current folder's). */
+static char *oracle_root(void) {
+  char self[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len <= 0)
+    return NULL;
+  self[len] = '\0';
+  for (int up = 0; up < 2; up++) {
+    char *slash = strrchr(self, '/');
+    if (!slash)
+      return NULL;
+    *slash = '\0';
+  }
+  char *p = NULL;
+  if (asprintf(&p, "%s/oracle/normalize.py", self) < 0)
+    return NULL;
+  bool found = access(p, R_OK) == 0;
+  free(p);
+  return found ? lsim_strdup(self) : NULL;
+}
+
 int impl_normalize_jax(const char *python, impl_answer *answers, const bool *want, size_t n,
                        char **notes) {
   const char **files = lsim_calloc(n ? n : 1, sizeof *files);
@@ -532,9 +555,15 @@ int impl_normalize_jax(const char *python, impl_answer *answers, const bool *wan
   int rc = !files || !got || !f ? LSIM_E_NO_MEMORY : 0;
   if (f) {
     /* oracle/normalize.py: jaxlib's MLIR reads each module (and its kernels)
-     * and prints it in the form MLIR 19 reads. */
+     * and prints it in the form MLIR 19 reads.  The checkout's, first on the
+     * path (the venv may name another checkout's oracle). */
+    char *root = oracle_root();
     shell_quote(f, python);
-    fputs(" -m oracle.normalize", f);
+    fputs(" -c 'import runpy, sys; sys.path.insert(0, sys.argv[1]); "
+          "runpy.run_module(\"oracle.normalize\", run_name=\"__main__\")' ",
+          f);
+    shell_quote(f, root ? root : ".");
+    free(root);
     rc = fclose(f) != 0 ? LSIM_E_NO_MEMORY : rc;
   }
   const char *dir = getenv("TMPDIR");
