@@ -163,6 +163,16 @@ if [ -x "$SRC/build/oracle-venv/bin/python" ] && [ -z "${LOWERSIM_SANITIZE:-}" ]
     "; jaxlib's MLIR cannot read it either: " --normalize jax
 fi
 
+# A port printing JAX's pretty form (get_asm()'s default), real JAX lowering:
+# --normalize jax reads it, Pallas kernels (JAX 0.12's bytecode) included.
+J=$SRC/build/oracle-venvs/0.12.0.1/bin/python
+if [ -x "$J" ] && [ -z "${LOWERSIM_SANITIZE:-}" ]; then
+  out=$(cd "$SRC" && "$L" check testdata/scenarios/single-platform.xml testdata/conformance/pallas/abstract-mesh-ffi.xml \
+        --jax 0.12.0.1 --normalize jax --impl "$J tests/pretty_port.py {scenario}"); code=$?
+  check pretty-port-normalized $(( code != 0 )) "exit $code: $out"
+  check pretty-port-count $([ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipped" ]; echo $?) "$out"
+fi
+
 # The batch protocol broken: a malformed answer, a port that dies (and is
 # started again for the next scenario).
 verdict batch-garbage single-platform.xml "echo hello" \
