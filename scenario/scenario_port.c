@@ -291,9 +291,10 @@ static void hunk_lines(lsimp_strbuf *f, const char *op, const size_t *ia, const 
       x += 2 * r;
       continue;
     }
-    const char *l = op[x] == '+' ? lb[ib[x]] : la[ia[x]];
-    lsimp_strbuf_printf(f, "%c%.*s\n", op[x], (int)line_len(l), l);
-    x++;
+    for (size_t k = 0; k < (r + q ? r + q : 1); k++, x++) {
+      const char *l = op[x] == '+' ? lb[ib[x]] : la[ia[x]];
+      lsimp_strbuf_printf(f, "%c%.*s\n", op[x], (int)line_len(l), l);
+    }
   }
 }
 
