@@ -396,6 +396,24 @@ static const char *op_on_line(const char *l, size_t n, size_t *len) {
       return l + i + 1;
     }
   }
+  /* An op MLIR 19 prints in its own form (func.func, func.return as
+   * `return`): the first word, after the results. */
+  size_t i = 0;
+  while (i < n && l[i] == ' ')
+    i++;
+  if (i < n && l[i] == '%') {
+    const char *eq = memchr(l + i, '=', n - i);
+    i = eq ? (size_t)(eq - l) + 1 : n;
+    while (i < n && l[i] == ' ')
+      i++;
+  }
+  size_t j = i;
+  while (j < n && (is_word(l[j]) || l[j] == '.'))
+    j++;
+  if (j > i && memchr(l + i, '.', j - i)) {
+    *len = j - i;
+    return l + i;
+  }
   return NULL;
 }
 
@@ -813,7 +831,8 @@ static void unparsable(lsimp_strbuf *f, const char *out, const char *diag, bool 
 /* The kernels of both sides, after their modules agree. */
 static void compare_kernels(judging *J, const side *a, const side *b) {
   if (a->n != b->n) {
-    lsimp_strbuf_printf(&J->first, "first difference: lowersim's module carries %zu kernel%s, "
+    if (J->first.len == 0)
+      lsimp_strbuf_printf(&J->first, "first difference: lowersim's module carries %zu kernel%s, "
                                    "the implementation's %zu",
                         a->n, a->n == 1 ? "" : "s", b->n);
     return;

@@ -135,6 +135,12 @@ static void test_tpu_kernels(void) {
   CU_ASSERT_PTR_NULL(strstr(v.difference, "TUzv")); /* "ML\xefR" in base64 */
   CU_ASSERT_STRING_EQUAL(v.expected_module, "...() {value = 0 : i32} : () -> i32");
   lsim_scenario_port_verdict_clear(&v);
+  /* No kernel on the port's side: one first difference, the module's. */
+  v = judge_module(ours, "module {\n}\n");
+  CU_ASSERT_FALSE(v.passed);
+  CU_ASSERT_STRING_EQUAL(v.first, "first difference: line 2, func.func: lowersim \"  func.func "
+                                  "public @main(%arg0: tensor<4...\" port \"}\"");
+  lsim_scenario_port_verdict_clear(&v);
   free(kernel), free(other), free(same), free(ours);
 }
 
