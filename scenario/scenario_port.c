@@ -521,6 +521,21 @@ static void first_difference(lsimp_strbuf *f, const char *what, const char *a, c
   }
   size_t attr_len = 0;
   const char *attr = attribute_at(k < na ? x : y, c, &attr_len);
+  /* An attribute only one side has starts where they differ: name it. */
+  for (int side = 0; attr && side < 2; side++) {
+    const char *l = side ? y : x;
+    size_t n = side ? ny : nx, st = c;
+    if (st + 1 < n && l[st] == ',' && l[st + 1] == ' ')
+      st += 2; /* `, name = ` added after the last one they share */
+    size_t j = st;
+    while (j < n && (is_word(l[j]) || l[j] == '.' || l[j] == '$'))
+      j++;
+    if (j > st && st > 0 && (l[st - 1] == ' ' || l[st - 1] == '{') && j + 3 <= n &&
+        strncmp(l + j, " = ", 3) == 0) {
+      attr = l + st, attr_len = j - st;
+      break;
+    }
+  }
   if (attr)
     lsimp_strbuf_printf(f, ", attribute %.*s", (int)attr_len, attr);
   lsimp_strbuf_puts(f, ": lowersim ");

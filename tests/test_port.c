@@ -213,7 +213,29 @@ static void test_options_without_size(void) {
   lsim_error_clear(&err);
 }
 
+static void test_attribute_one_side_has(void) {
+  static const char ours[] =
+      "module {\n  func.func public @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "    %0 = \"stablehlo.custom_call\"(%arg0) {call_target_name = \"foo\"} : (tensor<4xf32>) "
+      "-> tensor<4xf32>\n    return %0 : tensor<4xf32>\n  }\n}\n";
+  char *theirs = lsim_strdup(ours);
+  lsimp_strbuf t = LSIMP_STRBUF_INIT;
+  const char *at = strstr(ours, "} : (tensor");
+  lsimp_strbuf_append(&t, ours, (size_t)(at - ours));
+  lsimp_strbuf_puts(&t, ", has_side_effect = true");
+  lsimp_strbuf_puts(&t, at);
+  lsim_scenario_port_verdict v = judge_module(ours, lsimp_strbuf_cstr(&t));
+  CU_ASSERT_STRING_EQUAL(v.first, "first difference: line 3, stablehlo.custom_call @foo, "
+                                  "attribute has_side_effect: lowersim \"...name = \"foo\"} : "
+                                  "(tensor<4xf32>) -> tenso...\" port \"...name = \"foo\", "
+                                  "has_side_effect = true} : ...\"");
+  lsim_scenario_port_verdict_clear(&v);
+  lsimp_strbuf_free(&t);
+  free(theirs);
+}
+
 static CU_TestInfo tests[] = {
+    {"an attribute one side has is named", test_attribute_one_side_has},
     {"tpu_custom_call kernels decoded and compared", test_tpu_kernels},
     {"mosaic_gpu_v2's kernel_hash holds on each side", test_mosaic_gpu_kernel_hash},
     {"error lines", test_error_lines},
