@@ -80,6 +80,15 @@ $(sed -n 2,4p "$tmp/wrong.mlir" | sed 's/^/ /')
   unpinned, as 0.12.0.1: 0 passed, 1 failed, 0 skipped
 0 passed, 1 failed, 0 skipped"
 [ "$out" = "$want" ]; check diff $(( $? != 0 || code != 1 )) "exit $code: $(diff <(echo "$want") <(echo "$out"))"
+# On a terminal the differing words are red and green (NO_COLOR: marks).
+if command -v script >/dev/null; then
+  script -qec "$L check $S/single-platform.xml --impl 'cat $tmp/wrong.mlir'" "$tmp/tty" >/dev/null 2>&1
+  grep -qF $'"stablehlo.\033[1;31madd\033[0m"(%0, %1)' "$tmp/tty" && grep -qF $'"stablehlo.\033[1;32mmultiply\033[0m"' "$tmp/tty"
+  check colour-words $? "$(cat -v "$tmp/tty")"
+  NO_COLOR=1 script -qec "$L check $S/single-platform.xml --impl 'cat $tmp/wrong.mlir'" "$tmp/tty" >/dev/null 2>&1
+  grep -qF '"stablehlo.[-add-]"' "$tmp/tty" && ! grep -q $'\033\[1;3' "$tmp/tty"
+  check no-colour-words $? "$(cat -v "$tmp/tty")"
+fi
 # The JUnit failure's message is that first line.
 "$L" check "$S/single-platform.xml" --junit "$tmp/diff.xml" --impl "cat $tmp/wrong.mlir" >/dev/null
 grep -qF '<failure message="first difference: line 5, stablehlo.add: lowersim &quot;... &quot;stablehlo.add&quot;(%0, %1) : (tensor&lt;4xf32...&quot; port &quot;... &quot;stablehlo.multiply&quot;(%0, %1) : (tensor&lt;...&quot;"' "$tmp/diff.xml"
