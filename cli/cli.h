@@ -48,7 +48,17 @@ int cli_main(int argc, char **argv);
 int cli_parse_jax(const char *command, const char *option, const char *value,
                   const lsim_jax_profile **out);
 
-/* Colour: true when `f` is a terminal and NO_COLOR is unset. */
+/* --color=always|never|auto, common to every command (cli_parse reads it). */
+typedef enum cli_colour { CLI_COLOUR_AUTO, CLI_COLOUR_ALWAYS, CLI_COLOUR_NEVER } cli_colour;
+void cli_set_colour(cli_colour mode);
+
+/* The one decision of colour: always or never as --color says; for auto,
+ * only on a terminal, not when NO_COLOR is set and not empty (no-color.org),
+ * not when TERM is dumb.  `no_color` and `term` are the variables' values
+ * (NULL: unset). */
+bool cli_colour_decide(cli_colour mode, bool tty, const char *no_color, const char *term);
+
+/* cli_colour_decide for `f` with this process's --color and environment. */
 bool cli_use_colour(FILE *f);
 
 int cmd_platforms(int argc, char **argv);

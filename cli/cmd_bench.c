@@ -519,38 +519,50 @@ static void help(void) {
          "The cost of hostile inputs per MB is measured by tests/hostile_bench.py.\n");
 }
 
+/* --workload's and --side's values. */
+static const char *workload_values(size_t i) {
+  static const char *const keys[] = {"buffer_callback", "platform_dependent", "pallas_call"};
+  return i < 3 ? keys[i] : NULL;
+}
+
+static const char *side_values(size_t i) {
+  static const char *const sides[] = {"both", "lowersim", "floor"};
+  return i < 3 ? sides[i] : NULL;
+}
+
 int cmd_bench(int argc, char **argv) {
   double seconds = 1.0;
   uint64_t modules = 0;
   const char *jax = NULL, *only = NULL, *side = "both";
   const lsim_jax_profile *profile = NULL;
-  const cli_option options[] = {CLI_OPT_DOUBLE("seconds", 0, &seconds, 0.001, 3600),
-                                CLI_OPT_STRING("jax", 0, &jax),
-                                CLI_OPT_STRING("workload", 0, &only),
-                                CLI_OPT_U64("modules", 0, &modules, 1, 100000000),
-                                CLI_OPT_STRING("side", 0, &side)};
+  const cli_option options[] = {
+      CLI_OPT_DOUBLE("seconds", 0, &seconds, 0.001, 3600,
+                     CLI_HELP("S", "the time of all rounds of one workload (default 1, from "
+                              "0.001 to 3600)")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version lowered for (default: the newest)")),
+      CLI_OPT_CHOICE("workload", 0, &only, workload_values,
+                     CLI_HELP("NAME", "run one workload")),
+      CLI_OPT_U64("modules", 0, &modules, 1, 100000000,
+                  CLI_HELP("N", "exactly N modules on each side, once, instead of timed rounds")),
+      CLI_OPT_CHOICE("side", 0, &side, side_values,
+                     CLI_HELP("SIDE", "with --modules: the side that runs (default both)"))};
   int parsed = cli_parse_options("bench", argc, argv, options, 5, help);
   if (parsed)
     return parsed < 0 ? 0 : parsed;
   if (jax && (parsed = cli_parse_jax("bench", "--jax", jax, &profile)))
     return parsed;
-  static const char *const workload_keys[] = {"buffer_callback", "platform_dependent",
-                                              "pallas_call"};
   size_t only_w = SIZE_MAX;
-  for (size_t k = 0; only && k < 3; k++)
-    if (strcmp(only, workload_keys[k]) == 0)
+  for (size_t k = 0; only && workload_values(k); k++)
+    if (strcmp(only, workload_values(k)) == 0)
       only_w = k;
-  if (only && only_w == SIZE_MAX) {
-    return cli_usage_error("bench",
-                           "--workload: '%s' is none of buffer_callback, platform_dependent, "
-                           "pallas_call",
-                           only);
-  }
+  if (only && only_w == SIZE_MAX)
+    return cli_value_error("bench", "--workload", "takes buffer_callback, platform_dependent or "
+                           "pallas_call", only, workload_values);
   bool run_ours = strcmp(side, "both") == 0 || strcmp(side, "lowersim") == 0;
   bool run_floor = strcmp(side, "both") == 0 || strcmp(side, "floor") == 0;
-  if (!run_ours && !run_floor) {
-    return cli_usage_error("bench", "--side: '%s' is none of lowersim, floor, both", side);
-  }
+  if (!run_ours && !run_floor)
+    return cli_value_error("bench", "--side", "takes lowersim, floor or both", side, side_values);
   if (!modules && !(run_ours && run_floor)) {
     return cli_usage_error("bench", "--side needs --modules");
   }

@@ -12,6 +12,7 @@
 #include "json.h"
 #include "junit.h"
 #include "options.h"
+#include "output.h"
 #include "port_workflow.h"
 #include "walk.h"
 
@@ -374,17 +375,11 @@ static void help(void) {
          "a signal and a time-out are failures that say so. Scenarios lowersim itself\n"
          "rejects as invalid are skipped, and so are those the port answers with exit 3\n"
          "and a first stderr line `not expressible ...` (as the oracle does).\n"
-         "  --jobs N, -j N   N ports at once (default 1)\n"
-         "  --timeout S      kill a port that has not answered within S seconds\n"
-         "  --batch          the batch protocol: COMMAND (no {scenario}) starts once per job,\n"
-         "                   reads one path per line on stdin and answers each with a line\n"
-         "                   `EXIT OUT_BYTES ERR_BYTES` and then those bytes of stdout and\n"
-         "                   stderr (python/lowersim/port.py speaks it)\n"
-         "  --normalize jax  read both modules with jaxlib's MLIR first\n"
-         "                   (build/oracle-venvs/RELEASE for --jax RELEASE, build/oracle-venv or\n"
-         "                   $LOWERSIM_JAX_PYTHON), so StableHLO's pretty form is accepted\n"
-         "                   and attributes left to their defaults compare equal\n"
-         "  --no-progress    no progress line (it is only shown on a terminal)\n"
+         "--batch: COMMAND (no {scenario}) starts once per job, reads one path per line on\n"
+         "stdin and answers each with a line `EXIT OUT_BYTES ERR_BYTES` and then those\n"
+         "bytes of stdout and stderr (python/lowersim/port.py speaks it).\n"
+         "SIGINT, SIGTERM and SIGHUP stop every port's process group and end the command\n"
+         "by the signal (exit status 130, 143, 129).\n"
          "A difference starts with one line naming where the two first differ (`first\n"
          "difference: line N, OP[ @target][, attribute NAME]: lowersim \"...\" port \"...\"`),\n"
          "then a unified diff with the differing words marked ([-old-]{+new+}; red and\n"
@@ -392,17 +387,12 @@ static void help(void) {
          "debug_locations, Triton's ir, Mosaic GPU's module) are decoded and compared\n"
          "as modules; Mosaic GPU's kernel_hash must be the SHA-256 of the module on\n"
          "each side; bytecode producers and versions are notes (--json, --junit), never\n"
-         "differences.\n\n"
-         "The port workflow (with or without --impl):\n"
-         "  -k PATTERN       only the scenarios whose path or name holds PATTERN\n"
-         "  -x, --exitfirst  stop at the first failure (ports still running are killed)\n"
-         "  --xfail FILE     scenarios expected to fail: one path or glob per line, the\n"
-         "                   reason after `#`; such a failure is XFAIL, a pass XPASS\n"
-         "                   (which fails the run)\n"
-         "  --rerun-failed   only the scenarios that failed last time (all when none did)\n"
-         "  --last-failed FILE  where that record is kept (default, for --impl runs:\n"
-         "                   $XDG_CACHE_HOME/lowersim/last-failed/HASH of the current\n"
-         "                   folder, ~/.cache without XDG_CACHE_HOME)\n");
+         "differences.\n"
+         "The port workflow (with or without --impl), as lit and pytest have it: -k,\n"
+         "-x, --xfail (a path or glob per line, the reason after `#`: a failure there is\n"
+         "XFAIL, a pass XPASS, which fails the run), --rerun-failed (the record of\n"
+         "--impl runs in $XDG_CACHE_HOME/lowersim/last-failed/, ~/.cache without it, one\n"
+         "file per working folder, or --last-failed FILE).\n");
 }
 
 /* --impl's options beyond the command. */
@@ -587,7 +577,7 @@ static void print_profile_totals(const result *results, lsim_scenario *const *sc
     g[k].n[r->xfailed ? 2 : r->failure || r->xpassed ? 1 : r->skipped ? 2 : 0]++;
   }
   for (size_t k = 0; k < groups; k++)
-    printf("  %s%s: %zu passed, %zu failed, %zu skipped\n", g[k].pinned ? "jax=" : "unpinned, as ",
+    fprintf(cli_human(), "  %s%s: %zu passed, %zu failed, %zu skipped\n", g[k].pinned ? "jax=" : "unpinned, as ",
            g[k].name, g[k].n[0], g[k].n[1], g[k].n[2]);
 }
 
@@ -713,16 +703,16 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
       not_run++;
     } else if (r->xfailed || r->xpassed) {
       if (!json)
-        printf("%s %s: %s\n", r->xfailed ? "XFAIL" : "XPASS", paths[i],
+        fprintf(cli_human(), "%s %s: %s\n", r->xfailed ? "XFAIL" : "XPASS", paths[i],
                *r->xfail ? r->xfail : "(no reason given)");
       xfailed += r->xfailed, xpassed += r->xpassed;
     } else if (r->failure) {
       if (!json)
-        printf("FAIL %s: %s\n", paths[i], r->shown ? r->shown : r->failure);
+        fprintf(cli_human(), "FAIL %s: %s\n", paths[i], r->shown ? r->shown : r->failure);
       failed++;
     } else if (r->skipped) {
       if (r->skip_reason && !json)
-        printf("SKIP %s: %s\n", paths[i], r->skip_reason);
+        fprintf(cli_human(), "SKIP %s: %s\n", paths[i], r->skip_reason);
       skipped++;
     } else {
       passed++;
@@ -739,19 +729,20 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
     for (size_t i = 0; i < count; i++)
       noted += results[i].verdict.notes != NULL;
     if (noted)
-      printf("%zu scenario%s with notes (kernel bytecode by another MLIR; not differences: --json "
-             "and --junit list them)\n",
-             noted, noted == 1 ? "" : "s");
+      fprintf(cli_human(),
+              "%zu scenario%s with notes (kernel bytecode by another MLIR; not differences: "
+              "--json and --junit list them)\n",
+              noted, noted == 1 ? "" : "s");
     if (not_run)
-      printf("stopped at the first failure (-x): %zu scenario%s not run\n", not_run,
-             not_run == 1 ? "" : "s");
+      fprintf(cli_human(), "stopped at the first failure (-x): %zu scenario%s not run\n",
+              not_run, not_run == 1 ? "" : "s");
     print_profile_totals(results, scenarios, count);
-    printf("%zu passed, %zu failed, %zu skipped", passed, failed, skipped);
+    fprintf(cli_human(), "%zu passed, %zu failed, %zu skipped", passed, failed, skipped);
     if (flags->xfail)
-      printf(", %zu xfailed, %zu xpassed", xfailed, xpassed);
+      fprintf(cli_human(), ", %zu xfailed, %zu xpassed", xfailed, xpassed);
     if (flags->select || flags->rerun)
-      printf(", %zu deselected", deselected);
-    putchar('\n');
+      fprintf(cli_human(), ", %zu deselected", deselected);
+    fputc('\n', cli_human());
   }
   if (!code && (failed || xpassed))
     code = invalid ? EXIT_INVALID_INPUT : EXIT_LOWERING_ERROR;
@@ -776,6 +767,9 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
   return code;
 }
 
+/* --normalize's ways. */
+static const char *normalize_values(size_t i) { return i == 0 ? "jax" : NULL; }
+
 int cmd_check(int argc, char **argv) {
   const char *junit_path = NULL, *impl = NULL, *jax = NULL, *normalize = NULL;
   const char *select = NULL, *xfail_path = NULL, *last_failed = NULL;
@@ -784,15 +778,43 @@ int cmd_check(int argc, char **argv) {
   double timeout = 0;
   bool batch = false, no_progress = false, json = false, exitfirst = false, rerun = false;
   const cli_option options[] = {
-      CLI_OPT_STRING("junit", 0, &junit_path), CLI_OPT_STRING("impl", 0, &impl),
-      CLI_OPT_STRING("jax", 0, &jax),          CLI_OPT_U64("jobs", 'j', &jobs, 1, 256),
-      CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6), CLI_OPT_FLAG("batch", 0, &batch),
-      CLI_OPT_STRING("normalize", 0, &normalize), CLI_OPT_FLAG("no-progress", 0, &no_progress),
-      CLI_OPT_FLAG("json", 0, &json),
-      CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT),
-      CLI_OPT_STRING("select", 'k', &select), CLI_OPT_FLAG("exitfirst", 'x', &exitfirst),
-      CLI_OPT_STRING("xfail", 0, &xfail_path), CLI_OPT_FLAG("rerun-failed", 0, &rerun),
-      CLI_OPT_STRING("last-failed", 0, &last_failed)};
+      CLI_OPT_STRING("junit", 0, &junit_path,
+                     CLI_HELP("OUT.xml", "a JUnit XML report (\"-\": standard output, the summary "
+                              "then on stderr)")),
+      CLI_OPT_STRING("impl", 0, &impl,
+                     CLI_HELP("COMMAND", "compare another implementation's outcomes")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version of scenarios that name none")),
+      CLI_OPT_U64("jobs", 'j', &jobs, 1, 256, CLI_HELP("N", "N ports at once (default 1)")),
+      CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6,
+                     CLI_HELP("S", "kill a port that has not answered within S seconds")),
+      CLI_OPT_FLAG("batch", 0, &batch, CLI_HELP(NULL, "the batch protocol (above)")),
+      CLI_OPT_CHOICE("normalize", 0, &normalize, normalize_values,
+                     CLI_HELP("WAY", "read both modules with jaxlib's MLIR first "
+                              "(build/oracle-venvs/RELEASE for --jax RELEASE, build/oracle-venv or "
+                              "$LOWERSIM_JAX_PYTHON; Pallas kernels too), so StableHLO's "
+                              "pretty form is accepted and attributes left to their defaults "
+                              "compare equal")),
+      CLI_OPT_FLAG("no-progress", 0, &no_progress,
+                   CLI_HELP(NULL, "no progress line (it is only shown on a terminal)")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT,
+                  CLI_HELP("N", "the largest scenario file read (default 8388608, at most "
+                           "2^40)")),
+      CLI_OPT_STRING("select", 'k', &select,
+                     CLI_HELP("PATTERN", "only the scenarios whose path or name holds PATTERN")),
+      CLI_OPT_FLAG("exitfirst", 'x', &exitfirst,
+                   CLI_HELP(NULL, "stop at the first failure (ports still running are killed)")),
+      CLI_OPT_STRING("xfail", 0, &xfail_path,
+                     CLI_HELP("FILE", "scenarios expected to fail, one path or glob per line, "
+                              "the reason after `#`: XFAIL, and XPASS fails the run")),
+      CLI_OPT_FLAG("rerun-failed", 0, &rerun,
+                   CLI_HELP(NULL, "only the scenarios that failed last time (all when none "
+                            "did)")),
+      CLI_OPT_STRING("last-failed", 0, &last_failed,
+                     CLI_HELP("FILE", "where the record of failures is kept (default, for "
+                              "--impl runs: $XDG_CACHE_HOME/lowersim/last-failed/HASH of the "
+                              "working folder)"))};
   cli_args args;
   int code = cli_parse("check", argc, argv, options, sizeof options / sizeof options[0], help,
                        &args);
@@ -802,9 +824,13 @@ int cmd_check(int argc, char **argv) {
   if (jax && (code = cli_parse_jax("check", "--jax", jax, &profile)))
     return code;
   if (normalize && strcmp(normalize, "jax") != 0)
-    return cli_usage_error("check", "--normalize knows one way, jax, not \"%s\"", normalize);
+    return cli_value_error("check", "--normalize", "knows one way, jax", normalize,
+                           normalize_values);
   if (!impl && (batch || normalize || timeout > 0 || jobs != 1))
     return cli_usage_error("check", "--batch, --jobs, --timeout and --normalize need --impl");
+  const cli_claim claims[] = {{"--junit", junit_path}, {"--json", json ? "-" : NULL}};
+  if ((code = cli_claim_outputs("check", claims, 2)))
+    return code;
   if (impl && batch && strstr(impl, "{scenario}"))
     return cli_usage_error("check", "--batch: the command is started once and reads the paths "
                                     "on its stdin, so it takes no {scenario}");
@@ -826,7 +852,7 @@ int cmd_check(int argc, char **argv) {
   impl_setup setup = {.run = {.command = impl, .batch = batch, .jobs = (unsigned)jobs,
                               .timeout = timeout, .progress = !no_progress,
                               .what = "check --impl"},
-                      .normalize = normalize, .colour = !json && cli_use_colour(stdout),
+                      .normalize = normalize, .colour = !json && cli_use_colour(cli_human()),
                       .release = profile ? lsim_jax_profile_or_default(profile)->name : NULL,
                       .exitfirst = exitfirst};
   cli_walk *walk = cli_walk_create("check", true);

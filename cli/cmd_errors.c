@@ -8,14 +8,16 @@
 
 static void help(void) {
   printf("usage: lowersim errors [--json]\n\nPrints every status code with its number, JAX exception "
-         "class,\nwhere it comes from, and its message template ({x}: a substituted value).\n"
+         "class,\nwhere it comes from, its message template ({x}: a substituted value) and\n"
+         "the section of the repository's docs that explains it (see: PATH#ANCHOR).\n"
          "--json: the same as one JSON object, \"errors\" [{code, status, kind, class,\n"
-         "reference, template}].\n");
+         "reference, template, doc}].\n");
 }
 
 int cmd_errors(int argc, char **argv) {
   bool json = false;
-  const cli_option options[] = {CLI_OPT_FLAG("json", 0, &json)};
+  const cli_option options[] = {
+      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "the same as one JSON object"))};
   int parsed = cli_parse_options("errors", argc, argv, options, 1, help);
   if (parsed)
     return parsed < 0 ? 0 : parsed;
@@ -33,6 +35,7 @@ int cmd_errors(int argc, char **argv) {
       cli_json_string(&j, "class", lsim_error_class(&e));
       cli_json_string(&j, "reference", lsim_status_reference(code));
       cli_json_string(&j, "template", lsim_status_template(code));
+      cli_json_string(&j, "doc", lsim_status_doc(code));
       cli_json_close_object(&j);
     }
     cli_json_close_array(&j);
@@ -44,6 +47,7 @@ int cmd_errors(int argc, char **argv) {
     printf("%-40s %5d  %-20s %s\n", lsim_status_name(code), (int)code, lsim_status_class(code),
            lsim_status_reference(code));
     printf("    %s\n", lsim_status_template(code));
+    printf("    see: %s\n", lsim_status_doc(code));
   }
   return 0;
 }

@@ -286,8 +286,9 @@ static void help(void) {
          "Each step is followed by the JAX function it is about, as `@ FUNCTION\n"
          "(FILE:LINE) URL`, the line of its def at the profile's source ref\n"
          "(`lowersim versions`: explain.source_ref).\n"
-         "Colour only on a terminal (NO_COLOR turns it off). --jax and exit codes as for\n"
-         "`lower`.\n"
+         "Colour as --color says (every command takes it): auto (the default) colours a\n"
+         "terminal only, unless NO_COLOR is set and not empty or TERM is dumb. --jax and\n"
+         "exit codes as for `lower`.\n"
          "--json: one JSON object on stdout instead: `lower --json`'s members and\n"
          "\"narration\", each narrated line as {kind, depth, text} (no links).\n"
          "--html OUT.html: one self-contained page instead (no network): the scenario,\n"
@@ -301,9 +302,11 @@ int cmd_explain(int argc, char **argv) {
   const lsim_jax_profile *profile = NULL;
   const char *html = NULL;
   bool json = false;
-  const cli_option options[] = {CLI_OPT_STRING("jax", 0, &jax_name),
-                                CLI_OPT_FLAG("json", 0, &json),
-                                CLI_OPT_STRING("html", 0, &html)};
+  const cli_option options[] = {
+      CLI_OPT_CHOICE("jax", 0, &jax_name, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version of a scenario that names none")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_STRING("html", 0, &html, CLI_HELP("OUT.html", "one self-contained page instead"))};
   cli_args args;
   int code = cli_parse("explain", argc, argv, options, 3, help, &args);
   if (code)

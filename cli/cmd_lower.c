@@ -61,6 +61,10 @@ static void print_kinds(void) {
     printf("  <%s>%*s %s\n", element, (int)(20 - strlen(element)), "",
            lsim_scenario_kind_summary(kind));
   }
+  printf("\nThe op kinds of <op kind=> and <compute_on op=>, as the format spells them:\n  ");
+  for (size_t i = 0; lsim_scenario_op_name(i); i++)
+    printf("%s%s", i ? ", " : "", lsim_scenario_op_name(i));
+  printf("\n");
 }
 
 /* From how many equations `lower` prints main's body as it lowers it.
@@ -92,11 +96,7 @@ static void help(void) {
          "writes it to OUT (\"-\": standard output). OUT is written only when the lowering\n"
          "succeeds, and whole: a regular file is replaced atomically (keeping its mode),\n"
          "a device or FIFO is written in place, the input is never overwritten.\n"
-         "--jax: the JAX version of a scenario that names none in <scenario jax=...>\n"
-         "(default: the newest; `lowersim versions` lists them).\n"
-         "--max-bytes N: the largest scenario file read (default 8388608, at most 2^40).\n"
-         "--stream-eqns N: a lowering of at least N equations (default " STREAM_DEFAULT ";\n"
-         "0: never) prints main's body while it lowers it, into a temporary file in\n"
+         "--stream-eqns prints main's body while it lowers it, into a temporary file in\n"
          "$TMPDIR (else /tmp), and frees each op once nothing reads it: the same text,\n"
          "in memory about flat in the equations.\n"
          "JAX's warnings come first on stderr, one line each: `warning: CATEGORY: text`\n"
@@ -105,10 +105,10 @@ static void help(void) {
          "Exit codes: 0 ok; 1 a typed lowering error, printed as one line\n"
          "`CODE: ErrorClass: message` on stderr (a newline is written \\n); 2 invalid\n"
          "input (`FILE:LINE: ...`) or an output that cannot be written.\n"
-         "--json: one JSON object on stdout instead (testdata/schema/output.schema.json):\n"
-         "the version profile, the outcome (module, error or invalid), the module or the\n"
-         "error's code, class and message, and the warnings; nothing on stderr; the same\n"
-         "exit codes.\n");
+         "--json writes one JSON object on stdout instead\n"
+         "(testdata/schema/output.schema.json): the version profile, the outcome (module,\n"
+         "error or invalid), the module or the error's code, class and message, and the\n"
+         "warnings; nothing on stderr; the same exit codes.\n");
   print_kinds();
 }
 
@@ -148,17 +148,27 @@ int cmd_lower(int argc, char **argv) {
   const lsim_jax_profile *profile = NULL;
   uint64_t max_bytes = 0, stream_eqns = STREAM_MIN_EQNS;
   bool json = false;
-  const cli_option options[] = {CLI_OPT_STRING("output", 'o', &out_path),
-                                CLI_OPT_STRING("jax", 0, &jax),
-                                CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT),
-                                CLI_OPT_U64("stream-eqns", 0, &stream_eqns, 0, SIZE_MAX),
-                                CLI_OPT_FLAG("json", 0, &json)};
+  const cli_option options[] = {
+      CLI_OPT_STRING("output", 'o', &out_path, CLI_HELP("OUT", "write the module to OUT")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version of a scenario that names none in "
+                              "<scenario jax=...> (default: the newest; `lowersim versions`)")),
+      CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT,
+                  CLI_HELP("N", "the largest scenario file read (default 8388608, at most "
+                           "2^40)")),
+      CLI_OPT_U64("stream-eqns", 0, &stream_eqns, 0, SIZE_MAX,
+                  CLI_HELP("N", "print main's body while lowering it from N equations on "
+                           "(default " STREAM_DEFAULT "; 0: never)")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead"))};
   cli_args args;
   int code = cli_parse("lower", argc, argv, options, sizeof options / sizeof options[0], help, &args);
   if (code)
     return code < 0 ? 0 : code;
   lsim_scenario_set_max_bytes((size_t)max_bytes);
   if (jax && (code = cli_parse_jax("lower", "--jax", jax, &profile)))
+    return code;
+  const cli_claim claims[] = {{"--output", out_path}, {"--json", json ? "-" : NULL}};
+  if ((code = cli_claim_outputs("lower", claims, 2)))
     return code;
   if (args.num_operands != 1)
     return cli_usage_error("lower", args.num_operands ? "one scenario file at a time (see --help)"

@@ -12,6 +12,7 @@
 #include "junit.h"
 #include "options.h"
 #include "output.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -219,22 +220,6 @@ static void *work(void *arg) {
   return NULL;
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void progress(uint64_t done, uint64_t total, double elapsed) {
-  double rate = elapsed > 0 ? (double)done / elapsed : 0;
-  double eta = rate > 0 ? (double)(total - done) / rate : 0;
-  int width = 30, filled = total ? (int)((double)done / (double)total * width) : width;
-  fprintf(stderr, "\r[%.*s%*s] %5.1f%% %" PRIu64 "/%" PRIu64 "  %.1fk cases/s  ETA %d:%02d ",
-          filled, "##############################", width - filled, "",
-          total ? 100.0 * (double)done / (double)total : 100.0, done, total, rate / 1000,
-          (int)eta / 60, (int)eta % 60);
-}
-
 /* --- reports ----------------------------------------------------------------------- */
 
 /* The cases of one row (feature, platform). */
@@ -266,13 +251,14 @@ static uint64_t row_failures(const uint64_t *counts) {
 }
 
 static void print_summary(const matrix_spec *spec, const stats *st, double seconds, int jobs) {
+  FILE *out = cli_human();
   int width = 12; /* the platform column: as wide as its longest label */
   for (int f = 0; f < FEATURE_COUNT; f++)
     for (int p = 0; p < NUM_ROWS; p++)
       if (row_exists(spec, p) && row_total(st->by_row[f][p]) &&
           (int)strlen(row_label(spec, p)) > width)
         width = (int)strlen(row_label(spec, p));
-  printf("%-16s %-*s %9s %9s  %s\n", "feature", width, "platforms", "cases", "OK",
+  fprintf(out, "%-16s %-*s %9s %9s  %s\n", "feature", width, "platforms", "cases", "OK",
          "errors (the 3 most frequent, then +N more)");
   for (int f = 0; f < FEATURE_COUNT; f++) {
     for (int p = 0; p < NUM_ROWS; p++) {
@@ -282,7 +268,7 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
       uint64_t total = row_total(counts);
       if (!total)
         continue;
-      printf("%-16s %-*s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
+      fprintf(out, "%-16s %-*s %9" PRIu64 " %9" PRIu64 " ", matrix_feature_name((matrix_feature)f),
              width, row_label(spec, p), total, counts[0]);
       bool shown[NUM_CODES] = {true};
       for (int rank = 0; rank < 3; rank++) {
@@ -290,24 +276,24 @@ static void print_summary(const matrix_spec *spec, const stats *st, double secon
         if (best < 0)
           break;
         const char *name = lsim_status_name(slot_code(best));
-        printf(" %s %" PRIu64, name ? name + 7 : "?", counts[best]); /* drop "LSIM_E_" */
+        fprintf(out, " %s %" PRIu64, name ? name + 7 : "?", counts[best]); /* drop "LSIM_E_" */
       }
       /* What the three leave out is said, never hidden (--json lists every code). */
       uint64_t more_codes = 0, more_cases = 0;
       for (int best; (best = next_error(counts, shown)) >= 0;)
         more_codes++, more_cases += counts[best];
       if (more_codes)
-        printf(" +%" PRIu64 " more (%" PRIu64 " cases)", more_codes, more_cases);
-      printf("\n");
+        fprintf(out, " +%" PRIu64 " more (%" PRIu64 " cases)", more_codes, more_cases);
+      fprintf(out, "\n");
     }
   }
   if (seconds < 0) {
-    printf("%" PRIu64 " cases, %" PRIu64 " lowersim failures\n", st->cases, st->failures);
+    fprintf(out, "%" PRIu64 " cases, %" PRIu64 " lowersim failures\n", st->cases, st->failures);
     return;
   }
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
-  printf("%" PRIu64 " cases in %.1f s on %d thread%s (%.0f cases/s), %" PRIu64
+  fprintf(out, "%" PRIu64 " cases in %.1f s on %d thread%s (%.0f cases/s), %" PRIu64
          " lowersim failures, peak RSS %.1f MB\n",
          st->cases, seconds, jobs, jobs == 1 ? "" : "s", seconds > 0 ? (double)st->cases / seconds : 0,
          st->failures, ru.ru_maxrss / 1024.0);
@@ -486,19 +472,10 @@ static void help(void) {
       "                   grid, row_sum over (2,) and gather_rows (scalar prefetch) over\n"
       "                   (2,), x compiler params x interpret\n"
       "Every case is lowered and verified; its outcome is an error code or OK with a hash\n"
-      "of the module text.\n\n"
-      "  --platforms LIST  1 to 16 distinct platform names, comma-separated\n"
-      "  --max-len K       tuples of 1 to K platforms, K from 1 to 4\n"
-      "  --features LIST   any of the features above, comma-separated (default: all)\n"
-      "  --jobs J          J threads, from 1 to 256 (default 1)\n"
-      "  --shard I/N       only the I-th of N contiguous slices (0 <= I < N): run the shards\n"
-      "                    anywhere (GNU parallel, Slurm arrays, Kubernetes indexed jobs),\n"
-      "                    each with --csv, then join them with --merge\n"
-      "  --limit N         only the first N cases (of the shard), N >= 1\n"
-      "  --jax VERSION     the JAX version modelled (default: the newest; see\n"
-      "                    `lowersim versions`)\n"
-      "  --csv OUT         one row per case; --junit OUT: one test case per feature variant\n"
-      "                    (\"-\": standard output; a file is replaced whole or not at all)\n\n"
+      "of the module text. --shard runs the shards anywhere (GNU parallel, Slurm arrays,\n"
+      "Kubernetes indexed jobs), each with --csv, then --merge joins them. --csv and\n"
+      "--junit take \"-\" for standard output (the summary then on stderr); a file is\n"
+      "replaced whole or not at all.\n\n"
       "The CSV (format 2) starts with the shard's metadata, then the header and a row per case:\n"
       "  # lowersim matrix CSV 2: lowersim=V jax=PROFILE platforms=P+Q max-len=K\n"
       "    features=F+G limit=L|- shard=I/N cases=FIRST..END total=T      (one line)\n"
@@ -561,6 +538,19 @@ static const char *parse_platforms(const char *value, void *out) {
   return NULL;
 }
 
+static const char *feature_values(size_t i) {
+  return i < FEATURE_COUNT ? matrix_feature_name((matrix_feature)i) : NULL;
+}
+
+/* What --features takes, from the table of features. */
+static const char *unknown_feature(void) {
+  static char why[512];
+  size_t n = (size_t)snprintf(why, sizeof why, "takes features among ");
+  for (size_t i = 0; feature_values(i) && n < sizeof why; i++)
+    n += (size_t)snprintf(why + n, sizeof why - n, "%s%s", i ? "," : "", feature_values(i));
+  return why;
+}
+
 static const char *parse_features(const char *value, void *out) {
   options *o = out;
   free(o->features);
@@ -573,8 +563,7 @@ static const char *parse_features(const char *value, void *out) {
     while (f < FEATURE_COUNT && strcmp(o->features[k], matrix_feature_name((matrix_feature)f)))
       f++;
     if (f == FEATURE_COUNT)
-      return "takes features among rules,buffer_callback,python_callback,pallas,ffi_call,"
-             "compute_on,lowering_cache,effects,export,export_call,session,pallas_kernels";
+      return unknown_feature();
     o->spec.features[f] = true;
   }
   return NULL;
@@ -588,19 +577,31 @@ static int parse_options(int argc, char **argv, options *o) {
   o->max_len = (uint64_t)o->spec.max_len;
   const char *jax = NULL;
   const cli_option table[] = {
-      CLI_OPT_CUSTOM("platforms", 0, parse_platforms, o),
-      CLI_OPT_U64("max-len", 0, &o->max_len, 1, MATRIX_MAX_LEN),
-      CLI_OPT_CUSTOM("features", 0, parse_features, o),
-      CLI_OPT_U64("jobs", 'j', &o->jobs, 1, 256),
-      CLI_OPT_CUSTOM("shard", 0, parse_shard, o),
-      CLI_OPT_U64("limit", 0, &o->limit, 1, UINT64_MAX),
-      CLI_OPT_STRING("csv", 0, &o->csv),
-      CLI_OPT_STRING("junit", 0, &o->junit),
-      CLI_OPT_FLAG("merge", 0, &o->merge),
-      CLI_OPT_U64("case", 0, &o->the_case, 0, UINT64_MAX - 1),
-      CLI_OPT_STRING("scenario", 0, &o->scenario),
-      CLI_OPT_FLAG("json", 0, &o->json),
-      CLI_OPT_STRING("jax", 0, &jax),
+      CLI_OPT_CUSTOM("platforms", 0, parse_platforms, o,
+                     CLI_HELP("LIST", "1 to 16 distinct platform names, comma-separated")),
+      CLI_OPT_U64("max-len", 0, &o->max_len, 1, MATRIX_MAX_LEN,
+                  CLI_HELP("K", "tuples of 1 to K platforms, K from 1 to 4")),
+      CLI_OPT_CUSTOM_OF("features", 0, parse_features, o, feature_values,
+                        CLI_HELP("LIST", "features, comma-separated (default: all)")),
+      CLI_OPT_U64("jobs", 'j', &o->jobs, 1, 256,
+                  CLI_HELP("J", "J threads, from 1 to 256 (default 1)")),
+      CLI_OPT_CUSTOM("shard", 0, parse_shard, o,
+                     CLI_HELP("I/N", "only the I-th of N contiguous slices (0 <= I < N)")),
+      CLI_OPT_U64("limit", 0, &o->limit, 1, UINT64_MAX,
+                  CLI_HELP("N", "only the first N cases (of the shard), N >= 1")),
+      CLI_OPT_STRING("csv", 0, &o->csv, CLI_HELP("OUT", "one row per case")),
+      CLI_OPT_STRING("junit", 0, &o->junit,
+                     CLI_HELP("OUT", "a JUnit XML report, a test case per row of the summary")),
+      CLI_OPT_FLAG("merge", 0, &o->merge, CLI_HELP(NULL, "join the shards' CSV files (below)")),
+      CLI_OPT_U64("case", 0, &o->the_case, 0, UINT64_MAX - 1,
+                  CLI_HELP("N", "lower the case of index N alone (below)")),
+      CLI_OPT_STRING("scenario", 0, &o->scenario,
+                     CLI_HELP("OUT.xml", "with --case: the scenario that reproduces it")),
+      CLI_OPT_FLAG("json", 0, &o->json,
+                   CLI_HELP(NULL, "the summary as one JSON object on stdout, every error "
+                            "counted")),
+      CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
+                     CLI_HELP("VERSION", "the JAX version modelled (default: the newest)")),
   };
   cli_args args;
   int code = cli_parse("matrix", argc, argv, table, sizeof table / sizeof table[0], help, &args);
@@ -626,7 +627,11 @@ static int parse_options(int argc, char **argv, options *o) {
   if (one_case && o->the_case >= o->spec.total)
     return cli_usage_error("matrix", "--case %" PRIu64 ": the matrix has cases 0 to %" PRIu64,
                            o->the_case, o->spec.total - 1);
-  return 0;
+  const cli_claim claims[] = {{"--csv", o->csv},
+                              {"--junit", o->junit},
+                              {"--scenario", o->scenario},
+                              {"--json", o->json ? "-" : NULL}};
+  return cli_claim_outputs("matrix", claims, sizeof claims / sizeof claims[0]);
 }
 
 /* Copies the next `rows` lines of `from` to `to`. */
@@ -690,7 +695,8 @@ static int run_matrix(options *o) {
     free(owner);
     return cli_report(&(lsim_error){LSIM_E_NO_MEMORY, NULL});
   }
-  double start = now();
+  cli_progress bar;
+  cli_progress_begin(&bar, "matrix", "cases", hi - lo, true);
   int code = 0;
   for (int j = 0; j < jobs; j++) {
     workers[j] = (worker){.spec = &o->spec, .done = &done, .lo = lo, .hi = hi, .index = j,
@@ -702,16 +708,14 @@ static int run_matrix(options *o) {
   for (; !code && started < jobs; started++)
     if (pthread_create(&threads[started], NULL, work, &workers[started]))
       break;
-  bool tty = isatty(STDERR_FILENO);
-  while (tty && !code && atomic_load(&done) < hi - lo) {
-    progress(atomic_load(&done), hi - lo, now() - start);
+  while (bar.on && !code && atomic_load(&done) < hi - lo) {
+    cli_progress_update(&bar, atomic_load(&done), NULL, false);
     nanosleep(&(struct timespec){0, 200000000}, NULL);
   }
   for (int j = 0; j < started; j++)
     pthread_join(threads[j], NULL);
-  double seconds = now() - start;
-  if (tty)
-    progress(hi - lo, hi - lo, seconds), fputc('\n', stderr);
+  double seconds = cli_now() - bar.start;
+  cli_progress_end(&bar);
   stats *all = lsim_calloc(1, sizeof *all);
   for (int j = 0; all && j < jobs; j++) {
     merge_stats(all, &workers[j].st);
@@ -724,7 +728,7 @@ static int run_matrix(options *o) {
     print_json(&o->spec, all, seconds, jobs, lo, hi, total, o->shard, o->shards, true);
   if (all && !code) {
     if (!o->json) {
-      printf("matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64
+      fprintf(cli_human(), "matrix: cases %" PRIu64 "..%" PRIu64 " of %" PRIu64 " (shard %" PRIu64
              "/%" PRIu64 ")\n",
              lo, hi, total, o->shard, o->shards);
       print_summary(&o->spec, all, seconds, jobs);
@@ -927,7 +931,7 @@ static int merge(options *o) {
   if (!code && o->json) {
     print_json(&m0->spec, st, -1, 1, first, end, m0->spec.total, 0, m0->shards, false);
   } else if (!code) {
-    printf("matrix: merged %d of %" PRIu64 " shards (jax %s), cases %" PRIu64 "..%" PRIu64
+    fprintf(cli_human(), "matrix: merged %d of %" PRIu64 " shards (jax %s), cases %" PRIu64 "..%" PRIu64
            " of %" PRIu64 "\n",
            o->num_inputs, m0->shards, m0->spec.profile->name, first, end, m0->spec.total);
     print_summary(&m0->spec, st, -1, 1);
@@ -966,14 +970,15 @@ static int run_one_case(const options *o) {
   matrix_worker_destroy(w);
   char variant[MATRIX_VARIANT_NAME_MAX];
   matrix_variant_name(c.feature, c.variant, variant, sizeof variant);
-  printf("case %" PRIu64 ": %s for (", c.index, variant);
+  FILE *human = cli_human();
+  fprintf(human, "case %" PRIu64 ": %s for (", c.index, variant);
   for (int i = 0; i < c.tuple_len; i++)
-    printf("%s%s", i ? ", " : "", c.tuple[i]);
-  printf(")%s%s: %s", c.pin >= 0 ? ", pinned to " : "", c.pin >= 0 ? matrix_backends[c.pin] : "",
+    fprintf(human, "%s%s", i ? ", " : "", c.tuple[i]);
+  fprintf(human, ")%s%s: %s", c.pin >= 0 ? ", pinned to " : "", c.pin >= 0 ? matrix_backends[c.pin] : "",
          out.code ? lsim_status_name(out.code) : "OK");
   if (!out.code)
-    printf(", module %016" PRIx64, out.hash);
-  putchar('\n');
+    fprintf(human, ", module %016" PRIx64, out.hash);
+  fputc('\n', human);
   if (!o->scenario)
     return out.failure ? EXIT_LOWERING_ERROR : 0;
   /* The scenario, read back and lowered as the case's JAX. */
@@ -1025,7 +1030,7 @@ static int run_one_case(const options *o) {
       code = cli_output_commit(f);
     }
     if (!code)
-      printf("wrote %s: `lowersim lower %s` reproduces the case\n", o->scenario, o->scenario);
+      fprintf(human, "wrote %s: `lowersim lower %s` reproduces the case\n", o->scenario, o->scenario);
   }
   lsim_scenario_outcome_clear(&so);
   lsim_lowerer_destroy(lowerer);

@@ -20,16 +20,7 @@ static void help(void) {
          "and prints its backends, the default backend, quiet failures and warnings.\n"
          "The runtime starts as a JAX process's: the cpu and tpu factories xla_bridge\n"
          "registers on import (tpu fails quietly, as without libtpu); --backend and --fail\n"
-         "for cpu or tpu replace them.\n\n"
-         "  --jax-platforms LIST   the JAX_PLATFORMS value, e.g. cuda,cpu\n"
-         "  --backend P[=N]        a backend factory for P with N devices (default 1);\n"
-         "                         priorities and quietness are JAX's for P\n"
-         "  --fail P=MESSAGE       a factory for P that fails with MESSAGE\n"
-         "  --lower-for LIST       a ModuleContext for these lowering platforms: shows the\n"
-         "                         canonicalized platforms and get_backend's outcome\n"
-         "  --pin P                the pinned backend (jit(backend=P)) of that context\n"
-         "  --json                 the same as one JSON object on stdout (an error as its\n"
-         "                         \"error\" member, nothing on stderr)\n\n"
+         "for cpu or tpu replace them.\n"
          "Without --backend or --fail: a working backend for each platform named in\n"
          "--jax-platforms (aliases expanded), each with one device.\n");
 }
@@ -304,12 +295,21 @@ static int add_factories(options *o, lsim_error *err) {
 int cmd_platforms(int argc, char **argv) {
   options o = {0};
   const cli_option table[] = {
-      CLI_OPT_STRING("jax-platforms", 0, &o.jax_platforms),
-      CLI_OPT_CUSTOM("backend", 0, collect_backend, &o),
-      CLI_OPT_CUSTOM("fail", 0, collect_failing, &o),
-      CLI_OPT_STRING("lower-for", 0, &o.lower_for),
-      CLI_OPT_STRING("pin", 0, &o.pin),
-      CLI_OPT_FLAG("json", 0, &o.json),
+      CLI_OPT_STRING("jax-platforms", 0, &o.jax_platforms,
+                     CLI_HELP("LIST", "the JAX_PLATFORMS value, e.g. cuda,cpu")),
+      CLI_OPT_CUSTOM("backend", 0, collect_backend, &o,
+                     CLI_HELP("P[=N]", "a backend factory for P with N devices (default 1); "
+                              "priorities and quietness are JAX's for P")),
+      CLI_OPT_CUSTOM("fail", 0, collect_failing, &o,
+                     CLI_HELP("P=MESSAGE", "a factory for P that fails with MESSAGE")),
+      CLI_OPT_STRING("lower-for", 0, &o.lower_for,
+                     CLI_HELP("LIST", "a ModuleContext for these lowering platforms: shows the "
+                              "canonicalized platforms and get_backend's outcome")),
+      CLI_OPT_STRING("pin", 0, &o.pin,
+                     CLI_HELP("P", "the pinned backend (jit(backend=P)) of that context")),
+      CLI_OPT_FLAG("json", 0, &o.json,
+                   CLI_HELP(NULL, "the same as one JSON object on stdout (an error as its "
+                            "\"error\" member, nothing on stderr)")),
   };
   int code = cli_parse_options("platforms", argc, argv, table, sizeof table / sizeof table[0], help);
   lsim_error err = LSIM_ERROR_INIT;

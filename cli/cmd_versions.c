@@ -3,6 +3,7 @@
  * with the JAX commit or tag that changed it.  Everything printed comes
  * from the profile and fact tables (lowersim/jax_profile.h). */
 #include "json.h"
+#include "options.h"
 #include "cli.h"
 #include "lowersim/jax_profile.h"
 
@@ -205,23 +206,19 @@ static int two_profiles(const lsim_jax_profile *a, const lsim_jax_profile *b) {
 
 int cmd_versions(int argc, char **argv) {
   const lsim_jax_profile *chosen[2] = {NULL, NULL};
-  int n = 0;
   bool json = false;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      help();
-      return 0;
-    }
-    if (strcmp(argv[i], "--json") == 0) {
-      json = true;
-      continue;
-    }
-    if (n == 2)
-      return cli_usage_error("versions", "at most two versions (usage: lowersim versions [A [B]])");
-    int code = cli_parse_jax("versions", NULL, argv[i], &chosen[n++]);
-    if (code)
+  const cli_option options[] = {
+      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "the same as one JSON object"))};
+  cli_args args;
+  int code = cli_parse("versions", argc, argv, options, 1, help, &args);
+  if (code)
+    return code < 0 ? 0 : code;
+  int n = args.num_operands;
+  if (n > 2)
+    return cli_usage_error("versions", "at most two versions (usage: lowersim versions [A [B]])");
+  for (int i = 0; i < n; i++)
+    if ((code = cli_parse_jax("versions", NULL, args.operands[i], &chosen[i])))
       return code;
-  }
   if (json)
     return print_json(chosen, n);
   if (n == 0)

@@ -3,6 +3,7 @@
  * line, and judging its answers against lowersim's outcomes (impl.h). */
 #define _GNU_SOURCE
 #include "impl.h"
+#include "progress.h"
 #include "lowersim/alloc.h"
 
 #include "lowersim/scenario_port.h"
@@ -127,9 +128,97 @@ static char *substitute(const char *command, const char *path) {
   return cmd;
 }
 
+/* --- SIGINT, SIGTERM and SIGHUP end the ports with the command ------------------- */
+
+/* While ports run, these signals only write their number into a self-pipe
+ * the poll loop watches; the loop then stops every port's process group,
+ * waits for them, and the signal is raised again with the handler it had
+ * before (output.c's removes temporary outputs), so the command ends as the
+ * signal ends it (exit status 128 + the signal).  A signal the command was
+ * started ignoring (nohup, a background job) stays ignored. */
+static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NUM_ENDING (sizeof ending_signals / sizeof ending_signals[0])
+static int wake[2] = {-1, -1};
+
+static void on_ending_signal(int sig) {
+  int saved = errno;
+  unsigned char c = (unsigned char)sig;
+  if (write(wake[1], &c, 1) < 0) { /* full: a signal is already there to read */
+  }
+  errno = saved;
+}
+
+typedef struct watch {
+  struct sigaction old[NUM_ENDING];
+  bool installed[NUM_ENDING];
+} watch;
+
+/* Blocks (or unblocks) the ending signals: around spawn, so a signal cannot
+ * land between a port's start and its pid being recorded. */
+static void block_ending(bool block, sigset_t *saved) {
+  sigset_t set;
+  sigemptyset(&set);
+  for (size_t i = 0; i < NUM_ENDING; i++)
+    sigaddset(&set, ending_signals[i]);
+  if (block)
+    sigprocmask(SIG_BLOCK, &set, saved);
+  else
+    sigprocmask(SIG_SETMASK, saved, NULL);
+}
+
+/* Installs the self-pipe and its handlers; false (errno) when it cannot. */
+static bool watch_begin(watch *w) {
+  *w = (watch){0};
+  if (pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0)
+    return false;
+  for (size_t i = 0; i < NUM_ENDING; i++) {
+    struct sigaction act = {.sa_handler = on_ending_signal, .sa_flags = SA_RESTART};
+    sigfillset(&act.sa_mask);
+    if (sigaction(ending_signals[i], NULL, &w->old[i]) == 0 && w->old[i].sa_handler != SIG_IGN)
+      w->installed[i] = sigaction(ending_signals[i], &act, NULL) == 0;
+  }
+  return true;
+}
+
+/* The signal that arrived, or 0. */
+static int watch_signal(void) {
+  unsigned char c;
+  return read(wake[0], &c, 1) == 1 ? c : 0;
+}
+
+/* Puts the old handlers back and closes the pipe; then, when `sig` came,
+ * ends the command by it. */
+static void watch_end(watch *w, int sig) {
+  for (size_t i = 0; i < NUM_ENDING; i++)
+    if (w->installed[i])
+      sigaction(ending_signals[i], &w->old[i], NULL);
+  close(wake[0]);
+  close(wake[1]);
+  wake[0] = wake[1] = -1;
+  if (!sig)
+    return;
+  fflush(stdout);
+  raise(sig);
+  _exit(128 + sig); /* a handler that returned: the status the signal would give */
+}
+
 /* Starts `/bin/sh -c cmd` in a process group of its own, stdout and stderr
  * on pipes, stdin a pipe (`with_stdin`) or /dev/null.  0, or -1 (errno). */
+static int spawn_unblocked(worker *w, const char *cmd, bool with_stdin);
+
+/* spawn with the ending signals blocked: one that comes meanwhile is handled
+ * once the port's pid is recorded, and the port is stopped with the rest. */
 static int spawn(worker *w, const char *cmd, bool with_stdin) {
+  sigset_t saved;
+  block_ending(true, &saved);
+  int rc = spawn_unblocked(w, cmd, with_stdin);
+  int saved_errno = errno;
+  block_ending(false, &saved);
+  errno = saved_errno;
+  return rc;
+}
+
+static int spawn_unblocked(worker *w, const char *cmd, bool with_stdin) {
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   if ((with_stdin && pipe2(in, O_CLOEXEC)) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
     goto fail;
@@ -143,6 +232,8 @@ static int spawn(worker *w, const char *cmd, bool with_stdin) {
   sigset_t dflt;
   sigemptyset(&dflt);
   sigaddset(&dflt, SIGPIPE); /* ignored here while ports run: theirs is the default */
+  for (size_t i = 0; i < NUM_ENDING; i++)
+    sigaddset(&dflt, ending_signals[i]); /* caught here: the port gets the default */
   pid_t pid = -1;
   int spawn_rc = posix_spawn_file_actions_init(&fa);
   bool have_fa = spawn_rc == 0;
@@ -269,22 +360,6 @@ static void drain(int *fd, buf *b) {
     close_fd(fd);
 }
 
-static void progress(const impl_options *o, size_t done, size_t total, double start, bool last) {
-  double spent = now() - start;
-  if (last) {
-    fputs("\r\033[K", stderr);
-    return;
-  }
-  char eta[32] = "?";
-  if (done > 0) {
-    double left = spent / (double)done * (double)(total - done);
-    snprintf(eta, sizeof eta, "%d:%02d", (int)(left / 60), (int)left % 60);
-  }
-  fprintf(stderr, "\r\033[K%s: %zu/%zu scenarios, %.1f s, ETA %s", o->what ? o->what : "impl",
-          done, total, spent, eta);
-  fflush(stderr);
-}
-
 int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl_answer *answers) {
   unsigned jobs = o->jobs ? o->jobs : 1;
   size_t total = 0;
@@ -293,21 +368,22 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
   if (jobs > total)
     jobs = total ? (unsigned)total : 1;
   worker *ws = lsim_calloc(jobs, sizeof *ws);
-  struct pollfd *fds = lsim_calloc(2 * (size_t)jobs, sizeof *fds);
-  worker **owner = lsim_calloc(2 * (size_t)jobs, sizeof *owner);
-  if (!ws || !fds || !owner) {
+  struct pollfd *fds = lsim_calloc(2 * (size_t)jobs + 1, sizeof *fds);
+  worker **owner = lsim_calloc(2 * (size_t)jobs + 1, sizeof *owner);
+  watch watching;
+  if (!ws || !fds || !owner || !watch_begin(&watching)) {
     free(ws), free(fds), free(owner);
     return LSIM_E_NO_MEMORY;
   }
   for (unsigned j = 0; j < jobs; j++)
     ws[j] = (worker){.in = -1, .out = -1, .err = -1, .index = SIZE_MAX};
   void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
-  bool show = o->progress && isatty(STDERR_FILENO);
-  double start = now(), shown = 0;
+  cli_progress bar;
+  cli_progress_begin(&bar, o->what ? o->what : "impl", "scenarios", total, o->progress);
   size_t next = 0, done = 0;
-  int rc = 0;
+  int rc = 0, sig = 0;
   bool stopping = false;
-  while (done < total) {
+  while (done < total && !(sig = watch_signal())) {
     /* Give every idle worker the next scenario. */
     for (unsigned j = 0; j < jobs; j++) {
       worker *w = &ws[j];
@@ -351,8 +427,9 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
     }
     if (done >= total)
       break;
-    /* Wait for output, an exit or the nearest time-out. */
+    /* Wait for output, an exit, a signal or the nearest time-out. */
     size_t nfds = 0;
+    fds[nfds] = (struct pollfd){.fd = wake[0], .events = POLLIN}, owner[nfds++] = NULL;
     double t = now(), wait = 1.0;
     bool reaping = false;
     for (unsigned j = 0; j < jobs; j++) {
@@ -369,7 +446,7 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
     }
     if (reaping && wait > 0.005)
       wait = 0.005;
-    if (show && wait > 0.25)
+    if (bar.on && wait > 0.25)
       wait = 0.25;
     if (wait < 0)
       wait = 0;
@@ -378,7 +455,7 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
       rc = LSIM_E_NO_MEMORY;
       break;
     }
-    for (size_t k = 0; ready > 0 && k < nfds; k++) {
+    for (size_t k = 1; ready > 0 && k < nfds; k++) {
       if (!fds[k].revents)
         continue;
       worker *w = owner[k];
@@ -462,13 +539,9 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
     }
     if (stopping)
       break; /* -x: the ports still running are killed below */
-    if (show && (t - shown >= 0.25)) {
-      progress(o, done, total, start, false);
-      shown = t;
-    }
+    cli_progress_update(&bar, done, NULL, false);
   }
-  if (show)
-    progress(o, done, total, start, true);
+  cli_progress_end(&bar);
   for (unsigned j = 0; j < jobs; j++) {
     stop(&ws[j]);
     free(ws[j].o.data);
@@ -476,6 +549,7 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
   }
   signal(SIGPIPE, old_pipe);
   free(ws), free(fds), free(owner);
+  watch_end(&watching, sig ? sig : watch_signal());
   return rc;
 }
 

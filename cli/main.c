@@ -1,5 +1,6 @@
 /* cli/main.c: the lowersim command: dispatch to subcommands. */
 #include "cli.h"
+#include "options.h"
 #include "output.h"
 
 #include <stdarg.h>
@@ -32,13 +33,16 @@ static void usage(FILE *out) {
                "commands:\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf(out, "\nRun 'lowersim COMMAND --help' for a command's options.\n"
+  fprintf(out, "\nRun 'lowersim COMMAND --help' for a command's options. Every command takes\n"
+               "--color=always|never|auto (auto: on a terminal, unless NO_COLOR is set and not\n"
+               "empty or TERM is dumb).\n"
                "Exit codes: 0 success, 1 a typed lowering error, 2 invalid input.\n"
                "A typed error prints `CODE: ErrorClass: message` on stderr; invalid input\n"
                "prints `FILE:LINE: what is wrong`.\n\n"
                "Scenario files are XML, validated by the RelaxNG schema in\n"
-               "testdata/schema/scenario.rng (compiled into lowersim); the README says what\n"
-               "they mean where the format is silent, and testdata/scenarios/ has examples.\n");
+               "testdata/schema/scenario.rng (compiled into lowersim); docs/scenario-format.md\n"
+               "describes each element and attribute and what a scenario means, and\n"
+               "testdata/scenarios/ has examples.\n");
 }
 
 /* Runs between newlines are written whole: stderr is unbuffered, and a
@@ -106,14 +110,31 @@ int cli_parse_jax(const char *name, const char *option, const char *value,
     return cli_usage_error(name, "%s needs a JAX version (see `lowersim versions`)", option);
   char known[512];
   lsim_jax_profile_names(known, sizeof known);
+  const char *near = cli_suggest_value(value, cli_jax_values);
   return cli_usage_error(name, "%s%s'%s' is not a JAX version lowersim models (it models %s; see "
-                         "`lowersim versions`)", option ? option : "", option ? " " : "", value,
-                         known);
+                         "`lowersim versions`)%s%s%s", option ? option : "", option ? " " : "",
+                         value, known, near ? " (did you mean '" : "", near ? near : "",
+                         near ? "'?)" : "");
 }
 
-bool cli_use_colour(FILE *f) { return isatty(fileno(f)) && !getenv("NO_COLOR"); }
+static cli_colour colour_mode;
+
+void cli_set_colour(cli_colour mode) { colour_mode = mode; }
+
+bool cli_colour_decide(cli_colour mode, bool tty, const char *no_color, const char *term) {
+  if (mode != CLI_COLOUR_AUTO)
+    return mode == CLI_COLOUR_ALWAYS;
+  return tty && !(no_color && *no_color) && !(term && strcmp(term, "dumb") == 0);
+}
+
+bool cli_use_colour(FILE *f) {
+  return cli_colour_decide(colour_mode, isatty(fileno(f)), getenv("NO_COLOR"), getenv("TERM"));
+}
+
 
 int cli_main(int argc, char **argv) {
+  colour_mode = CLI_COLOUR_AUTO; /* each run afresh (the tests run several in one process) */
+  cli_human_reset();
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? EXIT_INVALID_INPUT : 0;
@@ -125,8 +146,24 @@ int cli_main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0)
       return commands[i].run(argc - 1, argv + 1);
-  fprintf(stderr, "lowersim: unknown command '%s'\n", argv[1]);
-  usage(stderr);
-  return EXIT_INVALID_INPUT;
+  /* `lowersim --options COMMAND`: COMMAND's option table (cli_describe_options). */
+  bool describe = strcmp(argv[1], "--options") == 0 && argc == 3;
+  if (describe)
+    argv++, argc = 2;
+  for (size_t i = 0; describe && i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], commands[i].name) == 0) {
+      cli_describe_options(true);
+      int code = commands[i].run(1, argv + 1);
+      cli_describe_options(false);
+      return code;
+    }
+  if (argv[1][0] == '-') {
+    static const char *const options[] = {"help", "version"};
+    return cli_typo_error(NULL, "option", argv[1], options, 2);
+  }
+  const char *names[sizeof commands / sizeof commands[0]];
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    names[i] = commands[i].name;
+  return cli_typo_error(NULL, "command", argv[1], names, sizeof names / sizeof names[0]);
 }
 

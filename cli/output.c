@@ -41,6 +41,84 @@ static bool is_input(const cli_inputs *in, const struct stat *st) {
   return false;
 }
 
+/* --- Claims: one file, one output; standard output owned by a machine output --------- */
+
+static bool stdout_owned;
+
+FILE *cli_human(void) { return stdout_owned ? stderr : stdout; }
+
+void cli_human_reset(void) { stdout_owned = false; }
+
+/* What identifies the file `path` names ("-": standard output's): its
+ * device and inode when it exists, else its folder's real path and its
+ * name (owned).  *shared: a character device, which several outputs may
+ * share (/dev/null); standard output is never shared. */
+typedef struct output_id {
+  bool exists, shared;
+  struct stat st;
+  char *name;
+} output_id;
+
+static output_id identify(const char *path) {
+  output_id id = {0};
+  if (strcmp(path, "-") == 0) {
+    id.exists = fstat(STDOUT_FILENO, &id.st) == 0;
+    return id;
+  }
+  if (stat(path, &id.st) == 0) {
+    id.exists = true;
+    id.shared = S_ISCHR(id.st.st_mode);
+    return id;
+  }
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? lsim_strdup(path) : NULL;
+  if (dir)
+    dir[slash == path ? 1 : slash - path] = '\0';
+  char *real = realpath(slash ? (dir ? dir : "/") : ".", NULL);
+  const char *base = slash ? slash + 1 : path;
+  size_t size = real ? strlen(real) + strlen(base) + 2 : 0;
+  if (real && (id.name = lsim_malloc(size)))
+    snprintf(id.name, size, "%s/%s", real, base);
+  free(real);
+  free(dir);
+  return id;
+}
+
+/* Whether claims a and b name one file. */
+static bool same_output(const cli_claim *a, const cli_claim *b) {
+  bool a_out = strcmp(a->path, "-") == 0, b_out = strcmp(b->path, "-") == 0;
+  if (a_out && b_out)
+    return true;
+  output_id x = identify(a->path), y = identify(b->path);
+  bool same;
+  if (x.exists || y.exists)
+    same = x.exists && y.exists && !x.shared && !y.shared && x.st.st_dev == y.st.st_dev &&
+           x.st.st_ino == y.st.st_ino;
+  else
+    same = strcmp(a->path, b->path) == 0 || (x.name && y.name && strcmp(x.name, y.name) == 0);
+  free(x.name);
+  free(y.name);
+  return same;
+}
+
+int cli_claim_outputs(const char *command, const cli_claim *claims, size_t count) {
+  stdout_owned = false;
+  for (size_t i = 0; i < count; i++) {
+    if (!claims[i].path)
+      continue;
+    for (size_t j = 0; j < i; j++)
+      if (claims[j].path && same_output(&claims[j], &claims[i])) {
+        const char *where = strcmp(claims[i].path, "-") == 0 ? "standard output" : claims[i].path;
+        fprintf(stderr, "lowersim %s: %s and %s both write %s: give each its own file\n", command,
+                claims[j].option, claims[i].option, where);
+        stdout_owned = false;
+        return 2;
+      }
+    stdout_owned |= strcmp(claims[i].path, "-") == 0;
+  }
+  return 0;
+}
+
 /* --- Temporaries, removed when a signal stops the command ----------------- */
 
 static char temporaries[MAX_TEMPORARIES][MAX_PATH];

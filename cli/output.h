@@ -56,6 +56,27 @@ void cli_output_abort(cli_output *o);
 int cli_write_file(const char *command, const char *path, const void *data, size_t size,
                    const cli_inputs *inputs);
 
+/* One output of a command: the option that names it (for messages) and its
+ * path ("-": standard output; NULL: not asked for). */
+typedef struct cli_claim {
+  const char *option;
+  const char *path;
+} cli_claim;
+
+/* Claims a command's outputs before it writes anything: two naming one file
+ * (standard output twice, two names of one existing file by device and
+ * inode, of one new file by its folder's real path; character devices such
+ * as /dev/null may be shared) are refused with `lowersim COMMAND: OPTION and OPTION both write
+ * PATH` and 2.  Else 0; when one of them is standard output, it owns it, and
+ * the command's text for people (cli_human) goes to stderr. */
+int cli_claim_outputs(const char *command, const cli_claim *claims, size_t count);
+
+/* Where a command's text for people (summaries, lists of failures) goes:
+ * standard output, or stderr when a machine output (--json, --csv -,
+ * --junit -, -o -) owns it.  cli_main resets it for each command. */
+FILE *cli_human(void);
+void cli_human_reset(void);
+
 /* Flushes and checks standard output at the end of a command: `code` when
  * everything was written, else 2 (or `code` when it is already an error),
  * with `lowersim COMMAND: cannot write standard output: ...` printed. */

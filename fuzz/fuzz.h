@@ -37,18 +37,22 @@ bool lsim_fuzz_rng_chance(lsim_fuzz_rng *rng, unsigned percent);
 
 /* --- Generating and editing scenarios -------------------------------------- */
 
-/* A random scenario named `name` (copied): runtime, Pallas flags, lowering
+/* A random scenario named `name` (copied), for the newest JAX: runtime, Pallas flags, lowering
  * platforms, pinned backend, args and equations of every kind with valid
  * value indices and avals (what the reader accepts), maybe <execute/>.
  * `*out` is owned: lsim_scenario_destroy.  Fails only when out of memory. */
 int lsim_fuzz_generate(lsim_fuzz_rng *rng, const char *name, lsim_scenario **out, lsim_error *err);
 
-/* The same, focused on the equation element `focus` (NULL: none): most
- * equations are of that kind and the runtime is a cpu with up to three
- * accelerators that come up, so the scenarios reach that kind's lowering.
- * Fails with LSIM_E_INVALID_ARGUMENT for an unknown element. */
+/* The same, for the JAX release `profile` (NULL: the newest; only what it
+ * accepts as input is made, from the same draws: a scenario of one seed
+ * differs between releases only in what one of them would refuse), and
+ * focused on the equation element `focus` (NULL: none): most equations are
+ * of that kind and the runtime is a cpu with up to three accelerators that
+ * come up, so the scenarios reach that kind's lowering.  Fails with
+ * LSIM_E_INVALID_ARGUMENT for an unknown element. */
 int lsim_fuzz_generate_focused(lsim_fuzz_rng *rng, const char *name, const char *focus,
-                               lsim_scenario **out, lsim_error *err);
+                               const lsim_jax_profile *profile, lsim_scenario **out,
+                               lsim_error *err);
 
 /* A deep copy of `s` (owned). */
 int lsim_fuzz_scenario_clone(const lsim_scenario *s, lsim_scenario **out, lsim_error *err);

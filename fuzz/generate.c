@@ -144,10 +144,14 @@ static void gen_pallas(gen *g) {
   s->pallas.mosaic_tpu = chance(g, 75);
   s->pallas.triton = chance(g, 75);
   s->pallas.mosaic_gpu = chance(g, 75);
-  /* Set or not: JAX from 0.11.2 has no such option (such a scenario is
-   * refused for it). */
-  s->has_use_mosaic_gpu = chance(g, 30);
-  s->pallas.use_mosaic_gpu = s->has_use_mosaic_gpu ? chance(g, 30) : true;
+  /* Set or not, where the release has the option (from 0.11.2 JAX has
+   * none, and a scenario setting it is refused): drawn either way, so that
+   * the draws after it are the same for every release. */
+  bool set = chance(g, 30);
+  s->has_use_mosaic_gpu = set && g->g.profile->pallas_use_mosaic_gpu_option;
+  s->pallas.use_mosaic_gpu = set ? chance(g, 30) : true;
+  if (!s->has_use_mosaic_gpu)
+    s->pallas.use_mosaic_gpu = true;
 }
 
 /* A focused campaign's argument: one non-empty 1-D array of a numeric
@@ -270,12 +274,14 @@ static void gen_session(gen *g) {
 }
 
 int lsim_fuzz_generate(lsim_fuzz_rng *rng, const char *name, lsim_scenario **out, lsim_error *err) {
-  return lsim_fuzz_generate_focused(rng, name, NULL, out, err);
+  return lsim_fuzz_generate_focused(rng, name, NULL, NULL, out, err);
 }
 
 int lsim_fuzz_generate_focused(lsim_fuzz_rng *rng, const char *name, const char *focus,
-                               lsim_scenario **out, lsim_error *err) {
-  gen g = {.g = {.below = draw, .rng = rng}, .s = lsim_calloc(1, sizeof(lsim_scenario)),
+                               const lsim_jax_profile *profile, lsim_scenario **out,
+                               lsim_error *err) {
+  gen g = {.g = {.below = draw, .rng = rng, .profile = lsim_jax_profile_or_default(profile)},
+           .s = lsim_calloc(1, sizeof(lsim_scenario)),
            .focus = focus ? lsim_scenario_kind_find(focus) : NULL};
   if (focus && !g.focus) {
     free(g.s);

@@ -29,11 +29,15 @@ MAX_MINIMIZED = 12
 MINIMIZE_CHECKS = 120
 
 
-def emit(binary: str, seed: int, n: int, folder: str, focus: Optional[str] = None) -> list[str]:
+def emit(binary: str, seed: int, n: int, folder: str, focus: Optional[str] = None,
+         jax: Optional[str] = None) -> list[str]:
+  """The generator's scenarios, made for lowersim's profile `jax` (None: the
+  newest), which makes only what that release accepts."""
   shutil.rmtree(folder, ignore_errors=True)
   os.makedirs(os.path.dirname(folder), exist_ok=True)
   p = subprocess.run([binary, "fuzz", "--seed", str(seed), "--iterations", str(n), "--emit", folder]
-                     + (["--focus", focus] if focus else []), capture_output=True, text=True)
+                     + (["--focus", focus] if focus else []) + (["--jax", jax] if jax else []),
+                     capture_output=True, text=True)
   if p.returncode != 0:
     raise RuntimeError(f"lowersim fuzz --emit failed: {p.stderr.strip()}")
   return sorted((os.path.join(folder, f) for f in os.listdir(folder)),
@@ -79,7 +83,7 @@ def campaign(a) -> tuple[str, int, int]:
   start = time.monotonic()
   kind = getattr(a, "fuzz_kind", None)
   pin = a.release if a.lowersim_jax == a.release else None
-  paths = _for_the_oracle(emit(binary, a.seed, a.fuzz * (2 if kind else 1), folder, kind),
+  paths = _for_the_oracle(emit(binary, a.seed, a.fuzz * (2 if kind else 1), folder, kind, pin),
                           a.fuzz, kind, pin)
   tasks = [{"path": p, "lowersim": binary, "lowersim_jax": a.lowersim_jax} for p in paths]
   status = collections.Counter()

@@ -4,7 +4,7 @@
 made the scenario's (a fresh fork-server child) and returns an Outcome:
 the module, or the exception JAX raised, and the warnings JAX gave.
 
-What each scenario element becomes (the format: README.md, testdata/schema/scenario.rng):
+What each scenario element becomes (the format: docs/scenario-format.md, testdata/schema/scenario.rng):
   <lower function="f">         jax.jit(f).trace(*args).lower()
   keep_unused="true"           jax.jit(f, keep_unused=True)
   backend="x"                  jax.jit(f, backend="x")

@@ -1,4 +1,4 @@
-"""Scenario files (README.md, testdata/schema/scenario.rng),
+"""Scenario files (docs/scenario-format.md, testdata/schema/scenario.rng),
 read into plain Python objects.
 
 The reader checks what the oracle needs to build a JAX program (value

@@ -17,7 +17,7 @@
 
 /* Where JAX's messages say a library kernel is defined (debug_info's
  * func_src_info "add_one at kernels.py:1"): the kernels are the Python
- * functions of the README, each compiled from its own text under the file
+ * functions of docs/scenario-format.md, each compiled from its own text under the file
  * name kernels.py, as the oracle (oracle/program.py KERNEL_SOURCE) does. */
 #define LSIMP_KERNEL_SOURCE "kernels.py:1"
 

@@ -194,6 +194,7 @@ static int parse_fail(const char *path, const diag *d, lsim_error *err) {
 
 static int parse(const char *path, const char *data, size_t size, diag *d, xmlDocPtr *out,
                  lsim_error *err) {
+  lsimp_xml_init();
   xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(data, (int)size);
   if (!ctxt)
     return lsimp_fail_oom(err);
@@ -226,6 +227,9 @@ static int validate(const char *path, xmlDocPtr doc, xmlRelaxNGPtr schema, diag 
     return LSIM_OK;
   if (!d->set)
     return lsimp_input_fail(err, path, 1, "the document could not be validated (out of memory?)");
+  const xmlNode *node = lsimp_schema_locate(doc, d->node, lsimp_strbuf_cstr(&d->text));
+  if (node && node != d->node) /* the element the message names, not a child or nothing */
+    d->node = node, d->line = lsimp_xml_line(node);
   lsimp_strbuf text = LSIMP_STRBUF_INIT;
   lsimp_schema_explain(d->node, lsimp_strbuf_cstr(&d->text), &text);
   int rc = lsimp_strbuf_failed(&text) || lsimp_strbuf_failed(&d->text)

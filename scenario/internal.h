@@ -41,6 +41,10 @@ extern const size_t lsimp_scenario_schema_rng_size;
 extern const unsigned char lsimp_scenario_schema_compact[];
 extern const size_t lsimp_scenario_schema_compact_size;
 
+/* Initializes libxml2 once per process, from any thread (before its first
+ * parse or write). */
+void lsimp_xml_init(void);
+
 /* The compiled schema, shared by the whole process (compiled on first use,
  * under a lock; a failed compilation is retried by the next call).
  * Borrowed: valid until the process ends. */
@@ -51,6 +55,13 @@ int lsimp_schema_get(xmlRelaxNGPtr *out, lsim_error *err);
  * attribute, a missing attribute or child, a value outside its choices.
  * Falls back to `message`.  Only after lsimp_schema_get succeeded. */
 void lsimp_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf *out);
+
+/* The element a RelaxNG `message` of the form "Element NAME failed to
+ * validate attributes" (or "content") is about: libxml2 names `node` (NULL
+ * inside a choice of elements, and sometimes a child of it, <result> of a
+ * <pure_callback>), so `node` or its nearest ancestor NAME, else the first
+ * element NAME of `doc` whose attributes the schema refuses, else `node`. */
+const xmlNode *lsimp_schema_locate(const xmlDoc *doc, const xmlNode *node, const char *message);
 
 /* --- xml_capture.c --------------------------------------------------------- */
 

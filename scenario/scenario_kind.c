@@ -43,6 +43,10 @@ const char *lsim_scenario_kind_element(const lsim_scenario_kind *kind) { return 
 
 const char *lsim_scenario_kind_summary(const lsim_scenario_kind *kind) { return kind->summary; }
 
+const char *lsim_scenario_op_name(size_t i) {
+  return i < LSIMP_OP_COUNT ? lsimp_op_name((lsimp_op)i) : NULL;
+}
+
 const lsim_primitive *lsim_scenario_kind_primitive(const lsim_scenario_kind *kind) {
   return kind->primitive;
 }

@@ -14,9 +14,18 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The one piece of process state: the schema compiled from the compact
- * grammar, and the grammar as a document, parsed only when a RelaxNG error
- * is to be explained.  Both are read-only once set. */
+/* libxml2 initialized once, by whichever thread first reads or writes a
+ * scenario (xmlInitParser is not safe to run twice at once: `lowersim fuzz
+ * --jobs` starts its threads together). */
+static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
+
+static void init_xml(void) { xmlInitParser(); }
+
+void lsimp_xml_init(void) { pthread_once(&xml_once, init_xml); }
+
+/* The one other piece of process state: the schema compiled from the
+ * compact grammar, and the grammar as a document, parsed only when a
+ * RelaxNG error is to be explained.  Both are read-only once set. */
 static struct {
   pthread_mutex_t lock;
   xmlDocPtr grammar;
@@ -55,7 +64,7 @@ static xmlRelaxNGPtr compile_schema(void) {
 int lsimp_schema_get(xmlRelaxNGPtr *out, lsim_error *err) {
   pthread_mutex_lock(&cache.lock);
   if (!cache.schema) {
-    xmlInitParser();
+    lsimp_xml_init();
     cache.schema = compile_schema();
   }
   *out = cache.schema;
@@ -112,13 +121,15 @@ static const xmlNode *find_define(const char *name) {
 typedef struct rng_items {
   const xmlNode *node[MAX_ITEMS];
   bool required[MAX_ITEMS];
+  int choice[MAX_ITEMS]; /* > 0: one of a required <choice> of them (rule_body's target|lower_fun) */
   size_t n;
+  int choices;
 } rng_items;
 
 /* Collects the `wanted` patterns ("attribute" or "element") under `pattern`,
  * following refs, without entering nested elements. */
-static void collect(const xmlNode *pattern, const char *wanted, bool required, int depth,
-                    rng_items *out) {
+static void collect_in(const xmlNode *pattern, const char *wanted, bool required, int choice,
+                       int depth, rng_items *out) {
   if (depth > 16)
     return;
   for (const xmlNode *n = pattern->children; n; n = n->next) {
@@ -127,18 +138,27 @@ static void collect(const xmlNode *pattern, const char *wanted, bool required, i
     if (is_rng(n, wanted)) {
       if (out->n < MAX_ITEMS) {
         out->node[out->n] = n;
+        out->choice[out->n] = choice;
         out->required[out->n++] = required;
       }
-    } else if (is_rng(n, "optional") || is_rng(n, "zeroOrMore") || is_rng(n, "choice")) {
-      collect(n, wanted, false, depth + 1, out);
+    } else if (is_rng(n, "choice")) {
+      /* A required choice: one of its items is needed, none alone. */
+      collect_in(n, wanted, false, required ? ++out->choices : 0, depth + 1, out);
+    } else if (is_rng(n, "optional") || is_rng(n, "zeroOrMore")) {
+      collect_in(n, wanted, false, 0, depth + 1, out);
     } else if (is_rng(n, "oneOrMore") || is_rng(n, "group") || is_rng(n, "interleave")) {
-      collect(n, wanted, required, depth + 1, out);
+      collect_in(n, wanted, required, choice, depth + 1, out);
     } else if (is_rng(n, "ref")) {
       const xmlNode *define = find_define(rng_name(n));
       if (define)
-        collect(define, wanted, required, depth + 1, out);
+        collect_in(define, wanted, required, choice, depth + 1, out);
     }
   }
+}
+
+static void collect(const xmlNode *pattern, const char *wanted, bool required, int depth,
+                    rng_items *out) {
+  collect_in(pattern, wanted, required, 0, depth, out);
 }
 
 /* The text of a grammar node with one text child (borrowed), or "". */
@@ -237,6 +257,14 @@ static bool explain_unknown_attribute(const xmlNode *node, const rng_items *attr
   return false;
 }
 
+/* Whether `node` has one of the attributes of choice `c`. */
+static bool has_one_of(const xmlNode *node, const rng_items *attrs, int c) {
+  for (size_t i = 0; i < attrs->n; i++)
+    if (attrs->choice[i] == c && xmlHasNsProp(node, BAD_CAST rng_name(attrs->node[i]), NULL))
+      return true;
+  return false;
+}
+
 static bool explain_missing_attribute(const xmlNode *node, const rng_items *attrs,
                                       lsimp_strbuf *out) {
   for (size_t i = 0; i < attrs->n; i++) {
@@ -245,6 +273,16 @@ static bool explain_missing_attribute(const xmlNode *node, const rng_items *attr
       lsimp_strbuf_printf(out, "<%s> needs the attribute '%s'", node->name, name);
       return true;
     }
+  }
+  for (int c = 1; c <= attrs->choices; c++) {
+    if (has_one_of(node, attrs, c))
+      continue;
+    lsimp_strbuf_printf(out, "<%s> needs one of the attributes ", node->name);
+    size_t k = 0;
+    for (size_t i = 0; i < attrs->n; i++)
+      if (attrs->choice[i] == c)
+        lsimp_strbuf_printf(out, "%s'%s'", k++ ? " or " : "", rng_name(attrs->node[i]));
+    return true;
   }
   return false;
 }
@@ -310,6 +348,16 @@ static void explain_unknown_element(const xmlNode *node, lsimp_strbuf *out) {
                        node->name);
 }
 
+/* What is wrong with `node`'s attributes against its `pattern`: an unknown
+ * one, a missing one, a value outside its choices; false when nothing. */
+static bool explain_attributes(const xmlNode *node, const xmlNode *pattern, lsimp_strbuf *out) {
+  rng_items attrs = {0};
+  collect(pattern, "attribute", true, 0, &attrs);
+  return explain_unknown_attribute(node, &attrs, out) ||
+         explain_missing_attribute(node, &attrs, out) ||
+         explain_attribute_value(node, &attrs, out);
+}
+
 void lsimp_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf *out) {
   const xmlNode *root = node ? grammar_root() : NULL;
   if (!root || !node || node->type != XML_ELEMENT_NODE) {
@@ -322,8 +370,6 @@ void lsimp_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf
     explain_unknown_element(node, out);
     return;
   }
-  rng_items attrs = {0};
-  collect(pattern, "attribute", true, 0, &attrs);
   bool explained = true;
   if (strncmp(message, "Did not expect element", 22) == 0 && node->parent &&
       node->parent->type == XML_ELEMENT_NODE)
@@ -331,13 +377,62 @@ void lsimp_schema_explain(const xmlNode *node, const char *message, lsimp_strbuf
   else if (strncmp(message, "Did not expect text", 19) == 0)
     lsimp_strbuf_printf(out, "<%s> cannot contain text", node->name);
   else if (strstr(message, "attribute"))
-    explained = explain_unknown_attribute(node, &attrs, out) ||
-                explain_missing_attribute(node, &attrs, out) ||
-                explain_attribute_value(node, &attrs, out);
+    explained = explain_attributes(node, pattern, out);
   else if (strncmp(message, "Expecting an element", 20) == 0)
     explained = explain_missing_child(node, pattern, out);
+  else if (strstr(message, "failed to validate content")) /* attributes are content too */
+    explained = explain_attributes(node, pattern, out) || explain_missing_child(node, pattern, out);
   else
     explained = false;
   if (!explained)
     lsimp_strbuf_puts(out, message);
+}
+
+/* "Element NAME failed to validate ...": NAME into `name` (size bytes). */
+static bool failed_element(const char *message, char *name, size_t size) {
+  const char *prefix = "Element ";
+  if (strncmp(message, prefix, strlen(prefix)) != 0 || !strstr(message, " failed to validate"))
+    return false;
+  const char *start = message + strlen(prefix);
+  size_t n = strcspn(start, " ");
+  if (n == 0 || n >= size)
+    return false;
+  memcpy(name, start, n);
+  name[n] = '\0';
+  return true;
+}
+
+/* The first element `name` under `node` (itself included), in document
+ * order, whose attributes its pattern refuses. */
+static const xmlNode *first_refused(const xmlNode *root, const xmlNode *node, const char *name,
+                                    int depth) {
+  for (; node && depth <= LSIM_SCENARIO_MAX_DEPTH; node = node->next) {
+    if (node->type != XML_ELEMENT_NODE)
+      continue;
+    if (xmlStrEqual(node->name, BAD_CAST name)) {
+      const xmlNode *pattern = NULL;
+      find_element_pattern(root, node, &pattern);
+      lsimp_strbuf scratch = LSIMP_STRBUF_INIT;
+      bool refused = pattern && explain_attributes(node, pattern, &scratch);
+      lsimp_strbuf_free(&scratch);
+      if (refused)
+        return node;
+    }
+    const xmlNode *found = first_refused(root, node->children, name, depth + 1);
+    if (found)
+      return found;
+  }
+  return NULL;
+}
+
+const xmlNode *lsimp_schema_locate(const xmlDoc *doc, const xmlNode *node, const char *message) {
+  char name[64];
+  const xmlNode *root = grammar_root();
+  if (!root || !doc || !failed_element(message, name, sizeof name))
+    return node;
+  for (const xmlNode *n = node; n && n->type == XML_ELEMENT_NODE; n = n->parent)
+    if (xmlStrEqual(n->name, BAD_CAST name))
+      return n;
+  const xmlNode *refused = first_refused(root, xmlDocGetRootElement((xmlDoc *)doc), name, 0);
+  return refused ? refused : node;
 }

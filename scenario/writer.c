@@ -147,6 +147,7 @@ static int serialize(const lsim_scenario *s, xmlBufferPtr buf, lsim_error *err) 
 int lsim_scenario_write(const lsim_scenario *s, FILE *out, lsim_error *err) {
   if (!s || !out)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_write: NULL argument");
+  lsimp_xml_init();
   xmlBufferPtr buf = xmlBufferCreate();
   if (!buf)
     return lsimp_fail_oom(err);

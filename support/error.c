@@ -2,7 +2,10 @@
  *
  * Each row: code, name, JAX's exception class, the message template (exact
  * text, {placeholders} for substituted values) and where the behaviour lives
- * in JAX (file and function). */
+ * in JAX (file and function), and the section of the repository's docs that
+ * explains it (docs/jax-behaviour.md, generated from this table by
+ * tools/gen_jax_behaviour.py, or docs/scenario-format.md), anchored by the
+ * code's name. */
 #include "lowersim/error.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
@@ -18,10 +21,15 @@ typedef struct catalogue_entry {
   const char *cls;
   const char *template;
   const char *reference;
+  const char *doc;
 } catalogue_entry;
 
-#define ROW(code, cls, template, reference) {code, LSIM_KIND_JAX_ERROR, #code, cls, template, reference}
-#define OWN(code, kind, cls, template, reference) {code, kind, #code, cls, template, reference}
+#define BEHAVIOUR_DOC "docs/jax-behaviour.md"
+#define FORMAT_DOC "docs/scenario-format.md"
+#define ROW(code, cls, template, reference) \
+  {code, LSIM_KIND_JAX_ERROR, #code, cls, template, reference, BEHAVIOUR_DOC "#" #code}
+#define OWN(code, kind, cls, template, reference, page) \
+  {code, kind, #code, cls, template, reference, page "#" #code}
 
 static const catalogue_entry catalogue[] = {
     ROW(LSIM_E_BACKEND_PLATFORM_MISMATCH, "ValueError",
@@ -332,15 +340,15 @@ static const catalogue_entry catalogue[] = {
         "tpu_custom_call.py _tpu_custom_call_lowering (a ShardingContext of more than one "
         "device: jit over several devices, after the kernel is lowered)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
-        "lowersim: bad argument"),
+        "lowersim: bad argument", BEHAVIOUR_DOC),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",
-        "lowersim: allocation failed"),
+        "lowersim: allocation failed", BEHAVIOUR_DOC),
     OWN(LSIM_E_VERIFY, LSIM_KIND_LOWERSIM_BUG, "VerificationError", "{detail}",
-        "lowersim: an emitted module failed verification (a lowersim bug)"),
+        "lowersim: an emitted module failed verification (a lowersim bug)", BEHAVIOUR_DOC),
     OWN(LSIM_E_INVALID_INPUT, LSIM_KIND_INVALID_INPUT, "InvalidInput", "{detail}",
-        "lowersim: a scenario is invalid"),
+        "lowersim: a scenario is invalid", FORMAT_DOC),
     OWN(LSIM_E_IO, LSIM_KIND_INVALID_INPUT, "OSError", "{detail}",
-        "lowersim: reading or writing a file failed"),
+        "lowersim: reading or writing a file failed", BEHAVIOUR_DOC),
 };
 
 #define CATALOGUE_SIZE (sizeof catalogue / sizeof catalogue[0])
@@ -379,6 +387,11 @@ const char *lsim_status_template(int code) {
 const char *lsim_status_reference(int code) {
   const catalogue_entry *e = find(code);
   return e ? e->reference : NULL;
+}
+
+const char *lsim_status_doc(int code) {
+  const catalogue_entry *e = find(code);
+  return e ? e->doc : NULL;
 }
 
 int lsim_status_from_name(const char *name) {

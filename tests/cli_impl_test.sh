@@ -27,7 +27,8 @@ check self-jobs $(( code != 0 )) "exit $code: $out"
 if command -v script >/dev/null; then
   script -qec "$L check $S/single-platform.xml $S/missing-rule.xml --impl 'sleep 0.4; $L lower {scenario}'" \
     "$tmp/typescript" >/dev/null 2>&1
-  grep -q 'check --impl: [0-9]*/2 scenarios, .* s, ETA' "$tmp/typescript"
+  # cli/progress.c's line: the one of matrix and fuzz too (matrix_test.sh, fuzz_test.sh)
+  grep -q $'\r\e\[Kcheck --impl: 1/2 scenarios (50.0%), [0-9]* scenarios/s, ETA 0:0[0-9]\r\e\[K' "$tmp/typescript"
   check progress $? "$(cat -v "$tmp/typescript")"
 fi
 
@@ -287,7 +288,7 @@ expect_usage() { # expect_usage NAME WANT ARGS...
 expect_usage batch-scenario "--batch: the command is started once and reads the paths on its stdin, so it takes no {scenario}" \
   "$S" --batch --impl "x {scenario}"
 expect_usage jobs-alone "--batch, --jobs, --timeout and --normalize need --impl" "$S" -j 2
-expect_usage normalize-other "--normalize knows one way, jax, not \"pretty\"" "$S" --normalize pretty --impl x
+expect_usage normalize-other "--normalize knows one way, jax, not 'pretty'" "$S" --normalize pretty --impl x
 expect_usage jobs-zero "--jobs takes an integer from 1 to 256, not '0'" "$S" --jobs 0 --impl x
 expect_usage select-empty "-k needs a pattern (a part of a path or a scenario's name)" "$S" -k ""
 

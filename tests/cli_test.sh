@@ -41,7 +41,7 @@ if [[ "$out" != *"cuda        1 device   priority    2  <- default backend"* ]] 
 else pass=$((pass+1)); fi
 # `lower --help` lists the equation elements from the table of kinds.
 help=$("$L" lower --help)
-if [[ "$help" != *"  <op>  "*"lax.sin"* ]] || [[ "$help" != *"  <pallas_call>  "*"pl.pallas_call"* ]]; then
+if [[ "$help" != *"  <op>  "*"lax's elementwise ops"* ]] || [[ "$help" != *"  <pallas_call>  "*"pl.pallas_call"* ]]; then
   echo "FAIL lower-help: $help"; fail=$((fail+1))
 else pass=$((pass+1)); fi
 # `errors` lists every code of the header, each once, with its value.
@@ -134,6 +134,84 @@ out=$("$L" explain "$SRC/testdata/scenarios/python-callbacks-tpu.xml")
 [[ "$out" == *"new_channel() -> 7"* && "$out" == *"channels         6"* ]]; check explain-channels $? "no channel narration"
 expect explain-typed-error 1 "LSIM_E_NO_LOWERING_RULE: NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'rocm']" -- explain "$SRC/testdata/scenarios/missing-rule.xml"
 [[ "$("$L" explain "$SRC/testdata/scenarios/single-platform.xml")" != *$'\033'* ]]; check explain-no-colour-off-terminal $? "colour codes in a pipe"
+
+# Colour: one decision for every command (cli_colour_decide): --color=always|
+# never|auto; auto colours a terminal only, not when NO_COLOR is set and not
+# empty (no-color.org: an empty NO_COLOR does not count), not when TERM=dumb.
+# `script` gives the command a terminal.
+colour() { # colour WANT(yes|no) NAME tty|pipe [VAR=VALUE...] -- ARGS...: colour codes or not
+  local want=$1 name=$2 how=$3 vars=() out got; shift 3
+  while [ "$1" != -- ]; do vars+=("$1"); shift; done; shift
+  local run=(env -u NO_COLOR TERM=xterm "${vars[@]}" "$L" "$@")
+  if [ "$how" = tty ]; then out=$(script -qec "$(printf '%q ' "${run[@]}")" /dev/null 2>&1)
+  else out=$("${run[@]}" 2>&1); fi
+  if [[ "$out" == *$'\033['* ]]; then got=yes; else got=no; fi
+  [ "$got" = "$want" ]; check "colour-$name" $? "colour $got, want $want: $how ${vars[*]} $*"
+}
+sp="$SRC/testdata/scenarios/single-platform.xml"
+if command -v script >/dev/null; then
+  colour yes tty tty -- explain "$sp"
+  colour no tty-no-color tty NO_COLOR=1 -- explain "$sp"
+  colour yes tty-empty-no-color tty NO_COLOR= -- explain "$sp"
+  colour no tty-dumb tty TERM=dumb -- explain "$sp"
+  colour no tty-never tty -- explain --color=never "$sp"
+  colour yes tty-auto tty -- explain --color auto "$sp"
+  colour yes tty-always-no-color tty NO_COLOR=1 TERM=dumb -- explain --color=always "$sp"
+else
+  echo "script is not installed: colour on a terminal is not tested"
+fi
+colour no pipe pipe -- explain "$sp"
+colour yes pipe-always pipe -- explain --color=always "$sp"
+colour no pipe-auto pipe -- explain --color=auto "$sp"
+expect colour-bad 2 "lowersim explain: --color takes always, never or auto, not 'alway' (did you mean 'always'?)" -- explain --color=alway "$sp"
+expect colour-missing 2 "lowersim lower: --color needs a value: always, never or auto" -- lower --color
+
+# Typos: one line naming the nearest name, then where the help is; exit 2.
+exact() { # exact NAME WANT_EXIT WANT_STDERR -- ARGS...: the whole of stderr
+  local name=$1 want=$2 text=$3; shift 4
+  local err; err=$("$L" "$@" 2>&1 >/dev/null); local got=$?
+  [ "$got" -eq "$want" ] && [ "$err" = "$text" ]
+  check "$name" $? "exit $got (want $want), stderr: $err"
+}
+exact typo-command 2 "lowersim: unknown command 'lowr' (did you mean 'lower'?)
+Try 'lowersim --help'." -- lowr
+exact typo-command-transposed 2 "lowersim: unknown command 'chekc' (did you mean 'check'?)
+Try 'lowersim --help'." -- chekc
+exact typo-command-far 2 "lowersim: unknown command 'frobnicate'
+Try 'lowersim --help'." -- frobnicate
+exact typo-top-option 2 "lowersim: unknown option '--hlep' (did you mean '--help'?)
+Try 'lowersim --help'." -- --hlep
+for c in lower explain check matrix fuzz bench versions platforms errors; do
+  typo=--jsno near=--json
+  case $c in fuzz|bench) typo=--jxa near=--jax ;; esac
+  exact "typo-option-$c" 2 "lowersim $c: unknown option '$typo' (did you mean '$near'?)
+Try 'lowersim $c --help'." -- $c $typo
+  exact "typo-option-far-$c" 2 "lowersim $c: unknown option '--frobnicate'
+Try 'lowersim $c --help'." -- $c --frobnicate
+done 2>/dev/null
+exact typo-option-value 2 "lowersim lower: unknown option '--jsn=1' (did you mean '--json'?)
+Try 'lowersim lower --help'." -- lower --jsn=1
+exact typo-short 2 "lowersim lower: unknown option '-q'
+Try 'lowersim lower --help'." -- lower -q x.xml
+exact typo-feature 2 "lowersim matrix: --features takes features among rules,buffer_callback,python_callback,pallas,ffi_call,compute_on,lowering_cache,effects,export,export_call,session,pallas_kernels, not 'rules,palas' (did you mean 'pallas'?)" -- matrix --features rules,palas
+exact typo-focus 2 "lowersim fuzz: --focus needs an equation element (see lowersim lower --help), not 'palas_call' (did you mean 'pallas_call'?)" -- fuzz --focus palas_call
+exact typo-jax 2 "lowersim lower: --jax '0.10.3' is not a JAX version lowersim models (it models 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0.1; see \`lowersim versions\`) (did you mean '0.10.2'?)" -- lower --jax 0.10.3 x.xml
+exact typo-jax-ambiguous 2 "lowersim lower: --jax '0.11.3' is not a JAX version lowersim models (it models 0.10.2, 0.11.0, 0.11.1, 0.11.2, 0.12.0.1; see \`lowersim versions\`)" -- lower --jax 0.11.3 x.xml
+exact typo-normalize 2 "lowersim check: --normalize knows one way, jax, not 'jx' (did you mean 'jax'?)" -- check --impl x --normalize jx x.xml
+exact typo-workload 2 "lowersim bench: --workload takes buffer_callback, platform_dependent or pallas_call, not 'palas_call' (did you mean 'pallas_call'?)" -- bench --workload palas_call
+
+# lower --help's op kinds are the reader's: each lowers as <op kind=>, and
+# they are the schema's list.
+kinds=$("$L" lower --help | sed -n '/^The op kinds of/{n;p}' | tr -d ' ' | tr , '\n')
+[ "$(echo $kinds)" = "sine cosine negate exponential add multiply subtract" ]; check help-op-kinds $? "lower --help lists '$(echo $kinds)'"
+schema_kinds=$(sed -n '/<define name="op_kind">/,/<\/define>/p' "$SRC/testdata/schema/scenario.rng" | grep -o '<value>[a-z_]*</value>' | sed 's/<[^>]*>//g')
+[ "$kinds" = "$schema_kinds" ]; check help-op-kinds-schema $? "the schema's op kinds: $(echo $schema_kinds)"
+for k in $kinds; do
+  arity=1; case $k in add|multiply|subtract) arity=2 ;; esac
+  args=0; [ $arity -eq 2 ] && args=0,0
+  printf '<scenario name="k"><lower function="f"><arg dtype="f32" shape="4"/><op kind="%s" args="%s"/></lower></scenario>\n' "$k" "$args" >"$tmp/kind.xml"
+  "$L" lower "$tmp/kind.xml" >/dev/null; check "help-op-kind-$k" $? "<op kind=\"$k\"> does not lower"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

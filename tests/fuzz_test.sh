@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # tests/fuzz_test.sh: lowersim's invariants on random scenarios.
-#   fuzz_test.sh            `lowersim fuzz --seed 1 --iterations 300` (LOWERSIM=the command):
-#                           no finding, the documented last line, the same outcomes on a
-#                           second run of the same seed, usage errors
+#   fuzz_test.sh            `lowersim fuzz --seed 1 --iterations 300` (LOWERSIM=the command,
+#                           SOURCE_DIR=the tree, CC=a C compiler for the rename shim):
+#                           no finding, the documented last line, the same outcome table
+#                           on a second run of the same seed and with --jobs 2, the
+#                           report's shape, --json, the generator per release, usage errors
 #   fuzz_test.sh libfuzzer  the libFuzzer targets for a bounded number of runs each: the
 #                           scenario reader and lowering (LIBFUZZER=its path) over a copy
 #                           of testdata/scenarios (SOURCE_DIR=the tree), matrix --merge's CSV
@@ -24,7 +26,7 @@ show_findings() { # DIR
 }
 
 cli_tests() {
-  local L=${LOWERSIM:?} n=300
+  local L=${LOWERSIM:?} SRC=${SOURCE_DIR:?} n=300
   "$L" fuzz --seed 1 --iterations $n --out "$tmp/findings" >"$tmp/out" 2>"$tmp/err"; local code=$?
   local last; last=$(tail -n 1 "$tmp/out")
   if [[ ! "$last" =~ ^fuzz:\ $n\ iterations,\ [0-9]+\ findings,\ [0-9]+\ iterations/s$ ]]; then
@@ -34,14 +36,89 @@ cli_tests() {
     ko "lowersim fuzz --seed 1 --iterations $n: exit $code, $last"
     grep -v ' iterations, [0-9]* findings$' "$tmp/err"; show_findings "$tmp/findings"
   else ok; fi
-  # The same seed gives the same scenarios, hence the same outcomes (in child
-  # processes, so that this holds even while some scenario crashes lowersim).
-  "$L" fuzz --seed 1 --iterations 50 --isolate --out "$tmp/a" >/dev/null 2>"$tmp/a.err"
-  "$L" fuzz --seed 1 --iterations 50 --isolate --out "$tmp/b" >/dev/null 2>"$tmp/b.err"
-  if ! diff <(grep '^fuzz: outcomes:' "$tmp/a.err") <(grep '^fuzz: outcomes:' "$tmp/b.err") >/dev/null ||
-     ! grep -q '^fuzz: outcomes: [0-9]* modules' "$tmp/a.err"; then
-    ko "two runs of seed 1 differ:"; grep '^fuzz: outcomes:' "$tmp/a.err" "$tmp/b.err"
+  # The same seed gives the same scenarios, hence the same outcome table (in
+  # child processes, so that this holds even while some scenario crashes
+  # lowersim); the table's rows add up (all: scenarios = modules + JAX errors +
+  # invalid + other = the iterations).
+  "$L" fuzz --seed 1 --iterations 50 --isolate --out "$tmp/a" >"$tmp/a.out" 2>"$tmp/a.err"
+  "$L" fuzz --seed 1 --iterations 50 --isolate --out "$tmp/b" >"$tmp/b.out" 2>"$tmp/b.err"
+  if ! diff <(sed '1d;$d' "$tmp/a.out") <(sed '1d;$d' "$tmp/b.out") >/dev/null ||
+     ! grep -Eq '^all +50 +[0-9]+ ' "$tmp/a.out" ||
+     ! awk '$1 == "all" { exit !($2 == $3 + $4 + $5 + $6) }' "$tmp/a.out"; then
+    ko "two runs of seed 1 differ:"; cat "$tmp/a.out" "$tmp/b.out"
   else ok; fi
+  # The report's exact shape, of a run of no iteration.
+  "$L" fuzz --seed 4 --iterations 0 --jax 0.10.2 --focus ffi_call --out "$tmp/none" >"$tmp/zero.out" 2>&1
+  sed -E -i '1s/in [0-9.]+ s/in T s/; 1s/\([0-9.k]+ iterations/(R iterations/' "$tmp/zero.out"
+  cat >"$tmp/zero.want" <<'EOF2'
+fuzz: seed 4, jax 0.10.2, focus ffi_call, 0 iterations in T s on 1 thread (R iterations/s)
+equation           scenarios   modules jax-error   invalid     other  codes (the 3 most frequent, then +N more)
+all                        0         0         0         0         0 
+findings: catalogued 0, verify 0, success-verifies 0, reparse 0, determinism 0, round-trip 0, crash 0, reader 0, stream 0, output 0, folder 0
+fuzz: 0 iterations, 0 findings, 0 iterations/s
+EOF2
+  if ! diff "$tmp/zero.want" "$tmp/zero.out"; then ko "the report of 0 iterations"; else ok; fi
+  # --jobs: the iterations on 2 threads give what 1 gives: the table, the
+  # findings (an LD_PRELOAD shim makes each output case to a file named out.txt
+  # fail: findings at known iterations), their lines in order, the JSON's list.
+  if "${CC:-cc}" -shared -fPIC -o "$tmp/fail.so" "$SRC/tests/fail_rename.c" -ldl 2>/dev/null; then
+    local j
+    for j in 1 2; do
+      FAIL_RENAME_TO=out.txt,target.txt,made.txt LD_PRELOAD="$tmp/fail.so" "$L" fuzz --seed 2 --iterations 400 -j $j \
+        --out "$tmp/j$j" >"$tmp/j$j.out" 2>"$tmp/j$j.err"; echo $? >"$tmp/j$j.code"
+      FAIL_RENAME_TO=out.txt,target.txt,made.txt LD_PRELOAD="$tmp/fail.so" "$L" fuzz --seed 2 --iterations 400 --jobs $j \
+        --json --out "$tmp/j$j" 2>"$tmp/j$j.jerr" | sed -E 's/,"seconds":[^,]*,"jobs":[0-9]+//' >"$tmp/j$j.json"
+    done
+    cat >"$tmp/j.want" <<'EOF2'
+fuzz: finding at iteration 44: output: -o to an old file: exit 2
+fuzz: finding at iteration 89: output: -o to a link to a file: exit 2
+fuzz: finding at iteration 237: output: -o to an old file: exit 2
+fuzz: finding at iteration 397: output: -o to a link to a file: exit 2
+fuzz: 2 x output: -o to an old file: exit #
+fuzz: 2 x output: -o to a link to a file: exit #
+EOF2
+    if [ "$(cat "$tmp/j1.code") $(cat "$tmp/j2.code")" != "1 1" ] ||
+       ! diff "$tmp/j.want" "$tmp/j1.err" || ! diff "$tmp/j1.err" "$tmp/j2.err" ||
+       ! diff <(sed '1d;$d' "$tmp/j1.out") <(sed '1d;$d' "$tmp/j2.out") ||
+       ! grep -q '^findings: .* output 4, folder 0$' "$tmp/j1.out" ||
+       ! grep -Eq '^fuzz: seed 2, jax 0.12.0.1 \(unpinned\), focus none, 400 iterations in [0-9.]+ s on 2 threads \([0-9.k]+ iterations/s\)$' "$tmp/j2.out" ||
+       [ -s "$tmp/j1.jerr" ] || ! diff "$tmp/j1.json" "$tmp/j2.json" ||
+       ! grep -q '"findings":\[{"iteration":44,"invariant":"output","code":null,"detail":"-o to an old file: exit 2","file":null},{"iteration":89,' "$tmp/j1.json"; then
+      ko "--jobs 1 and 2 differ"; cat "$tmp"/j[12].code "$tmp"/j[12].out "$tmp"/j[12].err "$tmp"/j[12].jerr
+    else ok; fi
+  fi
+  # No scratch folder for the output and folder cases: one line, exit 2, on
+  # one thread or two, and nothing left behind.
+  for j in 1 2; do
+    TMPDIR=$tmp/missing "$L" fuzz --iterations 60 -j $j --out "$tmp/noscratch" >/dev/null 2>"$tmp/usage"; code=$?
+    if [ $code -ne 2 ] || [ "$(cat "$tmp/usage")" != "lowersim fuzz: cannot make a scratch folder: No such file or directory" ] ||
+       [ -e "$tmp/noscratch" ]; then
+      ko "no scratch folder, -j $j: exit $code"; cat "$tmp/usage"; ls "$tmp/noscratch"
+    else ok; fi
+  done
+  # --isolate forks a child per check: one thread only.
+  "$L" fuzz --isolate -j 2 >/dev/null 2>"$tmp/usage"; code=$?
+  if [ $code -ne 2 ] || [ "$(cat "$tmp/usage")" != "lowersim fuzz: --isolate takes --jobs 1: a child process forked from one of several threads could inherit a lock another thread holds" ]; then
+    ko "--isolate -j 2: exit $code"; cat "$tmp/usage"
+  else ok; fi
+  "$L" fuzz --jobs 0 >/dev/null 2>"$tmp/usage"; code=$?
+  if [ $code -ne 2 ] || ! grep -q -- "--jobs takes an integer from 1 to 256, not '0'" "$tmp/usage"; then
+    ko "--jobs 0: exit $code"; cat "$tmp/usage"
+  else ok; fi
+  "$L" fuzz --json --emit "$tmp/e" >/dev/null 2>"$tmp/usage"; code=$?
+  if [ $code -ne 2 ] || [ "$(cat "$tmp/usage")" != "lowersim fuzz: --json reports a run that checks scenarios; --emit checks none" ]; then
+    ko "--json --emit: exit $code"; cat "$tmp/usage"
+  else ok; fi
+  # The progress line on a terminal (none off one: the first run's stderr is
+  # empty), erased before the report.
+  if command -v script >/dev/null; then
+    script -qec "$L fuzz --seed 1 --iterations 300 --out $tmp/tty" "$tmp/typescript" >/dev/null 2>&1
+    if ! grep -aEq $'\r\e\\[Kfuzz: [0-9]+/300 iterations \\([0-9.]+%\\), [0-9.k]+ iterations/s, ETA ([0-9]+:[0-9]{2}|\\?), 0 findings\r' "$tmp/typescript" ||
+       ! grep -aq $'\r\e\\[Kfuzz: seed 1, jax 0.12.0.1 (unpinned), focus none, 300 iterations in ' "$tmp/typescript" ||
+       [ -s "$tmp/err" ]; then
+      ko "the progress line:"; cat -v "$tmp/typescript" "$tmp/err"
+    else ok; fi
+  fi
   # --emit writes the generated scenarios, unchecked: one file per iteration,
   # the same files for the same seed, each one `lowersim lower` reads.
   "$L" fuzz --seed 7 --iterations 40 --emit "$tmp/emit1" >"$tmp/emit.out" 2>&1; code=$?
@@ -67,6 +144,19 @@ cli_tests() {
   # iteration 27 is one of them (16 or more platforms)
   if ! grep -q 'p16' "$tmp/emit1/fuzz-7-27.xml"; then
     ko "--emit: iteration 27 of seed 7 is not of a large shape"
+  else ok; fi
+  # The generator makes only what the release accepts: jax_pallas_use_mosaic_gpu
+  # where it exists (0.10.2), never where it is gone (0.12.0.1), from the same
+  # draws, so the two releases' scenarios differ in that attribute alone.
+  "$L" fuzz --seed 3 --iterations 60 --focus pallas_call --jax 0.10.2 --emit "$tmp/old" >/dev/null
+  "$L" fuzz --seed 3 --iterations 60 --focus pallas_call --jax 0.12.0.1 --emit "$tmp/new" >/dev/null
+  local with_old with_new differ
+  with_old=$(grep -l 'use_mosaic_gpu=' "$tmp"/old/*.xml | wc -l)
+  with_new=$(grep -l 'use_mosaic_gpu=' "$tmp"/new/*.xml | wc -l)
+  differ=$(diff <(cat "$tmp"/old/*.xml | sed 's/ jax="0.10.2"//; s/ use_mosaic_gpu="[a-z]*"//') \
+                <(cat "$tmp"/new/*.xml | sed 's/ jax="0.12.0.1"//') | wc -l)
+  if [ "$with_old" -lt 3 ] || [ "$with_new" -ne 0 ] || [ "$differ" -ne 0 ]; then
+    ko "--jax: use_mosaic_gpu in $with_old files for 0.10.2, $with_new for 0.12.0.1, $differ lines differ"
   else ok; fi
   "$L" fuzz --emit >/dev/null 2>"$tmp/usage"; code=$?
   if [ $code -ne 2 ] || ! grep -q -- "--emit needs a value" "$tmp/usage"; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/json_test.sh: every command's --json output (lower, explain, check,
-# matrix, platforms, errors, versions; modules, errors, invalid input) is
+# matrix, fuzz, platforms, errors, versions; modules, errors, invalid input) is
 # valid against testdata/schema/output.schema.json, carries the facts it
 # should, and keeps the command's exit code; the checker rejects what breaks
 # the schema.
@@ -76,6 +76,12 @@ check matrix-tuple-kind-rows $? "$(head -c 900 "$tmp/out")"
 "$L" matrix --platforms cpu,tpu,metal,gpu --max-len 3 --features buffer_callback >"$tmp/kinds.txt"
 [ "$(awk 'NR > 2 && $1 == "buffer_callback" {printf "%s:%s ", $2, $3}' "$tmp/kinds.txt")" = "cpu:896 tpu:896 metal:896 gpu:896 cpu+gpu:1792 cpu+tpu:1792 cpu+other:1792 gpu+tpu:1792 gpu+other:1792 tpu+other:1792 cpu+gpu+tpu:5376 cpu+gpu+other:5376 cpu+tpu+other:5376 gpu+tpu+other:5376 " ]
 check matrix-tuple-kind-text $? "$(cat "$tmp/kinds.txt")"
+run fuzz 0 fuzz --json --seed 1 --iterations 30 --out "$tmp/fuzz"
+[ "$(field 'd["rows"][-1]["equation"], d["rows"][-1]["scenarios"], all(r["scenarios"] == r["modules"] + r["jax_errors"] + r["invalid"] + r["other"] for r in d["rows"]), d["findings"], d["pinned"], d["jax"]["name"]')" = "all 30 True [] False 0.12.0.1" ] && [ ! -s "$tmp/err" ] && [ ! -e "$tmp/fuzz" ]
+check fuzz-fields $? "$(head -c 600 "$tmp/out") / $(cat "$tmp/err")"
+run fuzz-focus 0 fuzz --json --seed 3 --iterations 20 --jax 0.10.2 --focus pallas_call -j 2 --out "$tmp/fuzz"
+[ "$(field 'd["focus"], d["jobs"], d["pinned"], d["jax"]["name"], [r["equation"] for r in d["rows"]][-1], max(d["rows"][:-1], key=lambda r: r["scenarios"])["equation"], len(d["invariants"])')" = "pallas_call 2 True 0.10.2 all pallas_call 11" ]
+check fuzz-focus-fields $? "$(head -c 600 "$tmp/out")"
 run platforms 0 platforms --json
 run platforms-context 0 platforms --json --backend cuda=2 --lower-for gpu --pin cuda
 run platforms-error 1 platforms --json --lower-for gpu

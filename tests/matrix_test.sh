@@ -127,5 +127,17 @@ out=$("$L" matrix --case 99999999 2>&1); code=$?
 [ $code -eq 2 ] && [[ "$out" == *"--case 99999999: the matrix has cases 0 to 2293983"* ]]
 check_case case-range $? "exit $code: $out"
 
+# The progress line (cli/progress.c, as fuzz's and check --impl's), on a
+# terminal only, erased before the report.
+if command -v script >/dev/null; then
+  ts=$(mktemp); script -qec "$L matrix --features rules,pallas --max-len 2 --limit 20000" "$ts" >/dev/null 2>&1
+  if grep -aq $'\r\e\[Kmatrix: 0/20000 cases (0.0%), 0 cases/s, ETA ?\r' "$ts" &&
+     grep -aq $'\r\e\[Kmatrix: cases 0..20000 of ' "$ts"; then pass=$((pass+1))
+  else echo "FAIL progress line:"; cat -v "$ts"; fail=$((fail+1)); fi
+  "$L" matrix --features rules --max-len 1 2>"$ts" >/dev/null
+  if [ -s "$ts" ]; then echo "FAIL progress off a terminal:"; cat "$ts"; fail=$((fail+1))
+  else pass=$((pass+1)); fi
+  rm -f "$ts"
+fi
 echo "matrix_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -70,6 +70,25 @@ static void test_catalogue_codes_are_distinct_and_named(void) {
   CU_ASSERT_EQUAL(lsim_status_from_name(NULL), LSIM_OK);
 }
 
+/* Each code's doc section is PAGE#NAME: the scenario format's for an invalid
+ * scenario, the generated behaviour page for every other code
+ * (docs.self_contained checks that each anchor exists). */
+static void test_catalogue_docs_are_anchored_by_name(void) {
+  for (size_t i = 0; i < lsim_status_count(); i++) {
+    lsim_status code = lsim_status_at(i);
+    const char *doc = lsim_status_doc(code), *hash = doc ? strchr(doc, '#') : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hash);
+    CU_ASSERT_STRING_EQUAL(hash + 1, lsim_status_name(code));
+    const char *page =
+        code == LSIM_E_INVALID_INPUT ? "docs/scenario-format.md#" : "docs/jax-behaviour.md#";
+    CU_ASSERT_EQUAL(strncmp(doc, page, strlen(page)), 0);
+  }
+  CU_ASSERT_STRING_EQUAL(lsim_status_doc(LSIM_E_BACKEND_PLATFORM_MISMATCH),
+                         "docs/jax-behaviour.md#LSIM_E_BACKEND_PLATFORM_MISMATCH");
+  CU_ASSERT_PTR_NULL(lsim_status_doc(12345));
+  CU_ASSERT_PTR_NULL(lsim_status_doc(LSIM_OK));
+}
+
 static void test_raise_substitutes_in_order_and_repeats(void) {
   lsim_error err = LSIM_ERROR_INIT;
   int rc = lsimp_raise(&err, LSIM_E_UNKNOWN_ALIAS_PLATFORM, "gpu", "cpu,tpu");
@@ -235,6 +254,7 @@ static CU_TestInfo tests[] = {
     {"lsim_error_set", test_error_set},
     {"catalogue has every contract code", test_catalogue_has_every_contract_code},
     {"catalogue codes are distinct and named", test_catalogue_codes_are_distinct_and_named},
+    {"catalogue docs are anchored by name", test_catalogue_docs_are_anchored_by_name},
     {"raise substitutes in order and repeats", test_raise_substitutes_in_order_and_repeats},
     {"error move and out of memory", test_error_move_and_oom},
     {"python reprs", test_python_reprs},

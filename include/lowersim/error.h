@@ -187,6 +187,10 @@ const char *lsim_status_name(int code);      /* "LSIM_E_TOO_MANY_CHANNELS" */
 const char *lsim_status_class(int code);     /* "RuntimeError" */
 const char *lsim_status_template(int code);  /* message with {placeholders} */
 const char *lsim_status_reference(int code); /* "mlir.py ModuleContext.new_channel" */
+/* The section of the repository's docs that explains the code, a path from
+ * the repository's root and an anchor: "docs/jax-behaviour.md#LSIM_E_IO"
+ * (docs/scenario-format.md for LSIM_E_INVALID_INPUT). */
+const char *lsim_status_doc(int code);
 
 /* Looks a code up by its name; 0 (LSIM_OK) when the name is unknown. */
 int lsim_status_from_name(const char *name);

@@ -242,8 +242,8 @@ typedef struct lsim_jax_profile {
   bool pallas_mosaic_gpu_expect_tx_constant;
   /* config.py jax_pallas_use_mosaic_gpu (default True) exists: gpu_lowering
    * reads it for a call without compiler params.  Gone at 0.11.2; a
-   * scenario that sets it for a release without it is refused (README,
-   * scenario format). */
+   * scenario that sets it for a release without it is refused
+   * (docs/scenario-format.md). */
   bool pallas_use_mosaic_gpu_option;
   /* pallas_call.py gpu_lowering lowers through Triton alone: it imports
    * Triton's pallas_call_registration (without it "Cannot lower pallas_call

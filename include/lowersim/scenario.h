@@ -3,10 +3,11 @@
  * A scenario describes one lowering: the simulated runtime, which Pallas
  * backends are installed, the program and its lowering platforms, whether
  * host callbacks run afterwards, and optionally what is expected (which makes
- * it a test case).  The format is documented in README.md (`lowersim lower
- * --help` lists the elements, "What a scenario means where the contract is
- * silent" their meaning) and validated with testdata/schema/scenario.rng (compiled
- * into lowersim, so the command works outside the source tree).
+ * it a test case).  The format is documented in docs/scenario-format.md (every
+ * element and attribute, value numbering, what a scenario means where the
+ * contract is silent; `lowersim lower --help` lists the elements) and
+ * validated with testdata/schema/scenario.rng (compiled into lowersim, so the
+ * command works outside the source tree).
  *
  * This header is plain data: reading fills it, writing serializes it, and the
  * scenario layer turns it into a runtime, a registry and a program.  Each kind

@@ -10,6 +10,7 @@
 #define LOWERSIM_SCENARIO_GENERATE_H
 
 #include "lowersim/aval.h"
+#include "lowersim/jax_profile.h"
 #include "lowersim/scenario.h"
 
 #include <stdbool.h>
@@ -35,6 +36,10 @@ typedef struct lsim_scenario_gen {
    * an equation can refer to an earlier one (<call_exported>). */
   const lsim_scenario *session;
   size_t num_earlier;
+  /* The JAX release the scenario is made for (NULL: the newest): a
+   * generator makes only what that release accepts as input (no
+   * jax_pallas_use_mosaic_gpu where the release has no such option). */
+  const lsim_jax_profile *profile;
 } lsim_scenario_gen;
 
 /* Uniform in [0, n); true with probability percent/100; one of `n` names. */

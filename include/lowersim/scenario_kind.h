@@ -34,6 +34,11 @@ const char *lsim_scenario_kind_element(const lsim_scenario_kind *kind);
 /* What it means in JAX, on one line ("jax.experimental.buffer_callback"). */
 const char *lsim_scenario_kind_summary(const lsim_scenario_kind *kind);
 
+/* The op kinds of the format (<op kind=>, <compute_on op=>) as its reader
+ * spells them ("sine"), in the table's order: the i-th, or NULL past the
+ * end. */
+const char *lsim_scenario_op_name(size_t i);
+
 /* The library primitive its equations bind (&lsim_buffer_callback_p), or
  * NULL when the equation names it (<op kind>, <primitive name>). */
 const lsim_primitive *lsim_scenario_kind_primitive(const lsim_scenario_kind *kind);

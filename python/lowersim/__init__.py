@@ -158,6 +158,7 @@ class ErrorCode:
   jax_class: str
   template: str
   reference: str
+  doc: str  # the section of the repository's docs that explains it: "docs/PAGE.md#CODE"
 
 
 def _raise(err: _native.Error, path: str | None = None) -> None:
@@ -446,7 +447,8 @@ def errors() -> list[ErrorCode]:
     rows.append(ErrorCode(status, _native.text(lib.lsim_status_name(status)),
                           _native.text(lib.lsim_status_class(status)),
                           _native.text(lib.lsim_status_template(status)),
-                          _native.text(lib.lsim_status_reference(status))))
+                          _native.text(lib.lsim_status_reference(status)),
+                          _native.text(lib.lsim_status_doc(status))))
   return rows
 
 

@@ -123,6 +123,7 @@ _SIGNATURES = {
     "lsim_status_class": ([ctypes.c_int], ctypes.c_char_p),
     "lsim_status_template": ([ctypes.c_int], ctypes.c_char_p),
     "lsim_status_reference": ([ctypes.c_int], ctypes.c_char_p),
+    "lsim_status_doc": ([ctypes.c_int], ctypes.c_char_p),
     "lsim_status_count": ([], ctypes.c_size_t),
     "lsim_status_at": ([ctypes.c_size_t], ctypes.c_int),
     "lsim_jax_profile_count": ([], ctypes.c_size_t),

@@ -127,6 +127,7 @@ def test_errors_are_the_catalogue():
   mismatch = next(r for r in rows if r.code == "LSIM_E_BACKEND_PLATFORM_MISMATCH")
   assert (mismatch.status, mismatch.jax_class) == (-1, "ValueError")
   assert "{backend_platform}" in mismatch.template
+  assert mismatch.doc == "docs/jax-behaviour.md#LSIM_E_BACKEND_PLATFORM_MISMATCH"
 
 
 def test_jax_warnings_are_warnings():

@@ -78,7 +78,7 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
 
 const lsim_scenario_kind lsimp_compute_on_kind = {
     .element = "compute_on",
-    .summary = "compute_on(f, compute_type=T, out_memory_spaces=Device|Host) of one lax op (op=)",
+    .summary = "compute_on(f, compute_type=T, out_memory_spaces=Device|Host) of one op kind (op=)",
     .params_size = sizeof(lsimp_compute_on_params),
     .implies_result = true,
     .weight = 3,

@@ -146,7 +146,7 @@ static void generate_eqn(lsim_scenario_gen *g, lsim_scenario_eqn *e) {
 
 const lsim_scenario_kind lsimp_op_kind = {
     .element = "op",
-    .summary = "lax.sin, cos, neg, exp, add, mul or sub (kind=)",
+    .summary = "one of lax's elementwise ops (kind=, an op kind below)",
     .params_size = sizeof(lsimp_op_params),
     .implies_result = true,
     .weight = 20,
