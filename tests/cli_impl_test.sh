@@ -233,6 +233,8 @@ P="bash $tmp/wfport.sh {scenario}"
 out=$("$L" check "$W" -k b.x --impl "$P"); code=$?
 [ "$out" = $'  unpinned, as 0.12.0.1: 1 passed, 0 failed, 0 skipped\n1 passed, 0 failed, 0 skipped, 2 deselected' ]
 check select-path $(( $? != 0 || code != 0 )) "exit $code: $out"
+out=$("$L" check "$W" -k missing --impl "$P" | tail -1)  # b.xml's name, missing-rule
+[ "$out" = "1 passed, 0 failed, 0 skipped, 2 deselected" ]; check select-name $? "$out"
 out=$("$L" check "$W" -k my_op --impl "$P" | tail -1)  # no path holds it; no name either
 [ "$out" = "0 passed, 0 failed, 0 skipped, 3 deselected" ]; check select-none $? "$out"
 out=$("$L" check "$W" -x --impl "$P"); code=$?
