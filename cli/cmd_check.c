@@ -13,6 +13,7 @@
 #include "junit.h"
 #include "options.h"
 #include "output.h"
+#include "port_workflow.h"
 #include "walk.h"
 
 #include <stdint.h>
@@ -31,6 +32,13 @@ typedef struct result {
   char *skip_reason; /* --impl: what the port said it cannot express (owned); NULL: none */
   bool invalid;  /* the file is not a valid scenario (failure says why) */
   char *failure; /* NULL: passed */
+  lsim_scenario_port_verdict verdict; /* --impl and expected files: the judge's verdict */
+  char *shown; /* the difference as shown on a terminal (coloured), or NULL: `failure` */
+  bool deselected;    /* -k or --rerun-failed left it out */
+  bool not_run;       /* -x stopped the run before its verdict */
+  bool judged;        /* --impl: judged as its answer arrived (-x) */
+  const char *xfail;  /* the xfail file's reason for it, or NULL */
+  bool xfailed, xpassed;
 } result;
 
 static double now(void) {
@@ -131,7 +139,7 @@ static char *read_expected(const char *path, bool *module, char **where, bool *o
  * --impl judges a port's answer; what differs (owned), or NULL. */
 static char *check_expected(lsim_lowerer *lowerer, const lsim_scenario *s,
                             const lsim_scenario_run_options *opts, char *expected, bool module,
-                            const char *where) {
+                            const char *where, result *r) {
   impl_case c = {0};
   bool skipped = false;
   if (lower_ours(lowerer, s, opts, &c, &skipped) || c.err.code == LSIM_E_NO_MEMORY) {
@@ -141,23 +149,28 @@ static char *check_expected(lsim_lowerer *lowerer, const lsim_scenario *s,
   }
   impl_answer a = {.how = IMPL_EXITED, .code = module ? 0 : 1, .out = module ? expected : "",
                    .err = module ? "" : expected};
-  char *diff = impl_compare(lsim_lowerer_mlir_context(lowerer), c.ours, &c.err, &a, false, NULL);
+  lsim_scenario_port_verdict *v = &r->verdict;
+  int rc = impl_judge(lsim_lowerer_mlir_context(lowerer), c.ours, &c.err, &a, &(impl_judging){0},
+                      v);
   free(c.ours);
   lsim_error_clear(&c.err);
+  if (rc)
+    return lsim_strdup("out of memory");
   char *failure = NULL;
-  if (diff) {
-    int len = snprintf(NULL, 0, "against %s (\"the implementation\"): %s", where, diff);
+  if (!v->passed) {
+    int len = snprintf(NULL, 0, "against %s (\"the implementation\"): %s", where, v->difference);
     failure = len >= 0 ? lsim_malloc((size_t)len + 1) : NULL;
     if (failure)
-      snprintf(failure, (size_t)len + 1, "against %s (\"the implementation\"): %s", where, diff);
-    free(diff);
+      snprintf(failure, (size_t)len + 1, "against %s (\"the implementation\"): %s", where,
+               v->difference);
   }
   return failure;
 }
 
 /* Checks one file into `r` (r->failure set on failure). */
 static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
-                      const lsim_jax_profile *profile, result *r, lsim_scenario **keep) {
+                      const lsim_jax_profile *profile, const char *select, result *r,
+                      lsim_scenario **keep) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_scenario *s = NULL;
   double start = now();
@@ -168,6 +181,12 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
     r->name = s->name;
   if (!rc)
     r->jax = lsim_scenario_profile(s, profile)->name;
+  if (select && !strstr(path, select) && !(s && s->name && strstr(s->name, select))) {
+    r->deselected = true; /* -k: neither its path nor its name holds the pattern */
+    lsim_error_clear(&err);
+    *keep = s;
+    return LSIM_OK;
+  }
   if (rc) {
     r->failure = lsim_strdup(lsim_error_message(&err));
     r->invalid = true;
@@ -182,7 +201,7 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
                          ? read_expected(path, &module, &where, &oom)
                          : NULL;
     if (expected)
-      r->failure = check_expected(lowerer, s, &opts, expected, module, where);
+      r->failure = check_expected(lowerer, s, &opts, expected, module, where, r);
     else if (oom)
       r->failure = lsim_strdup("out of memory");
     else
@@ -204,71 +223,114 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
   return rc == LSIM_E_NO_MEMORY ? rc : LSIM_OK;
 }
 
+/* A case's JUnit failure: the difference, or for an XPASS its reason. */
+static char *junit_failure(const result *r) {
+  if (!r->xpassed)
+    return r->invalid || !r->failure || r->xfailed ? NULL : lsim_strdup(r->failure);
+  const char *why = *r->xfail ? r->xfail : "(no reason given)";
+  int len = snprintf(NULL, 0, "XPASS (strict): %s", why);
+  char *s = len >= 0 ? lsim_malloc((size_t)len + 1) : NULL;
+  if (s)
+    snprintf(s, (size_t)len + 1, "XPASS (strict): %s", why);
+  return s;
+}
+
 static int write_junit(const char *out, const result *results, size_t n, size_t failed,
                        double seconds, char *const *paths, const lsim_jax_profile *profile) {
-  size_t skipped = 0, invalid = 0;
+  size_t skipped = 0, invalid = 0, cases = 0;
   cli_inputs inputs = {0};
   bool ok = true;
   for (size_t i = 0; i < n; i++) {
-    skipped += results[i].skipped;
+    bool judged = !results[i].deselected && !results[i].not_run;
+    cases += judged;
+    skipped += judged && (results[i].skipped || results[i].xfailed);
     invalid += results[i].invalid;
     ok = ok && cli_inputs_add(&inputs, paths[i]);
   }
-  junit *j = ok ? junit_open("lowersim check", n, failed - invalid, invalid, skipped, seconds)
+  junit *j = ok ? junit_open("lowersim check", cases, failed - invalid, invalid, skipped, seconds)
                 : NULL;
   junit_property(j, "jax", lsim_jax_profile_or_default(profile)->name);
   for (size_t i = 0; j && i < n; i++) {
     const result *r = &results[i];
+    if (r->deselected || r->not_run)
+      continue;
     char *classname = junit_classname("lowersim.check", r->path);
     const char *jax = r->jax ? r->jax : "(not read)", *diff = r->failure ? r->failure : "";
-    int len = snprintf(NULL, 0, "file: %s\njax: %s\n%s\n", r->path, jax, diff);
+    const char *notes = r->verdict.notes ? r->verdict.notes : "";
+    int len = snprintf(NULL, 0, "file: %s\njax: %s\n%s\n%s", r->path, jax, diff, notes);
     char *sysout = len >= 0 ? lsim_malloc((size_t)len + 1) : NULL;
     if (sysout)
-      snprintf(sysout, (size_t)len + 1, "file: %s\njax: %s\n%s%s", r->path, jax, diff,
-               *diff ? "\n" : "");
+      snprintf(sysout, (size_t)len + 1, "file: %s\njax: %s\n%s%s%s", r->path, jax, diff,
+               *diff ? "\n" : "", notes);
+    char *failure = junit_failure(r), *xfail = NULL;
+    if (r->xfailed) {
+      int xl = snprintf(NULL, 0, "xfail: %s", r->xfail);
+      xfail = xl >= 0 ? lsim_malloc((size_t)xl + 1) : NULL;
+      if (xfail)
+        snprintf(xfail, (size_t)xl + 1, "xfail: %s", r->xfail);
+    }
     junit_case(j, &(junit_result){.classname = classname ? classname : "lowersim.check",
                                   .name = r->name,
                                   .seconds = r->seconds,
-                                  .failure = r->invalid ? NULL : r->failure,
+                                  .failure = failure,
                                   .error = r->invalid ? r->failure : NULL,
-                                  .skipped = !r->skipped      ? NULL
+                                  .skipped = r->xfailed       ? xfail
+                                             : !r->skipped    ? NULL
                                              : r->skip_reason ? r->skip_reason
                                                               : "no <expect>",
                                   .system_out = sysout});
-    if (!classname || !sysout)
+    if (!classname || !sysout || (r->xpassed && !failure) || (r->xfailed && !xfail))
       junit_out_of_memory(j);
     free(classname);
     free(sysout);
+    free(failure);
+    free(xfail);
   }
   int code = junit_close(j, "check", out, &inputs);
   cli_inputs_free(&inputs);
   return code;
 }
 
-/* check --json: the summary and every case, one object on stdout. */
-static void write_json(const result *results, size_t n, const lsim_jax_profile *profile,
-                       size_t passed, size_t failed, size_t skipped, size_t invalid) {
+/* check --json: the summary and every case judged, one object on stdout.
+ * n: passed, failed, skipped, invalid, xfailed, xpassed, deselected, not run. */
+static void write_json(const result *results, size_t count, const lsim_jax_profile *profile,
+                       const size_t *n) {
+  static const char *const names[] = {"passed",  "failed",  "skipped",    "invalid",
+                                      "xfailed", "xpassed", "deselected", "not_run"};
   cli_json j;
   cli_json_begin(&j, stdout, "check");
   cli_json_profile(&j, "jax", profile);
   cli_json_open_object(&j, "summary");
-  cli_json_int(&j, "passed", (long long)passed);
-  cli_json_int(&j, "failed", (long long)failed);
-  cli_json_int(&j, "skipped", (long long)skipped);
-  cli_json_int(&j, "invalid", (long long)invalid);
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+    cli_json_int(&j, names[k], (long long)n[k]);
   cli_json_close_object(&j);
   cli_json_open_array(&j, "cases");
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < count; i++) {
     const result *r = &results[i];
+    if (r->deselected || r->not_run)
+      continue;
     cli_json_open_object(&j, NULL);
     cli_json_string(&j, "file", r->path);
     cli_json_string(&j, "scenario", r->name == r->path ? NULL : r->name);
     cli_json_string(&j, "jax", r->jax);
     cli_json_string(&j, "outcome", r->invalid   ? "invalid"
+                                   : r->xfailed ? "xfailed"
+                                   : r->xpassed ? "xpassed"
                                    : r->failure ? "failed"
                                    : r->skipped ? "skipped"
                                                 : "passed");
     cli_json_string(&j, "difference", r->failure);
+    const lsim_scenario_port_verdict *v = &r->verdict;
+    cli_json_string(&j, "first_difference", r->failure ? v->first : NULL);
+    for (int side = 0; side < 2; side++) {
+      cli_json_open_object(&j, side ? "actual" : "expected");
+      cli_json_string(&j, "class", side ? v->actual_class : v->expected_class);
+      cli_json_string(&j, "message", side ? v->actual_message : v->expected_message);
+      cli_json_string(&j, "module", side ? v->actual_module : v->expected_module);
+      cli_json_close_object(&j);
+    }
+    cli_json_string(&j, "notes", v->notes);
+    cli_json_string(&j, "xfail", r->xfail);
     cli_json_number(&j, "seconds", r->seconds);
     cli_json_close_object(&j);
   }
@@ -280,7 +342,9 @@ static void help(void) {
   printf("usage: lowersim check [--junit OUT.xml] [--json] [--jax VERSION] [--max-bytes N]\n"
          "                      PATH...\n"
          "       lowersim check --impl 'COMMAND {scenario}' [--jobs N] [--timeout S]\n"
-         "                      [--batch] [--normalize jax] [--no-progress] PATH...\n\n"
+         "                      [--batch] [--normalize jax] [--no-progress] PATH...\n"
+         "       both: [-k PATTERN] [-x] [--xfail FILE] [--rerun-failed]\n"
+         "             [--last-failed FILE]\n\n"
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
          "searched for *.xml, each folder once however many symbolic links lead to it,\n"
          "each file once; what is not a regular file is skipped with a note; \"-\" is\n"
@@ -315,13 +379,29 @@ static void help(void) {
          "stdin and answers each with a line `EXIT OUT_BYTES ERR_BYTES` and then those\n"
          "bytes of stdout and stderr (python/lowersim/port.py speaks it).\n"
          "SIGINT, SIGTERM and SIGHUP stop every port's process group and end the command\n"
-         "by the signal (exit status 130, 143, 129).\n");
+         "by the signal (exit status 130, 143, 129).\n"
+         "A difference starts with one line naming where the two first differ (`first\n"
+         "difference: line N, OP[ @target][, attribute NAME]: lowersim \"...\" port \"...\"`),\n"
+         "then a unified diff with the differing words marked ([-old-]{+new+}; red and\n"
+         "green on a terminal). Pallas kernels (tpu_custom_call's body and\n"
+         "debug_locations, Triton's ir, Mosaic GPU's module) are decoded and compared\n"
+         "as modules; Mosaic GPU's kernel_hash must be the SHA-256 of the module on\n"
+         "each side; bytecode producers and versions are notes (--json, --junit), never\n"
+         "differences.\n"
+         "The port workflow (with or without --impl), as lit and pytest have it: -k,\n"
+         "-x, --xfail (a path or glob per line, the reason after `#`: a failure there is\n"
+         "XFAIL, a pass XPASS, which fails the run), --rerun-failed (the record of\n"
+         "--impl runs in $XDG_CACHE_HOME/lowersim/last-failed/, ~/.cache without it, one\n"
+         "file per working folder, or --last-failed FILE).\n");
 }
 
 /* --impl's options beyond the command. */
 typedef struct impl_setup {
   impl_options run;
+  bool colour; /* stdout is a terminal: differing words red and green */
+  const char *release; /* --jax: the release whose jaxlib --normalize jax runs, or NULL */
   const char *normalize; /* NULL, or "jax" */
+  bool exitfirst;        /* -x: stop at the first failure */
 } impl_setup;
 
 /* --normalize jax for the port's modules and lowersim's alike (cases[i].ours
@@ -352,6 +432,66 @@ static int normalize_both(const char *python, impl_answer *answers, impl_case *c
   return rc;
 }
 
+/* One answer into results[i]: skipped when the port cannot express the
+ * scenario, else the judge's verdict (coloured again for a terminal). */
+static void judge_one(const impl_setup *impl, MlirContext mlir, result *r, const impl_case *c,
+                      const impl_answer *a, const char *note) {
+  r->judged = true;
+  r->seconds += a->seconds;
+  /* Exit 3 with `not expressible ...`: the port (the oracle, for one)
+   * cannot express the scenario; skipped, with its reason. */
+  if (a->how == IMPL_EXITED && a->code == 3 && strncmp(a->err, "not expressible", 15) == 0) {
+    size_t len = strcspn(a->err, "\n");
+    r->skip_reason = lsim_malloc(len + 1);
+    if (r->skip_reason) {
+      memcpy(r->skip_reason, a->err, len);
+      r->skip_reason[len] = '\0';
+    }
+    r->skipped = true;
+    return;
+  }
+  impl_judging how = {.normalizing = impl->normalize != NULL, .note = note};
+  lsim_scenario_port_verdict *v = &r->verdict;
+  if (impl_judge(mlir, c->ours, &c->err, a, &how, v))
+    r->failure = lsim_strdup("out of memory");
+  else if (!v->passed)
+    r->failure = lsim_strdup(v->difference);
+  if (impl->colour && r->failure) {
+    /* On a terminal: the same verdict with coloured word marks, shown. */
+    lsim_scenario_port_verdict shown;
+    how.colour = true;
+    if (!impl_judge(mlir, c->ours, &c->err, a, &how, &shown)) {
+      r->shown = shown.difference, shown.difference = NULL;
+      lsim_scenario_port_verdict_clear(&shown);
+    }
+  }
+}
+
+/* What the run's `answered` callback sees (-x). */
+typedef struct judging_run {
+  const impl_setup *impl;
+  MlirContext mlir;
+  result *results;
+  impl_case *cases;
+} judging_run;
+
+/* -x: each answer judged as it arrives (without --normalize jax, which
+ * needs every module first: then only a wrong outcome, a module for an error
+ * or the other way round, stops the run); true at a failure the xfail file
+ * does not expect. */
+static bool answered(void *data, size_t i, const impl_answer *a) {
+  judging_run *j = data;
+  result *r = &j->results[i];
+  if (!j->impl->normalize) {
+    judge_one(j->impl, j->mlir, r, &j->cases[i], a, NULL);
+    return r->failure && !r->xfail;
+  }
+  bool module = j->cases[i].ours != NULL;
+  bool not_expressible = a->how == IMPL_EXITED && a->code == 3;
+  return !r->xfail && !not_expressible &&
+         (a->how != IMPL_EXITED || module != (a->code == 0));
+}
+
 /* Runs the port on every scenario lowersim lowered (cases[i] for
  * results[i]) and turns each answer into results[i].failure. */
 static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results, impl_case *cases,
@@ -363,9 +503,20 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
   char *python = NULL;
   int rc = run && answers && want && notes ? 0 : LSIM_E_NO_MEMORY;
   for (size_t i = 0; !rc && i < count; i++)
-    run[i] = results[i].failure || results[i].skipped ? NULL : results[i].path;
+    run[i] = results[i].failure || results[i].skipped || results[i].deselected
+                 ? NULL
+                 : results[i].path;
+  judging_run jr = {impl, mlir, results, cases};
+  impl_options o = impl->run;
+  if (impl->exitfirst)
+    o.answered = answered, o.data = &jr;
   if (!rc)
-    rc = impl_run_all(&impl->run, run, count, answers);
+    rc = impl_run_all(&o, run, count, answers);
+  for (size_t i = 0; !rc && i < count; i++) {
+    results[i].not_run = run[i] && !answers[i].out;
+    if (results[i].not_run)
+      run[i] = NULL;
+  }
   /* --normalize jax: both modules go through jaxlib's MLIR, which knows
    * stablehlo: the pretty form lowersim's MLIR cannot read, and attributes
    * one side prints and the other leaves to their defaults. */
@@ -375,7 +526,7 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
     any |= want[i];
   }
   if (!rc && any) {
-    python = impl_jax_python();
+    python = impl_jax_python(impl->release);
     if (python)
       rc = normalize_both(python, answers, cases, want, count, notes);
     else
@@ -384,28 +535,9 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
                                     "oracle makes it; or set LOWERSIM_JAX_PYTHON)")
                            : NULL;
   }
-  for (size_t i = 0; !rc && i < count; i++) {
-    if (!run[i])
-      continue;
-    /* Exit 3 with `not expressible ...`: the port (the oracle, for one)
-     * cannot express the scenario; skipped, with its reason. */
-    const char *reason = answers[i].err;
-    if (answers[i].how == IMPL_EXITED && answers[i].code == 3 &&
-        strncmp(reason, "not expressible", 15) == 0) {
-      size_t len = strcspn(reason, "\n");
-      results[i].skip_reason = lsim_malloc(len + 1);
-      if (results[i].skip_reason) {
-        memcpy(results[i].skip_reason, reason, len);
-        results[i].skip_reason[len] = '\0';
-      }
-      results[i].skipped = true;
-      results[i].seconds += answers[i].seconds;
-      continue;
-    }
-    results[i].failure = impl_compare(mlir, cases[i].ours, &cases[i].err, &answers[i],
-                                      impl->normalize != NULL, notes[i]);
-    results[i].seconds += answers[i].seconds;
-  }
+  for (size_t i = 0; !rc && i < count; i++)
+    if (run[i] && !results[i].judged)
+      judge_one(impl, mlir, &results[i], &cases[i], &answers[i], notes[i]);
   for (size_t i = 0; answers && i < count; i++) {
     impl_answer_clear(&answers[i]);
     if (notes)
@@ -421,7 +553,8 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
 
 /* The summary per JAX version profile, before the totals line: scenarios
  * that pin one (jax=, by the profile it names), and those that pin none
- * (checked as --jax, default the oracle's). */
+ * (checked as --jax, default the oracle's); an XFAIL counts as skipped and an
+ * XPASS as failed, as in the JUnit report. */
 static void print_profile_totals(const result *results, lsim_scenario *const *scenarios,
                                  size_t count) {
   enum { MAX_GROUPS = 16 };
@@ -429,7 +562,8 @@ static void print_profile_totals(const result *results, lsim_scenario *const *sc
   struct group g[MAX_GROUPS];
   size_t groups = 0;
   for (size_t i = 0; i < count; i++) {
-    if (!results[i].jax || !scenarios[i])
+    const result *r = &results[i];
+    if (!r->jax || !scenarios[i] || r->deselected || r->not_run)
       continue;
     bool pinned = scenarios[i]->jax != NULL;
     size_t k = 0;
@@ -439,17 +573,93 @@ static void print_profile_totals(const result *results, lsim_scenario *const *sc
       continue;
     if (k == groups)
       g[groups++] = (struct group){.name = results[i].jax, .pinned = pinned};
-    g[k].n[results[i].failure ? 1 : results[i].skipped ? 2 : 0]++;
+    /* As JUnit has them: an XFAIL skipped, an XPASS failed. */
+    g[k].n[r->xfailed ? 2 : r->failure || r->xpassed ? 1 : r->skipped ? 2 : 0]++;
   }
   for (size_t k = 0; k < groups; k++)
     fprintf(cli_human(), "  %s%s: %zu passed, %zu failed, %zu skipped\n", g[k].pinned ? "jax=" : "unpinned, as ",
            g[k].name, g[k].n[0], g[k].n[1], g[k].n[2]);
 }
 
+/* check's port workflow options (port_workflow.h). */
+typedef struct check_flags {
+  const char *select;       /* -k: a substring of the path or the scenario's name */
+  bool exitfirst;           /* -x */
+  const xfail_list *xfail;  /* --xfail: NULL when not given */
+  bool rerun;               /* --rerun-failed */
+  const char *record;       /* where the failures are recorded (owned by the caller), or NULL */
+} check_flags;
+
+static bool listed(char *const *list, const char *path) {
+  for (size_t i = 0; list && list[i]; i++)
+    if (strcmp(list[i], path) == 0)
+      return true;
+  return false;
+}
+
+/* --rerun-failed: every scenario the record does not name deselected
+ * (nothing, with a note, when the record names none). */
+static void deselect_passed(char *const *paths, size_t count, char **record, result *results) {
+  bool any = false;
+  for (size_t i = 0; i < count; i++)
+    any |= listed(record, paths[i]);
+  if (!any) {
+    fputs("lowersim check: --rerun-failed: no failure recorded for these scenarios: running every "
+          "one\n",
+          stderr);
+    return;
+  }
+  for (size_t i = 0; i < count; i++)
+    if (!listed(record, paths[i]))
+      results[i] = (result){.path = paths[i], .name = paths[i], .deselected = true};
+}
+
+/* The record for the next --rerun-failed: this run's failures and xpasses,
+ * and those recorded before that this run did not judge. */
+static void record_failures(const char *where, char **before, char *const *paths,
+                            const result *results, size_t count) {
+  const char **now_ = lsim_calloc(count + 1, sizeof *now_);
+  size_t n = 0, kept = 0;
+  for (size_t i = 0; before && before[i]; i++)
+    kept++;
+  const char **all = now_ ? lsim_calloc(count + kept + 1, sizeof *all) : NULL;
+  if (!all) {
+    free(now_);
+    return;
+  }
+  for (size_t k = 0; before && before[k]; k++) {
+    size_t i = 0;
+    while (i < count && strcmp(paths[i], before[k]) != 0)
+      i++;
+    if (i == count || results[i].deselected || results[i].not_run)
+      all[n++] = before[k];
+  }
+  for (size_t i = 0; i < count; i++)
+    if (!results[i].deselected && !results[i].not_run &&
+        ((results[i].failure && !results[i].xfailed) || results[i].xpassed))
+      all[n++] = paths[i];
+  last_failed_write(where, all, n);
+  free(all);
+  free(now_);
+}
+
+/* --xfail: a listed scenario that fails is XFAIL (expected), one that
+ * passes XPASS, which fails the run (pytest's strict xfail). */
+static void apply_xfail(result *results, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    result *r = &results[i];
+    if (!r->xfail || r->deselected || r->not_run || r->skipped || r->invalid)
+      continue;
+    r->xfailed = r->failure != NULL;
+    r->xpassed = !r->failure;
+  }
+}
+
 /* Checks every file in order, printing failures; the exit code (0, or 1
  * when something failed, or 2 when the report cannot be written). */
 static int check_files(char *const *paths, size_t count, const impl_setup *impl,
-                       const char *junit_path, const lsim_jax_profile *profile, bool json) {
+                       const char *junit_path, const lsim_jax_profile *profile, bool json,
+                       const check_flags *flags) {
   result *results = lsim_calloc(count, sizeof *results);
   lsim_scenario **scenarios = lsim_calloc(count, sizeof *scenarios);
   impl_case *cases = impl ? lsim_calloc(count, sizeof *cases) : NULL;
@@ -460,40 +670,90 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
     free(cases);
     return cli_usage_error("check", "out of memory");
   }
-  size_t passed = 0, failed = 0, skipped = 0;
+  size_t before_n = 0;
+  char **before = flags->record ? last_failed_read(flags->record, &before_n) : NULL;
+  if (flags->rerun)
+    deselect_passed(paths, count, before, results);
+  size_t passed = 0, failed = 0, skipped = 0, xfailed = 0, xpassed = 0, deselected = 0,
+         not_run = 0;
   double start = now();
-  for (size_t i = 0; i < count; i++)
-    check_file(lowerer, impl ? &cases[i] : NULL, paths[i], profile, &results[i], &scenarios[i]);
+  bool stopped = false;
+  for (size_t i = 0; i < count; i++) {
+    if (results[i].deselected)
+      continue;
+    if (stopped) {
+      results[i] = (result){.path = paths[i], .name = paths[i], .not_run = true};
+      continue;
+    }
+    check_file(lowerer, impl ? &cases[i] : NULL, paths[i], profile, flags->select, &results[i],
+               &scenarios[i]);
+    results[i].xfail = flags->xfail ? xfail_reason(flags->xfail, paths[i]) : NULL;
+    stopped = flags->exitfirst && results[i].failure && !results[i].xfail;
+  }
   if (impl && judge_impl(impl, lsim_lowerer_mlir_context(lowerer), results, cases, count))
     fputs("lowersim check: out of memory running the implementation\n", stderr);
+  apply_xfail(results, count);
   size_t invalid = 0;
   for (size_t i = 0; i < count; i++) {
-    invalid += results[i].invalid;
-    if (results[i].failure) {
+    const result *r = &results[i];
+    invalid += r->invalid;
+    if (r->deselected) {
+      deselected++;
+    } else if (r->not_run) {
+      not_run++;
+    } else if (r->xfailed || r->xpassed) {
       if (!json)
-        fprintf(cli_human(), "FAIL %s: %s\n", paths[i], results[i].failure);
+        fprintf(cli_human(), "%s %s: %s\n", r->xfailed ? "XFAIL" : "XPASS", paths[i],
+               *r->xfail ? r->xfail : "(no reason given)");
+      xfailed += r->xfailed, xpassed += r->xpassed;
+    } else if (r->failure) {
+      if (!json)
+        fprintf(cli_human(), "FAIL %s: %s\n", paths[i], r->shown ? r->shown : r->failure);
       failed++;
-    } else if (results[i].skipped) {
-      if (results[i].skip_reason && !json)
-        fprintf(cli_human(), "SKIP %s: %s\n", paths[i], results[i].skip_reason);
+    } else if (r->skipped) {
+      if (r->skip_reason && !json)
+        fprintf(cli_human(), "SKIP %s: %s\n", paths[i], r->skip_reason);
       skipped++;
     } else {
       passed++;
     }
   }
-  int code = junit_path ? write_junit(junit_path, results, count, failed, now() - start, paths, profile)
+  int code = junit_path ? write_junit(junit_path, results, count, failed + xpassed, now() - start,
+                                      paths, profile)
                         : 0;
   if (json) {
-    write_json(results, count, profile, passed, failed, skipped, invalid);
+    write_json(results, count, profile,
+               (size_t[]){passed, failed, skipped, invalid, xfailed, xpassed, deselected, not_run});
   } else {
+    size_t noted = 0;
+    for (size_t i = 0; i < count; i++)
+      noted += results[i].verdict.notes != NULL;
+    if (noted)
+      fprintf(cli_human(),
+              "%zu scenario%s with notes (kernel bytecode by another MLIR; not differences: "
+              "--json and --junit list them)\n",
+              noted, noted == 1 ? "" : "s");
+    if (not_run)
+      fprintf(cli_human(), "stopped at the first failure (-x): %zu scenario%s not run\n",
+              not_run, not_run == 1 ? "" : "s");
     print_profile_totals(results, scenarios, count);
-    fprintf(cli_human(), "%zu passed, %zu failed, %zu skipped\n", passed, failed, skipped);
+    fprintf(cli_human(), "%zu passed, %zu failed, %zu skipped", passed, failed, skipped);
+    if (flags->xfail)
+      fprintf(cli_human(), ", %zu xfailed, %zu xpassed", xfailed, xpassed);
+    if (flags->select || flags->rerun)
+      fprintf(cli_human(), ", %zu deselected", deselected);
+    fputc('\n', cli_human());
   }
-  if (!code && failed)
+  if (!code && (failed || xpassed))
     code = invalid ? EXIT_INVALID_INPUT : EXIT_LOWERING_ERROR;
+  if (flags->record)
+    record_failures(flags->record, before, paths, results, count);
+  last_failed_free(before);
   for (size_t i = 0; i < count; i++) {
     free(results[i].failure);
     free(results[i].skip_reason);
+    free(results[i].shown);
+    lsim_scenario_port_verdict_clear(&results[i].verdict);
     lsim_scenario_destroy(scenarios[i]);
     if (cases) {
       free(cases[i].ours);
@@ -512,10 +772,11 @@ static const char *normalize_values(size_t i) { return i == 0 ? "jax" : NULL; }
 
 int cmd_check(int argc, char **argv) {
   const char *junit_path = NULL, *impl = NULL, *jax = NULL, *normalize = NULL;
+  const char *select = NULL, *xfail_path = NULL, *last_failed = NULL;
   const lsim_jax_profile *profile = NULL;
   uint64_t jobs = 1, max_bytes = 0;
   double timeout = 0;
-  bool batch = false, no_progress = false, json = false;
+  bool batch = false, no_progress = false, json = false, exitfirst = false, rerun = false;
   const cli_option options[] = {
       CLI_OPT_STRING("junit", 0, &junit_path,
                      CLI_HELP("OUT.xml", "a JUnit XML report (\"-\": standard output, the summary "
@@ -530,7 +791,8 @@ int cmd_check(int argc, char **argv) {
       CLI_OPT_FLAG("batch", 0, &batch, CLI_HELP(NULL, "the batch protocol (above)")),
       CLI_OPT_CHOICE("normalize", 0, &normalize, normalize_values,
                      CLI_HELP("WAY", "read both modules with jaxlib's MLIR first "
-                              "(build/oracle-venv or $LOWERSIM_JAX_PYTHON), so StableHLO's "
+                              "(build/oracle-venvs/RELEASE for --jax RELEASE, build/oracle-venv or "
+                              "$LOWERSIM_JAX_PYTHON; Pallas kernels too), so StableHLO's "
                               "pretty form is accepted and attributes left to their defaults "
                               "compare equal")),
       CLI_OPT_FLAG("no-progress", 0, &no_progress,
@@ -538,7 +800,21 @@ int cmd_check(int argc, char **argv) {
       CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
       CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT,
                   CLI_HELP("N", "the largest scenario file read (default 8388608, at most "
-                           "2^40)"))};
+                           "2^40)")),
+      CLI_OPT_STRING("select", 'k', &select,
+                     CLI_HELP("PATTERN", "only the scenarios whose path or name holds PATTERN")),
+      CLI_OPT_FLAG("exitfirst", 'x', &exitfirst,
+                   CLI_HELP(NULL, "stop at the first failure (ports still running are killed)")),
+      CLI_OPT_STRING("xfail", 0, &xfail_path,
+                     CLI_HELP("FILE", "scenarios expected to fail, one path or glob per line, "
+                              "the reason after `#`: XFAIL, and XPASS fails the run")),
+      CLI_OPT_FLAG("rerun-failed", 0, &rerun,
+                   CLI_HELP(NULL, "only the scenarios that failed last time (all when none "
+                            "did)")),
+      CLI_OPT_STRING("last-failed", 0, &last_failed,
+                     CLI_HELP("FILE", "where the record of failures is kept (default, for "
+                              "--impl runs: $XDG_CACHE_HOME/lowersim/last-failed/HASH of the "
+                              "working folder)"))};
   cli_args args;
   int code = cli_parse("check", argc, argv, options, sizeof options / sizeof options[0], help,
                        &args);
@@ -558,13 +834,33 @@ int cmd_check(int argc, char **argv) {
   if (impl && batch && strstr(impl, "{scenario}"))
     return cli_usage_error("check", "--batch: the command is started once and reads the paths "
                                     "on its stdin, so it takes no {scenario}");
+  if (select && !*select)
+    return cli_usage_error("check", "-k needs a pattern (a part of a path or a scenario's name)");
+  xfail_list xfails = {0};
+  if (xfail_path && (code = xfail_read(xfail_path, &xfails)))
+    return code;
+  /* The record of failures is kept for runs of a port (and whenever
+   * --last-failed or --rerun-failed asks for it). */
+  char *record = impl || last_failed || rerun ? last_failed_path(last_failed) : NULL;
+  if (rerun && !record) {
+    xfail_free(&xfails);
+    return cli_usage_error("check", "--rerun-failed: no record (set HOME or XDG_CACHE_HOME, or "
+                                    "name one with --last-failed FILE)");
+  }
+  check_flags flags = {.select = select, .exitfirst = exitfirst,
+                       .xfail = xfail_path ? &xfails : NULL, .rerun = rerun, .record = record};
   impl_setup setup = {.run = {.command = impl, .batch = batch, .jobs = (unsigned)jobs,
                               .timeout = timeout, .progress = !no_progress,
                               .what = "check --impl"},
-                      .normalize = normalize};
+                      .normalize = normalize, .colour = !json && cli_use_colour(cli_human()),
+                      .release = profile ? lsim_jax_profile_or_default(profile)->name : NULL,
+                      .exitfirst = exitfirst};
   cli_walk *walk = cli_walk_create("check", true);
-  if (!walk)
+  if (!walk) {
+    xfail_free(&xfails);
+    free(record);
     return cli_usage_error("check", "out of memory");
+  }
   for (int i = 0; !code && i < args.num_operands; i++) {
     if (impl && strcmp(args.operands[i], "-") == 0)
       code = cli_usage_error("check", "--impl needs scenario files, not standard input");
@@ -576,7 +872,9 @@ int cmd_check(int argc, char **argv) {
   if (!code && count == 0)
     code = cli_usage_error("check", "no scenario found (usage: lowersim check PATH...)");
   if (!code)
-    code = check_files(paths, count, impl ? &setup : NULL, junit_path, profile, json);
+    code = check_files(paths, count, impl ? &setup : NULL, junit_path, profile, json, &flags);
   cli_walk_destroy(walk);
+  xfail_free(&xfails);
+  free(record);
   return code;
 }

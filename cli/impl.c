@@ -6,7 +6,7 @@
 #include "progress.h"
 #include "lowersim/alloc.h"
 
-#include "lowersim/mlir_text.h"
+#include "lowersim/scenario_port.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -382,6 +382,7 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
   cli_progress_begin(&bar, o->what ? o->what : "impl", "scenarios", total, o->progress);
   size_t next = 0, done = 0;
   int rc = 0, sig = 0;
+  bool stopping = false;
   while (done < total && !(sig = watch_signal())) {
     /* Give every idle worker the next scenario. */
     for (unsigned j = 0; j < jobs; j++) {
@@ -531,10 +532,13 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
       if (finished) {
         if (!a->out || !a->err)
           rc = LSIM_E_NO_MEMORY;
+        stopping |= o->answered && o->answered(o->data, w->index, a);
         w->index = SIZE_MAX;
         done++;
       }
     }
+    if (stopping)
+      break; /* -x: the ports still running are killed below */
     cli_progress_update(&bar, done, NULL, false);
   }
   cli_progress_end(&bar);
@@ -557,48 +561,62 @@ void impl_answer_clear(impl_answer *a) {
 
 /* --- --normalize jax: pretty StableHLO read by jaxlib's MLIR ----------------------- */
 
-/* A batch port (the protocol of impl.h) that reads each file with jaxlib's
- * MLIR (JAX's dialects registered, as the oracle's context) and prints it
- * with oracle/mlir_text.py's attribute_form, the spelling MLIR 19 reads.
- * The module goes through the pretty form once, so that attributes the
- * pretty form leaves out when they hold their default (custom_call's
- * has_side_effect = false) are left out whichever form it came in. */
-static const char normalizer[] =
-    "import sys\n"
-    "from oracle import mlir_text\n"
-    "ctx = mlir_text.context(allow_unregistered=True)\n"
-    "out = sys.stdout.buffer\n"
-    "for line in sys.stdin.buffer:\n"
-    "  try:\n"
-    "    with open(line[:-1].decode(), encoding='utf-8') as f:\n"
-    "      m = mlir_text.parse(mlir_text.pretty(mlir_text.parse(f.read(), ctx)), ctx)\n"
-    "      o, e, code = mlir_text.attribute_form(m).encode(), b'', 0\n"
-    "  except Exception as x:\n"
-    "    o, e, code = b'', str(x).encode(), 1\n"
-    "  out.write(b'%d %d %d\\n' % (code, len(o), len(e)) + o + e)\n"
-    "  out.flush()\n";
-
 static bool executable(const char *path) { return access(path, X_OK) == 0; }
 
-char *impl_jax_python(void) {
+/* `dir`/oracle-venvs/`release`/bin/python, else `dir`/oracle-venv/bin/python
+ * (owned), when executable; NULL otherwise. */
+static char *venv_python(const char *dir, const char *release) {
+  for (int k = release ? 0 : 1; k < 2; k++) {
+    char *p = NULL;
+    if ((k == 0 ? asprintf(&p, "%s/oracle-venvs/%s/bin/python", dir, release)
+                : asprintf(&p, "%s/oracle-venv/bin/python", dir)) < 0)
+      return NULL;
+    if (executable(p))
+      return p;
+    free(p);
+  }
+  return NULL;
+}
+
+char *impl_jax_python(const char *release) {
   const char *env = getenv("LOWERSIM_JAX_PYTHON");
   if (env && *env)
     return executable(env) ? lsim_strdup(env) : NULL;
   char self[PATH_MAX];
   ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  char *p = NULL;
   if (len > 0) {
     self[len] = '\0';
     char *slash = strrchr(self, '/');
     if (slash) {
-      char *p = NULL;
       *slash = '\0';
-      if (asprintf(&p, "%s/oracle-venv/bin/python", self) >= 0 && executable(p))
-        return p;
-      free(p);
+      p = venv_python(self, release);
     }
   }
-  return executable("build/oracle-venv/bin/python") ? lsim_strdup("build/oracle-venv/bin/python")
-                                                    : NULL;
+  return p ? p : venv_python("build", release);
+}
+
+/* The checkout whose oracle/normalize.py --normalize jax runs: the folder
+ * above the lowersim executable's (build/lowersim) when it holds one, else
+ * NULL (the current folder's). */
+static char *oracle_root(void) {
+  char self[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len <= 0)
+    return NULL;
+  self[len] = '\0';
+  for (int up = 0; up < 2; up++) {
+    char *slash = strrchr(self, '/');
+    if (!slash)
+      return NULL;
+    *slash = '\0';
+  }
+  char *p = NULL;
+  if (asprintf(&p, "%s/oracle/normalize.py", self) < 0)
+    return NULL;
+  bool found = access(p, R_OK) == 0;
+  free(p);
+  return found ? lsim_strdup(self) : NULL;
 }
 
 int impl_normalize_jax(const char *python, impl_answer *answers, const bool *want, size_t n,
@@ -610,9 +628,16 @@ int impl_normalize_jax(const char *python, impl_answer *answers, const bool *wan
   FILE *f = open_memstream(&cmd, &size);
   int rc = !files || !got || !f ? LSIM_E_NO_MEMORY : 0;
   if (f) {
+    /* oracle/normalize.py: jaxlib's MLIR reads each module (and its kernels)
+     * and prints it in the form MLIR 19 reads.  The checkout's, first on the
+     * path (the venv may name another checkout's oracle). */
+    char *root = oracle_root();
     shell_quote(f, python);
-    fputs(" -c ", f);
-    shell_quote(f, normalizer);
+    fputs(" -c 'import runpy, sys; sys.path.insert(0, sys.argv[1]); "
+          "runpy.run_module(\"oracle.normalize\", run_name=\"__main__\")' ",
+          f);
+    shell_quote(f, root ? root : ".");
+    free(root);
     rc = fclose(f) != 0 ? LSIM_E_NO_MEMORY : rc;
   }
   const char *dir = getenv("TMPDIR");
@@ -660,368 +685,22 @@ int impl_normalize_jax(const char *python, impl_answer *answers, const bool *wan
   return rc;
 }
 
-/* --- judging an answer ------------------------------------------------------------- */
+/* --- judging an answer: the library's one judge ---------------------------------- */
 
-static char *canonical_module(MlirContext mlir, const char *text, lsim_error *err) {
-  MlirModule m;
-  if (lsim_mlir_parse_module(mlir, text, &m, err))
-    return NULL;
-  char *printed = lsim_mlir_print(mlirModuleGetOperation(m));
-  mlirModuleDestroy(m);
-  if (!printed && err)
-    lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
-  return printed;
-}
-
-bool impl_unparsable(MlirContext mlir, const char *text) {
-  lsim_error err = LSIM_ERROR_INIT;
-  char *c = canonical_module(mlir, text, &err);
-  lsim_error_clear(&err);
-  free(c);
-  return c == NULL;
-}
-
-/* The lines of `text` (pointers into it; the array owned), *count of them. */
-static const char **lines_of(const char *text, size_t *count) {
-  size_t n = 0;
-  for (const char *p = text; *p; p++)
-    n += *p == '\n';
-  n += text[0] && text[strlen(text) - 1] != '\n';
-  const char **lines = lsim_malloc((n + 1) * sizeof *lines);
-  if (!lines)
-    return NULL;
-  size_t k = 0;
-  for (const char *p = text; *p && k < n;) {
-    lines[k++] = p;
-    const char *nl = strchr(p, '\n');
-    p = nl ? nl + 1 : p + strlen(p);
-  }
-  *count = k;
-  return lines;
-}
-
-static size_t line_len(const char *l) {
-  const char *nl = strchr(l, '\n');
-  return nl ? (size_t)(nl - l) : strlen(l);
-}
-
-static bool same_line(const char *a, const char *b) {
-  size_t la = line_len(a);
-  return la == line_len(b) && memcmp(a, b, la) == 0;
-}
-
-/* A unified diff (3 lines of context) of `a` (lowersim's) and `b` (the
- * port's), from a longest common subsequence of lines; false when the
- * modules are too large for it (the caller says where they first differ). */
-static bool unified_diff(FILE *f, const char *a, const char *b) {
-  size_t na = 0, nb = 0;
-  const char **la = lines_of(a, &na), **lb = lines_of(b, &nb);
-  /* Common head and tail lines take no table. */
-  size_t head = 0, tail_n = 0;
-  while (la && lb && head < na && head < nb && same_line(la[head], lb[head]))
-    head++;
-  while (la && lb && tail_n < na - head && tail_n < nb - head &&
-         same_line(la[na - 1 - tail_n], lb[nb - 1 - tail_n]))
-    tail_n++;
-  size_t ra = na - head - tail_n, rb = nb - head - tail_n;
-  uint32_t *lcs = la && lb && (ra + 1) * (rb + 1) <= 16u * 1024 * 1024
-                      ? lsim_calloc((ra + 1) * (rb + 1), sizeof *lcs)
-                      : NULL;
-  if (!lcs) {
-    free(la), free(lb);
-    return false;
-  }
-#define L(i, j) lcs[(size_t)(i) * (rb + 1) + (j)]
-  for (size_t i = ra; i-- > 0;)
-    for (size_t j = rb; j-- > 0;)
-      L(i, j) = same_line(la[head + i], lb[head + j]) ? L(i + 1, j + 1) + 1
-                : L(i + 1, j) >= L(i, j + 1)          ? L(i + 1, j)
-                                                      : L(i, j + 1);
-  /* The edit script over the whole files: ' ', '-', '+' with line indices. */
-  size_t cap = na + nb + 1, m = 0;
-  char *op = lsim_malloc(cap);
-  size_t *ia = lsim_malloc(cap * sizeof *ia), *ib = lsim_malloc(cap * sizeof *ib);
-  if (!op || !ia || !ib) {
-    free(op), free(ia), free(ib), free(lcs), free(la), free(lb);
-    return false;
-  }
-  size_t i = 0, j = 0;
-  for (size_t k = 0; k < head; k++)
-    op[m] = ' ', ia[m] = k, ib[m] = k, m++;
-  while (i < ra || j < rb) {
-    if (i < ra && j < rb && same_line(la[head + i], lb[head + j]))
-      op[m] = ' ', ia[m] = head + i++, ib[m] = head + j++;
-    else if (i < ra && (j == rb || L(i + 1, j) >= L(i, j + 1)))
-      op[m] = '-', ia[m] = head + i++, ib[m] = head + j;
-    else
-      op[m] = '+', ia[m] = head + i, ib[m] = head + j++;
-    m++;
-  }
-#undef L
-  for (size_t k = 0; k < tail_n; k++)
-    op[m] = ' ', ia[m] = head + ra + k, ib[m] = head + rb + k, m++;
-  fputs("--- lowersim\n+++ the implementation\n", f);
-  for (size_t k = 0; k < m;) {
-    if (op[k] == ' ') {
-      k++;
-      continue;
-    }
-    /* A hunk: from 3 lines before this change to 3 after the last change
-     * that is at most 6 lines of context from the next. */
-    size_t s = k >= 3 ? k - 3 : 0, e = k;
-    for (;;) {
-      while (e < m && op[e] != ' ')
-        e++;
-      size_t gap = e;
-      while (gap < m && op[gap] == ' ' && gap - e < 7)
-        gap++;
-      if (gap < m && op[gap] != ' ' && gap - e < 7)
-        e = gap;
-      else
-        break;
-    }
-    size_t end = e + 3 < m ? e + 3 : m;
-    size_t ca = 0, cb = 0;
-    for (size_t x = s; x < end; x++)
-      ca += op[x] != '+', cb += op[x] != '-';
-    fprintf(f, "@@ -%zu,%zu +%zu,%zu @@\n", ia[s] + (ca ? 1 : 0), ca, ib[s] + (cb ? 1 : 0), cb);
-    for (size_t x = s; x < end; x++) {
-      const char *l = op[x] == '+' ? lb[ib[x]] : la[ia[x]];
-      fprintf(f, "%c%.*s\n", op[x], (int)line_len(l), l);
-    }
-    k = end;
-  }
-  free(op), free(ia), free(ib), free(lcs), free(la), free(lb);
-  return true;
-}
-
-/* Up to 60 characters of `s`, stopping at the end of the line. */
-static int excerpt(const char *s) {
-  int n = 0;
-  while (n < 60 && s[n] && s[n] != '\n')
-    n++;
-  return n;
-}
-
-/* Where two module texts first differ: line, column and what each has there. */
-static void describe_difference(FILE *diff, const char *a, const char *b) {
-  int line = 1, column = 1;
-  for (; *a && *a == *b; a++, b++, column++) {
-    if (*a == '\n')
-      line++, column = 0;
-  }
-  fprintf(diff,
-          "modules differ at line %d, column %d: lowersim has \"%.*s\", the implementation "
-          "\"%.*s\"",
-          line, column, excerpt(a), a, excerpt(b), b);
-}
-
-/* The line holds `[CODE: ]ErrorClass: message`: CODE a lowersim code
- * (LSIM_E_...) or a number, ErrorClass a (dotted) Python name starting with
- * a capital in its last part; *rest points at `ErrorClass: message`. */
-static bool error_line(const char *line, size_t len, const char **rest) {
-  const char *p = line, *end = line + len;
-  for (int pass = 0; pass < 2; pass++) {
-    const char *q = p, *last = p;
-    while (q < end && (q[0] == '_' || q[0] == '.' || q[0] == '-' || (q[0] >= '0' && q[0] <= '9') ||
-                       (q[0] >= 'a' && q[0] <= 'z') || (q[0] >= 'A' && q[0] <= 'Z'))) {
-      if (q[0] == '.')
-        last = q + 1;
-      q++;
-    }
-    if (q == p || q + 1 >= end || q[0] != ':' || q[1] != ' ')
-      return false;
-    bool code = (p[0] == '-' || (p[0] >= '0' && p[0] <= '9')) || strncmp(p, "LSIM_", 5) == 0;
-    if (pass == 0 && code) {
-      p = q + 2; /* CODE: then the class */
-      continue;
-    }
-    if (!(last[0] >= 'A' && last[0] <= 'Z') || memchr(p, '-', (size_t)(q - p)))
-      return false;
-    *rest = p;
-    return true;
-  }
-  return false;
-}
-
-/* The last line of `text` of the form `[CODE: ]ErrorClass: message` (its
- * `ErrorClass: message` part, *len bytes), or NULL. */
-static const char *last_error_line(const char *text, size_t *len) {
-  const char *found = NULL;
-  for (const char *line = text; *line;) {
-    size_t n = line_len(line);
-    const char *rest;
-    if (error_line(line, n, &rest))
-      found = rest, *len = n - (size_t)(rest - line);
-    line += n + (line[n] == '\n');
-  }
-  return found;
-}
-
-/* The last non-empty line of `text`, *len bytes, or NULL. */
-static const char *last_line(const char *text, size_t *len) {
-  const char *found = NULL;
-  for (const char *line = text; *line;) {
-    size_t n = line_len(line);
-    if (n)
-      found = line, *len = n;
-    line += n + (line[n] == '\n');
-  }
-  return found;
-}
-
-static bool blank(const char *s) {
-  for (; *s; s++)
-    if (*s != ' ' && *s != '\n' && *s != '\t' && *s != '\r')
-      return false;
-  return true;
-}
-
-/* What the port's stderr says, for a verdict: its error line, or its last line. */
-static void said(FILE *f, const char *err) {
-  size_t len = 0;
-  const char *l = last_error_line(err, &len);
-  if (!l)
-    l = last_line(err, &len);
-  if (l)
-    fprintf(f, "%.*s", (int)len, l);
-  else
-    fputs("(nothing on stderr)", f);
-}
-
-/* The module on stdout does not parse: MLIR's diagnostic and what to do. */
-static void unparsable(FILE *f, const char *out, const lsim_error *perr, bool normalizing,
-                       const char *note) {
-  if (perr && perr->code == LSIM_E_NO_MEMORY) { /* not the port's fault */
-    fputs("out of memory", f);
-    return;
-  }
-  fputs("the implementation's output does not parse as MLIR", f);
-  const char *msg = lsim_error_message(perr);
-  if (msg && *msg)
-    fprintf(f, " (MLIR 19: %s)", msg);
-  if (normalizing && note && strncmp(note, "--normalize", 11) == 0) {
-    fprintf(f, "; %s", note);
-  } else if (normalizing && note) {
-    size_t len = 0;
-    const char *l = last_line(note, &len);
-    fprintf(f, "; jaxlib's MLIR cannot read it either: %.*s", (int)len, l ? l : note);
-  } else if (!normalizing && strstr(out, "stablehlo.") && !strstr(out, "\"stablehlo.")) {
-    fputs("; it looks like StableHLO's pretty form, which lowersim's MLIR (no stablehlo "
-          "dialect) cannot read: print the generic form (Python: "
-          "module.operation.get_asm(print_generic_op_form=True); C: "
-          "mlirOpPrintingFlagsPrintGenericOpForm), or pass --normalize jax to read it with "
-          "jaxlib's MLIR (build/oracle-venv, made by ./run oracle)",
-          f);
-  }
-}
-
-/* The length of the address in Python's default repr at `p` (` object at
- * 0x7f...>`: a process's own, which no port can know, as pxla.py's message
- * about ordered effects shows), or 0. */
-static size_t repr_address(const char *p, size_t n) {
-  static const char prefix[] = " object at 0x";
-  size_t k = sizeof prefix - 1;
-  if (n < k + 2 || memcmp(p, prefix, k) != 0)
-    return 0;
-  size_t d = k;
-  while (d < n && strchr("0123456789abcdef", p[d]) && p[d])
-    d++;
-  return d > k && d < n && p[d] == '>' ? d : 0;
-}
-
-/* An error line against JAX's, but for the addresses of default reprs. */
-static bool same_error_line(const char *line, size_t len, const char *want) {
-  size_t i = 0, j = 0, n = strlen(want);
-  while (i < len && j < n) {
-    size_t a = repr_address(line + i, len - i), b = repr_address(want + j, n - j);
-    if (a && b) {
-      i += a, j += b;
-      continue;
-    }
-    if (line[i] != want[j])
-      return false;
-    i++, j++;
-  }
-  return i == len && j == n;
-}
-
-char *impl_compare(MlirContext mlir, const char *ours, const lsim_error *err,
-                   const impl_answer *a, bool normalizing, const char *normalize_note) {
-  char *diff = NULL;
-  size_t size = 0;
-  FILE *f = open_memstream(&diff, &size);
-  if (!f)
-    return lsim_strdup("out of memory");
-  /* JAX's error as one line, as `lowersim lower` prints it (cli_put_line: newlines as \n). */
-  char want[8192] = "";
-  if (!ours) {
-    size_t n = (size_t)snprintf(want, sizeof want / 2, "%s: ", lsim_error_class(err));
-    for (const char *c = lsim_error_message(err); *c && n + 3 < sizeof want; c++) {
-      if (*c == '\n')
-        want[n++] = '\\', want[n++] = 'n';
-      else
-        want[n++] = *c;
-    }
-    want[n] = '\0';
-  }
-  if (a->how == IMPL_BROKEN) {
-    fputs(a->err, f);
-  } else if (a->how == IMPL_TIMED_OUT) {
-    fprintf(f, "the implementation did not finish within %.1f s and was killed", a->seconds);
-  } else if (a->how == IMPL_SIGNALLED) {
-    fprintf(f, "the implementation was killed by signal %d (%s); its stderr: ", a->code,
-            strsignal(a->code));
-    said(f, a->err);
-  } else if (ours && a->code) {
-    fprintf(f, "lowersim gives a module, the implementation exits %d: ", a->code);
-    said(f, a->err);
-  } else if (ours && blank(a->out)) {
-    fputs("lowersim gives a module, the implementation exits 0 and prints nothing on stdout", f);
-  } else if (ours) {
-    lsim_error perr = LSIM_ERROR_INIT;
-    lsim_error ourerr = LSIM_ERROR_INIT;
-    char *x = canonical_module(mlir, ours, &ourerr), *y = canonical_module(mlir, a->out, &perr);
-    if (!x && ourerr.code == LSIM_E_NO_MEMORY) {
-      fputs("out of memory", f);
-    } else if (!y) {
-      unparsable(f, a->out, &perr, normalizing, normalize_note);
-    } else if (!x || strcmp(x, y) != 0) {
-      fputs("the modules differ:\n", f);
-      if (!unified_diff(f, x ? x : "", y))
-        describe_difference(f, x ? x : "", y);
-    }
-    lsim_error_clear(&ourerr);
-    lsim_error_clear(&perr);
-    free(x);
-    free(y);
-  } else if (a->code == 0) {
-    fprintf(f, "expected the error \"%s\"; the implementation exits 0 with %s", want,
-            blank(a->out) ? "nothing on stdout" : "a module");
-  } else {
-    size_t len = 0;
-    const char *line = last_error_line(a->err, &len);
-    if (!line) {
-      fprintf(f,
-              "expected the error \"%s\"; the implementation exits %d and no line of its stderr "
-              "is `ErrorClass: message`: ",
-              want, a->code);
-      said(f, a->err);
-    } else if (!same_error_line(line, len, want)) {
-      fprintf(f, "expected the error \"%s\"; the implementation exits %d: %.*s", want, a->code,
-              (int)len, line);
-    }
-  }
-  if (fclose(f) != 0) {
-    free(diff);
-    return lsim_strdup("out of memory");
-  }
-  if (size == 0) {
-    free(diff);
-    return NULL;
-  }
-  /* One failure reads as lines without a trailing newline. */
-  while (size > 0 && diff[size - 1] == '\n')
-    diff[--size] = '\0';
-  return diff;
+int impl_judge(MlirContext mlir, const char *ours, const lsim_error *err, const impl_answer *a,
+               const impl_judging *how, lsim_scenario_port_verdict *v) {
+  lsim_scenario_port_expected e = {.module = ours,
+                                   .error_class = ours ? NULL : lsim_error_class(err),
+                                   .error_message = ours ? NULL : lsim_error_message(err)};
+  static const lsim_scenario_port_how hows[] = {
+      [IMPL_EXITED] = LSIM_SCENARIO_PORT_EXITED, [IMPL_SIGNALLED] = LSIM_SCENARIO_PORT_SIGNALLED,
+      [IMPL_TIMED_OUT] = LSIM_SCENARIO_PORT_TIMED_OUT, [IMPL_BROKEN] = LSIM_SCENARIO_PORT_BROKEN};
+  lsim_scenario_port_answer answer = {.how = hows[a->how], .code = a->code, .out = a->out,
+                                      .err = a->err, .seconds = a->seconds};
+  lsim_scenario_port_options o = LSIM_SCENARIO_PORT_OPTIONS_INIT(
+      .colour = how->colour, .normalizing = how->normalizing, .normalize_note = how->note);
+  lsim_error jerr = LSIM_ERROR_INIT;
+  int rc = lsim_scenario_port_judge(mlir, &e, &answer, &o, v, &jerr);
+  lsim_error_clear(&jerr);
+  return rc;
 }

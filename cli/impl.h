@@ -15,11 +15,14 @@
 #define LOWERSIM_CLI_IMPL_H
 
 #include "lowersim/error.h"
+#include "lowersim/scenario_port.h"
 
 #include <mlir-c/IR.h>
 
 #include <stdbool.h>
 #include <stddef.h>
+
+struct impl_answer;
 
 typedef struct impl_options {
   const char *command;
@@ -28,6 +31,11 @@ typedef struct impl_options {
   double timeout;   /* seconds per answer; 0: none */
   bool progress;    /* a progress line with the ETA on stderr (a terminal only) */
   const char *what; /* the progress line's name for the work ("check --impl") */
+  /* Called with each answer as it arrives (may be NULL); true stops the
+   * run: the ports still running are killed, and their scenarios and those
+   * not started keep zeroed answers (`out` NULL).  For -x. */
+  bool (*answered)(void *data, size_t index, const struct impl_answer *a);
+  void *data;
 } impl_options;
 
 typedef enum impl_how {
@@ -45,15 +53,18 @@ typedef struct impl_answer {
 } impl_answer;
 
 /* Runs the port on paths[i] for every i with paths[i] != NULL, into
- * answers[i] (the others are left zeroed).  0, or LSIM_E_NO_MEMORY. */
+ * answers[i] (the others are left zeroed; so are those not run when
+ * `answered` stopped the run).  0, or LSIM_E_NO_MEMORY. */
 int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl_answer *answers);
 void impl_answer_clear(impl_answer *a);
 
 /* The python of the oracle's environment that `--normalize jax` runs
- * (owned), or NULL when there is none: $LOWERSIM_JAX_PYTHON, else
- * build/oracle-venv/bin/python beside the lowersim executable or below the
- * current folder. */
-char *impl_jax_python(void);
+ * (owned), or NULL when there is none: $LOWERSIM_JAX_PYTHON, else beside
+ * the lowersim executable or below the current folder
+ * oracle-venvs/RELEASE/bin/python (the jaxlib of the release checked, whose
+ * kernels' bytecode it reads; RELEASE may be NULL), else
+ * oracle-venv/bin/python. */
+char *impl_jax_python(const char *release);
 
 /* The module in answers[i].out, for every i with want[i], is replaced by
  * its generic form as jaxlib's MLIR prints it with every attribute in the
@@ -65,14 +76,17 @@ char *impl_jax_python(void);
 int impl_normalize_jax(const char *python, impl_answer *answers, const bool *want, size_t n,
                        char **notes);
 
-/* What differs between lowersim's outcome for one scenario (the module
- * `ours`, or the error `err` when `ours` is NULL) and the port's answer;
- * owned, NULL when they agree.  `normalize_note`: jaxlib's diagnostic when
- * --normalize jax could not read the port's module, or NULL. */
-char *impl_compare(MlirContext mlir, const char *ours, const lsim_error *err,
-                   const impl_answer *a, bool normalizing, const char *normalize_note);
+/* How an answer is judged. */
+typedef struct impl_judging {
+  bool normalizing;  /* --normalize jax */
+  const char *note;  /* jaxlib's diagnostic when it could not read the port's module, or NULL */
+  bool colour;       /* red and green word marks */
+} impl_judging;
 
-/* True when `text` does not parse as a module in `mlir`. */
-bool impl_unparsable(MlirContext mlir, const char *text);
+/* lowersim's outcome for one scenario (the module `ours`, or the error `err`
+ * when `ours` is NULL) against the port's answer, by the library's one judge
+ * (lsim_scenario_port_judge) into `v`.  0, or LSIM_E_NO_MEMORY. */
+int impl_judge(MlirContext mlir, const char *ours, const lsim_error *err, const impl_answer *a,
+               const impl_judging *how, lsim_scenario_port_verdict *v);
 
 #endif

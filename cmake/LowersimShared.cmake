@@ -59,6 +59,8 @@ set_target_properties(lowersim_shared PROPERTIES INSTALL_RPATH ${_lsim_mlir_libd
 
 lowersim_shared_library(lowersim_scenario_shared lowersim_scenario
   $<TARGET_OBJECTS:lowersim_scenario>)
+# The port judge (scenario/scenario_port.c) walks and parses modules: the C
+# API archives again, hidden, over the same libMLIR.so.
 target_link_libraries(lowersim_scenario_shared PUBLIC lowersim_shared
-  PRIVATE LibXml2::LibXml2 Threads::Threads)
+  PRIVATE ${_lsim_capi_archives} MLIR LLVM LibXml2::LibXml2 Threads::Threads)
 set_target_properties(lowersim_scenario_shared PROPERTIES INSTALL_RPATH "$ORIGIN;${_lsim_mlir_libdir}")

@@ -23,6 +23,21 @@ void lsimp_base64_encode(lsimp_strbuf *out, const void *data, size_t size) {
   }
 }
 
+bool lsimp_base64_decode(lsimp_strbuf *out, const char *text, size_t len) {
+  struct base64_decode_ctx ctx;
+  uint8_t bytes[BASE64_DECODE_LENGTH(CHUNK)];
+  base64_decode_init(&ctx);
+  while (len > 0) {
+    size_t n = len < CHUNK ? len : CHUNK, got = sizeof bytes;
+    if (!base64_decode_update(&ctx, &got, bytes, n, text))
+      return false;
+    lsimp_strbuf_append(out, (const char *)bytes, got);
+    text += n;
+    len -= n;
+  }
+  return base64_decode_final(&ctx) != 0;
+}
+
 void lsimp_sha256(const void *data, size_t size, uint8_t digest[32]) {
   struct sha256_ctx ctx;
   sha256_init(&ctx);

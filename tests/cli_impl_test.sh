@@ -12,6 +12,7 @@ check() { # check NAME STATUS DETAIL
 }
 has() { [[ "$1" == *"$2"* ]]; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache  # check's record of failures (--rerun-failed) goes here
 n=$(ls "$S"/*.xml | wc -l)
 
 # lowersim itself as the port: every scenario agrees, with one job or two.
@@ -63,12 +64,41 @@ EOS
   check python-one-shot $(( code != 0 )) "exit $code: $out"
 fi
 
-# A difference is a unified diff of the two modules as MLIR prints them.
+# A difference is one line naming the first differing op, then a unified
+# diff of the two modules as MLIR prints them, the differing words marked.
 "$L" lower "$S/single-platform.xml" | sed 's/stablehlo.add/stablehlo.multiply/' >"$tmp/wrong.mlir"
 out=$("$L" check "$S/single-platform.xml" --impl "cat $tmp/wrong.mlir"); code=$?
-has "$out" 'the modules differ:' && has "$out" $'\n--- lowersim\n+++ the implementation\n@@ -2,7 +2,7 @@\n' &&
-  has "$out" $'\n-    %2 = "stablehlo.add"(%0, %1)' && has "$out" $'\n+    %2 = "stablehlo.multiply"(%0, %1)'
-check diff $(( $? != 0 || code != 1 )) "exit $code: $out"
+want="FAIL $S/single-platform.xml: first difference: line 5, stablehlo.add: lowersim \"... \"stablehlo.add\"(%0, %1) : (tensor<4xf32...\" port \"... \"stablehlo.multiply\"(%0, %1) : (tensor<...\"
+--- lowersim
++++ the implementation
+@@ -2,7 +2,7 @@
+$(sed -n 2,4p "$tmp/wrong.mlir" | sed 's/^/ /')
+-    %2 = \"stablehlo.[-add-]\"(%0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
++    %2 = \"stablehlo.{+multiply+}\"(%0, %1) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+     return %2 : tensor<4xf32>
+   }
+ }
+  unpinned, as 0.12.0.1: 0 passed, 1 failed, 0 skipped
+0 passed, 1 failed, 0 skipped"
+[ "$out" = "$want" ]; check diff $(( $? != 0 || code != 1 )) "exit $code: $(diff <(echo "$want") <(echo "$out"))"
+# On a terminal the differing words are red and green (NO_COLOR: marks).
+if command -v script >/dev/null; then
+  script -qec "$L check $S/single-platform.xml --impl 'cat $tmp/wrong.mlir'" "$tmp/tty" >/dev/null 2>&1
+  grep -qF $'"stablehlo.\033[1;31madd\033[0m"(%0, %1)' "$tmp/tty" && grep -qF $'"stablehlo.\033[1;32mmultiply\033[0m"' "$tmp/tty"
+  check colour-words $? "$(cat -v "$tmp/tty")"
+  NO_COLOR=1 script -qec "$L check $S/single-platform.xml --impl 'cat $tmp/wrong.mlir'" "$tmp/tty" >/dev/null 2>&1
+  grep -qF '"stablehlo.[-add-]"' "$tmp/tty" && ! grep -q $'\033\[1;3' "$tmp/tty"
+  check no-colour-words $? "$(cat -v "$tmp/tty")"
+fi
+# The JUnit failure's message is that first line.
+"$L" check "$S/single-platform.xml" --junit "$tmp/diff.xml" --impl "cat $tmp/wrong.mlir" >/dev/null
+grep -qF '<failure message="first difference: line 5, stablehlo.add: lowersim &quot;... &quot;stablehlo.add&quot;(%0, %1) : (tensor&lt;4xf32...&quot; port &quot;... &quot;stablehlo.multiply&quot;(%0, %1) : (tensor&lt;...&quot;"' "$tmp/diff.xml"
+check junit-first-line $? "$(grep -o '<failure[^>]*>' "$tmp/diff.xml")"
+# An attribute named, a custom call by its target.
+"$L" lower "$S/single-platform.xml" | sed 's/operand_layouts = \[dense<0>/operand_layouts = [dense<1>/' >"$tmp/attr.mlir"
+out=$("$L" check "$S/single-platform.xml" --impl "cat $tmp/attr.mlir" | head -1)
+[ "$out" = "FAIL $S/single-platform.xml: first difference: line 4, stablehlo.custom_call @my_cpu_kernel, attribute operand_layouts: lowersim \"...ts = [dense<0> : tensor<1xindex>], resul...\" port \"...ts = [dense<1> : tensor<1xindex>], resul...\"" ]
+check first-attribute $? "$out"
 
 # Honest verdicts: nothing printed, a signal, a time-out, no error line.
 verdict() { # verdict NAME SCENARIO COMMAND WANT [OPTIONS...]
@@ -101,6 +131,15 @@ out=$("$L" check "$C" --impl "echo '$msg' >&2; exit 1"); code=$?
 check repr-address $code "$out"
 out=$("$L" check "$C" --impl "echo '${msg/OrderedDebugEffect/OrderedIOEffect}' >&2; exit 1"); code=$?
 has "$out" "expected the error"; check repr-address-rest $(( $? != 0 || code != 1 )) "exit $code: $out"
+# The order of lax's accepted dtypes is a process's own (a set of numpy
+# types, hashed by address): not compared; the dtypes themselves are.
+D=$SRC/testdata/conformance/lax/sub-bool.xml
+msg="TypeError: sub does not accept dtype bool at position 0. Accepted dtypes at position 0 are subtypes of integer, complexfloating, floating."
+out=$("$L" check "$D" --jax 0.11.0 --impl "echo '$msg' >&2; exit 1"); code=$?
+check dtype-order $code "$out"
+out=$("$L" check "$D" --jax 0.11.0 --impl "echo '${msg/floating./bool.}' >&2; exit 1" | head -1); code=$?
+[ "$out" = "FAIL $D: first difference: the error's message: lowersim \"...of integer, floating, complexfloating.\" port \"...of integer, complexfloating, bool.\"" ]
+check dtype-order-rest $? "$out"
 # exit 3 without that line is a failure like any other exit.
 verdict exit-3 single-platform.xml "echo 'oops' >&2; exit 3" \
   "lowersim gives a module, the implementation exits 3: oops"
@@ -134,6 +173,16 @@ if [ -x "$SRC/build/oracle-venv/bin/python" ] && [ -z "${LOWERSIM_SANITIZE:-}" ]
     "; jaxlib's MLIR cannot read it either: " --normalize jax
 fi
 
+# A port printing JAX's pretty form (get_asm()'s default), real JAX lowering:
+# --normalize jax reads it, Pallas kernels (JAX 0.12's bytecode) included.
+J=$SRC/build/oracle-venvs/0.12.0.1/bin/python
+if [ -x "$J" ] && [ -z "${LOWERSIM_SANITIZE:-}" ]; then
+  out=$(cd "$SRC" && "$L" check testdata/scenarios/single-platform.xml testdata/conformance/pallas/abstract-mesh-ffi.xml \
+        --jax 0.12.0.1 --normalize jax --impl "$J tests/pretty_port.py {scenario}"); code=$?
+  check pretty-port-normalized $(( code != 0 )) "exit $code: $out"
+  check pretty-port-count $([ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipped" ]; echo $?) "$out"
+fi
+
 # The batch protocol broken: a malformed answer, a port that dies (and is
 # started again for the next scenario).
 verdict batch-garbage single-platform.xml "echo hello" \
@@ -165,12 +214,72 @@ check expected-counted $([ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipp
 sed -i 's/stablehlo.add/stablehlo.multiply/' "$tmp/ex/expected/single-platform.mlir"
 sed -i "s/'rocm'/'cuda'/" "$tmp/ex/expected/missing-rule.err"
 out=$("$L" check "$tmp/ex/scenarios"); code=$?
-has "$out" "FAIL $tmp/ex/scenarios/single-platform.xml: against $tmp/ex/scenarios/../expected/single-platform.mlir (\"the implementation\"): the modules differ:" &&
-  has "$out" $'\n+    %2 = "stablehlo.multiply"' &&
-  has "$out" "FAIL $tmp/ex/scenarios/missing-rule.xml: against $tmp/ex/scenarios/../expected/missing-rule.err (\"the implementation\"): expected the error"
+has "$out" "FAIL $tmp/ex/scenarios/single-platform.xml: against $tmp/ex/scenarios/../expected/single-platform.mlir (\"the implementation\"): first difference: line 5, stablehlo.add: " &&
+  has "$out" $'\n+    %2 = "stablehlo.{+multiply+}"' &&
+  has "$out" "FAIL $tmp/ex/scenarios/missing-rule.xml: against $tmp/ex/scenarios/../expected/missing-rule.err (\"the implementation\"): first difference: the error's message: lowersim \"...ms ['tpu', 'rocm']\" port \"...ms ['tpu', 'cuda']\"
+expected the error \"NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'rocm']\"; the implementation exits 1: NotImplementedError: MLIR translation rule for primitive 'my_op' not found for platforms ['tpu', 'cuda']"
 check expected-fail $(( $? != 0 || code != 1 )) "exit $code: $out"
 rm "$tmp/ex/expected/"*
 out=$("$L" check "$tmp/ex/scenarios"); check expected-none $([ "$(tail -1 <<<"$out")" = "0 passed, 0 failed, 2 skipped" ]; echo $?) "$out"
+
+# The port workflow: -k, -x, --xfail, --rerun-failed.  a.xml fails (the port
+# multiplies where lowersim adds), b.xml and c.xml pass.
+W=$tmp/wf; mkdir -p "$W"
+cp "$S/single-platform.xml" "$W/a.xml"; cp "$S/missing-rule.xml" "$W/b.xml"; cp "$S/single-platform.xml" "$W/c.xml"
+cat >"$tmp/wfport.sh" <<EOS
+case "\$1" in */a.xml) cat "$tmp/wrong.mlir" ;; */c.xml) [ -n "\${SLOW_C:-}" ] && sleep 30; "$L" lower "\$1" ;; *) "$L" lower "\$1" ;; esac
+EOS
+P="bash $tmp/wfport.sh {scenario}"
+out=$("$L" check "$W" -k b.x --impl "$P"); code=$?
+[ "$out" = $'  unpinned, as 0.12.0.1: 1 passed, 0 failed, 0 skipped\n1 passed, 0 failed, 0 skipped, 2 deselected' ]
+check select-path $(( $? != 0 || code != 0 )) "exit $code: $out"
+out=$("$L" check "$W" -k missing --impl "$P" | tail -1)  # b.xml's name, missing-rule
+[ "$out" = "1 passed, 0 failed, 0 skipped, 2 deselected" ]; check select-name $? "$out"
+out=$("$L" check "$W" -k my_op --impl "$P" | tail -1)  # no path holds it; no name either
+[ "$out" = "0 passed, 0 failed, 0 skipped, 3 deselected" ]; check select-none $? "$out"
+out=$("$L" check "$W" -x --impl "$P"); code=$?
+[ "$(grep -c '^FAIL' <<<"$out")" = 1 ] && [ "$(tail -3 <<<"$out")" = "stopped at the first failure (-x): 2 scenarios not run
+  unpinned, as 0.12.0.1: 0 passed, 1 failed, 0 skipped
+0 passed, 1 failed, 0 skipped" ]
+check exitfirst $(( $? != 0 || code != 1 )) "exit $code: $out"
+# -x kills the ports still running: c.xml's sleeps 30 s.
+start=$(date +%s)
+out=$(SLOW_C=1 "$L" check "$W" -x -j 3 --impl "$P"); code=$?
+[ $(( $(date +%s) - start )) -lt 20 ] && has "$out" "stopped at the first failure (-x): "
+check exitfirst-kills $(( $? != 0 || code != 1 )) "exit $code: $out"
+out=$("$L" check "$W" -x)  # without --impl: a.xml and c.xml against their <expect>
+check exitfirst-alone $([ "$(tail -1 <<<"$out")" = "1 passed, 0 failed, 2 skipped" ]; echo $?) "$out"
+printf '# ports known to differ\n\na.xml   # multiplies instead of adding\n' >"$tmp/xfail.txt"
+out=$("$L" check "$W" --xfail "$tmp/xfail.txt" --impl "$P"); code=$?
+[ "$(head -1 <<<"$out")" = "XFAIL $W/a.xml: multiplies instead of adding" ] &&
+  [ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipped, 1 xfailed, 0 xpassed" ]
+check xfail $(( $? != 0 || code != 0 )) "exit $code: $out"
+printf '*/a.xml # wrong\n%s/c.xml\n' "$W" >"$tmp/xfail.txt"
+out=$("$L" check "$W" --xfail "$tmp/xfail.txt" --impl "$P"); code=$?
+[ "$out" = "XFAIL $W/a.xml: wrong
+XPASS $W/c.xml: (no reason given)
+  unpinned, as 0.12.0.1: 1 passed, 1 failed, 1 skipped
+1 passed, 0 failed, 0 skipped, 1 xfailed, 1 xpassed" ]
+check xpass-fails $(( $? != 0 || code != 1 )) "exit $code: $out"
+"$L" check "$W" --xfail "$tmp/xfail.txt" --impl "$P" --junit "$tmp/x.xml" >/dev/null
+grep -q '<skipped message="xfail: wrong"/>' "$tmp/x.xml" && grep -q '<failure message="XPASS (strict): (no reason given)"' "$tmp/x.xml"
+check xfail-junit $? "$(cat "$tmp/x.xml")"
+expect_usage_xfail=$("$L" check "$W" --xfail "$tmp/none.txt" --impl "$P" 2>&1); code=$?
+[ "$expect_usage_xfail" = "lowersim check: cannot read the xfail file $tmp/none.txt: No such file or directory" ]
+check xfail-missing $(( $? != 0 || code != 2 )) "exit $code: $expect_usage_xfail"
+# --rerun-failed: the record in $XDG_CACHE_HOME, or --last-failed FILE.
+"$L" check "$W" --impl "$P" >/dev/null
+# (earlier runs' failures elsewhere are kept: only what a run judges is updated)
+grep -qx "$W/a.xml" "$XDG_CACHE_HOME"/lowersim/last-failed/* && ! grep -q "$W/[bc].xml" "$XDG_CACHE_HOME"/lowersim/last-failed/*
+check record-xdg $? "$(ls -R "$XDG_CACHE_HOME"; cat "$XDG_CACHE_HOME"/lowersim/last-failed/*)"
+out=$("$L" check "$W" --rerun-failed --impl "$P" | tail -1)
+[ "$out" = "0 passed, 1 failed, 0 skipped, 2 deselected" ]; check rerun-failed $? "$out"
+"$L" check "$W" --last-failed "$tmp/lf" --impl "$P" >/dev/null
+out=$("$L" check "$W" --last-failed "$tmp/lf" --rerun-failed --impl "$L lower {scenario}" | tail -1)
+[ "$out" = "1 passed, 0 failed, 0 skipped, 2 deselected" ] && [ ! -s "$tmp/lf" ]; check rerun-fixed $? "$out"
+out=$("$L" check "$W" --last-failed "$tmp/lf" --rerun-failed --impl "$L lower {scenario}" 2>&1 | sed -n '1p;$p')
+[ "$out" = "lowersim check: --rerun-failed: no failure recorded for these scenarios: running every one
+3 passed, 0 failed, 0 skipped, 0 deselected" ]; check rerun-none $? "$out"
 
 # Usage errors.
 expect_usage() { # expect_usage NAME WANT ARGS...
@@ -183,6 +292,7 @@ expect_usage batch-scenario "--batch: the command is started once and reads the 
 expect_usage jobs-alone "--batch, --jobs, --timeout and --normalize need --impl" "$S" -j 2
 expect_usage normalize-other "--normalize knows one way, jax, not 'pretty'" "$S" --normalize pretty --impl x
 expect_usage jobs-zero "--jobs takes an integer from 1 to 256, not '0'" "$S" --jobs 0 --impl x
+expect_usage select-empty "-k needs a pattern (a part of a path or a scenario's name)" "$S" -k ""
 
 echo "cli_impl_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

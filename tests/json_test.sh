@@ -50,6 +50,11 @@ check check-invalid-fields $? "$(cat "$tmp/out")"
 run check-impl 1 check --json "$S/single-platform.xml" --impl "cat $tmp/wrong.mlir"
 [ "$(field '"+++ the implementation" in d["cases"][0]["difference"]')" = "True" ]
 check check-impl-diff $? "$(cat "$tmp/out")"
+[ "$(field 'd["cases"][0]["first_difference"], d["cases"][0]["expected"], d["cases"][0]["actual"], d["cases"][0]["notes"]')" = "first difference: line 5, stablehlo.add: lowersim \"... \"stablehlo.add\"(%0, %1) : (tensor<4xf32...\" port \"... \"stablehlo.multiply\"(%0, %1) : (tensor<...\" {'class': None, 'message': None, 'module': '... \"stablehlo.add\"(%0, %1) : (tensor<4xf32...'} {'class': None, 'message': None, 'module': '... \"stablehlo.multiply\"(%0, %1) : (tensor<...'} None" ]
+check check-impl-sides $? "$(cat "$tmp/out")"
+run check-impl-error 1 check --json "$S/missing-rule.xml" --impl "echo 'NotImplementedError: no rule' >&2; exit 1"
+[ "$(field 'd["cases"][0]["expected"]["class"], d["cases"][0]["actual"]')" = "NotImplementedError {'class': 'NotImplementedError', 'message': 'no rule', 'module': None}" ]
+check check-impl-error-sides $? "$(cat "$tmp/out")"
 M=(--platforms cpu,cuda --max-len 1 --features rules,python_callback)
 run matrix 0 matrix --json "${M[@]}" --csv "$tmp/m0.csv" --shard 0/2
 [ "$(field 'd["range"]["shards"], sum(r["cases"] for r in d["rows"]) == d["cases"], all(r["ok"] + sum(e["count"] for e in r["errors"]) == r["cases"] for r in d["rows"])')" = "2 True True" ]

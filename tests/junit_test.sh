@@ -32,9 +32,10 @@ check dotted-classname $? "$(grep '<testcase' mixed.xml)"
 "$L" lower cases/single-platform.xml | sed 's/stablehlo.add/stablehlo.multiply/' >wrong.mlir
 "$L" check cases/single-platform.xml --impl "cat wrong.mlir" --junit diff.xml >/dev/null
 valid check-impl diff.xml
-grep -q '<failure message="the modules differ:" type="difference">the modules differ:' diff.xml &&
-  grep -q '^-    %2 = &quot;stablehlo.add&quot;' diff.xml &&
-  grep -A3 '<system-out>file: cases/single-platform.xml' diff.xml | grep -q '^the modules differ:'
+first='first difference: line 5, stablehlo.add: lowersim &quot;... &quot;stablehlo.add&quot;(%0, %1) : (tensor&lt;4xf32...&quot; port &quot;... &quot;stablehlo.multiply&quot;(%0, %1) : (tensor&lt;...&quot;'
+grep -qF "<failure message=\"$first\" type=\"difference\">$first" diff.xml &&
+  grep -q '^-    %2 = &quot;stablehlo.\[-add-\]&quot;' diff.xml &&
+  grep -A3 '<system-out>file: cases/single-platform.xml' diff.xml | grep -q '^first difference: line 5, stablehlo.add: '
 check failure-and-system-out $? "$(cat diff.xml)"
 
 M=(--platforms cpu,cuda --max-len 1 --features rules)

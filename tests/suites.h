@@ -15,6 +15,7 @@
   SUITE(callbacks)       \
   SUITE(pallas)          \
   SUITE(spill)           \
+  SUITE(port)            \
   SUITE(oom)
 
 #define SUITE(name) extern CU_SuiteInfo name##_suite[];

@@ -32,7 +32,7 @@ from lowersim import _native
 
 __all__ = ["Error", "LoweringError", "InvalidScenario", "JaxWarning", "ErrorCode", "Lowerer",
            "lower_file", "lower_xml", "write_module", "set_max_bytes", "reprint", "errors",
-           "versions", "__version__"]
+           "versions", "Verdict", "judge", "judge_file", "__version__"]
 
 __version__ = _native.text(_native.lib.lsim_version())
 
@@ -321,6 +321,61 @@ class Lowerer:
       _raise(err)
     return _native.take_string(out.value)
 
+  def judge(self, answer: tuple[int, str, str], module: str | None = None,
+            error: "Error | None" = None, *, colour: bool = False, normalizing: bool = False,
+            normalize_note: str | None = None) -> "Verdict":
+    """A port's answer `(exit status, stdout, stderr)` against lowersim's
+    outcome, the `module` it lowers to or the LoweringError `error` it
+    raises, by the library's one judge (lsim_scenario_port_judge, as
+    `lowersim check --impl` judges): modules parsed and printed by MLIR with
+    their Pallas kernels decoded and compared as modules, JAX's error line.
+    `normalizing`: both modules went through jaxlib's MLIR (--normalize jax),
+    `normalize_note` what it said of the port's module when it could not
+    read it."""
+    if (module is None) == (error is None):
+      raise ValueError("judge: give lowersim's module or its error, one of the two")
+    code, out, err_text = answer
+    lib = _native.lib
+    enc = lambda s: None if s is None else s.encode("utf-8", "surrogateescape")
+    a = _native.PortAnswer(0, int(code), enc(out), enc(err_text), 0.0)
+    e = _native.PortExpected(enc(module), enc(None if error is None else error.jax_class),
+                             enc(None if error is None else error.message))
+    o = _native.PortOptions(ctypes.sizeof(_native.PortOptions), colour, normalizing,
+                            enc(normalize_note))
+    v = _native.PortVerdict()
+    err = _native.Error()
+    if lib.lsim_scenario_port_judge(lib.lsim_lowerer_mlir_context(self._ptr), ctypes.byref(e),
+                                    ctypes.byref(a), ctypes.byref(o), ctypes.byref(v),
+                                    ctypes.byref(err)):
+      _raise(err)
+    try:
+      t = lambda b: None if b is None else b.decode("utf-8", "surrogateescape")
+      return Verdict(v.passed, t(v.first), t(v.difference), t(v.notes),
+                     {"class": t(v.expected_class), "message": t(v.expected_message),
+                      "module": t(v.expected_module)},
+                     {"class": t(v.actual_class), "message": t(v.actual_message),
+                      "module": t(v.actual_module)})
+    finally:
+      lib.lsim_scenario_port_verdict_clear(ctypes.byref(v))
+
+
+@dataclasses.dataclass
+class Verdict:
+  """The judge's verdict on a port's answer: `passed`; `first`, one line
+  naming where lowersim and the port first differ; `difference`, that line
+  then the unified diff (the differing words marked); `notes`, facts
+  reported apart (kernels' bytecode producers); `expected` and `actual`,
+  each side where they first differ ({"class", "message", "module"})."""
+  passed: bool
+  first: str | None
+  difference: str | None
+  notes: str | None
+  expected: dict
+  actual: dict
+
+  def __bool__(self) -> bool:
+    return self.passed
+
 
 _local = threading.local()
 
@@ -360,6 +415,27 @@ def set_max_bytes(limit: int) -> None:
 def reprint(module: str) -> str:
   """`module` as MLIR parses and prints it; see Lowerer.reprint."""
   return _lowerer().reprint(module)
+
+
+def judge(answer: tuple[int, str, str], module: str | None = None, error: Error | None = None,
+          **options) -> Verdict:
+  """A port's answer against lowersim's module or error; see Lowerer.judge."""
+  return _lowerer().judge(answer, module, error, **options)
+
+
+def judge_file(path: str | os.PathLike, answer: tuple[int, str, str], jax: str | None = None,
+               **options) -> Verdict:
+  """A port's answer `(exit status, stdout, stderr)` for the scenario file
+  against lowersim's own outcome for it (lowered as JAX `jax`), as `lowersim
+  check --impl` judges it.  Raises InvalidScenario when lowersim refuses the
+  scenario; lowersim's warnings are not compared (nor issued)."""
+  with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    try:
+      module, error = lower_file(path, jax), None
+    except LoweringError as e:
+      module, error = None, e
+  return judge(answer, module, error, **options)
 
 
 def errors() -> list[ErrorCode]:

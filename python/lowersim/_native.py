@@ -83,6 +83,34 @@ class JaxProfile(ctypes.Structure):
   _fields_ = [("name", ctypes.c_char_p)]
 
 
+class PortAnswer(ctypes.Structure):
+  """lsim_scenario_port_answer."""
+  _fields_ = [("how", ctypes.c_int), ("code", ctypes.c_int), ("out", ctypes.c_char_p),
+              ("err", ctypes.c_char_p), ("seconds", ctypes.c_double)]
+
+
+class PortExpected(ctypes.Structure):
+  """lsim_scenario_port_expected."""
+  _fields_ = [("module", ctypes.c_char_p), ("error_class", ctypes.c_char_p),
+              ("error_message", ctypes.c_char_p)]
+
+
+class PortOptions(ctypes.Structure):
+  """lsim_scenario_port_options (its struct_size tells the library which
+  fields this caller knows)."""
+  _fields_ = [("struct_size", ctypes.c_size_t), ("colour", ctypes.c_bool),
+              ("normalizing", ctypes.c_bool), ("normalize_note", ctypes.c_char_p)]
+
+
+class PortVerdict(ctypes.Structure):
+  """lsim_scenario_port_verdict (its strings freed by
+  lsim_scenario_port_verdict_clear)."""
+  _fields_ = [("passed", ctypes.c_bool)] + [
+      (name, ctypes.c_char_p) for name in (
+          "first", "difference", "notes", "expected_class", "expected_message",
+          "expected_module", "actual_class", "actual_message", "actual_module")]
+
+
 P = ctypes.POINTER
 _void_pp = P(ctypes.c_void_p)
 _SIGNATURES = {
@@ -116,6 +144,9 @@ _SIGNATURES = {
     "lsim_lowering_print": ([ctypes.c_void_p], ctypes.c_void_p),
     "lsim_lowering_write": ([ctypes.c_void_p, ctypes.c_void_p, P(Error)], ctypes.c_int),
     "lsim_scenario_set_max_bytes": ([ctypes.c_size_t], None),
+    "lsim_scenario_port_judge": ([MlirContext, P(PortExpected), P(PortAnswer), P(PortOptions),
+                                  P(PortVerdict), P(Error)], ctypes.c_int),
+    "lsim_scenario_port_verdict_clear": ([P(PortVerdict)], None),
     "lsim_runtime_warning_count": ([ctypes.c_void_p], ctypes.c_size_t),
     "lsim_runtime_warning_at": ([ctypes.c_void_p, ctypes.c_size_t], ctypes.c_char_p),
     "lsim_runtime_warning_category": ([ctypes.c_void_p, ctypes.c_size_t], ctypes.c_char_p),

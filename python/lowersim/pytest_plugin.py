@@ -1,20 +1,29 @@
 """A pytest plugin that runs lowersim's conformance corpus against a port.
 
     pytest -p lowersim.pytest_plugin --lowersim-port 'mytool lower {scenario}' testdata/conformance
+    pytest -p lowersim.pytest_plugin --lowersim-batch --lowersim-port 'python myport.py --batch' ...
 
 (installed with pip, the plugin is registered through the `pytest11` entry
 point, so `-p` is not needed, and harmless).  Every scenario file (*.xml)
-under the paths given is one test: the port's command runs with {scenario}
-replaced by the file's path (shell-quoted), and its outcome is compared with
-lowersim's as `lowersim check --impl` compares it:
+under the paths given is one test: the port's answer is judged against
+lowersim's outcome by the library's one judge (lowersim.judge, the function
+`lowersim check --impl` calls): modules parsed and printed by MLIR, Pallas
+kernels decoded and compared as modules, JAX's error class and message on
+the last error line of stderr.  A difference fails the test with one line
+naming where the two first differ, then the unified diff.
 
-  - lowersim lowers to a module: the port must exit 0 with a module on
-    stdout; both are parsed and printed by MLIR (lowersim.reprint) and must
-    be equal;
-  - lowersim raises JAX's error: the port must exit non-zero with a line of
-    stderr ending in `ErrorClass: message` (as `CODE: ErrorClass: message`
-    does);
-  - a scenario lowersim itself refuses as invalid is skipped.
+  - without --lowersim-batch the command runs once per scenario, with
+    {scenario} replaced by the file's path (shell-quoted);
+  - with --lowersim-batch the command (no {scenario}) starts once per
+    session (once per pytest-xdist worker) and speaks check's batch
+    protocol (python/lowersim/port.py serves it): a path per line on its
+    stdin, `EXIT OUT_BYTES ERR_BYTES` and the bytes on its stdout;
+  - --lowersim-normalize jax reads both modules with jaxlib's MLIR first
+    (python -m oracle.normalize, run by $LOWERSIM_JAX_PYTHON or
+    build/oracle-venvs/RELEASE/bin/python or build/oracle-venv/bin/python),
+    so a port may print StableHLO's pretty form;
+  - a scenario lowersim refuses as invalid is skipped, and so is one the
+    port answers with exit 3 and `not expressible ...` (the oracle's answer).
 
 Without --lowersim-port the plugin does nothing (and does not load the
 library).
@@ -22,11 +31,12 @@ library).
 
 from __future__ import annotations
 
-import difflib
+import os
 import pathlib
 import shlex
 import subprocess
-import warnings
+import tempfile
+import threading
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -35,12 +45,33 @@ import pytest
 def pytest_addoption(parser):
   group = parser.getgroup("lowersim", "lowersim conformance corpus against a port")
   group.addoption("--lowersim-port", metavar="'COMMAND {scenario}'", default=None,
-                  help="a shell command lowering one scenario file, {scenario} its path: "
-                       "each *.xml under the paths given becomes a test comparing it with lowersim")
+                  help="a shell command lowering one scenario file, {scenario} its path (with "
+                       "--lowersim-batch: a command speaking check's batch protocol): each *.xml "
+                       "under the paths given becomes a test comparing it with lowersim")
+  group.addoption("--lowersim-batch", action="store_true", default=False,
+                  help="start the port once per session (per xdist worker) and speak the batch "
+                       "protocol to it (python/lowersim/port.py serves it)")
+  group.addoption("--lowersim-normalize", metavar="jax", default=None, choices=["jax"],
+                  help="read both modules with jaxlib's MLIR first (python -m oracle.normalize), "
+                       "so the port may print StableHLO's pretty form")
   group.addoption("--lowersim-jax", metavar="VERSION", default=None,
                   help="the JAX version lowersim lowers as (lowersim.versions(); default: the newest)")
   group.addoption("--lowersim-timeout", metavar="SECONDS", type=float, default=60.0,
                   help="how long the port may take per scenario (default 60)")
+
+
+def pytest_configure(config):
+  if config.getoption("lowersim_batch") and config.getoption("lowersim_port") and \
+      "{scenario}" in config.getoption("lowersim_port"):
+    raise pytest.UsageError("--lowersim-batch: the port is started once and reads the paths on "
+                            "its stdin, so its command takes no {scenario}")
+
+
+def pytest_unconfigure(config):
+  for key in ("_lowersim_port", "_lowersim_normalizer"):
+    batch = getattr(config, key, None)
+    if batch is not None:
+      batch.close()
 
 
 def pytest_collect_file(parent, file_path: pathlib.Path):
@@ -62,48 +93,148 @@ class PortDiffers(Exception):
   """What the port does differently from lowersim, for the report."""
 
 
+class BatchPort:
+  """A process speaking check's batch protocol, started on first use and
+  again after it dies; each answer within `timeout` seconds or it is killed."""
+
+  def __init__(self, command: str, timeout: float, cwd: str | None = None):
+    self.command, self.timeout, self.cwd, self.proc = command, timeout, cwd, None
+
+  def ask(self, path: str) -> tuple[int, str, str]:
+    if self.proc is None or self.proc.poll() is not None:
+      self.proc = subprocess.Popen(self.command, shell=True, stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   cwd=self.cwd, start_new_session=True)
+    fired = threading.Event()
+    timer = threading.Timer(self.timeout, lambda: (fired.set(), self._kill()))
+    timer.start()
+    try:
+      return self._answer(path)
+    except PortDiffers:
+      self.close()
+      if fired.is_set():
+        raise PortDiffers(f"the implementation did not finish within {self.timeout:g} s and "
+                          "was killed") from None
+      raise
+    finally:
+      timer.cancel()
+
+  def _answer(self, path: str) -> tuple[int, str, str]:
+    try:
+      self.proc.stdin.write(path.encode("utf-8", "surrogateescape") + b"\n")
+      self.proc.stdin.flush()
+      header = self.proc.stdout.readline()
+    except OSError:
+      header = b""
+    fields = header.split()
+    if len(fields) != 3 or not all(f.isdigit() for f in fields):
+      raise PortDiffers("the implementation broke the batch protocol (an answer is `EXIT "
+                        f"OUT_BYTES ERR_BYTES` and the bytes): it wrote {header[:60]!r}"
+                        if header else "the implementation stopped before answering")
+    code, n_out, n_err = map(int, fields)
+    out, err = self.proc.stdout.read(n_out), self.proc.stdout.read(n_err)
+    if len(out) != n_out or len(err) != n_err:
+      raise PortDiffers("the implementation stopped in the middle of an answer")
+    return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+
+  def _kill(self):
+    if self.proc is not None:
+      try:
+        os.killpg(self.proc.pid, 9)
+      except OSError:
+        pass
+
+  def close(self):
+    if self.proc is not None:
+      self._kill()
+      self.proc.wait()
+      for f in (self.proc.stdin, self.proc.stdout):
+        try:
+          f.close()
+        except OSError:
+          pass
+      self.proc = None
+
+
+_ROOT = pathlib.Path(__file__).resolve().parent.parent.parent  # the checkout, from python/lowersim
+
+
+def _jax_python(jax: str | None) -> str | None:
+  """The python whose jaxlib normalizes, as `lowersim check --normalize jax`
+  finds it."""
+  env = os.environ.get("LOWERSIM_JAX_PYTHON")
+  if env:
+    return env if os.access(env, os.X_OK) else None
+  for base in (pathlib.Path("build"), _ROOT / "build"):
+    for venv in ([f"oracle-venvs/{jax}"] if jax else []) + ["oracle-venv"]:
+      p = base / venv / "bin" / "python"
+      if os.access(p, os.X_OK):
+        return str(p)
+  return None
+
+
 class ScenarioItem(pytest.Item):
   def runtest(self):
+    import warnings
+
     import lowersim  # only now: collection without --lowersim-port loads nothing
 
     config = self.config
-    try:
-      with warnings.catch_warnings():  # compared as `lowersim check --impl` compares: not warnings
-        warnings.simplefilter("ignore", lowersim.JaxWarning)
-        ours = lowersim.lower_file(self.path, jax=config.getoption("lowersim_jax"))
-      error = None
-    except lowersim.InvalidScenario as e:
-      pytest.skip(f"lowersim refuses the scenario: {e.message}")
-    except lowersim.LoweringError as e:
-      ours, error = None, e
-    status, out, err = self._run_port(config.getoption("lowersim_port"),
-                                      config.getoption("lowersim_timeout"))
-    if error is None:
-      if status != 0:
-        raise PortDiffers(f"lowersim gives a module, the port exits {status}:\n{err}")
+    jax = config.getoption("lowersim_jax")
+    with warnings.catch_warnings():  # judged as `lowersim check --impl` judges: not warnings
+      warnings.simplefilter("ignore")
       try:
-        theirs = lowersim.reprint(out)
+        module, error = lowersim.lower_file(self.path, jax=jax), None
       except lowersim.InvalidScenario as e:
-        raise PortDiffers(f"the port's output does not parse as MLIR: {e.message}") from None
-      ours = lowersim.reprint(ours)
-      if ours != theirs:
-        diff = difflib.unified_diff(ours.splitlines(), theirs.splitlines(), "lowersim", "port",
-                                    lineterm="")
-        raise PortDiffers("the modules differ:\n" + "\n".join(diff))
-    else:
-      want = f"{error.jax_class}: {error.message}"
-      if status == 0 or not _has_error_line(err, want):
-        raise PortDiffers(f'expected the error "{want}"; the port exits {status}: '
-                          + (err if status else "(a module)"))
+        pytest.skip(f"lowersim refuses the scenario: {e.message}")
+      except lowersim.LoweringError as e:
+        module, error = None, e
+    code, out, err = self._answer(config)
+    if code == 3 and err.startswith("not expressible"):
+      pytest.skip(err.splitlines()[0])
+    normalizing, note = bool(config.getoption("lowersim_normalize")), None
+    if normalizing and code == 0 and module is not None:
+      # Both sides through jaxlib's MLIR, as check --normalize jax does.
+      out, note = self._normalized(config, out)
+      module = self._normalized(config, module)[0]
+    verdict = lowersim.judge((code, out, err), module, error, normalizing=normalizing,
+                             normalize_note=note)
+    if not verdict.passed:
+      raise PortDiffers(verdict.difference)
 
-  def _run_port(self, command: str, timeout: float) -> tuple[int, str, str]:
+  def _answer(self, config) -> tuple[int, str, str]:
+    command, timeout = config.getoption("lowersim_port"), config.getoption("lowersim_timeout")
+    if config.getoption("lowersim_batch"):
+      if getattr(config, "_lowersim_port", None) is None:
+        config._lowersim_port = BatchPort(command, timeout)
+      return config._lowersim_port.ask(str(self.path))
     line = command.replace("{scenario}", shlex.quote(str(self.path)))
     try:
       p = subprocess.run(line, shell=True, capture_output=True, timeout=timeout,
                          stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-      raise PortDiffers(f"the port took over {timeout:g} s: {line}") from None
-    return (p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"))
+      raise PortDiffers(f"the implementation did not finish within {timeout:g} s and was "
+                        "killed") from None
+    if p.returncode < 0:
+      raise PortDiffers(f"the implementation was killed by signal {-p.returncode}")
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+  def _normalized(self, config, module: str) -> tuple[str, str | None]:
+    """`module` through jaxlib's MLIR (oracle/normalize.py), or as it was
+    with what jaxlib said."""
+    normalizer = getattr(config, "_lowersim_normalizer", None)
+    if normalizer is None:
+      python = _jax_python(config.getoption("lowersim_jax"))
+      if python is None:
+        return module, ("--normalize jax: no build/oracle-venv/bin/python (./run oracle makes it; "
+                        "or set LOWERSIM_JAX_PYTHON)")
+      normalizer = config._lowersim_normalizer = BatchPort(
+          shlex.quote(python) + " -m oracle.normalize", 300.0, cwd=str(_ROOT))
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", encoding="utf-8") as f:
+      f.write(module)
+      f.flush()
+      code, out, err = normalizer.ask(f.name)
+    return (out, None) if code == 0 else (module, err)
 
   def repr_failure(self, excinfo, style=None):
     if isinstance(excinfo.value, PortDiffers):
@@ -112,11 +243,3 @@ class ScenarioItem(pytest.Item):
 
   def reportinfo(self):
     return self.path, None, f"scenario {self.path}"
-
-
-def _has_error_line(text: str, want: str) -> bool:
-  """A line of `text` ends with `want`, after a space or at its start."""
-  for line in text.splitlines():
-    if line == want or line.endswith(" " + want):
-      return True
-  return False

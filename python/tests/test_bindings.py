@@ -283,3 +283,28 @@ def test_set_max_bytes_limits_the_reader(tmp_path):
   assert lowersim.lower_file(scenario).startswith("module @jit_f")
   with pytest.raises(ValueError):
     lowersim.set_max_bytes(-1)
+
+
+def test_judge_is_the_librarys_port_judge():
+  """lowersim.judge/judge_file: the verdict `lowersim check --impl` gives,
+  from the same C function (lsim_scenario_port_judge)."""
+  path = SOURCE / "testdata" / "scenarios" / "single-platform.xml"
+  module = lowersim.lower_file(path)
+  assert lowersim.judge_file(path, (0, module, "")).passed
+  wrong = module.replace("stablehlo.add", "stablehlo.multiply")
+  v = lowersim.judge_file(path, (0, wrong, ""))
+  assert not v and v.first == (
+      'first difference: line 5, stablehlo.add: lowersim "... "stablehlo.add"(%0, %1) : '
+      '(tensor<4xf32..." port "... "stablehlo.multiply"(%0, %1) : (tensor<..."')
+  assert v.difference.startswith(v.first + "\n--- lowersim\n+++ the implementation\n@@ -2,7 +2,7 @@\n")
+  assert v.expected["module"] == '... "stablehlo.add"(%0, %1) : (tensor<4xf32...'
+  err = SOURCE / "testdata" / "scenarios" / "missing-rule.xml"
+  with pytest.raises(lowersim.LoweringError) as e:
+    lowersim.lower_file(err)
+  v = lowersim.judge((1, "", "warning: x\n" + e.value.line + "\n"), error=e.value)
+  assert v.passed
+  v = lowersim.judge((0, module, ""), error=e.value)
+  assert v.first.startswith('expected the error "NotImplementedError: ') and \
+      v.first.endswith('"; the implementation exits 0 with a module')
+  with pytest.raises(ValueError):
+    lowersim.judge((0, module, ""))

@@ -21,10 +21,12 @@ SOURCE = pathlib.Path(os.environ.get("SOURCE_DIR", pathlib.Path(__file__).parent
 LOWERSIM = os.environ.get("LOWERSIM", str(SOURCE / "build" / "lowersim"))
 SCENARIOS = SOURCE / "testdata" / "scenarios"
 ORACLE_PYTHON = SOURCE / "build" / "oracle-venv" / "bin" / "python"
+JAX_PYTHON = SOURCE / "build" / "oracle-venvs" / "0.12.0.1" / "bin" / "python"
 
 
 def run_plugin(tmp_path, port: str, *paths: str, jax: str | None = None):
-  """pytest with the plugin over `paths`: (exit code, output, {test name: outcome})."""
+  """pytest with the plugin over `paths` (plugin options among them too):
+  (exit code, output, {test name: outcome})."""
   junit = tmp_path / "junit.xml"
   args = [sys.executable, "-m", "pytest", "-p", "lowersim.pytest_plugin", "-q",
           "-p", "no:cacheprovider", f"--junitxml={junit}", "--lowersim-port", port, *paths]
@@ -78,12 +80,85 @@ esac
   assert code == 1
   failed = sorted(name for name, outcome in outcomes.items() if outcome == "failed")
   assert failed == ["backend-mismatch", "buffer-callback-tpu", "donation", "single-platform"]
-  assert ('expected the error "ValueError: the platform for the specified backend cpu is '
-          'different from the lowering platform cuda"; the port exits 1: '
-          "LSIM_E_X: ValueError: another message") in output
-  assert "the port's output does not parse as MLIR" in output
-  assert "the modules differ:\n--- lowersim\n+++ port" in output
-  assert 'expected the error "ValueError: `buffer_callback` not supported on tpu backend."' in output
+  assert ("""
+first difference: the error's message: lowersim "ValueError: the platform for the specifi..." port "ValueError: another message"
+expected the error "ValueError: the platform for the specified backend cpu is different from the lowering platform cuda"; the implementation exits 1: ValueError: another message
+""") in output
+  assert ("""
+the implementation's output does not parse as MLIR (MLIR 19: the module does not parse: custom op 'not' is unknown (tried 'builtin.not' as well))
+""") in output
+  assert ("""
+first difference: line 1: lowersim "module @jit_f attributes {mhlo.num_parti..." port "module {"
+--- lowersim
++++ the implementation
+@@ -1,9 +1,3 @@
+-module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+""") in output
+  assert ("""
+expected the error "ValueError: `buffer_callback` not supported on tpu backend."; the implementation exits 0 with a module
+""") in output
+
+
+PY_PORT = """
+import sys
+sys.path.insert(0, {python!r})
+import lowersim
+from lowersim import port
+
+def lower(path):
+  module = lowersim.lower_file(path)
+  return module.replace("stablehlo.add", "stablehlo.subtract") if "single-platform" in path else module
+
+port.main(lower)
+"""
+
+
+def test_batch_one_port_per_session(tmp_path):
+  """--lowersim-batch: the port starts once (python/lowersim/port.py serves
+  the protocol) and every scenario is asked of it; its one wrong module fails
+  with the first difference, the others pass."""
+  script = tmp_path / "port.py"
+  script.write_text(PY_PORT.format(python=str(SOURCE / "python")))
+  starts = tmp_path / "starts"
+  port = f"echo started >>{starts}; exec {sys.executable} {script} --batch"
+  code, output, outcomes = run_plugin(tmp_path, port, str(SCENARIOS), "--lowersim-batch")
+  assert code == 1, output
+  assert [n for n, o in outcomes.items() if o == "failed"] == ["single-platform"], output
+  assert set(o for n, o in outcomes.items() if n != "single-platform") == {"passed"}, output
+  assert starts.read_text() == "started\n"
+  assert ('first difference: line 5, stablehlo.add: lowersim "... "stablehlo.add"(%0, %1) : '
+          '(tensor<4xf32..." port "... "stablehlo.subtract"(%0, %1) : (tensor<...' in output)
+  assert '-    %2 = "stablehlo.[-add-]"(%0, %1)' in output
+  assert '+    %2 = "stablehlo.{+subtract+}"(%0, %1)' in output
+
+
+def test_batch_refuses_a_scenario_placeholder(tmp_path):
+  code, output, _ = run_plugin(tmp_path, "port {scenario}", str(SCENARIOS), "--lowersim-batch")
+  assert code == 4 and ("--lowersim-batch: the port is started once and reads the paths on its "
+                        "stdin, so its command takes no {scenario}") in output, output
+
+
+def test_a_batch_port_that_breaks_the_protocol(tmp_path):
+  code, output, outcomes = run_plugin(tmp_path, "echo nonsense; cat >/dev/null",
+                                      str(SCENARIOS / "single-platform.xml"), "--lowersim-batch")
+  assert code == 1 and outcomes == {"single-platform": "failed"}, output
+  assert ("the implementation broke the batch protocol (an answer is `EXIT OUT_BYTES ERR_BYTES` "
+          "and the bytes): it wrote b'nonsense\\n'") in output
+
+
+@pytest.mark.skipif(not JAX_PYTHON.exists(), reason="no build/oracle-venvs/0.12.0.1 (./run oracle makes it)")
+def test_normalize_jax_reads_the_pretty_form(tmp_path):
+  """A port printing JAX's pretty form (tests/pretty_port.py, real JAX):
+  --lowersim-normalize jax reads it (a Pallas kernel of JAX 0.12 too);
+  without it the pretty form does not parse in MLIR 19."""
+  port = f"cd {SOURCE} && {JAX_PYTHON} tests/pretty_port.py {{scenario}}"
+  paths = [str(SCENARIOS / "single-platform.xml"),
+           str(SOURCE / "testdata" / "conformance" / "pallas" / "abstract-mesh-ffi.xml")]
+  code, output, outcomes = run_plugin(tmp_path, port, *paths, "--lowersim-normalize", "jax",
+                                      jax="0.12.0.1")
+  assert code == 0 and set(outcomes.values()) == {"passed"}, output
+  code, output, outcomes = run_plugin(tmp_path, port, paths[0], jax="0.12.0.1")
+  assert code == 1 and "it looks like StableHLO's pretty form" in output, output
 
 
 def test_without_a_port_nothing_is_collected(tmp_path):

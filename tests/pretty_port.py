@@ -1,0 +1,24 @@
+"""A port that prints JAX's pretty form: real JAX (the oracle's program)
+lowers the scenario, and the module is printed as `module.operation.get_asm()`
+prints it by default (StableHLO's pretty ops, which lowersim's MLIR 19 cannot
+read).  `lowersim check --normalize jax --impl 'PYTHON tests/pretty_port.py
+{scenario}'` must pass it; run from the checkout's root with an oracle venv's
+python (tests/cli_impl_test.sh)."""
+
+import sys
+
+from oracle import mlir_text, program, standins
+from oracle import scenario as sc
+
+s = sc.read_file(sys.argv[1])
+try:
+  program.check_expressible(s)
+except program.NotExpressible as e:
+  print(f"not expressible: {e}", file=sys.stderr)
+  sys.exit(3)
+standins.install(s)
+out = program.lower_session(s)[-1]
+if out.kind != "module":
+  print(f"{out.error_class}: {out.error_message}".replace("\n", "\\n"), file=sys.stderr)
+  sys.exit(1 if out.kind == "error" else 3)
+print(mlir_text.parse(out.module, mlir_text.context(allow_unregistered=True)).operation.get_asm())
