@@ -36,6 +36,10 @@ int cli_usage_error(const char *command, const char *fmt, ...) __attribute__((fo
  * when `path` is "-". */
 int cli_read_scenario(const char *path, lsim_scenario **out, lsim_error *err);
 
+/* cli_read_scenario, its error (when it fails) reported on stderr as the
+ * one line `PATH:LINE: what is wrong`: 0, or the exit code 2. */
+int cli_read_scenario_or_report(const char *path, lsim_scenario **out);
+
 /* The whole command: the subcommand of argv[1] run with argv + 1.  Returns
  * the exit code; standard output is left to the caller to flush and check
  * (cli_finish_stdout). */

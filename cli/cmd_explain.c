@@ -262,12 +262,10 @@ static void heading(const style *st, const char *title);
  * oracle executes), or why it has none yet. */
 static int explain_python_only(const char *path, const lsim_jax_profile *profile) {
   lsim_scenario *s = NULL;
+  int read = cli_read_scenario_or_report(path, &s);
+  if (read)
+    return read;
   lsim_error err = LSIM_ERROR_INIT;
-  if (cli_read_scenario(path, &s, &err)) {
-    fprintf(stderr, "%s\n", lsim_error_message(&err));
-    lsim_error_clear(&err);
-    return EXIT_INVALID_INPUT;
-  }
   char *text = NULL;
   int code = lsim_scenario_python(s, profile, &text, &err) ? cli_report(&err) : 0;
   if (text && (fputs(text, stdout) < 0 || fflush(stdout)))
@@ -299,12 +297,10 @@ static bool explain_python(const style *st, const lsim_scenario *s,
  * lowering's error as `lower` reports it. */
 static int explain_jaxpr_only(const char *path, const lsim_jax_profile *profile) {
   lsim_scenario *s = NULL;
+  int read = cli_read_scenario_or_report(path, &s);
+  if (read)
+    return read;
   lsim_error err = LSIM_ERROR_INIT;
-  if (cli_read_scenario(path, &s, &err)) {
-    fprintf(stderr, "%s\n", lsim_error_message(&err));
-    lsim_error_clear(&err);
-    return EXIT_INVALID_INPUT;
-  }
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
   char *jaxpr = NULL;
@@ -430,12 +426,10 @@ int cmd_explain(int argc, char **argv) {
   if (html)
     return explain_html(path, profile, html, generic);
   lsim_scenario *s = NULL;
+  int read = cli_read_scenario_or_report(path, &s);
+  if (read)
+    return read;
   lsim_error err = LSIM_ERROR_INIT;
-  if (cli_read_scenario(path, &s, &err)) {
-    fprintf(stderr, "%s\n", lsim_error_message(&err));
-    lsim_error_clear(&err);
-    return EXIT_INVALID_INPUT;
-  }
   narration n = {cli_use_colour(stdout) ? &colour : &plain, lsim_scenario_profile(s, profile),
                  NULL, NULL, 0, "", false};
   if (!(n.text = open_memstream(&n.data, &n.size))) {

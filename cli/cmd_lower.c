@@ -77,19 +77,6 @@ static void print_kinds(void) {
 #define STREAM_STR_(x) STREAM_STR2_(x)
 #define STREAM_DEFAULT STREAM_STR_(STREAM_MIN_EQNS)
 
-/* Reads FILE ("-": standard input); on failure reports and returns the
- * exit code (2). */
-static int read_scenario(const char *path, lsim_scenario **s) {
-  lsim_error err = LSIM_ERROR_INIT;
-  int rc = cli_read_scenario(path, s, &err);
-  if (rc) {
-    fprintf(stderr, "%s\n", lsim_error_message(&err));
-    lsim_error_clear(&err);
-    return EXIT_INVALID_INPUT;
-  }
-  return 0;
-}
-
 static void help(void) {
   printf("usage: lowersim lower [-o OUT] [--jax VERSION] [--max-bytes N] [--stream-eqns N]\n"
          "                      [--json | --pretty] FILE\n\n"
@@ -212,7 +199,7 @@ int cmd_lower(int argc, char **argv) {
     lsim_error_clear(&err);
     return EXIT_INVALID_INPUT;
   }
-  code = s ? 0 : read_scenario(file, &s);
+  code = s ? 0 : cli_read_scenario_or_report(file, &s);
   if (code)
     return code;
   lsim_lowerer *lowerer = NULL;

@@ -44,3 +44,12 @@ int cli_read_scenario(const char *path, lsim_scenario **out, lsim_error *err) {
   free(data);
   return rc;
 }
+
+int cli_read_scenario_or_report(const char *path, lsim_scenario **out) {
+  lsim_error err = LSIM_ERROR_INIT;
+  if (!cli_read_scenario(path, out, &err))
+    return 0;
+  fprintf(stderr, "%s\n", lsim_error_message(&err));
+  lsim_error_clear(&err);
+  return EXIT_INVALID_INPUT;
+}

@@ -205,17 +205,20 @@ static bool named(MlirNamedAttribute na, const char *name) {
   return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
 }
 
-/* ` {a = 1, b}`: the op's attributes but those in `skip` (NULL-ended). */
-static void attr_dict(printer *p, MlirOperation op, const char *const *skip) {
+/* The op's attributes whose name is in `names` (NULL-ended; NULL: none)
+ * when `listed`, else those whose name is not, as `OPEN a = 1, b CLOSE`;
+ * nothing when there are none. */
+static void attrs_where(printer *p, MlirOperation op, const char *const *names, bool listed,
+                        const char *open, const char *close) {
   bool first = true;
   for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); i++) {
     MlirNamedAttribute na = mlirOperationGetAttribute(op, i);
-    bool skipped = false;
-    for (const char *const *s = skip; s && *s && !skipped; s++)
-      skipped = named(na, *s);
-    if (skipped)
+    bool in = false;
+    for (const char *const *n = names; n && *n && !in; n++)
+      in = named(na, *n);
+    if (in != listed)
       continue;
-    fputs(first ? " {" : ", ", p->out);
+    fputs(first ? open : ", ", p->out);
     first = false;
     MlirStringRef s = mlirIdentifierStr(na.name);
     fwrite(s.data, 1, s.length, p->out);
@@ -225,7 +228,12 @@ static void attr_dict(printer *p, MlirOperation op, const char *const *skip) {
     }
   }
   if (!first)
-    fputc('}', p->out);
+    fputs(close, p->out);
+}
+
+/* ` {a = 1, b}`: the op's attributes but those in `skip` (NULL-ended). */
+static void attr_dict(printer *p, MlirOperation op, const char *const *skip) {
+  attrs_where(p, op, skip, false, " {", "}");
 }
 
 static void operands(printer *p, MlirOperation op) {
@@ -355,25 +363,7 @@ static void generic_with_properties(printer *p, MlirOperation op, const char *co
   fputs("\"(", p->out);
   operands(p, op);
   fputc(')', p->out);
-  bool first = true;
-  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); i++) {
-    MlirNamedAttribute na = mlirOperationGetAttribute(op, i);
-    bool is = false;
-    for (const char *const *n = inherent; *n && !is; n++)
-      is = named(na, *n);
-    if (!is)
-      continue;
-    fputs(first ? " <{" : ", ", p->out);
-    first = false;
-    MlirStringRef n = mlirIdentifierStr(na.name);
-    fwrite(n.data, 1, n.length, p->out);
-    if (!mlirAttributeIsAUnit(na.attribute)) {
-      fputs(" = ", p->out);
-      attr(p, na.attribute);
-    }
-  }
-  if (!first)
-    fputs("}>", p->out);
+  attrs_where(p, op, inherent, true, " <{", "}>");
   attr_dict(p, op, inherent);
   fputs(" : ", p->out);
   functional_type(p, op);
