@@ -2,7 +2,8 @@
  * tuples (how JAX's messages render them).  Private to lowersim.
  *
  * A failed allocation is sticky: every later append is a no-op and
- * lsimp_strbuf_failed() says so, so callers check once at the end. */
+ * lsimp_strbuf_failed() says so, so callers check once at the end; a
+ * failed strbuf's text is "" and its len 0. */
 #ifndef LSIMP_SUPPORT_STRBUF_H
 #define LSIMP_SUPPORT_STRBUF_H
 
