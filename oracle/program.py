@@ -42,7 +42,7 @@ class Outcome:
   error_message: str = ""
   reason: str = ""               # not_expressible / invalid: why
   warnings: list[str] = dataclasses.field(default_factory=list)
-  seconds: float = 0.0           # the lowering alone (trace + lower + module text)
+  seconds: float = 0.0           # the rendered program run (trace + lower) and its module
   jax_code: str = ""             # where JAX raised: file:function of the innermost JAX frame
   default_backend: str = ""      # xla_bridge's default backend after the lowering, if any
 
@@ -382,7 +382,9 @@ def lower_session(path: str, binary: str, jax: str) -> list[Outcome]:
 def jaxpr_program(text: str) -> str:
   """The rendered program with its lowering (or export) replaced by
   `jaxpr = jax.make_jaxpr(f)(*args)`: what `lowersim explain --jaxpr`
-  prints, traced in the program's own setting (its abstract mesh)."""
+  prints, traced in the program's own setting (its abstract mesh).  jit's
+  wrapper (`jitted = jax.jit(f, ...)`, whose keywords make_jaxpr does not
+  take) is not made."""
   import ast
   tree = ast.parse(text)
   make = ast.parse("jaxpr = jax.make_jaxpr(f)(*args)").body[0]
@@ -392,6 +394,8 @@ def jaxpr_program(text: str) -> str:
       t = node.targets[0]
       if isinstance(t, ast.Name) and t.id in ("lowered", "exported"):
         return ast.copy_location(make, node)
+      if isinstance(t, ast.Name) and t.id == "jitted":
+        return ast.copy_location(ast.Pass(), node)
       if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == "exports":
         return ast.copy_location(ast.Pass(), node)
       return node
