@@ -127,7 +127,7 @@ def _batch(command) -> int:
 
 
 def _lower_file(path: str) -> int:
-  from oracle import mlir_text, program, scenario as sc, standins
+  from oracle import mlir_text, program, scenario as sc
   try:
     s = sc.read_file(path)
   except sc.InvalidScenario as e:
@@ -138,15 +138,18 @@ def _lower_file(path: str) -> int:
   except program.NotExpressible as e:
     print(f"not expressible in JAX {_jax_version()}: {e}", file=sys.stderr)
     return 3
-  standins.install(s)
   # A session: its last lowering's outcome, after the ones before it (as
   # `lowersim lower` prints a session), its warnings the session's.
-  out = program.lower_session(s)[-1]
+  from oracle import judge
+  out = judge.jax_outcome(path)
   for w in out.warnings:
     print("warning: " + w.replace("\n", "\\n"), file=sys.stderr)  # `CATEGORY: text`
   if out.kind == "not_expressible":
     print(f"not expressible in JAX {_jax_version()}: {out.reason}", file=sys.stderr)
     return 3
+  if out.kind == "invalid":  # lowersim renders no program of it
+    print(out.reason, file=sys.stderr)
+    return 2
   if out.kind == "error":
     print(f"{out.error_class}: {out.error_message}".replace("\n", "\\n"), file=sys.stderr)
     return 1
@@ -170,7 +173,7 @@ def cmd_jaxpr(argv: list[str]) -> int:
 
 
 def _jaxpr_file(path: str) -> int:
-  from oracle import program, scenario as sc, standins
+  from oracle import judge, program, scenario as sc, standins
   try:
     s = sc.read_file(path)
   except sc.InvalidScenario as e:
@@ -179,10 +182,14 @@ def _jaxpr_file(path: str) -> int:
   try:
     program.check_expressible(s)
     standins.install(s)
-    text = program.make_jaxpr_text(s)
+    binary = judge.lowersim_binary(judge.ROOT)
+    text = program.make_jaxpr_text(path, binary, judge.default_lowersim_jax(binary))
   except program.NotExpressible as e:
     print(f"not expressible in JAX {_jax_version()}: {e}", file=sys.stderr)
     return 3
+  except program.Unrenderable as e:  # lowersim reads no program in it
+    print(f"lowersim renders no program: {e}", file=sys.stderr)
+    return 2
   except Exception as e:  # what JAX raised while tracing
     print(f"{type(e).__name__}: {e}".replace("\n", "\\n"), file=sys.stderr)
     return 1

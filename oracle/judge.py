@@ -10,8 +10,8 @@ import time
 from oracle import compare
 from oracle import program
 from oracle import scenario as sc
-from oracle import standins
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOWERSIM_TIMEOUT = 60.0
 # MLIR 19's mlir-opt (mlir-19-tools, which ./run installs): prints a module as
 # lowersim's MLIR 19 does.
@@ -81,15 +81,25 @@ def run_lowersim_bindings(binary: str, path: str, jax: str) -> compare.LowersimO
                                  stderr=stderr + f"{error.line}\n", exit_code=1)
 
 
-def jax_outcome(path: str) -> program.Outcome:
+def jax_outcome(path: str, binary: str | None = None, jax: str | None = None) -> program.Outcome:
   """The scenario on the installed JAX (one that pins another is not
   expressible).  Must run in a fresh process (a fork-server child).  A
   session's: its last lowering's."""
-  return jax_outcomes(path)[-1]
+  return jax_outcomes(path, binary, jax)[-1]
 
 
-def jax_outcomes(path: str) -> list[program.Outcome]:
-  """Each lowering of the scenario on JAX, in order, in this process."""
+def default_lowersim_jax(binary: str) -> str:
+  """lowersim's --jax for the installed release (releases.lowersim_jax)."""
+  from oracle import releases
+  return releases.lowersim_jax(releases.installed(), releases.lowersim_profiles(binary))
+
+
+def jax_outcomes(path: str, binary: str | None = None,
+                 jax: str | None = None) -> list[program.Outcome]:
+  """Each lowering of the scenario on JAX, in order: the program lowersim
+  renders for it (`lowersim explain --python --jax JAX`; JAX defaults to
+  lowersim's profile of the installed release), run by the installed JAX in
+  this process (and, for a session's earlier lowerings, its children)."""
   try:
     s = sc.read_file(path)
   except sc.InvalidScenario as e:
@@ -98,8 +108,8 @@ def jax_outcomes(path: str) -> list[program.Outcome]:
     program.check_expressible(s)
   except program.NotExpressible as e:
     return [program.Outcome(kind="not_expressible", reason=str(e))]
-  standins.install(s)
-  return program.lower_session(s)
+  binary = binary or lowersim_binary(ROOT)
+  return program.lower_session(path, binary, jax or default_lowersim_jax(binary))
 
 
 def session_prefix(path: str, n: int, directory: str) -> str:
@@ -218,7 +228,7 @@ def judge(task: dict) -> dict:
   Verdict as JSON (with "expect": the <expect> check, when asked)."""
   path = task["path"]
   start = time.perf_counter()
-  outs = jax_outcomes(path)
+  outs = jax_outcomes(path, task["lowersim"], task["lowersim_jax"])
   if len(outs) == 1 and outs[0].kind == "not_expressible" and \
       outs[0].reason.startswith("version: "):
     # Another release's scenario: lowersim is not asked.

@@ -122,7 +122,7 @@ class Eqn:
   compiler_params: str = "none"
   constants: bool = False
   # pallas_call's name=, metadata=, cost_estimate= and the CompilerParams
-  # fields given ({} / None when absent): see _pallas_call in program.py.
+  # fields given ({} / None when absent), as the rendering's `pallas` helper takes them.
   pallas_name: Optional[str] = None
   block: Optional[tuple] = None  # the tiled kernels' BlockSpec shape
   metadata: Optional[dict] = None

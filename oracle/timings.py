@@ -56,14 +56,16 @@ def _time_jax(task: dict) -> dict:
     program.check_expressible(s)
   except program.NotExpressible as e:
     return {"skip": str(e)}
+  text = program.render(task["path"], task["lowersim"], task["lowersim_jax"])
   standins.install(s)
-  jax.config.update("jax_enable_x64", program._needs_x64(s))
+  jax.config.update("jax_traceback_in_locations_limit", 0)
   times = []
   ok = True
   for i in range(WARMUP + REPEATS):
+    # lowersim's rendering of the scenario, run: trace and lower (or export).
     start = time.perf_counter()
     try:
-      program.lower_module(s)
+      program.execute_program(text)
     except Exception:
       ok = False
     t = time.perf_counter() - start
@@ -73,7 +75,8 @@ def _time_jax(task: dict) -> dict:
 
 
 def _jax_times(paths: list[str], a) -> dict[str, dict]:
-  tasks = [{"path": p} for p in paths]
+  binary = judge.lowersim_binary(judge.ROOT)
+  tasks = [{"path": p, "lowersim": binary, "lowersim_jax": a.lowersim_jax} for p in paths]
   out = {}
   for task, result in server.run(tasks, _time_jax, jobs=1, timeout=a.timeout):
     out[task["path"]] = result

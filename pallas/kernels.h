@@ -18,7 +18,8 @@
 /* Where JAX's messages say a library kernel is defined (debug_info's
  * func_src_info "add_one at kernels.py:1"): the kernels are the Python
  * functions of docs/scenario-format.md, each compiled from its own text under the file
- * name kernels.py, as the oracle (oracle/program.py KERNEL_SOURCE) does. */
+ * name kernels.py, as the Python rendering's `pallas` helper (scenario/python.c
+ * KERNELS, which the oracle runs) does. */
 #define LSIMP_KERNEL_SOURCE "kernels.py:1"
 
 typedef enum lsimp_kernel_flavor {

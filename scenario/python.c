@@ -1,8 +1,9 @@
 /* scenario/python.c: a scenario as the JAX Python program it means: the
  * document level (imports, jax_enable_x64, the function, its arguments,
  * jit's keywords, the lowering or the export), each equation written by its
- * kind's `python` (scenario/kinds/).  What each element becomes is the
- * oracle's reading of the format (oracle/program.py), now written once. */
+ * kind's `python` (scenario/kinds/).  What each element becomes is written
+ * here once: the oracle runs exactly this text as JAX's side of every
+ * judgement (oracle/program.py run_program). */
 #include "lowersim/scenario_python.h"
 #include "internal.h"
 #include "kinds/kinds.h"

@@ -8,9 +8,10 @@ build/oracle-venvs/RELEASE), an unpinned one on build/oracle-venv's.
 Equal text, or, where JAX's tracing raises, lowersim's error the same
 `Class: message`.  The scenarios in KNOWN are the equation kinds lowersim
 does not print as JAX does yet: each must still differ (a stale entry
-fails).  JAX's names of the oracle's own callback functions
-(`_Callbacks.pure.<locals>.callback`) are the rendered program's
-(`callback`).  Skipped (exit 77) without build/oracle-venv.
+fails).  JAX's side is `jax.make_jaxpr(f)(*args)` in lowersim's own
+rendering of the scenario (`explain --python`, its lowering replaced:
+oracle/program.py `jaxpr_program`).  Skipped (exit 77) without
+build/oracle-venv.
 
 Arguments: substrings of the paths to check (default: all).
 Environment: LOWERSIM (the command), SOURCE_DIR, BUILD_DIR.
@@ -35,7 +36,6 @@ KNOWN_KINDS = ("<pallas_call", "<call_exported")
 # compute_on calls, one trace); lowersim prints each equation's.
 KNOWN_SCENARIOS = ("compute-on/function-shared.xml", "compute-on/function-shared-0.11.2.xml")
 
-OWN_CALLBACK = re.compile(r"_Callbacks\.(pure|buffer)\.<locals>\.callback")
 PIN = re.compile(r"<scenario\b[^>]*\sjax=\"([^\"]+)\"")
 
 
@@ -104,7 +104,7 @@ def main() -> int:
         is_known = (any(k in f.read() for k in KNOWN_KINDS) or
                     any(rel.endswith(k) for k in KNOWN_SCENARIOS))
       if code == 0:
-        want = OWN_CALLBACK.sub("callback", jaxpr)
+        want = jaxpr
         ok = low.returncode == 0 and low.stdout == want
         why = f"exit {low.returncode}\n--- JAX\n{want}--- lowersim\n{low.stdout}{low.stderr}"
       else:

@@ -203,6 +203,51 @@ def _lower_in_child(task):
   return out.to_json()
 
 
+def _programs_run(task):
+  """The texts the oracle execs for the scenario (recorded), and its outcome."""
+  texts = []
+  run = program.execute_program
+
+  def recording(text):
+    texts.append(text)
+    return run(text)
+
+  program.execute_program = recording
+  out = judge.jax_outcome(task["path"])
+  return {"texts": texts, "outcome": out.to_json()}
+
+
+class RenderingTest(unittest.TestCase):
+  """JAX's side of a judgement is lowersim's rendering, run as it is."""
+
+  def _explain(self, path: str) -> str:
+    import subprocess
+    binary = judge.lowersim_binary(ROOT)
+    if not os.path.exists(binary):
+      self.skipTest(f"no lowersim at {binary}")
+    return subprocess.run([binary, "explain", "--python", "--jax",
+                           judge.default_lowersim_jax(binary), path],
+                          capture_output=True, text=True, check=True).stdout
+
+  def test_the_oracle_runs_exactly_explains_text(self):
+    path = _write(SCENARIO)
+    want = self._explain(path)
+    [(_, r)] = list(server.run([{"path": path}], _programs_run, jobs=1, timeout=120))
+    self.assertEqual(r["texts"], [want])
+    self.assertEqual(r["outcome"]["kind"], "module", r["outcome"])
+    self.assertIn("stablehlo.sine", r["outcome"]["module"])
+
+  def test_a_sessions_lowerings_each_from_its_cut(self):
+    """Lowering K's outcome is the rendering of the session cut after it:
+    the first export's module, then the second lowering's error."""
+    path = os.path.join(ROOT, "testdata", "conformance", "export", "call-shape-mismatch.xml")
+    self._explain(path)
+    [(_, r)] = list(server.run([{"path": path}], lambda t: [
+        o.to_json() for o in judge.jax_outcomes(t["path"])], jobs=1, timeout=120))
+    self.assertEqual([o["kind"] for o in r], ["module", "error"], r)
+    self.assertIn("Shape mismatch", r[1]["error_message"])
+
+
 class BindingsTest(unittest.TestCase):
   def test_the_bindings_give_the_commands_outcome(self):
     """LOWERSIM_BINDINGS=1 (lowersim through its Python bindings) gives, for

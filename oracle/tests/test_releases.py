@@ -305,7 +305,7 @@ COMPUTE_ON = """<?xml version="1.0"?>
 <scenario name="t">
   <lower function="f" platforms="cpu">
     <arg dtype="f32" shape="4"/>
-    <compute_on compute_type="device_host" op="sine" args="0"><result dtype="f32" shape="4"/></compute_on>
+    <compute_on compute_type="device_host" op="sine" args="0"/>
   </lower>
 </scenario>
 """
