@@ -7,17 +7,12 @@ python (tests/cli_impl_test.sh)."""
 
 import sys
 
-from oracle import mlir_text, program, standins
-from oracle import scenario as sc
+from oracle import judge, mlir_text
 
-s = sc.read_file(sys.argv[1])
-try:
-  program.check_expressible(s)
-except program.NotExpressible as e:
-  print(f"not expressible: {e}", file=sys.stderr)
+out = judge.jax_outcome(sys.argv[1])
+if out.kind == "not_expressible":
+  print(f"not expressible: {out.reason}", file=sys.stderr)
   sys.exit(3)
-standins.install(s)
-out = program.lower_session(s)[-1]
 if out.kind != "module":
   print(f"{out.error_class}: {out.error_message}".replace("\n", "\\n"), file=sys.stderr)
   sys.exit(1 if out.kind == "error" else 3)
