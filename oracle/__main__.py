@@ -127,29 +127,20 @@ def _batch(command) -> int:
 
 
 def _lower_file(path: str) -> int:
-  from oracle import mlir_text, program, scenario as sc
-  try:
-    s = sc.read_file(path)
-  except sc.InvalidScenario as e:
-    print(e, file=sys.stderr)
-    return 2
-  try:
-    program.check_expressible(s)
-  except program.NotExpressible as e:
-    print(f"not expressible in JAX {_jax_version()}: {e}", file=sys.stderr)
-    return 3
+  from oracle import judge, mlir_text
   # A session: its last lowering's outcome, after the ones before it (as
-  # `lowersim lower` prints a session), its warnings the session's.
-  from oracle import judge
+  # `lowersim lower` prints a session), its warnings the session's.  A file
+  # the oracle cannot read is invalid, one JAX cannot express not expressible
+  # (judge.jax_outcomes reads and checks it).
   out = judge.jax_outcome(path)
+  if out.kind == "invalid":
+    print(out.reason, file=sys.stderr)
+    return 2
   for w in out.warnings:
     print("warning: " + w.replace("\n", "\\n"), file=sys.stderr)  # `CATEGORY: text`
   if out.kind == "not_expressible":
     print(f"not expressible in JAX {_jax_version()}: {out.reason}", file=sys.stderr)
     return 3
-  if out.kind == "invalid":  # lowersim renders no program of it
-    print(out.reason, file=sys.stderr)
-    return 2
   if out.kind == "error":
     print(f"{out.error_class}: {out.error_message}".replace("\n", "\\n"), file=sys.stderr)
     return 1
