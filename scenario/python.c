@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What every program starts with: the imports. */
 static const char prelude[] =
     "import jax\n"
     "import jax.numpy as jnp\n"
@@ -21,60 +22,74 @@ static const char prelude[] =
     "from jax._src import core\n"
     "from jax._src.interpreters import mlir\n"
     "from jax.experimental import io_callback\n"
-    "from jax.experimental.buffer_callback import buffer_callback\n"
-    "\n"
-    "\n"
-    "def zeros_callback(results):\n"
-    "  \"\"\"A host callback returning zeros of its results' shapes.\"\"\"\n"
-    "  def callback(*args):\n"
-    "    return tuple(np.zeros(shape, dtype) for shape, dtype in results)\n"
-    "  callback.__qualname__ = \"callback\"\n"
-    "  return callback\n"
-    "\n"
-    "\n"
-    "def debug_callback(*args):\n"
-    "  pass\n"
-    "\n"
-    "\n"
-    "def buffer_callback_fn(returns_value):\n"
-    "  \"\"\"A buffer callback (returning a value when the scenario's does).\"\"\"\n"
-    "  def callback(ctx, out, *args):\n"
-    "    return 0 if returns_value else None\n"
-    "  callback.__qualname__ = \"callback\"\n"
-    "  return callback\n"
-    "\n"
-    "\n"
-    "def ffi_rule(target, backend_access):\n"
-    "  \"\"\"jax.ffi.ffi_lowering(target), after the backend access it asks for.\"\"\"\n"
-    "  from jax import ffi\n"
-    "  lower = ffi.ffi_lowering(target)\n"
-    "  def rule(ctx, *operands, result_avals):\n"
-    "    if backend_access == 'required':\n"
-    "      ctx.module_context.get_backend()\n"
-    "    elif backend_access == 'optional':\n"
-    "      ctx.module_context.get_backend(optional=True)\n"
-    "    return lower(ctx, *operands)\n"
-    "  return rule\n"
-    "\n"
-    "\n"
-    "exports = {}  # a session's exports so far: lowering K's Exported.call\n"
-    "\n"
-    "\n"
-    "def results(r):\n"
-    "  \"\"\"An exported function's results as a list.\"\"\"\n"
-    "  return list(r) if isinstance(r, (tuple, list)) else [r]\n"
-    "\n"
-    "\n"
-    "prims = {}  # the program's own primitives, by name\n"
-    "\n"
-    "\n"
-    "def primitive(name):\n"
-    "  \"\"\"core.Primitive(name), one per name, returning its result_avals.\"\"\"\n"
-    "  if name not in prims:\n"
-    "    prims[name] = core.Primitive(name)\n"
-    "    prims[name].multiple_results = True\n"
-    "    prims[name].def_abstract_eval(lambda *avals, result_avals: list(result_avals))\n"
-    "  return prims[name]\n";
+    "from jax.experimental.buffer_callback import buffer_callback\n";
+
+/* The program's helpers, each written (after the imports, in this order)
+ * only when the program uses it: when its `use` appears in what follows.
+ * A learner reads what the scenario needs, no more. */
+static const struct helper {
+  const char *use, *text;
+} helpers[] = {
+    {"zeros_callback(",
+     "\n"
+     "\n"
+     "def zeros_callback(results):\n"
+     "  \"\"\"A host callback returning zeros of its results' shapes.\"\"\"\n"
+     "  def callback(*args):\n"
+     "    return tuple(np.zeros(shape, dtype) for shape, dtype in results)\n"
+     "  callback.__qualname__ = \"callback\"\n"
+     "  return callback\n"},
+    {"debug_callback",
+     "\n"
+     "\n"
+     "def debug_callback(*args):\n"
+     "  pass\n"},
+    {"buffer_callback_fn(",
+     "\n"
+     "\n"
+     "def buffer_callback_fn(returns_value):\n"
+     "  \"\"\"A buffer callback (returning a value when the scenario's does).\"\"\"\n"
+     "  def callback(ctx, out, *args):\n"
+     "    return 0 if returns_value else None\n"
+     "  callback.__qualname__ = \"callback\"\n"
+     "  return callback\n"},
+    {"ffi_rule(",
+     "\n"
+     "\n"
+     "def ffi_rule(target, backend_access):\n"
+     "  \"\"\"jax.ffi.ffi_lowering(target), after the backend access it asks for.\"\"\"\n"
+     "  from jax import ffi\n"
+     "  lower = ffi.ffi_lowering(target)\n"
+     "  def rule(ctx, *operands, result_avals):\n"
+     "    if backend_access == 'required':\n"
+     "      ctx.module_context.get_backend()\n"
+     "    elif backend_access == 'optional':\n"
+     "      ctx.module_context.get_backend(optional=True)\n"
+     "    return lower(ctx, *operands)\n"
+     "  return rule\n"},
+    {"exports[",
+     "\n"
+     "\n"
+     "exports = {}  # a session's exports so far: lowering K's Exported.call\n"
+     "\n"
+     "\n"
+     "def results(r):\n"
+     "  \"\"\"An exported function's results as a list.\"\"\"\n"
+     "  return list(r) if isinstance(r, (tuple, list)) else [r]\n"},
+    {"primitive(",
+     "\n"
+     "\n"
+     "prims = {}  # the program's own primitives, by name\n"
+     "\n"
+     "\n"
+     "def primitive(name):\n"
+     "  \"\"\"core.Primitive(name), one per name, returning its result_avals.\"\"\"\n"
+     "  if name not in prims:\n"
+     "    prims[name] = core.Primitive(name)\n"
+     "    prims[name].multiple_results = True\n"
+     "    prims[name].def_abstract_eval(lambda *avals, result_avals: list(result_avals))\n"
+     "  return prims[name]\n"},
+};
 
 /* The Pallas helper, written once when a program has a pallas_call. */
 static const char pallas_helper[] =
@@ -360,27 +375,23 @@ int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallbac
   lsimp_python py = {.shardings = LSIMP_STRBUF_INIT, .defs = LSIMP_STRBUF_INIT,
                      .body = LSIMP_STRBUF_INIT, .s = s,
                      .jax = lsim_scenario_profile(s, fallback)};
-  lsimp_strbuf text = LSIMP_STRBUF_INIT;
-  lsimp_strbuf_printf(&text, "# %s%s%sfor JAX %s, as lowersim renders it.\n",
-                      s->name ? "The scenario " : "", s->name ? s->name : "",
-                      s->name ? " " : "The scenario ", py.jax->name);
-  lsimp_strbuf_puts(&text, prelude);
-  if (has_pallas(s))
-    lsimp_strbuf_puts(&text, pallas_helper);
+  /* The lowerings first (`rest`): which helpers the program needs is what
+   * they use. */
+  lsimp_strbuf rest = LSIMP_STRBUF_INIT;
   bool failed = false;
   for (const lsim_scenario *step = s; step; step = step->next) {
     /* A session: each lowering in turn, in this one process. */
     if (s->next)
-      lsimp_strbuf_printf(&text, "\n\n# Lowering %d (line %d)%s", step->step, step->lower_line,
+      lsimp_strbuf_printf(&rest, "\n\n# Lowering %d (line %d)%s", step->step, step->lower_line,
                           step->next ? "." : ", the last: the program's outcome.");
     py.s = step;
-    lsimp_strbuf_printf(&text, "\n\njax.config.update('jax_enable_x64', %s)\n",
+    lsimp_strbuf_printf(&rest, "\n\njax.config.update('jax_enable_x64', %s)\n",
                         lsim_scenario_enable_x64(step) ? "True" : "False");
     function(&py);
-    lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.shardings), py.shardings.len);
-    lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.defs), py.defs.len);
-    lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&py.body), py.body.len);
-    lowering(&py, &text, step->next == NULL);
+    lsimp_strbuf_append(&rest, lsimp_strbuf_cstr(&py.shardings), py.shardings.len);
+    lsimp_strbuf_append(&rest, lsimp_strbuf_cstr(&py.defs), py.defs.len);
+    lsimp_strbuf_append(&rest, lsimp_strbuf_cstr(&py.body), py.body.len);
+    lowering(&py, &rest, step->next == NULL);
     failed |= lsimp_strbuf_failed(&py.shardings) || lsimp_strbuf_failed(&py.defs) ||
               lsimp_strbuf_failed(&py.body);
     lsimp_strbuf_reset(&py.shardings);
@@ -390,6 +401,19 @@ int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallbac
   lsimp_strbuf_free(&py.shardings);
   lsimp_strbuf_free(&py.defs);
   lsimp_strbuf_free(&py.body);
+  lsimp_strbuf text = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&text, "# %s%s%sfor JAX %s, as lowersim renders it.\n",
+                      s->name ? "The scenario " : "", s->name ? s->name : "",
+                      s->name ? " " : "The scenario ", py.jax->name);
+  lsimp_strbuf_puts(&text, prelude);
+  for (size_t i = 0; i < sizeof helpers / sizeof helpers[0]; i++)
+    if (strstr(lsimp_strbuf_cstr(&rest), helpers[i].use))
+      lsimp_strbuf_puts(&text, helpers[i].text);
+  if (has_pallas(s))
+    lsimp_strbuf_puts(&text, pallas_helper);
+  failed |= lsimp_strbuf_failed(&rest);
+  lsimp_strbuf_append(&text, lsimp_strbuf_cstr(&rest), rest.len);
+  lsimp_strbuf_free(&rest);
   *out = failed ? NULL : lsimp_strbuf_take(&text);
   lsimp_strbuf_free(&text);
   return *out ? LSIM_OK : lsimp_fail_oom(err);
