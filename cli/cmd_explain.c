@@ -194,13 +194,22 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
   explain_record record = {0};
   lsim_lowerer *lowerer = NULL;
   lsim_scenario_outcome outcome = {0};
+  char *jaxpr = NULL, *python = NULL;
   int rc = cli_read_scenario(path, &s, &err);
   bool invalid = rc != 0;
   char *text = scenario_text(path, s);
   if (!rc) {
+    /* The program as JAX Python, as the terminal shows it first (NULL, and
+     * the page says so, when the rendering does not cover the scenario). */
+    lsim_error perr = LSIM_ERROR_INIT;
+    if (lsim_scenario_python(s, profile, &python, &perr) == LSIM_E_NO_MEMORY)
+      rc = err.code = LSIM_E_NO_MEMORY;
+    lsim_error_clear(&perr);
+  }
+  if (!rc) {
     lsim_scenario_run_options opts = LSIM_SCENARIO_RUN_OPTIONS_INIT(
         .explain = explain_record_line, .explain_data = &record, .explain_ops = true,
-        .profile = profile);
+        .profile = profile, .jaxpr = &jaxpr);
     rc = lsim_lowerer_create(&lowerer, &err);
     if (!rc)
       rc = lsim_scenario_run(lowerer, s, &opts, &outcome, &err);
@@ -223,6 +232,8 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
       .generic = generic,
       .scenario_text = text,
       .scenario_name = s ? s->name : NULL,
+      .python = python,
+      .jaxpr = jaxpr,
       .profile = s ? lsim_scenario_profile(s, profile) : lsim_jax_profile_or_default(profile),
       .narration = &record,
       .outcome = invalid ? NULL : &outcome,
@@ -246,6 +257,8 @@ static int explain_html(const char *path, const lsim_jax_profile *profile, const
     code = cli_report(&err);
   }
   free(text);
+  free(python);
+  free(jaxpr);
   explain_facts_free(&facts);
   explain_record_free(&record);
   lsim_scenario_outcome_clear(&outcome);

@@ -272,7 +272,7 @@ static const char css[] =
     ".outcome{display:inline-block;padding:2px 8px;border-radius:4px;font-weight:600}"
     ".outcome.ok{background:#2f7d43;color:#fff}.outcome.error{background:#b3261e;color:#fff}"
     "details{margin:10px 20px}pre{font:12px/1.4 ui-monospace,monospace;margin:0}"
-    "#scenario{background:#fff;border:1px solid #ddd;padding:8px;overflow-y:auto;max-height:240px;"
+    "#scenario,#python,#jaxpr{background:#fff;border:1px solid #ddd;padding:8px;overflow-y:auto;max-height:240px;"
     "white-space:pre-wrap;overflow-wrap:anywhere}"
     ".facts{display:flex;flex-wrap:wrap;gap:12px;padding:0 20px 12px}"
     ".facts-section{flex:1 1 300px;min-width:0;background:#fff;border:1px solid #ddd;padding:8px}"
@@ -555,6 +555,16 @@ bool explain_html_write(FILE *f, const explain_page *p) {
   fputs("</span></p></header>\n<details open><summary>Scenario</summary><pre id=\"scenario\">",
         f);
   esc(f, p->scenario_text ? p->scenario_text : "(not available)");
+  fputs("</pre></details>\n", f);
+  /* What the terminal shows first: the JAX program and its jaxpr. */
+  fputs("<details open id=\"python-section\"><summary>JAX program (Python; explain --python "
+        "prints it alone)</summary><pre id=\"python\">",
+        f);
+  esc(f, p->python ? p->python : "(none: the rendering does not cover this scenario)");
+  fputs("</pre></details>\n<details open id=\"jaxpr-section\"><summary>jaxpr "
+        "(jax.make_jaxpr(f)(*args))</summary><pre id=\"jaxpr\">",
+        f);
+  esc(f, p->jaxpr ? p->jaxpr : "(none: tracing fails; the outcome says why)");
   fputs("</pre></details>\n", f);
   if (p->facts)
     write_facts(f, p->facts);

@@ -38,6 +38,8 @@ typedef struct explain_page {
   const char *path;                  /* the scenario file ("-": standard input) */
   const char *scenario_text;         /* the scenario as written (NULL: unavailable) */
   const char *scenario_name;         /* may be NULL */
+  const char *python;                /* the scenario as the JAX program it means (NULL: none) */
+  const char *jaxpr;                 /* as jax.make_jaxpr(f)(*args) prints it (NULL: none) */
   const lsim_jax_profile *profile;   /* the JAX version modelled */
   const explain_facts *facts;
   bool generic;                      /* the module in MLIR's generic form, not JAX's pretty one */       /* the request, runtime and module context (NULL: none) */

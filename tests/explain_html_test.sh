@@ -83,12 +83,16 @@ measure='(function(){var over=[];document.querySelectorAll("body *").forEach(fun
 
 # lax.platform_dependent for (cpu, cuda, tpu): one dispatch, 3 platforms, 3
 # kept rules; the newest release links its tag.
-# The page carries what the terminal says around the narration.
+# The page carries what the terminal says around the narration: the JAX
+# program and its jaxpr first, then the request, runtime and module context.
 page platform-dependent 0 "$S/platform-dependent.xml" -- --outcome ok --ops 31 \
   --dispatches 1 --platforms 3 --rules 3 --ref jax-v0.12.0.1 \
   --link lower_per_platform#L2604 --link jaxpr_subcomp#L2217 \
-  --section scenario --section request --section runtime --section module-context \
-  --section narration-pane --section module-pane \
+  --section scenario --section python --section jaxpr --section request --section runtime \
+  --section module-context --section narration-pane --section module-pane \
+  --text "python=v += [lax.platform_dependent(v[0], default=lax.neg, **{'tpu': lax.sin, 'cuda': lax.cos, 'rocm': lax.cos})]" \
+  --text "python=lowered = jitted.trace(*args).lower(lowering_platforms=('cpu', 'cuda', 'tpu'))" \
+  --text "jaxpr={ lambda ; a:f32[4]. let" \
   --text "jax-version=JAX 0.12.0.1 (commit dc4af68444; the newest: neither jax= nor --jax)" \
   --text "request=function f (module jit_f) platforms cpu,cuda,tpu pinned backend (none) arguments 1, equations 1" \
   --text "runtime=JAX_PLATFORMS (unset: every factory is tried)" \
