@@ -282,10 +282,8 @@ static void platforms_tuple(lsimp_strbuf *sb, const char *list) {
   lsimp_strbuf_puts(sb, n == 1 ? ",)" : ")");
 }
 
-/* The arguments, jit's keywords, then the lowering (or the export); a
- * session's lowering before the last in a try: a JAX process goes on
- * after a failed lowering. */
-static void lowering(lsimp_python *py, lsimp_strbuf *sb, bool last) {
+/* The arguments, jit's keywords, then the lowering (or the export). */
+static void lowering(lsimp_python *py, lsimp_strbuf *sb) {
   const lsim_scenario *s = py->s;
   lsimp_strbuf_puts(sb, "\n\nargs = [");
   for (size_t i = 0; i < s->num_args; i++) {
@@ -309,9 +307,7 @@ static void lowering(lsimp_python *py, lsimp_strbuf *sb, bool last) {
     lsimp_py_str(sb, s->backend);
   }
   lsimp_strbuf_puts(sb, ")\n");
-  const char *indent = last ? "" : "  ";
-  if (!last)
-    lsimp_strbuf_puts(sb, "try:\n");
+  const char *indent = "";
   if (s->has_abstract_device) {
     const lsim_abstract_device *d = &s->abstract_device;
     lsimp_strbuf_printf(sb, "%swith jax.sharding.use_abstract_mesh(jax.sharding.AbstractMesh(\n"
@@ -326,7 +322,7 @@ static void lowering(lsimp_python *py, lsimp_strbuf *sb, bool last) {
     lsimp_strbuf_puts(sb, ", platform=");
     lsimp_py_str(sb, d->platform);
     lsimp_strbuf_puts(sb, "))):\n");
-    indent = last ? "  " : "    ";
+    indent = "  ";
   }
   if (s->for_export) {
     lsimp_strbuf_printf(sb, "%sfrom jax import export\n%sexported = export.export(jitted, platforms=",
@@ -357,9 +353,24 @@ static void lowering(lsimp_python *py, lsimp_strbuf *sb, bool last) {
     }
     lsimp_strbuf_puts(sb, ")\n");
   }
-  if (!last)
-    lsimp_strbuf_puts(sb, "except Exception:  # the session goes on, as a JAX process does\n"
-                          "  pass\n");
+}
+
+/* `code` (Python statements) in `try:` with every non-empty line indented,
+ * then `except Exception: pass`, after a blank line pair. */
+static void indented_try(lsimp_strbuf *sb, const char *code) {
+  while (*code == '\n')
+    code++;
+  lsimp_strbuf_puts(sb, "\n\ntry:  # the session goes on after what this lowering raises, as a JAX "
+                        "process does\n");
+  for (const char *line = code; *line;) {
+    size_t len = strcspn(line, "\n");
+    if (len)
+      lsimp_strbuf_puts(sb, "  ");
+    lsimp_strbuf_append(sb, line, len);
+    lsimp_strbuf_putc(sb, '\n');
+    line += len + (line[len] == '\n');
+  }
+  lsimp_strbuf_puts(sb, "except Exception:\n  pass\n");
 }
 
 int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallback, char **out,
@@ -377,7 +388,7 @@ int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallbac
                      .jax = lsim_scenario_profile(s, fallback)};
   /* The lowerings first (`rest`): which helpers the program needs is what
    * they use. */
-  lsimp_strbuf rest = LSIMP_STRBUF_INIT;
+  lsimp_strbuf rest = LSIMP_STRBUF_INIT, one = LSIMP_STRBUF_INIT;
   bool failed = false;
   for (const lsim_scenario *step = s; step; step = step->next) {
     /* A session: each lowering in turn, in this one process. */
@@ -385,13 +396,21 @@ int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallbac
       lsimp_strbuf_printf(&rest, "\n\n# Lowering %d (line %d)%s", step->step, step->lower_line,
                           step->next ? "." : ", the last: the program's outcome.");
     py.s = step;
-    lsimp_strbuf_printf(&rest, "\n\njax.config.update('jax_enable_x64', %s)\n",
+    /* A lowering before the last runs whole in a try: what it raises (in
+     * its setting-up as much as in its lowering), the session goes on. */
+    lsimp_strbuf *to = step->next ? &one : &rest;
+    lsimp_strbuf_printf(to, "\n\njax.config.update('jax_enable_x64', %s)\n",
                         lsim_scenario_enable_x64(step) ? "True" : "False");
     function(&py);
-    lsimp_strbuf_append(&rest, lsimp_strbuf_cstr(&py.shardings), py.shardings.len);
-    lsimp_strbuf_append(&rest, lsimp_strbuf_cstr(&py.defs), py.defs.len);
-    lsimp_strbuf_append(&rest, lsimp_strbuf_cstr(&py.body), py.body.len);
-    lowering(&py, &rest, step->next == NULL);
+    lsimp_strbuf_append(to, lsimp_strbuf_cstr(&py.shardings), py.shardings.len);
+    lsimp_strbuf_append(to, lsimp_strbuf_cstr(&py.defs), py.defs.len);
+    lsimp_strbuf_append(to, lsimp_strbuf_cstr(&py.body), py.body.len);
+    lowering(&py, to);
+    if (step->next) {
+      failed |= lsimp_strbuf_failed(&one);
+      indented_try(&rest, lsimp_strbuf_cstr(&one));
+      lsimp_strbuf_reset(&one);
+    }
     failed |= lsimp_strbuf_failed(&py.shardings) || lsimp_strbuf_failed(&py.defs) ||
               lsimp_strbuf_failed(&py.body);
     lsimp_strbuf_reset(&py.shardings);
@@ -401,6 +420,7 @@ int lsim_scenario_python(const lsim_scenario *s, const lsim_jax_profile *fallbac
   lsimp_strbuf_free(&py.shardings);
   lsimp_strbuf_free(&py.defs);
   lsimp_strbuf_free(&py.body);
+  lsimp_strbuf_free(&one);
   lsimp_strbuf text = LSIMP_STRBUF_INIT;
   lsimp_strbuf_printf(&text, "# %s%s%sfor JAX %s, as lowersim renders it.\n",
                       s->name ? "The scenario " : "", s->name ? s->name : "",
