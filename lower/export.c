@@ -304,7 +304,7 @@ static void print_custom_call(lsimp_strbuf *sb, const namer *nm, MlirOperation o
   intptr_t n = mlirOperationGetNumAttributes(op), kept = 0;
   MlirNamedAttribute *attrs = lsim_malloc_array((size_t)n, sizeof *attrs);
   if (!attrs) {
-    sb->failed = true;
+    lsimp_strbuf_fail(sb);
     return;
   }
   for (intptr_t i = 0; i < n; i++) {

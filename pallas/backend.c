@@ -267,7 +267,7 @@ void lsimp_metadata_json(lsimp_strbuf *sb, const lsim_pallas_call_params *p, boo
   size_t n = p->num_metadata;
   lsim_pallas_metadata *sorted = n ? lsim_malloc(n * sizeof *sorted) : NULL;
   if (n && !sorted) {
-    sb->failed = true;
+    lsimp_strbuf_fail(sb);
     return;
   }
   if (n)

@@ -269,7 +269,7 @@ static void platforms_tuple(lsimp_strbuf *sb, const char *list) {
     size_t len = strcspn(p, ",");
     char *item = lsim_malloc(len + 1);
     if (!item) {
-      sb->failed = true;
+      lsimp_strbuf_fail(sb);
       return;
     }
     memcpy(item, p, len);

@@ -30,9 +30,7 @@ static _Thread_local unsigned long failures;
 
 unsigned long lsimp_strbuf_failures(void) { return failures; }
 
-/* Marks the strbuf failed: its text is then "" of length 0 (cstr and len
- * agree, so a caller that reads both never reads past ""). */
-static void fail(lsimp_strbuf *sb) {
+void lsimp_strbuf_fail(lsimp_strbuf *sb) {
   if (!sb->failed)
     failures++;
   sb->failed = true;
@@ -44,14 +42,14 @@ static bool reserve(lsimp_strbuf *sb, size_t extra) {
   if (sb->failed)
     return false;
   if (extra > (size_t)-1 / 2 - sb->len) {
-    fail(sb);
+    lsimp_strbuf_fail(sb);
     return false;
   }
   size_t need = sb->len + extra + 1;
   if (need <= sb->cap)
     return true;
   if (!lsim_grow_array(&sb->data, &sb->cap, need < 64 ? 64 : need, 1)) {
-    fail(sb);
+    lsimp_strbuf_fail(sb);
     return false;
   }
   return true;
@@ -75,7 +73,7 @@ void lsimp_strbuf_vprintf(lsimp_strbuf *sb, const char *fmt, va_list ap) {
   va_copy(again, ap);
   int n = vsnprintf(NULL, 0, fmt, ap);
   if (n < 0) {
-    fail(sb);
+    lsimp_strbuf_fail(sb);
   } else if (reserve(sb, (size_t)n)) {
     vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, again);
     sb->len += (size_t)n;

@@ -24,6 +24,9 @@ typedef struct lsimp_strbuf {
 void lsimp_strbuf_free(lsimp_strbuf *sb);
 void lsimp_strbuf_reset(lsimp_strbuf *sb); /* keeps the storage */
 bool lsimp_strbuf_failed(const lsimp_strbuf *sb);
+/* Marks the strbuf failed (an allocation of the caller's own failed): its
+ * text is then "" of length 0, so cstr and len agree. */
+void lsimp_strbuf_fail(lsimp_strbuf *sb);
 /* How many strbufs of the calling thread have failed so far: a caller that
  * builds text in many places (a lowering's names and narration) compares
  * it before and after, so that no text lost to out of memory goes unseen. */
