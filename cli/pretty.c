@@ -205,6 +205,16 @@ static bool named(MlirNamedAttribute na, const char *name) {
   return s.length == strlen(name) && memcmp(s.data, name, s.length) == 0;
 }
 
+/* `name = value`, or `name` alone for a unit attribute. */
+static void named_attr(printer *p, MlirNamedAttribute na) {
+  MlirStringRef s = mlirIdentifierStr(na.name);
+  fwrite(s.data, 1, s.length, p->out);
+  if (!mlirAttributeIsAUnit(na.attribute)) {
+    fputs(" = ", p->out);
+    attr(p, na.attribute);
+  }
+}
+
 /* The op's attributes whose name is in `names` (NULL-ended; NULL: none)
  * when `listed`, else those whose name is not, as `OPEN a = 1, b CLOSE`;
  * nothing when there are none. */
@@ -220,12 +230,7 @@ static void attrs_where(printer *p, MlirOperation op, const char *const *names, 
       continue;
     fputs(first ? open : ", ", p->out);
     first = false;
-    MlirStringRef s = mlirIdentifierStr(na.name);
-    fwrite(s.data, 1, s.length, p->out);
-    if (!mlirAttributeIsAUnit(na.attribute)) {
-      fputs(" = ", p->out);
-      attr(p, na.attribute);
-    }
+    named_attr(p, na);
   }
   if (!first)
     fputs(close, p->out);
@@ -395,12 +400,7 @@ static void print_custom_call(printer *p, MlirOperation op) {
       continue;
     fputs(first ? " {" : ", ", p->out);
     first = false;
-    MlirStringRef n = mlirIdentifierStr(na.name);
-    fwrite(n.data, 1, n.length, p->out);
-    if (!mlirAttributeIsAUnit(na.attribute)) {
-      fputs(" = ", p->out);
-      attr(p, na.attribute);
-    }
+    named_attr(p, na);
   }
   if (!first)
     fputc('}', p->out);
