@@ -71,8 +71,10 @@ def _check_version(requested: str | None) -> None:
     sys.exit(2)
 
 
-def cmd_lower(argv: list[str]) -> int:
-  ap = argparse.ArgumentParser(prog="python -m oracle lower")
+def _file_or_batch(command: str, argv: list[str], one) -> int:
+  """`python -m oracle COMMAND FILE | --batch`: `one(path)` on FILE, or on
+  each path of lowersim check's batch protocol (stdin/stdout)."""
+  ap = argparse.ArgumentParser(prog=f"python -m oracle {command}")
   ap.add_argument("file", nargs="?")
   ap.add_argument("--jax", default=None)
   ap.add_argument("--batch", action="store_true",
@@ -82,8 +84,12 @@ def cmd_lower(argv: list[str]) -> int:
     ap.error("give FILE or --batch")
   _check_version(a.jax)
   if a.batch:
-    return _batch(_lower_file)
-  return _lower_file(a.file)
+    return _batch(one)
+  return one(a.file)
+
+
+def cmd_lower(argv: list[str]) -> int:
+  return _file_or_batch("lower", argv, _lower_file)
 
 
 class _InChild:
@@ -150,17 +156,7 @@ def _lower_file(path: str) -> int:
 
 
 def cmd_jaxpr(argv: list[str]) -> int:
-  ap = argparse.ArgumentParser(prog="python -m oracle jaxpr")
-  ap.add_argument("file", nargs="?")
-  ap.add_argument("--jax", default=None)
-  ap.add_argument("--batch", action="store_true", help="lower --batch's protocol")
-  a = ap.parse_args(argv)
-  if a.batch == (a.file is not None):
-    ap.error("give FILE or --batch")
-  _check_version(a.jax)
-  if a.batch:
-    return _batch(_jaxpr_file)
-  return _jaxpr_file(a.file)
+  return _file_or_batch("jaxpr", argv, _jaxpr_file)
 
 
 def _jaxpr_file(path: str) -> int:
