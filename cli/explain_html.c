@@ -267,7 +267,7 @@ static void write_facts(FILE *f, const explain_facts *facts) {
 
 static const char css[] =
     "body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2230;background:#fafafa}"
-    "header{padding:12px 20px;background:#24304a;color:#fff}header h1{font-size:18px;margin:0}"
+    "header{padding:12px 20px;background:#24304a;color:#fff}header h1{font-size:18px;margin:0;overflow-wrap:anywhere}"
     "header p{margin:4px 0;overflow-wrap:anywhere}header a{color:#cfe0ff}"
     ".outcome{display:inline-block;padding:2px 8px;border-radius:4px;font-weight:600}"
     ".outcome.ok{background:#2f7d43;color:#fff}.outcome.error{background:#b3261e;color:#fff}"
