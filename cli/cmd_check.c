@@ -342,7 +342,8 @@ static void help(void) {
   printf("usage: lowersim check [--junit OUT.xml] [--json] [--jax VERSION] [--max-bytes N]\n"
          "                      PATH...\n"
          "       lowersim check --impl 'COMMAND {scenario}' [--jobs N] [--timeout S]\n"
-         "                      [--batch] [--normalize jax] [--no-progress] PATH...\n"
+         "                      [--batch] [--normalize jax] [--max-output N]\n"
+         "                      [--no-progress] PATH...\n"
          "       both: [-k PATTERN] [-x] [--xfail FILE] [--rerun-failed]\n"
          "             [--last-failed FILE]\n\n"
          "Runs every scenario with <expect> in the files and folders given (folders are\n"
@@ -367,8 +368,10 @@ static void help(void) {
          "(default: the newest); a scenario's own jax= always wins, since its <expect>\n"
          "holds for the JAX it names.\n"
          "--max-bytes N: the largest scenario file read (default 8388608, at most 2^40).\n\n"
-         "--impl runs COMMAND (a shell command; {scenario} becomes the file's path) for every\n"
-         "scenario and compares its outcome with lowersim's: a module on stdout (exit 0) is\n"
+         "--impl runs COMMAND (a shell command; the file's path is in $LOWERSIM_SCENARIO, and\n"
+         "{scenario} becomes a quoted reference to it, one argument whatever quotes are\n"
+         "around it, nothing in the path run) for every scenario and compares its\n"
+         "outcome with lowersim's: a module on stdout (exit 0) is\n"
          "compared after both are parsed and printed by MLIR (a difference is a unified\n"
          "diff); an error (non-zero exit) must be the last line of stderr of the form\n"
          "`[CODE: ]ErrorClass: message`, with JAX's class and message. Nothing on stdout,\n"
@@ -378,8 +381,13 @@ static void help(void) {
          "--batch: COMMAND (no {scenario}) starts once per job, reads one path per line on\n"
          "stdin and answers each with a line `EXIT OUT_BYTES ERR_BYTES` and then those\n"
          "bytes of stdout and stderr (python/lowersim/port.py speaks it).\n"
-         "SIGINT, SIGTERM and SIGHUP stop every port's process group and end the command\n"
-         "by the signal (exit status 130, 143, 129).\n"
+         "An answer writes at most --max-output bytes (stdout and stderr; default\n"
+         "67108864): past them the port is ended and the scenario fails saying so; a NUL\n"
+         "byte in it fails too. A port's process group is ended by SIGTERM, then SIGKILL\n"
+         "after half a second: on a time-out, on -x, at the end, and on SIGINT, SIGTERM\n"
+         "and SIGHUP, which end the command by the signal (exit status 130, 143, 129).\n"
+         "Control characters and bytes that are not UTF-8 in what a port wrote are shown\n"
+         "as \\xNN on the terminal (--json writes U+FFFD for bytes that are not UTF-8).\n"
          "A difference starts with one line naming where the two first differ (`first\n"
          "difference: line N, OP[ @target][, attribute NAME]: lowersim \"...\" port \"...\"`),\n"
          "then a unified diff with the differing words marked ([-old-]{+new+}; red and\n"
@@ -415,6 +423,7 @@ static int normalize_both(const char *python, impl_answer *answers, impl_case *c
   for (size_t i = 0; !rc && i < count; i++) {
     both[i] = answers[i];
     both[count + i].out = want[i] ? cases[i].ours : NULL;
+    both[count + i].out_len = want[i] ? strlen(cases[i].ours) : 0;
     want2[i] = want2[count + i] = want[i];
   }
   if (!rc)
@@ -422,7 +431,7 @@ static int normalize_both(const char *python, impl_answer *answers, impl_case *c
   for (size_t i = 0; both && i < count; i++) {
     answers[i] = both[i];
     if (want[i])
-      cases[i].ours = both[count + i].out;
+      cases[i].ours = both[count + i].out; /* lowersim's module: no NUL */
     notes[i] = notes2[i];
     free(notes2[count + i]);
   }
@@ -655,6 +664,20 @@ static void apply_xfail(result *results, size_t count) {
   }
 }
 
+/* One line for a person, `TAG PATH: TEXT`: the path and the text may hold
+ * what a port or a file name brought, so control characters are shown as
+ * \xNN (impl_shown); `colour`: the judge's word marks kept. */
+static void say(const char *tag, const char *path, const char *text, bool colour) {
+  int len = snprintf(NULL, 0, "%s %s: %s", tag, path, text);
+  char *line = len >= 0 ? lsim_malloc((size_t)len + 1) : NULL;
+  if (line)
+    snprintf(line, (size_t)len + 1, "%s %s: %s", tag, path, text);
+  char *shown = line ? impl_shown(line, strlen(line), colour) : NULL;
+  fprintf(cli_human(), "%s\n", shown ? shown : "(out of memory)");
+  free(shown);
+  free(line);
+}
+
 /* Checks every file in order, printing failures; the exit code (0, or 1
  * when something failed, or 2 when the report cannot be written). */
 static int check_files(char *const *paths, size_t count, const impl_setup *impl,
@@ -703,16 +726,16 @@ static int check_files(char *const *paths, size_t count, const impl_setup *impl,
       not_run++;
     } else if (r->xfailed || r->xpassed) {
       if (!json)
-        fprintf(cli_human(), "%s %s: %s\n", r->xfailed ? "XFAIL" : "XPASS", paths[i],
-               *r->xfail ? r->xfail : "(no reason given)");
+        say(r->xfailed ? "XFAIL" : "XPASS", paths[i], *r->xfail ? r->xfail : "(no reason given)",
+            false);
       xfailed += r->xfailed, xpassed += r->xpassed;
     } else if (r->failure) {
       if (!json)
-        fprintf(cli_human(), "FAIL %s: %s\n", paths[i], r->shown ? r->shown : r->failure);
+        say("FAIL", paths[i], r->shown ? r->shown : r->failure, r->shown != NULL);
       failed++;
     } else if (r->skipped) {
       if (r->skip_reason && !json)
-        fprintf(cli_human(), "SKIP %s: %s\n", paths[i], r->skip_reason);
+        say("SKIP", paths[i], r->skip_reason, false);
       skipped++;
     } else {
       passed++;
@@ -774,7 +797,7 @@ int cmd_check(int argc, char **argv) {
   const char *junit_path = NULL, *impl = NULL, *jax = NULL, *normalize = NULL;
   const char *select = NULL, *xfail_path = NULL, *last_failed = NULL;
   const lsim_jax_profile *profile = NULL;
-  uint64_t jobs = 1, max_bytes = 0;
+  uint64_t jobs = 1, max_bytes = 0, max_output = 0;
   double timeout = 0;
   bool batch = false, no_progress = false, json = false, exitfirst = false, rerun = false;
   const cli_option options[] = {
@@ -789,6 +812,9 @@ int cmd_check(int argc, char **argv) {
       CLI_OPT_DOUBLE("timeout", 0, &timeout, 0, 1e6,
                      CLI_HELP("S", "kill a port that has not answered within S seconds")),
       CLI_OPT_FLAG("batch", 0, &batch, CLI_HELP(NULL, "the batch protocol (above)")),
+      CLI_OPT_U64("max-output", 0, &max_output, 1, CLI_MAX_BYTES_LIMIT,
+                  CLI_HELP("N", "the most bytes a port's answer may write (default 67108864, "
+                           "at most 2^40)")),
       CLI_OPT_CHOICE("normalize", 0, &normalize, normalize_values,
                      CLI_HELP("WAY", "read both modules with jaxlib's MLIR first "
                               "(build/oracle-venvs/RELEASE for --jax RELEASE, build/oracle-venv or "
@@ -826,8 +852,9 @@ int cmd_check(int argc, char **argv) {
   if (normalize && strcmp(normalize, "jax") != 0)
     return cli_value_error("check", "--normalize", "knows one way, jax", normalize,
                            normalize_values);
-  if (!impl && (batch || normalize || timeout > 0 || jobs != 1))
-    return cli_usage_error("check", "--batch, --jobs, --timeout and --normalize need --impl");
+  if (!impl && (batch || normalize || timeout > 0 || jobs != 1 || max_output))
+    return cli_usage_error("check",
+                           "--batch, --jobs, --timeout, --normalize and --max-output need --impl");
   const cli_claim claims[] = {{"--junit", junit_path}, {"--json", json ? "-" : NULL}};
   if ((code = cli_claim_outputs("check", claims, 2)))
     return code;
@@ -850,7 +877,8 @@ int cmd_check(int argc, char **argv) {
   check_flags flags = {.select = select, .exitfirst = exitfirst,
                        .xfail = xfail_path ? &xfails : NULL, .rerun = rerun, .record = record};
   impl_setup setup = {.run = {.command = impl, .batch = batch, .jobs = (unsigned)jobs,
-                              .timeout = timeout, .progress = !no_progress,
+                              .timeout = timeout, .max_output = (size_t)max_output,
+                              .progress = !no_progress,
                               .what = "check --impl"},
                       .normalize = normalize, .colour = !json && cli_use_colour(cli_human()),
                       .release = profile ? lsim_jax_profile_or_default(profile)->name : NULL,

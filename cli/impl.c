@@ -1,8 +1,11 @@
-/* cli/impl.c: running a port on scenario files (one process per scenario,
- * or the batch protocol), up to `jobs` at once with a time-out, a progress
- * line, and judging its answers against lowersim's outcomes (impl.h). */
+/* cli/impl.c: the one process runner of the command's ports (one process
+ * per scenario, or the batch protocol; `--normalize jax`'s normalizer is run
+ * by it too), up to `jobs` at once with a time-out, a bound on what each
+ * answer may write and a progress line, and judging its answers against
+ * lowersim's outcomes (impl.h). */
 #define _GNU_SOURCE
 #include "impl.h"
+#include "json.h"
 #include "progress.h"
 #include "lowersim/alloc.h"
 
@@ -30,6 +33,11 @@ static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
 }
 
 /* --- growing byte buffers (sticky failure) ----------------------------------------- */
@@ -66,13 +74,14 @@ static void buf_add(buf *b, const char *p, size_t n) {
 
 /* The first `n` bytes removed. */
 static void buf_drop(buf *b, size_t n) {
+  if (!b->data)
+    return;
   memmove(b->data, b->data + n, b->len - n);
   b->len -= n;
-  if (b->data)
-    b->data[b->len] = '\0';
+  b->data[b->len] = '\0';
 }
 
-/* `n` bytes of `p` as an owned string; NULL when out of memory. */
+/* `n` bytes of `p` as an owned string (a NUL after them); NULL when out of memory. */
 static char *copy(const char *p, size_t n) {
   char *s = lsim_malloc(n + 1);
   if (s) {
@@ -83,18 +92,96 @@ static char *copy(const char *p, size_t n) {
   return s;
 }
 
-/* --- the processes ----------------------------------------------------------------- */
+/* --- batch frames -------------------------------------------------------------------- */
 
-typedef struct worker {
-  pid_t pid;         /* 0: no process */
-  int in, out, err;  /* pipes to and from it; -1: closed */
-  size_t index;      /* the scenario it answers; SIZE_MAX: idle */
-  double start;
-  bool reaping;      /* one process per scenario: its pipes are closed, waiting for it */
-  buf o, e;
-} worker;
+/* A decimal number of 1 to 20 digits at *p (before `end`), no sign, no
+ * space; false when there is none or it exceeds UINT64_MAX. */
+static bool number(const char **p, const char *end, uint64_t *v) {
+  const char *s = *p;
+  uint64_t x = 0;
+  while (*p < end && **p >= '0' && **p <= '9') {
+    unsigned d = (unsigned)(**p - '0');
+    if (x > (UINT64_MAX - d) / 10)
+      return false;
+    x = x * 10 + d;
+    (*p)++;
+  }
+  *v = x;
+  return *p > s;
+}
 
-/* `path` quoted for the shell, appended to `f`. */
+int impl_frame_parse(const char *data, size_t len, size_t max, impl_frame *f) {
+  *f = (impl_frame){0};
+  const char *nl = len ? memchr(data, '\n', len < IMPL_FRAME_HEADER_MAX ? len : IMPL_FRAME_HEADER_MAX)
+                       : NULL;
+  /* Anything but digits and spaces before the newline is refused at once. */
+  for (size_t i = 0; i < (nl ? (size_t)(nl - data) : len); i++)
+    if (!((data[i] >= '0' && data[i] <= '9') || data[i] == ' '))
+      return IMPL_FRAME_MALFORMED;
+  if (!nl)
+    return len >= IMPL_FRAME_HEADER_MAX ? IMPL_FRAME_MALFORMED : IMPL_FRAME_PARTIAL;
+  const char *p = data;
+  uint64_t v[3];
+  for (int k = 0; k < 3; k++) {
+    if ((k && (p >= nl || *p++ != ' ')) || !number(&p, nl, &v[k]))
+      return IMPL_FRAME_MALFORMED;
+  }
+  if (p != nl || v[0] > 255)
+    return IMPL_FRAME_MALFORMED;
+  f->code = (int)v[0];
+  f->head = (size_t)(nl - data) + 1;
+  if (v[1] > max || v[2] > max - v[1]) {
+    f->out = v[1] > max ? max + 1 : (size_t)v[1];
+    f->err = v[1] > max ? 0 : max + 1 - (size_t)v[1];
+    return IMPL_FRAME_TOO_LARGE;
+  }
+  f->out = (size_t)v[1], f->err = (size_t)v[2];
+  return len - f->head >= f->out + f->err ? IMPL_FRAME_WHOLE : IMPL_FRAME_PARTIAL;
+}
+
+/* --- the placeholder ---------------------------------------------------------------- */
+
+/* `command` with each {scenario} replaced by a reference to the environment
+ * variable IMPL_SCENARIO_VAR, quoted for where the placeholder stands, so
+ * that the shell passes the path as one argument and expands nothing in it
+ * (a parameter's value is never read again for `$(...)`, backquotes,
+ * quotes or globs when the reference is quoted): outside quotes
+ * "${VAR}", inside double quotes ${VAR}, inside single quotes '"${VAR}"'
+ * (the single quotes closed around it).  Owned; NULL when out of memory. */
+static char *substitute(const char *command) {
+  static const char placeholder[] = "{scenario}";
+  char *cmd = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&cmd, &size);
+  if (!f)
+    return NULL;
+  enum { BARE, SINGLE, DOUBLE } in = BARE;
+  for (const char *p = command; *p;) {
+    if (strncmp(p, placeholder, sizeof placeholder - 1) == 0) {
+      fputs(in == BARE     ? "\"${" IMPL_SCENARIO_VAR "}\""
+            : in == DOUBLE ? "${" IMPL_SCENARIO_VAR "}"
+                           : "'\"${" IMPL_SCENARIO_VAR "}\"'",
+            f);
+      p += sizeof placeholder - 1;
+      continue;
+    }
+    char c = *p++;
+    fputc(c, f);
+    if (c == '\\' && in != SINGLE && *p)
+      fputc(*p++, f); /* the escaped character is no quote */
+    else if (c == '\'' && in != DOUBLE)
+      in = in == SINGLE ? BARE : SINGLE;
+    else if (c == '"' && in != SINGLE)
+      in = in == DOUBLE ? BARE : DOUBLE;
+  }
+  if (fclose(f) != 0) {
+    free(cmd);
+    return NULL;
+  }
+  return cmd;
+}
+
+/* `path` quoted for the shell, appended to `f` (for lowersim's own commands). */
 static void shell_quote(FILE *f, const char *path) {
   fputc('\'', f);
   for (const char *p = path; *p; p++) {
@@ -106,27 +193,52 @@ static void shell_quote(FILE *f, const char *path) {
   fputc('\'', f);
 }
 
-/* `command` with {scenario} replaced by the quoted path (owned), NULL when out of memory. */
-static char *substitute(const char *command, const char *path) {
-  char *cmd = NULL;
-  size_t size = 0;
-  FILE *f = open_memstream(&cmd, &size);
-  if (!f)
-    return NULL;
-  for (const char *p = command; *p;) {
-    const char *at = path ? strstr(p, "{scenario}") : NULL;
-    fwrite(p, 1, at ? (size_t)(at - p) : strlen(p), f);
-    if (!at)
-      break;
-    shell_quote(f, path);
-    p = at + strlen("{scenario}");
-  }
-  if (fclose(f) != 0) {
-    free(cmd);
+/* The process's environment with IMPL_SCENARIO_VAR set to `path` (the
+ * array and its one new string owned: free(env[0]... ) by env_free), or
+ * NULL when out of memory. */
+static char **env_with(const char *path) {
+  static const char name[] = IMPL_SCENARIO_VAR "=";
+  size_t n = 0;
+  while (environ[n])
+    n++;
+  char **env = lsim_calloc(n + 2, sizeof *env);
+  char *mine = env ? lsim_malloc(sizeof name + strlen(path)) : NULL;
+  if (!mine) {
+    free(env);
     return NULL;
   }
-  return cmd;
+  memcpy(mine, name, sizeof name - 1);
+  strcpy(mine + sizeof name - 1, path);
+  size_t k = 0;
+  env[k++] = mine;
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], name, sizeof name - 1) != 0)
+      env[k++] = environ[i];
+  return env;
 }
+
+static void env_free(char **env) {
+  if (env)
+    free(env[0]);
+  free(env);
+}
+
+/* --- the processes ----------------------------------------------------------------- */
+
+typedef struct worker {
+  pid_t pid;         /* the port's shell, until reaped; 0: none */
+  pid_t group;       /* its process group, until killed; 0: none */
+  int in, out, err;  /* pipes to and from it (ours non-blocking); -1: closed */
+  size_t index;      /* the scenario it answers; SIZE_MAX: idle */
+  double start;
+  bool exited;       /* reaped: `status` holds how it ended */
+  int status;
+  double exited_at;
+  buf o, e;
+  buf req;           /* batch: the request line, req_sent bytes of it written */
+  size_t req_sent;
+  bool overflow;     /* wrote more than the bound */
+} worker;
 
 /* --- SIGINT, SIGTERM and SIGHUP end the ports with the command ------------------- */
 
@@ -135,7 +247,9 @@ static char *substitute(const char *command, const char *path) {
  * waits for them, and the signal is raised again with the handler it had
  * before (output.c's removes temporary outputs), so the command ends as the
  * signal ends it (exit status 128 + the signal).  A signal the command was
- * started ignoring (nohup, a background job) stays ignored. */
+ * started ignoring (nohup, a background job) stays ignored.  Nothing here
+ * blocks (every pipe is non-blocking, poll is never restarted), so the
+ * signal is seen within the loop's next turn. */
 static const int ending_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define NUM_ENDING (sizeof ending_signals / sizeof ending_signals[0])
 static int wake[2] = {-1, -1};
@@ -203,24 +317,33 @@ static void watch_end(watch *w, int sig) {
 }
 
 /* Starts `/bin/sh -c cmd` in a process group of its own, stdout and stderr
- * on pipes, stdin a pipe (`with_stdin`) or /dev/null.  0, or -1 (errno). */
-static int spawn_unblocked(worker *w, const char *cmd, bool with_stdin);
+ * on pipes, stdin a pipe (`with_stdin`) or /dev/null, with `env`.  0, or -1
+ * (errno). */
+static int spawn_unblocked(worker *w, const char *cmd, bool with_stdin, char **env);
 
 /* spawn with the ending signals blocked: one that comes meanwhile is handled
  * once the port's pid is recorded, and the port is stopped with the rest. */
-static int spawn(worker *w, const char *cmd, bool with_stdin) {
+static int spawn(worker *w, const char *cmd, bool with_stdin, char **env) {
   sigset_t saved;
   block_ending(true, &saved);
-  int rc = spawn_unblocked(w, cmd, with_stdin);
+  int rc = spawn_unblocked(w, cmd, with_stdin, env);
   int saved_errno = errno;
   block_ending(false, &saved);
   errno = saved_errno;
   return rc;
 }
 
-static int spawn_unblocked(worker *w, const char *cmd, bool with_stdin) {
+static bool nonblocking(int fd) {
+  int fl = fcntl(fd, F_GETFL);
+  return fl >= 0 && fcntl(fd, F_SETFL, fl | O_NONBLOCK) == 0;
+}
+
+static int spawn_unblocked(worker *w, const char *cmd, bool with_stdin, char **env) {
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
   if ((with_stdin && pipe2(in, O_CLOEXEC)) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+    goto fail;
+  /* Our ends never block (the port's are as a program expects them). */
+  if ((with_stdin && !nonblocking(in[1])) || !nonblocking(out[0]) || !nonblocking(err[0]))
     goto fail;
   int devnull = with_stdin ? -1 : open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (!with_stdin && devnull < 0)
@@ -251,7 +374,7 @@ static int spawn_unblocked(worker *w, const char *cmd, bool with_stdin) {
       spawn_rc = posix_spawnattr_setsigdefault(&attr, &dflt);
     char *const argv[] = {"sh", "-c", (char *)cmd, NULL};
     if (!spawn_rc)
-      spawn_rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, environ);
+      spawn_rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, env ? env : environ);
     posix_spawnattr_destroy(&attr);
   }
   if (have_fa)
@@ -266,8 +389,8 @@ static int spawn_unblocked(worker *w, const char *cmd, bool with_stdin) {
     close(in[0]);
   close(out[1]);
   close(err[1]);
-  w->pid = pid, w->in = in[1], w->out = out[0], w->err = err[0];
-  w->reaping = false;
+  w->pid = w->group = pid, w->in = in[1], w->out = out[0], w->err = err[0];
+  w->exited = false, w->status = 0, w->overflow = false;
   return 0;
 fail:;
   int saved = errno;
@@ -289,27 +412,63 @@ static void close_fd(int *fd) {
   *fd = -1;
 }
 
-/* Kills the worker's process group and waits for it; its pipes closed. */
-static void stop(worker *w) {
-  close_fd(&w->in);
-  close_fd(&w->out);
-  close_fd(&w->err);
-  if (w->pid > 0) {
-    kill(-w->pid, SIGKILL);
-    kill(w->pid, SIGKILL);
-    while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {
-    }
+/* Reaps the worker's shell when it has ended (`block`: waits for it). */
+static void reap(worker *w, bool block) {
+  if (w->pid <= 0)
+    return;
+  int status = 0;
+  pid_t got;
+  while ((got = waitpid(w->pid, &status, block ? 0 : WNOHANG)) < 0 && errno == EINTR) {
   }
-  w->pid = 0;
-  w->reaping = false;
+  if (got == 0)
+    return;
+  w->exited = true, w->exited_at = now(), w->pid = 0;
+  w->status = got > 0 ? status : 127 << 8;
 }
 
-/* Fills `a` (its strings owned) with what the worker's buffers hold. */
+/* Ends the process groups of `n` workers: their pipes closed, SIGTERM to
+ * each group, then, after IMPL_GRACE seconds for those that have not all
+ * ended, SIGKILL; every shell reaped.  A group's processes that ignore
+ * SIGTERM (or a shell that leaves its children behind) end by SIGKILL. */
+static void stop_all(worker *ws, size_t n) {
+  bool any = false;
+  for (size_t j = 0; j < n; j++) {
+    worker *w = &ws[j];
+    close_fd(&w->in);
+    close_fd(&w->out);
+    close_fd(&w->err);
+    if (w->group > 0)
+      any |= kill(-w->group, SIGTERM) == 0 || (w->pid > 0 && kill(w->pid, SIGTERM) == 0);
+  }
+  for (double end = now() + IMPL_GRACE; any && now() < end; sleep_ms(10)) {
+    any = false;
+    for (size_t j = 0; j < n; j++) {
+      worker *w = &ws[j];
+      reap(w, false);
+      any |= w->group > 0 && (w->pid > 0 || kill(-w->group, 0) == 0);
+    }
+  }
+  for (size_t j = 0; j < n; j++) {
+    worker *w = &ws[j];
+    if (w->group > 0)
+      kill(-w->group, SIGKILL);
+    if (w->pid > 0)
+      kill(w->pid, SIGKILL);
+    reap(w, true);
+    w->group = 0;
+  }
+}
+
+static void stop(worker *w) { stop_all(w, 1); }
+
+/* Fills `a` (its strings owned) with `out` and `err`. */
 static void answer_from(impl_answer *a, impl_how how, int code, const char *out, size_t out_len,
                         const char *err, size_t err_len, double seconds) {
   a->how = how, a->code = code, a->seconds = seconds;
   a->out = copy(out ? out : "", out ? out_len : 0);
   a->err = copy(err ? err : "", err ? err_len : 0);
+  a->out_len = out ? out_len : 0;
+  a->err_len = err ? err_len : 0;
 }
 
 static void broken(impl_answer *a, double seconds, const char *fmt, const char *detail) {
@@ -322,57 +481,197 @@ static void broken(impl_answer *a, double seconds, const char *fmt, const char *
 
 /* The last `max` bytes of the worker's stderr, for a broken answer. */
 static const char *tail(const buf *b, size_t max) {
-  if (!b->data)
+  if (!b->data || !b->len)
     return "(nothing on stderr)";
   return b->len > max ? b->data + b->len - max : b->data;
 }
 
-/* The batch answer at the start of `w->o`, when all of it has arrived: 1
- * (into `a`), 0 (not yet), -1 (the header is malformed). */
-static int batch_answer(worker *w, impl_answer *a, double seconds) {
-  char *nl = w->o.data ? memchr(w->o.data, '\n', w->o.len) : NULL;
-  if (!nl)
-    return w->o.len > 64 ? -1 : 0;
-  unsigned long long v[3];
-  int used = 0;
-  if (nl - w->o.data > 64 ||
-      sscanf(w->o.data, "%llu %llu %llu%n", &v[0], &v[1], &v[2], &used) != 3 ||
-      w->o.data + used != nl || !(w->o.data[0] >= '0' && w->o.data[0] <= '9') || v[0] > 255 ||
-      v[1] > SIZE_MAX / 4 || v[2] > SIZE_MAX / 4)
-    return -1;
-  size_t head = (size_t)(nl - w->o.data) + 1;
-  if (w->o.len - head < v[1] + v[2])
-    return 0;
-  answer_from(a, IMPL_EXITED, (int)v[0], w->o.data + head, v[1], w->o.data + head + v[1], v[2],
-              seconds);
-  buf_drop(&w->o, head + v[1] + v[2]);
-  w->e.len = 0; /* the port's own stderr between answers is not kept */
-  return 1;
+/* Reads what is there on *fd into b, up to `room` bytes more (beyond them
+ * *overflow is set and nothing is kept); EOF or an error closes it. */
+static void drain(int *fd, buf *b, size_t room, bool *overflow) {
+  char chunk[65536];
+  for (int turn = 0; turn < 16 && *fd >= 0 && !*overflow; turn++) {
+    ssize_t n = read(*fd, chunk, sizeof chunk);
+    if (n > 0 && (size_t)n > room) {
+      *overflow = true;
+    } else if (n > 0) {
+      buf_add(b, chunk, (size_t)n);
+      room -= (size_t)n;
+    } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+      close_fd(fd);
+    } else if (errno == EAGAIN) {
+      return;
+    }
+  }
 }
 
-/* Reads what is there on *fd into b; EOF or an error closes it. */
-static void drain(int *fd, buf *b) {
-  char chunk[65536];
-  ssize_t n = read(*fd, chunk, sizeof chunk);
-  if (n > 0)
-    buf_add(b, chunk, (size_t)n);
-  else if (n == 0 || (errno != EINTR && errno != EAGAIN))
-    close_fd(fd);
+/* Writes what the request line still has to write; a port that closed its
+ * stdin (EPIPE: SIGPIPE is ignored here) is seen on its stdout. */
+static void send_request(worker *w) {
+  while (w->in >= 0 && w->req_sent < w->req.len) {
+    ssize_t n = write(w->in, w->req.data + w->req_sent, w->req.len - w->req_sent);
+    if (n > 0)
+      w->req_sent += (size_t)n;
+    else if (n < 0 && errno == EINTR)
+      continue;
+    else if (n < 0 && errno == EAGAIN)
+      return;
+    else
+      close_fd(&w->in);
+  }
+}
+
+/* How the shell ended, for a broken answer's message (owned, or NULL). */
+static char *ended_how(const worker *w) {
+  char *why = NULL;
+  if (asprintf(&why, "%s %d before answering; its stderr: %s",
+               WIFSIGNALED(w->status) ? "was killed by signal" : "exited with status",
+               WIFSIGNALED(w->status) ? WTERMSIG(w->status) : WEXITSTATUS(w->status),
+               tail(&w->e, 2000)) < 0)
+    why = NULL;
+  return why;
+}
+
+/* The bound's verdict. */
+static void overflowed(impl_answer *a, double seconds, size_t max) {
+  char detail[32];
+  snprintf(detail, sizeof detail, "%zu", max);
+  broken(a, seconds,
+         "the implementation's output exceeds %s bytes (--max-output) and it was killed",
+         detail);
+}
+
+/* The worker's answer, when it has one: true (into `a`). */
+static bool answer_of(const impl_options *o, worker *w, impl_answer *a, size_t max, double t) {
+  double seconds = t - w->start;
+  if (w->o.failed || w->e.failed) {
+    stop(w);
+    broken(a, seconds, "%sout of memory reading the implementation's output", NULL);
+    w->o.failed = w->e.failed = false;
+    return true;
+  }
+  if (w->overflow) {
+    stop(w);
+    overflowed(a, seconds, max);
+    return true;
+  }
+  if (o->batch) {
+    impl_frame f;
+    switch (impl_frame_parse(w->o.data ? w->o.data : "", w->o.len, max, &f)) {
+    case IMPL_FRAME_WHOLE:
+      answer_from(a, IMPL_EXITED, f.code, w->o.data + f.head, f.out, w->o.data + f.head + f.out,
+                  f.err, seconds);
+      buf_drop(&w->o, f.head + f.out + f.err);
+      w->e.len = 0; /* the port's own stderr between answers is not kept */
+      return true;
+    case IMPL_FRAME_TOO_LARGE:
+      stop(w);
+      overflowed(a, seconds, max);
+      return true;
+    case IMPL_FRAME_MALFORMED: {
+      char *head = impl_shown(w->o.data, w->o.len < 60 ? w->o.len : 60, false);
+      stop(w);
+      broken(a, seconds,
+             "the implementation broke the batch protocol (an answer is `EXIT OUT_BYTES "
+             "ERR_BYTES` and the bytes): it wrote \"%s\"",
+             head ? head : "");
+      free(head);
+      return true;
+    }
+    default:
+      break;
+    }
+    /* No whole answer: it has ended (or closed its stdout and ended; its
+     * children, holding the pipe, get IMPL_LINGER seconds). */
+    if (!w->exited && w->out < 0)
+      reap(w, false);
+    if (w->exited && (w->out < 0 || t - w->exited_at >= IMPL_LINGER)) {
+      char *why = ended_how(w);
+      stop(w);
+      broken(a, seconds, "the implementation %s", why ? why : "stopped");
+      free(why);
+      return true;
+    }
+    return false;
+  }
+  /* One process per scenario: its answer is whole when it has ended and
+   * its pipes are closed (or IMPL_LINGER seconds after it ended, when
+   * children it left hold them). */
+  if (!w->exited)
+    reap(w, false);
+  if (!w->exited || !((w->out < 0 && w->err < 0) || t - w->exited_at >= IMPL_LINGER))
+    return false;
+  int status = w->status;
+  stop(w); /* what is left of its group */
+  if (w->overflow)
+    overflowed(a, seconds, max);
+  else if (WIFSIGNALED(status))
+    answer_from(a, IMPL_SIGNALLED, WTERMSIG(status), w->o.data, w->o.len, w->e.data, w->e.len,
+                seconds);
+  else
+    answer_from(a, IMPL_EXITED, WEXITSTATUS(status), w->o.data, w->o.len, w->e.data, w->e.len,
+                seconds);
+  return true;
+}
+
+/* Gives worker `w` scenario `i`: starts its port (or sends the request); false
+ * when that failed and answers[i] says why. */
+static bool start(const impl_options *o, worker *w, size_t i, const char *path,
+                  const char *command, impl_answer *a) {
+  w->index = i, w->start = now();
+  w->o.len = 0;
+  w->overflow = false;
+  if (!o->batch) {
+    w->e.len = 0;
+    char **env = env_with(path);
+    if (!env || spawn(w, command, false, env) < 0) {
+      broken(a, 0, "the implementation could not be run: %s", env ? strerror(errno) : "out of memory");
+      env_free(env);
+      return false;
+    }
+    env_free(env);
+    return true;
+  }
+  if (w->exited)
+    stop(w); /* it ended after its last answer: a new one */
+  if (w->pid == 0 && w->group == 0) {
+    w->e.len = 0;
+    if (spawn(w, command, true, NULL) < 0) {
+      broken(a, 0, "the implementation could not be started: %s", strerror(errno));
+      return false;
+    }
+  }
+  if (strchr(path, '\n')) {
+    broken(a, 0, "%sa path with a newline cannot be sent in the batch protocol", NULL);
+    return false;
+  }
+  w->req.len = 0, w->req_sent = 0;
+  buf_add(&w->req, path, strlen(path));
+  buf_add(&w->req, "\n", 1);
+  if (w->req.failed) {
+    w->req.failed = false;
+    broken(a, 0, "%sout of memory", NULL);
+    return false;
+  }
+  send_request(w);
+  return true;
 }
 
 int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl_answer *answers) {
   unsigned jobs = o->jobs ? o->jobs : 1;
+  size_t max = o->max_output ? o->max_output : IMPL_MAX_OUTPUT;
   size_t total = 0;
   for (size_t i = 0; i < n; i++)
     total += paths[i] != NULL;
   if (jobs > total)
     jobs = total ? (unsigned)total : 1;
   worker *ws = lsim_calloc(jobs, sizeof *ws);
-  struct pollfd *fds = lsim_calloc(2 * (size_t)jobs + 1, sizeof *fds);
-  worker **owner = lsim_calloc(2 * (size_t)jobs + 1, sizeof *owner);
+  struct pollfd *fds = lsim_calloc(3 * (size_t)jobs + 1, sizeof *fds);
+  worker **owner = lsim_calloc(3 * (size_t)jobs + 1, sizeof *owner);
+  char *command = o->batch ? NULL : substitute(o->command);
   watch watching;
-  if (!ws || !fds || !owner || !watch_begin(&watching)) {
-    free(ws), free(fds), free(owner);
+  if (!ws || !fds || !owner || (!o->batch && !command) || !watch_begin(&watching)) {
+    free(ws), free(fds), free(owner), free(command);
     return LSIM_E_NO_MEMORY;
   }
   for (unsigned j = 0; j < jobs; j++)
@@ -383,6 +682,8 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
   size_t next = 0, done = 0;
   int rc = 0, sig = 0;
   bool stopping = false;
+  /* Beyond the bound, a batch answer's header line may be buffered too. */
+  size_t room = o->batch ? max + IMPL_FRAME_HEADER_MAX : max;
   while (done < total && !(sig = watch_signal())) {
     /* Give every idle worker the next scenario. */
     for (unsigned j = 0; j < jobs; j++) {
@@ -392,60 +693,34 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
       if (w->index != SIZE_MAX || next >= n)
         continue;
       size_t i = next++;
-      w->index = i, w->start = now();
-      w->o.len = 0;
-      if (!o->batch)
-        w->e.len = 0;
-      if (o->batch && w->pid == 0) {
-        w->e.len = 0;
-        if (spawn(w, o->command, true) < 0) {
-          broken(&answers[i], 0, "the implementation could not be started: %s", strerror(errno));
-          w->index = SIZE_MAX, done++;
-          continue;
-        }
-      }
-      if (o->batch) {
-        if (strchr(paths[i], '\n')) {
-          broken(&answers[i], 0, "%sa path with a newline cannot be sent in the batch protocol",
-                 NULL);
-          w->index = SIZE_MAX, done++;
-          continue;
-        }
-        /* One short line: a blocking write (SIGPIPE ignored: a dead port is seen on its stdout). */
-        size_t len = strlen(paths[i]);
-        if (write(w->in, paths[i], len) != (ssize_t)len || write(w->in, "\n", 1) != 1)
-          close_fd(&w->in);
-      } else {
-        char *cmd = substitute(o->command, paths[i]);
-        if (!cmd || spawn(w, cmd, false) < 0) {
-          broken(&answers[i], 0, "the implementation could not be run: %s",
-                 cmd ? strerror(errno) : "out of memory");
-          w->index = SIZE_MAX, done++;
-        }
-        free(cmd);
+      if (!start(o, w, i, paths[i], o->batch ? o->command : command, &answers[i])) {
+        w->index = SIZE_MAX, done++;
+        stopping |= o->answered && o->answered(o->data, i, &answers[i]);
       }
     }
-    if (done >= total)
+    if (done >= total || stopping)
       break;
-    /* Wait for output, an exit, a signal or the nearest time-out. */
+    /* Wait for output, room for a request, an exit, a signal or the nearest time-out. */
     size_t nfds = 0;
     fds[nfds] = (struct pollfd){.fd = wake[0], .events = POLLIN}, owner[nfds++] = NULL;
     double t = now(), wait = 1.0;
-    bool reaping = false;
     for (unsigned j = 0; j < jobs; j++) {
       worker *w = &ws[j];
       if (w->index == SIZE_MAX)
         continue;
       if (o->timeout > 0 && w->start + o->timeout - t < wait)
         wait = w->start + o->timeout - t;
-      reaping |= w->reaping;
+      if (w->exited && w->exited_at + IMPL_LINGER - t < wait)
+        wait = w->exited_at + IMPL_LINGER - t;
+      if (!w->exited && w->out < 0 && (o->batch || w->err < 0) && wait > 0.005)
+        wait = 0.005; /* its pipes are closed: waiting for it to end */
       if (w->out >= 0)
         fds[nfds] = (struct pollfd){.fd = w->out, .events = POLLIN}, owner[nfds++] = w;
       if (w->err >= 0)
         fds[nfds] = (struct pollfd){.fd = w->err, .events = POLLIN}, owner[nfds++] = w;
+      if (w->in >= 0 && w->req_sent < w->req.len)
+        fds[nfds] = (struct pollfd){.fd = w->in, .events = POLLOUT}, owner[nfds++] = w;
     }
-    if (reaping && wait > 0.005)
-      wait = 0.005;
     if (bar.on && wait > 0.25)
       wait = 0.25;
     if (wait < 0)
@@ -456,13 +731,16 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
       break;
     }
     for (size_t k = 1; ready > 0 && k < nfds; k++) {
+      worker *w = owner[k];
       if (!fds[k].revents)
         continue;
-      worker *w = owner[k];
+      size_t used = w->o.len + w->e.len, left = used < room ? room - used : 0;
       if (fds[k].fd == w->out)
-        drain(&w->out, &w->o);
+        drain(&w->out, &w->o, left, &w->overflow);
       else if (fds[k].fd == w->err)
-        drain(&w->err, &w->e);
+        drain(&w->err, &w->e, left, &w->overflow);
+      else if (fds[k].fd == w->in)
+        send_request(w);
     }
     /* Answers, deaths and time-outs. */
     t = now();
@@ -471,65 +749,15 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
       if (w->index == SIZE_MAX)
         continue;
       impl_answer *a = &answers[w->index];
-      bool finished = false;
-      if (w->o.failed || w->e.failed) {
-        stop(w);
-        broken(a, t - w->start, "%sout of memory reading the implementation's output", NULL);
-        w->o.failed = w->e.failed = false;
-        finished = true;
-      } else if (o->batch) {
-        int got = batch_answer(w, a, t - w->start);
-        if (got == 1) {
-          finished = true;
-        } else if (got < 0) {
-          char head[80];
-          snprintf(head, sizeof head, "%.*s", (int)(w->o.len < 60 ? w->o.len : 60), w->o.data);
-          stop(w);
-          broken(a, t - w->start,
-                 "the implementation broke the batch protocol (an answer is `EXIT OUT_BYTES "
-                 "ERR_BYTES` and the bytes): it wrote \"%s\"",
-                 head);
-          finished = true;
-        } else if (w->out < 0) {
-          int status = 0;
-          close_fd(&w->in);
-          while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR) {
-          }
-          w->pid = 0;
-          close_fd(&w->err);
-          char *why = NULL;
-          if (asprintf(&why, "%s %d before answering; its stderr: %s",
-                       WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
-                       WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
-                       tail(&w->e, 2000)) < 0)
-            why = NULL;
-          broken(a, t - w->start, "the implementation %s", why ? why : "stopped");
-          free(why);
-          finished = true;
-        }
-      } else if (w->out < 0 && w->err < 0) {
-        int status = 0;
-        pid_t got = waitpid(w->pid, &status, WNOHANG);
-        w->reaping = got == 0;
-        if (got == w->pid || (got < 0 && errno != EINTR)) {
-          w->pid = 0;
-          if (got > 0 && WIFSIGNALED(status))
-            answer_from(a, IMPL_SIGNALLED, WTERMSIG(status), w->o.data, w->o.len, w->e.data,
-                        w->e.len, t - w->start);
-          else
-            answer_from(a, IMPL_EXITED, got > 0 ? WEXITSTATUS(status) : 127, w->o.data, w->o.len,
-                        w->e.data, w->e.len, t - w->start);
-          finished = true;
-        }
-      }
+      bool finished = answer_of(o, w, a, max, t);
       if (!finished && o->timeout > 0 && t - w->start >= o->timeout) {
         stop(w);
         answer_from(a, IMPL_TIMED_OUT, 0, w->o.data, w->o.len, w->e.data, w->e.len,
                     t - w->start);
-        w->o.len = w->e.len = 0;
         finished = true;
       }
       if (finished) {
+        w->o.len = 0;
         if (!a->out || !a->err)
           rc = LSIM_E_NO_MEMORY;
         stopping |= o->answered && o->answered(o->data, w->index, a);
@@ -542,13 +770,14 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
     cli_progress_update(&bar, done, NULL, false);
   }
   cli_progress_end(&bar);
+  stop_all(ws, jobs);
   for (unsigned j = 0; j < jobs; j++) {
-    stop(&ws[j]);
     free(ws[j].o.data);
     free(ws[j].e.data);
+    free(ws[j].req.data);
   }
   signal(SIGPIPE, old_pipe);
-  free(ws), free(fds), free(owner);
+  free(ws), free(fds), free(owner), free(command);
   watch_end(&watching, sig ? sig : watch_signal());
   return rc;
 }
@@ -557,6 +786,47 @@ void impl_answer_clear(impl_answer *a) {
   free(a->out);
   free(a->err);
   *a = (impl_answer){0};
+}
+
+/* --- text from a port shown to a person -------------------------------------------- */
+
+char *impl_shown(const char *text, size_t len, bool colour) {
+  static const char *const marks[] = {"\033[1;31m", "\033[1;32m", "\033[0m"};
+  char *s = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&s, &size);
+  if (!f)
+    return NULL;
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)text[i];
+    size_t k = 0;
+    while (colour && k < 3 && strncmp(text + i, marks[k], strlen(marks[k])) != 0)
+      k++;
+    if (colour && k < 3) { /* the judge's own word marks */
+      fputs(marks[k], f);
+      i += strlen(marks[k]);
+      continue;
+    }
+    uint32_t cp = 0;
+    size_t n = c < 0x80 ? 1 : cli_utf8_sequence(text + i, len - i, &cp);
+    if (c < 0x80)
+      cp = c;
+    if (n == 0 || cp == 0x7f || (cp < 0x20 && cp != '\n' && cp != '\t') ||
+        (cp >= 0x80 && cp < 0xa0)) {
+      size_t bytes = n ? n : 1;
+      for (size_t b = 0; b < bytes; b++)
+        fprintf(f, "\\x%02x", (unsigned char)text[i + b]);
+      i += bytes;
+      continue;
+    }
+    fwrite(text + i, 1, n, f);
+    i += n;
+  }
+  if (fclose(f) != 0) {
+    free(s);
+    return NULL;
+  }
+  return s;
 }
 
 /* --- --normalize jax: pretty StableHLO read by jaxlib's MLIR ----------------------- */
@@ -651,7 +921,7 @@ int impl_normalize_jax(const char *python, impl_answer *answers, const bool *wan
       break;
     }
     fd = mkstemp(path);
-    size_t len = strlen(answers[i].out);
+    size_t len = answers[i].out_len ? answers[i].out_len : strlen(answers[i].out);
     if (fd < 0 || write(fd, answers[i].out, len) != (ssize_t)len) {
       if (fd >= 0)
         unlink(path);
@@ -674,6 +944,7 @@ int impl_normalize_jax(const char *python, impl_answer *answers, const bool *wan
     if (!rc && files[i] && got[i].how == IMPL_EXITED && got[i].code == 0) {
       free(answers[i].out);
       answers[i].out = got[i].out, got[i].out = NULL;
+      answers[i].out_len = got[i].out_len;
     } else if (!rc && files[i]) {
       notes[i] = got[i].err, got[i].err = NULL;
     }
@@ -696,7 +967,9 @@ int impl_judge(MlirContext mlir, const char *ours, const lsim_error *err, const 
       [IMPL_EXITED] = LSIM_SCENARIO_PORT_EXITED, [IMPL_SIGNALLED] = LSIM_SCENARIO_PORT_SIGNALLED,
       [IMPL_TIMED_OUT] = LSIM_SCENARIO_PORT_TIMED_OUT, [IMPL_BROKEN] = LSIM_SCENARIO_PORT_BROKEN};
   lsim_scenario_port_answer answer = {.how = hows[a->how], .code = a->code, .out = a->out,
-                                      .err = a->err, .seconds = a->seconds};
+                                      .err = a->err, .seconds = a->seconds,
+                                      .out_len = a->out ? a->out_len : 0,
+                                      .err_len = a->err ? a->err_len : 0};
   lsim_scenario_port_options o = LSIM_SCENARIO_PORT_OPTIONS_INIT(
       .colour = how->colour, .normalizing = how->normalizing, .normalize_note = how->note);
   lsim_error jerr = LSIM_ERROR_INIT;

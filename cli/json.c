@@ -39,12 +39,38 @@ void cli_json_close_array(cli_json *j) {
   j->depth--;
 }
 
+size_t cli_utf8_sequence(const char *p, size_t n, uint32_t *cp) {
+  const unsigned char *u = (const unsigned char *)p;
+  size_t len = u[0] >= 0xc2 && u[0] <= 0xdf ? 2 : u[0] >= 0xe0 && u[0] <= 0xef ? 3
+               : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+  if (!len || len > n)
+    return 0;
+  uint32_t c = u[0] & (0x7f >> len);
+  for (size_t i = 1; i < len; i++) {
+    if ((u[i] & 0xc0) != 0x80)
+      return 0;
+    c = c << 6 | (u[i] & 0x3f);
+  }
+  static const uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < least[len] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+    return 0;
+  *cp = c;
+  return len;
+}
+
 void cli_json_string_n(cli_json *j, const char *key, const char *value, size_t len) {
   member(j, key);
   fputc('"', j->f);
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)value[i];
-    if (c == '"' || c == '\\')
+    uint32_t cp;
+    size_t n = c >= 0x80 ? cli_utf8_sequence(value + i, len - i, &cp) : 1;
+    if (n > 1) {
+      fwrite(value + i, 1, n, j->f);
+      i += n - 1;
+    } else if (n == 0)
+      fputs("\xef\xbf\xbd", j->f); /* U+FFFD for a byte that is not UTF-8 */
+    else if (c == '"' || c == '\\')
       fprintf(j->f, "\\%c", c);
     else if (c == '\n')
       fputs("\\n", j->f);

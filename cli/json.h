@@ -1,7 +1,10 @@
 /* cli/json.h: the --json output of every command: one JSON object on one
  * line, written as it goes (no tree in memory), strings escaped as RFC 8259
- * asks (control characters as \u00XX; other bytes as they are, UTF-8 in,
- * UTF-8 out).  The object's shape is testdata/schema/output.schema.json. */
+ * asks (control characters as \u00XX) and always valid UTF-8: UTF-8 in,
+ * UTF-8 out, and each byte that is not part of a UTF-8 sequence (a file
+ * name or a port's output in another encoding, a surrogate, an overlong
+ * form) becomes U+FFFD.  The object's shape is
+ * testdata/schema/output.schema.json. */
 #ifndef LOWERSIM_CLI_JSON_H
 #define LOWERSIM_CLI_JSON_H
 
@@ -12,6 +15,8 @@
 #include "lowersim/scenario_run.h"
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The schema's name and version, the first member of every object. */
@@ -22,6 +27,11 @@ typedef struct cli_json {
   int depth;
   bool first[64]; /* per open container: no member written yet */
 } cli_json;
+
+/* The length of the UTF-8 sequence of two to four bytes at `p` (`n` bytes
+ * left) and its code point in *cp, or 0 when there is none there (ASCII, a
+ * stray byte, an overlong form, a surrogate, past U+10FFFF, cut short). */
+size_t cli_utf8_sequence(const char *p, size_t n, uint32_t *cp);
 
 /* Every function takes `key` for a member of an object, NULL for an item
  * of an array. */

@@ -1000,11 +1000,36 @@ static void judge_error(judging *J, const lsim_scenario_port_expected *e,
   lsimp_strbuf_free(&want);
 }
 
+/* The first NUL byte in `len` bytes of `text` (one of the port's streams):
+ * the verdict says where, and what came before it; true when there is one. */
+static bool nul_byte(lsimp_strbuf *f, const char *stream, const char *text, size_t len) {
+  const char *nul = len ? memchr(text, '\0', len) : NULL;
+  if (!nul)
+    return false;
+  size_t at = (size_t)(nul - text), from = at > EXCERPT ? at - EXCERPT : 0;
+  lsimp_strbuf_printf(f, "the implementation's %s holds a NUL byte at offset %zu (after \"%s", stream,
+                      at, from ? "..." : "");
+  for (size_t i = from; i < at; i++) {
+    unsigned char c = (unsigned char)text[i];
+    if (c < 0x20 || c == 0x7f)
+      lsimp_strbuf_printf(f, "\\x%02x", c);
+    else
+      lsimp_strbuf_putc(f, (char)c);
+  }
+  lsimp_strbuf_puts(f, "\"); no module or error line holds one");
+  return true;
+}
+
 static void judge(judging *J, MlirContext mlir, const lsim_scenario_port_expected *e,
                   const lsim_scenario_port_answer *a) {
   const char *out = a->out ? a->out : "", *err = a->err ? a->err : "";
+  size_t out_len = a->out && a->out_len ? a->out_len : strlen(out);
+  size_t err_len = a->err && a->err_len ? a->err_len : strlen(err);
   lsimp_strbuf *f = &J->first;
-  if (a->how == LSIM_SCENARIO_PORT_BROKEN) {
+  if (a->how != LSIM_SCENARIO_PORT_BROKEN &&
+      (nul_byte(f, "stdout", out, out_len) || nul_byte(f, "stderr", err, err_len))) {
+    return;
+  } else if (a->how == LSIM_SCENARIO_PORT_BROKEN) {
     lsimp_strbuf_puts(f, err);
   } else if (a->how == LSIM_SCENARIO_PORT_TIMED_OUT) {
     lsimp_strbuf_printf(f, "the implementation did not finish within %.1f s and was killed",

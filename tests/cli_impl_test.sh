@@ -281,6 +281,105 @@ out=$("$L" check "$W" --last-failed "$tmp/lf" --rerun-failed --impl "$L lower {s
 [ "$out" = "lowersim check: --rerun-failed: no failure recorded for these scenarios: running every one
 3 passed, 0 failed, 0 skipped, 0 deselected" ]; check rerun-none $? "$out"
 
+# --- Hostile ports (issue 26): each class a port can bring, and its verdict.
+# Every run here is bounded in time (`timeout`): a hang is a failure, not a
+# stuck test.
+H=$tmp/hostile; mkdir -p "$H/cwd"
+SP=$S/single-platform.xml MR=$S/missing-rule.xml
+"$L" lower "$SP" >"$H/sp.mlir"
+bounded() { # bounded SECONDS CHECK-ARGS...: lowersim check, killed after SECONDS
+  local s=$1; shift
+  (cd "$H/cwd" && exec timeout -s KILL "$s" "$L" check "$@")
+}
+# A batch port that answers without reading its requests: the request pipe
+# fills (300 paths of 250 bytes, more than a pipe holds) and lowersim must
+# neither block in write() nor lose the time-out.
+mkdir -p "$H/many"
+long=$(printf 'p%.0s' $(seq 240))
+for i in $(seq 300); do cp "$SP" "$H/many/$long-$i.xml"; done
+start=$(date +%s.%N)
+out=$(bounded 120 "$H/many" --batch --timeout 5 --impl "yes '1 0 0'" 2>&1); code=$?
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+[ "$code" -eq 1 ] && [ "$(tail -1 <<<"$out")" = "0 passed, 300 failed, 0 skipped" ]
+check hostile-batch-unread $? "exit $code: $(tail -3 <<<"$out")"
+echo "hostile batch (300 requests never read, answers written anyway): ${secs} s"
+# The same port one process per scenario, and one that writes forever with
+# no time-out: bounded by --max-output (default 64 MiB), the port ended.
+out=$(bounded 60 "$SP" --impl "head -c 3000000 /dev/zero | tr '\\0' y" --max-output 1000000); code=$?
+has "$out" "FAIL $SP: the implementation's output exceeds 1000000 bytes (--max-output) and it was killed"
+check hostile-bound $(( $? != 0 || code != 1 )) "exit $code: $out"
+out=$(bounded 60 "$SP" --batch --impl "printf '0 99999999999 0\\n'; yes"); code=$?
+has "$out" "FAIL $SP: the implementation's output exceeds 67108864 bytes (--max-output) and it was killed"
+check hostile-bound-frame $(( $? != 0 || code != 1 )) "exit $code: $out"
+if [ -x /usr/bin/time ]; then
+  out=$( (cd "$H/cwd" && exec timeout -s KILL 60 /usr/bin/time -f 'rss %M' "$L" check "$SP" --impl yes) 2>&1); code=$?
+  rss=$(grep -o 'rss [0-9]*' <<<"$out" | cut -d' ' -f2)
+  has "$out" "the implementation's output exceeds 67108864 bytes" && [ "${rss:-999999999}" -lt $((600 * 1024)) ]
+  check hostile-forever $(( $? != 0 || code != 1 )) "exit $code, peak RSS ${rss:-?} KiB: $out"
+  echo "a port writing forever: peak RSS ${rss:-?} KiB"
+fi
+# A NUL byte hides nothing: a module followed by NUL and junk, an error line
+# followed by one, in both ways of running a port.
+out=$(bounded 60 "$SP" --impl "cat $H/sp.mlir; printf '\\000junk'"); code=$?
+has "$out" "the implementation's stdout holds a NUL byte at offset $(wc -c <"$H/sp.mlir") (after \"..." &&
+  has "$out" '\x0a"); no module or error line holds one'
+check hostile-nul-stdout $(( $? != 0 || code != 1 )) "exit $code: $out"
+errline=$("$L" lower "$MR" 2>&1 >/dev/null | tail -1)
+printf '%s\n\000junk' "$errline" >"$H/nul.err"
+out=$(bounded 60 "$MR" --impl "cat $H/nul.err >&2; exit 1"); code=$?
+has "$out" "the implementation's stderr holds a NUL byte at offset $((${#errline} + 1))"
+check hostile-nul-stderr $(( $? != 0 || code != 1 )) "exit $code: $out"
+{ printf '0 %d 0\n' $(( $(wc -c <"$H/sp.mlir") + 5 )); cat "$H/sp.mlir"; printf '\000junk'; } >"$H/nul.frame"
+out=$(bounded 60 "$SP" --batch --impl "read p; cat $H/nul.frame; read p"); code=$?
+has "$out" "the implementation's stdout holds a NUL byte at offset"
+check hostile-nul-batch $(( $? != 0 || code != 1 )) "exit $code: $out"
+# Messages of any length: lowersim against itself on errors of 9,000 and
+# 100,000 bytes (a primitive's long name), both ways.
+mkdir -p "$H/long"
+for n in 9000 100000; do
+  name=$(head -c "$n" /dev/zero | tr '\0' m)
+  awk -v n="$name" '/<expect/ {skip=1} !skip {gsub("my_op", n); print} skip && />/ {skip=0}' "$MR" >"$H/long/m$n.xml"
+done
+"$L" lower "$H/long/m100000.xml" 2>&1 | tail -1 | wc -c >"$H/long.len"
+out=$(bounded 120 "$H/long" --impl "$L lower {scenario}"); code=$?
+[ "$code" -eq 0 ] && [ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipped" ] && [ "$(cat "$H/long.len")" -gt 100000 ]
+check hostile-long-message $? "exit $code: $out"
+out=$(bounded 120 "$H/long" --batch --impl "bash $tmp/batch.sh"); code=$?
+[ "$code" -eq 0 ] && [ "$(tail -1 <<<"$out")" = "2 passed, 0 failed, 0 skipped" ]
+check hostile-long-message-batch $? "exit $code: $out"
+# The placeholder is one argument and nothing in a file name runs, whatever
+# quotes surround it: bare, in double quotes, in single quotes, mid-word.
+mkdir -p "$H/names"
+for f in 'a $(touch pwned1) b.xml' 'c `touch pwned2` d.xml' "e'f\"g \$HOME.xml" $'h\ni;touch pwned3.xml' 'j\\" $(touch pwned4).xml'; do
+  cp "$SP" "$H/names/$f"
+done
+cat >"$H/args.sh" <<'EOS'
+# args.sh PREFIX ARG...: exactly one argument, PREFIX then a path; lowers the path
+[ $# -eq 2 ] || { echo "ValueError: $# arguments" >&2; exit 1; }
+exec "$LOWERSIM_BIN" lower "${2#"$1"}"
+EOS
+export LOWERSIM_BIN=$L
+for cmd in "sh $H/args.sh '' {scenario}" "sh $H/args.sh '' \"{scenario}\"" "sh $H/args.sh '' '{scenario}'" \
+           "sh $H/args.sh X X{scenario}" "sh $H/args.sh 'X' \"X\"{scenario}" "sh $H/args.sh X 'X{scenario}'"; do
+  out=$(bounded 60 "$H/names" --impl "$cmd"); code=$?
+  [ "$code" -eq 0 ] && [ "$(tail -1 <<<"$out")" = "5 passed, 0 failed, 0 skipped" ] && [ -z "$(ls "$H/cwd")" ]
+  check "hostile-placeholder $cmd" $? "exit $code: $out; made: $(ls "$H/cwd")"
+  rm -f "$H/cwd"/*
+done
+# A port's escape sequences and control characters are shown as \xNN, never
+# written raw to the terminal; --json stays valid UTF-8 (U+FFFD for bytes
+# that are not UTF-8), for a file name and a port's output alike.
+out=$(bounded 60 "$SP" --impl "printf '\\033]0;pwned\\007\\033[2J\\233 ValueError: x\\r\\n' >&2; exit 1"); code=$?
+has "$out" 'the implementation exits 1: \x1b]0;pwned\x07\x1b[2J\x9b ValueError: x\x0d' && ! grep -q $'\033\|\007\|\r' <<<"$out"
+check hostile-escapes $(( $? != 0 || code != 1 )) "exit $code: $(cat -v <<<"$out")"
+mkdir -p "$H/utf8"; cp "$MR" "$H/utf8/"$'\xff\xfe-\xc3\xa9.xml'
+out=$(bounded 60 "$H/utf8" --json --impl "printf 'ValueError: \\377\\300\\200 \\355\\240\\200 \\303\\251\\n' >&2; exit 1" |
+      PYTHONIOENCODING=utf-8 python3 -c 'import json, sys; d = json.loads(sys.stdin.buffer.read().decode("utf-8")); c = d["cases"][0]; print(c["file"].rsplit("/", 1)[1]); print(c["actual"]["message"])')
+r=$'\xef\xbf\xbd' e=$'\xc3\xa9'
+[ "$out" = "$r$r-$e.xml
+$r$r$r $r$r$r $e" ]
+check hostile-json-utf8 $? "$out"
+
 # Usage errors.
 expect_usage() { # expect_usage NAME WANT ARGS...
   local name=$1 want=$2; shift 2
@@ -289,7 +388,7 @@ expect_usage() { # expect_usage NAME WANT ARGS...
 }
 expect_usage batch-scenario "--batch: the command is started once and reads the paths on its stdin, so it takes no {scenario}" \
   "$S" --batch --impl "x {scenario}"
-expect_usage jobs-alone "--batch, --jobs, --timeout and --normalize need --impl" "$S" -j 2
+expect_usage jobs-alone "--batch, --jobs, --timeout, --normalize and --max-output need --impl" "$S" -j 2
 expect_usage normalize-other "--normalize knows one way, jax, not 'pretty'" "$S" --normalize pretty --impl x
 expect_usage jobs-zero "--jobs takes an integer from 1 to 256, not '0'" "$S" --jobs 0 --impl x
 expect_usage select-empty "-k needs a pattern (a part of a path or a scenario's name)" "$S" -k ""

@@ -5,6 +5,9 @@
 # grandchild and waits) write their PIDs, `check --impl` is signalled once
 # they all have, and then it has ended with status 128 + the signal, every
 # port and grandchild is gone, and no report or temporary file is left.
+# Then a stubborn port (it traps SIGTERM, and its child ignores it) on a
+# time-out, on -x and on the command's SIGTERM and SIGINT: SIGTERM comes
+# first (the port's trap runs), SIGKILL after the grace (the child is gone).
 set -u
 set -m # background jobs keep SIGINT (a non-interactive shell ignores it in them)
 L=${LOWERSIM:?}
@@ -57,6 +60,44 @@ for mode in each batch; do
     check "$name-no-output" $? "$(ls -A "$tmp")"
   done
 done
+
+# The stubborn port: its trap records SIGTERM; its child ignores SIGTERM and
+# is found by its marker (`sleep 86399.MARK`).
+cat >"$tmp/stubborn.sh" <<'EOF'
+trap 'echo term >>"$TERMS"; exit 143' TERM
+(trap '' TERM; exec sleep "86399.$MARK") &
+echo started >>"$TERMS"
+sleep 300 &
+wait
+EOF
+cat >"$tmp/first-fails.sh" <<'EOF'
+case $1 in *s1.xml) sleep 0.5; echo 'ValueError: no' >&2; exit 1 ;; esac
+exec sh "$STUBBORN"
+EOF
+export STUBBORN=$tmp/stubborn.sh
+stubborn() { # stubborn NAME MARK WANT-EXIT SIGNAL -- CHECK-ARGS...: one run, then its checks
+  local name=$1 mark=$2 want=$3 sig=$4; shift 5
+  export TERMS=$tmp/$name.terms MARK=$mark
+  : >"$TERMS"
+  (cd "$tmp" && exec timeout -s KILL 30 "$L" check "$@" >"$tmp/$name.out" 2>&1) &
+  local pid=$!
+  if [ -n "$sig" ]; then
+    for _ in $(seq 100); do grep -q started "$TERMS" && break; sleep 0.1; done
+    kill -s "$sig" "$pid"
+  fi
+  wait "$pid"; local code=$?
+  [ "$code" -eq "$want" ]; check "$name-exit" $? "exit $code, want $want: $(cat "$tmp/$name.out")"
+  grep -q term "$TERMS"; check "$name-term-first" $? "no SIGTERM seen by the port: $(cat "$TERMS")"
+  sleep 0.2
+  local left; left=$(pgrep -f "sleep 86399.$mark")
+  [ -z "$left" ]; check "$name-nothing-survives" $? "still running: $left"
+  [ -n "$left" ] && kill -9 $left
+}
+stubborn timeout 7101 1 "" -- "$tmp/cases/s2.xml" --timeout 1 --impl "sh $tmp/stubborn.sh"
+stubborn exitfirst 7102 1 "" -- "$tmp/cases/s1.xml" "$tmp/cases/s2.xml" -x -j 2 \
+  --impl "sh $tmp/first-fails.sh {scenario}"
+stubborn signal 7103 143 TERM -- "$tmp/cases/s2.xml" --batch --impl "sh $tmp/stubborn.sh"
+stubborn signal-each 7104 130 INT -- "$tmp/cases/s2.xml" --impl "sh $tmp/stubborn.sh"
 
 echo "impl_signals_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -22,6 +22,9 @@
  *    address in a Python default repr, ` object at 0x...>`, is not
  *    compared).
  *  - A port that could not run, was killed or timed out fails saying so.
+ *  - A NUL byte on the port's stdout or stderr fails, saying where: no
+ *    module or error line holds one, and what follows it would otherwise
+ *    go unjudged.
  *
  * Warnings are not compared. */
 #ifndef LOWERSIM_SCENARIO_PORT_H
@@ -53,6 +56,10 @@ typedef struct lsim_scenario_port_answer {
   const char *out; /* its stdout; NULL: "" */
   const char *err; /* its stderr; NULL: "" */
   double seconds;
+  /* The bytes of `out` and `err`: a NUL byte among them is judged (a
+   * port's output holding one fails, saying where), not taken for the end.
+   * 0 with a non-empty text: up to its first NUL (strlen). */
+  size_t out_len, err_len;
 } lsim_scenario_port_answer;
 
 /* lowersim's outcome for the scenario (borrowed): `module` (the text

@@ -337,7 +337,8 @@ class Lowerer:
     code, out, err_text = answer
     lib = _native.lib
     enc = lambda s: None if s is None else s.encode("utf-8", "surrogateescape")
-    a = _native.PortAnswer(0, int(code), enc(out), enc(err_text), 0.0)
+    out_b, err_b = enc(out), enc(err_text)  # bytes with their lengths: a NUL is judged
+    a = _native.PortAnswer(0, int(code), out_b, err_b, 0.0, len(out_b or b""), len(err_b or b""))
     e = _native.PortExpected(enc(module), enc(None if error is None else error.jax_class),
                              enc(None if error is None else error.message))
     o = _native.PortOptions(ctypes.sizeof(_native.PortOptions), colour, normalizing,

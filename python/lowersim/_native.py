@@ -86,7 +86,8 @@ class JaxProfile(ctypes.Structure):
 class PortAnswer(ctypes.Structure):
   """lsim_scenario_port_answer."""
   _fields_ = [("how", ctypes.c_int), ("code", ctypes.c_int), ("out", ctypes.c_char_p),
-              ("err", ctypes.c_char_p), ("seconds", ctypes.c_double)]
+              ("err", ctypes.c_char_p), ("seconds", ctypes.c_double),
+              ("out_len", ctypes.c_size_t), ("err_len", ctypes.c_size_t)]
 
 
 class PortExpected(ctypes.Structure):
