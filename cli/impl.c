@@ -800,7 +800,8 @@ char *impl_shown(const char *text, size_t len, bool colour) {
   for (size_t i = 0; i < len;) {
     unsigned char c = (unsigned char)text[i];
     size_t k = 0;
-    while (colour && k < 3 && strncmp(text + i, marks[k], strlen(marks[k])) != 0)
+    while (colour && k < 3 &&
+           !(len - i >= strlen(marks[k]) && memcmp(text + i, marks[k], strlen(marks[k])) == 0))
       k++;
     if (colour && k < 3) { /* the judge's own word marks */
       fputs(marks[k], f);

@@ -8,8 +8,9 @@
 #   fuzz_test.sh libfuzzer  the libFuzzer targets for a bounded number of runs each: the
 #                           scenario reader and lowering (LIBFUZZER=its path) over a copy
 #                           of testdata/scenarios (SOURCE_DIR=the tree), matrix --merge's CSV
-#                           reader (LIBFUZZER_MATRIX_CSV) and the command line with a file
-#                           (LIBFUZZER_CLI), seeded by the command (LOWERSIM)
+#                           reader (LIBFUZZER_MATRIX_CSV), the command line with a file
+#                           (LIBFUZZER_CLI) and a port's output (LIBFUZZER_PORT),
+#                           seeded by the command (LOWERSIM)
 # A finding's minimized scenario is printed; `lowersim lower` reproduces it.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -217,6 +218,20 @@ libfuzzer_tests() {
         "$LOWERSIM" matrix --features rules --max-len 1 --limit 10 --csv -; } >"$c/merge"
     fi
     run_libfuzzer cli "$LIBFUZZER_CLI" "$c" "$SRC/cli/cli.dict" LOWERSIM_FUZZ_QUIET=1
+  fi
+  # A port's output (cli/libfuzzer_port.c): seeds made by the command itself,
+  # a module and an error line one process each, and a batch stream of both.
+  if [ -n "${LIBFUZZER_PORT:-}" ] && [ -n "${LOWERSIM:-}" ]; then
+    local S=$SRC/testdata/scenarios c=$tmp/corpus-port
+    mkdir -p "$c"
+    "$LOWERSIM" lower "$S/single-platform.xml" >"$tmp/m.mlir" 2>/dev/null
+    "$LOWERSIM" lower "$S/missing-rule.xml" >/dev/null 2>"$tmp/e.err"
+    local m e; m=$(wc -c <"$tmp/m.mlir"); e=$(wc -c <"$tmp/e.err")
+    { printf '\001'; printf "\\$(printf %03o $((m % 256)))\\$(printf %03o $((m / 256)))"; cat "$tmp/m.mlir"; } >"$c/module"
+    { printf '\006\000\000'; cat "$tmp/e.err"; } >"$c/error"
+    { printf '\000\040%d %d 0\n' 0 "$m"; cat "$tmp/m.mlir"; printf '1 0 %d\n' "$e"; cat "$tmp/e.err"; } >"$c/batch"
+    printf '\001\005\000ab\000cdValueError: x\033[2J\377\n' >"$c/nul"
+    run_libfuzzer port "$LIBFUZZER_PORT" "$c" "$SRC/cli/port.dict"
   fi
 }
 
