@@ -441,6 +441,36 @@ static int normalize_both(const char *python, impl_answer *answers, impl_case *c
   return rc;
 }
 
+/* The most bytes of each text of a verdict kept for the report (the
+ * difference, its coloured form, the differing lines): a port's answer may
+ * be IMPL_MAX_OUTPUT bytes, and a run keeps one verdict per scenario. */
+#define VERDICT_TEXT_MAX ((size_t)1 << 20)
+
+/* `*s` cut to VERDICT_TEXT_MAX bytes (at a character's start), saying how
+ * much was left out. */
+static void cut(char **s) {
+  size_t len = *s ? strlen(*s) : 0;
+  if (len <= VERDICT_TEXT_MAX)
+    return;
+  size_t at = VERDICT_TEXT_MAX;
+  while (at > 0 && ((unsigned char)(*s)[at] & 0xc0) == 0x80)
+    at--;
+  char tail[80];
+  int n = snprintf(tail, sizeof tail, "\n... (%zu bytes more not shown)", len - at);
+  memcpy(*s + at, tail, (size_t)n + 1); /* len - at > sizeof tail: it fits */
+  char *smaller = lsim_realloc(*s, at + (size_t)n + 1);
+  if (smaller)
+    *s = smaller;
+}
+
+static void cut_verdict(result *r) {
+  lsim_scenario_port_verdict *v = &r->verdict;
+  char **texts[] = {&r->failure, &r->shown, &v->first, &v->difference, &v->expected_module,
+                    &v->actual_module, &v->actual_message, &v->notes};
+  for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
+    cut(texts[k]);
+}
+
 /* One answer into results[i]: skipped when the port cannot express the
  * scenario, else the judge's verdict (coloured again for a terminal). */
 static void judge_one(const impl_setup *impl, MlirContext mlir, result *r, const impl_case *c,
@@ -474,6 +504,7 @@ static void judge_one(const impl_setup *impl, MlirContext mlir, result *r, const
       lsim_scenario_port_verdict_clear(&shown);
     }
   }
+  cut_verdict(r);
 }
 
 /* What the run's `answered` callback sees (-x). */
@@ -484,17 +515,20 @@ typedef struct judging_run {
   impl_case *cases;
 } judging_run;
 
-/* -x: each answer judged as it arrives (without --normalize jax, which
- * needs every module first: then only a wrong outcome, a module for an error
- * or the other way round, stops the run); true at a failure the xfail file
- * does not expect. */
+/* Each answer judged as it arrives (so the runner can let go of its
+ * bytes), without --normalize jax, which needs every module first; -x: true
+ * at a failure the xfail file does not expect (under --normalize jax, only
+ * a wrong outcome, a module for an error or the other way round, stops the
+ * run). */
 static bool answered(void *data, size_t i, const impl_answer *a) {
   judging_run *j = data;
   result *r = &j->results[i];
   if (!j->impl->normalize) {
     judge_one(j->impl, j->mlir, r, &j->cases[i], a, NULL);
-    return r->failure && !r->xfail;
+    return j->impl->exitfirst && r->failure && !r->xfail;
   }
+  if (!j->impl->exitfirst)
+    return false;
   bool module = j->cases[i].ours != NULL;
   bool not_expressible = a->how == IMPL_EXITED && a->code == 3;
   return !r->xfail && !not_expressible &&
@@ -517,8 +551,8 @@ static int judge_impl(const impl_setup *impl, MlirContext mlir, result *results,
                  : results[i].path;
   judging_run jr = {impl, mlir, results, cases};
   impl_options o = impl->run;
-  if (impl->exitfirst)
-    o.answered = answered, o.data = &jr;
+  if (impl->exitfirst || !impl->normalize)
+    o.answered = answered, o.data = &jr, o.release_answered = !impl->normalize;
   if (!rc)
     rc = impl_run_all(&o, run, count, answers);
   for (size_t i = 0; !rc && i < count; i++) {

@@ -614,6 +614,30 @@ static bool answer_of(const impl_options *o, worker *w, impl_answer *a, size_t m
   return true;
 }
 
+/* An answer's texts emptied (judged already; its verdict keeps what it needs). */
+static void release(impl_answer *a) {
+  free(a->out);
+  free(a->err);
+  a->out = copy("", 0), a->err = copy("", 0);
+  a->out_len = a->err_len = 0;
+}
+
+/* Answer `i` is in: `answered` sees it (its texts then let go of when
+ * `release_answered`); true when it stops the run.  *rc LSIM_E_NO_MEMORY
+ * when its texts could not be kept. */
+static bool seen(const impl_options *o, size_t i, impl_answer *a, int *rc) {
+  if (!a->out || !a->err) {
+    *rc = LSIM_E_NO_MEMORY;
+    return false;
+  }
+  bool stop_run = o->answered && o->answered(o->data, i, a);
+  if (o->answered && o->release_answered)
+    release(a);
+  if (!a->out || !a->err)
+    *rc = LSIM_E_NO_MEMORY;
+  return stop_run;
+}
+
 /* Gives worker `w` scenario `i`: starts its port (or sends the request); false
  * when that failed and answers[i] says why. */
 static bool start(const impl_options *o, worker *w, size_t i, const char *path,
@@ -695,7 +719,7 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
       size_t i = next++;
       if (!start(o, w, i, paths[i], o->batch ? o->command : command, &answers[i])) {
         w->index = SIZE_MAX, done++;
-        stopping |= o->answered && o->answered(o->data, i, &answers[i]);
+        stopping |= seen(o, i, &answers[i], &rc);
       }
     }
     if (done >= total || stopping)
@@ -758,9 +782,7 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
       }
       if (finished) {
         w->o.len = 0;
-        if (!a->out || !a->err)
-          rc = LSIM_E_NO_MEMORY;
-        stopping |= o->answered && o->answered(o->data, w->index, a);
+        stopping |= seen(o, w->index, a, &rc);
         w->index = SIZE_MAX;
         done++;
       }

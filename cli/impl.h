@@ -65,6 +65,10 @@ typedef struct impl_options {
    * not started keep zeroed answers (`out` NULL).  For -x. */
   bool (*answered)(void *data, size_t index, const struct impl_answer *a);
   void *data;
+  /* `answered` judged each answer: its out and err are emptied ("") once
+   * it returns, so that a run keeps at most `jobs` answers' bytes, not one
+   * per scenario. */
+  bool release_answered;
 } impl_options;
 
 typedef enum impl_how {

@@ -820,11 +820,19 @@ typedef struct judging {
   lsimp_strbuf first, body, notes;
 } judging;
 
+enum { DIAGNOSTIC_MAX = 1000 };
+
 /* The module on stdout does not parse: MLIR's diagnostic and what to do. */
 static void unparsable(lsimp_strbuf *f, const char *out, const char *diag, bool normalizing,
                        const char *note) {
   lsimp_strbuf_puts(f, "the implementation's output does not parse as MLIR");
-  if (diag && *diag)
+  /* MLIR's diagnostic quotes the port's text (a token, its line): the
+   * first DIAGNOSTIC_MAX bytes of it say enough. */
+  size_t dl = diag ? strlen(diag) : 0;
+  if (dl > DIAGNOSTIC_MAX)
+    lsimp_strbuf_printf(f, " (MLIR 19: %.*s... (%zu bytes more))", DIAGNOSTIC_MAX, diag,
+                        dl - DIAGNOSTIC_MAX);
+  else if (dl)
     lsimp_strbuf_printf(f, " (MLIR 19: %s)", diag);
   if (normalizing && note && strncmp(note, "--normalize", 11) == 0) {
     lsimp_strbuf_printf(f, "; %s", note);

@@ -311,12 +311,22 @@ check hostile-bound $(( $? != 0 || code != 1 )) "exit $code: $out"
 out=$(bounded 60 "$SP" --batch --impl "printf '0 99999999999 0\\n'; yes"); code=$?
 has "$out" "FAIL $SP: the implementation's output exceeds 67108864 bytes (--max-output) and it was killed"
 check hostile-bound-frame $(( $? != 0 || code != 1 )) "exit $code: $out"
-if [ -x /usr/bin/time ]; then
+if [ -x /usr/bin/time ] && [ -z "${LOWERSIM_SANITIZE:-}" ]; then # (sanitizers' memory aside)
   out=$( (cd "$H/cwd" && exec timeout -s KILL 60 /usr/bin/time -f 'rss %M' "$L" check "$SP" --impl yes) 2>&1); code=$?
   rss=$(grep -o 'rss [0-9]*' <<<"$out" | cut -d' ' -f2)
   has "$out" "the implementation's output exceeds 67108864 bytes" && [ "${rss:-999999999}" -lt $((600 * 1024)) ]
   check hostile-forever $(( $? != 0 || code != 1 )) "exit $code, peak RSS ${rss:-?} KiB: $out"
   echo "a port writing forever: peak RSS ${rss:-?} KiB"
+  # Answers are judged as they arrive and let go of, and a verdict keeps at
+  # most 1 MiB of each text: twelve answers of 40 MB do not add up (3.1 GB
+  # before).
+  mkdir -p "$H/twelve"; for i in $(seq 12); do cp "$SP" "$H/twelve/s$i.xml"; done
+  out=$( (cd "$H/cwd" && exec timeout -s KILL 120 /usr/bin/time -f 'rss %M' "$L" check "$H/twelve" \
+          --impl "head -c 40000000 /dev/zero | tr '\\0' x") 2>&1); code=$?
+  rss=$(grep -o 'rss [0-9]*' <<<"$out" | cut -d' ' -f2)
+  [ "$(grep -c '^FAIL' <<<"$out")" -eq 12 ] && [ "${rss:-999999999}" -lt $((1024 * 1024)) ]
+  check hostile-many-large $(( $? != 0 || code != 1 )) "exit $code, peak RSS ${rss:-?} KiB: $(tail -2 <<<"$out")"
+  echo "twelve answers of 40 MB: peak RSS ${rss:-?} KiB"
 fi
 # A NUL byte hides nothing: a module followed by NUL and junk, an error line
 # followed by one, in both ways of running a port.
