@@ -141,46 +141,6 @@ int impl_frame_parse(const char *data, size_t len, size_t max, impl_frame *f) {
 
 /* --- the placeholder ---------------------------------------------------------------- */
 
-/* `command` with each {scenario} replaced by a reference to the environment
- * variable IMPL_SCENARIO_VAR, quoted for where the placeholder stands, so
- * that the shell passes the path as one argument and expands nothing in it
- * (a parameter's value is never read again for `$(...)`, backquotes,
- * quotes or globs when the reference is quoted): outside quotes
- * "${VAR}", inside double quotes ${VAR}, inside single quotes '"${VAR}"'
- * (the single quotes closed around it).  Owned; NULL when out of memory. */
-static char *substitute(const char *command) {
-  static const char placeholder[] = "{scenario}";
-  char *cmd = NULL;
-  size_t size = 0;
-  FILE *f = open_memstream(&cmd, &size);
-  if (!f)
-    return NULL;
-  enum { BARE, SINGLE, DOUBLE } in = BARE;
-  for (const char *p = command; *p;) {
-    if (strncmp(p, placeholder, sizeof placeholder - 1) == 0) {
-      fputs(in == BARE     ? "\"${" IMPL_SCENARIO_VAR "}\""
-            : in == DOUBLE ? "${" IMPL_SCENARIO_VAR "}"
-                           : "'\"${" IMPL_SCENARIO_VAR "}\"'",
-            f);
-      p += sizeof placeholder - 1;
-      continue;
-    }
-    char c = *p++;
-    fputc(c, f);
-    if (c == '\\' && in != SINGLE && *p)
-      fputc(*p++, f); /* the escaped character is no quote */
-    else if (c == '\'' && in != DOUBLE)
-      in = in == SINGLE ? BARE : SINGLE;
-    else if (c == '"' && in != SINGLE)
-      in = in == DOUBLE ? BARE : DOUBLE;
-  }
-  if (fclose(f) != 0) {
-    free(cmd);
-    return NULL;
-  }
-  return cmd;
-}
-
 /* `path` quoted for the shell, appended to `f` (for lowersim's own commands). */
 static void shell_quote(FILE *f, const char *path) {
   fputc('\'', f);
@@ -193,11 +153,11 @@ static void shell_quote(FILE *f, const char *path) {
   fputc('\'', f);
 }
 
-/* The process's environment with IMPL_SCENARIO_VAR set to `path` (the
+/* The process's environment with LSIM_SCENARIO_PORT_PATH_VAR set to `path` (the
  * array and its one new string owned: free(env[0]... ) by env_free), or
  * NULL when out of memory. */
 static char **env_with(const char *path) {
-  static const char name[] = IMPL_SCENARIO_VAR "=";
+  static const char name[] = LSIM_SCENARIO_PORT_PATH_VAR "=";
   size_t n = 0;
   while (environ[n])
     n++;
@@ -692,7 +652,7 @@ int impl_run_all(const impl_options *o, const char *const *paths, size_t n, impl
   worker *ws = lsim_calloc(jobs, sizeof *ws);
   struct pollfd *fds = lsim_calloc(3 * (size_t)jobs + 1, sizeof *fds);
   worker **owner = lsim_calloc(3 * (size_t)jobs + 1, sizeof *owner);
-  char *command = o->batch ? NULL : substitute(o->command);
+  char *command = o->batch ? NULL : lsim_scenario_port_command(o->command);
   watch watching;
   if (!ws || !fds || !owner || (!o->batch && !command) || !watch_begin(&watching)) {
     free(ws), free(fds), free(owner), free(command);

@@ -5,8 +5,9 @@
  * Two ways to run a port.  One process per scenario: `/bin/sh -c COMMAND`
  * with the file's path in the environment variable LOWERSIM_SCENARIO and
  * each {scenario} replaced by a reference to it, quoted for where it stands
- * (outside quotes, in double quotes or in single quotes), so that the path
- * is always one argument and nothing in it is run; stdin /dev/null, its
+ * (outside quotes, in double quotes or in single quotes:
+ * lsim_scenario_port_command, which the pytest plugin calls too), so that
+ * the path is always one argument and nothing in it is run; stdin /dev/null, its
  * exit status, stdout and stderr are the answer.  The batch protocol: COMMAND
  * is started once per job and stays up; for each scenario lowersim writes one
  * request line on its stdin, the path and a newline, and the port answers on
@@ -39,8 +40,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The environment variable holding the scenario's path for the port. */
-#define IMPL_SCENARIO_VAR "LOWERSIM_SCENARIO"
 /* The default bound on what one answer may write (stdout and stderr). */
 #define IMPL_MAX_OUTPUT ((size_t)64 << 20)
 /* Seconds between SIGTERM and SIGKILL to a port's process group. */

@@ -1130,3 +1130,31 @@ void lsim_scenario_port_verdict_clear(lsim_scenario_port_verdict *v) {
   free(v->actual_module);
   *v = (lsim_scenario_port_verdict){0};
 }
+
+/* --- the port's command ---------------------------------------------------------------- */
+
+char *lsim_scenario_port_command(const char *command) {
+  static const char placeholder[] = "{scenario}";
+  lsimp_strbuf sb = LSIMP_STRBUF_INIT;
+  enum { BARE, SINGLE, DOUBLE } in = BARE;
+  for (const char *p = command ? command : ""; *p;) {
+    if (strncmp(p, placeholder, sizeof placeholder - 1) == 0) {
+      lsimp_strbuf_puts(&sb, in == BARE     ? "\"${" LSIM_SCENARIO_PORT_PATH_VAR "}\""
+                             : in == DOUBLE ? "${" LSIM_SCENARIO_PORT_PATH_VAR "}"
+                                            : "'\"${" LSIM_SCENARIO_PORT_PATH_VAR "}\"'");
+      p += sizeof placeholder - 1;
+      continue;
+    }
+    char c = *p++;
+    lsimp_strbuf_putc(&sb, c);
+    if (c == '\\' && in != SINGLE && *p)
+      lsimp_strbuf_putc(&sb, *p++); /* the escaped character is no quote */
+    else if (c == '\'' && in != DOUBLE)
+      in = in == SINGLE ? BARE : SINGLE;
+    else if (c == '"' && in != SINGLE)
+      in = in == DOUBLE ? BARE : DOUBLE;
+  }
+  lsimp_strbuf_putc(&sb, '\0');
+  sb.len--;
+  return lsimp_strbuf_take(&sb);
+}

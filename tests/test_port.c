@@ -234,7 +234,70 @@ static void test_attribute_one_side_has(void) {
   free(theirs);
 }
 
+/* A NUL byte on either stream fails, saying where; the bytes are judged
+ * with their lengths, so junk after it is not hidden. */
+static void test_nul_bytes(void) {
+  static const char out[] = "module {\n}\n\0junk";
+  lsim_scenario_port_expected e = {.module = "module {\n}\n"};
+  lsim_scenario_port_answer a = {.out = out, .out_len = sizeof out - 1};
+  lsim_scenario_port_options o = LSIM_SCENARIO_PORT_OPTIONS_INIT();
+  lsim_scenario_port_verdict v;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL(lsim_scenario_port_judge(lsim_lowerer_mlir_context(lowerer), &e, &a, &o, &v,
+                                           &err),
+                  LSIM_OK);
+  CU_ASSERT_FALSE(v.passed);
+  CU_ASSERT_STRING_EQUAL(v.first, "the implementation's stdout holds a NUL byte at offset 11 "
+                                  "(after \"module {\\x0a}\\x0a\"); no module or error line "
+                                  "holds one");
+  lsim_scenario_port_verdict_clear(&v);
+  /* Without a length, up to the first NUL (strlen): the old callers. */
+  a.out_len = 0;
+  CU_ASSERT_EQUAL(lsim_scenario_port_judge(lsim_lowerer_mlir_context(lowerer), &e, &a, &o, &v,
+                                           &err),
+                  LSIM_OK);
+  CU_ASSERT_TRUE(v.passed);
+  lsim_scenario_port_verdict_clear(&v);
+  static const char line[] = "ValueError: no\n\0\nValueError: yes";
+  lsim_scenario_port_expected ee = {.error_class = "ValueError", .error_message = "yes"};
+  lsim_scenario_port_answer ea = {.code = 1, .err = line, .err_len = sizeof line - 1};
+  CU_ASSERT_EQUAL(lsim_scenario_port_judge(lsim_lowerer_mlir_context(lowerer), &ee, &ea, &o, &v,
+                                           &err),
+                  LSIM_OK);
+  CU_ASSERT_FALSE(v.passed);
+  CU_ASSERT_STRING_EQUAL(v.first, "the implementation's stderr holds a NUL byte at offset 15 "
+                                  "(after \"ValueError: no\\x0a\"); no module or error line "
+                                  "holds one");
+  lsim_scenario_port_verdict_clear(&v);
+}
+
+/* {scenario} becomes a reference to $LOWERSIM_SCENARIO quoted for where it
+ * stands, escaped quotes and backslashes followed. */
+static void test_port_command(void) {
+  static const char *const cases[][2] = {
+      {"tool {scenario}", "tool \"${LOWERSIM_SCENARIO}\""},
+      {"tool \"{scenario}\"", "tool \"${LOWERSIM_SCENARIO}\""},
+      {"tool '{scenario}'", "tool ''\"${LOWERSIM_SCENARIO}\"''"},
+      {"tool --in={scenario}.xml", "tool --in=\"${LOWERSIM_SCENARIO}\".xml"},
+      {"tool \"a'{scenario}\" '\"{scenario}'", "tool \"a'${LOWERSIM_SCENARIO}\" '\"'\"${LOWERSIM_SCENARIO}\"''"},
+      {"tool \\\"{scenario}", "tool \\\"\"${LOWERSIM_SCENARIO}\""},
+      {"tool \"\\\"{scenario}\"", "tool \"\\\"${LOWERSIM_SCENARIO}\""},
+      {"no placeholder {scen", "no placeholder {scen"},
+      {"", ""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *got = lsim_scenario_port_command(cases[i][0]);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    if (strcmp(got, cases[i][1]) != 0)
+      fprintf(stderr, "\n%s\n  gives %s\n  wants %s\n", cases[i][0], got, cases[i][1]);
+    CU_ASSERT_STRING_EQUAL(got, cases[i][1]);
+    free(got);
+  }
+}
+
 static CU_TestInfo tests[] = {
+    {"NUL bytes are judged, not an end", test_nul_bytes},
+    {"{scenario} quoted for where it stands", test_port_command},
     {"an attribute one side has is named", test_attribute_one_side_has},
     {"tpu_custom_call kernels decoded and compared", test_tpu_kernels},
     {"mosaic_gpu_v2's kernel_hash holds on each side", test_mosaic_gpu_kernel_hash},

@@ -106,6 +106,20 @@ int lsim_scenario_port_judge(MlirContext mlir, const lsim_scenario_port_expected
                              lsim_scenario_port_verdict *verdict, lsim_error *err);
 void lsim_scenario_port_verdict_clear(lsim_scenario_port_verdict *verdict);
 
+/* The environment variable holding the scenario's path for a port run per
+ * scenario (`check --impl`, the pytest plugin). */
+#define LSIM_SCENARIO_PORT_PATH_VAR "LOWERSIM_SCENARIO"
+
+/* The shell command a port is run with: `command` with each {scenario}
+ * replaced by a reference to $LOWERSIM_SCENARIO quoted for where it stands
+ * (outside quotes "${VAR}", inside double quotes ${VAR}, inside single
+ * quotes '"${VAR}"', the single quotes closed around it), so that, run by
+ * `/bin/sh -c` with the path in that variable, the path is one argument
+ * whatever quotes surround the placeholder, and nothing in it is expanded
+ * or run (a parameter's value is never read again for `$(...)`,
+ * backquotes, quotes or globs).  Owned (free); NULL when out of memory. */
+char *lsim_scenario_port_command(const char *command);
+
 #ifdef __cplusplus
 }
 #endif

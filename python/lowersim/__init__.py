@@ -32,7 +32,7 @@ from lowersim import _native
 
 __all__ = ["Error", "LoweringError", "InvalidScenario", "JaxWarning", "ErrorCode", "Lowerer",
            "lower_file", "lower_xml", "write_module", "set_max_bytes", "reprint", "errors",
-           "versions", "Verdict", "judge", "judge_file", "__version__"]
+           "versions", "Verdict", "judge", "judge_file", "port_command", "__version__"]
 
 __version__ = _native.text(_native.lib.lsim_version())
 
@@ -437,6 +437,21 @@ def judge_file(path: str | os.PathLike, answer: tuple[int, str, str], jax: str |
     except LoweringError as e:
       module, error = None, e
   return judge(answer, module, error, **options)
+
+
+def port_command(command: str) -> str:
+  """The shell command a port is run with for one scenario, as `lowersim
+  check --impl` runs it (lsim_scenario_port_command): each {scenario} a
+  reference to $LOWERSIM_SCENARIO quoted for the quotes around it, so that
+  with the path in that environment variable it is one argument and nothing
+  in it runs."""
+  ptr = _native.lib.lsim_scenario_port_command(command.encode("utf-8", "surrogateescape"))
+  if not ptr:
+    raise MemoryError("lsim_scenario_port_command: out of memory")
+  try:
+    return _native.ctypes.string_at(ptr).decode("utf-8", "surrogateescape")
+  finally:
+    _native.free(ptr)
 
 
 def errors() -> list[ErrorCode]:

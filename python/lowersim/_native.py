@@ -148,6 +148,7 @@ _SIGNATURES = {
     "lsim_scenario_port_judge": ([MlirContext, P(PortExpected), P(PortAnswer), P(PortOptions),
                                   P(PortVerdict), P(Error)], ctypes.c_int),
     "lsim_scenario_port_verdict_clear": ([P(PortVerdict)], None),
+    "lsim_scenario_port_command": ([ctypes.c_char_p], ctypes.c_void_p),
     "lsim_runtime_warning_count": ([ctypes.c_void_p], ctypes.c_size_t),
     "lsim_runtime_warning_at": ([ctypes.c_void_p, ctypes.c_size_t], ctypes.c_char_p),
     "lsim_runtime_warning_category": ([ctypes.c_void_p, ctypes.c_size_t], ctypes.c_char_p),

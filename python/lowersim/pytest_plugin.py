@@ -208,10 +208,14 @@ class ScenarioItem(pytest.Item):
       if getattr(config, "_lowersim_port", None) is None:
         config._lowersim_port = BatchPort(command, timeout)
       return config._lowersim_port.ask(str(self.path))
-    line = command.replace("{scenario}", shlex.quote(str(self.path)))
+    # The path in $LOWERSIM_SCENARIO, {scenario} a quoted reference to it (as
+    # check --impl runs a port): one argument, nothing in it run.
+    import lowersim
+    line = lowersim.port_command(command)
+    env = dict(os.environ, LOWERSIM_SCENARIO=str(self.path))
     try:
       p = subprocess.run(line, shell=True, capture_output=True, timeout=timeout,
-                         stdin=subprocess.DEVNULL)
+                         stdin=subprocess.DEVNULL, env=env)
     except subprocess.TimeoutExpired:
       raise PortDiffers(f"the implementation did not finish within {timeout:g} s and was "
                         "killed") from None

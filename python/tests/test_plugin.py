@@ -50,6 +50,21 @@ def test_lowersim_against_itself(tmp_path):
   assert "single-platform" in outcomes  # named after the scenario
 
 
+def test_the_placeholder_is_one_argument_whatever_its_quotes(tmp_path):
+  """{scenario} in double quotes, single quotes or mid-word: a file name
+  holding `$(...)`, backquotes and quotes is one argument, and nothing in it
+  runs (lowersim.port_command, as check --impl runs a port)."""
+  cases = tmp_path / "cases"
+  cases.mkdir()
+  for name in ("a $(touch pwned1) b.xml", "c `touch pwned2` d.xml", "e'f\"g.xml"):
+    (cases / name).write_bytes((SCENARIOS / "single-platform.xml").read_bytes())
+  for port in (f'{LOWERSIM} lower "{{scenario}}"', f"{LOWERSIM} lower '{{scenario}}'",
+               f"sh -c 'exec \"$0\" lower \"${{1#X}}\"' {LOWERSIM} X{{scenario}}"):
+    code, output, outcomes = run_plugin(tmp_path, port, str(cases))
+    assert code == 0 and "3 passed" in output, (port, output)
+    assert not list(tmp_path.glob("pwned*")), (port, output)
+
+
 def test_lowersim_jax_picks_the_version(tmp_path):
   """The command lowers as the newest JAX, the bindings as --lowersim-jax
   says: these scenarios do not tell 0.10.2 apart; a version lowersim does not
