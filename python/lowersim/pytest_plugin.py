@@ -93,6 +93,18 @@ class PortDiffers(Exception):
   """What the port does differently from lowersim, for the report."""
 
 
+# The most bytes of one batch answer, as check --impl's --max-output default.
+MAX_OUTPUT = 64 << 20
+
+
+def _killpg(proc) -> None:
+  """SIGKILL to the process group of `proc` (its own session), if any is left."""
+  try:
+    os.killpg(proc.pid, 9)
+  except OSError:
+    pass
+
+
 class BatchPort:
   """A process speaking check's batch protocol, started on first use and
   again after it dies; each answer within `timeout` seconds or it is killed."""
@@ -123,7 +135,7 @@ class BatchPort:
     try:
       self.proc.stdin.write(path.encode("utf-8", "surrogateescape") + b"\n")
       self.proc.stdin.flush()
-      header = self.proc.stdout.readline()
+      header = self.proc.stdout.readline(64)  # check --impl's longest header
     except OSError:
       header = b""
     fields = header.split()
@@ -132,6 +144,9 @@ class BatchPort:
                         f"OUT_BYTES ERR_BYTES` and the bytes): it wrote {header[:60]!r}"
                         if header else "the implementation stopped before answering")
     code, n_out, n_err = map(int, fields)
+    if n_out + n_err > MAX_OUTPUT:
+      raise PortDiffers(f"the implementation's output exceeds {MAX_OUTPUT} bytes and it was "
+                        "killed")
     out, err = self.proc.stdout.read(n_out), self.proc.stdout.read(n_err)
     if len(out) != n_out or len(err) != n_err:
       raise PortDiffers("the implementation stopped in the middle of an answer")
@@ -213,15 +228,21 @@ class ScenarioItem(pytest.Item):
     import lowersim
     line = lowersim.port_command(command)
     env = dict(os.environ, LOWERSIM_SCENARIO=str(self.path))
+    # In a session of its own, so that a time-out ends its children too.
+    p = subprocess.Popen(line, shell=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         stdin=subprocess.DEVNULL, env=env, start_new_session=True)
     try:
-      p = subprocess.run(line, shell=True, capture_output=True, timeout=timeout,
-                         stdin=subprocess.DEVNULL, env=env)
+      out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+      _killpg(p)
+      p.communicate()
       raise PortDiffers(f"the implementation did not finish within {timeout:g} s and was "
                         "killed") from None
+    finally:
+      _killpg(p)  # what it left running
     if p.returncode < 0:
       raise PortDiffers(f"the implementation was killed by signal {-p.returncode}")
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
   def _normalized(self, config, module: str) -> tuple[str, str | None]:
     """`module` through jaxlib's MLIR (oracle/normalize.py), or as it was
