@@ -778,7 +778,7 @@ int cmd_check(int argc, char **argv) {
   double timeout = 0;
   bool batch = false, no_progress = false, json = false, exitfirst = false, rerun = false;
   const cli_option options[] = {
-      CLI_OPT_STRING("junit", 0, &junit_path,
+      CLI_OPT_STRING("junit", 0, &junit_path, CLI_OUTPUT,
                      CLI_HELP("OUT.xml", "a JUnit XML report (\"-\": standard output, the summary "
                               "then on stderr)")),
       CLI_OPT_STRING("impl", 0, &impl,
@@ -797,7 +797,7 @@ int cmd_check(int argc, char **argv) {
                               "compare equal")),
       CLI_OPT_FLAG("no-progress", 0, &no_progress,
                    CLI_HELP(NULL, "no progress line (it is only shown on a terminal)")),
-      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_OUTPUT, CLI_HELP(NULL, "one JSON object on stdout instead")),
       CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT,
                   CLI_HELP("N", "the largest scenario file read (default 8388608, at most "
                            "2^40)")),
@@ -811,7 +811,7 @@ int cmd_check(int argc, char **argv) {
       CLI_OPT_FLAG("rerun-failed", 0, &rerun,
                    CLI_HELP(NULL, "only the scenarios that failed last time (all when none "
                             "did)")),
-      CLI_OPT_STRING("last-failed", 0, &last_failed,
+      CLI_OPT_STRING("last-failed", 0, &last_failed, CLI_OUTPUT,
                      CLI_HELP("FILE", "where the record of failures is kept (default, for "
                               "--impl runs: $XDG_CACHE_HOME/lowersim/last-failed/HASH of the "
                               "working folder)"))};
@@ -828,9 +828,6 @@ int cmd_check(int argc, char **argv) {
                            normalize_values);
   if (!impl && (batch || normalize || timeout > 0 || jobs != 1))
     return cli_usage_error("check", "--batch, --jobs, --timeout and --normalize need --impl");
-  const cli_claim claims[] = {{"--junit", junit_path}, {"--json", json ? "-" : NULL}};
-  if ((code = cli_claim_outputs("check", claims, 2)))
-    return code;
   if (impl && batch && strstr(impl, "{scenario}"))
     return cli_usage_error("check", "--batch: the command is started once and reads the paths "
                                     "on its stdin, so it takes no {scenario}");

@@ -410,10 +410,10 @@ int cmd_explain(int argc, char **argv) {
   const cli_option options[] = {
       CLI_OPT_CHOICE("jax", 0, &jax_name, cli_jax_values,
                      CLI_HELP("VERSION", "the JAX version of a scenario that names none")),
-      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_OUTPUT, CLI_HELP(NULL, "one JSON object on stdout instead")),
       CLI_OPT_FLAG("generic", 0, &generic,
                    CLI_HELP(NULL, "the module in MLIR's generic form, not JAX's pretty form")),
-      CLI_OPT_STRING("html", 0, &html, CLI_HELP("OUT.html", "one self-contained page instead")),
+      CLI_OPT_STRING("html", 0, &html, CLI_OUTPUT, CLI_HELP("OUT.html", "one self-contained page instead")),
       CLI_OPT_FLAG("jaxpr", 0, &jaxpr_only,
                    CLI_HELP(NULL, "only the jaxpr, as jax.make_jaxpr prints it")),
       CLI_OPT_FLAG("python", 0, &python_only,

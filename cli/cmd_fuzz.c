@@ -194,7 +194,7 @@ static int parse_options(int argc, char **argv, options *o) {
                      CLI_HELP("DIR", "write the scenarios there instead of checking them")),
       CLI_OPT_FLAG("isolate", 0, &o->isolate,
                    CLI_HELP(NULL, "each check in a child process")),
-      CLI_OPT_FLAG("json", 0, &o->json, CLI_HELP(NULL, "the run as one JSON object on stdout")),
+      CLI_OPT_FLAG("json", 0, &o->json, CLI_OUTPUT, CLI_HELP(NULL, "the run as one JSON object on stdout")),
       CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
                      CLI_HELP("V", "every scenario pins JAX version V")),
       CLI_OPT_CHOICE("focus", 0, &o->focus, cli_element_values,
