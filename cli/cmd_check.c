@@ -18,6 +18,9 @@
 
 #include <stdint.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +75,36 @@ static int lower_ours(lsim_lowerer *lowerer, const lsim_scenario *s,
 
 /* --- testdata/expected/: the outcome a scenario without <expect> must have ---------- */
 
-/* All of the file at `path` (owned), or NULL. */
-static char *read_whole(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
+/* All of the regular file at `path` (owned), or NULL with errno set (0:
+ * not a regular file, said in *why).  Opened without blocking and looked
+ * at before it is read: a FIFO would block for ever, a link to /dev/zero
+ * fill the memory. */
+static char *read_whole(const char *path, const char **why) {
+  *why = NULL;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
     return NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int errnum = errno;
+    close(fd);
+    errno = errnum;
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    *why = S_ISDIR(st.st_mode) ? "a folder, not a regular file"
+           : S_ISFIFO(st.st_mode) ? "a FIFO, not a regular file"
+           : S_ISCHR(st.st_mode) ? "a character device, not a regular file"
+                                 : "not a regular file";
+    close(fd);
+    errno = 0;
+    return NULL;
+  }
+  FILE *f = fdopen(fd, "rb");
+  if (!f) {
+    close(fd);
+    return NULL;
+  }
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
@@ -86,11 +114,13 @@ static char *read_whole(const char *path) {
   while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
     ok = fwrite(buf, 1, n, out) == n;
   ok = ok && !ferror(f);
+  int errnum = errno;
   if (out)
     ok = fclose(out) == 0 && ok;
   fclose(f);
   if (!ok) {
     free(text);
+    errno = errnum ? errnum : EIO;
     return NULL;
   }
   return text;
@@ -99,9 +129,12 @@ static char *read_whole(const char *path) {
 /* The expected outcome of DIR/NAME.xml: DIR/../expected/NAME.mlir (the
  * module `lowersim lower` prints; *module true) or NAME.err (its stderr),
  * as tests/golden_test.sh keeps them; NULL when there is none.  *where
- * (owned) names the file. */
-static char *read_expected(const char *path, bool *module, char **where, bool *oom) {
+ * (owned) names the file.  *problem (owned): why one that is there cannot
+ * be read (not a regular file, a read error), NULL else. */
+static char *read_expected(const char *path, bool *module, char **where, bool *oom,
+                           char **problem) {
   *oom = false;
+  *problem = NULL;
   const char *slash = strrchr(path, '/');
   size_t dir = slash ? (size_t)(slash - path) : 0;
   const char *base = slash ? slash + 1 : path;
@@ -119,10 +152,21 @@ static char *read_expected(const char *path, bool *module, char **where, bool *o
     snprintf(p, size, "%.*s%s../expected/%.*s%s", (int)dir, path, dir ? "/" : "",
              (int)(base_len - 4), base, ext);
     errno = 0;
-    char *text = read_whole(p);
+    const char *why;
+    char *text = read_whole(p, &why);
     if (!text && errno == ENOMEM) {
       free(p);
       *oom = true;
+      return NULL;
+    }
+    if (!text && errno != ENOENT) { /* there, but not to be read */
+      why = why ? why : strerror(errno);
+      int len = snprintf(NULL, 0, "cannot read the expected outcome %s: %s", p, why);
+      if ((*problem = lsim_malloc((size_t)len + 1)))
+        snprintf(*problem, (size_t)len + 1, "cannot read the expected outcome %s: %s", p, why);
+      else
+        *oom = true;
+      free(p);
       return NULL;
     }
     if (text) {
@@ -196,12 +240,14 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
     /* No <expect>: testdata/expected/'s file, which holds for the JAX the
      * scenario pins, or else the newest (`lowersim lower` made it). */
     bool module = false, oom = false;
-    char *where = NULL;
+    char *where = NULL, *problem = NULL;
     char *expected = s->jax || lsim_scenario_profile(s, profile) == lsim_jax_profile_default()
-                         ? read_expected(path, &module, &where, &oom)
+                         ? read_expected(path, &module, &where, &oom, &problem)
                          : NULL;
     if (expected)
       r->failure = check_expected(lowerer, s, &opts, expected, module, where, r);
+    else if (problem)
+      r->failure = problem;
     else if (oom)
       r->failure = lsim_strdup("out of memory");
     else

@@ -3,6 +3,7 @@
  * lowersim/scenario_output.h). */
 #define _GNU_SOURCE /* fopencookie */
 #include "lowersim/scenario_output.h"
+#include "internal.h"
 
 #include "lowersim/alloc.h"
 
@@ -132,10 +133,7 @@ static mode_t process_umask(void) {
 
 /* --- What a path names --------------------------------------------------------- */
 
-/* The descriptor `path` names lexically: /dev/stdin, /dev/stdout,
- * /dev/stderr, /dev/fd/N, /proc/self/fd/N or /proc/PID/fd/N of this
- * process; -1 for any other path. */
-static int fd_named(const char *path) {
+int lsimp_descriptor_named(const char *path) {
   static const char *const std[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr"};
   for (int i = 0; i < 3; i++)
     if (strcmp(path, std[i]) == 0)
@@ -167,7 +165,7 @@ static bool follow(const char *path, int *fd, char **final) {
   *final = NULL;
   char *at = lsim_strdup(path);
   for (int hops = 0; at; hops++) {
-    if ((*fd = fd_named(at)) >= 0) {
+    if ((*fd = lsimp_descriptor_named(at)) >= 0) {
       free(at);
       return true;
     }
