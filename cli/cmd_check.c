@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "lowersim/alloc.h"
 #include "lowersim/scenario_run.h"
+#include "lowersim/scenario_output.h"
 #include "lowersim/mlir_text.h"
 
 #include <mlir-c/IR.h>
@@ -18,8 +19,6 @@
 
 #include <stdint.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,34 +74,19 @@ static int lower_ours(lsim_lowerer *lowerer, const lsim_scenario *s,
 
 /* --- testdata/expected/: the outcome a scenario without <expect> must have ---------- */
 
-/* All of the regular file at `path` (owned), or NULL with errno set (0:
- * not a regular file, said in *why).  Opened without blocking and looked
- * at before it is read: a FIFO would block for ever, a link to /dev/zero
- * fill the memory. */
-static char *read_whole(const char *path, const char **why) {
+/* All of the file at `path` (owned), or NULL with errno set; *why (owned):
+ * why a file that is there cannot be read (lsim_scenario_open_read: a FIFO
+ * would block for ever, a link to /dev/zero fill the memory). */
+static char *read_whole(const char *path, char **why) {
   *why = NULL;
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0)
+  FILE *f;
+  lsim_error err = LSIM_ERROR_INIT;
+  if (access(path, F_OK) != 0) /* no such file: the next name is tried */
     return NULL;
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    int errnum = errno;
-    close(fd);
-    errno = errnum;
-    return NULL;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    *why = S_ISDIR(st.st_mode) ? "a folder, not a regular file"
-           : S_ISFIFO(st.st_mode) ? "a FIFO, not a regular file"
-           : S_ISCHR(st.st_mode) ? "a character device, not a regular file"
-                                 : "not a regular file";
-    close(fd);
-    errno = 0;
-    return NULL;
-  }
-  FILE *f = fdopen(fd, "rb");
-  if (!f) {
-    close(fd);
+  if (lsim_scenario_open_read(path, &f, &err)) {
+    *why = lsim_strdup(lsim_error_message(&err));
+    errno = *why ? 0 : ENOMEM;
+    lsim_error_clear(&err);
     return NULL;
   }
   char *text = NULL;
@@ -113,14 +97,13 @@ static char *read_whole(const char *path, const char **why) {
   bool ok = out != NULL;
   while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
     ok = fwrite(buf, 1, n, out) == n;
-  ok = ok && !ferror(f);
-  int errnum = errno;
+  int errnum = ferror(f) ? errno : ENOMEM;
   if (out)
     ok = fclose(out) == 0 && ok;
   fclose(f);
   if (!ok) {
     free(text);
-    errno = errnum ? errnum : EIO;
+    errno = errnum;
     return NULL;
   }
   return text;
@@ -152,20 +135,21 @@ static char *read_expected(const char *path, bool *module, char **where, bool *o
     snprintf(p, size, "%.*s%s../expected/%.*s%s", (int)dir, path, dir ? "/" : "",
              (int)(base_len - 4), base, ext);
     errno = 0;
-    const char *why;
+    char *why;
     char *text = read_whole(p, &why);
-    if (!text && errno == ENOMEM) {
+    if (!text && !why && errno == ENOMEM) {
       free(p);
       *oom = true;
       return NULL;
     }
-    if (!text && errno != ENOENT) { /* there, but not to be read */
-      why = why ? why : strerror(errno);
-      int len = snprintf(NULL, 0, "cannot read the expected outcome %s: %s", p, why);
+    if (!text && (why || errno != ENOENT)) { /* there, but not to be read */
+      const char *reason = why ? why : strerror(errno);
+      int len = snprintf(NULL, 0, "cannot read the expected outcome %s", reason);
       if ((*problem = lsim_malloc((size_t)len + 1)))
-        snprintf(*problem, (size_t)len + 1, "cannot read the expected outcome %s: %s", p, why);
+        snprintf(*problem, (size_t)len + 1, "cannot read the expected outcome %s", reason);
       else
         *oom = true;
+      free(why);
       free(p);
       return NULL;
     }

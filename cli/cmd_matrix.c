@@ -12,6 +12,7 @@
 #include "junit.h"
 #include "options.h"
 #include "output.h"
+#include "lowersim/scenario_output.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -808,11 +809,19 @@ static int open_shards(options *o, shard_file *files) {
   for (int i = 0; !code && i < o->num_inputs; i++) {
     files[i].path = o->inputs[i];
     bool is_stdin = strcmp(files[i].path, "-") == 0;
-    files[i].f = is_stdin ? copy_stdin() : fopen(files[i].path, "r");
+    lsim_error err = LSIM_ERROR_INIT; /* a FIFO or a device is refused, never waited on */
+    int rc = is_stdin ? 0 : lsim_scenario_open_read(files[i].path, &files[i].f, &err);
+    if (is_stdin)
+      files[i].f = copy_stdin();
     if ((stdin_uses += is_stdin) > 1)
       code = refuse(o, "lowersim matrix: standard input can be read once");
+    else if (rc)
+      code = refuse(o, "lowersim matrix: cannot read %s", lsim_error_message(&err));
     else if (!files[i].f)
       code = refuse(o, "lowersim matrix: cannot read %s: %s", files[i].path, strerror(errno));
+    lsim_error_clear(&err);
+    if (code)
+      break;
     else if (!(files[i].r = matrix_csv_reader_create(files[i].path, files[i].f)))
       code = cli_usage_error("matrix", "out of memory");
     else if (matrix_csv_begin(files[i].r))

@@ -12,19 +12,18 @@
 #include "support/raise.h"
 
 #include "lowersim/alloc.h"
+#include "lowersim/scenario_output.h"
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 int lsimp_input_failv(lsim_error *err, const char *path, long line, const char *fmt, va_list ap) {
   lsimp_strbuf text = LSIMP_STRBUF_INIT;
@@ -100,47 +99,17 @@ static int read_all(FILE *f, const char *path, char **data, size_t *size, lsim_e
   return LSIM_OK;
 }
 
-/* What a path that is not a regular file is. */
-static const char *file_kind(mode_t mode) {
-  return S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
-         : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
-}
-
 int lsimp_scenario_load_file(const char *path, char **data, size_t *size, lsim_error *err) {
-  /* Opened without blocking (a FIFO with no writer), then looked at: only a
-   * regular file is read, or a descriptor the process has open already
-   * (/dev/stdin, /dev/fd/N: a pipe of `<(...)`), read up to the limit. */
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0)
-    return io_fail(err, path, errno);
+  FILE *f;
+  int rc = lsim_scenario_open_read(path, &f, err);
+  if (rc)
+    return rc;
   struct stat st;
-  if (fstat(fd, &st) != 0) {
-    int errnum = errno;
-    close(fd);
-    return io_fail(err, path, errnum);
-  }
-  if (S_ISDIR(st.st_mode)) {
-    close(fd);
-    return io_fail(err, path, EISDIR);
-  }
-  if (!S_ISREG(st.st_mode) && lsimp_descriptor_named(path) < 0) {
-    close(fd);
-    return lsim_error_set(err, LSIM_E_IO,
-                          "%s: %s, not a regular file (give - to read standard input)", path,
-                          file_kind(st.st_mode));
-  }
-  int flags = fcntl(fd, F_GETFL);
-  FILE *f = flags >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
-  if (!f) {
-    int errnum = errno;
-    close(fd);
-    return io_fail(err, path, errnum);
-  }
-  int rc;
-  if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > lsim_scenario_max_bytes())
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+      (uintmax_t)st.st_size > lsim_scenario_max_bytes())
     rc = too_large(err, path);
   else
-    rc = read_all(f, path, data, size, err);
+    rc = read_all(f, path, data, size, err); /* a descriptor's pipe: up to the limit */
   fclose(f);
   return rc;
 }

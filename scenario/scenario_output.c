@@ -256,6 +256,42 @@ bool lsim_scenario_output_same(const char *a, const char *b) {
   return same;
 }
 
+/* --- Reading without blocking --------------------------------------------- */
+
+static const char *file_kind(mode_t mode) {
+  return S_ISFIFO(mode) ? "a FIFO" : S_ISCHR(mode) ? "a character device"
+         : S_ISBLK(mode) ? "a block device" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+int lsim_scenario_open_read(const char *path, FILE **out, lsim_error *err) {
+  if (!path || !out)
+    return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_scenario_open_read: NULL argument");
+  *out = NULL;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    int errnum = errno;
+    if (fd >= 0)
+      close(fd);
+    return fail_io(err, path, strerror(errnum));
+  }
+  const char *why = S_ISDIR(st.st_mode) ? strerror(EISDIR) : NULL;
+  char kind[96];
+  if (!why && !S_ISREG(st.st_mode) && lsimp_descriptor_named(path) < 0) {
+    snprintf(kind, sizeof kind, "%s, not a regular file", file_kind(st.st_mode));
+    why = kind;
+  }
+  int flags = why ? -1 : fcntl(fd, F_GETFL);
+  if (!why && (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+               !(*out = fdopen(fd, "rb"))))
+    why = strerror(errno);
+  if (why) {
+    close(fd);
+    return fail_io(err, path, why);
+  }
+  return LSIM_OK;
+}
+
 /* --- Outputs ------------------------------------------------------------------- */
 
 struct lsim_scenario_output {

@@ -1,6 +1,8 @@
 /* lowersim/scenario_output.h: the one way lowersim writes a file: the
  * command's outputs (-o, --csv, --junit, --html, --scenario, the fuzzer's
- * findings) and the Python bindings' write_module.
+ * findings) and the Python bindings' write_module; and the one way it opens
+ * a file to read (scenarios, expected modules, matrix shards) without ever
+ * blocking on a FIFO or reading a device for ever.
  *
  * `-` is standard output.  What the path names decides how it is written:
  *  - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N (or a link to
@@ -58,6 +60,15 @@ int lsim_scenario_output_commit(lsim_scenario_output *o, lsim_error *err);
 /* Leaves the target as it was (a temporary is removed).  Frees `o`; NULL is
  * accepted. */
 void lsim_scenario_output_abort(lsim_scenario_output *o);
+
+/* Opens `path` to read, as the scenario reader does: without blocking (a
+ * FIFO with no writer), then looked at, so that only a regular file is
+ * read, or a descriptor the process has open already (/dev/stdin,
+ * /dev/fd/N: the pipe of a shell's `<(...)`).  A FIFO, a device (a link to
+ * /dev/zero) or a socket is LSIM_E_IO `PATH: a FIFO, not a regular file`
+ * (the command reads standard input as `-`), a folder `PATH: Is a
+ * directory`, any other failure `PATH: strerror`.  The stream is the caller's (fclose). */
+int lsim_scenario_open_read(const char *path, FILE **out, lsim_error *err);
 
 /* Whether the outputs `a` and `b` ("-": standard output) are one file: one
  * descriptor (/dev/stdout is "-"), one existing file by device and inode
