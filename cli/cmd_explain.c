@@ -15,10 +15,12 @@
 #include "json.h"
 #include "options.h"
 #include "output.h"
+#include "lowersim/scenario_output.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct style {
   const char *bold, *dim, *cyan, *yellow, *red, *green, *reset;
@@ -161,7 +163,17 @@ static char *scenario_text(const char *path, const lsim_scenario *s) {
   FILE *mem = open_memstream(&data, &size);
   if (!mem)
     return NULL;
-  FILE *in = strcmp(path, "-") ? fopen(path, "r") : NULL;
+  /* The file as written when it is a regular one (never a FIFO or a device,
+   * which the reader refused, nor a pipe it emptied), else as read. */
+  FILE *in = NULL;
+  lsim_error oerr = LSIM_ERROR_INIT;
+  struct stat st;
+  if (strcmp(path, "-") && !lsim_scenario_open_read(path, &in, &oerr) &&
+      (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode))) {
+    fclose(in);
+    in = NULL;
+  }
+  lsim_error_clear(&oerr);
   bool ok = true;
   if (in) {
     char buf[4096];
