@@ -178,6 +178,15 @@ out=$(timeout 20 "$L" check walk 2>err.txt); code=$?
 grep -q "skipping walk/f.xml: a FIFO, not a regular file" err.txt && ok || ko "no note for the FIFO: $(cat err.txt)"
 grep -q "skipping walk/a: a folder searched already" err.txt && ok || ko "no note for the loop: $(cat err.txt)"
 grep -q "skipping walk/z.xml: a symbolic link to nothing" err.txt && ok || ko "no note for the dangling link"
+# A path past PATH_MAX is said and fails the run (it was dropped, silently).
+deep=deep; mkdir "$deep"
+for i in $(seq 42); do deep=$deep/$(printf 'd%.0s' $(seq 100)); done
+mkdir -p "$deep" 2>/dev/null || (cd deep && for i in $(seq 42); do mkdir "$(printf 'd%.0s' $(seq 100))" && cd "$(printf 'd%.0s' $(seq 100))" || exit 1; done)
+(cd deep && for i in $(seq 42); do cd "$(printf 'd%.0s' $(seq 100))" || exit 1; done; cp "$S/missing-rule.xml" x.xml)
+err=$(timeout 60 "$L" check deep 2>&1 >/dev/null); code=$?
+[ $code -eq 2 ] && [[ "$err" == "lowersim check: cannot read deep/ddd"*": File name too long (the system names no path longer than 4096 bytes)" ]] &&
+  ok || ko "check of a path past PATH_MAX: exit $code: ${err:0:120}...${err: -120}"
+rm -rf deep
 # Nothing found (a sorted empty list passed NULL to qsort: found by lowersim_libfuzzer_cli).
 expect check-missing-path 2 "lowersim check: cannot read 'nowhere': No such file or directory" -- check nowhere
 
