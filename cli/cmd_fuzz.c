@@ -115,7 +115,7 @@ struct campaign {
   int num_rows; /* the kinds, then "none" and "all" */
   pthread_mutex_t lock; /* the chunks' claims and commits */
   pthread_cond_t moved;
-  pthread_mutex_t files; /* cli/output.c's table of temporaries and the umask are the process's */
+  pthread_mutex_t files; /* outputs, the umask and stderr (the output cases redirect it) are the process's */
   uint64_t num_chunks, next_claim, next_commit;
   bool committing;
   _Atomic bool stop;
