@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define MAX_PATH 4096
-#define MAX_DOOMED 64
+#define MAX_DOOMED 512 /* fuzz --jobs 256 keeps one in-progress file each */
 #define MAX_LINKS 40 /* as the kernel's ELOOP */
 #define TEMPORARY_NAME ".lowersim-XXXXXX" /* short: any name that fits fits with it */
 
@@ -157,103 +157,87 @@ int lsimp_descriptor_named(const char *path) {
 }
 
 /* Follows `path`'s symbolic links, one at a time, up to a descriptor's name
- * (*fd >= 0) or a path that is not a link (owned in *final, which may not
- * exist); errno set and false when it cannot be followed (ELOOP, ENOMEM,
- * a folder on the way that cannot be read). */
-static bool follow(const char *path, int *fd, char **final) {
+ * (*fd >= 0) or a path that is not a link (into `final`, MAX_PATH bytes;
+ * it may not exist); errno set and false when it cannot be followed (ELOOP,
+ * ENAMETOOLONG, a folder on the way that cannot be read).  No allocation:
+ * claims (lsim_scenario_output_same) cannot fail. */
+static bool follow(const char *path, int *fd, char *final) {
   *fd = -1;
-  *final = NULL;
-  char *at = lsim_strdup(path);
-  for (int hops = 0; at; hops++) {
-    if ((*fd = lsimp_descriptor_named(at)) >= 0) {
-      free(at);
+  if (strlen(path) >= MAX_PATH) {
+    errno = ENAMETOOLONG;
+    return false;
+  }
+  strcpy(final, path);
+  for (int hops = 0;; hops++) {
+    if ((*fd = lsimp_descriptor_named(final)) >= 0)
       return true;
-    }
     struct stat st;
-    bool gone = lstat(at, &st) != 0;
-    if (gone && errno != ENOENT) {
-      free(at);
+    bool gone = lstat(final, &st) != 0;
+    if (gone && errno != ENOENT)
       return false;
-    }
-    if (gone || !S_ISLNK(st.st_mode)) {
-      *final = at;
+    if (gone || !S_ISLNK(st.st_mode))
       return true;
-    }
     if (hops == MAX_LINKS) {
-      free(at);
       errno = ELOOP;
       return false;
     }
     char target[MAX_PATH];
-    ssize_t n = readlink(at, target, sizeof target - 1);
-    if (n < 0) {
-      free(at);
+    ssize_t n = readlink(final, target, sizeof target - 1);
+    if (n < 0)
+      return false;
+    target[n] = '\0';
+    char *slash = strrchr(final, '/');
+    size_t dir = target[0] == '/' || !slash ? 0 : (size_t)(slash - final) + 1;
+    if (dir + (size_t)n >= MAX_PATH) {
+      errno = ENAMETOOLONG;
       return false;
     }
-    target[n] = '\0';
-    const char *slash = strrchr(at, '/');
-    char *next;
-    if (target[0] == '/' || !slash) {
-      next = lsim_strdup(target);
-    } else { /* relative to the link's folder */
-      size_t dir = (size_t)(slash - at) + 1, size = dir + (size_t)n + 1;
-      if ((next = lsim_malloc(size)))
-        snprintf(next, size, "%.*s%s", (int)dir, at, target);
-    }
-    free(at);
-    at = next;
+    memcpy(final + dir, target, (size_t)n + 1); /* relative to the link's folder */
   }
-  errno = ENOMEM;
-  return false;
 }
 
 /* What an output names: a descriptor (fd >= 0), an existing file (st), or
- * a new one (name: its folder's real path and its base name, owned). */
+ * a new one (name: its folder's real path and its base name). */
 typedef struct output_id {
   int fd;
-  bool exists;
+  bool exists, named;
   struct stat st;
-  char *name;
+  char name[PATH_MAX + MAX_PATH + 2];
 } output_id;
 
-static output_id identify(const char *path) {
-  output_id id = {.fd = strcmp(path, "-") == 0 ? STDOUT_FILENO : -1};
-  char *final = NULL;
-  if (id.fd < 0 && !follow(path, &id.fd, &final))
-    return id;
-  if (id.fd >= 0) {
-    id.exists = fstat(id.fd, &id.st) == 0;
-  } else if (stat(final, &id.st) == 0) {
-    id.exists = true;
+static void identify(const char *path, output_id *id) {
+  char final[MAX_PATH];
+  id->fd = strcmp(path, "-") == 0 ? STDOUT_FILENO : -1;
+  id->exists = id->named = false;
+  if (id->fd < 0 && !follow(path, &id->fd, final))
+    return;
+  if (id->fd >= 0) {
+    id->exists = fstat(id->fd, &id->st) == 0;
+  } else if (stat(final, &id->st) == 0) {
+    id->exists = true;
   } else {
-    char *slash = strrchr(final, '/');
+    char *slash = strrchr(final, '/'), real[PATH_MAX];
     const char *base = slash ? slash + 1 : final;
     if (slash)
       *slash = '\0'; /* final is its folder ("" for the root), base its name */
-    char *real = realpath(!slash ? "." : *final ? final : "/", NULL);
-    size_t size = real ? strlen(real) + strlen(base) + 2 : 0;
-    if (real && (id.name = lsim_malloc(size)))
-      snprintf(id.name, size, "%s/%s", real, base);
-    free(real);
+    if (realpath(!slash ? "." : *final ? final : "/", real)) {
+      snprintf(id->name, sizeof id->name, "%s/%s", real, base);
+      id->named = true;
+    }
   }
-  free(final);
-  return id;
 }
 
 bool lsim_scenario_output_same(const char *a, const char *b) {
   if (!a || !b)
     return false;
-  output_id x = identify(a), y = identify(b);
-  bool same;
+  output_id x, y;
+  identify(a, &x);
+  identify(b, &y);
   if (x.fd >= 0 && x.fd == y.fd)
-    same = true;
-  else if (x.exists && y.exists)
-    same = x.st.st_dev == y.st.st_dev && x.st.st_ino == y.st.st_ino && !S_ISCHR(x.st.st_mode);
-  else
-    same = !x.exists && !y.exists && x.name && y.name && strcmp(x.name, y.name) == 0;
-  free(x.name);
-  free(y.name);
-  return same;
+    return true;
+  if (x.exists && y.exists)
+    return x.st.st_dev == y.st.st_dev && x.st.st_ino == y.st.st_ino && !S_ISCHR(x.st.st_mode);
+  return !x.exists && !y.exists && x.named && y.named && strcmp(x.name, y.name) == 0;
 }
 
 /* --- Reading without blocking --------------------------------------------- */
@@ -424,12 +408,17 @@ static int open_descriptor(lsim_scenario_output *o, int fd, const char *const *i
 static int open_output(lsim_scenario_output *o, const char *const *inputs, size_t n,
                        lsim_error *err) {
   int fd;
+  char final[MAX_PATH];
   if (strcmp(o->path, "-") == 0)
     return open_descriptor(o, STDOUT_FILENO, inputs, n, err);
-  if (!follow(o->path, &fd, &o->target))
+  if (!follow(o->path, &fd, final))
     return fail(o, NULL, err);
   if (fd >= 0)
     return open_descriptor(o, fd, inputs, n, err);
+  if (!(o->target = lsim_strdup(final))) {
+    output_free(o);
+    return lsim_error_set(err, LSIM_E_NO_MEMORY, "out of memory");
+  }
   struct stat st;
   if (stat(o->target, &st) != 0) {
     if (errno != ENOENT)

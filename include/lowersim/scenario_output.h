@@ -86,7 +86,7 @@ bool lsim_scenario_output_same(const char *a, const char *b);
 void lsim_scenario_output_catch_signals(void);
 
 /* `path` removed if one of those signals stops the process: a slot to give
- * back to lsim_scenario_output_forget, or -1 when the table (64) is full or
+ * back to lsim_scenario_output_forget, or -1 when the table (512) is full or
  * the path too long. */
 int lsim_scenario_output_remove_on_signal(const char *path);
 void lsim_scenario_output_forget(int slot);
