@@ -23,6 +23,7 @@ import dataclasses
 import errno
 import logging
 import os
+import sys
 import threading
 import warnings
 
@@ -246,6 +247,9 @@ class Lowerer:
       _raise(err, os.fsdecode(path))
     out = os.fsdecode(out)
     lib = _native.lib
+    for stream in (sys.stdout, sys.stderr):  # what Python printed comes first ("-", /dev/stdout)
+      if stream is not None:
+        stream.flush()
     output = ctypes.c_void_p()
     inputs = (ctypes.c_char_p * 1)(os.fsencode(path))
     if lib.lsim_scenario_output_open(os.fsencode(out), inputs, 1, ctypes.byref(output),
