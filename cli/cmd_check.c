@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "lowersim/alloc.h"
 #include "lowersim/scenario_run.h"
+#include "lowersim/scenario_output.h"
 #include "lowersim/mlir_text.h"
 
 #include <mlir-c/IR.h>
@@ -18,6 +19,7 @@
 
 #include <stdint.h>
 #include <errno.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +74,21 @@ static int lower_ours(lsim_lowerer *lowerer, const lsim_scenario *s,
 
 /* --- testdata/expected/: the outcome a scenario without <expect> must have ---------- */
 
-/* All of the file at `path` (owned), or NULL. */
-static char *read_whole(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
+/* All of the file at `path` (owned), or NULL with errno set; *why (owned):
+ * why a file that is there cannot be read (lsim_scenario_open_read: a FIFO
+ * would block for ever, a link to /dev/zero fill the memory). */
+static char *read_whole(const char *path, char **why) {
+  *why = NULL;
+  FILE *f;
+  lsim_error err = LSIM_ERROR_INIT;
+  if (access(path, F_OK) != 0) /* no such file: the next name is tried */
     return NULL;
+  if (lsim_scenario_open_read(path, &f, &err)) {
+    *why = lsim_strdup(lsim_error_message(&err));
+    errno = *why ? 0 : ENOMEM;
+    lsim_error_clear(&err);
+    return NULL;
+  }
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
@@ -85,12 +97,13 @@ static char *read_whole(const char *path) {
   bool ok = out != NULL;
   while (ok && (n = fread(buf, 1, sizeof buf, f)) > 0)
     ok = fwrite(buf, 1, n, out) == n;
-  ok = ok && !ferror(f);
+  int errnum = ferror(f) ? errno : ENOMEM;
   if (out)
     ok = fclose(out) == 0 && ok;
   fclose(f);
   if (!ok) {
     free(text);
+    errno = errnum;
     return NULL;
   }
   return text;
@@ -99,9 +112,12 @@ static char *read_whole(const char *path) {
 /* The expected outcome of DIR/NAME.xml: DIR/../expected/NAME.mlir (the
  * module `lowersim lower` prints; *module true) or NAME.err (its stderr),
  * as tests/golden_test.sh keeps them; NULL when there is none.  *where
- * (owned) names the file. */
-static char *read_expected(const char *path, bool *module, char **where, bool *oom) {
+ * (owned) names the file.  *problem (owned): why one that is there cannot
+ * be read (not a regular file, a read error), NULL else. */
+static char *read_expected(const char *path, bool *module, char **where, bool *oom,
+                           char **problem) {
   *oom = false;
+  *problem = NULL;
   const char *slash = strrchr(path, '/');
   size_t dir = slash ? (size_t)(slash - path) : 0;
   const char *base = slash ? slash + 1 : path;
@@ -119,10 +135,22 @@ static char *read_expected(const char *path, bool *module, char **where, bool *o
     snprintf(p, size, "%.*s%s../expected/%.*s%s", (int)dir, path, dir ? "/" : "",
              (int)(base_len - 4), base, ext);
     errno = 0;
-    char *text = read_whole(p);
-    if (!text && errno == ENOMEM) {
+    char *why;
+    char *text = read_whole(p, &why);
+    if (!text && !why && errno == ENOMEM) {
       free(p);
       *oom = true;
+      return NULL;
+    }
+    if (!text && (why || errno != ENOENT)) { /* there, but not to be read */
+      const char *reason = why ? why : strerror(errno);
+      int len = snprintf(NULL, 0, "cannot read the expected outcome %s", reason);
+      if ((*problem = lsim_malloc((size_t)len + 1)))
+        snprintf(*problem, (size_t)len + 1, "cannot read the expected outcome %s", reason);
+      else
+        *oom = true;
+      free(why);
+      free(p);
       return NULL;
     }
     if (text) {
@@ -196,12 +224,14 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
     /* No <expect>: testdata/expected/'s file, which holds for the JAX the
      * scenario pins, or else the newest (`lowersim lower` made it). */
     bool module = false, oom = false;
-    char *where = NULL;
+    char *where = NULL, *problem = NULL;
     char *expected = s->jax || lsim_scenario_profile(s, profile) == lsim_jax_profile_default()
-                         ? read_expected(path, &module, &where, &oom)
+                         ? read_expected(path, &module, &where, &oom, &problem)
                          : NULL;
     if (expected)
       r->failure = check_expected(lowerer, s, &opts, expected, module, where, r);
+    else if (problem)
+      r->failure = problem;
     else if (oom)
       r->failure = lsim_strdup("out of memory");
     else
@@ -835,7 +865,7 @@ int cmd_check(int argc, char **argv) {
   double timeout = 0;
   bool batch = false, no_progress = false, json = false, exitfirst = false, rerun = false;
   const cli_option options[] = {
-      CLI_OPT_STRING("junit", 0, &junit_path,
+      CLI_OPT_STRING("junit", 0, &junit_path, CLI_OUTPUT,
                      CLI_HELP("OUT.xml", "a JUnit XML report (\"-\": standard output, the summary "
                               "then on stderr)")),
       CLI_OPT_STRING("impl", 0, &impl,
@@ -857,7 +887,7 @@ int cmd_check(int argc, char **argv) {
                               "compare equal")),
       CLI_OPT_FLAG("no-progress", 0, &no_progress,
                    CLI_HELP(NULL, "no progress line (it is only shown on a terminal)")),
-      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_OUTPUT, CLI_HELP(NULL, "one JSON object on stdout instead")),
       CLI_OPT_U64("max-bytes", 0, &max_bytes, 1, CLI_MAX_BYTES_LIMIT,
                   CLI_HELP("N", "the largest scenario file read (default 8388608, at most "
                            "2^40)")),
@@ -871,7 +901,7 @@ int cmd_check(int argc, char **argv) {
       CLI_OPT_FLAG("rerun-failed", 0, &rerun,
                    CLI_HELP(NULL, "only the scenarios that failed last time (all when none "
                             "did)")),
-      CLI_OPT_STRING("last-failed", 0, &last_failed,
+      CLI_OPT_STRING("last-failed", 0, &last_failed, CLI_OUTPUT,
                      CLI_HELP("FILE", "where the record of failures is kept (default, for "
                               "--impl runs: $XDG_CACHE_HOME/lowersim/last-failed/HASH of the "
                               "working folder)"))};
@@ -889,9 +919,6 @@ int cmd_check(int argc, char **argv) {
   if (!impl && (batch || normalize || timeout > 0 || jobs != 1 || max_output))
     return cli_usage_error("check",
                            "--batch, --jobs, --timeout, --normalize and --max-output need --impl");
-  const cli_claim claims[] = {{"--junit", junit_path}, {"--json", json ? "-" : NULL}};
-  if ((code = cli_claim_outputs("check", claims, 2)))
-    return code;
   if (impl && batch && strstr(impl, "{scenario}"))
     return cli_usage_error("check", "--batch: the command is started once and reads the paths "
                                     "on its stdin, so it takes no {scenario}");

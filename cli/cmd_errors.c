@@ -17,7 +17,7 @@ static void help(void) {
 int cmd_errors(int argc, char **argv) {
   bool json = false;
   const cli_option options[] = {
-      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "the same as one JSON object"))};
+      CLI_OPT_FLAG("json", 0, &json, CLI_OUTPUT, CLI_HELP(NULL, "the same as one JSON object"))};
   int parsed = cli_parse_options("errors", argc, argv, options, 1, help);
   if (parsed)
     return parsed < 0 ? 0 : parsed;

@@ -15,10 +15,12 @@
 #include "json.h"
 #include "options.h"
 #include "output.h"
+#include "lowersim/scenario_output.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct style {
   const char *bold, *dim, *cyan, *yellow, *red, *green, *reset;
@@ -161,7 +163,17 @@ static char *scenario_text(const char *path, const lsim_scenario *s) {
   FILE *mem = open_memstream(&data, &size);
   if (!mem)
     return NULL;
-  FILE *in = strcmp(path, "-") ? fopen(path, "r") : NULL;
+  /* The file as written when it is a regular one (never a FIFO or a device,
+   * which the reader refused, nor a pipe it emptied), else as read. */
+  FILE *in = NULL;
+  lsim_error oerr = LSIM_ERROR_INIT;
+  struct stat st;
+  if (strcmp(path, "-") && !lsim_scenario_open_read(path, &in, &oerr) &&
+      (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode))) {
+    fclose(in);
+    in = NULL;
+  }
+  lsim_error_clear(&oerr);
   bool ok = true;
   if (in) {
     char buf[4096];
@@ -410,10 +422,10 @@ int cmd_explain(int argc, char **argv) {
   const cli_option options[] = {
       CLI_OPT_CHOICE("jax", 0, &jax_name, cli_jax_values,
                      CLI_HELP("VERSION", "the JAX version of a scenario that names none")),
-      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead")),
+      CLI_OPT_FLAG("json", 0, &json, CLI_OUTPUT, CLI_HELP(NULL, "one JSON object on stdout instead")),
       CLI_OPT_FLAG("generic", 0, &generic,
                    CLI_HELP(NULL, "the module in MLIR's generic form, not JAX's pretty form")),
-      CLI_OPT_STRING("html", 0, &html, CLI_HELP("OUT.html", "one self-contained page instead")),
+      CLI_OPT_STRING("html", 0, &html, CLI_OUTPUT, CLI_HELP("OUT.html", "one self-contained page instead")),
       CLI_OPT_FLAG("jaxpr", 0, &jaxpr_only,
                    CLI_HELP(NULL, "only the jaxpr, as jax.make_jaxpr prints it")),
       CLI_OPT_FLAG("python", 0, &python_only,

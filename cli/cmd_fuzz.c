@@ -20,11 +20,13 @@
 #include "json.h"
 #include "options.h"
 #include "output.h"
+#include "lowersim/scenario_output.h"
 #include "progress.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -99,6 +101,7 @@ typedef struct worker {
   int index;
   lsim_fuzz_checker *checker;
   char *current_path; /* DIR/in-progress.xml (DIR/in-progress-J.xml of thread J > 0) */
+  int doomed;         /* its slot among the files a stopping signal removes */
   char scratch[4096]; /* the output and folder cases' folder ("" until made) */
   stats st;
   slot *chunk; /* the chunk being run */
@@ -112,7 +115,7 @@ struct campaign {
   int num_rows; /* the kinds, then "none" and "all" */
   pthread_mutex_t lock; /* the chunks' claims and commits */
   pthread_cond_t moved;
-  pthread_mutex_t files; /* cli/output.c's table of temporaries and the umask are the process's */
+  pthread_mutex_t files; /* outputs, the umask and stderr (the output cases redirect it) are the process's */
   uint64_t num_chunks, next_claim, next_commit;
   bool committing;
   _Atomic bool stop;
@@ -142,6 +145,10 @@ static void usage(void) {
          "file that `lowersim lower` reproduces, with a comment saying what failed.\n"
          "While it runs, DIR/%s holds the scenario being checked (thread J > 0's\n"
          "is DIR/in-progress-J.xml): it stays behind only if lowersim crashed on it.\n"
+         "SIGINT, SIGTERM or SIGHUP stops the run: the iterations being checked end, the\n"
+         "in-progress files and scratch folders are removed, no finding of the\n"
+         "unfinished chunks is written, and the command ends by the signal (a second\n"
+         "one ends it at once, the in-progress files still removed).\n"
          "With --isolate each check runs in a child process, so a crash (or a sanitizer\n"
          "report, or a check hanging for a minute) is a finding like the others,\n"
          "minimized and written to DIR.\n\n"
@@ -194,7 +201,7 @@ static int parse_options(int argc, char **argv, options *o) {
                      CLI_HELP("DIR", "write the scenarios there instead of checking them")),
       CLI_OPT_FLAG("isolate", 0, &o->isolate,
                    CLI_HELP(NULL, "each check in a child process")),
-      CLI_OPT_FLAG("json", 0, &o->json, CLI_HELP(NULL, "the run as one JSON object on stdout")),
+      CLI_OPT_FLAG("json", 0, &o->json, CLI_OUTPUT, CLI_HELP(NULL, "the run as one JSON object on stdout")),
       CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
                      CLI_HELP("V", "every scenario pins JAX version V")),
       CLI_OPT_CHOICE("focus", 0, &o->focus, cli_element_values,
@@ -668,6 +675,35 @@ static int iterate(worker *w, uint64_t i) {
 
 /* --- The threads ------------------------------------------------------------- */
 
+/* SIGINT, SIGTERM, SIGHUP: the run stops (run_campaign), then the command
+ * ends by the signal; a second ends it at once (the old handlers, which
+ * remove the in-progress files, are back from the first). */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NUM_STOP (sizeof stop_signals / sizeof stop_signals[0])
+static struct sigaction old_actions[NUM_STOP];
+static volatile sig_atomic_t stopped_by;
+
+static void restore_handlers(void) {
+  for (size_t i = 0; i < NUM_STOP; i++)
+    sigaction(stop_signals[i], &old_actions[i], NULL);
+}
+
+static void on_stop_signal(int sig) {
+  stopped_by = sig;
+  restore_handlers();
+}
+
+static void catch_stop_signals(void) {
+  stopped_by = 0;
+  for (size_t i = 0; i < NUM_STOP; i++) {
+    struct sigaction act = {.sa_handler = on_stop_signal};
+    sigfillset(&act.sa_mask);
+    if (sigaction(stop_signals[i], NULL, &old_actions[i]) == 0 &&
+        old_actions[i].sa_handler != SIG_IGN)
+      sigaction(stop_signals[i], &act, NULL);
+  }
+}
+
 /* Claims the next chunk, waiting while WINDOW chunks are not committed;
  * false when there is none left or the run stops.  Lock held. */
 static bool claim(campaign *c, uint64_t *chunk) {
@@ -694,7 +730,9 @@ static void *work(void *arg) {
       atomic_fetch_add(&c->done, 1);
     }
     pthread_mutex_lock(&c->lock);
-    mine.done = !w->rc; /* a chunk cut short by an error is not committed */
+    /* a chunk cut short by an error or a signal is not committed (under
+     * --isolate the signal may have ended the child: no finding of it) */
+    mine.done = !w->rc && !stopped_by;
     c->ring[k % WINDOW] = mine;
     if (!w->rc)
       w->rc = commit_ready(c, w);
@@ -707,12 +745,13 @@ static void *work(void *arg) {
 }
 
 static int worker_start(campaign *c, worker *w, int index) {
-  *w = (worker){.c = c, .index = index, .err = LSIM_ERROR_INIT};
+  *w = (worker){.c = c, .index = index, .err = LSIM_ERROR_INIT, .doomed = -1};
   char name[32] = CURRENT_FILE;
   if (index > 0)
     snprintf(name, sizeof name, "in-progress-%d.xml", index);
   if (!(w->current_path = path_in(c->opt.out, name)))
     return lsim_error_set(&w->err, LSIM_E_NO_MEMORY, "out of memory");
+  w->doomed = lsim_scenario_output_remove_on_signal(w->current_path);
   int rc = lsim_fuzz_checker_create(&w->checker, &w->err);
   if (!rc && c->opt.isolate)
     rc = lsim_fuzz_checker_isolate(w->checker, &w->err);
@@ -722,8 +761,10 @@ static int worker_start(campaign *c, worker *w, int index) {
 /* Removes the thread's in-progress file and scratch folder. */
 static void worker_end(worker *w) {
   lsim_fuzz_checker_destroy(w->checker);
-  if (w->current_path)
+  if (w->current_path) {
+    lsim_scenario_output_forget(w->doomed);
     remove(w->current_path);
+  }
   free(w->current_path);
   if (w->scratch[0])
     cli_fuzz_remove_tree(w->scratch);
@@ -916,11 +957,18 @@ static int run_campaign(campaign *c) {
       pthread_cond_broadcast(&c->moved);
       pthread_mutex_unlock(&c->lock);
     }
-  while (bar.on && started && atomic_load(&c->done) < c->opt.iterations && !c->stop) {
+  while (started && atomic_load(&c->done) < c->opt.iterations && !c->stop) {
     char found[64];
     snprintf(found, sizeof found, "%" PRIu64 " findings", (uint64_t)atomic_load(&c->findings));
-    cli_progress_update(&bar, atomic_load(&c->done), found, false);
-    nanosleep(&(struct timespec){0, 100000000}, NULL);
+    if (bar.on)
+      cli_progress_update(&bar, atomic_load(&c->done), found, false);
+    nanosleep(&(struct timespec){0, bar.on ? 100000000 : 20000000}, NULL);
+    if (stopped_by) {
+      pthread_mutex_lock(&c->lock);
+      c->stop = true;
+      pthread_cond_broadcast(&c->moved);
+      pthread_mutex_unlock(&c->lock);
+    }
   }
   for (int j = 0; j < started; j++)
     pthread_join(threads[j], NULL);
@@ -938,7 +986,7 @@ static int run_campaign(campaign *c) {
       code = ws[j].err.code ? cli_report(&ws[j].err) : EXIT_INVALID_INPUT;
   }
   uint64_t done = atomic_load(&c->done);
-  if (!code || started)
+  if ((!code || started) && !stopped_by)
     report(c, all, done, seconds);
   for (int j = 0; j < jobs; j++)
     worker_end(&ws[j]);
@@ -1009,8 +1057,11 @@ int cmd_fuzz(int argc, char **argv) {
   pthread_mutex_init(&c->files, NULL);
   pthread_cond_init(&c->moved, NULL);
   code = open_output(c);
-  if (!code)
+  if (!code) {
+    catch_stop_signals();
     code = run_campaign(c);
+    restore_handlers();
+  }
   if (!code)
     code = c->findings ? EXIT_LOWERING_ERROR : 0;
   close_output(c);
@@ -1022,5 +1073,9 @@ int cmd_fuzz(int argc, char **argv) {
   free(c->list);
   free(c->kinds);
   free(c);
+  if (stopped_by) { /* everything removed: the signal's own end */
+    fflush(stdout);
+    raise(stopped_by);
+  }
   return code;
 }

@@ -157,7 +157,7 @@ int cmd_lower(int argc, char **argv) {
   uint64_t max_bytes = 0, stream_eqns = STREAM_MIN_EQNS;
   bool json = false, pretty = false;
   const cli_option options[] = {
-      CLI_OPT_STRING("output", 'o', &out_path, CLI_HELP("OUT", "write the module to OUT")),
+      CLI_OPT_STRING("output", 'o', &out_path, CLI_OUTPUT, CLI_HELP("OUT", "write the module to OUT")),
       CLI_OPT_FLAG("pretty", 0, &pretty,
                    CLI_HELP(NULL, "the module in the pretty form JAX prints")),
       CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
@@ -169,16 +169,13 @@ int cmd_lower(int argc, char **argv) {
       CLI_OPT_U64("stream-eqns", 0, &stream_eqns, 0, SIZE_MAX,
                   CLI_HELP("N", "print main's body while lowering it from N equations on "
                            "(default " STREAM_DEFAULT "; 0: never)")),
-      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "one JSON object on stdout instead"))};
+      CLI_OPT_FLAG("json", 0, &json, CLI_OUTPUT, CLI_HELP(NULL, "one JSON object on stdout instead"))};
   cli_args args;
   int code = cli_parse("lower", argc, argv, options, sizeof options / sizeof options[0], help, &args);
   if (code)
     return code < 0 ? 0 : code;
   lsim_scenario_set_max_bytes((size_t)max_bytes);
   if (jax && (code = cli_parse_jax("lower", "--jax", jax, &profile)))
-    return code;
-  const cli_claim claims[] = {{"--output", out_path}, {"--json", json ? "-" : NULL}};
-  if ((code = cli_claim_outputs("lower", claims, 2)))
     return code;
   if (args.num_operands != 1)
     return cli_usage_error("lower", args.num_operands ? "one scenario file at a time (see --help)"

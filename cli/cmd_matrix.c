@@ -12,6 +12,7 @@
 #include "junit.h"
 #include "options.h"
 #include "output.h"
+#include "lowersim/scenario_output.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -589,15 +590,15 @@ static int parse_options(int argc, char **argv, options *o) {
                      CLI_HELP("I/N", "only the I-th of N contiguous slices (0 <= I < N)")),
       CLI_OPT_U64("limit", 0, &o->limit, 1, UINT64_MAX,
                   CLI_HELP("N", "only the first N cases (of the shard), N >= 1")),
-      CLI_OPT_STRING("csv", 0, &o->csv, CLI_HELP("OUT", "one row per case")),
-      CLI_OPT_STRING("junit", 0, &o->junit,
+      CLI_OPT_STRING("csv", 0, &o->csv, CLI_OUTPUT, CLI_HELP("OUT", "one row per case")),
+      CLI_OPT_STRING("junit", 0, &o->junit, CLI_OUTPUT,
                      CLI_HELP("OUT", "a JUnit XML report, a test case per row of the summary")),
       CLI_OPT_FLAG("merge", 0, &o->merge, CLI_HELP(NULL, "join the shards' CSV files (below)")),
       CLI_OPT_U64("case", 0, &o->the_case, 0, UINT64_MAX - 1,
                   CLI_HELP("N", "lower the case of index N alone (below)")),
-      CLI_OPT_STRING("scenario", 0, &o->scenario,
+      CLI_OPT_STRING("scenario", 0, &o->scenario, CLI_OUTPUT,
                      CLI_HELP("OUT.xml", "with --case: the scenario that reproduces it")),
-      CLI_OPT_FLAG("json", 0, &o->json,
+      CLI_OPT_FLAG("json", 0, &o->json, CLI_OUTPUT,
                    CLI_HELP(NULL, "the summary as one JSON object on stdout, every error "
                             "counted")),
       CLI_OPT_CHOICE("jax", 0, &jax, cli_jax_values,
@@ -627,11 +628,7 @@ static int parse_options(int argc, char **argv, options *o) {
   if (one_case && o->the_case >= o->spec.total)
     return cli_usage_error("matrix", "--case %" PRIu64 ": the matrix has cases 0 to %" PRIu64,
                            o->the_case, o->spec.total - 1);
-  const cli_claim claims[] = {{"--csv", o->csv},
-                              {"--junit", o->junit},
-                              {"--scenario", o->scenario},
-                              {"--json", o->json ? "-" : NULL}};
-  return cli_claim_outputs("matrix", claims, sizeof claims / sizeof claims[0]);
+  return 0;
 }
 
 /* Copies the next `rows` lines of `from` to `to`. */
@@ -812,11 +809,19 @@ static int open_shards(options *o, shard_file *files) {
   for (int i = 0; !code && i < o->num_inputs; i++) {
     files[i].path = o->inputs[i];
     bool is_stdin = strcmp(files[i].path, "-") == 0;
-    files[i].f = is_stdin ? copy_stdin() : fopen(files[i].path, "r");
+    lsim_error err = LSIM_ERROR_INIT; /* a FIFO or a device is refused, never waited on */
+    int rc = is_stdin ? 0 : lsim_scenario_open_read(files[i].path, &files[i].f, &err);
+    if (is_stdin)
+      files[i].f = copy_stdin();
     if ((stdin_uses += is_stdin) > 1)
       code = refuse(o, "lowersim matrix: standard input can be read once");
+    else if (rc)
+      code = refuse(o, "lowersim matrix: cannot read %s", lsim_error_message(&err));
     else if (!files[i].f)
       code = refuse(o, "lowersim matrix: cannot read %s: %s", files[i].path, strerror(errno));
+    lsim_error_clear(&err);
+    if (code)
+      break;
     else if (!(files[i].r = matrix_csv_reader_create(files[i].path, files[i].f)))
       code = cli_usage_error("matrix", "out of memory");
     else if (matrix_csv_begin(files[i].r))

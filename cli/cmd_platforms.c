@@ -307,7 +307,7 @@ int cmd_platforms(int argc, char **argv) {
                               "canonicalized platforms and get_backend's outcome")),
       CLI_OPT_STRING("pin", 0, &o.pin,
                      CLI_HELP("P", "the pinned backend (jit(backend=P)) of that context")),
-      CLI_OPT_FLAG("json", 0, &o.json,
+      CLI_OPT_FLAG("json", 0, &o.json, CLI_OUTPUT,
                    CLI_HELP(NULL, "the same as one JSON object on stdout (an error as its "
                             "\"error\" member, nothing on stderr)")),
   };

@@ -208,7 +208,7 @@ int cmd_versions(int argc, char **argv) {
   const lsim_jax_profile *chosen[2] = {NULL, NULL};
   bool json = false;
   const cli_option options[] = {
-      CLI_OPT_FLAG("json", 0, &json, CLI_HELP(NULL, "the same as one JSON object"))};
+      CLI_OPT_FLAG("json", 0, &json, CLI_OUTPUT, CLI_HELP(NULL, "the same as one JSON object"))};
   cli_args args;
   int code = cli_parse("versions", argc, argv, options, 1, help, &args);
   if (code)

@@ -128,7 +128,9 @@ bool cli_colour_decide(cli_colour mode, bool tty, const char *no_color, const ch
 }
 
 bool cli_use_colour(FILE *f) {
-  return cli_colour_decide(colour_mode, isatty(fileno(f)), getenv("NO_COLOR"), getenv("TERM"));
+  /* stdout is cli_stdout_install's stream, which has no descriptor of its own */
+  int fd = f == stdout ? STDOUT_FILENO : fileno(f);
+  return cli_colour_decide(colour_mode, isatty(fd), getenv("NO_COLOR"), getenv("TERM"));
 }
 
 

@@ -1,5 +1,6 @@
 /* cli/options.c: the one option parser, over getopt_long. */
 #include "options.h"
+#include "output.h"
 #include "cli.h"
 
 #include "lowersim/alloc.h"
@@ -346,6 +347,30 @@ static int unknown_option(const char *command, const char *given, const struct o
   return code;
 }
 
+/* The rows marked CLI_OUTPUT that are given, claimed (output.h). */
+static int claim_outputs(const char *command, const cli_option *options, size_t num_options) {
+  size_t n = 0;
+  for (size_t i = 0; i < num_options; i++)
+    n += options[i].output;
+  cli_claim *claims = lsim_calloc(n ? n : 1, sizeof *claims);
+  char(*names)[80] = lsim_calloc(n ? n : 1, sizeof *names);
+  int code = claims && names ? 0 : cli_usage_error(command, "out of memory");
+  for (size_t i = 0, k = 0; !code && i < num_options; i++) {
+    const cli_option *o = &options[i];
+    if (!o->output)
+      continue;
+    snprintf(names[k], sizeof names[k], "--%s", o->name);
+    claims[k].option = names[k];
+    claims[k++].path = o->kind == CLI_FLAG ? (*(bool *)o->out ? "-" : NULL)
+                                           : *(const char **)o->out;
+  }
+  if (!code)
+    code = cli_claim_outputs(command, claims, n);
+  free(claims);
+  free(names);
+  return code;
+}
+
 int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
               size_t num_options, void (*help)(void), cli_args *args) {
   if (describing) {
@@ -420,7 +445,7 @@ int cli_parse(const char *command, int argc, char **argv, const cli_option *opti
   free(shorts);
   args->operands = argv + optind;
   args->num_operands = argc - optind;
-  return code;
+  return code ? code : claim_outputs(command, options, num_options);
 }
 
 char **cli_split(const char *text, char sep, size_t *count) {

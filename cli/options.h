@@ -40,6 +40,7 @@ typedef struct cli_option {
   uint64_t min, max;          /* CLI_U64 */
   double min_real, max_real;  /* CLI_DOUBLE */
   const char *(*parse)(const char *value, void *out); /* CLI_CUSTOM */
+  bool output; /* CLI_OUTPUT: a file the command writes (a flag: standard output) */
 } cli_option;
 
 /* Table rows; each may end with CLI_HELP(ARG, TEXT), what --help and the
@@ -59,6 +60,12 @@ typedef struct cli_option {
 /* The option's value as --help names it (NULL for a flag) and one line on
  * it (wrapped by --help); its values, when it has a list, are added. */
 #define CLI_HELP(a, h) .arg = (a), .help = (h)
+/* Marks a row as one of the command's outputs: a CLI_STRING's value is a
+ * path it writes ("-": standard output), a CLI_FLAG set means standard
+ * output.  cli_parse claims them all (cli_claim_outputs) once the options
+ * are read, so two outputs naming one file are refused whatever the
+ * command, before anything is written. */
+#define CLI_OUTPUT .output = true
 /* A string among `v`'s values (checked by the command, which may take more:
  * --jax takes commit prefixes). */
 #define CLI_OPT_CHOICE(n, s, p, v, ...)                                                       \
@@ -95,6 +102,8 @@ typedef struct cli_args {
  * help texts and values, the common --color, --help and --version last).
  * Returns 0 to go on (operands in `*args`), -1 when --help or --version was
  * answered (exit 0), or the exit code of a usage error (2, printed).
+ * The options marked CLI_OUTPUT are claimed (cli_claim_outputs): two that
+ * name one file are a usage error (2).
  * Under cli_describe_options, prints the options instead and returns -1. */
 int cli_parse(const char *command, int argc, char **argv, const cli_option *options,
               size_t num_options, void (*help)(void), cli_args *args);

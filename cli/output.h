@@ -1,18 +1,21 @@
-/* cli/output.h: the one way the command writes a file (-o, --csv, --junit,
- * the fuzzer's findings and scenarios).
+/* cli/output.h: the command's outputs (-o, --csv, --junit, --html,
+ * --scenario, --last-failed, the fuzzer's findings and scenarios) through the
+ * scenario library's one output path, lowersim/scenario_output.h, which the
+ * Python bindings' write_module shares: `-`, /dev/stdout, /dev/stderr and
+ * /dev/fd/N written in place through the descriptor (a log that standard
+ * output appends to is appended to, not replaced); a regular file, a link
+ * to one or a link to nothing replaced atomically by a temporary beside
+ * the final target and a rename; a character device or FIFO written in
+ * place; a folder, block device or socket refused; an input of the command
+ * (standard input included) never written; SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT and SIGPIPE remove the temporaries, SIGXFSZ is ignored
+ * (lowersim.c's main asks for both), so a write past `ulimit -f` fails with
+ * EFBIG.  A failure is one line on stderr naming its errno (`lowersim
+ * COMMAND: cannot write PATH: File too large`) and exit code 2.
  *
- * `-` is standard output.  A regular file (or a symbolic link to one) is
- * replaced atomically: the text goes to a temporary file in the same folder,
- * which takes the old file's mode (a new file gets 0666 less the umask) and
- * is renamed over it once everything is written and closed, so the file
- * holds either its old contents or all of the new ones.  The temporary is
- * removed if the command fails or is stopped by SIGINT, SIGTERM, SIGHUP,
- * SIGQUIT or SIGPIPE.  A character device or a FIFO (/dev/null, /dev/stdout)
- * is written in place; a folder, a block device or a socket is refused.  A
- * file the command reads (its inputs) is never written.  Every write, flush
- * and close is checked; a failure is one line on stderr and exit code 2.
- * Replacing is renaming: a file's other hard links keep the old contents,
- * and a file in a folder the command cannot write to is refused. */
+ * Every output is claimed before anything is written: the option tables
+ * mark their outputs (CLI_OUTPUT) and cli_parse claims them, so two naming
+ * one file are refused in every command. */
 #ifndef LOWERSIM_CLI_OUTPUT_H
 #define LOWERSIM_CLI_OUTPUT_H
 
@@ -21,17 +24,14 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* The files a command reads, by device and inode. */
+/* The files a command reads (paths, "-" standard input). */
 typedef struct cli_inputs {
-  struct cli_file_id {
-    dev_t dev;
-    ino_t ino;
-  } *ids;
+  char **paths;
   size_t count, cap;
 } cli_inputs;
 
-/* Records `path` as an input (nothing when it cannot be stat'ed or is "-");
- * false when out of memory. */
+/* Records `path` as an input (compared by device and inode when an output
+ * is opened); false when out of memory. */
 bool cli_inputs_add(cli_inputs *in, const char *path);
 void cli_inputs_free(cli_inputs *in);
 
@@ -76,6 +76,11 @@ int cli_claim_outputs(const char *command, const cli_claim *claims, size_t count
  * --junit -, -o -) owns it.  cli_main resets it for each command. */
 FILE *cli_human(void);
 void cli_human_reset(void);
+
+/* Makes `stdout` a stream whose every write is checked and whose first
+ * failure keeps its errno (stdio's error flag loses it), line-buffered on a
+ * terminal; the executable's main calls it first. */
+void cli_stdout_install(void);
 
 /* Flushes and checks standard output at the end of a command: `code` when
  * everything was written, else 2 (or `code` when it is already an error),

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,13 +118,25 @@ static void note(cli_walk *w, const char *path, const char *why) {
 
 static int search(cli_walk *w, const char *dir, const struct stat *st);
 
+/* A path the system cannot name (longer than PATH_MAX): said, and the walk
+ * fails (never a scenario silently left out). */
+static int too_long(cli_walk *w, const char *path) {
+  fprintf(stderr, "lowersim %s: cannot read %s: %s (the system names no path longer than %d "
+          "bytes)\n", w->command, path, strerror(ENAMETOOLONG), PATH_MAX);
+  return 2;
+}
+
 /* One entry of a folder being searched. */
 static int visit(cli_walk *w, const char *path, const char *name) {
   struct stat st;
   if (stat(path, &st) != 0) {
+    int errnum = errno;
     struct stat link;
-    if (ends_with_xml(name) || (lstat(path, &link) == 0 && S_ISLNK(link.st_mode)))
-      note(w, path, errno == ENOENT ? "a symbolic link to nothing" : strerror(errno));
+    if (errnum == ENAMETOOLONG)
+      return too_long(w, path);
+    if (errnum != ENOENT || ends_with_xml(name) ||
+        (lstat(path, &link) == 0 && S_ISLNK(link.st_mode)))
+      note(w, path, errnum == ENOENT ? "a symbolic link to nothing" : strerror(errnum));
     return 0;
   }
   if (S_ISDIR(st.st_mode))
@@ -150,6 +163,8 @@ static int search(cli_walk *w, const char *dir, const struct stat *st) {
   }
   DIR *d = opendir(dir);
   if (!d) {
+    if (errno == ENAMETOOLONG)
+      return too_long(w, dir);
     note(w, dir, strerror(errno));
     return 0;
   }

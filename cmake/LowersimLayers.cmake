@@ -35,7 +35,8 @@ set(_pallas_h lowersim/pallas.h lowersim/pallas_call.h lowersim/mosaic_tpu.h low
     lowersim/mosaic_gpu.h)
 set(_jax_h lowersim/jax.h)
 set(_scenario_h lowersim/scenario.h lowersim/scenario_kind.h lowersim/scenario_generate.h
-    lowersim/scenario_run.h lowersim/scenario_python.h lowersim/scenario_port.h)
+    lowersim/scenario_run.h lowersim/scenario_python.h lowersim/scenario_port.h
+    lowersim/scenario_output.h)
 set(_fuzz_h fuzz/fuzz.h)
 
 # The file behind a view entry: public headers live in include/.

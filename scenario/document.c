@@ -12,6 +12,7 @@
 #include "support/raise.h"
 
 #include "lowersim/alloc.h"
+#include "lowersim/scenario_output.h"
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
@@ -99,15 +100,16 @@ static int read_all(FILE *f, const char *path, char **data, size_t *size, lsim_e
 }
 
 int lsimp_scenario_load_file(const char *path, char **data, size_t *size, lsim_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return io_fail(err, path, errno);
+  FILE *f;
+  int rc = lsim_scenario_open_read(path, &f, err);
+  if (rc)
+    return rc;
   struct stat st;
-  int rc;
-  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > lsim_scenario_max_bytes())
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+      (uintmax_t)st.st_size > lsim_scenario_max_bytes())
     rc = too_large(err, path);
   else
-    rc = read_all(f, path, data, size, err);
+    rc = read_all(f, path, data, size, err); /* a descriptor's pipe: up to the limit */
   fclose(f);
   return rc;
 }

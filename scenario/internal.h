@@ -82,8 +82,15 @@ void lsimp_xml_capture_end(const lsimp_xml_handlers *saved);
 /* --- document.c ---------------------------------------------------------- */
 
 /* Reads a whole file, refusing one above LSIM_SCENARIO_MAX_BYTES.  `*data`
- * is owned (free); LSIM_E_IO `PATH: strerror` when it cannot be read. */
+ * is owned (free); LSIM_E_IO `PATH: strerror` when it cannot be read, or
+ * `PATH: a FIFO, not a regular file` (lsim_scenario_open_read: only a
+ * regular file or a descriptor the process has open is read). */
 int lsimp_scenario_load_file(const char *path, char **data, size_t *size, lsim_error *err);
+
+/* The descriptor `path` names as it is spelled: /dev/stdin, /dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N or /proc/PID/fd/N of this
+ * process; -1 for any other path (scenario_output.c). */
+int lsimp_descriptor_named(const char *path);
 
 /* --- limits.c ------------------------------------------------------------ */
 

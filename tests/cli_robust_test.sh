@@ -178,6 +178,15 @@ out=$(timeout 20 "$L" check walk 2>err.txt); code=$?
 grep -q "skipping walk/f.xml: a FIFO, not a regular file" err.txt && ok || ko "no note for the FIFO: $(cat err.txt)"
 grep -q "skipping walk/a: a folder searched already" err.txt && ok || ko "no note for the loop: $(cat err.txt)"
 grep -q "skipping walk/z.xml: a symbolic link to nothing" err.txt && ok || ko "no note for the dangling link"
+# A path past PATH_MAX is said and fails the run (it was dropped, silently).
+deep=deep; mkdir "$deep"
+for i in $(seq 42); do deep=$deep/$(printf 'd%.0s' $(seq 100)); done
+mkdir -p "$deep" 2>/dev/null || (cd deep && for i in $(seq 42); do mkdir "$(printf 'd%.0s' $(seq 100))" && cd "$(printf 'd%.0s' $(seq 100))" || exit 1; done)
+(cd deep && for i in $(seq 42); do cd "$(printf 'd%.0s' $(seq 100))" || exit 1; done; cp "$S/missing-rule.xml" x.xml)
+err=$(timeout 60 "$L" check deep 2>&1 >/dev/null); code=$?
+[ $code -eq 2 ] && [[ "$err" == "lowersim check: cannot read deep/ddd"*": File name too long (the system names no path longer than 4096 bytes)" ]] &&
+  ok || ko "check of a path past PATH_MAX: exit $code: ${err:0:120}...${err: -120}"
+rm -rf deep
 # Nothing found (a sorted empty list passed NULL to qsort: found by lowersim_libfuzzer_cli).
 expect check-missing-path 2 "lowersim check: cannot read 'nowhere': No such file or directory" -- check nowhere
 
@@ -250,6 +259,184 @@ if [ -n "$full" ]; then
   [ -c "$full" ] && ok || ko "$full is no longer a character device"
 else
   echo "note: root without mknod: the tests writing to a full device are skipped"
+fi
+
+# --- The signal-and-filesystem fault matrix (issue 26) ---------------------------------
+# Each command that writes (lower -o, explain on standard output, explain --html,
+# check --junit, matrix --csv, fuzz --out) x each fault: the exit code, the
+# message, what is left (the old output kept, no temporary, no in-progress file,
+# no scratch folder) and no process of the command left running.  fm_args is
+# the table of commands (IN: its input, OUT: its output); each fm_FAULT
+# function is one column, run for every row.
+FM=$tmp/faults; mkdir -p "$FM/scratch" "$FM/ro"
+cp "$S/single-platform.xml" "$FM/in.xml"; cp "$S/missing-rule.xml" "$FM/check.xml"; cp s.csv "$FM/in.csv"
+FM_COMMANDS="lower explain html check matrix fuzz"
+fm_args() { # COMMAND IN OUT: the argument vector A
+  case $1 in
+    lower) A=(lower "$2" -o "$3") ;;
+    explain) A=(explain "$2") ;; # its output is standard output
+    html) A=(explain --html "$3" "$2") ;;
+    check) A=(check "$2" --junit "$3") ;;
+    matrix) A=(matrix --merge "$2" --csv "$3") ;;
+    fuzz) A=(fuzz --iterations 3 --out "$3") ;; # OUT a folder
+  esac
+}
+fm_in() { case $1 in check) echo "$FM/check.xml" ;; matrix) echo "$FM/in.csv" ;; *) echo "$FM/in.xml" ;; esac; }
+# fm_run COMMAND IN OUT [ENV...]: $code, $err (stderr); explain's standard output
+# goes to OUT, the others' to $FM_STDOUT (default /dev/null); PRE runs before it.
+PRE=() FM_STDOUT=/dev/null
+fm_run() {
+  local c=$1 in=$2 out=$3; shift 3
+  fm_args "$c" "$in" "$out"
+  local to=$FM_STDOUT; [ "$c" = explain ] && to=$out
+  err=$(cd "$FM" && timeout 60 env TMPDIR="$FM/scratch" ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 "$@" "${PRE[@]}" "$L" "${A[@]}" 2>&1 >>"$to"); code=$?
+}
+# fm_check NAME WANT_CODE NEEDLE DIR...: the code, the message, nothing left in
+# DIR... or the scratch folder, no process naming the folder of the matrix.
+fm_check() {
+  local name=$1 want=$2 needle=$3; shift 3
+  local left; left=$(find "$@" "$FM/scratch" -mindepth 1 \( -name '.lowersim-*' -o -name 'in-progress*' -o -name 'lowersim-fuzz-*' \) 2>/dev/null)
+  if [ "$code" -ne "$want" ] || [[ "$err" != *"$needle"* ]]; then ko "$name: exit $code (want $want), stderr: ${err:0:300}"
+  elif [ -n "$left" ]; then ko "$name: left behind: $left"
+  elif pgrep -f -- "$FM/" >/dev/null; then ko "$name: still running: $(pgrep -af -- "$FM/")"
+  else ok; fi
+}
+fm_old() { # COMMAND PATH: an old output at PATH (a folder for fuzz)
+  rm -rf "$2"; if [ "$1" = fuzz ]; then mkdir "$2"; else echo old >"$2"; fi
+}
+fm_kept() { # NAME COMMAND PATH: the old output is as it was
+  if [ "$2" = fuzz ]; then [ -z "$(ls -A "$3")" ] || ko "$1: $3 holds $(ls -A "$3")"
+  elif [ "$2" != explain ]; then [ "$(cat "$3")" = old ] || ko "$1: the old $3 is gone: $(head -c 60 "$3")"; fi
+}
+for c in $FM_COMMANDS; do # what each writes when nothing goes wrong
+  fm_run $c "$(fm_in $c)" "$FM/ref-$c"
+done
+# SIGINT, SIGTERM, SIGHUP: raised by the shim as the output is renamed into place
+# (explain: as it first writes standard output; fuzz: as its in-progress file is).
+fm_signal() {
+  local c=$1 sig out=$FM/sig-$1
+  for sig in 2 15 1; do
+    fm_old $c "$out"
+    fm_run $c "$(fm_in $c)" "$out" LD_PRELOAD="$FM/stop.so" STOP_SIGNAL=$sig ${2:+STOP_AT_WRITE=1}
+    fm_check "$c signal $sig" $((128 + sig)) "" "$FM"
+    fm_kept "$c signal $sig" $c "$out"
+  done
+}
+# SIGXFSZ: past `ulimit -f 0` the write fails with EFBIG, named, instead of the
+# signal ending the command (exit 153) with its temporary left.
+fm_sigxfsz() {
+  local c=$1 out=$FM/big-$1
+  fm_old $c "$out"
+  PRE=(bash -c 'ulimit -f 0; exec "$@"' _)
+  fm_run $c "$(fm_in $c)" "$out"
+  PRE=()
+  fm_check "$c ulimit -f" 2 "File too large" "$FM"
+  fm_kept "$c ulimit -f" $c "$out"
+}
+# EFBIG through a link to nothing: its target is made by a rename or not at all
+# (it was opened in place and left truncated).
+fm_efbig() {
+  local c=$1 out=$FM/dangling-$1
+  [ $c = explain ] && return # its output is the shell's
+  rm -rf "$out" "$FM/made-$c"; ln -s "made-$c" "$out"
+  PRE=(bash -c 'ulimit -f 0; exec "$@"' _)
+  fm_run $c "$(fm_in $c)" "$out"
+  PRE=()
+  if [ $c = fuzz ]; then fm_check "$c EFBIG" 2 "" "$FM"
+  else fm_check "$c EFBIG through a dangling link" 2 "File too large" "$FM"; fi
+  [ ! -e "$FM/made-$c" ] || ko "$c EFBIG: the link's target was made: $(head -c 60 "$FM/made-$c")"
+}
+# ENOSPC on a full tmpfs (the loop fills it after writing an old output there),
+# or a full device when no tmpfs can be mounted.
+fm_enospc() {
+  local c=$1 out=/dev/full
+  if [ -n "$FM_TMPFS" ]; then out=$FM_TMPFS/$c/out; [ $c = fuzz ] && out=$FM_TMPFS/$c/fz; fi
+  fm_run $c "$(fm_in $c)" "$out"
+  fm_check "$c ENOSPC" 2 "No space left on device" "$FM" ${FM_TMPFS:+"$FM_TMPFS"}
+  if [ -n "$FM_TMPFS" ] && [ $c != fuzz ] && [ $c != explain ]; then
+    [ "$(cat "$out")" = old ] || ko "$c ENOSPC: the old file is gone: $(head -c 60 "$out")"
+  fi
+}
+# EACCES: an output in a folder the command may not write (as nobody when root).
+fm_eacces() {
+  local c=$1
+  [ -n "$FM_USER" ] || return
+  [ $c = explain ] && return # its output is the shell's
+  PRE=("${FM_USER[@]}")
+  fm_run $c "$(fm_in $c)" "$FM/ro/out-$c"
+  PRE=()
+  fm_check "$c EACCES" 2 "Permission denied" "$FM"
+  [ ! -e "$FM/ro/out-$c" ] || ko "$c EACCES: something was made"
+}
+# A FIFO as the input (as the output folder for fuzz): refused at once, never waited on.
+fm_fifo() {
+  local c=$1 f=$FM/fifo-$1
+  rm -f "$f"; mkfifo "$f"
+  if [ $c = fuzz ]; then fm_run $c "" "$f"; fm_check "fuzz --out FIFO" 2 "" "$FM"
+  elif [ $c = check ]; then fm_run $c "$f" "$FM/j-$c"; fm_check "check FIFO" 2 "" "$FM"
+    grep -q 'a FIFO, not a regular file' "$FM/j-$c" || ko "check FIFO: the report does not say why"
+  else fm_run $c "$f" "$FM/o-$c"; fm_check "$c FIFO" 2 "$f: a FIFO, not a regular file" "$FM"; fi
+}
+# A device as the input (a link to /dev/zero, read until memory ran out).
+fm_device() {
+  local c=$1 z=$FM/zero-$1
+  [ $c = fuzz ] && { fm_run $c "" /dev/null; fm_check "fuzz --out /dev/null" 2 "" "$FM"
+                     [ -c /dev/null ] || ko "/dev/null is no longer a device"; return; }
+  rm -f "$z"; ln -s /dev/zero "$z"
+  if [ $c = check ]; then fm_run $c "$z" "$FM/j-$c"; fm_check "check /dev/zero" 2 "" "$FM"
+    grep -q 'a character device, not a regular file' "$FM/j-$c" || ko "check /dev/zero: the report does not say why"
+  else fm_run $c "$z" "$FM/o-$c"; fm_check "$c /dev/zero" 2 "$z: a character device, not a regular file" "$FM"; fi
+}
+# A link to nothing as the output: its target made whole, the link kept.
+fm_dangling() {
+  local c=$1 out=$FM/link-$1
+  [ $c = explain ] || [ $c = fuzz ] && return
+  rm -rf "$out" "$FM/target-$c"; ln -s "target-$c" "$out"
+  fm_run $c "$(fm_in $c)" "$out"
+  fm_check "$c dangling link" 0 "" "$FM"
+  [ -L "$out" ] || ko "$c dangling link: the link was replaced"
+  [ $c = html ] || [ $c = check ] || cmp -s "$FM/target-$c" "$FM/ref-$c" || ko "$c dangling link: the target differs"
+}
+# Standard streams as files: standard output appends to a log; OUT is /dev/stdout
+# (explain and fuzz: standard output itself): the log keeps what it held, the
+# output follows it, and nothing else (the summary goes to stderr).
+fm_streams() {
+  local c=$1 log=$FM/log-$c
+  echo pre >"$log"
+  case $c in
+    explain) fm_run $c "$(fm_in $c)" "$log" ;;
+    fuzz) FM_STDOUT=$log fm_run $c "" "$FM/fz-streams" ;;
+    *) FM_STDOUT=$log fm_run $c "$(fm_in $c)" /dev/stdout ;;
+  esac
+  fm_check "$c standard output as a file" 0 "" "$FM"
+  [ "$(head -n 1 "$log")" = pre ] || ko "$c: the log standard output appends to was replaced"
+  case $c in lower|matrix) cmp -s <(tail -n +2 "$log") "$FM/ref-$c" || ko "$c: the log does not hold pre then the output" ;; esac
+}
+if "$CC" -shared -fPIC -o "$FM/stop.so" "$SRC/tests/stop_before_rename.c" -ldl 2>/dev/null; then
+  FM_TMPFS=
+  if [ "$(id -u)" -eq 0 ] && mkdir -p "$FM/tmpfs" && mount -t tmpfs -o size=256k,nr_inodes=64 tmpfs "$FM/tmpfs" 2>/dev/null; then
+    FM_TMPFS=$FM/tmpfs; trap 'umount "$FM/tmpfs" 2>/dev/null; chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+  else echo "note: no tmpfs can be mounted: ENOSPC is /dev/full's"; fi
+  FM_USER=
+  if [ "$(id -u)" -ne 0 ]; then chmod 555 "$FM/ro"; FM_USER=(env)
+  elif command -v setpriv >/dev/null; then chmod 711 "$tmp"; chmod 755 "$FM" "$FM/ro"; chmod 777 "$FM/scratch"
+    chmod 644 "$FM"/*.xml "$FM"/*.csv; FM_USER=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  else echo "note: root without setpriv: EACCES is not tried"; fi
+  for c in $FM_COMMANDS; do
+    [ $c = fuzz ] || [ -s "$FM/ref-$c" ] || ko "$c wrote nothing without a fault"
+    fm_signal $c $([ $c = explain ] && echo write)
+    fm_sigxfsz $c; fm_efbig $c
+    if [ -n "$FM_TMPFS" ]; then
+      mkdir -p "$FM_TMPFS/$c"; echo old >"$FM_TMPFS/$c/out"
+      dd if=/dev/zero of="$FM_TMPFS/fill" bs=4k 2>/dev/null; dd if=/dev/zero of="$FM_TMPFS/fill2" bs=1 2>/dev/null
+    fi
+    fm_enospc $c
+    [ -n "$FM_TMPFS" ] && rm -rf "$FM_TMPFS"/*
+    fm_eacces $c; fm_fifo $c; fm_device $c; fm_dangling $c; fm_streams $c
+  done
+  [ -n "$FM_TMPFS" ] && umount "$FM_TMPFS"
+else
+  echo "note: no C compiler for the signal shim; the fault matrix is skipped"
 fi
 
 echo "$pass passed, $fail failed"

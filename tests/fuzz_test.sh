@@ -61,7 +61,7 @@ EOF2
   if ! diff "$tmp/zero.want" "$tmp/zero.out"; then ko "the report of 0 iterations"; else ok; fi
   # --jobs: the iterations on 2 threads give what 1 gives: the table, the
   # findings (an LD_PRELOAD shim makes each output case to a file named out.txt
-  # fail: findings at known iterations), their lines in order, the JSON's list.
+  # fail, a link to nothing's made.txt too: findings at known iterations), their lines in order, the JSON's list.
   if "${CC:-cc}" -shared -fPIC -o "$tmp/fail.so" "$SRC/tests/fail_rename.c" -ldl 2>/dev/null; then
     local j
     for j in 1 2; do
@@ -73,15 +73,17 @@ EOF2
     cat >"$tmp/j.want" <<'EOF2'
 fuzz: finding at iteration 44: output: -o to an old file: exit 2
 fuzz: finding at iteration 89: output: -o to a link to a file: exit 2
+fuzz: finding at iteration 182: output: -o to a link to nothing: exit 2
 fuzz: finding at iteration 237: output: -o to an old file: exit 2
 fuzz: finding at iteration 397: output: -o to a link to a file: exit 2
 fuzz: 2 x output: -o to an old file: exit #
 fuzz: 2 x output: -o to a link to a file: exit #
+fuzz: 1 x output: -o to a link to nothing: exit #
 EOF2
     if [ "$(cat "$tmp/j1.code") $(cat "$tmp/j2.code")" != "1 1" ] ||
        ! diff "$tmp/j.want" "$tmp/j1.err" || ! diff "$tmp/j1.err" "$tmp/j2.err" ||
        ! diff <(sed '1d;$d' "$tmp/j1.out") <(sed '1d;$d' "$tmp/j2.out") ||
-       ! grep -q '^findings: .* output 4, folder 0$' "$tmp/j1.out" ||
+       ! grep -q '^findings: .* output 5, folder 0$' "$tmp/j1.out" ||
        ! grep -Eq '^fuzz: seed 2, jax 0.12.0.1 \(unpinned\), focus none, 400 iterations in [0-9.]+ s on 2 threads \([0-9.k]+ iterations/s\)$' "$tmp/j2.out" ||
        [ -s "$tmp/j1.jerr" ] || ! diff "$tmp/j1.json" "$tmp/j2.json" ||
        ! grep -q '"findings":\[{"iteration":44,"invariant":"output","code":null,"detail":"-o to an old file: exit 2","file":null},{"iteration":89,' "$tmp/j1.json"; then

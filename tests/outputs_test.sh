@@ -69,17 +69,21 @@ out=$("$PY" "$SRC/tests/json_schema_check.py" "$SCHEMA" all.jsonl); check json-s
 # empty, and no file made or changed.
 refused() {
   local name=$1 a=$2 b=$3 shown=$4; shift 5
-  rm -rf w && mkdir w && echo old >w/old.txt && ln -s old.txt w/link.txt
+  rm -rf w && mkdir w && echo old >w/old.txt && ln -s old.txt w/link.txt && ln -s made.txt w/dangling.txt
   (cd w && "$L" "$@" >../stdout.txt 2>../stderr.txt); local code=$?
-  local want="lowersim $cmd: $a and $b both write $shown: give each its own file"
-  [ "$code" -eq 2 ] && [ "$(cat stderr.txt)" = "$want" ] && [ ! -s stdout.txt ] &&
-    [ "$(ls w)" = "$(printf 'link.txt\nold.txt')" ] && [ "$(cat w/old.txt)" = old ]
+  local want="lowersim $cmd: $a and $b both write $shown: give each its own file" # in the table's order
+  local other="lowersim $cmd: $b and $a both write $shown: give each its own file"
+  [ "$code" -eq 2 ] && { [ "$(cat stderr.txt)" = "$want" ] || [ "$(cat stderr.txt)" = "$other" ]; } && [ ! -s stdout.txt ] &&
+    [ "$(ls w)" = "$(printf 'dangling.txt\nlink.txt\nold.txt')" ] && [ "$(cat w/old.txt)" = old ]
   check "$name" $? "exit $code, stderr '$(cat stderr.txt)' (want '$want'), stdout $(wc -c <stdout.txt) bytes, files: $(ls w)"
 }
-# Each command's file outputs, and whether it has --json.
-declare -A outputs=([check]="--junit" [matrix]="--csv --junit" [lower]="--output")
-declare -A operands=([check]="$S/single-platform.xml" [matrix]="${M[*]}" [lower]="$S/single-platform.xml")
-for cmd in check matrix lower; do
+# Each command's file outputs (the rows its option table marks CLI_OUTPUT; each
+# command also has --json).
+declare -A outputs=([check]="--junit --last-failed" [matrix]="--csv --junit --scenario"
+                    [lower]="--output" [explain]="--html")
+declare -A operands=([check]="$S/single-platform.xml" [matrix]="${M[*]}" [lower]="$S/single-platform.xml"
+                     [explain]="$S/single-platform.xml")
+for cmd in check matrix lower explain; do
   read -ra ops <<<"${operands[$cmd]}"
   read -ra outs <<<"${outputs[$cmd]}"
   for a in "${outs[@]}"; do
@@ -87,7 +91,7 @@ for cmd in check matrix lower; do
     refused "$cmd-$a-json-stdout" "$a" --json "standard output" -- $cmd "${ops[@]}" "$a" - --json
     # /dev/stdout (a file here) and --json: one file by device and inode
     (cd "$tmp" && "$L" $cmd "${ops[@]}" "$a" /dev/stdout --json >dev.txt 2>err.txt); code=$?
-    [ "$code" -eq 2 ] && [ ! -s dev.txt ] && grep -q "both write standard output" err.txt
+    [ "$code" -eq 2 ] && [ ! -s dev.txt ] && grep -Eq "both write (standard output|/dev/stdout)" err.txt
     check "$cmd-$a-dev-stdout-json" $? "exit $code: $(cat err.txt)"
     for b in "${outs[@]}"; do
       [[ "$a" < "$b" ]] || continue
@@ -95,6 +99,9 @@ for cmd in check matrix lower; do
       refused "$cmd-$a-$b-two-names" "$a" "$b" ../w/new.txt -- $cmd "${ops[@]}" "$a" new.txt "$b" ../w/new.txt
       refused "$cmd-$a-$b-existing" "$a" "$b" ./old.txt -- $cmd "${ops[@]}" "$a" old.txt "$b" ./old.txt
       refused "$cmd-$a-$b-link" "$a" "$b" link.txt -- $cmd "${ops[@]}" "$a" old.txt "$b" link.txt
+      # a link to nothing and the file it makes (the CSV was lost)
+      refused "$cmd-$a-$b-dangling" "$a" "$b" made.txt -- $cmd "${ops[@]}" "$a" dangling.txt "$b" made.txt
+      refused "$cmd-$a-$b-dev-fd" "$a" "$b" /dev/fd/1 -- $cmd "${ops[@]}" "$a" - "$b" /dev/fd/1
       refused "$cmd-$a-$b-stdout" "$a" "$b" "standard output" -- $cmd "${ops[@]}" "$a" - "$b" -
     done
   done
@@ -102,6 +109,37 @@ done
 cmd=lower refused lower-short-o-json --output --json "standard output" -- lower "$S/single-platform.xml" -o - --json
 # Character devices may be shared: /dev/null twice is no conflict.
 "$L" matrix "${M[@]}" --csv /dev/null --junit /dev/null >/dev/null; check dev-null-shared $? "refused"
+
+# --- Standard streams and descriptors are written in place ---------------------------
+# -o /dev/stdout, /dev/stderr, /dev/fd/N (and --csv, --junit) with the stream
+# appending to a log: the log keeps what it held (it was replaced by a rename).
+want=$(cat "$SRC/testdata/expected/single-platform.mlir")
+for target in /dev/stdout /dev/stderr /dev/fd/3 /proc/self/fd/3; do
+  echo pre >log.txt
+  case $target in
+    /dev/stdout) "$L" lower "$S/single-platform.xml" -o $target >>log.txt 2>err.txt ;;
+    /dev/stderr) "$L" lower "$S/single-platform.xml" -o $target 2>>log.txt ;;
+    *) "$L" lower "$S/single-platform.xml" -o $target 3>>log.txt 2>err.txt ;;
+  esac
+  code=$?
+  [ $code -eq 0 ] && [ "$(cat log.txt)" = "$(printf 'pre\n%s' "$want")" ]
+  check "lower-o-$target-appends" $? "exit $code, log: $(head -c 200 log.txt)"
+done
+echo pre >log.txt
+"$L" matrix "${M[@]}" --csv /dev/fd/3 --junit /dev/stdout 3>>log.txt >>log.txt 2>err.txt; code=$?
+[ $code -eq 2 ] && grep -q "both write /dev/stdout" err.txt && [ "$(cat log.txt)" = pre ]
+check matrix-csv-fd-junit-stdout-one-log $? "exit $code: $(cat err.txt)"
+echo pre >log.txt
+"$L" check "$S/missing-rule.xml" --junit /dev/stdout >>log.txt 2>err.txt; code=$?
+[ $code -eq 0 ] && [ "$(head -n 1 log.txt)" = pre ] && tail -n +2 log.txt | xmllint --noout --schema "$XSD" - 2>/dev/null &&
+  grep -q '^1 passed, 0 failed, 0 skipped$' err.txt
+check check-junit-dev-stdout-appends $? "exit $code: $(head -c 200 log.txt) / $(cat err.txt)"
+# Standard input is an input: never the output.
+cp "$S/single-platform.xml" in.xml
+"$L" lower - -o in.xml <in.xml 2>err.txt; code=$?
+[ $code -eq 2 ] && [ "$(cat err.txt)" = "lowersim lower: cannot write in.xml: it is also an input of this command" ] &&
+  cmp -s in.xml "$S/single-platform.xml"
+check lower-stdin-o-itself $? "exit $code: $(cat err.txt)"
 
 echo "outputs_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

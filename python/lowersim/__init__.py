@@ -18,13 +18,12 @@ context); the module-level functions use the calling thread's.
 from __future__ import annotations
 
 import builtins
-import contextlib
 import ctypes
 import dataclasses
 import errno
 import logging
 import os
-import tempfile
+import sys
 import threading
 import warnings
 
@@ -37,6 +36,7 @@ __all__ = ["Error", "LoweringError", "InvalidScenario", "JaxWarning", "ErrorCode
 __version__ = _native.text(_native.lib.lsim_version())
 
 _KIND_JAX_ERROR, _KIND_INVALID_INPUT, _KIND_NO_MEMORY = 1, 2, 3
+_LSIM_E_IO = -104
 
 # From how many equations a lowering prints main's body as it lowers it (a
 # temporary file in $TMPDIR, each op freed once nothing reads it), as
@@ -231,47 +231,47 @@ class Lowerer:
                    jax: str | None = None) -> None:
     """Lowers the scenario file and streams the module into the file `out`
     (lsim_lowering_write, as `lowersim lower -o` does: the text is never held
-    whole in memory).  `out` is written in full or not at all: the module
-    goes to a temporary file beside it, renamed over it once complete."""
+    whole in memory), through the library's one output path, the command's
+    (lsim_scenario_output_open): a regular file, a link to one or a link to
+    nothing is written in full or not at all (a temporary beside the final
+    target, renamed over it once complete, keeping the old file's mode); a
+    character device or a FIFO (/dev/null) is written in place, and so are
+    "-", /dev/stdout and /dev/fd/N, through the descriptor; a folder is
+    refused and so is the scenario file itself.  A file that cannot be
+    written raises InvalidScenario, also the OSError of its errno (e.g.
+    `OSError(EFBIG)` past `ulimit -f`), `filename` the path."""
     scenario = ctypes.c_void_p()
     err = _native.Error()
     if _native.lib.lsim_scenario_read_file(os.fsencode(path), ctypes.byref(scenario),
                                            ctypes.byref(err)):
       _raise(err, os.fsdecode(path))
-    out = os.fspath(out)
-    directory = os.path.dirname(os.path.abspath(out))
-    fd, temporary = tempfile.mkstemp(prefix=".lowersim-", dir=directory)
-    os.close(fd)
-    try:
-      self._run(scenario, jax, lambda lowering: self._write(lowering, temporary))
-      try:
-        mode = os.stat(out).st_mode & 0o7777  # an existing file keeps its mode
-      except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-      os.chmod(temporary, mode)
-      os.replace(temporary, out)
+    out = os.fsdecode(out)
+    lib = _native.lib
+    for stream in (sys.stdout, sys.stderr):  # what Python printed comes first ("-", /dev/stdout)
+      if stream is not None:
+        stream.flush()
+    output = ctypes.c_void_p()
+    inputs = (ctypes.c_char_p * 1)(os.fsencode(path))
+    if lib.lsim_scenario_output_open(os.fsencode(out), inputs, 1, ctypes.byref(output),
+                                     ctypes.byref(err)):
+      lib.lsim_scenario_destroy(scenario)
+      _raise(err, out)
+    try:  # _run destroys the scenario
+      self._run(scenario, jax, lambda lowering: self._write(lowering, output))
     except BaseException:
-      with contextlib.suppress(FileNotFoundError):
-        os.unlink(temporary)
+      lib.lsim_scenario_output_abort(output)
       raise
+    if lib.lsim_scenario_output_commit(output, ctypes.byref(err)):
+      _raise(err, out)
 
   @staticmethod
-  def _write(lowering: int, path: str) -> None:
-    lib = _native.lib
-    stream = _native.libc.fopen(os.fsencode(path), b"w")
-    if not stream:
-      raise OSError(ctypes.get_errno(), f"lowersim: cannot open {path}")
+  def _write(lowering: int, output: ctypes.c_void_p) -> None:
     err = _native.Error()
-    try:
-      rc = lib.lsim_lowering_write(lowering, stream, ctypes.byref(err))
-    finally:
-      closed = _native.libc.fclose(stream)
-    if rc:
+    rc = _native.lib.lsim_lowering_write(lowering, _native.lib.lsim_scenario_output_stream(output),
+                                         ctypes.byref(err))
+    if rc and rc != _LSIM_E_IO:  # a failed write is the commit's to report, with its errno
       _raise(err)
-    if closed:
-      raise OSError(f"lowersim: writing {path} failed")
+    _native.lib.lsim_error_clear(ctypes.byref(err))
 
   def _lower(self, scenario: ctypes.c_void_p, jax: str | None) -> str:
     def printed(lowering: int) -> str:

@@ -145,6 +145,11 @@ _SIGNATURES = {
     "lsim_lowering_print": ([ctypes.c_void_p], ctypes.c_void_p),
     "lsim_lowering_write": ([ctypes.c_void_p, ctypes.c_void_p, P(Error)], ctypes.c_int),
     "lsim_scenario_set_max_bytes": ([ctypes.c_size_t], None),
+    "lsim_scenario_output_open": ([ctypes.c_char_p, P(ctypes.c_char_p), ctypes.c_size_t, _void_pp,
+                                   P(Error)], ctypes.c_int),
+    "lsim_scenario_output_stream": ([ctypes.c_void_p], ctypes.c_void_p),
+    "lsim_scenario_output_commit": ([ctypes.c_void_p, P(Error)], ctypes.c_int),
+    "lsim_scenario_output_abort": ([ctypes.c_void_p], None),
     "lsim_scenario_port_judge": ([MlirContext, P(PortExpected), P(PortAnswer), P(PortOptions),
                                   P(PortVerdict), P(Error)], ctypes.c_int),
     "lsim_scenario_port_verdict_clear": ([P(PortVerdict)], None),
@@ -153,12 +158,6 @@ _SIGNATURES = {
     "lsim_runtime_warning_at": ([ctypes.c_void_p, ctypes.c_size_t], ctypes.c_char_p),
     "lsim_runtime_warning_category": ([ctypes.c_void_p, ctypes.c_size_t], ctypes.c_char_p),
 }
-# The C library's stdio, for lsim_lowering_write's FILE *.
-libc = ctypes.CDLL(None)
-libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-libc.fopen.restype = ctypes.c_void_p
-libc.fclose.argtypes = [ctypes.c_void_p]
-libc.fclose.restype = ctypes.c_int
 
 for _name, (_args, _result) in _SIGNATURES.items():
   _f = getattr(lib, _name)

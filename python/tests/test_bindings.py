@@ -12,6 +12,8 @@ import logging
 import os
 import pathlib
 import pickle
+import resource
+import stat
 import subprocess
 import threading
 import warnings
@@ -249,6 +251,48 @@ def test_write_module_streams_the_module(tmp_path):
   with pytest.raises(lowersim.Error):
     lowersim.write_module(bad, tmp_path / "never.mlir")
   assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.xml", "out.mlir", "sine.xml"]
+
+
+def test_write_module_shares_the_commands_output_path(tmp_path):
+  """write_module goes through the command's output path
+  (lsim_scenario_output_open): a symbolic link stays a link and its target
+  gets the module, a link to nothing makes its target, /dev/null stays a
+  character device, the scenario itself is refused, and a write that fails
+  raises the OSError of its own errno with no temporary left."""
+  scenario = tmp_path / "sine.xml"
+  scenario.write_text(SINE)
+  module = lowersim.lower_file(scenario)
+  target, link = tmp_path / "target.mlir", tmp_path / "link.mlir"
+  target.write_text("old\n")
+  link.symlink_to("target.mlir")
+  lowersim.write_module(scenario, link)
+  assert link.is_symlink() and target.read_text() == module
+  dangling = tmp_path / "dangling.mlir"
+  dangling.symlink_to("made.mlir")
+  lowersim.write_module(scenario, dangling)
+  assert dangling.is_symlink() and (tmp_path / "made.mlir").read_text() == module
+  lowersim.write_module(scenario, os.devnull)
+  assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+  with pytest.raises(lowersim.InvalidScenario) as raised:
+    lowersim.write_module(scenario, scenario)
+  assert str(raised.value) == f"{scenario}: it is also an input of this command"
+  assert scenario.read_text() == SINE
+  with pytest.raises(OSError) as raised:
+    lowersim.write_module(scenario, "/dev/full")
+  assert raised.value.errno == errno.ENOSPC and raised.value.filename == "/dev/full"
+  with pytest.raises(lowersim.InvalidScenario):
+    lowersim.write_module(scenario, tmp_path)
+  old = resource.getrlimit(resource.RLIMIT_FSIZE)
+  resource.setrlimit(resource.RLIMIT_FSIZE, (64, old[1]))  # Python ignores SIGXFSZ
+  try:
+    with pytest.raises(OSError) as raised:
+      lowersim.write_module(scenario, tmp_path / "big.mlir")
+  finally:
+    resource.setrlimit(resource.RLIMIT_FSIZE, old)
+  assert raised.value.errno == errno.EFBIG
+  assert str(raised.value) == f"{tmp_path / 'big.mlir'}: {os.strerror(errno.EFBIG)}"
+  assert sorted(p.name for p in tmp_path.iterdir()) == [
+      "dangling.mlir", "link.mlir", "made.mlir", "sine.xml", "target.mlir"]
 
 
 def test_a_large_lowering_is_streamed_as_the_command_streams_it(tmp_path):
