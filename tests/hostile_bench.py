@@ -257,34 +257,42 @@ def impl_equations(n):
             + '</lower>\n</scenario>\n')
 
 
-# merge-shards: the matrix of 2 platforms and the rules (5,376 cases), whole,
-# cut into n shards (each one's metadata line made as `matrix --shard I/N`
-# writes it).
-SHARD_ROWS = None  # (metadata line, rows), set by main()
+# merge-shards: a whole run of the rules over K platforms (tuples of 1: 1,344
+# cases per platform, as `matrix --csv` writes it), cut into shards of 4
+# cases each (each one's metadata line as `matrix --shard I/N` writes it):
+# the shards grow with the input.
+SHARD_CASES = 4
+WHOLE_RUNS = {}  # K -> (metadata line, header, rows)
 
 
-def shard_rows(lowersim, work):
-    path = os.path.join(work, 'whole.csv')
-    subprocess.run([lowersim, 'matrix', '--platforms', 'cpu,tpu', '--max-len', '2',
-                    '--features', 'rules', '--csv', path], stdout=subprocess.DEVNULL, check=True)
-    with open(path) as f:
-        lines = f.readlines()
-    return lines[0], lines[1], lines[2:]
+def whole_run(lowersim, work, k):
+    if k not in WHOLE_RUNS:
+        path = os.path.join(work, f'whole-{k}.csv')
+        subprocess.run([lowersim, 'matrix', '--platforms', ','.join(f'p{i}' for i in range(k)),
+                        '--max-len', '1', '--features', 'rules', '--csv', path],
+                       stdout=subprocess.DEVNULL, check=True)
+        with open(path) as f:
+            lines = f.readlines()
+        os.remove(path)
+        WHOLE_RUNS[k] = (lines[0], lines[1], lines[2:])
+    return WHOLE_RUNS[k]
 
 
-def merge_shards(n, folder):
-    """The 5,376 cases of one run in n shard files (matrix --merge of n files)."""
-    meta, header, rows = SHARD_ROWS
-    total = len(rows)
-    size = 0
-    for k in range(n):
-        lo, hi = total * k // n, total * (k + 1) // n
-        text = (meta.replace('shard=0/1 ', f'shard={k}/{n} ')
+def merge_shards(size, folder, lowersim, work):
+    """About `size` bytes of shards: the whole run of K platforms in shards of
+    SHARD_CASES cases (matrix --merge of all of them)."""
+    k = max(1, round(size / (1344 * (60 + 240 / SHARD_CASES))))
+    meta, header, rows = whole_run(lowersim, work, k)
+    total, n = len(rows), -(-len(rows) // SHARD_CASES)
+    written = 0
+    for s in range(n):
+        lo, hi = total * s // n, total * (s + 1) // n
+        text = (meta.replace('shard=0/1 ', f'shard={s}/{n} ')
                 .replace(f'cases=0..{total} ', f'cases={lo}..{hi} ') + header + ''.join(rows[lo:hi]))
-        with open(os.path.join(folder, f's{k:05d}.csv'), 'w') as f:
+        with open(os.path.join(folder, f's{s:06d}.csv'), 'w') as f:
             f.write(text)
-        size += len(text)
-    return size
+        written += len(text)
+    return written
 
 
 # --- the classes the grammar makes ----------------------------------------------------
@@ -293,6 +301,7 @@ RNG = '{http://relaxng.org/ns/structure/1.0}'
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = os.path.join(HERE, '..', 'testdata', 'schema', 'scenario.rng')
 CORPUS = [os.path.join(HERE, '..', 'testdata', d) for d in ('scenarios', 'conformance')]
+WORK = None  # the bench's scratch folder, set by main()
 MARK = 'QLSIMIDXQ'      # where a copy's index goes
 LONG = 'QLSIMLONGQ'     # where a long value goes
 
@@ -512,7 +521,8 @@ def command_line(lowersim, command, path, out):
     if command == 'explain --html':
         return [lowersim, 'explain', '--html', out, path]
     if command.startswith('check --impl'):  # `check --impl=PORT`: that port, else lowersim
-        port = command.split('=', 1)[1] if '=' in command else f'{lowersim} lower'
+        port = (os.path.join(WORK, command.split('=', 1)[1]) if '=' in command
+                else f'{lowersim} lower')
         return [lowersim, 'check', '--impl', port + ' {scenario}', path]
     if command == 'matrix --merge' and os.path.isdir(path):
         return [lowersim, 'matrix', '--merge'] + sorted(
@@ -645,8 +655,8 @@ def hand_classes(lowersim, work):
     def folder_of(gen, per):
         return lambda size, folder: gen(max(1, int(size / per)), folder)
 
-    port_few = os.path.join(work, 'port-few.sh')
-    port_all = os.path.join(work, 'port-all.sh')
+    port_few = os.path.join(work, 'port-one-line.sh')
+    port_all = os.path.join(work, 'port-every-line.sh')
     for path, edit in ((port_few, "0,/stablehlo.sine/s//stablehlo.cosine/"),
                        (port_all, "s/stablehlo.sine/stablehlo.cosine/")):
         with open(path, 'w') as f:
@@ -665,10 +675,11 @@ def hand_classes(lowersim, work):
         'pallas-aliases': (per_item(pallas_aliases), ['lower']),
         'not-inline': (per_item(not_inline), ['lower', 'explain', 'explain --html']),
         'attributes': (per_item(attributes), ['lower']),
-        'impl-diff-one-line': (per_item(impl_equations), [f'check --impl={port_few}']),
-        'impl-diff-every-line': (per_item(impl_equations), [f'check --impl={port_all}']),
+        'impl-diff-one-line': (per_item(impl_equations), ['check --impl=port-one-line.sh']),
+        'impl-diff-every-line': (per_item(impl_equations), ['check --impl=port-every-line.sh']),
         'merge-csv': (per_item(merge_csv), ['matrix --merge']),
-        'merge-shards': (folder_of(merge_shards, 5376 * 60 / 2000), ['matrix --merge']),
+        'merge-shards': (lambda size, folder: merge_shards(size, folder, lowersim, work),
+                         ['matrix --merge']),
         'check-files': (folder_of(check_files, len(SMALL) * 10), ['check']),
         'check-loops': (folder_of(check_loops, 64 * 10), ['check']),
     }
@@ -696,9 +707,9 @@ def main():
     wanted = [w for w in a.classes.split(',') if w]
     bench = Bench(a, lowersim, work)
     try:
-        global MERGE_META, SHARD_ROWS
+        global MERGE_META, WORK
+        WORK = work
         MERGE_META = merge_meta(lowersim, work)
-        SHARD_ROWS = shard_rows(lowersim, work)
         minimal = os.path.join(work, 'minimal.xml')
         with open(minimal, 'w') as f:
             f.write(SMALL)
