@@ -250,6 +250,17 @@ def not_inline(n):
             + prims + again + '</lower>\n</scenario>\n')
 
 
+def check_texts(n):
+    """n chained sine ops, n <contains> texts the module has (each value's
+    definition) and n <absent> texts it has not (check)."""
+    return (HEAD.format(name='check-texts') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
+            + ''.join(f'<op kind="sine" args="{i}"/>\n' for i in range(n))
+            + '</lower>\n<expect ok="true">\n'
+            + ''.join(f'<contains>%{i} = </contains>\n' for i in range(n))
+            + ''.join(f'<absent>absent {i}</absent>\n' for i in range(n))
+            + '</expect>\n</scenario>\n')
+
+
 def impl_equations(n):
     """n chained sine ops, for check --impl against a port that differs."""
     return (HEAD.format(name='impl-diff') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
@@ -675,6 +686,7 @@ def hand_classes(lowersim, work):
         'pallas-aliases': (per_item(pallas_aliases), ['lower']),
         'not-inline': (per_item(not_inline), ['lower', 'explain', 'explain --html']),
         'attributes': (per_item(attributes), ['lower']),
+        'check-texts': (per_item(check_texts), ['check']),
         'impl-diff-one-line': (per_item(impl_equations), ['check --impl=port-one-line.sh']),
         'impl-diff-every-line': (per_item(impl_equations), ['check --impl=port-every-line.sh']),
         'merge-csv': (per_item(merge_csv), ['matrix --merge']),
