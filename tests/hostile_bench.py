@@ -633,20 +633,40 @@ class Bench:
             if over:
                 self.failed.append(f'{name} [{command}]')
 
+    def write(self, name, text, k):
+        path = os.path.join(self.work, f'in-{threading.get_ident()}-{k}.'
+                            f'{"csv" if name == "merge-csv" else "xml"}')
+        with open(path, 'w') as f:
+            f.write(text)
+        return path, len(text.encode())
+
+    def calibrate(self, name, make, commands):
+        """The sizes of a grammar's class and its commands: a probe of `lower`
+        at the probe size, then three sizes whose largest should cost about
+        the target CPU time (the probe's rate, linear), within [4 probes, the
+        largest size]; a class the reader refuses (exit 2) is measured under
+        `lower` alone, since every command reads it the same way."""
+        probe, target, largest = self.a.probe, self.a.target, self.a.largest
+        path, size = self.write(name, make(probe), 'probe')
+        try:
+            cpu, _, code = run_child(command_line(self.lowersim, 'lower', path, ''), self.a.timeout)
+        finally:
+            os.remove(path)
+        work = max(cpu - self.base['lower'], 5e-4)
+        top = min(largest, max(4 * probe, probe * target / work))
+        return [top / 4, top / 2, top], (['lower'] if code == 2 else commands)
+
     def run_class(self, name, make, commands, sizes, folder=False):
         inputs = []
         try:
+            if sizes is None:
+                sizes, commands = self.calibrate(name, make, commands)
             for size in sizes:
                 if folder:
                     path = tempfile.mkdtemp(dir=self.work)
                     inputs.append((path, make(size, path)))
                 else:
-                    text = make(size)
-                    path = os.path.join(self.work, f'in-{threading.get_ident()}-{len(inputs)}.'
-                                        f'{"csv" if name == "merge-csv" else "xml"}')
-                    with open(path, 'w') as f:
-                        f.write(text)
-                    inputs.append((path, len(text.encode())))
+                    inputs.append(self.write(name, make(size), len(inputs)))
             for command in commands:
                 self.one(name, command, inputs)
         finally:
@@ -712,8 +732,10 @@ def main():
     if a.quick:
         a.timeout = min(a.timeout, 20.0)
     kb = 1024
-    schema_sizes = [64 * kb, 128 * kb, 256 * kb] if a.quick else [512 * kb, 1024 * kb, 2048 * kb]
-    hand_sizes = [256 * kb, 512 * kb, 1024 * kb] if a.quick else [512 * kb, 1024 * kb, 2048 * kb]
+    # The grammar's classes: sized by a probe (Bench.calibrate); the others at fixed sizes.
+    a.probe, a.target, a.largest = ((64 * kb, 0.04, 2048 * kb) if a.quick else
+                                    (256 * kb, 0.4, 6144 * kb))
+    hand_sizes = [128 * kb, 256 * kb, 512 * kb] if a.quick else [512 * kb, 1024 * kb, 2048 * kb]
     lowersim = os.path.abspath(a.lowersim)
     work = tempfile.mkdtemp(prefix='lowersim-hostile-')
     wanted = [w for w in a.classes.split(',') if w]
@@ -737,7 +759,7 @@ def main():
         jobs = []
         for name, maker in schema.items():
             if not wanted or any(w in name for w in wanted):
-                jobs.append((name, maker.text, a.commands.split(','), schema_sizes, False))
+                jobs.append((name, maker.text, a.commands.split(','), None, False))
         for name, (make, commands) in hand.items():
             if not wanted or any(w in name for w in wanted):
                 folder = name in ('merge-shards', 'check-files', 'check-loops')
