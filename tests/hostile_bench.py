@@ -15,7 +15,8 @@ the largest costs about a target CPU time (a class the reader refuses runs
 under `lower` alone: every command reads it the same way).  Next to them,
 the shapes the grammar cannot make alone (issues 11 and 26): thousands of
 platforms with their backends and rules, aliases with their args and
-results, rules not inlined, junk attributes, many <contains>/<absent> texts
+results, rules not inlined, ordered effects after other equations, junk
+attributes, many <contains>/<absent> texts
 against a large module, `check --impl`'s diff against a port that differs in
 one line or in every line, a big `matrix --merge` CSV and thousands of
 shards, and `check` on folders full of files or of symbolic-link loops.
@@ -256,6 +257,17 @@ def not_inline(n):
                     for i in range(n))
     return (HEAD.format(name='not-inline') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
             + prims + again + '</lower>\n</scenario>\n')
+
+
+def ordered_after_ops(n):
+    """n sine ops, then n ordered io_callbacks (the program's ordered effects
+    were found comparing each with every equation before it)."""
+    return (HEAD.format(name='ordered-after-ops')
+            + '<lower function="f" platforms="cpu">\n<arg dtype="f32" shape="8"/>\n'
+            + ''.join(f'<op kind="sine" args="{i}"/>\n' for i in range(n))
+            + ''.join(f'<io_callback args="{n}" ordered="true">{RESULT}</io_callback>\n'
+                      for _ in range(n))
+            + '</lower>\n</scenario>\n')
 
 
 def check_texts(n):
@@ -735,6 +747,7 @@ def hand_classes(lowersim, work):
         'pallas-aliases': (per_item(pallas_aliases), ['lower']),
         'not-inline': (per_item(not_inline), ['lower', 'explain', 'explain --html']),
         'attributes': (per_item(attributes), ['lower']),
+        'ordered-after-ops': (per_item(ordered_after_ops), ['lower']),
         'check-texts': (per_item(check_texts), ['check']),
         'impl-diff-one-line': (per_item(impl_equations), ['check --impl=port-one-line.sh']),
         'impl-diff-every-line': (per_item(impl_equations), ['check --impl=port-every-line.sh']),
