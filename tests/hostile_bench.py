@@ -682,6 +682,18 @@ class Bench:
             os.remove(path)
         work = max(cpu - self.base['lower'], 5e-4)
         top = min(largest, max(4 * probe, probe * target / work))
+        # A limit of the format (1,024 lowerings, 131,072 children) past the
+        # probe: the sizes halved until the largest is within it.
+        for _ in range(6):
+            path, _ = self.write(name, make(top), 'top')
+            try:
+                _, _, top_code = run_child(command_line(self.lowersim, 'lower', path, ''),
+                                           self.a.timeout)
+            finally:
+                os.remove(path)
+            if top_code == code or top <= probe:
+                break
+            top /= 2
         return [top / 4, top / 2, top], (['lower'] if code == 2 else commands)
 
     def inputs(self, name, make, sizes, folder, tag):
