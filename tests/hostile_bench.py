@@ -683,18 +683,17 @@ class Bench:
         work = max(cpu - self.base['lower'], 5e-4)
         top = min(largest, max(4 * probe, probe * target / work))
         # A limit of the format (1,024 lowerings, 131,072 children) past the
-        # probe: the sizes halved until the largest is within it.
+        # probe: the sizes halved until the largest is within it.  The
+        # largest input is kept: it is the class's.
         for _ in range(6):
-            path, _ = self.write(name, make(top), 'top')
-            try:
-                _, _, top_code = run_child(command_line(self.lowersim, 'lower', path, ''),
-                                           self.a.timeout)
-            finally:
-                os.remove(path)
+            largest_input = self.write(name, make(top), 'a2')
+            _, _, top_code = run_child(command_line(self.lowersim, 'lower', largest_input[0], ''),
+                                       self.a.timeout)
             if top_code == code or top <= probe:
                 break
+            os.remove(largest_input[0])
             top /= 2
-        return [top / 4, top / 2, top], (['lower'] if code == 2 else commands)
+        return [top / 4, top / 2], (['lower'] if code == 2 else commands), largest_input
 
     def inputs(self, name, make, sizes, folder, tag):
         made = []
@@ -711,9 +710,17 @@ class Bench:
         return made
 
     def run_class(self, name, make, commands, sizes, folder=False):
+        largest = []
         if sizes is None:
-            sizes, commands = self.calibrate(name, make, commands)
-        inputs = self.inputs(name, make, sizes, folder, 'a')
+            sizes, commands, top = self.calibrate(name, make, commands)
+            largest = [top]
+            sizes = sizes + [sizes[-1] * 2]
+        try:
+            inputs = self.inputs(name, make, sizes[:len(sizes) - len(largest)], folder, 'a')
+        except BaseException:
+            remove_inputs(largest)
+            raise
+        inputs += largest
         try:
             for command in commands:
                 self.one(name, command, inputs,
