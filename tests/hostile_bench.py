@@ -622,7 +622,9 @@ class Bench:
                                      self.a.timeout)
             cpus.append(cpu)
             codes.append(code)
-            if code == codes[0]:  # past a limit of the format: refused, and not fitted
+            # Past a limit of the format the input is refused, another exit or a
+            # run cheaper than half the one before at twice the size: not fitted.
+            if code == codes[0] and not (points and cpu < points[-1][1] / 2):
                 points.append((size / 2**20, cpu))
         return points, codes, cpus
 
@@ -687,9 +689,9 @@ class Bench:
         # largest input is kept: it is the class's.
         for _ in range(6):
             largest_input = self.write(name, make(top), 'a2')
-            _, _, top_code = run_child(command_line(self.lowersim, 'lower', largest_input[0], ''),
-                                       self.a.timeout)
-            if top_code == code or top <= probe:
+            top_cpu, _, top_code = run_child(
+                command_line(self.lowersim, 'lower', largest_input[0], ''), self.a.timeout)
+            if (top_code == code and top_cpu - self.base['lower'] >= 2 * work) or top <= probe:
                 break
             os.remove(largest_input[0])
             top /= 2
