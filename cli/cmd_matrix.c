@@ -987,7 +987,7 @@ static int merge(options *o) {
   }
   if (!code)
     code = read_shards(o, files, m0, st, csv ? cli_output_stream(csv) : NULL);
-  uint64_t first = m0 ? m0->first : 0, end = m0 ? first + st->cases : 0;
+  uint64_t first = m0 ? files[0].first : 0, end = m0 ? first + st->cases : 0; /* shard 0's */
   if (!code && o->json) {
     print_json(&m0->spec, st, -1, 1, first, end, m0->spec.total, 0, m0->shards, false);
   } else if (!code) {
