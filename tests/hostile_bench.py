@@ -36,12 +36,12 @@ E twice (a class over E is measured once more, at twice the sizes, and the
 better fit stands: CPU time on a shared machine is noisy, and a working set
 outgrowing a cache bends the curve at one size, where a superlinear class
 only gets worse further on; a class whose largest run does less than 20 ms
-of work past start-up is too cheap to fit and not failed).
+(--quick: 10 ms) of work past start-up is too cheap to fit and not failed).
 The CTest test bench.hostile runs --quick --max-exponent 1.3.  --quick: a
-probe of 48 KB, a target of 25 ms, at most 1 MB; the grammar's classes under
+probe of 32 KB, a target of 20 ms, at most 768 KB; the grammar's classes under
 `lower`, `explain --html` and `check --impl` (explain --html narrates as
 explain does, check --impl lowers as check does), `check` for the <expect>
-classes; the other classes at 128, 256 and 512 KB.  Without it: a probe of
+classes; the other classes at 96, 192 and 384 KB.  Without it: a probe of
 256 KB, a target of 0.4 s, at most 6 MB, every command; the others at 0.5, 1
 and 2 MB.  --jobs: runs at once (each run's CPU time is its own).  Run on an
 otherwise idle machine for figures to quote: CPU time does not count waiting
@@ -597,7 +597,8 @@ def fit_exponent(points, base):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else float('nan')
 
 
-# Below this much CPU past start-up at the largest size, a fit is noise.
+# Below this much CPU past start-up at the largest size, a fit is noise
+# (--quick: 10 ms).
 CHEAP = 0.02
 
 
@@ -797,11 +798,13 @@ def main():
     a = ap.parse_args()
     if a.quick:
         a.timeout = min(a.timeout, 20.0)
+        global CHEAP
+        CHEAP = 0.01
     kb = 1024
     # The grammar's classes: sized by a probe (Bench.calibrate); the others at fixed sizes.
-    a.probe, a.target, a.largest = ((48 * kb, 0.025, 1024 * kb) if a.quick else
+    a.probe, a.target, a.largest = ((32 * kb, 0.02, 768 * kb) if a.quick else
                                     (256 * kb, 0.4, 6144 * kb))
-    hand_sizes = [128 * kb, 256 * kb, 512 * kb] if a.quick else [512 * kb, 1024 * kb, 2048 * kb]
+    hand_sizes = [96 * kb, 192 * kb, 384 * kb] if a.quick else [512 * kb, 1024 * kb, 2048 * kb]
     lowersim = os.path.abspath(a.lowersim)
     work = tempfile.mkdtemp(prefix='lowersim-hostile-')
     wanted = [w for w in a.classes.split(',') if w]
