@@ -749,16 +749,19 @@ static int run_matrix(options *o) {
 
 /* --- --merge -------------------------------------------------------------------------- */
 
+/* A shard: where it is and where its metadata puts it.  Shards are read one
+ * at a time (their metadata first, then each in shard order), so a merge
+ * holds one open at most, whatever their number (2,000 shards under
+ * `ulimit -n 1024` failed when every one was kept open). */
 typedef struct shard_file {
   const char *path;
-  FILE *f;
-  matrix_csv_reader *r;
-  const matrix_csv_meta *meta; /* the reader's */
+  FILE *stdin_copy; /* "-": standard input, copied; kept for the second read */
+  uint64_t shard, first, end;
 } shard_file;
 
 static int compare_shards(const void *a, const void *b) {
   const shard_file *x = a, *y = b;
-  return (x->meta->shard > y->meta->shard) - (x->meta->shard < y->meta->shard);
+  return (x->shard > y->shard) - (x->shard < y->shard);
 }
 
 /* Refuses the shards: the reason on standard error, or kept for --json's
@@ -803,31 +806,74 @@ static FILE *copy_stdin(void) {
   return f;
 }
 
-/* Opens the shards ("-" once: standard input) and reads their metadata. */
-static int open_shards(options *o, shard_file *files) {
-  int code = 0, stdin_uses = 0;
-  for (int i = 0; !code && i < o->num_inputs; i++) {
-    files[i].path = o->inputs[i];
-    bool is_stdin = strcmp(files[i].path, "-") == 0;
-    lsim_error err = LSIM_ERROR_INIT; /* a FIFO or a device is refused, never waited on */
-    int rc = is_stdin ? 0 : lsim_scenario_open_read(files[i].path, &files[i].f, &err);
-    if (is_stdin)
-      files[i].f = copy_stdin();
-    if ((stdin_uses += is_stdin) > 1)
-      code = refuse(o, "lowersim matrix: standard input can be read once");
-    else if (rc)
-      code = refuse(o, "lowersim matrix: cannot read %s", lsim_error_message(&err));
-    else if (!files[i].f)
-      code = refuse(o, "lowersim matrix: cannot read %s: %s", files[i].path, strerror(errno));
+/* Opens shard `s` and reads its metadata: its reader (*r, owning nothing
+ * but itself) and file (*f: closed by close_shard), or a refusal. */
+static int open_shard(options *o, shard_file *s, matrix_csv_reader **r, FILE **f) {
+  *r = NULL;
+  *f = s->stdin_copy;
+  if (*f && fseek(*f, 0, SEEK_SET) != 0)
+    return refuse(o, "lowersim matrix: cannot read %s: %s", s->path, strerror(errno));
+  if (!*f) { /* a FIFO or a device is refused, never waited on */
+    lsim_error err = LSIM_ERROR_INIT;
+    int rc = lsim_scenario_open_read(s->path, f, &err);
+    int code = rc ? refuse(o, "lowersim matrix: cannot read %s", lsim_error_message(&err)) : 0;
     lsim_error_clear(&err);
     if (code)
-      break;
-    else if (!(files[i].r = matrix_csv_reader_create(files[i].path, files[i].f)))
-      code = cli_usage_error("matrix", "out of memory");
-    else if (matrix_csv_begin(files[i].r))
-      code = refuse(o, "%s", matrix_csv_error(files[i].r));
-    else
-      files[i].meta = matrix_csv_metadata(files[i].r);
+      return code;
+  }
+  if (!(*r = matrix_csv_reader_create(s->path, *f)))
+    return cli_usage_error("matrix", "out of memory");
+  if (matrix_csv_begin(*r))
+    return refuse(o, "%s", matrix_csv_error(*r));
+  return 0;
+}
+
+static void close_shard(shard_file *s, matrix_csv_reader *r, FILE *f) {
+  matrix_csv_reader_destroy(r);
+  if (f && f != s->stdin_copy)
+    fclose(f);
+}
+
+/* The shards' metadata ("-" once: standard input), each shard opened and
+ * closed in turn: the first input's reader is kept in *first (its metadata
+ * is the run's), the others' compared with it; the first that is not of its
+ * run is told in *differ (its index, or -1) with the field and values. */
+typedef struct shard_differ {
+  int at;
+  const char *key;
+  char va[1100], vb[1100];
+} shard_differ;
+
+static int read_shard_metadata(options *o, shard_file *files, matrix_csv_reader **first,
+                               shard_differ *differ) {
+  int code = 0, stdin_uses = 0;
+  differ->at = -1;
+  for (int i = 0; !code && i < o->num_inputs; i++) {
+    files[i].path = o->inputs[i];
+    if (strcmp(files[i].path, "-") == 0) {
+      if (++stdin_uses > 1)
+        return refuse(o, "lowersim matrix: standard input can be read once");
+      if (!(files[i].stdin_copy = copy_stdin()))
+        return refuse(o, "lowersim matrix: cannot read %s: %s", files[i].path, strerror(errno));
+    }
+    matrix_csv_reader *r;
+    FILE *f;
+    code = open_shard(o, &files[i], &r, &f);
+    const matrix_csv_meta *m = code ? NULL : matrix_csv_metadata(r);
+    if (m) {
+      files[i].shard = m->shard;
+      files[i].first = m->first;
+      files[i].end = m->end;
+    }
+    if (m && i > 0 && differ->at < 0 &&
+        (differ->key = matrix_csv_meta_differ(matrix_csv_metadata(*first), m, differ->va,
+                                              differ->vb, sizeof differ->va)))
+      differ->at = i;
+    if (m && i == 0) { /* kept: its metadata is the run's */
+      *first = r;
+      r = NULL;
+    }
+    close_shard(&files[i], r, f);
   }
   return code;
 }
@@ -836,32 +882,28 @@ static int open_shards(options *o, shard_file *files) {
  * (lowersim, jax, platforms, max-len, features, limit, N), shards 0..N-1,
  * none cut short by --limit unless it is the only one.  They come out
  * ordered by shard. */
-static int check_shard_set(options *o, shard_file *files) {
+static int check_shard_set(options *o, shard_file *files, const matrix_csv_meta *m0,
+                           const shard_differ *d) {
   int n = o->num_inputs;
-  char va[1100], vb[1100];
-  const matrix_csv_meta *m0 = files[0].meta;
   if (o->spec.profile && lsim_jax_profile_or_default(o->spec.profile) != m0->spec.profile)
     return refuse(o, "lowersim matrix: %s:1: the shard models jax %s, not --jax %s",
                   files[0].path, m0->spec.profile->name,
                   lsim_jax_profile_or_default(o->spec.profile)->name);
-  for (int i = 1; i < n; i++) {
-    const char *key = matrix_csv_meta_differ(m0, files[i].meta, va, vb, sizeof va);
-    if (key)
-      return refuse(o, "%s:1: not a shard of the run of %s: %s=%s here, %s=%s there",
-                    files[i].path, files[0].path, key, vb, key, va);
-  }
+  if (d->at >= 0)
+    return refuse(o, "%s:1: not a shard of the run of %s: %s=%s here, %s=%s there",
+                  files[d->at].path, files[0].path, d->key, d->vb, d->key, d->va);
   qsort(files, (size_t)n, sizeof *files, compare_shards);
   uint64_t shards = m0->shards;
   for (int i = 1; i < n; i++)
-    if (files[i].meta->shard == files[i - 1].meta->shard)
+    if (files[i].shard == files[i - 1].shard)
       return refuse(o, "%s:1: shard %" PRIu64 "/%" PRIu64 " again (%s is that shard too)",
-                    files[i].path, files[i].meta->shard, shards, files[i - 1].path);
+                    files[i].path, files[i].shard, shards, files[i - 1].path);
   if ((uint64_t)n < shards) { /* distinct and below N: some are missing */
     char missing[256];
     size_t k = 0, listed = 0;
     uint64_t absent = shards - (uint64_t)n;
     for (uint64_t s = 0, i = 0; s < shards && listed < 6; s++) {
-      if (i < (uint64_t)n && files[i].meta->shard == s) {
+      if (i < (uint64_t)n && files[i].shard == s) {
         i++;
         continue;
       }
@@ -877,31 +919,42 @@ static int check_shard_set(options *o, shard_file *files) {
                   n, shards, files[0].path, missing);
   }
   for (int i = 0; shards > 1 && i < n; i++) {
-    const matrix_csv_meta *m = files[i].meta;
     uint64_t lo, hi;
-    matrix_shard_range(m->spec.total, m->shard, m->shards, 0, &lo, &hi);
-    if (m->end != hi)
+    matrix_shard_range(m0->spec.total, files[i].shard, shards, 0, &lo, &hi);
+    if (files[i].end != hi)
       return refuse(o,
                     "%s:1: shard %" PRIu64 "/%" PRIu64 " was cut short by limit=%" PRIu64
                     " (cases %" PRIu64 "..%" PRIu64 " of its %" PRIu64 "..%" PRIu64
                     "): only whole shards merge, or a single --shard 0/1 run",
-                    files[i].path, m->shard, m->shards, m->limit, m->first, m->end, lo, hi);
+                    files[i].path, files[i].shard, shards, m0->limit, files[i].first,
+                    files[i].end, lo, hi);
   }
   return 0;
 }
 
 /* Every row of every shard, in order, into `st` (and the merged CSV). */
-static int read_shards(options *o, shard_file *files, stats *st, FILE *csv) {
+static int read_shards(options *o, shard_file *files, const matrix_csv_meta *m0, stats *st,
+                       FILE *csv) {
+  char va[1100], vb[1100];
   for (int i = 0; i < o->num_inputs; i++) {
+    matrix_csv_reader *r;
+    FILE *f;
+    int code = open_shard(o, &files[i], &r, &f);
+    const matrix_csv_meta *m = code ? NULL : matrix_csv_metadata(r);
+    if (m && (m->shard != files[i].shard || matrix_csv_meta_differ(m0, m, va, vb, sizeof va)))
+      code = refuse(o, "%s:1: changed while lowersim merged it", files[i].path);
     matrix_row row;
-    int rc;
-    while ((rc = matrix_csv_next(files[i].r, &row)) > 0) {
-      record(st, &files[0].meta->spec, &row.c, &row.o);
+    int rc = 0;
+    while (!code && (rc = matrix_csv_next(r, &row)) > 0) {
+      record(st, &m0->spec, &row.c, &row.o);
       if (csv)
         matrix_csv_write_row(csv, &row.c, &row.o);
     }
-    if (rc < 0)
-      return refuse(o, "%s", matrix_csv_error(files[i].r));
+    if (!code && rc < 0)
+      code = refuse(o, "%s", matrix_csv_error(r));
+    close_shard(&files[i], r, f);
+    if (code)
+      return code;
   }
   return 0;
 }
@@ -914,11 +967,16 @@ static int merge(options *o) {
   for (int i = 0; !code && i < o->num_inputs; i++)
     if (!cli_inputs_add(&inputs, o->inputs[i]))
       code = cli_usage_error("matrix", "out of memory");
+  matrix_csv_reader *first_reader = NULL;
+  shard_differ *differ = lsim_malloc(sizeof *differ);
+  if (!code && !differ)
+    code = cli_usage_error("matrix", "out of memory");
   if (!code)
-    code = open_shards(o, files);
+    code = read_shard_metadata(o, files, &first_reader, differ);
   if (!code)
-    code = check_shard_set(o, files);
-  const matrix_csv_meta *m0 = code ? NULL : files[0].meta;
+    code = check_shard_set(o, files, matrix_csv_metadata(first_reader), differ);
+  free(differ);
+  const matrix_csv_meta *m0 = code ? NULL : matrix_csv_metadata(first_reader);
   cli_output *csv = NULL;
   if (!code && o->csv && !(csv = cli_output_open("matrix", o->csv, &inputs)))
     code = EXIT_INVALID_INPUT;
@@ -931,8 +989,8 @@ static int merge(options *o) {
       code = cli_usage_error("matrix", "cannot write %s", o->csv);
   }
   if (!code)
-    code = read_shards(o, files, st, csv ? cli_output_stream(csv) : NULL);
-  uint64_t first = m0 ? m0->first : 0, end = m0 ? first + st->cases : 0;
+    code = read_shards(o, files, m0, st, csv ? cli_output_stream(csv) : NULL);
+  uint64_t first = m0 ? files[0].first : 0, end = m0 ? first + st->cases : 0; /* shard 0's */
   if (!code && o->json) {
     print_json(&m0->spec, st, -1, 1, first, end, m0->spec.total, 0, m0->shards, false);
   } else if (!code) {
@@ -951,11 +1009,10 @@ static int merge(options *o) {
     code = EXIT_LOWERING_ERROR;
   if (code == EXIT_INVALID_INPUT && o->json && o->refusal[0])
     print_refusal_json(o);
-  for (int i = 0; files && i < o->num_inputs; i++) {
-    matrix_csv_reader_destroy(files[i].r);
-    if (files[i].f)
-      fclose(files[i].f);
-  }
+  matrix_csv_reader_destroy(first_reader);
+  for (int i = 0; files && i < o->num_inputs; i++)
+    if (files[i].stdin_copy)
+      fclose(files[i].stdin_copy);
   cli_inputs_free(&inputs);
   free(st);
   free(files);

@@ -37,11 +37,15 @@ typedef struct host_callback {
 } host_callback;
 
 /* The narration's anchors for the module's ops: each op the step that was
- * running when the op was first seen in the module (walked at each step
- * line, when a nested step closes, and when asked): the last step narrated,
- * or, once a nested step has closed, the step around it (at the top: the
- * context's first step, lower_jaxpr_to_module's, which makes the return).  An
- * open-addressing set keyed by the op. */
+ * running when the op was put into the module: the last step narrated, or,
+ * once a nested step has closed, the step around it (at the top: the
+ * context's first step, lower_jaxpr_to_module's, which makes the return).
+ * The emitters tell the context of each op as they append it (the emit
+ * cache's `made`); the module is walked only at the first step (what was
+ * there before any) and when asked after lines were narrated (what no
+ * emitter made, the module itself), so the anchors cost time linear in the
+ * ops, where a walk at every step cost steps x ops.  An open-addressing set
+ * keyed by the op. */
 #define EXPLAIN_MAX_DEPTH 64
 typedef struct explain_ops {
   const void **keys; /* MlirOperation.ptr; NULL: a free slot */
@@ -122,6 +126,8 @@ static void shared_release(shared_state *s) {
     mlirContextDestroy(s->mlir);
   free(s);
 }
+
+static void op_made(void *data, MlirOperation op);
 
 static int shared_create(MlirContext borrowed, shared_state **out, lsim_error *err) {
   shared_state *s = lsim_calloc(1, sizeof *s);
@@ -254,6 +260,10 @@ int lsim_module_context_create(const lsim_module_context_options *given,
     ctx->shared->explain = options.explain;
     ctx->shared->explain_data = options.explain_data;
     ctx->shared->ops.failed = !options.explain_ops; /* not asked: nothing recorded */
+    if (options.explain_ops) {
+      ctx->shared->emit_cache.made = op_made;
+      ctx->shared->emit_cache.made_data = ctx->shared;
+    }
     ctx->shared->memory_kinds = options.memory_kinds;
     rc = set_devices(ctx->shared, options.device_assignment, options.num_devices, err);
     if (!rc && options.abstract_device)
@@ -542,6 +552,7 @@ static bool ops_grow(explain_ops *o) {
 typedef struct ops_walk {
   explain_ops *ops;
   long line;
+  bool made; /* the ops were just made: an earlier anchor of their address is stale */
 } ops_walk;
 
 static MlirWalkResult record_op(MlirOperation op, void *data) {
@@ -556,6 +567,8 @@ static MlirWalkResult record_op(MlirOperation op, void *data) {
     o->keys[i] = op.ptr;
     o->lines[i] = w->line;
     o->count++;
+  } else if (w->made) {
+    o->lines[i] = w->line;
   }
   return MlirWalkResultAdvance;
 }
@@ -565,9 +578,20 @@ static MlirWalkResult record_op(MlirOperation op, void *data) {
 static void record_ops(shared_state *s, long next) {
   if (s->ops.failed || mlirModuleIsNull(s->module))
     return;
-  ops_walk w = {&s->ops, s->ops.step >= 0 ? s->ops.step : next};
+  ops_walk w = {&s->ops, s->ops.step >= 0 ? s->ops.step : next, false};
   mlirOperationWalk(mlirModuleGetOperation(s->module), record_op, &w, MlirWalkPreOrder);
   s->ops.walked = true;
+}
+
+/* The emit cache's `made`: `op` (and what it holds: a function merged
+ * whole) was put into the module, by the step running.  Before the first
+ * step, the first step's walk finds it. */
+static void op_made(void *data, MlirOperation op) {
+  shared_state *s = data;
+  if (s->ops.failed || s->ops.step < 0)
+    return;
+  ops_walk w = {&s->ops, s->ops.step, true};
+  mlirOperationWalk(op, record_op, &w, MlirWalkPreOrder);
 }
 
 long lsim_module_context_explain_op_line(const lsim_module_context *ctx, MlirOperation op) {
@@ -587,7 +611,6 @@ long lsim_module_context_explain_op_line(const lsim_module_context *ctx, MlirOpe
 static void change_depth(shared_state *s, int change) {
   int depth = s->explain_depth + change;
   if (change < 0) {
-    record_ops(s, -1);
     if (depth > 0 && depth <= EXPLAIN_MAX_DEPTH)
       s->ops.step = s->ops.steps[depth - 1];
     else if (depth == 0)
@@ -666,10 +689,11 @@ void lsim_module_context_explain(const lsim_module_context *ctx, lsim_explain_ki
   shared_state *s = ctx->shared;
   if (kind == LSIM_EXPLAIN_STEP) {
     long line = (long)s->ops.lines_sent;
-    record_ops(s, line);
-    s->ops.step = line;
-    if (s->ops.first_step < 0)
+    if (s->ops.first_step < 0) { /* what is there already is the first step's */
+      record_ops(s, line);
       s->ops.first_step = line;
+    }
+    s->ops.step = line;
     if (s->explain_depth >= 0 && s->explain_depth < EXPLAIN_MAX_DEPTH)
       s->ops.steps[s->explain_depth] = line;
   }

@@ -62,17 +62,26 @@ const char *lsim_effect_kind_name(lsim_effect_kind kind) {
 }
 
 size_t lsim_program_ordered_effects(const lsim_program *prog, lsim_effect_kind *out, size_t max) {
+  /* Each equation's kind is compared with the kinds found so far, not with
+   * every equation before it (n ordered equations after m others were n x m
+   * comparisons); past FEW kinds, with the equations before. */
+  enum { FEW = 32 };
+  lsim_effect_kind found[FEW];
   size_t n = 0;
   for (size_t i = 0; i < prog->num_eqns; i++) {
     if (!prog->eqns[i].ordered_effect)
       continue;
     lsim_effect_kind kind = lsim_eqn_effect_kind(&prog->eqns[i]);
     bool seen = false;
-    for (size_t j = 0; j < i && !seen; j++)
+    for (size_t k = 0; n <= FEW && k < n && !seen; k++)
+      seen = lsim_effect_kind_equal(found[k], kind);
+    for (size_t j = 0; n > FEW && j < i && !seen; j++)
       seen = prog->eqns[j].ordered_effect &&
              lsim_effect_kind_equal(lsim_eqn_effect_kind(&prog->eqns[j]), kind);
     if (seen)
       continue;
+    if (n < FEW)
+      found[n] = kind;
     if (n < max)
       out[n] = kind;
     n++;

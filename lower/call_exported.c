@@ -9,6 +9,7 @@
 #include "lowersim/emit.h"
 #include "lowersim/lowering_rule_context.h"
 #include "lowersim/module_context.h"
+#include "support/emit_cache.h"
 #include "support/raise.h"
 #include "support/strbuf.h"
 
@@ -147,6 +148,7 @@ static int merge(lsim_lowering_rule_context *ctx, const lsim_exported *e, MlirOp
     }
     mlirOperationRemoveFromParent(f);
     mlirBlockAppendOwnedOperation(body, f);
+    lsimp_emit_cache_made(lsim_module_context_insertion_point(ctx->module_context).cache, f);
   }
   mlirModuleDestroy(src);
   lsimp_strbuf_free(&name);

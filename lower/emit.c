@@ -61,6 +61,7 @@ int lsim_emit_op(const lsim_insertion_point *ip, const char *name, const MlirVal
   if (mlirOperationIsNull(op))
     return lsim_error_set(err, LSIM_E_VERIFY, "MLIR refused to create %s", name);
   mlirBlockAppendOwnedOperation(ip->block, op);
+  lsimp_emit_cache_made(ip->cache, op);
   if (out)
     *out = op;
   return LSIM_OK;
@@ -109,6 +110,7 @@ int lsim_emit_func(const lsim_insertion_point *ip, const lsim_func *f, MlirOpera
   mlirOperationStateAddOwnedRegions(&state, 1, &region);
   MlirOperation func = mlirOperationCreate(&state);
   mlirBlockAppendOwnedOperation(ip->block, func);
+  lsimp_emit_cache_made(ip->cache, func);
   if (op)
     *op = func;
   if (attrs != few)

@@ -11,7 +11,9 @@
 #include "lowersim/jaxpr_subcomp.h"
 #include "lowersim/lower_per_platform.h"
 #include "support/alloc.h"
+#include "support/name_index.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 
@@ -19,34 +21,29 @@
 #include <string.h>
 
 typedef struct cache_entry {
-  const lsim_primitive *primitive;
-  const char *compute_type; /* borrowed from the program */
-  const void *params;
-  const lsim_program *jaxpr; /* a called computation's (borrowed), compared by structure */
-  const char *traced_in;     /* the compute type it was traced in (part of the jaxpr in JAX) */
-  lsim_aval *avals; /* avals in, then avals out */
-  size_t num_in, num_out;
-  bool token;
-  char *platforms; /* the module's, NUL-separated */
-  size_t platforms_len;
-  char *name;      /* the function's symbol, as the symbol table left it */
+  char *key;  /* LoweringCacheKey as text (cache_key): the index's name */
+  char *name; /* the function's symbol, as the symbol table left it */
   MlirType *result_types;
   size_t num_results;
 } cache_entry;
 
+/* The entries, and their keys -> their indices: a lookup costs the key's
+ * length, not the number of entries (n distinct not-inlined equations were
+ * n^2 comparisons). */
 typedef struct lowering_cache {
   cache_entry *entries;
   size_t count, cap;
+  lsimp_name_index index;
 } lowering_cache;
 
 static void cache_destroy(void *object) {
   lowering_cache *c = object;
   for (size_t i = 0; i < c->count; i++) {
-    free(c->entries[i].avals);
-    free(c->entries[i].platforms);
     free(c->entries[i].name);
     free(c->entries[i].result_types);
+    free(c->entries[i].key);
   }
+  lsimp_name_index_free(&c->index);
   free(c->entries);
   free(c);
 }
@@ -62,53 +59,48 @@ static lowering_cache *cache_of(lsim_module_context *mc) {
   return c;
 }
 
-/* The module's platforms, NUL-separated, into a malloc'd buffer. */
-static char *join_platforms(const lsim_module_context *mc, size_t *len) {
-  size_t n, total = 0;
-  const char *const *platforms = lsim_module_context_platforms(mc, &n);
-  for (size_t i = 0; i < n; i++)
-    total += strlen(platforms[i]) + 1;
-  char *out = lsim_malloc(total);
-  if (!out)
-    return NULL;
-  size_t at = 0;
-  for (size_t i = 0; i < n; i++) {
-    size_t k = strlen(platforms[i]) + 1;
-    memcpy(out + at, platforms[i], k);
-    at += k;
-  }
-  *len = total;
-  return out;
+/* A text of the key, NULL as "-" and others length-prefixed. */
+static void key_text(lsimp_strbuf *k, const char *s) {
+  if (s)
+    lsimp_strbuf_printf(k, "%zu:%s", strlen(s), s);
+  else
+    lsimp_strbuf_putc(k, '-');
 }
 
-static bool same_text(const char *a, const char *b) {
-  return a == b || (a && b && strcmp(a, b) == 0);
+static void key_avals(lsimp_strbuf *k, const lsim_aval *a, size_t n) {
+  lsimp_strbuf_printf(k, "[%zu", n);
+  for (size_t i = 0; i < n; i++) {
+    lsimp_strbuf_printf(k, " %d/%d/%d", (int)a[i].dtype, (int)a[i].memory_space, a[i].rank);
+    for (int d = 0; d < a[i].rank; d++)
+      lsimp_strbuf_printf(k, ",%lld", (long long)a[i].dims[d]);
+  }
+  lsimp_strbuf_putc(k, ']');
+}
+
+static void key_indices(lsimp_strbuf *k, const size_t *v, size_t n) {
+  lsimp_strbuf_printf(k, "(%zu", n);
+  for (size_t i = 0; i < n; i++)
+    lsimp_strbuf_printf(k, " %zu", v[i]);
+  lsimp_strbuf_putc(k, ')');
 }
 
 /* Two jaxprs of the scenario's functions (one lax op each, one Python
  * function per op) are the same jaxpr object in JAX exactly when they have
- * the same structure: its trace cache keys on the function and the avals. */
-static bool same_jaxpr(const lsim_program *a, const lsim_program *b) {
-  if (a == b)
-    return true;
-  if (a->num_args != b->num_args || a->num_eqns != b->num_eqns ||
-      a->has_outputs != b->has_outputs || a->num_outputs != b->num_outputs)
-    return false;
-  for (size_t i = 0; i < a->num_args; i++)
-    if (!lsim_aval_equal(&a->args[i], &b->args[i]))
-      return false;
-  for (size_t i = 0; i < a->num_eqns; i++) {
-    const lsim_eqn *x = &a->eqns[i], *y = &b->eqns[i];
-    if (x->primitive != y->primitive || x->params != y->params ||
-        x->num_operands != y->num_operands || x->num_results != y->num_results ||
-        !same_text(x->compute_type, y->compute_type) ||
-        (x->num_operands && memcmp(x->operands, y->operands, x->num_operands * sizeof *x->operands)))
-      return false;
-    for (size_t j = 0; j < x->num_results; j++)
-      if (!lsim_aval_equal(&x->results[j], &y->results[j]))
-        return false;
+ * the same structure: its trace cache keys on the function and the avals.
+ * So the key holds the structure: args, each equation (primitive, params,
+ * operands, compute type, results), the outputs. */
+static void key_jaxpr(lsimp_strbuf *k, const lsim_program *j) {
+  key_avals(k, j->args, j->num_args);
+  lsimp_strbuf_printf(k, "{%zu", j->num_eqns);
+  for (size_t i = 0; i < j->num_eqns; i++) {
+    const lsim_eqn *e = &j->eqns[i];
+    lsimp_strbuf_printf(k, " %p/%p", (const void *)e->primitive, e->params);
+    key_indices(k, e->operands, e->num_operands);
+    key_text(k, e->compute_type);
+    key_avals(k, e->results, e->num_results);
   }
-  return !a->num_outputs || memcmp(a->outputs, b->outputs, a->num_outputs * sizeof *a->outputs) == 0;
+  lsimp_strbuf_printf(k, "}%d", j->has_outputs ? 1 : 0);
+  key_indices(k, j->outputs, j->num_outputs);
 }
 
 /* What a cached function's body is: the equation's rules through
@@ -124,24 +116,35 @@ typedef struct fun_body {
   const char *compute_type;
 } fun_body;
 
-static bool matches(const cache_entry *c, const lsim_lowering_rule_context *ctx,
-                    const lsim_eqn *eqn, const fun_body *body, bool token, const char *platforms,
-                    size_t len) {
-  bool same = body->jaxpr ? c->jaxpr && same_jaxpr(c->jaxpr, body->jaxpr) &&
-                                same_text(c->traced_in, body->compute_type)
-                          : !c->jaxpr && c->params == eqn->params;
-  if (!same || c->primitive != eqn->primitive || c->token != token ||
-      !same_text(c->compute_type, ctx->compute_type) || c->num_in != ctx->num_avals_in ||
-      c->num_out != ctx->num_avals_out || c->platforms_len != len ||
-      memcmp(c->platforms, platforms, len) != 0)
-    return false;
-  for (size_t i = 0; i < c->num_in; i++)
-    if (!lsim_aval_equal(&c->avals[i], &ctx->avals_in[i]))
-      return false;
-  for (size_t i = 0; i < c->num_out; i++)
-    if (!lsim_aval_equal(&c->avals[c->num_in + i], &ctx->avals_out[i]))
-      return false;
-  return true;
+/* LoweringCacheKey as text: the primitive, the body (the equation's params
+ * by address, or the jaxpr's structure and the compute type it was traced
+ * in), the token, the equation's compute type, the avals in and out, the
+ * module's platforms.  NULL when out of memory. */
+static char *cache_key(const lsim_lowering_rule_context *ctx, const lsim_eqn *eqn,
+                       const fun_body *body, bool token, const lsim_module_context *mc) {
+  lsimp_strbuf k = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_printf(&k, "%p", (const void *)eqn->primitive);
+  if (body->jaxpr) {
+    lsimp_strbuf_putc(&k, 'J');
+    key_text(&k, body->compute_type);
+    key_jaxpr(&k, body->jaxpr);
+  } else {
+    lsimp_strbuf_printf(&k, "E%p", eqn->params);
+  }
+  lsimp_strbuf_putc(&k, token ? 'T' : 't');
+  key_text(&k, ctx->compute_type);
+  key_avals(&k, ctx->avals_in, ctx->num_avals_in);
+  key_avals(&k, ctx->avals_out, ctx->num_avals_out);
+  size_t n;
+  const char *const *platforms = lsim_module_context_platforms(mc, &n);
+  lsimp_strbuf_printf(&k, "<%zu", n);
+  for (size_t i = 0; i < n; i++)
+    key_text(&k, platforms[i]);
+  if (lsimp_strbuf_failed(&k)) {
+    lsimp_strbuf_free(&k);
+    return NULL;
+  }
+  return lsimp_strbuf_take(&k);
 }
 
 /* The body of a called computation: its jaxpr, its equations in the
@@ -176,7 +179,7 @@ static int emit_function(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn,
                          cache_entry *entry, const fun_body *fb, lsim_error *err) {
   lsim_module_context *mc = ctx->module_context;
   MlirContext mlir = ctx->ip.context;
-  size_t nd = ctx->num_dim_var_values, nt = entry->token ? 1 : 0, ni = ctx->num_avals_in,
+  size_t nd = ctx->num_dim_var_values, nt = ctx->num_tokens_in > 0 ? 1 : 0, ni = ctx->num_avals_in,
          no = ctx->num_avals_out;
   MlirType *in = lsim_malloc_array(nd + nt + ni + 1, sizeof *in);
   MlirType *out = lsim_malloc_array(nt + no + 1, sizeof *out);
@@ -257,15 +260,12 @@ static int lower_cached(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, co
                         lsim_error *err) {
   lsim_module_context *mc = ctx->module_context;
   lowering_cache *c = cache_of(mc);
-  size_t len = 0;
-  char *platforms = c ? join_platforms(mc, &len) : NULL;
-  if (!platforms)
-    return lsimp_fail_oom(err);
   bool token = ctx->num_tokens_in > 0;
-  cache_entry *entry = NULL;
-  for (size_t i = 0; !entry && i < c->count; i++)
-    if (matches(&c->entries[i], ctx, eqn, fb, token, platforms, len))
-      entry = &c->entries[i];
+  char *key = c ? cache_key(ctx, eqn, fb, token, mc) : NULL;
+  if (!key)
+    return lsimp_fail_oom(err);
+  size_t at;
+  cache_entry *entry = lsimp_name_index_find(&c->index, key, &at) ? &c->entries[at] : NULL;
   int rc = LSIM_OK;
   /* A called computation is in cached_primitive_lowerings, a rule's
    * function in the lowering cache. */
@@ -282,32 +282,26 @@ static int lower_cached(lsim_lowering_rule_context *ctx, const lsim_eqn *eqn, co
                                 "%s: miss, %s: a private func.func @%s and a func.call of it",
                                 called ? "cached_primitive_lowerings" : "lowering cache",
                                 called ? "the jaxpr lowered" : "the rule is not inlined", fb->name);
-  if (!entry) {
-    size_t ni = ctx->num_avals_in, no = ctx->num_avals_out;
-    lsim_aval *avals = lsim_malloc_array(ni + no + 1, sizeof *avals);
-    if (!avals || !lsim_grow_array(&c->entries, &c->cap, c->count + 1, sizeof *c->entries)) {
-      free(avals);
-      free(platforms);
+  if (entry) {
+    free(key);
+  } else {
+    if (!lsim_grow_array(&c->entries, &c->cap, c->count + 1, sizeof *c->entries) ||
+        !lsimp_name_index_reserve(&c->index, 1)) {
+      free(key);
       return lsimp_fail_oom(err);
     }
-    for (size_t i = 0; i < ni; i++)
-      avals[i] = ctx->avals_in[i];
-    for (size_t i = 0; i < no; i++)
-      avals[ni + i] = ctx->avals_out[i];
-    cache_entry fresh = {eqn->primitive, ctx->compute_type, eqn->params, fb->jaxpr,
-                         fb->compute_type, avals, ni, no, token, platforms, len, NULL, NULL, 0};
-    platforms = NULL;
+    cache_entry fresh = {key, NULL, NULL, 0};
     rc = emit_function(ctx, eqn, &fresh, fb, err);
     if (rc) {
-      free(fresh.avals);
-      free(fresh.platforms);
+      free(fresh.key);
       free(fresh.name);
       return rc;
     }
-    c->entries[c->count] = fresh;
-    entry = &c->entries[c->count++];
+    at = c->count;
+    c->entries[c->count++] = fresh;
+    lsimp_name_index_add(&c->index, fresh.key, &at); /* room reserved: cannot fail */
+    entry = &c->entries[c->count - 1];
   }
-  free(platforms);
   /* _emit_cached_call: dim vars, tokens, operands. */
   size_t nd = ctx->num_dim_var_values, nt = token ? 1 : 0;
   MlirValue *operands = lsim_malloc_array(nd + nt + ctx->num_avals_in + 1, sizeof *operands);

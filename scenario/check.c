@@ -4,6 +4,10 @@
 #include "support/raise.h"
 #include "support/strbuf.h"
 
+#include "lowersim/alloc.h"
+
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +32,119 @@ static void compare_error(const lsim_scenario_expect *x, int rc, const lsim_erro
   describe_outcome(diff, rc, err);
 }
 
-static void compare_module(const lsim_scenario_expect *x, const char *text, lsimp_strbuf *diff) {
+/* --- Which of many texts a module contains: Aho-Corasick ---------------------------- */
+
+/* The texts of <contains> and <absent> as one automaton (a trie of the texts
+ * with failure links), run once over the module: time linear in the module
+ * and the texts together, where a strstr per text was their product (n
+ * texts against a module of n equations took n^2).  A node's children are
+ * a list (for building) and an open-addressing table keyed by (node, byte)
+ * (for walking). */
+typedef struct ac_node {
+  size_t fail;       /* the longest proper suffix that is a node */
+  size_t out;        /* the nearest node on the fail chain that ends a text (0: none) */
+  size_t child, next; /* first child, next sibling (0: none; the root is never one) */
+  unsigned char byte; /* the byte leading here */
+  bool ends, found;  /* a text ends here; the module has it */
+} ac_node;
+
+typedef struct ac {
+  ac_node *nodes;
+  size_t count, cap;
+  uint64_t *keys; /* (parent + 1) << 8 | byte; 0: free */
+  size_t *vals;
+  size_t slots;   /* a power of two, at most half full */
+} ac;
+
+static size_t ac_slot(const ac *a, uint64_t key) {
+  size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (a->slots - 1);
+  while (a->keys[i] && a->keys[i] != key)
+    i = (i + 1) & (a->slots - 1);
+  return i;
+}
+
+/* The child of `node` by `byte`, or 0. */
+static size_t ac_child(const ac *a, size_t node, unsigned char byte) {
+  uint64_t key = ((uint64_t)node + 1) << 8 | byte;
+  size_t i = ac_slot(a, key);
+  return a->keys[i] ? a->vals[i] : 0;
+}
+
+/* The node where `text` ends (*end), made as needed; false when out of
+ * memory. */
+static bool ac_add(ac *a, const char *text, size_t *end) {
+  size_t node = 0;
+  for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+    size_t child = ac_child(a, node, *c);
+    if (!child) {
+      if (!lsim_grow_array(&a->nodes, &a->cap, a->count + 1, sizeof *a->nodes))
+        return false;
+      child = a->count++;
+      a->nodes[child] = (ac_node){0, 0, 0, a->nodes[node].child, *c, false, false};
+      a->nodes[node].child = child;
+      uint64_t key = ((uint64_t)node + 1) << 8 | *c;
+      size_t i = ac_slot(a, key);
+      a->keys[i] = key;
+      a->vals[i] = child;
+    }
+    node = child;
+  }
+  a->nodes[node].ends = true;
+  *end = node;
+  return true;
+}
+
+/* The fail and out links, breadth first (a node's fail is shallower). */
+static bool ac_link(ac *a) {
+  size_t *queue = lsim_malloc_array(a->count + 1, sizeof *queue), head = 0, tail = 0;
+  if (!queue)
+    return false;
+  for (size_t c = a->nodes[0].child; c; c = a->nodes[c].next)
+    queue[tail++] = c; /* depth 1: fail to the root */
+  while (head < tail) {
+    size_t u = queue[head++];
+    for (size_t c = a->nodes[u].child; c; c = a->nodes[c].next) {
+      size_t f = a->nodes[u].fail, g;
+      while ((g = ac_child(a, f, a->nodes[c].byte)) == 0 && f)
+        f = a->nodes[f].fail;
+      a->nodes[c].fail = g;
+      a->nodes[c].out = a->nodes[g].ends ? g : a->nodes[g].out;
+      queue[tail++] = c;
+    }
+  }
+  free(queue);
+  return true;
+}
+
+/* Marks every text `text` contains, each node once. */
+static void ac_run(ac *a, const char *text) {
+  a->nodes[0].found = a->nodes[0].ends; /* "" is in every text */
+  size_t node = 0;
+  for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+    size_t g;
+    while ((g = ac_child(a, node, *c)) == 0 && node)
+      node = a->nodes[node].fail;
+    node = g;
+    /* This node and the texts ending in it, up to one marked before (whose
+     * own were marked then). */
+    for (size_t m = a->nodes[node].ends ? node : a->nodes[node].out; m && !a->nodes[m].found;
+         m = a->nodes[m].out)
+      a->nodes[m].found = true;
+  }
+}
+
+static void ac_free(ac *a) {
+  free(a->nodes);
+  free(a->keys);
+  free(a->vals);
+}
+
+/* Below this many bytes searched in all (the module's length times the
+ * texts), a strstr per text: no automaton to build, and bounded work. */
+#define SEARCH_BUDGET ((size_t)1 << 26)
+
+static void compare_module_searched(const lsim_scenario_expect *x, const char *text,
+                                    lsimp_strbuf *diff) {
   for (size_t i = 0; i < x->num_contains; i++) {
     if (!strstr(text, x->contains[i])) {
       lsimp_strbuf_printf(diff, "the module does not contain \"%s\"", x->contains[i]);
@@ -41,6 +157,58 @@ static void compare_module(const lsim_scenario_expect *x, const char *text, lsim
       return;
     }
   }
+}
+
+/* The first <contains> text the module lacks, else the first <absent> text it
+ * has; `diff` failed when out of memory (the check then fails with
+ * LSIM_E_NO_MEMORY). */
+static void compare_module(const lsim_scenario_expect *x, const char *text, lsimp_strbuf *diff) {
+  size_t n = x->num_contains + x->num_absent, total = 1;
+  if (!n)
+    return;
+  for (size_t i = 0; i < n; i++)
+    total += strlen(i < x->num_contains ? x->contains[i] : x->absent[i - x->num_contains]);
+  size_t len = strlen(text);
+  if (len <= SEARCH_BUDGET / n) { /* a search per text costs less than building the automaton */
+    compare_module_searched(x, text, diff);
+    return;
+  }
+  ac a = {0};
+  a.slots = 16;
+  while (a.slots / 2 < total)
+    a.slots *= 2;
+  a.keys = lsim_calloc(a.slots, sizeof *a.keys);
+  a.vals = lsim_malloc_array(a.slots, sizeof *a.vals);
+  size_t *ends = lsim_malloc_array(n, sizeof *ends);
+  bool ok = a.keys && a.vals && ends &&
+            lsim_grow_array(&a.nodes, &a.cap, 1, sizeof *a.nodes);
+  if (ok) {
+    a.nodes[0] = (ac_node){0};
+    a.count = 1;
+  }
+  for (size_t i = 0; ok && i < n; i++)
+    ok = ac_add(&a, i < x->num_contains ? x->contains[i] : x->absent[i - x->num_contains],
+                &ends[i]);
+  ok = ok && ac_link(&a);
+  if (!ok) {
+    lsimp_strbuf_fail(diff);
+  } else {
+    ac_run(&a, text);
+    size_t i = 0;
+    while (i < x->num_contains && a.nodes[ends[i]].found)
+      i++;
+    if (i < x->num_contains) {
+      lsimp_strbuf_printf(diff, "the module does not contain \"%s\"", x->contains[i]);
+    } else {
+      for (i = 0; i < x->num_absent && !a.nodes[ends[x->num_contains + i]].found; i++)
+        ;
+      if (i < x->num_absent)
+        lsimp_strbuf_printf(diff, "the module contains \"%s\", which must be absent",
+                            x->absent[i]);
+    }
+  }
+  free(ends);
+  ac_free(&a);
 }
 
 /* The run's warnings, `CATEGORY: text` each, against <warning>s. */

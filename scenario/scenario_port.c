@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,14 +299,110 @@ static void hunk_lines(lsimp_strbuf *f, const char *op, const size_t *ia, const 
   }
 }
 
+/* The edit script of two runs of lines, by Myers' greedy algorithm (the
+ * shortest script of D removed and added lines in time O((n + m) D)), with D
+ * at most DIFF_MAX_EDITS: each step d keeps the furthest point of each
+ * diagonal, D^2 numbers in all, so time and memory stay linear in the
+ * texts, never quadratic. */
+enum { DIFF_MAX_EDITS = 256 };
+
+typedef struct edit_script {
+  char *op;       /* ' ', '-', '+' */
+  size_t *ia, *ib; /* the line of each side it is at */
+  size_t m;
+} edit_script;
+
+static void script_add(edit_script *s, char op, size_t i, size_t j) {
+  s->op[s->m] = op, s->ia[s->m] = i, s->ib[s->m] = j, s->m++;
+}
+
+/* Step d's move onto diagonal k from step d-1's furthest points `v`
+ * (v[k]: diagonal k's x, -1 where it was not reached): down from k+1 (a
+ * line of b added) or right from k-1 (a line of a removed), whichever gets
+ * further and stays in the n x m grid; its x (before the snake), or -1. */
+static long myers_move(const long *v, long k, long d, long n, long m, bool *down) {
+  long xd = k < d || d == 0 ? v[k + 1] : -1;
+  long xr = k > -d && v[k - 1] >= 0 ? v[k - 1] + 1 : -1;
+  bool vd = xd >= 0 && xd <= n && xd - k >= 0 && xd - k <= m;
+  bool vr = xr >= 0 && xr <= n && xr - k >= 0 && xr - k <= m;
+  *down = !(vr && (!vd || xr > xd));
+  return *down ? (vd ? xd : -1) : xr;
+}
+
+/* The script taking la[lo..lo+n) to lb[lo..lo+m) into s (from s->m on, in
+ * order); false when it needs more than DIFF_MAX_EDITS edits (s unchanged)
+ * or out of memory. */
+static bool myers(edit_script *s, const char **la, const char **lb, size_t lo, size_t n,
+                  size_t m) {
+  enum { D = DIFF_MAX_EDITS, OFF = DIFF_MAX_EDITS + 1 };
+  if (n > (size_t)LONG_MAX / 2 || m > (size_t)LONG_MAX / 2)
+    return false;
+  long *v = lsim_malloc_array(2 * OFF + 1, sizeof *v);
+  long *trace = lsim_malloc_array((size_t)D * D + 1, sizeof *trace); /* step d-1's at d*d.. */
+  long found = -1, N = (long)n, M = (long)m;
+  for (long i = 0; v && i < 2 * OFF + 1; i++)
+    v[i] = -1;
+  if (v)
+    v[OFF + 1] = 0; /* step 0 starts at (0, 0) */
+  for (long d = 0; v && trace && found < 0 && d <= D; d++) {
+    if (d > 0) /* step d-1's points: diagonals -(d-1)..d-1 */
+      memcpy(trace + (d - 1) * (d - 1), v + OFF - (d - 1), (size_t)(2 * d - 1) * sizeof *v);
+    for (long k = -d; k <= d; k += 2) {
+      bool down;
+      long x = myers_move(v + OFF, k, d, N, M, &down), y = x - k;
+      while (x >= 0 && x < N && y < M && same_line(la[lo + (size_t)x], lb[lo + (size_t)y]))
+        x++, y++;
+      v[OFF + k] = x;
+      if (x == N && y == M) {
+        found = d;
+        break;
+      }
+    }
+  }
+  if (found < 0) {
+    free(v), free(trace);
+    return false;
+  }
+  /* Back from (n, m): each step's edit and the snake after it. */
+  size_t start = s->m;
+  long x = N, y = M;
+  for (long d = found; d >= 0; d--) {
+    long k = x - y, sx = 0, sy = 0;
+    bool down = false;
+    if (d > 0) {
+      const long *pv = trace + (d - 1) * (d - 1) + (d - 1); /* pv[k]: diagonal k */
+      sx = myers_move(pv, k, d, N, M, &down);
+      sy = sx - k;
+    }
+    while (x > sx && y > sy)
+      x--, y--, script_add(s, ' ', lo + (size_t)x, lo + (size_t)y);
+    if (d > 0 && down)
+      y--, script_add(s, '+', lo + (size_t)x, lo + (size_t)y);
+    else if (d > 0)
+      x--, script_add(s, '-', lo + (size_t)x, lo + (size_t)y);
+  }
+  /* Built backwards: reversed in place. */
+  for (size_t i = start, j = s->m; i + 1 < j; i++) {
+    j--;
+    char o = s->op[i];
+    size_t ta = s->ia[i], tb = s->ib[i];
+    s->op[i] = s->op[j], s->ia[i] = s->ia[j], s->ib[i] = s->ib[j];
+    s->op[j] = o, s->ia[j] = ta, s->ib[j] = tb;
+  }
+  free(v), free(trace);
+  return true;
+}
+
 /* A unified diff (3 lines of context) of `a` (lowersim's) and `b` (the
- * port's), from a longest common subsequence of lines; false when the texts
- * are too large for it. */
+ * port's), from the shortest edit script of lines; when that takes more than
+ * DIFF_MAX_EDITS edits, the first DIFF_MAX_EDITS / 2 lines of each from
+ * where they first differ, with a line saying so.  False when out of
+ * memory. */
 static bool unified_diff(lsimp_strbuf *f, const char *a, const char *b, const char *name_a,
                          const char *name_b, bool colour) {
   size_t na = 0, nb = 0;
   const char **la = lines_of(a, &na), **lb = lines_of(b, &nb);
-  /* Common head and tail lines take no table. */
+  /* Common head and tail lines take no search. */
   size_t head = 0, tail_n = 0;
   while (la && lb && head < na && head < nb && same_line(la[head], lb[head]))
     head++;
@@ -313,40 +410,35 @@ static bool unified_diff(lsimp_strbuf *f, const char *a, const char *b, const ch
          same_line(la[na - 1 - tail_n], lb[nb - 1 - tail_n]))
     tail_n++;
   size_t ra = na - head - tail_n, rb = nb - head - tail_n;
-  uint32_t *lcs = la && lb && (ra + 1) * (rb + 1) <= 16u * 1024 * 1024
-                      ? lsim_calloc((ra + 1) * (rb + 1), sizeof *lcs)
-                      : NULL;
-  size_t cap = na + nb + 1, m = 0;
-  char *op = lcs ? lsim_malloc(cap) : NULL;
-  size_t *ia = op ? lsim_malloc_array(cap, sizeof *ia) : NULL;
-  size_t *ib = ia ? lsim_malloc_array(cap, sizeof *ib) : NULL;
-  if (!ib) {
-    free(op), free(ia), free(lcs), free(la), free(lb);
+  size_t cap = na + nb + 1;
+  edit_script sc = {la && lb ? lsim_malloc(cap) : NULL, NULL, NULL, 0};
+  sc.ia = sc.op ? lsim_malloc_array(cap, sizeof *sc.ia) : NULL;
+  sc.ib = sc.ia ? lsim_malloc_array(cap, sizeof *sc.ib) : NULL;
+  if (!sc.ib) {
+    free(sc.op), free(sc.ia), free(la), free(lb);
     return false;
   }
-#define L(i, j) lcs[(size_t)(i) * (rb + 1) + (j)]
-  for (size_t i = ra; i-- > 0;)
-    for (size_t j = rb; j-- > 0;)
-      L(i, j) = same_line(la[head + i], lb[head + j]) ? L(i + 1, j + 1) + 1
-                : L(i + 1, j) >= L(i, j + 1)          ? L(i + 1, j)
-                                                      : L(i, j + 1);
-  /* The edit script over the whole texts: ' ', '-', '+' with line indices. */
-  size_t i = 0, j = 0;
   for (size_t k = 0; k < head; k++)
-    op[m] = ' ', ia[m] = k, ib[m] = k, m++;
-  while (i < ra || j < rb) {
-    if (i < ra && j < rb && same_line(la[head + i], lb[head + j]))
-      op[m] = ' ', ia[m] = head + i++, ib[m] = head + j++;
-    else if (i < ra && (j == rb || L(i + 1, j) >= L(i, j + 1)))
-      op[m] = '-', ia[m] = head + i++, ib[m] = head + j;
-    else
-      op[m] = '+', ia[m] = head + i, ib[m] = head + j++;
-    m++;
+    script_add(&sc, ' ', k, k);
+  bool bounded = !myers(&sc, la, lb, head, ra, rb);
+  size_t shown = DIFF_MAX_EDITS / 2;
+  if (bounded) { /* too many edits: the first lines of each side from the first difference */
+    for (size_t k = 0; k < ra && k < shown; k++)
+      script_add(&sc, '-', head + k, head);
+    for (size_t k = 0; k < rb && k < shown; k++)
+      script_add(&sc, '+', head + (ra < shown ? ra : shown), head + k);
+  } else {
+    for (size_t k = 0; k < tail_n; k++)
+      script_add(&sc, ' ', head + ra + k, head + rb + k);
   }
-#undef L
-  for (size_t k = 0; k < tail_n; k++)
-    op[m] = ' ', ia[m] = head + ra + k, ib[m] = head + rb + k, m++;
+  const char *op = sc.op;
+  const size_t *ia = sc.ia, *ib = sc.ib;
+  size_t m = sc.m;
   lsimp_strbuf_printf(f, "--- %s\n+++ %s\n", name_a, name_b);
+  if (bounded)
+    lsimp_strbuf_printf(f, "(more than %d lines differ: the first %zu lines of each from the "
+                           "first difference, of %zu and %zu)\n",
+                        DIFF_MAX_EDITS, shown, ra, rb);
   for (size_t k = 0; k < m;) {
     if (op[k] == ' ') {
       k++;
@@ -375,7 +467,7 @@ static bool unified_diff(lsimp_strbuf *f, const char *a, const char *b, const ch
     hunk_lines(f, op, ia, ib, la, lb, s, end, colour);
     k = end;
   }
-  free(op), free(ia), free(ib), free(lcs), free(la), free(lb);
+  free(sc.op), free(sc.ia), free(sc.ib), free(la), free(lb);
   return true;
 }
 

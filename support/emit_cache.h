@@ -17,6 +17,17 @@ struct lsim_emit_cache {
   MlirType i32_scalar;                               /* tensor<i32> */
   MlirIdentifier value;                              /* "value" */
   MlirAttribute small_i32[LSIMP_EMIT_CACHE_SMALL_I32]; /* dense<k> : tensor<i32> */
+  /* Told of each op put into the module, as it is (explain --html's
+   * anchors: the module context records the step that made it); NULL:
+   * nobody asked. */
+  void (*made)(void *data, MlirOperation op);
+  void *made_data;
 };
+
+/* Tells `c`'s listener (if any) that `op` was put into its module. */
+static inline void lsimp_emit_cache_made(const struct lsim_emit_cache *c, MlirOperation op) {
+  if (c && c->made)
+    c->made(c->made_data, op);
+}
 
 #endif

@@ -1,35 +1,67 @@
 #!/usr/bin/env python3
 """The cost of hostile inputs, per MB: the bound is printed, not assumed.
 
-Generates each class of hostile input at a few sizes, runs lowersim on it and
-prints, per size, the CPU time (user + system, of the lowersim process alone),
-the peak resident memory, and both per MB of input; then, per class, the
-exponent fitted to CPU time against size (log-log least squares, after taking
-off the start-up time of a one-op scenario).  An exponent near 1 is linear
-work; 2 is quadratic.  The classes are the shapes of issue 11 (thousands of
-platforms, rules, rules for none of the platforms, branches, aliases, primitives, attributes, children, a long
-text, a big merge CSV, folders full of files or of symbolic-link loops).
+The classes are made, not listed: from the scenario grammar
+(testdata/schema/scenario.rng, the elements and attributes the kinds'
+readers take), each repeatable element repeated (its copies the same, and
+again with their free-text attributes and text made distinct: n primitives,
+n metadata keys, n flags), each attribute given a long value and each text
+element a long text.  Each class starts from the smallest scenario of
+testdata/scenarios or testdata/conformance that has the element (or the
+attribute) where the grammar puts it and that lowersim reads, and runs under
+`lower`, `explain`, `explain --html`, `check` and `check --impl` (lowersim
+itself as the port), at three sizes: a probe of `lower` sizes them so that
+the largest costs about a target CPU time (a class the reader refuses runs
+under `lower` alone: every command reads it the same way).  Next to them,
+the shapes the grammar cannot make alone (issues 11 and 26): thousands of
+platforms with their backends and rules, aliases with their args and
+results, rules not inlined, ordered effects after other equations, junk
+attributes, many <contains>/<absent> texts
+against a large module, `check --impl`'s diff against a port that differs in
+one line or in every line, a big `matrix --merge` CSV and thousands of
+shards, and `check` on folders full of files or of symbolic-link loops.
 
-    tests/hostile_bench.py [--lowersim build/lowersim] [--sizes 0.5,1,2,4]
-                           [--classes a,b,...] [--max-exponent E] [--quick]
+For each class and command it prints the sizes, the CPU time of each (user +
+system of the lowersim process and of the ports it waited for) and the exit
+status, and the exponent fitted to CPU time against size (log-log least
+squares, after taking off the command's start-up time on a one-op
+scenario): near 1 is linear work, 2 quadratic.  Then the largest exponents.
 
---max-exponent makes the run fail (exit 1) when a class's fitted exponent is
-above E twice (a class over E is measured once more, since CPU time on a
-shared machine is noisy; the CTest test bench.hostile uses --quick
---max-exponent 1.5);
---quick uses the sizes 0.125, 0.25, 0.5 and 1 MB (and 20 s at most per run).  Run on an otherwise idle
-machine for figures to quote: CPU time does not count waiting for a core, but
-caches are shared.
+    tests/hostile_bench.py [--lowersim build/lowersim] [--quick] [--jobs 2]
+                           [--classes TEXT,...] [--commands C,...]
+                           [--max-exponent E]
+
+--max-exponent makes the run fail (exit 1) when a class's exponent is above
+E twice (a class over E is measured once more, at twice the sizes, each the
+best of three runs, and the better fit stands: CPU time on a shared machine
+is noisy, and a working set outgrowing a cache bends the curve at one size,
+where a superlinear class only gets worse further on; a class whose largest
+run does less than 20 ms (--quick: 10 ms) of work past start-up is too cheap
+to fit and not failed).  The CTest test bench.hostile runs --quick --max-exponent 1.3.  --quick: a
+probe of 32 KB, a target of 20 ms, at most 768 KB; the grammar's classes under
+`lower`, `explain --html` and `check --impl` (explain --html narrates as
+explain does, check --impl lowers as check does), `check` for the <expect>
+classes; the other classes at 96, 192 and 384 KB.  Without it: a probe of
+256 KB, a target of 0.4 s, at most 6 MB, every command; the others at 0.5, 1
+and 2 MB.  --jobs: runs at once (each run's CPU time is its own).  Run on an
+otherwise idle machine for figures to quote: CPU time does not count waiting
+for a core, but caches are shared.
 """
 import argparse
+import concurrent.futures
+import copy
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import xml.etree.ElementTree as ET
+from xml.sax.saxutils import escape
 
 HEAD = '<?xml version="1.0"?>\n<scenario name="{name}">\n'
 RESULT = '<result dtype="f32" shape="8"/>'
@@ -120,22 +152,6 @@ def rules_unmatched(n):
             + '</lower>\n</scenario>\n')
 
 
-def primitives(n):
-    """n distinct <primitive>s, chained."""
-    return (HEAD.format(name='primitives') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
-            + ''.join(f'<primitive name="p{i}" args="{i}"><default target="t{i}"/>{RESULT}'
-                      '</primitive>\n' for i in range(n))
-            + '</lower>\n</scenario>\n')
-
-
-def branches(n):
-    """One platform_dependent with n <branch platforms="cpu"> of one op."""
-    return (HEAD.format(name='branches')
-            + '<lower function="f" platforms="cpu,tpu">\n<arg dtype="f32" shape="8"/>\n'
-            + '<platform_dependent args="0">\n' + '<branch platforms="cpu" op="sine"/>\n' * n
-            + '<default op="negate"/></platform_dependent>\n</lower>\n</scenario>\n')
-
-
 def aliases(n):
     """n args, one buffer_callback with n results and n aliases."""
     return (HEAD.format(name='aliases') + '<lower function="f" platforms="cpu">\n'
@@ -146,39 +162,11 @@ def aliases(n):
             + '</buffer_callback>\n</lower>\n</scenario>\n')
 
 
-def equations(n):
-    """n chained sine ops."""
-    return (HEAD.format(name='equations') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
-            + ''.join(f'<op kind="sine" args="{i}"/>\n' for i in range(n))
-            + '</lower>\n</scenario>\n')
-
-
 def attributes(n):
     """One <op> with n junk attributes (refused before the parser)."""
     return (HEAD.format(name='attributes') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
             + '<op kind="sine" args="0"' + ''.join(f' a{i}=""' for i in range(n))
             + '/>\n</lower>\n</scenario>\n')
-
-
-def children(n):
-    """n <arg> children of <lower>, up to the limit of 131072 children."""
-    return (HEAD.format(name='children') + '<lower function="f">\n'
-            + '<arg dtype="f32" shape="8"/>\n' * min(n, 131071)
-            + '<op kind="sine" args="0"/>\n</lower>\n</scenario>\n')
-
-
-def long_text(n):
-    """A <description> of n characters with entities."""
-    return (HEAD.format(name='long-text') + '<description>'
-            + 'a &lt; b &amp; c ' * (n // 17 + 1) + '</description>\n'
-            + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
-            + '<op kind="sine" args="0"/>\n</lower>\n</scenario>\n')
-
-
-def long_name(n):
-    """A function name of n characters (the module's name is made from it)."""
-    return (HEAD.format(name='long-name') + f'<lower function="{"f-" * (n // 2)}">\n'
-            + '<arg dtype="f32" shape="8"/>\n<op kind="sine" args="0"/>\n</lower>\n</scenario>\n')
 
 
 # merge-csv's matrix: rules over 16 platforms, tuples of 1 or 2 (344,064 cases);
@@ -249,54 +237,353 @@ def check_loops(n, folder):
     return n * 64  # bytes of directory entry, roughly
 
 
-# name -> (generator, the subcommand the input is given to)
-CLASSES = {
-    'platforms-pd': (platforms_pd, ['lower']),
-    'platforms-rules': (platforms_rules, ['lower']),
-    'platforms-default': (platforms_default, ['lower']),
-    'platforms-equations': (platforms_equations, ['lower']),
-    'jax-platforms': (jax_platforms, ['lower']),
-    'quiet-failures': (quiet_failures, ['explain']),
-    'rules-distinct': (rules_distinct, ['lower']),
-    'rules-unmatched': (rules_unmatched, ['lower']),
-    'primitives': (primitives, ['lower']),
-    'branches': (branches, ['lower']),
-    'aliases': (aliases, ['lower']),
-    'equations': (equations, ['lower']),
-    'explain-platforms': (platforms_pd, ['explain']),
-    'attributes': (attributes, ['lower']),
-    'children': (children, ['lower']),
-    'long-text': (long_text, ['lower']),
-    'long-name': (long_name, ['lower']),
-    'merge-csv': (merge_csv, ['matrix', '--merge']),
-    'check-files': (check_files, ['check']),
-    'check-loops': (check_loops, ['check']),
-}
-FOLDER_CLASSES = {'check-files', 'check-loops'}
-# Folder classes are smaller: every file is a whole lowering.
-FOLDER_SCALE = 0.1
+
+
+def pallas_aliases(n):
+    """One pallas_call with n <alias>es of distinct inputs (a dict of n keys)."""
+    return (HEAD.format(name='pallas-aliases') + '<pallas mosaic_tpu="true"/>\n'
+            + '<lower function="f" platforms="tpu">\n<arg dtype="f32" shape="8"/>\n'
+            + f'<pallas_call args="0" kernel="add_one">{RESULT}\n'
+            + ''.join(f'<alias input="{i}" output="0"/>\n' for i in range(n))
+            + '</pallas_call>\n</lower>\n</scenario>\n')
+
+
+def not_inline(n):
+    """n primitives whose one rule is not inlined (n cache misses), each then
+    bound again (n hits)."""
+    prims = ''.join(f'<primitive name="q{i}" args="{i}"><default target="t{i}" inline="false"/>'
+                    f'{RESULT}</primitive>\n' for i in range(n))
+    again = ''.join(f'<primitive name="q{i}" args="{n + i}">{RESULT}</primitive>\n'
+                    for i in range(n))
+    return (HEAD.format(name='not-inline') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
+            + prims + again + '</lower>\n</scenario>\n')
+
+
+def ordered_after_ops(n):
+    """n sine ops, then n ordered io_callbacks (the program's ordered effects
+    were found comparing each with every equation before it)."""
+    return (HEAD.format(name='ordered-after-ops')
+            + '<lower function="f" platforms="cpu">\n<arg dtype="f32" shape="8"/>\n'
+            + ''.join(f'<op kind="sine" args="{i}"/>\n' for i in range(n))
+            + ''.join(f'<io_callback args="{n}" ordered="true">{RESULT}</io_callback>\n'
+                      for _ in range(n))
+            + '</lower>\n</scenario>\n')
+
+
+def check_texts(n):
+    """n chained sine ops, n <contains> texts the module has (each value's
+    definition) and n <absent> texts it has not (check)."""
+    return (HEAD.format(name='check-texts') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
+            + ''.join(f'<op kind="sine" args="{i}"/>\n' for i in range(n))
+            + '</lower>\n<expect ok="true">\n'
+            + ''.join(f'<contains>%{i} = </contains>\n' for i in range(n))
+            + ''.join(f'<absent>absent {i}</absent>\n' for i in range(n))
+            + '</expect>\n</scenario>\n')
+
+
+def impl_equations(n):
+    """n chained sine ops, for check --impl against a port that differs."""
+    return (HEAD.format(name='impl-diff') + '<lower function="f">\n<arg dtype="f32" shape="8"/>\n'
+            + ''.join(f'<op kind="sine" args="{i}"/>\n' for i in range(n))
+            + '</lower>\n</scenario>\n')
+
+
+# merge-shards: a whole run of the rules over K platforms (tuples of 1: 1,344
+# cases per platform, as `matrix --csv` writes it), cut into shards of 4
+# cases each (each one's metadata line as `matrix --shard I/N` writes it):
+# the shards grow with the input.
+SHARD_CASES = 4
+WHOLE_RUNS = {}  # K -> (metadata line, header, rows)
+
+
+def whole_run(lowersim, work, k):
+    if k not in WHOLE_RUNS:
+        path = os.path.join(work, f'whole-{k}.csv')
+        subprocess.run([lowersim, 'matrix', '--platforms', ','.join(f'p{i}' for i in range(k)),
+                        '--max-len', '1', '--features', 'rules', '--csv', path],
+                       stdout=subprocess.DEVNULL, check=True)
+        with open(path) as f:
+            lines = f.readlines()
+        os.remove(path)
+        WHOLE_RUNS[k] = (lines[0], lines[1], lines[2:])
+    return WHOLE_RUNS[k]
+
+
+def merge_shards(size, folder, lowersim, work):
+    """About `size` bytes of shards: the whole run of K platforms in shards of
+    SHARD_CASES cases (matrix --merge of all of them)."""
+    k = max(1, round(size / (1344 * (60 + 240 / SHARD_CASES))))
+    meta, header, rows = whole_run(lowersim, work, k)
+    total, n = len(rows), -(-len(rows) // SHARD_CASES)
+    written = 0
+    for s in range(n):
+        lo, hi = total * s // n, total * (s + 1) // n
+        text = (meta.replace('shard=0/1 ', f'shard={s}/{n} ')
+                .replace(f'cases=0..{total} ', f'cases={lo}..{hi} ')
+                + header + ''.join(rows[lo:hi]))
+        with open(os.path.join(folder, f's{s:06d}.csv'), 'w') as f:
+            f.write(text)
+        written += len(text)
+    return written
+
+
+# --- the classes the grammar makes ----------------------------------------------------
+
+RNG = '{http://relaxng.org/ns/structure/1.0}'
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCHEMA = os.path.join(HERE, '..', 'testdata', 'schema', 'scenario.rng')
+CORPUS = [os.path.join(HERE, '..', 'testdata', d) for d in ('scenarios', 'conformance')]
+WORK = None  # the bench's scratch folder, set by main()
+MARK = 'QLSIMIDXQ'      # where a copy's index goes
+LONG = 'QLSIMLONGQ'     # where a long value goes
+
+
+def schema_patterns(path):
+    """(parent, element) -> {'attrs': {name: values or None}, 'repeat': bool, 'text': bool}
+    for every <element> pattern of the grammar, refs followed."""
+    root = ET.parse(path).getroot()
+    defines = {d.get('name'): d for d in root.iter(RNG + 'define')}
+    pats = {}
+
+    def values(node, seen=()):
+        out = []
+        for c in node:
+            if c.tag == RNG + 'value':
+                out.append(c.text or '')
+            elif c.tag == RNG + 'ref' and c.get('name') not in seen:
+                out += values(defines[c.get('name')], seen + (c.get('name'),)) or []
+            elif c.tag == RNG + 'choice':
+                out += values(c, seen) or []
+        return out or None
+
+    # the key of the element whose content is being walked, by name and parent
+    owner_key = [None]
+
+    def walk(node, owner, repeat, seen):
+        for c in node:
+            tag = c.tag[len(RNG):] if c.tag.startswith(RNG) else c.tag
+            if tag == 'element':
+                key = (owner, c.get('name'))
+                p = pats.setdefault(key, {'attrs': {}, 'repeat': False, 'text': False})
+                p['repeat'] = p['repeat'] or repeat
+                saved = owner_key[0]
+                owner_key[0] = key
+                walk(c, c.get('name'), False, seen)
+                owner_key[0] = saved
+            elif tag == 'attribute' and owner:
+                pats[owner_key[0]]['attrs'][c.get('name')] = values(c)
+            elif tag in ('zeroOrMore', 'oneOrMore'):
+                walk(c, owner, True, seen)
+            elif tag == 'ref' and c.get('name') not in seen:
+                walk(defines[c.get('name')], owner, repeat, seen | {c.get('name')})
+            elif tag == 'text' and owner:
+                pats[owner_key[0]]['text'] = True
+            elif tag in ('optional', 'choice', 'group', 'interleave'):
+                walk(c, owner, repeat, seen)
+    walk(root.find(RNG + 'start'), None, False, frozenset())
+    return pats
+
+
+class Corpus:
+    """The scenarios of testdata, smallest first, indexed by (parent, element)
+    and by (parent, element, attribute); each candidate checked once to be a
+    scenario lowersim reads (lower exits 0 or 1, not 2)."""
+
+    def __init__(self, lowersim):
+        self.lowersim = lowersim
+        self.by_key = {}
+        self.valid = {}
+        files = []
+        for top in CORPUS:
+            for d, _, names in os.walk(top):
+                files += [os.path.join(d, f) for f in names if f.endswith('.xml')]
+        files.sort(key=lambda f: (os.path.getsize(f), f))
+        for f in files:
+            try:
+                root = ET.parse(f).getroot()
+            except ET.ParseError:
+                continue
+            for parent in root.iter():
+                for el in parent:
+                    keys = [(parent.tag, el.tag)] + [(parent.tag, el.tag, a) for a in el.attrib]
+                    for key in keys:
+                        found = self.by_key.setdefault(key, [])
+                        if len(found) < 4 and f not in found:
+                            found.append(f)
+            if root.tag == 'scenario':
+                for key in [(None, 'scenario')] + [(None, 'scenario', a) for a in root.attrib]:
+                    found = self.by_key.setdefault(key, [])
+                    if len(found) < 4 and f not in found:
+                        found.append(f)
+
+    def template(self, key):
+        for f in self.by_key.get(key, []):
+            if f not in self.valid:
+                code = subprocess.run([self.lowersim, 'lower', f], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL).returncode
+                self.valid[f] = code in (0, 1)
+            if self.valid[f]:
+                return f
+        return None
+
+
+def is_int(v):
+    return re.fullmatch(r'-?[0-9]+', v or '') is not None
+
+
+def find_in(root, parent, name):
+    """The first element `name` whose parent is `parent`, and that parent."""
+    if parent is None:
+        return (None, root) if root.tag == name else (None, None)
+    for p in root.iter(parent):
+        for el in p:
+            if el.tag == name:
+                return p, el
+    return None, None
+
+
+def with_expect(root):
+    """An <expect ok="true"/> for check when the scenario has none."""
+    if root.find('expect') is None:
+        ET.SubElement(root, 'expect', {'ok': 'true'}).tail = '\n'
+
+
+def serialize(root):
+    return '<?xml version="1.0"?>\n' + ET.tostring(root, encoding='unicode') + '\n'
+
+
+class Repeated:
+    """Element (parent, name) of `template` repeated to the size asked: each
+    copy the same, or (distinct) with its free-text attributes and text
+    suffixed by the copy's index."""
+
+    def __init__(self, template, key, distinct, attrs):
+        root = ET.parse(template).getroot()
+        with_expect(root)
+        parent, el = find_in(root, *key)
+        one = copy.deepcopy(el)
+        one.tail = '\n'
+        if distinct:
+            for a, v in one.attrib.items():
+                if attrs.get(a) is None and v and not is_int(v) and ',' not in v:
+                    one.set(a, v + MARK)
+            if (one.text or '').strip():
+                one.text = one.text + MARK
+        self.copy = ET.tostring(one, encoding='unicode').split(MARK)
+        marker = ET.Element('QLSIMREPEAT')
+        marker.tail = el.tail
+        parent[list(parent).index(el)] = marker
+        self.head, self.tail = serialize(root).split('<QLSIMREPEAT />')
+
+    def text(self, size):
+        one = len(''.join(self.copy)) + 2
+        n = max(2, int((size - len(self.head) - len(self.tail)) / one))
+        if len(self.copy) == 1:
+            body = self.copy[0] * n
+        else:
+            body = ''.join(str(i).join(self.copy) for i in range(n))
+        return self.head + body + self.tail
+
+
+class Long:
+    """Attribute `attr` of element (parent, name) of `template` (or its text,
+    attr None) given a value of the size asked, made of its own value: a
+    comma list repeated, digits repeated, else the value and x's."""
+
+    def __init__(self, template, key, attr):
+        root = ET.parse(template).getroot()
+        with_expect(root)
+        _, el = find_in(root, *key)
+        self.value = (el.get(attr) if attr else (el.text or 'text')) or 'x'
+        if attr:
+            el.set(attr, LONG)
+        else:
+            el.text = LONG
+        self.head, self.tail = serialize(root).split(LONG)
+
+    def text(self, size):
+        v, n = self.value, max(1, int(size - len(self.head) - len(self.tail)))
+        if ',' in v:
+            long = ','.join([v] * max(1, n // (len(v) + 1)))
+        elif is_int(v):
+            long = (v.lstrip('-') or '1') * max(1, n // max(1, len(v)))
+        else:
+            long = v + 'x' * max(0, n - len(v))
+        return self.head + escape(long, {'"': '&quot;'}) + self.tail
+
+
+def schema_classes(lowersim):
+    """name -> maker (size -> text), and the grammar's patterns no scenario
+    of the corpus has (reported, not fitted)."""
+    pats = schema_patterns(SCHEMA)
+    corpus = Corpus(lowersim)
+    classes, untested = {}, []
+    for (parent, name), p in sorted(pats.items(), key=lambda kv: (kv[0][0] or '', kv[0][1])):
+        where = f'{parent}/{name}' if parent else name
+        t = corpus.template((parent, name))
+        if p['repeat']:
+            if not t:
+                untested.append(f'{where} repeated')
+            else:
+                classes[f'{where}*n'] = Repeated(t, (parent, name), False, p['attrs'])
+                free = [a for a, v in p['attrs'].items() if v is None]
+                if free or p['text']:
+                    classes[f'{where}*n distinct'] = Repeated(t, (parent, name), True, p['attrs'])
+        if p['text']:
+            if t:
+                classes[f'{where} long text'] = Long(t, (parent, name), None)
+            else:
+                untested.append(f'{where} long text')
+        for a in sorted(p['attrs']):
+            ta = corpus.template((parent, name, a))
+            if ta:
+                classes[f'{where}@{a} long'] = Long(ta, (parent, name), a)
+            else:
+                untested.append(f'{where}@{a} long')
+    return classes, untested
+
+
+# --- running and fitting ----------------------------------------------------------------
+
+COMMANDS = ['lower', 'explain', 'explain --html', 'check', 'check --impl']
+
+
+def command_line(lowersim, command, path, out):
+    """The command line of `command` on the input `path` (a file, or a folder
+    of shards for matrix --merge); `out` for explain --html's page."""
+    if command == 'explain --html':
+        return [lowersim, 'explain', '--html', out, path]
+    if command.startswith('check --impl'):  # `check --impl=PORT`: that port, else lowersim
+        port = (os.path.join(WORK, command.split('=', 1)[1]) if '=' in command
+                else f'{lowersim} lower')
+        return [lowersim, 'check', '--impl', port + ' {scenario}', path]
+    if command == 'matrix --merge' and os.path.isdir(path):
+        return [lowersim, 'matrix', '--merge'] + sorted(
+            os.path.join(path, f) for f in os.listdir(path))
+    return [lowersim] + command.split() + [path]
 
 
 def run_child(cmd, timeout):
-    """CPU seconds (user + system), peak RSS in MB and exit code of one run of
-    `cmd`, reaped here so that the rusage is the child's alone."""
+    """CPU seconds (user + system, the child's and its waited-for children's),
+    peak RSS in MB and exit code of one run of `cmd`, killed after `timeout`
+    seconds."""
     pid = os.fork()
     if pid == 0:
-        devnull = os.open(os.devnull, os.O_RDWR)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)
         try:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            os.dup2(devnull, 0)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
             os.execv(cmd[0], cmd)
         finally:
             os._exit(127)
-    deadline = time.monotonic() + timeout
-    while True:
-        done, status, ru = os.wait4(pid, os.WNOHANG)
-        if done:
-            return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
-        if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-        time.sleep(0.005)
+    killer = threading.Timer(timeout, os.kill, (pid, signal.SIGKILL))
+    killer.start()
+    try:
+        _, status, ru = os.wait4(pid, 0)
+    finally:
+        killer.cancel()
+    return ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 
 
 def fit_exponent(points, base):
@@ -312,113 +599,274 @@ def fit_exponent(points, base):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else float('nan')
 
 
-def make_input(name, gen, target_bytes, work):
-    """The input of about target_bytes: its path and exact size in bytes."""
-    if name in FOLDER_CLASSES:
-        folder = tempfile.mkdtemp(dir=work)
-        per_item = len(SMALL) if name == 'check-files' else 64
-        size = gen(max(1, int(target_bytes / per_item)), folder)
-        return folder, size
-    probe = len(gen(1000))
-    n = max(1, int(1000 * target_bytes / probe))
-    text = gen(n)
-    path = os.path.join(work, f'{name}-{n}.{"csv" if name == "merge-csv" else "xml"}')
-    with open(path, 'w') as f:
-        f.write(text)
-    return path, len(text.encode())
+# Below this much CPU past start-up at the largest size, a fit is noise
+# (--quick: 10 ms).
+CHEAP = 0.02
 
 
-def best_of(cmd, runs, timeout):
-    results = [run_child(cmd, timeout) for _ in range(runs)]
-    cpu = min(r[0] for r in results)
-    rss = max(r[1] for r in results)
-    return cpu, rss, results[0][2]
+class Bench:
+    def __init__(self, a, lowersim, work):
+        self.a, self.lowersim, self.work = a, lowersim, work
+        self.lock = threading.Lock()
+        self.rows = []
+        self.failed = []
+        self.base = {}
 
+    def say(self, text):
+        with self.lock:
+            print(text, flush=True)
 
-def measure(name, sizes, lowersim, base_cpu, base_rss, a, work):
-    """One class at each size, a line each: its fitted points, CPU and RSS per
-    MB, and the sizes refused."""
-    gen, command = CLASSES[name]
-    points, per_mb, rss_per_mb, refused = [], [], [], []
-    first_code = None
-    for mb in sizes:
-        scale = FOLDER_SCALE if name in FOLDER_CLASSES else 1.0
-        path, size = make_input(name, gen, mb * scale * 1024 * 1024, work)
-        cpu, rss, code = best_of([lowersim] + command + [path], a.runs, a.timeout)
-        size_mb = size / (1024 * 1024)
-        first_code = code if first_code is None else first_code
-        if code == first_code:
-            points.append((size_mb, cpu))
-            per_mb.append((cpu - base_cpu) / size_mb)
-            rss_per_mb.append(max(rss - base_rss, 0) / size_mb)
-        else:  # past a limit of the format: refused, and not fitted
-            refused.append(size_mb)
-        print(f'{name:<19} {size_mb:6.2f} {cpu:8.3f} {per_mb[-1]:8.3f} {rss:8.1f} '
-              f'{rss_per_mb[-1]:8.1f} {code:4d}', flush=True)
-        if os.path.isdir(path):
-            shutil.rmtree(path)
-        else:
+    def measure(self, name, command, inputs, runs=1):
+        """One class under one command at each size (the least CPU time of
+        `runs` runs): its points and exit codes."""
+        points, codes, cpus = [], [], []
+        out = os.path.join(self.work, f'out-{threading.get_ident()}.html')
+        for path, size in inputs:
+            cpu, code = math.inf, None
+            for _ in range(runs):
+                one_cpu, _, code = run_child(command_line(self.lowersim, command, path, out),
+                                             self.a.timeout)
+                cpu = min(cpu, one_cpu)
+            cpus.append(cpu)
+            codes.append(code)
+            # Past a limit of the format the input is refused, another exit or a
+            # run cheaper than half the one before at twice the size: not fitted.
+            if code == codes[0] and not (points and cpu < points[-1][1] / 2):
+                points.append((size / 2**20, cpu))
+        return points, codes, cpus
+
+    def one(self, name, command, inputs, again_inputs):
+        """One class under one command: measured, fitted, printed.  Over the
+        limit, it is measured once more at twice the sizes (again_inputs()
+        makes them), each the best of three runs, and the better fit stands:
+        CPU time on a shared machine is noisy, and a working set outgrowing a
+        cache bends the curve at one size, where a superlinear class only
+        gets worse further on."""
+        base = self.base['check --impl' if command.startswith('check --impl') else
+                         'lower' if command.startswith('matrix') else command]
+        points, codes, cpus = self.measure(name, command, inputs)
+        k = fit_exponent(points, base)
+        cheap = max(c for _, c in points) - base < CHEAP
+        tries, shown = 1, inputs
+        if self.a.max_exponent is not None and k > self.a.max_exponent and not cheap:
+            larger = again_inputs()
+            try:
+                again = self.measure(name, command, larger, runs=3)
+            finally:
+                remove_inputs(larger)
+            k2 = fit_exponent(again[0], base)
+            tries = 2
+            if k2 < k:
+                points, codes, cpus, k, shown = again[0], again[1], again[2], k2, larger
+                cheap = max(c for _, c in points) - base < CHEAP
+        over = self.a.max_exponent is not None and k > self.a.max_exponent and not cheap
+        sizes = ' '.join(f'{s / 2**20:6.3f}' for _, s in shown)
+        times = ' '.join(f'{c:7.3f}' for c in cpus)
+        verdict = 'cheap' if cheap else 'SUPERLINEAR' if k > 1.3 else 'ok'
+        self.say(f'{name:<44} {command:<14} MB {sizes}  CPU s {times}  exit '
+                 f'{",".join(str(c) for c in sorted(set(codes)))}  exponent {k:5.2f}'
+                 f'{" (again, x2)" if tries > 1 else ""} {verdict}')
+        with self.lock:
+            self.rows.append((name, command, k, verdict))
+            if over:
+                self.failed.append(f'{name} [{command}]')
+
+    def write(self, name, text, k):
+        path = os.path.join(self.work, f'in-{threading.get_ident()}-{k}.'
+                            f'{"csv" if name == "merge-csv" else "xml"}')
+        with open(path, 'w') as f:
+            f.write(text)
+        return path, len(text.encode())
+
+    def calibrate(self, name, make, commands):
+        """The sizes of a grammar's class and its commands: a probe of `lower`
+        at the probe size, then three sizes whose largest should cost about
+        the target CPU time (the probe's rate, linear), within [4 probes, the
+        largest size]; a class the reader refuses (exit 2) is measured under
+        `lower` alone, since every command reads it the same way."""
+        probe, target, largest = self.a.probe, self.a.target, self.a.largest
+        path, size = self.write(name, make(probe), 'probe')
+        try:
+            cpu, _, code = run_child(command_line(self.lowersim, 'lower', path, ''), self.a.timeout)
+        finally:
             os.remove(path)
-    return points, per_mb, rss_per_mb, refused
+        work = max(cpu - self.base['lower'], 5e-4)
+        top = min(largest, max(4 * probe, probe * target / work))
+        # A limit of the format (1,024 lowerings, 131,072 children) past the
+        # probe: the sizes halved until the largest is within it.  The
+        # largest input is kept: it is the class's.
+        for _ in range(6):
+            largest_input = self.write(name, make(top), 'a2')
+            top_cpu, _, top_code = run_child(
+                command_line(self.lowersim, 'lower', largest_input[0], ''), self.a.timeout)
+            if (top_code == code and top_cpu - self.base['lower'] >= 2 * work) or top <= probe:
+                break
+            os.remove(largest_input[0])
+            top /= 2
+        return [top / 4, top / 2], (['lower'] if code == 2 else commands), largest_input
+
+    def inputs(self, name, make, sizes, folder, tag):
+        made = []
+        try:
+            for size in sizes:
+                if folder:
+                    path = tempfile.mkdtemp(dir=self.work)
+                    made.append((path, make(size, path)))
+                else:
+                    made.append(self.write(name, make(size), f'{tag}{len(made)}'))
+        except BaseException:
+            remove_inputs(made)
+            raise
+        return made
+
+    def run_class(self, name, make, commands, sizes, folder=False):
+        largest = []
+        if sizes is None:
+            sizes, commands, top = self.calibrate(name, make, commands)
+            largest = [top]
+            sizes = sizes + [sizes[-1] * 2]
+        try:
+            inputs = self.inputs(name, make, sizes[:len(sizes) - len(largest)], folder, 'a')
+        except BaseException:
+            remove_inputs(largest)
+            raise
+        inputs += largest
+        try:
+            for command in commands:
+                self.one(name, command, inputs,
+                         lambda: self.inputs(name, make, [2 * s for s in sizes], folder, 'b'))
+        finally:
+            remove_inputs(inputs)
+
+
+def remove_inputs(inputs):
+    for path, _ in inputs:
+        shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+
+
+def hand_classes(lowersim, work):
+    """name -> (maker of size in bytes, commands[, scale of the sizes]): the
+    shapes the grammar cannot make alone."""
+    def per_item(gen):
+        def make(size):
+            probe = len(gen(1000))
+            return gen(max(1, int(1000 * size / probe)))
+        return make
+
+    def folder_of(gen, per):
+        return lambda size, folder: gen(max(1, int(size / per)), folder)
+
+    port_few = os.path.join(work, 'port-one-line.sh')
+    port_all = os.path.join(work, 'port-every-line.sh')
+    for path, edit in ((port_few, "0,/stablehlo.sine/s//stablehlo.cosine/"),
+                       (port_all, "s/stablehlo.sine/stablehlo.cosine/")):
+        with open(path, 'w') as f:
+            f.write(f'#!/bin/sh\n"{lowersim}" lower "$1" | sed "{edit}"\n')
+        os.chmod(path, 0o755)
+    return {
+        'platforms-pd': (per_item(platforms_pd), ['lower', 'explain']),
+        'platforms-rules': (per_item(platforms_rules), ['lower']),
+        'platforms-default': (per_item(platforms_default), ['lower']),
+        'platforms-equations': (per_item(platforms_equations), ['lower']),
+        'jax-platforms': (per_item(jax_platforms), ['lower']),
+        'quiet-failures': (per_item(quiet_failures), ['explain']),
+        'rules-distinct': (per_item(rules_distinct), ['lower']),
+        'rules-unmatched': (per_item(rules_unmatched), ['lower']),
+        'aliases': (per_item(aliases), ['lower']),
+        'pallas-aliases': (per_item(pallas_aliases), ['lower']),
+        'not-inline': (per_item(not_inline), ['lower', 'explain', 'explain --html']),
+        'attributes': (per_item(attributes), ['lower']),
+        'ordered-after-ops': (per_item(ordered_after_ops), ['lower']),
+        'check-texts': (per_item(check_texts), ['check']),
+        'impl-diff-one-line': (per_item(impl_equations), ['check --impl=port-one-line.sh']),
+        # a diff of up to 4,000 lines each side: where the table of a longest
+        # common subsequence (16M cells at most) was quadratic
+        'impl-diff-every-line': (per_item(impl_equations), ['check --impl=port-every-line.sh'],
+                                 0.2),
+        'merge-csv': (per_item(merge_csv), ['matrix --merge']),
+        # whole platforms' runs (1,344 cases each): sizes large enough to tell apart
+        'merge-shards': (lambda size, folder: merge_shards(size, folder, lowersim, work),
+                         ['matrix --merge'], 4),
+        'check-files': (folder_of(check_files, len(SMALL) * 10), ['check']),
+        'check-loops': (folder_of(check_loops, 64 * 10), ['check']),
+    }
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    ap.add_argument('--lowersim', default=os.path.join(os.path.dirname(__file__), '..', 'build',
-                                                       'lowersim'))
-    ap.add_argument('--sizes', default='0.5,1,2,4', help='MB, comma-separated')
-    ap.add_argument('--classes', default=','.join(CLASSES))
+    ap.add_argument('--lowersim', default=os.path.join(HERE, '..', 'build', 'lowersim'))
+    ap.add_argument('--classes', default='', help='only the classes whose name contains one '
+                    'of these comma-separated texts')
+    ap.add_argument('--commands', default=','.join(COMMANDS),
+                    help="the schema classes' commands, comma-separated")
     ap.add_argument('--max-exponent', type=float, default=None)
-    ap.add_argument('--runs', type=int, default=1, help='best CPU time of this many runs')
     ap.add_argument('--timeout', type=float, default=120.0)
+    ap.add_argument('--jobs', type=int, default=2)
     ap.add_argument('--quick', action='store_true')
     a = ap.parse_args()
     if a.quick:
         a.timeout = min(a.timeout, 20.0)
-    sizes = [0.125, 0.25, 0.5, 1] if a.quick else [float(s) for s in a.sizes.split(',')]
+        global CHEAP
+        CHEAP = 0.01
+    kb = 1024
+    # The grammar's classes: sized by a probe (Bench.calibrate); the others at fixed sizes.
+    a.probe, a.target, a.largest = ((32 * kb, 0.02, 768 * kb) if a.quick else
+                                    (256 * kb, 0.4, 6144 * kb))
+    hand_sizes = [96 * kb, 192 * kb, 384 * kb] if a.quick else [512 * kb, 1024 * kb, 2048 * kb]
     lowersim = os.path.abspath(a.lowersim)
     work = tempfile.mkdtemp(prefix='lowersim-hostile-')
-    failed = []
+    wanted = [w for w in a.classes.split(',') if w]
+    bench = Bench(a, lowersim, work)
     try:
-        global MERGE_META
+        global MERGE_META, WORK
+        WORK = work
         MERGE_META = merge_meta(lowersim, work)
         minimal = os.path.join(work, 'minimal.xml')
         with open(minimal, 'w') as f:
             f.write(SMALL)
-        base_cpu, base_rss, _ = best_of([lowersim, 'lower', minimal], 5, a.timeout)
-        print(f'start-up (one op): {base_cpu * 1000:.1f} ms CPU, {base_rss:.1f} MB peak RSS')
-        print(f'{"class":<19} {"MB":>6} {"CPU s":>8} {"s/MB":>8} {"RSS MB":>8} '
-              f'{"RSS/MB":>8} {"exit":>4}')
-        summary = []
-        for name in a.classes.split(','):
-            points, per_mb, rss_per_mb, refused = measure(name, sizes, lowersim, base_cpu,
-                                                          base_rss, a, work)
-            k = fit_exponent(points, base_cpu)
-            if a.max_exponent is not None and k > a.max_exponent:
-                # CPU time on a shared machine: a class over the limit is measured once
-                # more, and the better fit stands (a superlinear class stays over it).
-                print(f'{name}: exponent {k:.2f} over {a.max_exponent}: measured again',
-                      flush=True)
-                again = measure(name, sizes, lowersim, base_cpu, base_rss, a, work)
-                k2 = fit_exponent(again[0], base_cpu)
-                if k2 < k:
-                    points, per_mb, rss_per_mb, refused = again
-                    k = k2
-            summary.append((name, max(per_mb), max(rss_per_mb), k, refused))
-            if a.max_exponent is not None and k > a.max_exponent:
-                failed.append(name)
-        print('\nbounds: per class, the worst CPU seconds and peak-RSS MB per MB of input, '
-              'and the fitted exponent (1: linear)')
-        for name, spm, rpm, k, refused in summary:
-            verdict = 'n log n or better' if k <= 1.3 else 'SUPERLINEAR'
-            note = (f' (refused from {refused[0]:.1f} MB: a limit of the format)'
-                    if refused else '')
-            print(f'  {name:<19} {spm:7.3f} s/MB {rpm:8.1f} MB/MB  exponent {k:5.2f}  '
-                  f'{verdict}{note}')
+        for command in COMMANDS:
+            runs = [run_child(command_line(lowersim, command, minimal,
+                                                 os.path.join(work, 'o.html')), a.timeout)
+                    for _ in range(3)]
+            bench.base[command] = min(r[0] for r in runs)
+        print('start-up (one op), CPU ms: ' + ', '.join(f'{c} {t * 1000:.1f}'
+                                                       for c, t in bench.base.items()))
+        schema, untested = schema_classes(lowersim)
+        hand = hand_classes(lowersim, work)
+        jobs = []
+        for name, maker in schema.items():
+            if not wanted or any(w in name for w in wanted):
+                commands = a.commands.split(',')
+                if a.quick and a.commands == ','.join(COMMANDS):
+                    # explain --html narrates as explain does, and check --impl lowers and
+                    # judges as check does but for <expect>: check for those alone.
+                    commands = [c for c in commands if c not in ('explain', 'check') or
+                                (c == 'check' and name.startswith(('expect/', 'scenario/expect')))]
+                jobs.append((name, maker.text, commands, None, False))
+        for name, (make, commands, *scale) in hand.items():
+            if not wanted or any(w in name for w in wanted):
+                folder = name in ('merge-shards', 'check-files', 'check-loops')
+                sizes = [s * (scale[0] if scale else 1) for s in hand_sizes]
+                jobs.append((name, make, commands, sizes, folder))
+        print(f'{len(schema)} classes from the grammar, {len(hand)} others; '
+              f'{sum(len(j[2]) for j in jobs)} fits')
+        for u in untested:
+            print(f'no scenario of the corpus has {u}: not measured')
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            for f in [pool.submit(bench.run_class, *j) for j in jobs]:
+                f.result()
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    if failed:
-        print(f'over the exponent {a.max_exponent}: {", ".join(failed)}')
+    print('\nfits: per class and command, the exponent of CPU time against size (1: linear)')
+    worst = sorted(bench.rows, key=lambda r: -r[2] if r[3] != 'cheap' else 0)
+    for name, command, k, verdict in worst[:15]:
+        print(f'  {name:<44} {command:<14} {k:5.2f} {verdict}')
+    fitted = [r for r in bench.rows if r[3] != 'cheap']
+    if fitted:
+        print(f'{len(fitted)} fitted, {len(bench.rows) - len(fitted)} too cheap to fit; '
+              f'largest exponent {max(r[2] for r in fitted):.2f}')
+    if bench.failed:
+        print(f'over the exponent {a.max_exponent}: {", ".join(sorted(bench.failed))}')
         return 1
     return 0
 

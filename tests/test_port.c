@@ -295,10 +295,59 @@ static void test_port_command(void) {
   }
 }
 
+/* A module of `n` ops `"x.op"() {i = K}`, K = i, but -(i + 7) where
+ * `edit` says (1: one op in 1,000, from op 1; 2: every second op). */
+static char *ops_module(int n, int edit) {
+  lsimp_strbuf m = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_puts(&m, "module {\n  func.func public @main() {\n");
+  for (int i = 0; i < n; i++) {
+    bool changed = (edit == 1 && i % 1000 == 1) || (edit == 2 && i % 2 == 0);
+    lsimp_strbuf_printf(&m, "    \"x.op\"() {i = %d : i32} : () -> ()\n", changed ? -(i + 7) : i);
+  }
+  lsimp_strbuf_puts(&m, "    return\n  }\n}\n");
+  return lsimp_strbuf_take(&m);
+}
+
+/* The diff is the shortest edit script (Myers, at most 256 edits): 20,000
+ * ops with one line in 1,000 changed is a hunk per change, each its line
+ * removed and added with the word marked; past 256 edits the diff shows the
+ * first 128 lines of each side from the first difference and says so, in
+ * time linear in the module (the table of a longest common subsequence was
+ * quadratic). */
+static void test_diff_bounded(void) {
+  char *ours = ops_module(20000, 0), *few = ops_module(20000, 1), *many = ops_module(20000, 2);
+  lsim_scenario_port_verdict v = judge_module(ours, few);
+  CU_ASSERT_FALSE(v.passed);
+  const char *d = v.difference ? v.difference : "";
+  size_t hunks = 0;
+  for (const char *h = d; (h = strstr(h, "\n@@ ")); h++)
+    hunks++;
+  CU_ASSERT_EQUAL(hunks, 20);
+  CU_ASSERT_PTR_NOT_NULL(strstr(d, "\n@@ -1,7 +1,7 @@\n module {\n"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(d, "\n-    \"x.op\"() {i = [-1-] : i32} : () -> ()\n"
+                                   "+    \"x.op\"() {i = {+-8+} : i32} : () -> ()\n"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(d, "\n@@ -19001,7 +19001,7 @@\n"));
+  CU_ASSERT_PTR_NULL(strstr(d, "more than 256 lines differ"));
+  lsim_scenario_port_verdict_clear(&v);
+  v = judge_module(ours, many);
+  d = v.difference ? v.difference : "";
+  CU_ASSERT_PTR_NOT_NULL(strstr(d, "--- lowersim\n+++ the implementation\n(more than 256 lines "
+                                   "differ: the first 128 lines of each from the first "
+                                   "difference, of 19999 and 19999)\n@@ -1,130 +1,130 @@\n"));
+  size_t removed = 0, added = 0;
+  for (const char *l = strstr(d, "@@ -1,130"); l && (l = strchr(l, '\n')); l++)
+    removed += l[1] == '-', added += l[1] == '+';
+  CU_ASSERT_EQUAL(removed, 128);
+  CU_ASSERT_EQUAL(added, 128);
+  lsim_scenario_port_verdict_clear(&v);
+  free(ours), free(few), free(many);
+}
+
 static CU_TestInfo tests[] = {
     {"NUL bytes are judged, not an end", test_nul_bytes},
     {"{scenario} quoted for where it stands", test_port_command},
     {"an attribute one side has is named", test_attribute_one_side_has},
+    {"the diff: shortest, bounded past 256 edits", test_diff_bounded},
     {"tpu_custom_call kernels decoded and compared", test_tpu_kernels},
     {"mosaic_gpu_v2's kernel_hash holds on each side", test_mosaic_gpu_kernel_hash},
     {"error lines", test_error_lines},

@@ -1491,6 +1491,62 @@ static void test_session(void) {
   lsim_lowerer_destroy(lowerer);
 }
 
+/* <contains> and <absent> texts, many against a large module: one pass of
+ * an automaton of the texts (a search per text took texts x module).  Texts
+ * that are suffixes and prefixes of one another ("%1 = ", "%11 = ",
+ * "%111 = "), the first missing <contains> in order, else the first <absent>
+ * the module has. */
+static char *texts_scenario(int ops, const char *last_contains, const char *last_absent) {
+  lsimp_strbuf x = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_puts(&x, "<scenario name=\"texts\"><lower function=\"f\">"
+                        "<arg dtype=\"f32\" shape=\"8\"/>");
+  for (int i = 0; i < ops; i++)
+    lsimp_strbuf_printf(&x, "<op kind=\"%s\" args=\"%d\"/>", i % 3 ? "sine" : "cosine", i);
+  lsimp_strbuf_puts(&x, "</lower><expect ok=\"true\">");
+  for (int i = ops - 1; i >= 0; i--)
+    lsimp_strbuf_printf(&x, "<contains>%%%d = </contains>", i);
+  lsimp_strbuf_puts(&x, "<contains>stablehlo.cosine</contains><contains>sine\"(%</contains>");
+  if (last_contains)
+    lsimp_strbuf_printf(&x, "<contains>%s</contains>", last_contains);
+  for (int i = 0; i < ops; i++)
+    lsimp_strbuf_printf(&x, "<absent>%%%d = stablehlo.tan</absent>", i);
+  lsimp_strbuf_puts(&x, "<absent>%arg1</absent>");
+  if (last_absent)
+    lsimp_strbuf_printf(&x, "<absent>%s</absent>", last_absent);
+  lsimp_strbuf_puts(&x, "</expect></scenario>");
+  return lsimp_strbuf_take(&x);
+}
+
+static void test_many_texts(void) {
+  lsim_lowerer *lowerer = NULL;
+  CU_ASSERT_EQUAL_FATAL(lsim_lowerer_create(&lowerer, NULL), LSIM_OK);
+  lsim_error err = LSIM_ERROR_INIT;
+  struct {
+    int ops;
+    const char *contains, *absent, *difference; /* NULL: passes */
+  } cases[] = {
+      {3000, NULL, NULL, NULL},
+      {3000, "%3000 = ", "%2999 = ", "the module does not contain \"%3000 = \""},
+      {3000, "%2999 = \"stablehlo.sine", "tensor&lt;8xf32>",
+       "the module contains \"tensor<8xf32>\", which must be absent"},
+      {3000, "", "stablehlo.cosine %", NULL}, /* "" is in every module */
+      {5, "%5 = ", NULL, "the module does not contain \"%5 = \""}, /* a search per text */
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    char *xml = texts_scenario(cases[c].ops, cases[c].contains, cases[c].absent);
+    lsim_scenario *s = read_text(xml);
+    lsim_scenario_verdict v;
+    CU_ASSERT_EQUAL(lsim_scenario_check(lowerer, s, &v, &err), LSIM_OK);
+    CU_ASSERT_EQUAL(v.passed, cases[c].difference == NULL);
+    if (cases[c].difference)
+      CU_ASSERT_STRING_EQUAL(v.difference ? v.difference : "", cases[c].difference);
+    lsim_scenario_verdict_clear(&v);
+    lsim_scenario_destroy(s);
+    free(xml);
+  }
+  lsim_lowerer_destroy(lowerer);
+}
+
 static void test_null_arguments(void) {
   lsim_error err = LSIM_ERROR_INIT;
   lsim_scenario *s;
@@ -1513,6 +1569,7 @@ static CU_TestInfo tests[] = {
     {"empty lists", test_empty_lists},
     {"round trip: every element", test_round_trip_full},
     {"a process session", test_session},
+    {"many <contains> and <absent> texts", test_many_texts},
     {"round trip: minimal", test_round_trip_minimal},
     {"round trip: awkward text", test_round_trip_awkward_text},
     {"write rejects what XML cannot carry", test_write_rejects_what_xml_cannot_carry},

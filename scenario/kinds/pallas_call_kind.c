@@ -258,6 +258,60 @@ static int read_tpu(lsimp_reader *r, const xmlNode *node, lsimp_pallas_call_para
   return rc;
 }
 
+/* The first of `n` names given before (its index), or n; through a hash
+ * table, so thousands of <alias>es or <metadata> cost time linear in their
+ * number.  Out of memory: n, with *rc set. */
+static size_t first_repeated(const char *const *names, size_t n, int *rc, lsimp_reader *r) {
+  lsimp_name_index seen = LSIMP_NAME_INDEX_INIT;
+  size_t at = n;
+  if (!lsimp_name_index_reserve(&seen, n))
+    *rc = lsim_error_set(r->err, LSIM_E_NO_MEMORY, "out of memory");
+  for (size_t i = 0; !*rc && at == n && i < n; i++) {
+    size_t first = i;
+    lsimp_name_index_add(&seen, names[i], &first); /* room reserved: cannot fail */
+    if (first != i)
+      at = i;
+  }
+  lsimp_name_index_free(&seen);
+  return at;
+}
+
+static size_t first_repeated_key(const lsim_pallas_metadata *m, size_t n, int *rc,
+                                 lsimp_reader *r) {
+  const char **keys = lsim_malloc_array(n + 1, sizeof *keys);
+  if (!keys) {
+    *rc = lsim_error_set(r->err, LSIM_E_NO_MEMORY, "out of memory");
+    return n;
+  }
+  for (size_t i = 0; i < n; i++)
+    keys[i] = m[i].key;
+  size_t at = first_repeated(keys, n, rc, r);
+  free(keys);
+  return at;
+}
+
+/* An input index as a name: its decimal text. */
+enum { INDEX_TEXT = 24 };
+
+static size_t first_repeated_input(const lsim_pallas_alias *a, size_t n, int *rc,
+                                   lsimp_reader *r) {
+  char *text = lsim_malloc_array(n + 1, INDEX_TEXT);
+  const char **names = lsim_malloc_array(n + 1, sizeof *names);
+  size_t at = n;
+  if (!text || !names) {
+    *rc = lsim_error_set(r->err, LSIM_E_NO_MEMORY, "out of memory");
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      snprintf(text + i * INDEX_TEXT, INDEX_TEXT, "%lld", (long long)a[i].input);
+      names[i] = text + i * INDEX_TEXT;
+    }
+    at = first_repeated(names, n, rc, r);
+  }
+  free(text);
+  free(names);
+  return at;
+}
+
 static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) {
   lsimp_pallas_call_params *lp = e->params;
   lsim_pallas_call_params *p = &lp->params;
@@ -315,12 +369,11 @@ static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) 
          : lsimp_read_children(r, node, "alias", NULL, sizeof *aliases, read_alias, NULL, &n, &rc);
   p->aliases = aliases;
   p->num_aliases = n;
-  for (size_t i = 0; !rc && i < n; i++)
-    for (size_t j = 0; j < i; j++)
-      if (aliases[i].input == aliases[j].input)
-        rc = lsimp_read_fail(r, node, "<pallas_call> two <alias>es of input %lld: "
-                                      "input_output_aliases is a dict",
-                             (long long)aliases[i].input);
+  size_t again = rc ? n : first_repeated_input(aliases, n, &rc, r);
+  if (again < n)
+    rc = lsimp_read_fail(r, node, "<pallas_call> two <alias>es of input %lld: "
+                                  "input_output_aliases is a dict",
+                         (long long)aliases[again].input);
   n = 0;
   lsim_pallas_metadata *metadata =
       rc ? NULL
@@ -328,11 +381,10 @@ static int read_eqn(lsimp_reader *r, const xmlNode *node, lsim_scenario_eqn *e) 
                                &n, &rc);
   p->metadata = metadata;
   p->num_metadata = n;
-  for (size_t i = 0; !rc && i < n; i++)
-    for (size_t j = 0; j < i; j++)
-      if (strcmp(metadata[i].key, metadata[j].key) == 0)
-        rc = lsimp_read_fail(r, node, "<pallas_call> two <metadata> of key \"%s\": metadata is a "
-                                      "dict", metadata[i].key);
+  again = rc ? n : first_repeated_key(metadata, n, &rc, r);
+  if (again < n)
+    rc = lsimp_read_fail(r, node, "<pallas_call> two <metadata> of key \"%s\": metadata is a "
+                                  "dict", metadata[again].key);
   bool metadata_given = false;
   if (!rc)
     rc = lsimp_attr_bool(r, node, "metadata", false, &metadata_given, NULL);
