@@ -167,6 +167,8 @@ static MlirValue read_prefetch(emitter *e, MlirValue prefetch, int64_t length, M
   MlirValue at = select_(e, negative, wrapped, i), element = {NULL};
   int64_t one = 1;
   EMIT(lsim_emit_dynamic_slice(&e->at, prefetch, &at, 1, &one, &element, e->err));
+  if (e->rc)
+    return (MlirValue){NULL};
   MlirType scalar = scalar_type(mlirShapedTypeGetElementType(mlirValueGetType(prefetch)));
   MlirOperation reshape;
   EMIT(lsim_emit_op(&e->at, "stablehlo.reshape", &element, 1, &scalar, 1, NULL, 0, 0, &reshape,
@@ -391,6 +393,8 @@ static MlirValue row_sum(emitter *e, MlirValue x, const ref_spec *in, const ref_
 static MlirValue run_kernel(emitter *e, const char *kernel, MlirValue x, const grid_spec *g,
                             lsim_dtype dtype, bool x64) {
   MlirContext mlir = e->at.context;
+  if (e->rc) /* no block was loaded: x is null */
+    return (MlirValue){NULL};
   if (strcmp(kernel, "row_sum") == 0)
     return row_sum(e, x, &g->in, &g->out, is_float(dtype), x64);
   if (strcmp(kernel, "copy") == 0 || strcmp(kernel, "gather_rows") == 0)
