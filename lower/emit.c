@@ -5,6 +5,7 @@
 #include "lowersim/emit.h"
 #include "support/emit_cache.h"
 #include "support/raise.h"
+#include "support/strbuf.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -36,6 +37,17 @@ static MlirAttribute stablehlo_attr(MlirContext mlir, const char *body) {
                            mlirNoneTypeGet(mlir));
 }
 
+/* A null operand (a rule's value never made) is refused before MLIR reads
+ * it: MLIR's C API dereferences it (a crash, not an error).  Every emitter
+ * checks its operands before it asks any of them for its type. */
+static int null_operand(const char *name, const MlirValue *operands, size_t n, lsim_error *err) {
+  for (size_t i = 0; i < n; i++)
+    if (mlirValueIsNull(operands[i]))
+      return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "emitting %s: operand %zu is null",
+                            name, i);
+  return LSIM_OK;
+}
+
 int lsim_emit_op(const lsim_insertion_point *ip, const char *name, const MlirValue *operands,
                  size_t num_operands, const MlirType *result_types, size_t num_results,
                  const MlirNamedAttribute *attrs, size_t num_attrs, size_t num_regions,
@@ -43,6 +55,8 @@ int lsim_emit_op(const lsim_insertion_point *ip, const char *name, const MlirVal
   if (mlirBlockIsNull(ip->block))
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT,
                           "emitting %s: the insertion point has no block", name);
+  if (null_operand(name, operands, num_operands, err))
+    return LSIM_E_INVALID_ARGUMENT;
   MlirOperationState state = mlirOperationStateGet(ref(name), ip->location);
   mlirOperationStateAddOperands(&state, (intptr_t)num_operands, operands);
   mlirOperationStateAddResults(&state, (intptr_t)num_results, result_types);
@@ -193,6 +207,8 @@ int lsim_emit_ones(const lsim_insertion_point *ip, MlirType type, MlirValue *out
 int lsim_emit_elementwise(const lsim_insertion_point *ip, const char *name,
                           const MlirValue *operands, size_t num_operands, MlirValue *out,
                           lsim_error *err) {
+  if (null_operand(name, operands, num_operands ? num_operands : 1, err))
+    return LSIM_E_INVALID_ARGUMENT;
   MlirType type = mlirValueGetType(operands[0]);
   MlirOperation op;
   int rc = lsim_emit_op(ip, name, operands, num_operands, &type, 1, NULL, 0, 0, &op, err);
@@ -244,6 +260,8 @@ int lsim_emit_compare_signed(const lsim_insertion_point *ip, MlirValue a, MlirVa
 int lsim_emit_select(const lsim_insertion_point *ip, MlirValue pred, MlirValue on_true,
                      MlirValue on_false, MlirValue *out, lsim_error *err) {
   MlirValue operands[] = {pred, on_true, on_false};
+  if (null_operand("stablehlo.select", operands, 3, err))
+    return LSIM_E_INVALID_ARGUMENT;
   return emit1(ip, "stablehlo.select", operands, 3, mlirValueGetType(on_true), NULL, 0, out,
                err);
 }
@@ -260,11 +278,40 @@ static int slice_operands(const char *op, const MlirValue *lead, size_t num_lead
   return LSIM_OK;
 }
 
+/* lax.dynamic_slice's shape rule: no slice larger than the operand (JAX
+ * raises it while tracing, before any op is made). */
+static int check_slice_sizes(MlirValue operand, const int64_t *sizes, size_t rank,
+                             lsim_error *err) {
+  MlirType type = mlirValueGetType(operand);
+  int64_t dims[LSIM_EMIT_MAX_SLICE_RANK];
+  bool larger = false;
+  for (size_t d = 0; d < rank; d++) {
+    dims[d] = mlirShapedTypeGetDimSize(type, (intptr_t)d);
+    larger = larger || sizes[d] > dims[d];
+  }
+  if (!larger)
+    return LSIM_OK;
+  lsimp_strbuf wanted = LSIMP_STRBUF_INIT, shape = LSIMP_STRBUF_INIT;
+  lsimp_py_shape(&wanted, sizes, (int)rank);
+  lsimp_py_shape(&shape, dims, (int)rank);
+  int rc = lsimp_strbuf_failed(&wanted) || lsimp_strbuf_failed(&shape)
+               ? lsimp_fail_oom(err)
+               : lsimp_raise(err, LSIM_E_DYNAMIC_SLICE_SIZES, lsimp_strbuf_cstr(&wanted),
+                             lsimp_strbuf_cstr(&shape));
+  lsimp_strbuf_free(&wanted);
+  lsimp_strbuf_free(&shape);
+  return rc;
+}
+
 int lsim_emit_dynamic_slice(const lsim_insertion_point *ip, MlirValue operand,
                             const MlirValue *starts, size_t rank, const int64_t *sizes,
                             MlirValue *out, lsim_error *err) {
   MlirValue operands[1 + LSIM_EMIT_MAX_SLICE_RANK];
   int rc = slice_operands("lsim_emit_dynamic_slice", &operand, 1, starts, rank, operands, err);
+  if (!rc)
+    rc = null_operand("stablehlo.dynamic_slice", operands, 1 + rank, err);
+  if (!rc)
+    rc = check_slice_sizes(operand, sizes, rank, err);
   if (rc)
     return rc;
   MlirNamedAttribute attr = lsim_named(ip->context, "slice_sizes",
@@ -281,6 +328,8 @@ int lsim_emit_dynamic_update_slice(const lsim_insertion_point *ip, MlirValue ope
                                    MlirValue *out, lsim_error *err) {
   MlirValue operands[2 + LSIM_EMIT_MAX_SLICE_RANK], lead[] = {operand, update};
   int rc = slice_operands("lsim_emit_dynamic_update_slice", lead, 2, starts, rank, operands, err);
+  if (!rc)
+    rc = null_operand("stablehlo.dynamic_update_slice", operands, 2 + rank, err);
   if (rc)
     return rc;
   return emit1(ip, "stablehlo.dynamic_update_slice", operands, 2 + rank,
@@ -299,6 +348,8 @@ int lsim_emit_while(const lsim_insertion_point *ip, const MlirValue *operands, s
   MlirType types[8];
   if (count > 8)
     return lsim_error_set(err, LSIM_E_INVALID_ARGUMENT, "lsim_emit_while: more than 8 operands");
+  if (null_operand("stablehlo.while", operands, count, err))
+    return LSIM_E_INVALID_ARGUMENT;
   for (size_t i = 0; i < count; i++)
     types[i] = mlirValueGetType(operands[i]);
   int rc = lsim_emit_op(ip, "stablehlo.while", operands, count, types, count, NULL, 0, 2, out,
@@ -402,6 +453,8 @@ int lsim_emit_custom_call(const lsim_insertion_point *ip, const lsim_custom_call
                           const MlirType *result_types, size_t num_results, MlirOperation *out,
                           lsim_error *err) {
   MlirContext mlir = ip->context;
+  if (null_operand("stablehlo.custom_call", operands, num_operands, err))
+    return LSIM_E_INVALID_ARGUMENT;
   bool dict = !mlirAttributeIsNull(call->backend_config_dict);
   MlirNamedAttribute attrs[10 + call->num_extra];
   size_t n = 0;
@@ -549,6 +602,8 @@ int lsim_emit_wrap_with_memory_kind(const lsim_insertion_point *ip, const char *
                                            mlirDictionaryAttrGet(mlir, 1, &placement));
   lsim_custom_call call = {.target = "annotate_device_placement", .has_side_effect = true,
                            .api_version = 1, .extra = &frontend, .num_extra = 1};
+  if (null_operand("stablehlo.custom_call", value, 1, err))
+    return LSIM_E_INVALID_ARGUMENT;
   MlirType type = mlirValueGetType(*value);
   MlirOperation op;
   int rc = lsim_emit_custom_call(ip, &call, value, 1, &type, 1, &op, err);

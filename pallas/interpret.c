@@ -115,7 +115,8 @@ typedef struct grid_spec {
   int rank;
   int64_t dims[2];
   ref_spec in, out;
-  int64_t prefetch; /* 0: none */
+  bool has_prefetch;
+  int64_t prefetch; /* its length (0 for an empty one: not "none") */
 } grid_spec;
 
 /* A block's start in dimension d, made non-negative: for the map's literal
@@ -166,6 +167,8 @@ static MlirValue read_prefetch(emitter *e, MlirValue prefetch, int64_t length, M
   MlirValue at = select_(e, negative, wrapped, i), element = {NULL};
   int64_t one = 1;
   EMIT(lsim_emit_dynamic_slice(&e->at, prefetch, &at, 1, &one, &element, e->err));
+  if (e->rc)
+    return (MlirValue){NULL};
   MlirType scalar = scalar_type(mlirShapedTypeGetElementType(mlirValueGetType(prefetch)));
   MlirOperation reshape;
   EMIT(lsim_emit_op(&e->at, "stablehlo.reshape", &element, 1, &scalar, 1, NULL, 0, 0, &reshape,
@@ -390,6 +393,8 @@ static MlirValue row_sum(emitter *e, MlirValue x, const ref_spec *in, const ref_
 static MlirValue run_kernel(emitter *e, const char *kernel, MlirValue x, const grid_spec *g,
                             lsim_dtype dtype, bool x64) {
   MlirContext mlir = e->at.context;
+  if (e->rc) /* no block was loaded: x is null */
+    return (MlirValue){NULL};
   if (strcmp(kernel, "row_sum") == 0)
     return row_sum(e, x, &g->in, &g->out, is_float(dtype), x64);
   if (strcmp(kernel, "copy") == 0 || strcmp(kernel, "gather_rows") == 0)
@@ -410,8 +415,8 @@ static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlo
                       bool x64, const char *where, const char *where_0,
                       const char *where_earlier) {
   e->at.block = body;
-  intptr_t at = (g->prefetch ? 1 : 0) + (g->rank > 1 ? 1 : 0);
-  MlirValue prefetch = g->prefetch ? mlirBlockGetArgument(body, 0) : (MlirValue){NULL};
+  intptr_t at = (g->has_prefetch ? 1 : 0) + (g->rank > 1 ? 1 : 0);
+  MlirValue prefetch = g->has_prefetch ? mlirBlockGetArgument(body, 0) : (MlirValue){NULL};
   MlirValue counter = mlirBlockGetArgument(body, at);
   MlirValue index[2];
   for (int a = 0; a < g->rank; a++)
@@ -431,7 +436,7 @@ static void emit_step(emitter *e, const lsim_lowering_rule_context *ctx, MlirBlo
    * library's kernels write the output and only read the input, so the
    * input's buffer becomes the output's (an alias of the scalar-prefetch
    * operand, out_carry[-1], would be the output's own). */
-  int64_t blocked = g->prefetch ? 1 : 0;
+  int64_t blocked = g->has_prefetch ? 1 : 0;
   bool sync = lsim_module_context_profile(ctx->module_context)->pallas_interpret_alias_sync;
   for (size_t i = 0; sync && i < p->num_aliases; i++)
     if (p->aliases[i].input == blocked)
@@ -481,6 +486,7 @@ static grid_spec grid_of(const lsim_pallas_call_params *p, const lsim_aval *in,
     /* gather_rows: in_specs (lambda i, idx_ref: (idx_ref[i], 0)), out_specs
      * (lambda i, idx_ref: (i, 0)), over the grid of the output's blocks (the
      * index array may be longer). */
+    g.has_prefetch = true;
     g.prefetch = prefetch_length;
     g.in.block[0] = g.out.block[0] = p->block[0];
     g.in.axis[0] = g.out.axis[0] = 0;
@@ -612,7 +618,7 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
    * ints: int64 with x64); a grid of one compares with its Python int. */
   MlirValue carried[7];
   size_t n = 0;
-  if (g.prefetch)
+  if (g.has_prefetch)
     carried[n++] = args[0];
   if (g.rank > 1) {
     int bits = x64 ? 64 : 32;
@@ -636,7 +642,7 @@ int lsimp_interpret_lowering(lsim_lowering_rule_context *ctx, const MlirValue *a
     return e.rc;
   emitter in_cond = {lsim_insertion_point_in(&ctx->ip, cond), err, LSIM_OK};
   MlirValue steps = {NULL};
-  intptr_t counter_at = (g.prefetch ? 1 : 0) + (g.rank > 1 ? 1 : 0);
+  intptr_t counter_at = (g.has_prefetch ? 1 : 0) + (g.rank > 1 ? 1 : 0);
   if (g.rank > 1) {
     if (!in_cond.rc)
       in_cond.rc = lsim_emit_convert(&in_cond.at, mlirBlockGetArgument(cond, counter_at - 1),

@@ -344,6 +344,11 @@ static const catalogue_entry catalogue[] = {
         "shard_map.",
         "tpu_custom_call.py _tpu_custom_call_lowering (a ShardingContext of more than one "
         "device: jit over several devices, after the kernel is lowered)"),
+    ROW(LSIM_E_DYNAMIC_SLICE_SIZES, "TypeError",
+        "slice slice_sizes must be less than or equal to operand shape, got slice_sizes "
+        "{slice_sizes} for operand shape {shape}.",
+        "lax/slicing.py _dynamic_slice_shape_rule (e.g. the Pallas HLO interpreter's "
+        "idx_ref[i] on an empty scalar-prefetch array, at lowering time)"),
     OWN(LSIM_E_INVALID_ARGUMENT, LSIM_KIND_INVALID_INPUT, "InvalidArgument", "{detail}",
         "lowersim: bad argument", BEHAVIOUR_DOC),
     OWN(LSIM_E_NO_MEMORY, LSIM_KIND_NO_MEMORY, "MemoryError", "out of memory",

@@ -17,6 +17,7 @@
 #include "tests/suites.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -596,6 +597,59 @@ static void test_pretty_names_and_refusal(void) {
   mlirContextDestroy(c);
 }
 
+/* Every emitter given a null operand (a rule's value never made) refuses it
+ * with an error and emits nothing; MLIR would dereference it (fuzz seed 1,
+ * iteration 53777).  A dynamic_slice larger than its operand is JAX's
+ * TypeError (lax.dynamic_slice's shape rule), before any op is made. */
+static void test_emit_refuses_bad_operands(void) {
+  MlirContext mlir = lsim_lowerer_mlir_context(lowerer);
+  MlirType i32 = mlirRankedTensorTypeGet(0, NULL, mlirIntegerTypeGet(mlir, 32),
+                                         mlirAttributeGetNull());
+  int64_t zero = 0;
+  MlirType empty = mlirRankedTensorTypeGet(1, &zero, mlirIntegerTypeGet(mlir, 64),
+                                           mlirAttributeGetNull());
+  MlirLocation loc = mlirLocationUnknownGet(mlir);
+  MlirType types[] = {i32, i32, i32, empty};
+  MlirLocation locs[] = {loc, loc, loc, loc};
+  MlirBlock block = mlirBlockCreate(4, types, locs);
+  lsim_insertion_point ip = {mlir, block, loc, NULL};
+  MlirValue ok = mlirBlockGetArgument(block, 0), null = {NULL}, out = {NULL};
+  MlirValue one_null[] = {ok, null}, first_null[] = {null, ok};
+  int64_t one = 1;
+  MlirOperation op;
+  MlirBlock cond, body;
+  lsim_custom_call call = {.target = "t", .api_version = 1};
+  lsim_error err = LSIM_ERROR_INIT;
+  int rcs[] = {
+      lsim_emit_elementwise(&ip, "stablehlo.add", one_null, 2, &out, &err),
+      lsim_emit_elementwise(&ip, "stablehlo.add", first_null, 2, &out, &err),
+      lsim_emit_convert(&ip, null, i32, &out, &err),
+      lsim_emit_broadcast_scalar(&ip, null, i32, &out, &err),
+      lsim_emit_compare_signed(&ip, ok, null, "LT", &out, &err),
+      lsim_emit_select(&ip, ok, null, ok, &out, &err),
+      lsim_emit_dynamic_slice(&ip, null, &ok, 1, &one, &out, &err),
+      lsim_emit_dynamic_slice(&ip, ok, &null, 1, &one, &out, &err),
+      lsim_emit_dynamic_update_slice(&ip, ok, null, &ok, 1, &out, &err),
+      lsim_emit_call(&ip, "f", one_null, 2, i32, &out, &err),
+      lsim_emit_while(&ip, one_null, 2, &op, &cond, &body, &err),
+      lsim_emit_return(&ip, one_null, 2, &err),
+      lsim_emit_custom_call(&ip, &call, one_null, 2, &i32, 1, &op, &err),
+      lsim_emit_wrap_with_memory_kind(&ip, "device", &null, &err),
+  };
+  for (size_t i = 0; i < sizeof rcs / sizeof rcs[0]; i++)
+    CU_ASSERT_EQUAL(rcs[i], LSIM_E_INVALID_ARGUMENT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err), "emitting stablehlo.custom_call: operand 0 is null");
+  CU_ASSERT_EQUAL(lsim_emit_dynamic_slice(&ip, mlirBlockGetArgument(block, 3), &ok, 1, &one,
+                                          &out, &err),
+                  LSIM_E_DYNAMIC_SLICE_SIZES);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "slice slice_sizes must be less than or equal to operand shape, got "
+                         "slice_sizes (1,) for operand shape (0,).");
+  CU_ASSERT_TRUE(mlirOperationIsNull(mlirBlockGetFirstOperation(block)));
+  lsim_error_clear(&err);
+  mlirBlockDestroy(block);
+}
+
 static CU_TestInfo tests[] = {
     {"cli/pretty.c: names and refusal", test_pretty_names_and_refusal},
     {"lax binary ops: shape and dtype rules", test_lax_binary_rules},
@@ -606,6 +660,7 @@ static CU_TestInfo tests[] = {
     {"ffi_call", test_ffi_call},
     {"register_lowering(inline=False): the lowering cache", test_not_inline},
     {"lsim_mlir_reprint", test_mlir_reprint},
+    {"emitters: null operands, dynamic_slice sizes", test_emit_refuses_bad_operands},
     CU_TEST_INFO_NULL,
 };
 

@@ -129,6 +129,10 @@ typedef enum lsim_status {
   /* A Mosaic TPU kernel in a lowering over several devices without
    * shard_map (tpu_custom_call's ShardingContext check). */
   LSIM_E_PALLAS_MOSAIC_TPU_PARTITIONED = -124,
+  /* A dynamic_slice larger than its operand (lax.dynamic_slice's shape
+   * rule), e.g. the Pallas interpreter reading an empty scalar-prefetch
+   * array. */
+  LSIM_E_DYNAMIC_SLICE_SIZES = -125,
 
   /* lowersim's own codes. */
   LSIM_E_INVALID_ARGUMENT = -100,
