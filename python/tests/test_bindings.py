@@ -217,6 +217,27 @@ def test_lowerer_objects():
   lowerer.close()  # twice is harmless
 
 
+@pytest.mark.parametrize("call", [
+    lambda l, path, out: l.lower_file(path),
+    lambda l, path, out: l.lower_xml(SINE),
+    lambda l, path, out: l.write_module(path, out),
+    lambda l, path, out: l.reprint("module {\n}\n"),
+    lambda l, path, out: l.judge((0, "module {\n}\n", ""), module="module {\n}\n"),
+], ids=["lower_file", "lower_xml", "write_module", "reprint", "judge"])
+def test_closed_lowerer_raises(call, tmp_path):
+  """Every method of a closed Lowerer raises ValueError, as a closed file's
+  do (the library was handed a freed context: a segfault), and leaves no
+  file behind."""
+  path = tmp_path / "sine.xml"
+  path.write_text(SINE)
+  out = tmp_path / "out.mlir"
+  lowerer = lowersim.Lowerer()
+  lowerer.close()
+  with pytest.raises(ValueError, match=r"^lowersim: operation on a closed Lowerer$"):
+    call(lowerer, path, out)
+  assert sorted(p.name for p in tmp_path.iterdir()) == ["sine.xml"]
+
+
 def test_version_is_the_library_version():
   assert lowersim.__version__ == cli("--version").stdout.split()[-1]
 
