@@ -761,9 +761,19 @@ static void decode_kernels(side *s, MlirContext kctx) {
     kernel *k = &s->k[i];
     bytecode_header(k);
     lsimp_strbuf said_ = LSIMP_STRBUF_INIT;
+    MlirModule m = {NULL};
+    lsim_error deep = LSIM_ERROR_INIT;
+    if (k->version < 0 &&
+        lsimp_mlir_text_bound(lsimp_strbuf_cstr(&k->payload), k->payload.len, &deep)) {
+      s->oom |= deep.code == LSIM_E_NO_MEMORY;
+      lsimp_strbuf_puts(&said_, lsim_error_message(&deep));
+      lsim_error_clear(&deep);
+      k->error = lsimp_strbuf_take(&said_);
+      continue;
+    }
     MlirDiagnosticHandlerID h =
         mlirContextAttachDiagnosticHandler(kctx, lsimp_strbuf_collect_diagnostic, &said_, NULL);
-    MlirModule m = mlirModuleCreateParse(
+    m = mlirModuleCreateParse(
         kctx, mlirStringRefCreate(lsimp_strbuf_cstr(&k->payload), k->payload.len));
     mlirContextDetachDiagnosticHandler(kctx, h);
     if (mlirModuleIsNull(m) && k->version < 0 && !memchr(lsimp_strbuf_cstr(&k->payload), 0,
@@ -824,7 +834,10 @@ typedef struct judging {
 static void unparsable(lsimp_strbuf *f, const char *out, const char *diag, bool normalizing,
                        const char *note) {
   lsimp_strbuf_puts(f, "the implementation's output does not parse as MLIR");
-  if (diag && *diag)
+  static const char refused[] = "the module does not parse: it"; /* lsimp_mlir_text_bound's */
+  if (diag && strncmp(diag, refused, sizeof refused - 1) == 0)
+    lsimp_strbuf_printf(f, ": %s", diag + sizeof refused - 3);
+  else if (diag && *diag)
     lsimp_strbuf_printf(f, " (MLIR 19: %s)", diag);
   if (normalizing && note && strncmp(note, "--normalize", 11) == 0) {
     lsimp_strbuf_printf(f, "; %s", note);

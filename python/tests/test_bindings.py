@@ -217,6 +217,38 @@ def test_lowerer_objects():
   lowerer.close()  # twice is harmless
 
 
+DEEP = ("the module does not parse: it is nested deeper than 256 levels at line 1, the limit "
+        "lowersim gives MLIR's parser and printer (their recursion would overflow the stack)")
+
+
+@pytest.mark.parametrize("text", [
+    "module {" * 20000 + "}" * 20000,
+    "module attributes {x.a = " + "[" * 20000 + "]" * 20000 + "} {}",
+    "module attributes {x.a = affine_map<(d0) -> (" + "-" * 20000 + "d0)>} {}",
+], ids=["modules", "arrays", "affine"])
+def test_reprint_deep_text_is_refused(text):
+  """MLIR text nested past the parser's stack (20,000 deep took the
+  interpreter down) raises InvalidScenario, whose message says why."""
+  with pytest.raises(lowersim.InvalidScenario) as raised:
+    lowersim.reprint(text)
+  assert raised.value.message == DEEP
+
+
+def test_judge_deep_kernel_is_refused():
+  """A kernel's text nested past the parser's stack inside a port's module
+  (Triton's `ir`) is a kernel that does not parse, not a crash."""
+  def module(ir: str) -> str:
+    return ('module {\n  func.func @main() {\n    "stablehlo.custom_call"() {call_target_name = '
+            '"__gpu$xla.gpu.triton", mhlo.backend_config = {ir = "' + ir + '"}} : () -> ()\n'
+            '    return\n  }\n}\n')
+  verdict = lowersim.judge((0, module("module {" * 20000 + "}" * 20000), ""),
+                           module=module("module {\\0A}"))
+  assert not verdict.passed
+  assert verdict.first == ("first difference: kernel 0 (__gpu$xla.gpu.triton mhlo.backend_config "
+                           "ir) does not parse on the implementation's side: "
+                           + DEEP.removeprefix("the module does not parse: "))
+
+
 @pytest.mark.parametrize("call", [
     lambda l, path, out: l.lower_file(path),
     lambda l, path, out: l.lower_xml(SINE),
