@@ -9,7 +9,9 @@
 #                           scenario reader and lowering (LIBFUZZER=its path) over a copy
 #                           of testdata/scenarios (SOURCE_DIR=the tree), matrix --merge's CSV
 #                           reader (LIBFUZZER_MATRIX_CSV) and the command line with a file
-#                           (LIBFUZZER_CLI), seeded by the command (LOWERSIM)
+#                           (LIBFUZZER_CLI), seeded by the command (LOWERSIM), the reader
+#                           over several encodings (LIBFUZZER_ENCODINGS) and the bindings'
+#                           entry points (LIBFUZZER_BINDINGS), seeded by testdata/
 # A finding's minimized scenario is printed; `lowersim lower` reproduces it.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -217,6 +219,36 @@ libfuzzer_tests() {
         "$LOWERSIM" matrix --features rules --max-len 1 --limit 10 --csv -; } >"$c/merge"
     fi
     run_libfuzzer cli "$LIBFUZZER_CLI" "$c" "$SRC/cli/cli.dict" LOWERSIM_FUZZ_QUIET=1
+  fi
+  # The scenario reader over several encodings (fuzz/libfuzzer_encodings.c:
+  # the first byte picks one): each bundled scenario in a few of them.
+  if [ -n "${LIBFUZZER_ENCODINGS:-}" ]; then
+    local e f c=$tmp/corpus-encodings
+    mkdir -p "$c"
+    for f in "$SRC"/testdata/scenarios/*.xml; do
+      for e in 0 2 3 5 8 9; do
+        { printf "\\$(printf %03o $e)"; sed 1d "$f"; } >"$c/$e-$(basename "$f")"
+      done
+    done
+    run_libfuzzer encodings "$LIBFUZZER_ENCODINGS" "$c" "$SRC/fuzz/scenario.dict"
+  fi
+  # The bindings' entry points (fuzz/libfuzzer_bindings.c: the first byte
+  # picks reprint, lower_xml, judge of a module or of an error): expected
+  # modules and error lines, scenarios.
+  if [ -n "${LIBFUZZER_BINDINGS:-}" ]; then
+    local f c=$tmp/corpus-bindings
+    mkdir -p "$c"
+    for f in "$SRC"/testdata/expected/*.mlir; do
+      { printf '\000'; cat "$f"; } >"$c/reprint-$(basename "$f")"
+      { printf '\002'; cat "$f"; } >"$c/judge-$(basename "$f")"
+    done
+    for f in "$SRC"/testdata/expected/*.err; do
+      { printf '\003'; cat "$f"; } >"$c/error-$(basename "$f")"
+    done
+    for f in "$SRC"/testdata/scenarios/*.xml; do
+      { printf '\001'; cat "$f"; } >"$c/lower-$(basename "$f")"
+    done
+    run_libfuzzer bindings "$LIBFUZZER_BINDINGS" "$c" "$SRC/fuzz/bindings.dict"
   fi
 }
 

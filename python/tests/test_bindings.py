@@ -249,6 +249,40 @@ def test_judge_deep_kernel_is_refused():
                            + DEEP.removeprefix("the module does not parse: "))
 
 
+def _bytecode(text: str, tmp_path) -> bytes:
+  """`text` as MLIR 19's bytecode, by mlir-opt (its own parse given a large
+  stack); skips when there is no mlir-opt-19."""
+  import resource, shutil
+  tool = os.environ.get("MLIR_OPT") or shutil.which("mlir-opt-19")
+  if not tool:
+    pytest.skip("no mlir-opt-19 to write bytecode")
+  (tmp_path / "in.mlir").write_text(text)
+  def big_stack():
+    resource.setrlimit(resource.RLIMIT_STACK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+  subprocess.run([tool, "--allow-unregistered-dialect", "--emit-bytecode", str(tmp_path / "in.mlir"),
+                  "-o", str(tmp_path / "out.mlirbc")], check=True, preexec_fn=big_stack)
+  return (tmp_path / "out.mlirbc").read_bytes()
+
+
+def test_judge_deep_bytecode_kernel_is_refused(tmp_path):
+  """A kernel's bytecode nested past MLIR's reader (20,000 modules: a
+  segfault of the judge, of `check --impl`, of Python) is decoded in a child
+  process: a kernel that cannot be decoded, with the reason."""
+  def module(ir: bytes) -> str:
+    return ('module {\n  func.func @main() {\n    "stablehlo.custom_call"() {call_target_name = '
+            '"__gpu$xla.gpu.triton", mhlo.backend_config = {ir = "'
+            + "".join("\\%02X" % b for b in ir) + '"}} : () -> ()\n    return\n  }\n}\n')
+  small = _bytecode("module {}", tmp_path)
+  deep = _bytecode("module {" * 20000 + "}" * 20000, tmp_path)
+  verdict = lowersim.judge((0, module(deep), ""), module=module(small))
+  assert not verdict.passed
+  assert verdict.first == (
+      "first difference: kernel 0 (__gpu$xla.gpu.triton mhlo.backend_config ir) does not parse "
+      "on the implementation's side: its bytecode could not be decoded: MLIR's reader was killed "
+      "by signal 11 (Segmentation fault): its nesting or its sizes are past what the reader takes")
+  assert lowersim.judge((0, module(small), ""), module=module(small)).passed
+
+
 @pytest.mark.parametrize("call", [
     lambda l, path, out: l.lower_file(path),
     lambda l, path, out: l.lower_xml(SINE),
