@@ -315,6 +315,17 @@ static int bound_token(bound *b) {
       b->p++;
     return bound_alias_token(b, at, (size_t)(b->p - at));
   }
+  if (c >= '0' && c <= '9') { /* a number, whole: 12, 1.5e-3, 0x7FC0 */
+    while (b->p < b->end && (is_word_char(*b->p) || ((*b->p == '+' || *b->p == '-') &&
+                                                      (b->p[-1] == 'e' || b->p[-1] == 'E'))))
+      b->p++;
+    return LSIM_OK;
+  }
+  if (c == '@' || c == '%' || c == '^') { /* a symbol, a value, a block */
+    while (b->p < b->end && (is_word_char(*b->p) || *b->p == '-'))
+      b->p++;
+    return LSIM_OK;
+  }
   if (is_word_start(c)) {
     while (b->p < b->end && is_word_char(*b->p))
       b->p++;

@@ -616,6 +616,21 @@ static void test_mlir_nesting_bound(void) {
                          "text of 798 bytes");
   lsim_error_clear(&err);
   CU_ASSERT_PTR_NULL(out);
+  /* A value past its first token (`12 : tensor<...>`) is the alias's too. */
+  char *typed = nested("#a0 = ", "[", 200, "", "]", "\n#t = 12 : tensor<1xi32, #a0>\n");
+  char *use = nested("module attributes {x.a = ", "[", 60, "#t", "]", "} {}\n");
+  lsimp_strbuf_reset(&chain);
+  lsimp_strbuf_puts(&chain, typed);
+  lsimp_strbuf_puts(&chain, use);
+  CU_ASSERT_EQUAL(lsim_mlir_reprint(mlir, lsimp_strbuf_cstr(&chain), &out, &err),
+                  LSIM_E_INVALID_INPUT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "the module does not parse: it is nested deeper than 256 levels through "
+                         "the alias #t at line 3, the limit lowersim gives MLIR's parser and "
+                         "printer (their recursion would overflow the stack)");
+  lsim_error_clear(&err);
+  free(typed);
+  free(use);
   lsimp_strbuf_free(&chain);
   lsimp_strbuf_free(&dag);
 }
