@@ -10,6 +10,7 @@
 #include "lowersim/scenario.h"
 
 #include <iconv.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,12 +80,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(declared + dhead, body, n);
   size_t utf8_n = (size_t)head + n, converted_n;
   char *converted = convert(encoding, declared, (size_t)dhead + n, &converted_n);
+  if (!converted) /* not UTF-8, or not the encoding's: read as it is */
+    free(verdict(body, n));
+  /* Only where the conversion is exact (SHIFT_JIS writes `\` as a
+   * full-width one) is the UTF-8 twin the same document. */
+  if (converted) {
+    iconv_t back = iconv_open("UTF-8", encoding);
+    size_t cap = (size_t)dhead + n + 1, left = converted_n, room = cap;
+    char *again = lsim_malloc(cap), *in = converted, *o = again;
+    if (back == (iconv_t)-1 || !again)
+      abort();
+    bool exact = iconv(back, &in, &left, &o, &room) != (size_t)-1 &&
+                 iconv(back, NULL, NULL, &o, &room) != (size_t)-1 &&
+                 (size_t)(o - again) == (size_t)dhead + n &&
+                 memcmp(again, declared, (size_t)dhead + n) == 0;
+    iconv_close(back);
+    free(again);
+    if (!exact) {
+      free(verdict(converted, converted_n));
+      free(converted);
+      converted = NULL;
+    }
+  }
   free(declared);
   /* Text iconv does not take as UTF-8, or that the encoding cannot hold, or
    * a converted file past the reader's limit of bytes (said of its size),
    * has no UTF-8 twin to agree with: read, unchecked. */
-  if (!converted || converted_n > lsim_scenario_max_bytes() || utf8_n > lsim_scenario_max_bytes()) {
-    free(verdict(converted ? converted : body, converted ? converted_n : n));
+  if (!converted) {
+    /* read above */
+  } else if (converted_n > lsim_scenario_max_bytes() || utf8_n > lsim_scenario_max_bytes()) {
+    free(verdict(converted, converted_n));
   } else {
     char *want = verdict(utf8, utf8_n), *got = verdict(converted, converted_n);
     if (strcmp(want, got) != 0) {
