@@ -242,8 +242,9 @@ static int validate(const char *path, xmlDocPtr doc, xmlRelaxNGPtr schema, diag 
 
 int lsimp_scenario_parse(const char *path, const char *data, size_t size, xmlDocPtr *out,
                         lsim_error *err) {
+  static const char empty[] = "the file is empty; a scenario is a <scenario> element";
   if (size == 0)
-    return lsimp_input_fail(err, path, 1, "the file is empty; a scenario is a <scenario> element");
+    return lsimp_input_fail(err, path, 1, "%s", empty);
   if (size > lsim_scenario_max_bytes())
     return too_large(err, path);
   /* Every encoding is UTF-8 before the limits see its bytes (encoding.c). */
@@ -254,7 +255,9 @@ int lsimp_scenario_parse(const char *path, const char *data, size_t size, xmlDoc
     return rc;
   if (utf8)
     data = utf8, size = utf8_size;
-  rc = lsimp_scenario_check_limits(path, data, size, err);
+  /* A byte order mark and nothing else: libxml2 takes no empty buffer. */
+  rc = size ? lsimp_scenario_check_limits(path, data, size, err)
+            : lsimp_input_fail(err, path, 1, "%s", empty);
   xmlRelaxNGPtr schema;
   if (!rc)
     rc = lsimp_schema_get(&schema, err);

@@ -81,5 +81,9 @@ expect encoding-unknown 2 "unknown.xml:1: the encoding 'X-NO-SUCH' is not suppor
 printf '\xff\xfe<\x00s\x00\n\x00\x00\xd8<\x00' >surrogate.xml
 expect encoding-invalid 2 "surrogate.xml:2: the bytes at byte offset 6 are not valid UTF-16LE" -- lower surrogate.xml
 
+# A byte order mark and nothing after it (libFuzzer: "out of memory").
+printf '\xff\xfe' >bom.xml
+expect encoding-bom-only 2 "bom.xml:1: the file is empty; a scenario is a <scenario> element" -- lower bom.xml
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
