@@ -752,9 +752,16 @@ static void bytecode_header(kernel *k) {
       bytes++;
     if (pos + bytes > n)
       return;
-    for (unsigned i = 0; i < bytes; i++)
-      v |= (uint64_t)d[pos + i] << (8 * i);
-    v >>= bytes;
+    /* A first byte of 0: the value is the 8 bytes after it (a shift by
+     * 64 bits is undefined: UBSan, found by libfuzzer_bindings). */
+    if (bytes == 9) {
+      for (unsigned i = 0; i < 8; i++)
+        v |= (uint64_t)d[pos + 1 + i] << (8 * i);
+    } else {
+      for (unsigned i = 0; i < bytes; i++)
+        v |= (uint64_t)d[pos + i] << (8 * i);
+      v >>= bytes;
+    }
     pos += bytes;
   }
   k->version = (int)v;
