@@ -5,9 +5,21 @@
 
 #include <mlir-c/Diagnostics.h>
 
+#include <string.h>
+
 char *lsim_mlir_print(MlirOperation op) { return lsimp_mlir_print(op, LSIMP_PRINT_CHECKED); }
 
 int lsim_mlir_parse_module(MlirContext mlir, const char *text, MlirModule *out, lsim_error *err) {
+  *out = (MlirModule){NULL};
+  lsim_error deep = LSIM_ERROR_INIT;
+  if (lsimp_mlir_text_bound(text, strlen(text), &deep)) {
+    int rc = deep.code == LSIM_E_NO_MEMORY
+                 ? lsimp_fail_oom(err)
+                 : lsim_error_set(err, LSIM_E_INVALID_INPUT, "the module does not parse: %s",
+                                  lsim_error_message(&deep));
+    lsim_error_clear(&deep);
+    return rc;
+  }
   lsimp_strbuf said = LSIMP_STRBUF_INIT;
   MlirDiagnosticHandlerID handler =
       mlirContextAttachDiagnosticHandler(mlir, lsimp_strbuf_collect_diagnostic, &said, NULL);

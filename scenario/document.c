@@ -200,7 +200,8 @@ static int parse(const char *path, const char *data, size_t size, diag *d, xmlDo
   xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(data, (int)size);
   if (!ctxt)
     return lsimp_fail_oom(err);
-  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA);
+  /* The text is UTF-8 whatever its declaration says (lsimp_scenario_to_utf8). */
+  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_IGNORE_ENC);
   ctxt->_private = d;
   ctxt->sax->internalSubset = reject_doctype;
   ctxt->sax->startElementNs = start_element;
@@ -243,17 +244,29 @@ static int validate(const char *path, xmlDocPtr doc, xmlRelaxNGPtr schema, diag 
 
 int lsimp_scenario_parse(const char *path, const char *data, size_t size, xmlDocPtr *out,
                         lsim_error *err) {
+  static const char empty[] = "the file is empty; a scenario is a <scenario> element";
   if (size == 0)
-    return lsimp_input_fail(err, path, 1, "the file is empty; a scenario is a <scenario> element");
+    return lsimp_input_fail(err, path, 1, "%s", empty);
   if (size > lsim_scenario_max_bytes())
     return too_large(err, path);
-  int rc = lsimp_scenario_check_limits(path, data, size, err);
+  /* Every encoding is UTF-8 before the limits see its bytes (encoding.c). */
+  char *utf8 = NULL;
+  size_t utf8_size = 0;
+  int rc = lsimp_scenario_to_utf8(path, data, size, &utf8, &utf8_size, err);
   if (rc)
     return rc;
+  if (utf8)
+    data = utf8, size = utf8_size;
+  /* A byte order mark and nothing else: libxml2 takes no empty buffer. */
+  rc = size ? lsimp_scenario_check_limits(path, data, size, err)
+            : lsimp_input_fail(err, path, 1, "%s", empty);
   xmlRelaxNGPtr schema;
-  rc = lsimp_schema_get(&schema, err);
-  if (rc)
+  if (!rc)
+    rc = lsimp_schema_get(&schema, err);
+  if (rc) {
+    free(utf8);
     return rc;
+  }
   diag d = {false, 0, NULL, LSIMP_STRBUF_INIT};
   lsimp_xml_handlers saved;
   lsimp_xml_capture_begin(&saved, diag_capture, &d);
@@ -263,6 +276,7 @@ int lsimp_scenario_parse(const char *path, const char *data, size_t size, xmlDoc
     rc = validate(path, doc, schema, &d, err);
   lsimp_xml_capture_end(&saved);
   lsimp_strbuf_free(&d.text);
+  free(utf8);
   if (rc) {
     xmlFreeDoc(doc);
     return rc;

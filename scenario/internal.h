@@ -92,6 +92,17 @@ int lsimp_scenario_load_file(const char *path, char **data, size_t *size, lsim_e
  * process; -1 for any other path (scenario_output.c). */
 int lsimp_descriptor_named(const char *path);
 
+/* --- encoding.c ------------------------------------------------------------ */
+
+/* The scenario `data` in UTF-8: `*out` is NULL when it is already (no
+ * declaration, or one of UTF-8 or ASCII), else the owned conversion (free)
+ * from the encoding its byte order mark, first bytes or declaration say.
+ * `PATH:1: the encoding 'X' is not supported (...)` for one iconv does not
+ * know, `PATH:LINE: the bytes at byte offset N are not valid X` for bytes
+ * that are not. */
+int lsimp_scenario_to_utf8(const char *path, const char *data, size_t size, char **out,
+                           size_t *out_size, lsim_error *err);
+
 /* --- limits.c ------------------------------------------------------------ */
 
 /* Refuses, before libxml2 parses `data`, a NUL byte anywhere and elements

@@ -15,11 +15,19 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Diagnostics.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 static MlirStringRef ref(const char *s) { return mlirStringRefCreateFromCString(s); }
 
@@ -836,9 +844,16 @@ static void bytecode_header(kernel *k) {
       bytes++;
     if (pos + bytes > n)
       return;
-    for (unsigned i = 0; i < bytes; i++)
-      v |= (uint64_t)d[pos + i] << (8 * i);
-    v >>= bytes;
+    /* A first byte of 0: the value is the 8 bytes after it (a shift by
+     * 64 bits is undefined: UBSan, found by libfuzzer_bindings). */
+    if (bytes == 9) {
+      for (unsigned i = 0; i < 8; i++)
+        v |= (uint64_t)d[pos + 1 + i] << (8 * i);
+    } else {
+      for (unsigned i = 0; i < bytes; i++)
+        v |= (uint64_t)d[pos + i] << (8 * i);
+      v >>= bytes;
+    }
     pos += bytes;
   }
   k->version = (int)v;
@@ -847,15 +862,165 @@ static void bytecode_header(kernel *k) {
     snprintf(k->producer, sizeof k->producer, "%.*s", (int)(nul - d - (ptrdiff_t)pos), d + pos);
 }
 
+/* --- bytecode kernels, decoded in a child process -------------------------------------- */
+
+/* MLIR's bytecode reader trusts what it reads: counts it allocates for
+ * before checking them (a 7.5 GB vector from a few bytes), nesting it
+ * recurses into (modules and attributes 12,000 deep overflow an 8 MiB
+ * stack, and the printer after them), text attributes it hands the text
+ * parser.  No scan of the bytes can bound all of that, so a bytecode kernel
+ * is parsed and printed by a child process, under a limit on its memory
+ * (not under AddressSanitizer, which reserves terabytes) and a time limit;
+ * a child that fails is a kernel that cannot be decoded, with the reason. */
+enum { KERNEL_SECONDS = 60 };
+#if defined(__SANITIZE_ADDRESS__)
+#define KERNEL_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KERNEL_UNDER_ASAN 1
+#endif
+#endif
+#define KERNEL_MEMORY ((rlim_t)4 << 30)
+
+static void child_decode(int fd, const kernel *k, MlirContext kctx) {
+  /* The parent's handlers (its temporaries, Python's faulthandler, LLVM's
+   * crash report) are not the child's; nor is a core dump. */
+  static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD, SIGXFSZ,
+                                SIGSEGV, SIGBUS,  SIGABRT, SIGFPE, SIGILL};
+  struct rlimit no_core = {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  for (size_t i = 0; i < sizeof signals / sizeof *signals; i++)
+    signal(signals[i], SIG_DFL);
+  /* LLVM's own report of what kills the reader is not the command's output. */
+  int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (null >= 0)
+    dup2(null, STDERR_FILENO);
+#if !defined(KERNEL_UNDER_ASAN)
+  struct rlimit limit = {KERNEL_MEMORY, KERNEL_MEMORY};
+  setrlimit(RLIMIT_AS, &limit);
+#endif
+  lsimp_strbuf out = LSIMP_STRBUF_INIT;
+  MlirDiagnosticHandlerID h =
+      mlirContextAttachDiagnosticHandler(kctx, lsimp_strbuf_collect_diagnostic, &out, NULL);
+  lsimp_strbuf_putc(&out, 'E');
+  MlirModule m = mlirModuleCreateParse(
+      kctx, mlirStringRefCreate(lsimp_strbuf_cstr(&k->payload), k->payload.len));
+  mlirContextDetachDiagnosticHandler(kctx, h);
+  if (!mlirModuleIsNull(m)) {
+    lsimp_strbuf_reset(&out);
+    lsimp_strbuf_putc(&out, 'T');
+    lsimp_mlir_print_to(mlirModuleGetOperation(m), LSIMP_PRINT_CHECKED, lsimp_strbuf_write, &out);
+  }
+  const char *p = lsimp_strbuf_cstr(&out);
+  for (size_t left = out.len; !lsimp_strbuf_failed(&out) && left;) {
+    ssize_t w = write(fd, p, left);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      _exit(3);
+    p += w, left -= (size_t)w;
+  }
+  _exit(lsimp_strbuf_failed(&out) ? 4 : 0);
+}
+
+/* k->text or k->error from the child's answer; false when out of memory. */
+static bool decode_bytecode(kernel *k, MlirContext kctx) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC)) {
+    k->error = lsim_strdup("its bytecode could not be decoded: no pipe for the decoder");
+    return k->error != NULL;
+  }
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    child_decode(fds[1], k, kctx);
+  }
+  close(fds[1]);
+  lsimp_strbuf got = LSIMP_STRBUF_INIT;
+  bool timed_out = false;
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (char buf[65536]; pid > 0;) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long left_ms = KERNEL_SECONDS * 1000L - (long)(now.tv_sec - start.tv_sec) * 1000L -
+                   (now.tv_nsec - start.tv_nsec) / 1000000L;
+    struct pollfd pfd = {fds[0], POLLIN, 0};
+    int ready = left_ms > 0 ? poll(&pfd, 1, (int)left_ms) : 0;
+    if (ready < 0 && errno == EINTR)
+      continue;
+    if (ready <= 0) {
+      timed_out = true;
+      kill(pid, SIGKILL);
+      break;
+    }
+    ssize_t r = read(fds[0], buf, sizeof buf);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    lsimp_strbuf_append(&got, buf, (size_t)r);
+  }
+  close(fds[0]);
+  int status = 0;
+  while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  bool ok = true;
+  if (lsimp_strbuf_failed(&got)) {
+    ok = false;
+  } else if (pid > 0 && !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0 && got.len) {
+    char **to = got.data[0] == 'T' ? &k->text : &k->error;
+    *to = lsim_strdup(lsimp_strbuf_cstr(&got) + 1);
+    ok = *to != NULL;
+  } else {
+    lsimp_strbuf why = LSIMP_STRBUF_INIT;
+    if (pid < 0)
+      lsimp_strbuf_printf(&why, "no process for the decoder (%s)", strerror(errno));
+    else if (timed_out)
+      lsimp_strbuf_printf(&why, "MLIR's reader took more than %d s", KERNEL_SECONDS);
+    else if (WIFSIGNALED(status))
+      lsimp_strbuf_printf(&why, "MLIR's reader was killed by signal %d (%s): its nesting or its "
+                          "sizes are past what the reader takes", WTERMSIG(status),
+                          strsignal(WTERMSIG(status)));
+    else
+      lsimp_strbuf_printf(&why, "MLIR's reader exited %d", WEXITSTATUS(status));
+    k->error = lsimp_strbuf_failed(&why) ? NULL : lsimp_strbuf_take(&why);
+    ok = k->error != NULL;
+    if (ok) {
+      char *full = NULL;
+      lsimp_strbuf t = LSIMP_STRBUF_INIT;
+      lsimp_strbuf_printf(&t, "its bytecode could not be decoded: %s", k->error);
+      full = lsimp_strbuf_failed(&t) ? NULL : lsimp_strbuf_take(&t);
+      free(k->error);
+      k->error = full;
+      ok = full != NULL;
+    }
+  }
+  lsimp_strbuf_free(&got);
+  return ok;
+}
+
 /* Parses each kernel's payload in `kctx` into its canonical text. */
 static void decode_kernels(side *s, MlirContext kctx) {
   for (size_t i = 0; i < s->n; i++) {
     kernel *k = &s->k[i];
     bytecode_header(k);
     lsimp_strbuf said_ = LSIMP_STRBUF_INIT;
+    MlirModule m = {NULL};
+    lsim_error deep = LSIM_ERROR_INIT;
+    if (k->payload.len >= 4 && memcmp(lsimp_strbuf_cstr(&k->payload), "ML\xefR", 4) == 0) {
+      s->oom |= !decode_bytecode(k, kctx);
+      continue;
+    }
+    if (lsimp_mlir_text_bound(lsimp_strbuf_cstr(&k->payload), k->payload.len, &deep)) {
+      s->oom |= deep.code == LSIM_E_NO_MEMORY;
+      lsimp_strbuf_puts(&said_, lsim_error_message(&deep));
+      lsim_error_clear(&deep);
+      k->error = lsimp_strbuf_take(&said_);
+      continue;
+    }
     MlirDiagnosticHandlerID h =
         mlirContextAttachDiagnosticHandler(kctx, lsimp_strbuf_collect_diagnostic, &said_, NULL);
-    MlirModule m = mlirModuleCreateParse(
+    m = mlirModuleCreateParse(
         kctx, mlirStringRefCreate(lsimp_strbuf_cstr(&k->payload), k->payload.len));
     mlirContextDetachDiagnosticHandler(kctx, h);
     if (mlirModuleIsNull(m) && k->version < 0 && !memchr(lsimp_strbuf_cstr(&k->payload), 0,
@@ -920,8 +1085,11 @@ static void unparsable(lsimp_strbuf *f, const char *out, const char *diag, bool 
   lsimp_strbuf_puts(f, "the implementation's output does not parse as MLIR");
   /* MLIR's diagnostic quotes the port's text (a token, its line): the
    * first DIAGNOSTIC_MAX bytes of it say enough. */
+  static const char refused[] = "the module does not parse: it"; /* lsimp_mlir_text_bound's */
   size_t dl = diag ? strlen(diag) : 0;
-  if (dl > DIAGNOSTIC_MAX)
+  if (dl && strncmp(diag, refused, sizeof refused - 1) == 0)
+    lsimp_strbuf_printf(f, ": %s", diag + sizeof refused - 3);
+  else if (dl > DIAGNOSTIC_MAX)
     lsimp_strbuf_printf(f, " (MLIR 19: %.*s... (%zu bytes more))", DIAGNOSTIC_MAX, diag,
                         dl - DIAGNOSTIC_MAX);
   else if (dl)

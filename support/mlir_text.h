@@ -3,6 +3,7 @@
 #ifndef LSIMP_SUPPORT_MLIR_TEXT_H
 #define LSIMP_SUPPORT_MLIR_TEXT_H
 
+#include "lowersim/error.h"
 #include "support/strbuf.h"
 
 #include <mlir-c/Diagnostics.h>
@@ -53,5 +54,21 @@ bool lsimp_mlir_print_to(MlirOperation op, lsimp_print_mode mode, lsimp_text_wri
 
 /* lsimp_mlir_print_to into owned text (free), or NULL when out of memory. */
 char *lsimp_mlir_print(MlirOperation op, lsimp_print_mode mode);
+
+/* How deep MLIR text lowersim did not write may nest: brackets of every
+ * kind, affine operators and what aliases add where they are used.  MLIR's
+ * parser takes about 2 KiB of stack a level (4,000 levels of `module {`
+ * overflow an 8 MiB stack, 500 a 1 MiB one); lowersim's and JAX's modules
+ * nest a few dozen deep. */
+#define LSIMP_MLIR_MAX_DEPTH 256
+/* Aliases may print as at most 16 times the text's size, plus 16 MiB. */
+#define LSIMP_MLIR_MAX_EXPANSION 16u
+#define LSIMP_MLIR_MAX_EXPANSION_BASE (16u << 20)
+
+/* LSIM_OK when `text` (`len` bytes of MLIR text) stays within those bounds,
+ * else LSIM_E_INVALID_INPUT saying which and where ("it is nested deeper
+ * than 256 levels at line 3, ..."): to be called on every text lowersim did
+ * not write before MLIR parses it.  Linear in `len`. */
+int lsimp_mlir_text_bound(const char *text, size_t len, lsim_error *err);
 
 #endif

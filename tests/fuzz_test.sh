@@ -9,8 +9,10 @@
 #                           scenario reader and lowering (LIBFUZZER=its path) over a copy
 #                           of testdata/scenarios (SOURCE_DIR=the tree), matrix --merge's CSV
 #                           reader (LIBFUZZER_MATRIX_CSV), the command line with a file
-#                           (LIBFUZZER_CLI) and a port's output (LIBFUZZER_PORT),
-#                           seeded by the command (LOWERSIM)
+#                           (LIBFUZZER_CLI) and a port's output (LIBFUZZER_PORT), seeded by
+#                           the command (LOWERSIM), the reader over several encodings
+#                           (LIBFUZZER_ENCODINGS) and the bindings' entry points
+#                           (LIBFUZZER_BINDINGS), seeded by testdata/
 # A finding's minimized scenario is printed; `lowersim lower` reproduces it.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -234,6 +236,39 @@ libfuzzer_tests() {
     { printf '\000\040%d %d 0\n' 0 "$m"; cat "$tmp/m.mlir"; printf '1 0 %d\n' "$e"; cat "$tmp/e.err"; } >"$c/batch"
     printf '\001\005\000ab\000cdValueError: x\033[2J\377\n' >"$c/nul"
     run_libfuzzer port "$LIBFUZZER_PORT" "$c" "$SRC/cli/port.dict"
+  fi
+  # The scenario reader over several encodings (fuzz/libfuzzer_encodings.c:
+  # the first byte picks one): each bundled scenario in a few of them.
+  if [ -n "${LIBFUZZER_ENCODINGS:-}" ]; then
+    local e f c=$tmp/corpus-encodings
+    mkdir -p "$c"
+    for f in "$SRC"/testdata/scenarios/*.xml; do
+      for e in 0 2 3 5 8 9; do
+        { printf "\\$(printf %03o $e)"; sed 1d "$f"; } >"$c/$e-$(basename "$f")"
+      done
+    done
+    run_libfuzzer encodings "$LIBFUZZER_ENCODINGS" "$c" "$SRC/fuzz/scenario.dict"
+  fi
+  # The bindings' entry points (fuzz/libfuzzer_bindings.c: the first byte
+  # picks reprint, lower_xml, judge of a module or of an error): expected
+  # modules and error lines, scenarios.
+  if [ -n "${LIBFUZZER_BINDINGS:-}" ]; then
+    local f c=$tmp/corpus-bindings
+    mkdir -p "$c"
+    for f in "$SRC"/testdata/expected/*.mlir; do
+      { printf '\000'; cat "$f"; } >"$c/reprint-$(basename "$f")"
+      { printf '\002'; cat "$f"; } >"$c/judge-$(basename "$f")"
+    done
+    for f in "$SRC"/testdata/expected/*.err; do
+      { printf '\003'; cat "$f"; } >"$c/error-$(basename "$f")"
+    done
+    for f in "$SRC"/testdata/scenarios/*.xml; do
+      { printf '\001'; cat "$f"; } >"$c/lower-$(basename "$f")"
+    done
+    # what it found, replayed (testdata/bindings-findings/: a judged kernel's
+    # 9-byte bytecode version, UBSan; a UTF-16 byte order mark alone)
+    cp "$SRC"/testdata/bindings-findings/* "$c/"
+    run_libfuzzer bindings "$LIBFUZZER_BINDINGS" "$c" "$SRC/fuzz/bindings.dict"
   fi
 }
 

@@ -11,6 +11,7 @@
 #include "lowersim/lowering.h"
 #include "lowersim/mlir_text.h"
 #include "lowersim/registry.h"
+#include "support/strbuf.h"
 #include "tests/fixtures.h"
 #include "lowersim/lax.h"
 #include "cli/pretty.h"
@@ -507,6 +508,134 @@ static void test_mlir_reprint(void) {
   lsim_error_clear(&err);
 }
 
+/* `head` + `open` n times + `middle` + `close` n times + `tail` (owned). */
+static char *nested(const char *head, const char *open, size_t n, const char *middle,
+                    const char *close, const char *tail) {
+  size_t len = strlen(head) + n * (strlen(open) + strlen(close)) + strlen(middle) + strlen(tail);
+  char *t = malloc(len + 1), *q = t;
+  q = stpcpy(q, head);
+  for (size_t i = 0; i < n; i++)
+    q = stpcpy(q, open);
+  q = stpcpy(q, middle);
+  for (size_t i = 0; i < n; i++)
+    q = stpcpy(q, close);
+  stpcpy(q, tail);
+  return t;
+}
+
+/* Every kind of nesting MLIR's parser recurses into (each 4,000 to 75,000
+ * deep overflowed its stack: a segfault of `check`, of `check --impl` and of
+ * Python's lowersim.reprint) is refused before MLIR sees it, at 256 levels
+ * whatever brings them (brackets, affine operators, aliases), and a text as
+ * deep as the limit still parses; brackets in strings and comments count
+ * for nothing. */
+static void test_mlir_nesting_bound(void) {
+  MlirContext mlir = lsim_lowerer_mlir_context(lowerer);
+  static const struct {
+    const char *head, *open, *middle, *close, *tail;
+    size_t ok; /* a depth that parses */
+  } kinds[] = {
+      {"", "module {", "", "}", "", 255},
+      {"module {", "\"x.op\"() ({", "", "}) : () -> ()\n", "}", 127},
+      {"module attributes {x.a = ", "[", "", "]", "} {}", 250},
+      {"module attributes {x.a = ", "{a = ", "1", "}", "} {}", 250},
+      {"module attributes {x.a = ", "tuple<", "i32", ">", "} {}", 250},
+      {"module attributes {x.a = ", "(", "i32", ") -> ()", "} {}", 250},
+      {"module attributes {x.a = dense<", "[", "1", "]", "> : tensor<1xi32>} {}", 0},
+      {"module {} loc(", "fused[", "unknown", "]", ")", 250},
+      {"module attributes {x.a = affine_map<(d0) -> (", "(", "d0", ")", ")>} {}", 250},
+      {"module attributes {x.a = affine_map<(d0) -> (d0", " + d0", "", "", ")>} {}", 250},
+      {"module attributes {x.a = affine_map <(d0) -> (", "-", "d0", "", ")>} {}", 250},
+      {"module attributes {x.a = affine_map<(d0) -> (d0", " floordiv 2", "", "", ")>} {}", 250},
+      {"module attributes {x.a = affine_set<(d0) : (d0", " - 1", " >= 0", "", ")>} {}", 250},
+  };
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+    for (int deep = 0; deep < 2; deep++) {
+      size_t n = deep ? 100000 : kinds[i].ok;
+      if (!n)
+        continue;
+      char *text = nested(kinds[i].head, kinds[i].open, n, kinds[i].middle, kinds[i].close,
+                          kinds[i].tail);
+      char *out = NULL;
+      lsim_error err = LSIM_ERROR_INIT;
+      int rc = lsim_mlir_reprint(mlir, text, &out, &err);
+      const char *said = rc ? lsim_error_message(&err) : "";
+      if (deep) {
+        CU_ASSERT_EQUAL(rc, LSIM_E_INVALID_INPUT);
+        CU_ASSERT_STRING_EQUAL(said, "the module does not parse: it is nested deeper than 256 "
+                                     "levels at line 1, the limit lowersim gives MLIR's parser "
+                                     "and printer (their recursion would overflow the stack)");
+      } else {
+        CU_ASSERT_PTR_NULL(strstr(said, "nested deeper"));
+        CU_ASSERT_EQUAL(rc, LSIM_OK);
+      }
+      if (rc && !deep)
+        fprintf(stderr, "nesting kind %zu, depth %zu: %s\n", i, n, said);
+      free(out);
+      free(text);
+      lsim_error_clear(&err);
+    }
+  }
+  /* Brackets inside strings (escaped quotes too) and comments are text. */
+  char *quoted = nested("module attributes {x.a = \"\\\"", "[({<", 100000, "", "", "\"} {}\n");
+  char *commented = nested("// ", "[({<", 100000, "\nmodule {", "", "}");
+  const char *texts[] = {quoted, commented};
+  for (size_t i = 0; i < 2; i++) {
+    char *out = NULL;
+    lsim_error err = LSIM_ERROR_INIT;
+    CU_ASSERT_EQUAL(lsim_mlir_reprint(mlir, texts[i], &out, &err), LSIM_OK);
+    free(out);
+    lsim_error_clear(&err);
+  }
+  free(quoted);
+  free(commented);
+  /* Aliases: a chain of them nests as deep as it expands, and a DAG prints
+   * as large (2^40 elements for 40 lines). */
+  lsimp_strbuf chain = LSIMP_STRBUF_INIT, dag = LSIMP_STRBUF_INIT;
+  lsimp_strbuf_puts(&dag, "#a0 = [1, 1]\n");
+  for (int i = 0; i < 40; i++) {
+    lsimp_strbuf_printf(&chain, "#a%d = [[[[[[[[[[%s%d]]]]]]]]]]\n", i, i ? "#a" : "", i ? i - 1 : 0);
+    if (i)
+      lsimp_strbuf_printf(&dag, "#a%d = [#a%d, #a%d]\n", i, i - 1, i - 1);
+  }
+  lsimp_strbuf_puts(&chain, "module attributes {x.a = #a39} {}\n");
+  lsimp_strbuf_puts(&dag, "module attributes {x.a = #a39} {}\n");
+  char *out = NULL;
+  lsim_error err = LSIM_ERROR_INIT;
+  CU_ASSERT_EQUAL(lsim_mlir_reprint(mlir, lsimp_strbuf_cstr(&chain), &out, &err),
+                  LSIM_E_INVALID_INPUT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "the module does not parse: it is nested deeper than 256 levels through "
+                         "the alias #a24 at line 26, the limit lowersim gives MLIR's parser and "
+                         "printer (their recursion would overflow the stack)");
+  lsim_error_clear(&err);
+  CU_ASSERT_EQUAL(lsim_mlir_reprint(mlir, lsimp_strbuf_cstr(&dag), &out, &err),
+                  LSIM_E_INVALID_INPUT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "the module does not parse: its aliases print as more than 16789984 "
+                         "bytes (#a18 at line 20), the limit lowersim gives MLIR's printer for a "
+                         "text of 798 bytes");
+  lsim_error_clear(&err);
+  CU_ASSERT_PTR_NULL(out);
+  /* A value past its first token (`12 : tensor<...>`) is the alias's too. */
+  char *typed = nested("#a0 = ", "[", 200, "", "]", "\n#t = 12 : tensor<1xi32, #a0>\n");
+  char *use = nested("module attributes {x.a = ", "[", 60, "#t", "]", "} {}\n");
+  lsimp_strbuf_reset(&chain);
+  lsimp_strbuf_puts(&chain, typed);
+  lsimp_strbuf_puts(&chain, use);
+  CU_ASSERT_EQUAL(lsim_mlir_reprint(mlir, lsimp_strbuf_cstr(&chain), &out, &err),
+                  LSIM_E_INVALID_INPUT);
+  CU_ASSERT_STRING_EQUAL(lsim_error_message(&err),
+                         "the module does not parse: it is nested deeper than 256 levels through "
+                         "the alias #t at line 3, the limit lowersim gives MLIR's parser and "
+                         "printer (their recursion would overflow the stack)");
+  lsim_error_clear(&err);
+  free(typed);
+  free(use);
+  lsimp_strbuf_free(&chain);
+  lsimp_strbuf_free(&dag);
+}
+
 /* lax's shape and dtype rules, as binding a binary op checks them while
  * tracing (the messages are JAX 0.10.2's, checked live). */
 #define AV(d, r, ...) {.dtype = (d), .rank = (r), .dims = {__VA_ARGS__}}
@@ -661,6 +790,7 @@ static CU_TestInfo tests[] = {
     {"register_lowering(inline=False): the lowering cache", test_not_inline},
     {"lsim_mlir_reprint", test_mlir_reprint},
     {"emitters: null operands, dynamic_slice sizes", test_emit_refuses_bad_operands},
+    {"MLIR text nested within bounds", test_mlir_nesting_bound},
     CU_TEST_INFO_NULL,
 };
 

@@ -20,7 +20,12 @@ char *lsim_mlir_print(MlirOperation op);
 
 /* Parses `text` (MLIR text or bytecode) as a module in `mlir`; `*out` is
  * owned (mlirModuleDestroy).  Fails with LSIM_E_INVALID_INPUT whose message
- * holds what MLIR's parser said. */
+ * holds what MLIR's parser said, or, before MLIR sees it, why lowersim
+ * refuses a text that would overflow the parser's or the printer's stack or
+ * print without bound: "the module does not parse: it is nested deeper than
+ * 256 levels at line L, ..." (brackets of every kind, affine operators and
+ * what its aliases add where they are used count), "... its aliases print
+ * as more than N bytes ...". */
 int lsim_mlir_parse_module(MlirContext mlir, const char *text, MlirModule *out, lsim_error *err);
 
 /* `text` parsed as a module in `mlir` and printed back as MLIR prints it

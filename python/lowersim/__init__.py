@@ -194,9 +194,18 @@ class Lowerer:
       _raise(err)
 
   def close(self) -> None:
+    """Frees the MLIR context; every later call raises ValueError, as a
+    closed file's do.  Closing twice is harmless."""
     if self._ptr:
       _native.lib.lsim_lowerer_destroy(self._ptr)
       self._ptr = ctypes.c_void_p()
+
+  def _handle(self) -> ctypes.c_void_p:
+    """The lsim_lowerer, or ValueError once closed (the library would be
+    handed NULL, or a freed context)."""
+    if not self._ptr:
+      raise ValueError("lowersim: operation on a closed Lowerer")
+    return self._ptr
 
   def __del__(self):
     self.close()
@@ -209,6 +218,7 @@ class Lowerer:
 
   def lower_file(self, path: str | os.PathLike, jax: str | None = None) -> str:
     """The module the scenario file lowers to, as text."""
+    self._handle()
     scenario = ctypes.c_void_p()
     err = _native.Error()
     if _native.lib.lsim_scenario_read_file(os.fsencode(path), ctypes.byref(scenario),
@@ -219,6 +229,7 @@ class Lowerer:
   def lower_xml(self, text: str | bytes, jax: str | None = None, name: str = "<memory>") -> str:
     """The module a scenario given as XML text lowers to; `name` stands for
     the path in messages."""
+    self._handle()
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     scenario = ctypes.c_void_p()
     err = _native.Error()
@@ -292,8 +303,8 @@ class Lowerer:
       # `lowersim lower` does.
       options = _native.RunOptions(struct_size=ctypes.sizeof(_native.RunOptions),
                                    profile=_profile(jax), stream_min_eqns=STREAM_MIN_EQNS)
-      rc = lib.lsim_scenario_run(self._ptr, scenario, ctypes.byref(options), ctypes.byref(outcome),
-                                 ctypes.byref(err))
+      rc = lib.lsim_scenario_run(self._handle(), scenario, ctypes.byref(options),
+                                 ctypes.byref(outcome), ctypes.byref(err))
       if outcome.runtime:
         for i in range(lib.lsim_runtime_warning_count(outcome.runtime)):
           category = _native.text(lib.lsim_runtime_warning_category(outcome.runtime, i))
@@ -316,7 +327,7 @@ class Lowerer:
     Raises InvalidScenario (LSIM_E_INVALID_INPUT) when it does not parse."""
     out = ctypes.c_void_p()
     err = _native.Error()
-    if _native.lib.lsim_mlir_reprint(_native.lib.lsim_lowerer_mlir_context(self._ptr),
+    if _native.lib.lsim_mlir_reprint(_native.lib.lsim_lowerer_mlir_context(self._handle()),
                                      module.encode("utf-8"), ctypes.byref(out), ctypes.byref(err)):
       _raise(err)
     return _native.take_string(out.value)
@@ -334,6 +345,7 @@ class Lowerer:
     read it."""
     if (module is None) == (error is None):
       raise ValueError("judge: give lowersim's module or its error, one of the two")
+    handle = self._handle()
     code, out, err_text = answer
     lib = _native.lib
     enc = lambda s: None if s is None else s.encode("utf-8", "surrogateescape")
@@ -345,7 +357,7 @@ class Lowerer:
                             enc(normalize_note))
     v = _native.PortVerdict()
     err = _native.Error()
-    if lib.lsim_scenario_port_judge(lib.lsim_lowerer_mlir_context(self._ptr), ctypes.byref(e),
+    if lib.lsim_scenario_port_judge(lib.lsim_lowerer_mlir_context(handle), ctypes.byref(e),
                                     ctypes.byref(a), ctypes.byref(o), ctypes.byref(v),
                                     ctypes.byref(err)):
       _raise(err)

@@ -219,6 +219,93 @@ def test_lowerer_objects():
   lowerer.close()  # twice is harmless
 
 
+DEEP = ("the module does not parse: it is nested deeper than 256 levels at line 1, the limit "
+        "lowersim gives MLIR's parser and printer (their recursion would overflow the stack)")
+
+
+@pytest.mark.parametrize("text", [
+    "module {" * 20000 + "}" * 20000,
+    "module attributes {x.a = " + "[" * 20000 + "]" * 20000 + "} {}",
+    "module attributes {x.a = affine_map<(d0) -> (" + "-" * 20000 + "d0)>} {}",
+], ids=["modules", "arrays", "affine"])
+def test_reprint_deep_text_is_refused(text):
+  """MLIR text nested past the parser's stack (20,000 deep took the
+  interpreter down) raises InvalidScenario, whose message says why."""
+  with pytest.raises(lowersim.InvalidScenario) as raised:
+    lowersim.reprint(text)
+  assert raised.value.message == DEEP
+
+
+def test_judge_deep_kernel_is_refused():
+  """A kernel's text nested past the parser's stack inside a port's module
+  (Triton's `ir`) is a kernel that does not parse, not a crash."""
+  def module(ir: str) -> str:
+    return ('module {\n  func.func @main() {\n    "stablehlo.custom_call"() {call_target_name = '
+            '"__gpu$xla.gpu.triton", mhlo.backend_config = {ir = "' + ir + '"}} : () -> ()\n'
+            '    return\n  }\n}\n')
+  verdict = lowersim.judge((0, module("module {" * 20000 + "}" * 20000), ""),
+                           module=module("module {\\0A}"))
+  assert not verdict.passed
+  assert verdict.first == ("first difference: kernel 0 (__gpu$xla.gpu.triton mhlo.backend_config "
+                           "ir) does not parse on the implementation's side: "
+                           + DEEP.removeprefix("the module does not parse: "))
+
+
+def _bytecode(text: str, tmp_path) -> bytes:
+  """`text` as MLIR 19's bytecode, by mlir-opt (its own parse given a large
+  stack); skips when there is no mlir-opt-19."""
+  import resource, shutil
+  tool = os.environ.get("MLIR_OPT") or shutil.which("mlir-opt-19")
+  if not tool:
+    pytest.skip("no mlir-opt-19 to write bytecode")
+  (tmp_path / "in.mlir").write_text(text)
+  def big_stack():
+    resource.setrlimit(resource.RLIMIT_STACK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+  subprocess.run([tool, "--allow-unregistered-dialect", "--emit-bytecode", str(tmp_path / "in.mlir"),
+                  "-o", str(tmp_path / "out.mlirbc")], check=True, preexec_fn=big_stack)
+  return (tmp_path / "out.mlirbc").read_bytes()
+
+
+def test_judge_deep_bytecode_kernel_is_refused(tmp_path):
+  """A kernel's bytecode nested past MLIR's reader (20,000 modules: a
+  segfault of the judge, of `check --impl`, of Python) is decoded in a child
+  process: a kernel that cannot be decoded, with the reason."""
+  def module(ir: bytes) -> str:
+    return ('module {\n  func.func @main() {\n    "stablehlo.custom_call"() {call_target_name = '
+            '"__gpu$xla.gpu.triton", mhlo.backend_config = {ir = "'
+            + "".join("\\%02X" % b for b in ir) + '"}} : () -> ()\n    return\n  }\n}\n')
+  small = _bytecode("module {}", tmp_path)
+  deep = _bytecode("module {" * 20000 + "}" * 20000, tmp_path)
+  verdict = lowersim.judge((0, module(deep), ""), module=module(small))
+  assert not verdict.passed
+  assert verdict.first == (
+      "first difference: kernel 0 (__gpu$xla.gpu.triton mhlo.backend_config ir) does not parse "
+      "on the implementation's side: its bytecode could not be decoded: MLIR's reader was killed "
+      "by signal 11 (Segmentation fault): its nesting or its sizes are past what the reader takes")
+  assert lowersim.judge((0, module(small), ""), module=module(small)).passed
+
+
+@pytest.mark.parametrize("call", [
+    lambda l, path, out: l.lower_file(path),
+    lambda l, path, out: l.lower_xml(SINE),
+    lambda l, path, out: l.write_module(path, out),
+    lambda l, path, out: l.reprint("module {\n}\n"),
+    lambda l, path, out: l.judge((0, "module {\n}\n", ""), module="module {\n}\n"),
+], ids=["lower_file", "lower_xml", "write_module", "reprint", "judge"])
+def test_closed_lowerer_raises(call, tmp_path):
+  """Every method of a closed Lowerer raises ValueError, as a closed file's
+  do (the library was handed a freed context: a segfault), and leaves no
+  file behind."""
+  path = tmp_path / "sine.xml"
+  path.write_text(SINE)
+  out = tmp_path / "out.mlir"
+  lowerer = lowersim.Lowerer()
+  lowerer.close()
+  with pytest.raises(ValueError, match=r"^lowersim: operation on a closed Lowerer$"):
+    call(lowerer, path, out)
+  assert sorted(p.name for p in tmp_path.iterdir()) == ["sine.xml"]
+
+
 def test_version_is_the_library_version():
   assert lowersim.__version__ == cli("--version").stdout.split()[-1]
 
