@@ -70,6 +70,7 @@ const lsimp_jax_source_row lsimp_jax_source_rows[] = {
     {"jax-v0.10.2", "jax/experimental/mosaic/gpu/utils.py", "BarrierRef.arrive_expect_tx", 1149},
     {"jax-v0.10.2", "jax/_src/pallas/mosaic_gpu/pipeline.py", "emit_pipeline", 217},
     {"jax-v0.10.2", "jax/_src/tpu_custom_call.py", "_tpu_custom_call_lowering", 378},
+    {"jax-v0.10.2", "jax/_src/lax/slicing.py", "_dynamic_slice_shape_rule", 1502},
     {"jax-v0.11.0", "jax/_src/interpreters/pxla.py", "lower_sharding_computation", 976},
     {"jax-v0.11.0", "jax/_src/interpreters/pxla.py", "_dce_jaxpr", 633},
     {"jax-v0.11.0", "jax/_src/interpreters/pxla.py", "jaxpr_transfer_mem_kinds", 801},
@@ -135,6 +136,7 @@ const lsimp_jax_source_row lsimp_jax_source_rows[] = {
     {"jax-v0.11.0", "jax/experimental/mosaic/gpu/utils.py", "BarrierRef.arrive_expect_tx", 1182},
     {"jax-v0.11.0", "jax/_src/pallas/mosaic_gpu/pipeline.py", "emit_pipeline", 217},
     {"jax-v0.11.0", "jax/_src/tpu_custom_call.py", "_tpu_custom_call_lowering", 403},
+    {"jax-v0.11.0", "jax/_src/lax/slicing.py", "_dynamic_slice_shape_rule", 1508},
     {"jax-v0.11.1", "jax/_src/interpreters/pxla.py", "lower_sharding_computation", 976},
     {"jax-v0.11.1", "jax/_src/interpreters/pxla.py", "_dce_jaxpr", 633},
     {"jax-v0.11.1", "jax/_src/interpreters/pxla.py", "jaxpr_transfer_mem_kinds", 801},
@@ -200,6 +202,7 @@ const lsimp_jax_source_row lsimp_jax_source_rows[] = {
     {"jax-v0.11.1", "jax/experimental/mosaic/gpu/utils.py", "BarrierRef.arrive_expect_tx", 1224},
     {"jax-v0.11.1", "jax/_src/pallas/mosaic_gpu/pipeline.py", "emit_pipeline", 261},
     {"jax-v0.11.1", "jax/_src/tpu_custom_call.py", "_tpu_custom_call_lowering", 404},
+    {"jax-v0.11.1", "jax/_src/lax/slicing.py", "_dynamic_slice_shape_rule", 1508},
     {"jax-v0.11.2", "jax/_src/interpreters/pxla.py", "lower_sharding_computation", 976},
     {"jax-v0.11.2", "jax/_src/interpreters/pxla.py", "_dce_jaxpr", 633},
     {"jax-v0.11.2", "jax/_src/interpreters/pxla.py", "jaxpr_transfer_mem_kinds", 801},
@@ -265,6 +268,7 @@ const lsimp_jax_source_row lsimp_jax_source_rows[] = {
     {"jax-v0.11.2", "jax/experimental/mosaic/gpu/utils.py", "BarrierRef.arrive_expect_tx", 1373},
     {"jax-v0.11.2", "jax/_src/pallas/mosaic_gpu/pipeline.py", "emit_pipeline", 261},
     {"jax-v0.11.2", "jax/_src/tpu_custom_call.py", "_tpu_custom_call_lowering", 409},
+    {"jax-v0.11.2", "jax/_src/lax/slicing.py", "_dynamic_slice_shape_rule", 1508},
     {"jax-v0.12.0.1", "jax/_src/interpreters/pxla.py", "lower_sharding_computation", 978},
     {"jax-v0.12.0.1", "jax/_src/interpreters/pxla.py", "_dce_jaxpr", 633},
     {"jax-v0.12.0.1", "jax/_src/interpreters/pxla.py", "jaxpr_transfer_mem_kinds", 801},
@@ -330,6 +334,7 @@ const lsimp_jax_source_row lsimp_jax_source_rows[] = {
     {"jax-v0.12.0.1", "jax/experimental/mosaic/gpu/utils.py", "BarrierRef.arrive_expect_tx", 1398},
     {"jax-v0.12.0.1", "jax/_src/pallas/mosaic_gpu/pipeline.py", "emit_pipeline", 261},
     {"jax-v0.12.0.1", "jax/_src/tpu_custom_call.py", "_tpu_custom_call_lowering", 418},
+    {"jax-v0.12.0.1", "jax/_src/lax/slicing.py", "_dynamic_slice_shape_rule", 1507},
 };
 
 const size_t lsimp_jax_source_row_count =
