@@ -8,11 +8,8 @@
 set -u
 L=${LOWERSIM:?} SRC=${SOURCE_DIR:?}
 S=$SRC/testdata/scenarios
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 cd "$tmp" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-ko() { echo "FAIL $*"; fail=$((fail+1)); }
 # expect NAME WANT_EXIT WANT_STDOUT_SUBSTRING -- ARGS...
 expect() {
   local name=$1 want=$2 needle=$3; shift 4
@@ -85,5 +82,4 @@ expect encoding-invalid 2 "surrogate.xml:2: the bytes at byte offset 6 are not v
 printf '\xff\xfe' >bom.xml
 expect encoding-bom-only 2 "bom.xml:1: the file is empty; a scenario is a <scenario> element" -- lower bom.xml
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -8,11 +8,8 @@
 set -u
 L=${LOWERSIM:?} SRC=${SOURCE_DIR:?} CC=${CC:-cc}
 S=$SRC/testdata/scenarios
-tmp=$(mktemp -d); trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 cd "$tmp" || exit 1
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-ko() { echo "FAIL $*"; fail=$((fail+1)); }
 # expect NAME WANT_EXIT WANT_STDERR_SUBSTRING -- ARGS...
 expect() {
   local name=$1 want=$2 needle=$3; shift 4
@@ -439,5 +436,4 @@ else
   echo "note: no C compiler for the signal shim; the fault matrix is skipped"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

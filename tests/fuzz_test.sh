@@ -15,10 +15,7 @@
 #                           (LIBFUZZER_BINDINGS), seeded by testdata/
 # A finding's minimized scenario is printed; `lowersim lower` reproduces it.
 set -u
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass+1)); }
-ko() { echo "FAIL $*"; fail=$((fail+1)); }
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
 show_findings() { # DIR
   local f
@@ -277,5 +274,4 @@ case "${1:-}" in
   libfuzzer) libfuzzer_tests ;;
   *) echo "usage: fuzz_test.sh [libfuzzer]" >&2; exit 2 ;;
 esac
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
