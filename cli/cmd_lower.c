@@ -131,12 +131,16 @@ static int write_module(const char *file, const char *out_path, const lsim_lower
     return code;
   }
   cli_inputs inputs = {0};
-  if (!cli_inputs_add(&inputs, file))
+  if (!cli_inputs_add(&inputs, file)) {
+    free(text);
     return cli_usage_error("lower", "out of memory");
+  }
   cli_output *o = cli_output_open("lower", out_path, &inputs);
   cli_inputs_free(&inputs);
-  if (!o)
+  if (!o) {
+    free(text);
     return EXIT_INVALID_INPUT;
+  }
   if (text) {
     fwrite(text, 1, size, cli_output_stream(o));
     code = cli_output_commit(o);

@@ -16,12 +16,13 @@
 /* --- Inputs ------------------------------------------------------------------ */
 
 bool cli_inputs_add(cli_inputs *in, const char *path) {
-  if (!lsim_grow_array(&in->paths, &in->cap, in->count + 1, sizeof *in->paths))
-    return false;
-  if (!(in->paths[in->count] = lsim_strdup(path)))
-    return false;
-  in->count++;
-  return true;
+  if (lsim_grow_array(&in->paths, &in->cap, in->count + 1, sizeof *in->paths) &&
+      (in->paths[in->count] = lsim_strdup(path))) {
+    in->count++;
+    return true;
+  }
+  cli_inputs_free(in); /* a caller that gives up owns nothing */
+  return false;
 }
 
 void cli_inputs_free(cli_inputs *in) {

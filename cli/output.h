@@ -31,7 +31,7 @@ typedef struct cli_inputs {
 } cli_inputs;
 
 /* Records `path` as an input (compared by device and inode when an output
- * is opened); false when out of memory. */
+ * is opened); false when out of memory, with `in` freed and empty. */
 bool cli_inputs_add(cli_inputs *in, const char *path);
 void cli_inputs_free(cli_inputs *in);
 
