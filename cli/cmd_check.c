@@ -77,8 +77,9 @@ static int lower_ours(lsim_lowerer *lowerer, const lsim_scenario *s,
 /* All of the file at `path` (owned), or NULL with errno set; *why (owned):
  * why a file that is there cannot be read (lsim_scenario_open_read: a FIFO
  * would block for ever, a link to /dev/zero fill the memory). */
-static char *read_whole(const char *path, char **why) {
+static char *read_whole(const char *path, char **why, size_t *len) {
   *why = NULL;
+  *len = 0;
   FILE *f;
   lsim_error err = LSIM_ERROR_INIT;
   if (access(path, F_OK) != 0) /* no such file: the next name is tried */
@@ -106,15 +107,17 @@ static char *read_whole(const char *path, char **why) {
     errno = errnum;
     return NULL;
   }
+  *len = size;
   return text;
 }
 
 /* The expected outcome of DIR/NAME.xml: DIR/../expected/NAME.mlir (the
  * module `lowersim lower` prints; *module true) or NAME.err (its stderr),
- * as tests/golden_test.sh keeps them; NULL when there is none.  *where
+ * as tests/golden_test.sh keeps them, `*text_len` bytes (a NUL byte in them is
+ * judged, as a port's is); NULL when there is none.  *where
  * (owned) names the file.  *problem (owned): why one that is there cannot
  * be read (not a regular file, a read error), NULL else. */
-static char *read_expected(const char *path, bool *module, char **where, bool *oom,
+static char *read_expected(const char *path, bool *module, size_t *text_len, char **where, bool *oom,
                            char **problem) {
   *oom = false;
   *problem = NULL;
@@ -136,7 +139,7 @@ static char *read_expected(const char *path, bool *module, char **where, bool *o
              (int)(base_len - 4), base, ext);
     errno = 0;
     char *why;
-    char *text = read_whole(p, &why);
+    char *text = read_whole(p, &why, text_len);
     if (!text && !why && errno == ENOMEM) {
       free(p);
       *oom = true;
@@ -166,8 +169,8 @@ static char *read_expected(const char *path, bool *module, char **where, bool *o
 /* lowersim's outcome for `s` against the expected file's, judged as
  * --impl judges a port's answer; what differs (owned), or NULL. */
 static char *check_expected(lsim_lowerer *lowerer, const lsim_scenario *s,
-                            const lsim_scenario_run_options *opts, char *expected, bool module,
-                            const char *where, result *r) {
+                            const lsim_scenario_run_options *opts, char *expected, size_t text_len,
+                            bool module, const char *where, result *r) {
   impl_case c = {0};
   bool skipped = false;
   if (lower_ours(lowerer, s, opts, &c, &skipped) || c.err.code == LSIM_E_NO_MEMORY) {
@@ -176,7 +179,8 @@ static char *check_expected(lsim_lowerer *lowerer, const lsim_scenario *s,
     return lsim_strdup("out of memory");
   }
   impl_answer a = {.how = IMPL_EXITED, .code = module ? 0 : 1, .out = module ? expected : "",
-                   .err = module ? "" : expected};
+                   .err = module ? "" : expected, .out_len = module ? text_len : 0,
+                   .err_len = module ? 0 : text_len};
   lsim_scenario_port_verdict *v = &r->verdict;
   int rc = impl_judge(lsim_lowerer_mlir_context(lowerer), c.ours, &c.err, &a, &(impl_judging){0},
                       v);
@@ -224,12 +228,13 @@ static int check_file(lsim_lowerer *lowerer, impl_case *impl, const char *path,
     /* No <expect>: testdata/expected/'s file, which holds for the JAX the
      * scenario pins, or else the newest (`lowersim lower` made it). */
     bool module = false, oom = false;
+    size_t len = 0;
     char *where = NULL, *problem = NULL;
     char *expected = s->jax || lsim_scenario_profile(s, profile) == lsim_jax_profile_default()
-                         ? read_expected(path, &module, &where, &oom, &problem)
+                         ? read_expected(path, &module, &len, &where, &oom, &problem)
                          : NULL;
     if (expected)
-      r->failure = check_expected(lowerer, s, &opts, expected, module, where, r);
+      r->failure = check_expected(lowerer, s, &opts, expected, len, module, where, r);
     else if (problem)
       r->failure = problem;
     else if (oom)

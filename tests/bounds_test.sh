@@ -41,6 +41,19 @@ done
     printf '#a%d = [[[[[[[[[[%s]]]]]]]]]]\n' "$i" "$([ "$i" -gt 0 ] && echo "#a$((i-1))")"
   done; echo 'module attributes {x.a = #a39} {}'; } >d/expected/single-platform.mlir
 expect check-expected-aliases 1 "it is nested deeper than 256 levels through the alias #a24 at line 26" -- check d/s
+# An expected file is judged as bytes, as a port's answer is: junk after a
+# NUL byte in a module or an error line fails.
+{ cat "$SRC/testdata/expected/single-platform.mlir"; printf '\0junk'; } >d/expected/single-platform.mlir
+expect check-expected-nul-module 1 "single-platform.mlir (\"the implementation\"): the implementation's stdout holds a NUL byte at offset" -- check d/s
+rm d/expected/single-platform.mlir d/s/single-platform.xml
+# (its <expect> dropped: a scenario with one is judged by it, not by a file)
+sed '/<expect/,/\/>/d' "$S/missing-rule.xml" >d/s/missing-rule.xml
+{ cat "$SRC/testdata/expected/missing-rule.err"; printf '\0junk'; } >d/expected/missing-rule.err
+expect check-expected-nul-error 1 "missing-rule.err (\"the implementation\"): the implementation's stderr holds a NUL byte at offset" -- check d/s
+cp "$SRC/testdata/expected/missing-rule.err" d/expected/
+expect check-expected-error 0 "1 passed, 0 failed" -- check d/s
+rm -r d/s/missing-rule.xml d/expected/missing-rule.err
+cp "$S/single-platform.xml" d/s/
 
 # check --impl: the port's module (its kernels: python/tests/test_bindings.py).
 cat >port.sh <<'PORT'
